@@ -1,0 +1,80 @@
+# loomc build.
+#   make            build build/loomc (gcc)
+#   make test       install missing Debian packages, build with gcc, with clang and with
+#                   clang + AddressSanitizer/UndefinedBehaviorSanitizer, run the suite on each
+#   make demo       build, then run the main job on the kernels in kernels/
+#   make bench      benchmarks (never part of the tests)
+# Variables: CC (default gcc), BUILD (output folder), SAN=1 (sanitizers).
+
+ifeq ($(origin CC),default)
+CC = gcc
+endif
+BUILD ?= build
+SAN ?= 0
+
+CFLAGS ?= -O2 -g
+WARN = -Wall -Wextra -Werror -Wno-unused-parameter
+CPPFLAGS += -std=c17 -D_POSIX_C_SOURCE=200809L -Isrc -Iinclude -MMD -MP
+ifeq ($(SAN),1)
+CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined
+endif
+LDLIBS = -lyaml -lm
+
+LIBSRC := $(sort $(wildcard src/*/*.c))
+LIBSRC := $(filter-out src/cli/%,$(LIBSRC))
+CLISRC := $(sort $(wildcard src/cli/*.c))
+TESTSRC := $(sort $(wildcard tests/unit/test_*.c))
+
+LIBOBJ := $(LIBSRC:%.c=$(BUILD)/obj/%.o)
+CLIOBJ := $(CLISRC:%.c=$(BUILD)/obj/%.o)
+TESTBIN := $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+all: $(BUILD)/loomc
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+
+$(BUILD)/libloomc.a: $(LIBOBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/loomc: $(CLIOBJ) $(BUILD)/libloomc.a
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libloomc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Itests/unit $< $(BUILD)/libloomc.a $(LDFLAGS) $(LDLIBS) -lcmocka -o $@
+
+tests-bin: $(BUILD)/loomc $(TESTBIN)
+
+# Debian packages the build, the tests and the demo need; installed when missing.
+DEBS = gcc clang make libyaml-dev libcmocka-dev pkg-config valgrind
+deps:
+	@sh tools/deps.sh $(DEBS)
+
+JOBS ?= 2
+test: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) tests-bin BUILD=build CC=gcc
+	@$(MAKE) --no-print-directory -j$(JOBS) tests-bin BUILD=build/clang CC=clang
+	@$(MAKE) --no-print-directory -j$(JOBS) tests-bin BUILD=build/asan CC=clang SAN=1
+	@sh tests/run.sh build build/clang build/asan
+
+# Quick check with one compiler only (not what CI runs).
+check: $(BUILD)/loomc $(TESTBIN)
+	@sh tests/run.sh $(BUILD)
+
+demo: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@sh tools/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@sh bench/run.sh
+
+clean:
+	rm -rf build
+
+.PHONY: all deps test check demo bench clean tests-bin
+-include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d)

@@ -1,0 +1,51 @@
+/* main.c - the loomc command: dispatch to a subcommand. */
+#include "cli.h"
+
+#include <string.h>
+
+static const struct {
+    const char *name;
+    cli_fn fn;
+    const char *help;
+} commands[] = {
+    {"ir", cli_ir, "print a kernel's Tile IR and its access analysis"},
+    {"arch", cli_arch, "validate and print a hardware description"},
+    {"sim", cli_sim, "simulate a dataflow program on a chip"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: loomc COMMAND [ARGS]...\n\n"
+               "loomc compiles Triton tile kernels for spatial dataflow accelerators\n"
+               "(Tenstorrent Wormhole and Blackhole) without tuning, and simulates them.\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < LM_COUNT(commands); i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "\n'loomc COMMAND --help' describes a command's options.\n"
+               "options: --help, --version\n"
+               "exit status: 0 success, 1 bad input, 2 internal error (a bug in loomc)\n");
+}
+
+const char *loomc_version(void) { return LOOMC_VERSION; }
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return LOOMC_EUSER;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return LOOMC_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("loomc %s\n", loomc_version());
+        return LOOMC_OK;
+    }
+    for (size_t i = 0; i < LM_COUNT(commands); i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "loomc: error: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return LOOMC_EUSER;
+}

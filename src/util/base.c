@@ -1,0 +1,335 @@
+/* base.c - arenas, vectors, buffers, file reading and diagnostics shared by
+ * every stage (declared in base.h). */
+#include "base.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- internal errors ------------------------------------------------- */
+
+void lm_bug_at(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "loomc: internal error (a bug in loomc) at %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nplease report it with the command line and input files\n");
+    exit(2);
+}
+
+void *lm_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        LM_BUG("out of memory allocating %zu bytes", n);
+    return p;
+}
+
+void *lm_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        LM_BUG("out of memory allocating %zu x %zu bytes", n, size);
+    return p;
+}
+
+void *lm_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        LM_BUG("out of memory reallocating to %zu bytes", n);
+    return q;
+}
+
+char *lm_xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = lm_xmalloc(n);
+    memcpy(p, s, n);
+    return p;
+}
+
+/* ---- arena ----------------------------------------------------------- */
+
+struct lm_arena_chunk {
+    lm_arena_chunk *next;
+    size_t used, size;
+    max_align_t data[];
+};
+
+enum { ARENA_CHUNK = 64 * 1024 };
+
+void lm_arena_init(lm_arena *a)
+{
+    a->head = NULL;
+    a->bytes = 0;
+}
+
+void *lm_arena_alloc(lm_arena *a, size_t n)
+{
+    const size_t align = _Alignof(max_align_t);
+    n = (n + align - 1) / align * align;
+    if (n == 0)
+        n = align;
+    lm_arena_chunk *c = a->head;
+    if (!c || c->size - c->used < n) {
+        size_t size = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+        c = lm_xmalloc(sizeof *c + size);
+        c->used = 0;
+        c->size = size;
+        c->next = a->head;
+        a->head = c;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += n;
+    a->bytes += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *lm_arena_strndup(lm_arena *a, const char *s, size_t n)
+{
+    char *p = lm_arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *lm_arena_strdup(lm_arena *a, const char *s) { return lm_arena_strndup(a, s, strlen(s)); }
+
+char *lm_arena_printf(lm_arena *a, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        LM_BUG("bad format string %s", fmt);
+    char *p = lm_arena_alloc(a, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return p;
+}
+
+void lm_arena_free(lm_arena *a)
+{
+    lm_arena_chunk *c = a->head;
+    while (c) {
+        lm_arena_chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    a->head = NULL;
+    a->bytes = 0;
+}
+
+/* ---- string buffer --------------------------------------------------- */
+
+void lm_buf_vprintf(lm_buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    if (n < 0)
+        LM_BUG("bad format string %s", fmt);
+    if (b->len + (size_t)n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + (size_t)n + 1)
+            cap *= 2;
+        b->s = lm_xrealloc(b->s, cap);
+        b->cap = cap;
+    }
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    b->len += (size_t)n;
+}
+
+void lm_buf_printf(lm_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lm_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+void lm_buf_puts(lm_buf *b, const char *s) { lm_buf_printf(b, "%s", s); }
+void lm_buf_putc(lm_buf *b, char c) { lm_buf_printf(b, "%c", c); }
+
+void lm_buf_free(lm_buf *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->len = b->cap = 0;
+}
+
+const char *lm_buf_str(const lm_buf *b) { return b->s ? b->s : ""; }
+
+/* ---- files ----------------------------------------------------------- */
+
+char *lm_read_file(const char *path, size_t *len, char *why, size_t whylen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, whylen, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *s = lm_xmalloc(cap);
+    for (;;) {
+        if (n + 1 >= cap) {
+            cap *= 2;
+            s = lm_xrealloc(s, cap);
+        }
+        size_t got = fread(s + n, 1, cap - n - 1, f);
+        n += got;
+        if (n > LM_MAX_FILE_BYTES) {
+            snprintf(why, whylen, "'%s' is larger than the limit of %u bytes", path,
+                     (unsigned)LM_MAX_FILE_BYTES);
+            free(s);
+            fclose(f);
+            return NULL;
+        }
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        snprintf(why, whylen, "cannot read '%s': %s", path, strerror(errno));
+        free(s);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    s[n] = 0;
+    if (memchr(s, 0, n)) {
+        snprintf(why, whylen, "'%s' contains a NUL byte; expected a text file", path);
+        free(s);
+        return NULL;
+    }
+    if (len)
+        *len = n;
+    return s;
+}
+
+/* ---- diagnostics ----------------------------------------------------- */
+
+void lm_diag_init(lm_diag *d, FILE *out)
+{
+    memset(d, 0, sizeof *d);
+    d->out = out ? out : stderr;
+    d->max_errors = 20;
+}
+
+void lm_diag_add_source(lm_diag *d, const char *name, const char *text, size_t len)
+{
+    if (d->nsrcs == (int)LM_COUNT(d->srcs))
+        return;
+    d->srcs[d->nsrcs++] = (lm_source){name, text, len};
+}
+
+/* Print the quoted source line and a caret under column `col`. */
+static void quote_line(lm_diag *d, lm_loc loc)
+{
+    if (d->no_caret || !loc.file || loc.line <= 0)
+        return;
+    for (int i = 0; i < d->nsrcs; i++) {
+        const lm_source *s = &d->srcs[i];
+        if (strcmp(s->name, loc.file) != 0)
+            continue;
+        const char *p = s->text, *end = s->text + s->len;
+        for (int l = 1; l < loc.line && p < end; p++)
+            if (*p == '\n')
+                l++;
+        if (p >= end)
+            return;
+        const char *e = p;
+        while (e < end && *e != '\n' && *e != '\r')
+            e++;
+        fprintf(d->out, "  %.*s\n  ", (int)(e - p), p);
+        for (int c = 1; c < loc.col && p + c - 1 < e; c++)
+            fputc(p[c - 1] == '\t' ? '\t' : ' ', d->out);
+        fputs("^\n", d->out);
+        return;
+    }
+}
+
+static void report(lm_diag *d, lm_loc loc, const char *kind, const char *fmt, va_list ap)
+{
+    if (loc.file && loc.line > 0)
+        fprintf(d->out, "%s:%d:%d: %s: ", loc.file, loc.line, loc.col > 0 ? loc.col : 1, kind);
+    else if (loc.file)
+        fprintf(d->out, "%s: %s: ", loc.file, kind);
+    else
+        fprintf(d->out, "loomc: %s: ", kind);
+    vfprintf(d->out, fmt, ap);
+    fputc('\n', d->out);
+    quote_line(d, loc);
+}
+
+void lm_verror(lm_diag *d, lm_loc loc, const char *fmt, va_list ap)
+{
+    d->nerrors++;
+    if (d->nerrors > d->max_errors)
+        return;
+    report(d, loc, "error", fmt, ap);
+    if (d->nerrors == d->max_errors)
+        fprintf(d->out, "loomc: too many errors; stopping\n");
+}
+
+void lm_error(lm_diag *d, lm_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lm_verror(d, loc, fmt, ap);
+    va_end(ap);
+}
+
+void lm_warning(lm_diag *d, lm_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    d->nwarnings++;
+    va_start(ap, fmt);
+    report(d, loc, "warning", fmt, ap);
+    va_end(ap);
+}
+
+void lm_note(lm_diag *d, lm_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, loc, "note", fmt, ap);
+    va_end(ap);
+}
+
+void lm_error_plain(lm_diag *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lm_verror(d, (lm_loc){0}, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- hashing --------------------------------------------------------- */
+
+uint64_t lm_hash_mix(uint64_t a, uint64_t b)
+{
+    uint64_t h = a ^ (b + 0x9e3779b97f4a7c15ull + (a << 6) + (a >> 2));
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+uint64_t lm_hash_bytes(const void *p, size_t n, uint64_t seed)
+{
+    const unsigned char *s = p;
+    uint64_t h = 1469598103934665603ull ^ seed; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) {
+        h ^= s[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}

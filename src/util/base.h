@@ -1,0 +1,147 @@
+/* base.h - the few helpers every stage of loomc shares: arenas, growable
+ * vectors, string buffers, source locations and diagnostics.
+ *
+ * Conventions (see docs/hacking.md):
+ *  - Exported names carry a module prefix; this module's is `lm_`.
+ *  - Memory of a compilation lives in one lm_arena and is released at once.
+ *  - User errors are reported through an lm_diag as `file:line:col: error:`
+ *    and make the caller return failure; they never exit the process.
+ *    Internal invariant failures go through LM_BUG, which reports the place
+ *    in loomc's own source and exits with status 2.
+ */
+#ifndef LOOMC_BASE_H
+#define LOOMC_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- internal errors ------------------------------------------------- */
+
+#if defined(__GNUC__)
+#define LM_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define LM_NORETURN __attribute__((noreturn))
+#else
+#define LM_PRINTF(a, b)
+#define LM_NORETURN
+#endif
+
+/* Report a bug in loomc itself (never bad input) and exit with status 2. */
+LM_NORETURN void lm_bug_at(const char *file, int line, const char *fmt, ...) LM_PRINTF(3, 4);
+#define LM_BUG(...) lm_bug_at(__FILE__, __LINE__, __VA_ARGS__)
+#define LM_ASSERT(c) ((c) ? (void)0 : lm_bug_at(__FILE__, __LINE__, "assertion failed: %s", #c))
+
+/* Allocation that reports exhaustion as a bug-class failure (exit 2). */
+void *lm_xmalloc(size_t n);
+void *lm_xcalloc(size_t n, size_t size);
+void *lm_xrealloc(void *p, size_t n);
+char *lm_xstrdup(const char *s);
+
+/* ---- arena ----------------------------------------------------------- */
+
+/* A bump allocator; everything allocated from it is freed by lm_arena_free.
+ * Allocations are zeroed and aligned for any scalar type. */
+typedef struct lm_arena_chunk lm_arena_chunk;
+typedef struct lm_arena {
+    lm_arena_chunk *head;
+    size_t bytes; /* total bytes handed out, for limits and reports */
+} lm_arena;
+
+void lm_arena_init(lm_arena *a);
+void *lm_arena_alloc(lm_arena *a, size_t n);
+char *lm_arena_strdup(lm_arena *a, const char *s);
+char *lm_arena_strndup(lm_arena *a, const char *s, size_t n);
+char *lm_arena_printf(lm_arena *a, const char *fmt, ...) LM_PRINTF(2, 3);
+void lm_arena_free(lm_arena *a);
+
+#define LM_NEW(arena, T) ((T *)lm_arena_alloc((arena), sizeof(T)))
+#define LM_NEWN(arena, T, n) ((T *)lm_arena_alloc((arena), sizeof(T) * (size_t)(n)))
+
+/* ---- growable vectors (heap) ---------------------------------------- */
+
+/* A typed vector: `LM_VEC(int) v = {0}; LM_PUSH(&v, 3); ... LM_VEC_FREE(&v);` */
+#define LM_VEC(T) struct { T *items; size_t len, cap; }
+#define LM_PUSH(v, x)                                                          \
+    do {                                                                       \
+        if ((v)->len == (v)->cap) {                                            \
+            (v)->cap = (v)->cap ? 2 * (v)->cap : 8;                            \
+            (v)->items = lm_xrealloc((v)->items, (v)->cap * sizeof *(v)->items); \
+        }                                                                      \
+        (v)->items[(v)->len++] = (x);                                          \
+    } while (0)
+#define LM_VEC_FREE(v) (free((v)->items), (v)->items = NULL, (v)->len = (v)->cap = 0)
+
+/* ---- string buffer --------------------------------------------------- */
+
+typedef struct lm_buf {
+    char *s;
+    size_t len, cap;
+} lm_buf;
+
+void lm_buf_printf(lm_buf *b, const char *fmt, ...) LM_PRINTF(2, 3);
+void lm_buf_vprintf(lm_buf *b, const char *fmt, va_list ap);
+void lm_buf_puts(lm_buf *b, const char *s);
+void lm_buf_putc(lm_buf *b, char c);
+void lm_buf_free(lm_buf *b);
+/* Returns the contents ("" when empty); valid until the next append. */
+const char *lm_buf_str(const lm_buf *b);
+
+/* ---- files ----------------------------------------------------------- */
+
+/* Limits on what loomc reads (docs/limits.md). */
+#define LM_MAX_FILE_BYTES (16u << 20)
+
+/* Read a whole file into a NUL-terminated heap string. On failure returns
+ * NULL and writes a one-line reason into `why` (size `whylen`). */
+char *lm_read_file(const char *path, size_t *len, char *why, size_t whylen);
+
+/* ---- source locations and diagnostics ------------------------------- */
+
+typedef struct lm_loc {
+    const char *file; /* as given by the user; not owned */
+    int line, col;    /* 1-based; 0 means unknown */
+} lm_loc;
+
+/* One source file known to the diagnostics, for printing the line and caret. */
+typedef struct lm_source {
+    const char *name;
+    const char *text;
+    size_t len;
+} lm_source;
+
+typedef struct lm_diag {
+    FILE *out;         /* where messages go (stderr by default) */
+    int nerrors;
+    int nwarnings;
+    int max_errors;    /* stop reporting after this many (0 = 20) */
+    lm_source srcs[8]; /* files whose lines can be quoted */
+    int nsrcs;
+    bool no_caret;     /* do not quote source lines */
+} lm_diag;
+
+void lm_diag_init(lm_diag *d, FILE *out);
+void lm_diag_add_source(lm_diag *d, const char *name, const char *text, size_t len);
+/* `file:line:col: error: msg`, then the source line and a caret. */
+void lm_error(lm_diag *d, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
+void lm_verror(lm_diag *d, lm_loc loc, const char *fmt, va_list ap);
+void lm_warning(lm_diag *d, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
+void lm_note(lm_diag *d, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
+/* An error with no location: `loomc: error: msg`. */
+void lm_error_plain(lm_diag *d, const char *fmt, ...) LM_PRINTF(2, 3);
+
+/* ---- misc ------------------------------------------------------------ */
+
+uint64_t lm_hash_bytes(const void *p, size_t n, uint64_t seed);
+uint64_t lm_hash_mix(uint64_t a, uint64_t b);
+
+/* Checked 64-bit arithmetic: return false on overflow. */
+static inline bool lm_add_ok(int64_t a, int64_t b, int64_t *r) { return !__builtin_add_overflow(a, b, r); }
+static inline bool lm_mul_ok(int64_t a, int64_t b, int64_t *r) { return !__builtin_mul_overflow(a, b, r); }
+
+#define LM_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define LM_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define LM_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -12,6 +12,7 @@ typedef int (*cli_fn)(int argc, char **argv);
 int cli_ir(int argc, char **argv);   /* cmd_ir.c */
 int cli_arch(int argc, char **argv); /* cmd_arch.c */
 int cli_sim(int argc, char **argv);  /* cmd_sim.c */
+int cli_ast(int argc, char **argv);  /* cmd_ast.c */
 
 /* Shared option helpers (opts.c). */
 /* True when argv[*i] is `--name VALUE` or `--name=VALUE`; sets *val and

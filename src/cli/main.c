@@ -11,6 +11,7 @@ static const struct {
     {"ir", cli_ir, "print a kernel's Tile IR and its access analysis"},
     {"arch", cli_arch, "validate and print a hardware description"},
     {"sim", cli_sim, "simulate a dataflow program on a chip"},
+    {"ast", cli_ast, "print the syntax tree of a Python file (for debugging the front end)"},
 };
 
 static void usage(FILE *f)

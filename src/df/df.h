@@ -1,0 +1,277 @@
+/* df.h - the dataflow program: what would run on the chip, and what the
+ * simulator executes.
+ *
+ * A program has DRAM tensors, semaphores and core classes. A core class is a
+ * rectangle of logical cores sharing the same circular buffers (CBs) and the
+ * same three kernels (reader, compute, writer), specialised per core by
+ * runtime arguments: affine expressions of the core's coordinates (cx, cy).
+ * Kernels are small structured programs: `for` loops and ops whose operands
+ * are integer expressions of core coordinates, arguments and loop variables.
+ * The ops follow the TT-Metalium model (docs/dataflow.md gives the exact
+ * semantics and the text form):
+ *
+ *  circular buffers  cb_reserve / cb_push (producer), cb_wait / cb_pop (consumer)
+ *  NoC               read / write of tile blocks between DRAM tensors and CBs,
+ *                    send (core to core) and mcast (to a rectangle of cores),
+ *                    read_barrier / write_barrier
+ *  semaphores        sem_inc (remote atomic add), sem_set, sem_wait, sem_mcast
+ *  compute           matmul (block with sub-blocks in Dst), eltwise, sfpu,
+ *                    reduce, copy, fill; all read CB pages at the front of
+ *                    their input CBs and write pages at the back of their
+ *                    output CB.
+ *
+ * DRAM tensors are 2-D in tiles, interleaved page by page (one tile a page)
+ * over the DRAM banks: tile (r, c) of a tensor with C tile columns is page
+ * r*C + c and lives in bank (page + first_bank) mod banks.
+ *
+ * The text form is `op key=value ...` per line with `{ }` blocks; the printer
+ * writes fields in table order so that print(parse(text)) is a fixed point.
+ */
+#ifndef LOOMC_DF_H
+#define LOOMC_DF_H
+
+#include "../arch/arch.h"
+
+/* ---- integer expressions -------------------------------------------------- */
+
+typedef enum df_xkind {
+    DF_X_CONST, /* value */
+    DF_X_VAR,   /* slot: index into the kernel's variable slots */
+    DF_X_ADD,
+    DF_X_SUB,
+    DF_X_MUL,
+    DF_X_DIV,   /* floor division */
+    DF_X_MOD,   /* Python-style modulo */
+    DF_X_MIN,
+    DF_X_MAX,
+} df_xkind;
+
+typedef struct df_expr df_expr;
+struct df_expr {
+    df_xkind kind;
+    int64_t value;
+    int slot;
+    const df_expr *a, *b;
+};
+
+/* Variable slots of a core class: 0 = cx, 1 = cy (logical core coordinates
+ * within the chip's compute grid), then the program's params (same slots in
+ * every class), then the class's runtime arguments in order, then one slot
+ * per `for` variable of its kernels. Program-level numbers (tensor sizes,
+ * class rectangles, CB pages, semaphore inits) are expressions of params
+ * only; df_bind resolves them. */
+enum { DF_SLOT_CX = 0, DF_SLOT_CY = 1, DF_SLOT_PARAM0 = 2, DF_MAX_SLOTS = 256 };
+
+/* ---- ops ------------------------------------------------------------------ */
+
+/* Sub-operations of the compute ops. */
+typedef enum df_eltop { DF_ADD, DF_SUB, DF_MUL, DF_MAXOP, DF_NELTOPS } df_eltop;
+typedef enum df_sfpuop {
+    DF_EXP,   /* exp; `exact=1` selects exact rather than the chip's approximate mode */
+    DF_EXP2,
+    DF_LOG,
+    DF_RECIP,
+    DF_NEG,
+    DF_SCALE, /* multiply by the float field `scalar` */
+    DF_NSFPUOPS
+} df_sfpuop;
+typedef enum df_redop { DF_RMAX, DF_RSUM, DF_NREDOPS } df_redop;
+/* Broadcast of the second operand of eltwise: none, its column 0 across the
+ * tile (a per-row value), its row 0 down the tile (a per-column value), or
+ * its element (0,0). */
+typedef enum df_bcast { DF_BC_NONE, DF_BC_COL, DF_BC_ROW, DF_BC_SCALAR, DF_NBCASTS } df_bcast;
+
+/* X(ENUM, text name). The fields each op takes are in df_fields (df.c). */
+#define DF_OPS(X)                                                                   \
+    X(FOR, "for")               /* var lo hi step { body } */                      \
+    X(CB_RESERVE, "cb_reserve") /* cb n: block until n pages free at the back */   \
+    X(CB_PUSH, "cb_push")       /* cb n: publish n reserved pages */               \
+    X(CB_WAIT, "cb_wait")       /* cb n: block until n pages at the front */       \
+    X(CB_POP, "cb_pop")         /* cb n: free n pages at the front */              \
+    X(READ, "read")             /* tensor row col rows cols -> cb at: DRAM tiles into reserved pages */ \
+    X(WRITE, "write")           /* cb at rows cols -> tensor row col: front pages to DRAM */ \
+    X(READ_BARRIER, "read_barrier")   /* wait for this engine's outstanding reads */ \
+    X(WRITE_BARRIER, "write_barrier") /* wait for this engine's outstanding writes/mcasts/sends */ \
+    X(SEND, "send")             /* cb at n -> core (x, y) same cb, at its reserved pages + dst_at */ \
+    X(MCAST, "mcast")           /* cb at n -> rectangle (x0,y0)-(x1,y1), same cb; loopback */ \
+    X(SEM_INC, "sem_inc")       /* sem value -> core (x, y): remote atomic add */  \
+    X(SEM_SET, "sem_set")       /* sem value: local store */                       \
+    X(SEM_WAIT, "sem_wait")     /* sem value: block until local sem == value (ge=1: >=) */ \
+    X(SEM_MCAST, "sem_mcast")   /* sem value -> rectangle: store on every core of it */ \
+    X(MATMUL, "matmul")         /* a b -> out: m x k times k x n tiles, sub-blocks sub_h x sub_w */ \
+    X(ELTWISE, "eltwise")       /* op a b -> out: rows x cols tiles, bcast of b */ \
+    X(SFPU, "sfpu")             /* op a -> out: n tiles */                         \
+    X(REDUCE, "reduce")         /* op a -> out: rows x cols tiles to rows x 1 */   \
+    X(COPY, "copy")             /* a -> out: n tiles through Dst (unpack, pack) */ \
+    X(FILL, "fill")             /* out: n tiles set to `scalar` */
+
+typedef enum df_op {
+#define X(e, s) DF_##e,
+    DF_OPS(X)
+#undef X
+    DF_NOPS
+} df_op;
+
+typedef struct df_stmt df_stmt;
+struct df_stmt {
+    df_op op;
+    lm_loc loc;
+    /* references (-1 when absent) */
+    int cb, cb_b, cb_out; /* CB ids 0..num_cbs-1: a/source, b, output */
+    int tensor;           /* index into df_program.tensors */
+    int sem;              /* index into df_program.sems */
+    int var;              /* FOR: the loop variable's slot */
+    int sub;              /* df_eltop / df_sfpuop / df_redop */
+    int bcast;            /* df_bcast */
+    /* flags */
+    bool trans_b;         /* MATMUL: b pages hold B^T tiles (k x n given as n x k) */
+    bool loopback;        /* MCAST: the sender's own CB is written too */
+    bool ge;              /* SEM_WAIT: wait for >= value instead of == */
+    bool exact;           /* SFPU exp: exact rather than approximate */
+    /* expressions (NULL when absent; the op table gives defaults) */
+    const df_expr *lo, *hi, *step;       /* FOR */
+    const df_expr *n;                    /* page counts */
+    const df_expr *row, *col;            /* READ/WRITE: first tile of the block in the tensor */
+    const df_expr *rows, *cols;          /* READ/WRITE/ELTWISE/REDUCE: block shape in tiles */
+    const df_expr *x, *y;                /* SEND/SEM_INC: destination core */
+    const df_expr *x0, *y0, *x1, *y1;    /* MCAST/SEM_MCAST: rectangle, inclusive */
+    const df_expr *m, *k, *nn;           /* MATMUL: tiles (nn is N) */
+    const df_expr *sub_h, *sub_w;        /* MATMUL: output sub-block held in Dst */
+    const df_expr *at, *at_b, *at_out;   /* page offsets from the CB's read (inputs) or write (outputs) pointer */
+    const df_expr *dst_at;               /* SEND/MCAST: page offset at the destination's write pointer */
+    const df_expr *value;                /* semaphores */
+    const df_expr *acc;                  /* MATMUL/ELTWISE/COPY: non-zero = packer L1 accumulation
+                                            (add into the output pages), e.g. acc=min(k,1) */
+    double scalar;                       /* FILL value, SFPU scale factor */
+    /* FOR body */
+    df_stmt **body;
+    int nbody;
+};
+
+/* Field kinds of the text form, and where each field lives in df_stmt. */
+typedef enum df_fkind { DF_F_EXPR, DF_F_CB, DF_F_TENSOR, DF_F_SEM, DF_F_VAR, DF_F_SUB, DF_F_BCAST, DF_F_FLAG, DF_F_FLOAT } df_fkind;
+typedef struct df_field {
+    const char *key;   /* text key, e.g. "n", "cb", "rows" */
+    df_fkind kind;
+    size_t offset;     /* offsetof(df_stmt, member) */
+    bool required;
+    const char *deflt; /* default in text form when optional ("0", "1", NULL) */
+} df_field;
+typedef struct df_opinfo {
+    const char *name;
+    const df_field *fields;
+    int nfields;
+    enum { DF_ENGINE_ANY, DF_ENGINE_DM, DF_ENGINE_COMPUTE } engine; /* which kernels may use it */
+} df_opinfo;
+extern const df_opinfo df_ops[DF_NOPS];
+
+/* ---- program -------------------------------------------------------------- */
+
+typedef enum df_role { DF_INPUT, DF_OUTPUT, DF_SCRATCH } df_role;
+
+typedef struct df_param {
+    const char *name;
+    int64_t value;          /* as written, or overridden by df_bind */
+    lm_loc loc;
+} df_param;
+
+typedef struct df_tensor {
+    const char *name;
+    const df_expr *rows_e, *cols_e; /* as written (params only) */
+    int64_t rows, cols;     /* resolved by df_bind: elements; tiles = ceil(rows/32) x ceil(cols/32) */
+    arch_format format;
+    df_role role;
+    uint64_t seed;          /* inputs: deterministic random contents (num_fill_random) */
+    int first_bank;         /* interleaving start bank */
+    lm_loc loc;
+} df_tensor;
+
+typedef struct df_sem {
+    const char *name;
+    const df_expr *init_e;
+    int64_t init;           /* resolved by df_bind */
+    lm_loc loc;
+} df_sem;
+
+typedef struct df_cb {
+    int id;                 /* 0 .. arch num_cbs-1 */
+    arch_format format;     /* page = one tile of this format */
+    const df_expr *pages_e;
+    int64_t pages;          /* resolved by df_bind */
+    lm_loc loc;
+} df_cb;
+
+typedef enum df_kernel_kind { DF_READER, DF_COMPUTE, DF_WRITER, DF_NKERNELS } df_kernel_kind;
+
+typedef struct df_kernel {
+    df_stmt **body;
+    int nbody;
+} df_kernel;
+
+typedef struct df_class {
+    const char *name;
+    const df_expr *x0_e, *y0_e, *x1_e, *y1_e;
+    int x0, y0, x1, y1;      /* resolved by df_bind: inclusive rectangle of logical cores */
+    const char **slot_names; /* nslots names: "cx", "cy", args..., loop vars... */
+    int nslots;
+    const df_expr **args;    /* runtime arguments: slot 2+i = args[i](cx, cy) */
+    int nargs;
+    df_cb *cbs;
+    int ncbs;
+    df_kernel kernels[DF_NKERNELS];
+    arch_fidelity fidelity;  /* matrix engine fidelity of the compute kernel */
+    bool fp32_acc;           /* Dst in 32-bit mode (half the tiles) */
+    lm_loc loc;
+} df_class;
+
+/* What `--check` compares an output against. */
+typedef enum df_check_kind { DF_CHECK_MATMUL, DF_CHECK_ATTENTION } df_check_kind;
+typedef struct df_check {
+    df_check_kind kind;
+    int out, a, b, c;        /* tensors: out = a @ b; attention out = attn(q=a, k=b, v=c) */
+    int64_t batch, heads, kv_heads, seq_q, seq_k, dim; /* attention geometry */
+    double scale;
+    bool causal;
+    lm_loc loc;
+} df_check;
+
+typedef struct df_program {
+    const char *name;
+    df_param *params;        /* slots DF_SLOT_PARAM0 + i */
+    int nparams;
+    df_tensor *tensors;
+    int ntensors;
+    df_sem *sems;
+    int nsems;
+    df_class *classes;
+    int nclasses;
+    df_check *checks;
+    int nchecks;
+    lm_arena arena;          /* owns everything above */
+} df_program;
+
+/* ---- text form (df_parse.c, df_print.c) ------------------------------------- */
+
+/* Parse the text form. Reports `file:line:col: error:` through d and returns
+ * NULL on failure. Parsing checks syntax, names and field kinds only. */
+df_program *df_parse(const char *file, const char *text, size_t len, lm_diag *d);
+/* Override params (`NAME=VALUE`, e.g. from `loomc sim --param`) and resolve
+ * every program-level number. Reports unknown params and bad values. */
+bool df_bind(df_program *p, const char **overrides, int noverrides, lm_diag *d);
+/* Semantic checks against a chip (after df_bind): cores inside the grid, classes disjoint,
+ * CB ids and total CB bytes within L1, every referenced CB declared, loop
+ * bounds and ops well-formed. Returns false after reporting. */
+bool df_validate(const df_program *p, const arch_desc *a, lm_diag *d);
+void df_print(lm_buf *b, const df_program *p);
+void df_free(df_program *p);
+
+/* Evaluate an expression given the slot values. */
+int64_t df_eval(const df_expr *e, const int64_t *slots);
+
+/* Construction helpers (for the lowering and for tests). */
+df_program *df_new(const char *name);
+const df_expr *df_const(df_program *p, int64_t v);
+const df_expr *df_slot(df_program *p, int slot);
+const df_expr *df_bin(df_program *p, df_xkind k, const df_expr *a, const df_expr *b);
+
+#endif

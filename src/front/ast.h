@@ -126,6 +126,7 @@ typedef struct fe_func {
     int ndecorators;
     fe_param *params;
     int nparams;
+    fe_expr *returns;     /* `-> annotation` or NULL */
     fe_stmt **body;
     int nbody;
 } fe_func;
@@ -154,6 +155,7 @@ struct fe_stmt {
     fe_import *imports;/* IMPORT */
     int nimports;
     const char *keyword; /* OTHER: "class", "with", "try", "lambda", "global", ... */
+    fe_expr *msg;        /* ASSERT message or NULL */
 };
 
 /* A parsed file: its top-level statements in order. */

@@ -125,7 +125,7 @@ struct df_stmt {
     int bcast;            /* df_bcast */
     /* flags */
     bool trans_b;         /* MATMUL: b pages hold B^T tiles (k x n given as n x k) */
-    bool loopback;        /* MCAST: the sender's own CB is written too */
+    bool loopback;        /* MCAST/SEM_MCAST: the sender is written too when inside the rectangle */
     bool ge;              /* SEM_WAIT: wait for >= value instead of == */
     bool exact;           /* SFPU exp: exact rather than approximate */
     /* expressions (NULL when absent; the op table gives defaults) */
@@ -212,9 +212,10 @@ typedef struct df_class {
     const char *name;
     const df_expr *x0_e, *y0_e, *x1_e, *y1_e;
     int x0, y0, x1, y1;      /* resolved by df_bind: inclusive rectangle of logical cores */
-    const char **slot_names; /* nslots names: "cx", "cy", args..., loop vars... */
+    const char **slot_names; /* nslots names: "cx", "cy", params..., args..., loop vars... */
     int nslots;
-    const df_expr **args;    /* runtime arguments: slot 2+i = args[i](cx, cy) */
+    const df_expr **args;    /* runtime arguments: slot DF_SLOT_PARAM0 + nparams + i =
+                                args[i](cx, cy, params, earlier args) */
     int nargs;
     df_cb *cbs;
     int ncbs;
@@ -229,7 +230,8 @@ typedef enum df_check_kind { DF_CHECK_MATMUL, DF_CHECK_ATTENTION } df_check_kind
 typedef struct df_check {
     df_check_kind kind;
     int out, a, b, c;        /* tensors: out = a @ b; attention out = attn(q=a, k=b, v=c) */
-    int64_t batch, heads, kv_heads, seq_q, seq_k, dim; /* attention geometry */
+    int64_t batch, heads, kv_heads, seq_q, seq_k, dim; /* attention geometry (resolved by df_bind) */
+    const df_expr *batch_e, *heads_e, *kv_heads_e, *seq_q_e, *seq_k_e, *dim_e; /* as written */
     double scale;
     bool causal;
     lm_loc loc;
@@ -265,13 +267,77 @@ bool df_validate(const df_program *p, const arch_desc *a, lm_diag *d);
 void df_print(lm_buf *b, const df_program *p);
 void df_free(df_program *p);
 
-/* Evaluate an expression given the slot values. */
+/* Evaluate an expression given the slot values. Never traps: division and
+ * modulo by zero give 0, INT64_MIN / -1 and other 64-bit overflows wrap.
+ * Validated programs do not rely on either; a caller that must report them
+ * (the simulator, at the op that uses the value) uses df_eval_checked, which
+ * returns the same value and sets *bad (sticky: never cleared) when any node
+ * divided by zero or overflowed. */
 int64_t df_eval(const df_expr *e, const int64_t *slots);
+int64_t df_eval_checked(const df_expr *e, const int64_t *slots, bool *bad);
+/* True when e reads a slot >= first_slot (e.g. a loop variable). */
+bool df_expr_uses_slots_from(const df_expr *e, int first_slot);
 
-/* Construction helpers (for the lowering and for tests). */
+/* Construction helpers (for the lowering and for tests). Everything is
+ * allocated in p->arena. df_bin folds constant operands (unless folding
+ * would hide a division by zero or an overflow) and drops identities
+ * (x+0, x-0, x*1, x/1). */
 df_program *df_new(const char *name);
 const df_expr *df_const(df_program *p, int64_t v);
 const df_expr *df_slot(df_program *p, int slot);
 const df_expr *df_bin(df_program *p, df_xkind k, const df_expr *a, const df_expr *b);
+
+/* A statement of op `op` with every reference -1, every optional field set to
+ * its default from df_ops (expressions as constants, so consumers never see
+ * NULL for a field the op takes), required fields -1/NULL until set. */
+df_stmt *df_stmt_new(df_program *p, df_op op, lm_loc loc);
+
+/* Programmatic construction. Params must all be added before the first
+ * class (their slots precede every class's args); args before a class's
+ * loop variables. Pointers returned into the program's arrays (df_class *,
+ * df_cb *, df_check *) stay valid until the next df_add_* of the same kind.
+ * The *_add_* functions returning an index or slot return -1 when a limit
+ * is reached (DF_MAX_SLOTS); they never report. */
+int df_add_param(df_program *p, const char *name, int64_t value, lm_loc loc);
+int df_add_tensor(df_program *p, const char *name, const df_expr *rows, const df_expr *cols,
+                  arch_format format, df_role role, lm_loc loc);
+int df_add_sem(df_program *p, const char *name, const df_expr *init, lm_loc loc);
+df_check *df_add_check(df_program *p, df_check_kind kind, lm_loc loc); /* tensors -1 */
+/* A class with slots cx, cy and the params; fidelity HiFi2, fp32_acc off. */
+df_class *df_add_class(df_program *p, const char *name, const df_expr *x0, const df_expr *y0,
+                       const df_expr *x1, const df_expr *y1, lm_loc loc);
+int df_add_arg(df_program *p, df_class *c, const char *name, const df_expr *e); /* its slot */
+int df_add_loop_var(df_program *p, df_class *c, const char *name);               /* its slot */
+df_cb *df_add_cb(df_program *p, df_class *c, int id, arch_format format, const df_expr *pages,
+                 lm_loc loc);
+/* Append a statement to a kernel's body or to a FOR statement's body. */
+void df_add_stmt(df_program *p, df_kernel *k, df_stmt *s);
+void df_add_body(df_program *p, df_stmt *loop, df_stmt *s);
+/* A FOR statement over a fresh loop variable slot of class c (NULL when
+ * the class is out of slots); step NULL means 1. */
+df_stmt *df_for(df_program *p, df_class *c, const char *var, const df_expr *lo, const df_expr *hi,
+                const df_expr *step, lm_loc loc);
+
+/* ---- names and lookups (df.c) ------------------------------------------------ */
+
+/* The op called `name`, or DF_NOPS. */
+df_op df_op_lookup(const char *name);
+/* The field of op called `key`, or NULL. */
+const df_field *df_field_lookup(df_op op, const char *key);
+/* Names of sub-operations (eltwise/sfpu/reduce by op), broadcasts, roles,
+ * kernel kinds, check kinds; the *_parse functions return -1 when unknown. */
+const char *df_sub_name(df_op op, int sub);
+int df_sub_parse(df_op op, const char *s);
+const char *df_bcast_name(df_bcast b);
+int df_bcast_parse(const char *s);
+const char *df_role_name(df_role r);
+int df_role_parse(const char *s);
+const char *df_kernel_name(df_kernel_kind k);
+/* Tile format and fidelity names as in arch/ ("bf16", "HiFi2"); kept here
+ * so that the dataflow library does not depend on the YAML loader. */
+const char *df_format_name(arch_format f);
+int df_format_parse(const char *s);
+const char *df_fidelity_name(arch_fidelity f);
+int df_fidelity_parse(const char *s);
 
 #endif

@@ -11,11 +11,12 @@
  *    `and`, `not`, comparisons, `|`, `^`, `&`, shifts, `+ -`,
  *    `* / // % @`, unary `- + ~`, `**` (right-associative; its right operand
  *    may carry a unary sign), then calls, subscripts and attributes.
- *  - Depth: every construct that makes the tree one level deeper (a block,
- *    a bracketed or unary operand, each operator of a chain, each trailer)
- *    counts against FE_MAX_DEPTH. The limit bounds this parser's recursion
- *    and, because it bounds the height of the tree, the recursion of every
- *    pass that walks the tree later.
+ *  - Depth: every construct that makes the tree one level deeper counts
+ *    against FE_MAX_DEPTH: blocks (and elif clauses) on one count, and on
+ *    another bracketed or unary operands, each operator of a chain and each
+ *    trailer. The limit bounds this parser's recursion and, because it
+ *    bounds the height of the tree, the recursion of every pass that walks
+ *    the tree later.
  *  - Constructs outside loomc's subset that the tree can still represent
  *    (while, class, with, try, lambda, global, ...) are parsed into
  *    FE_S_WHILE, FE_S_OTHER or FE_E_LAMBDA so that the checker rejects them
@@ -34,7 +35,8 @@ typedef struct parser {
     int n, pos;
     lm_arena *a;
     lm_diag *d;
-    int depth;
+    int depth[2]; /* nesting of expressions [0] and of blocks [1] */
+    int elifs;    /* the part of depth[1] that is elif clauses */
     bool failed;
 } parser;
 
@@ -165,14 +167,19 @@ static const char *expect_name(parser *p, const char *what)
 /* What a level of nesting is, for enter()'s message. */
 typedef enum nest { DEEP_EXPR, DEEP_BLOCK, DEEP_ELIF, DEEP_DECORATOR } nest;
 
-/* Count one level of nesting; false (with the error reported) beyond the limit. */
+/* Count one level of nesting; false (with the error reported) beyond the
+ * limit. Blocks and expressions are counted apart, so that the message names
+ * what is too deep; the tree's height stays bounded by twice the limit. */
 static bool enter(parser *p, lm_loc loc, nest what)
 {
-    if (p->depth < FE_MAX_DEPTH) {
-        p->depth++;
+    int *depth = &p->depth[what == DEEP_BLOCK || what == DEEP_ELIF];
+    if (*depth < FE_MAX_DEPTH) {
+        ++*depth;
         return true;
     }
     int lim = FE_MAX_DEPTH;
+    if (what == DEEP_BLOCK && p->elifs > FE_MAX_DEPTH / 2)
+        what = DEEP_ELIF; /* mostly a long elif chain: say so */
     switch (what) {
     case DEEP_EXPR:
         perr(p, loc, "expression is nested too deeply: the limit is %d levels of brackets, operators and calls", lim);
@@ -186,7 +193,8 @@ static bool enter(parser *p, lm_loc loc, nest what)
     return false;
 }
 
-static void leave(parser *p, int levels) { p->depth -= levels; }
+static void leave(parser *p, int levels) { p->depth[0] -= levels; }
+static void leave_block(parser *p) { p->depth[1]--; }
 
 /* ---- nodes ----------------------------------------------------------------- */
 
@@ -814,7 +822,7 @@ static fe_stmt **block(parser *p, const char *what, lm_loc hdr, int *n)
                 advance(p); /* DEDENT */
         }
     }
-    leave(p, 1);
+    leave_block(p);
     if (p->failed)
         return NULL;
     *n = l.n;
@@ -1115,8 +1123,10 @@ static fe_stmt *if_stmt(parser *p)
         /* each elif nests one IF deeper in the tree */
         if (!enter(p, cur(p)->loc, DEEP_ELIF))
             return NULL;
+        p->elifs++;
         fe_stmt *e = if_stmt(p);
-        leave(p, 1);
+        p->elifs--;
+        leave_block(p);
         if (!e)
             return NULL;
         s->orelse = LM_NEWN(p->a, fe_stmt *, 1);
@@ -1389,7 +1399,7 @@ fe_module *fe_parse(const char *file, const char *src, size_t len, lm_arena *a, 
         statement(&p, &body);
     if (p.failed)
         return NULL;
-    LM_ASSERT(p.depth == 0);
+    LM_ASSERT(p.depth[0] == 0 && p.depth[1] == 0);
     fe_module *m = LM_NEW(a, fe_module);
     m->file = file;
     m->body = body.v;

@@ -44,6 +44,7 @@ enum { ARCH_MAX_GRID = 64, ARCH_MAX_DRAM_BANKS = 64 };
 typedef struct arch_desc {
     const char *name; /* e.g. "wormhole_n150" */
     const char *file; /* the YAML it came from */
+    const char *description; /* free text, may be NULL */
 
     /* ---- structure (specifications) ---------------------------------- */
     double clock_ghz;          /* AI clock; cycles are counted at this clock */
@@ -71,6 +72,12 @@ typedef struct arch_desc {
     int num_dram_banks;
     arch_xy dram_bank_noc[ARCH_MAX_DRAM_BANKS]; /* NoC position of each bank's endpoint */
     int64_t dram_bank_bytes;   /* capacity per bank */
+    /* Added for the simulator and for retargeting: */
+    arch_xy dram_bank_noc1[ARCH_MAX_DRAM_BANKS]; /* endpoint used from NoC 1 (= dram_bank_noc
+                                                    unless the description says otherwise);
+                                                    all NoC positions are in NoC 0 coordinates */
+    int fpu_flops_per_cycle;   /* matrix-engine FLOP/cycle/core at LoFi (one phase) */
+    bool dispatch_on_eth;      /* command dispatch runs on ethernet cores, not on Tensix */
 
     /* ---- performance (microbenchmarks) ------------------------------- */
     double dram_bank_read_bpc;   /* bytes/cycle one bank delivers for reads */
@@ -99,10 +106,13 @@ typedef struct arch_desc {
     double sem_cycles;           /* local semaphore update or poll */
     double barrier_cycles;       /* a NoC barrier with nothing outstanding */
     double dst_handoff_cycles;   /* math -> pack Dst acquire/release */
+    double dram_write_latency_cycles; /* write request to acknowledgement, excluding NoC hops */
 } arch_desc;
 
-/* Load a description by name (looked up in the arch/ folder beside the
- * executable or in $LOOMC_ARCH_PATH) or by path. On error reports through
+/* Load a description by path (anything containing '/' or ending in .yaml)
+ * or by name, looked up as NAME.yaml in each folder of $LOOMC_ARCH_PATH
+ * (colon-separated), then ./arch, then the arch/ folder found by walking up
+ * from the executable's folder (at most 4 levels). On error reports through
  * `d` as `file:line:col: error: ...` naming the key, and returns NULL. */
 arch_desc *arch_load(const char *name_or_path, lm_diag *d);
 /* Parse from memory; `file` names the text in messages. */
@@ -116,10 +126,17 @@ int arch_num_cores(const arch_desc *a);
 double arch_peak_tflops(const arch_desc *a, arch_fidelity f);
 /* Aggregate DRAM read bytes/cycle of all banks. */
 double arch_dram_read_bpc(const arch_desc *a);
+/* Aggregate DRAM write bytes/cycle of all banks. */
+double arch_dram_write_bpc(const arch_desc *a);
 /* NoC position of logical core (x, y). */
 arch_xy arch_core_noc(const arch_desc *a, int x, int y);
 
 /* Print a validated description with its derived figures. */
 void arch_print(lm_buf *b, const arch_desc *a);
+/* The same as one JSON object. */
+void arch_print_json(lm_buf *b, const arch_desc *a);
+/* Names of the descriptions found on the search path (sorted, one per
+ * line); returns how many. */
+int arch_list(lm_buf *b);
 
 #endif

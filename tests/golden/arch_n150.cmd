@@ -1,0 +1,1 @@
+arch wormhole_n150

@@ -488,8 +488,10 @@ static void lex_string(lexer *l, size_t nprefix)
     for (;;) {
         int c = peekc(l, 0);
         if (c < 0 || (!triple && is_newline(c))) {
+            /* like Python, blame the last line that has text on it */
+            int last = l->line - (c < 0 && l->pos == l->line_start && l->line > loc.line);
             lex_error(l, loc, "unterminated %sstring literal (detected at line %d)", triple ? "triple-quoted " : "",
-                      l->line);
+                      last);
             break;
         }
         if (c == q && (!triple || (peekc(l, 1) == q && peekc(l, 2) == q))) {

@@ -806,14 +806,18 @@ static fe_stmt **block(parser *p, const char *what, lm_loc hdr, int *n)
 {
     stmt_list l = {0};
     *n = 0;
-    if (!enter(p, cur(p)->loc, DEEP_BLOCK))
+    if (!enter(p, hdr, DEEP_BLOCK))
         return NULL;
     if (!is_kind(p, FE_T_NEWLINE)) {
         statement(p, &l); /* `if x: return y` */
     } else {
         advance(p);
         if (!is_kind(p, FE_T_INDENT)) {
-            perr(p, cur(p)->loc, "expected an indented block after %s on line %d", what, hdr.line);
+            /* at the end of the file there is no line to point at: point at the header */
+            lm_loc at = cur(p)->loc, end = p->t[p->n - 1].loc;
+            if (at.line == end.line && at.col == end.col)
+                at = hdr;
+            perr(p, at, "expected an indented block after %s on line %d", what, hdr.line);
         } else {
             advance(p);
             while (!p->failed && !is_kind(p, FE_T_DEDENT) && !is_kind(p, FE_T_EOF))

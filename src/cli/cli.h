@@ -14,6 +14,23 @@ int cli_arch(int argc, char **argv); /* cmd_arch.c */
 int cli_sim(int argc, char **argv);  /* cmd_sim.c */
 int cli_ast(int argc, char **argv);  /* cmd_ast.c */
 
+/* 'loomc sim': cmd_sim.c parses the options, reads, binds and validates the
+ * program; cli_sim_execute (cmd_sim_run.c) runs it and reports. */
+struct df_program;
+struct arch_desc;
+struct sim_cli_opts {
+    const char *program_path; /* as given */
+    const char *arch;         /* --arch NAME|FILE */
+    bool check;               /* --check: compare outputs with the program's checks */
+    const char *trace_path;   /* --trace FILE: Chrome/Perfetto trace (NULL: none) */
+    bool json;                /* --json: the report as one JSON object */
+    bool timing_only;         /* --timing-only: skip the arithmetic */
+    bool exact_exp;           /* --exact-exp: exp in exact rather than approximate mode */
+    lm_diag *diag;            /* knows the program's text, for run-time errors */
+};
+/* Returns the exit status. */
+int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const struct sim_cli_opts *o);
+
 /* Shared option helpers (opts.c). */
 /* True when argv[*i] is `--name VALUE` or `--name=VALUE`; sets *val and
  * advances *i past a separate value. Reports a missing value. */

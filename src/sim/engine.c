@@ -1,0 +1,131 @@
+/* engine.c - the simulator's event queue: an indexed binary min-heap of
+ * events ordered by (time, sequence number).
+ *
+ * Every object that acts over time (an engine, a channel, a transfer) owns
+ * one event for its whole life and moves it with sim_q_at; the heap keeps
+ * each event's position, so moving or cancelling is O(log n) and nothing is
+ * allocated per event once the pools have grown to the run's working set.
+ * The sequence number is taken when an event is (re)scheduled: events at
+ * the same time fire in the order they were scheduled, which makes runs
+ * deterministic and same-cycle behaviour first-in first-out, as in esim.
+ */
+#include "sim_int.h"
+
+#include <stdlib.h>
+
+void sim_q_init(sim_queue *q) { *q = (sim_queue){0}; }
+
+void sim_q_free(sim_queue *q)
+{
+    free(q->ev);
+    free(q->heap);
+    *q = (sim_queue){0};
+}
+
+int32_t sim_q_new(sim_queue *q, int kind, int32_t obj)
+{
+    if (q->nev == q->capev) {
+        q->capev = q->capev ? 2 * q->capev : 256;
+        q->ev = lm_xrealloc(q->ev, (size_t)q->capev * sizeof *q->ev);
+    }
+    sim_event *e = &q->ev[q->nev];
+    *e = (sim_event){.hpos = -1, .obj = obj, .kind = (uint8_t)kind};
+    return q->nev++;
+}
+
+static inline bool before(const sim_queue *q, int32_t a, int32_t b)
+{
+    const sim_event *x = &q->ev[a], *y = &q->ev[b];
+    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
+}
+
+static inline void place(sim_queue *q, int32_t pos, int32_t e)
+{
+    q->heap[pos] = e;
+    q->ev[e].hpos = pos;
+}
+
+static void sift_up(sim_queue *q, int32_t pos)
+{
+    int32_t e = q->heap[pos];
+    while (pos > 0) {
+        int32_t parent = (pos - 1) / 2;
+        if (!before(q, e, q->heap[parent]))
+            break;
+        place(q, pos, q->heap[parent]);
+        pos = parent;
+    }
+    place(q, pos, e);
+}
+
+static void sift_down(sim_queue *q, int32_t pos)
+{
+    int32_t e = q->heap[pos];
+    for (;;) {
+        int32_t c = 2 * pos + 1;
+        if (c >= q->nheap)
+            break;
+        if (c + 1 < q->nheap && before(q, q->heap[c + 1], q->heap[c]))
+            c++;
+        if (!before(q, q->heap[c], e))
+            break;
+        place(q, pos, q->heap[c]);
+        pos = c;
+    }
+    place(q, pos, e);
+}
+
+void sim_q_at(sim_queue *q, int32_t e, double t)
+{
+    LM_ASSERT(e >= 0 && e < q->nev);
+    /* Times before `now` would reorder the past; a caller computing a time
+     * from a rate may land a rounding error below it. */
+    if (t < q->now)
+        t = q->now;
+    sim_event *ev = &q->ev[e];
+    ev->t = t;
+    ev->seq = q->seq++;
+    if (ev->hpos >= 0) {
+        int32_t pos = ev->hpos;
+        sift_up(q, pos);
+        sift_down(q, q->ev[e].hpos);
+        return;
+    }
+    if (q->nheap == q->capheap) {
+        q->capheap = q->capheap ? 2 * q->capheap : 256;
+        q->heap = lm_xrealloc(q->heap, (size_t)q->capheap * sizeof *q->heap);
+    }
+    place(q, q->nheap++, e);
+    sift_up(q, q->nheap - 1);
+}
+
+void sim_q_cancel(sim_queue *q, int32_t e)
+{
+    sim_event *ev = &q->ev[e];
+    if (ev->hpos < 0)
+        return;
+    int32_t pos = ev->hpos;
+    ev->hpos = -1;
+    int32_t last = q->heap[--q->nheap];
+    if (pos == q->nheap)
+        return;
+    place(q, pos, last);
+    sift_up(q, pos);
+    sift_down(q, q->ev[last].hpos);
+}
+
+int32_t sim_q_pop(sim_queue *q)
+{
+    if (q->nheap == 0)
+        return -1;
+    int32_t e = q->heap[0];
+    q->ev[e].hpos = -1;
+    int32_t last = q->heap[--q->nheap];
+    if (q->nheap > 0) {
+        place(q, 0, last);
+        sift_down(q, 0);
+    }
+    q->now = q->ev[e].t;
+    q->popped++;
+    return e;
+}

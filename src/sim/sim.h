@@ -1,0 +1,123 @@
+/* sim.h - the simulator's public interface: run a dataflow program on a
+ * described chip and get cycles, derived figures, numerics checks and a
+ * trace.
+ *
+ * The simulator is discrete-event and cycle-approximate. It executes every
+ * core's reader, writer and compute kernels as engines (the compute kernel
+ * as three: unpack, math, pack, joined through source registers and the two
+ * halves of Dst), circular buffers with back-pressure, semaphores, a fluid
+ * model of both NoCs (each transfer is a flow over the links of its route;
+ * links, NoC interfaces and DRAM banks are shared max-min fairly) and DRAM
+ * banks at their NoC positions. docs/simulator.md describes the model, the
+ * arch fields it reads and its limits.
+ *
+ * Time is kept in cycles of the chip's clock as a double. Every decision is
+ * deterministic: simultaneous events run in the order they were scheduled
+ * (a sequence number breaks ties), and nothing depends on addresses or hash
+ * order, so the same program, chip and options give the same figures and
+ * the same trace bytes.
+ *
+ * The simulator is written independently of loomc's scheduler latency
+ * model and never calls it: it simulates mechanisms (queues, flows, stages)
+ * and never evaluates a closed-form total latency.
+ */
+#ifndef LOOMC_SIM_H
+#define LOOMC_SIM_H
+
+#include "../arch/arch.h"
+#include "../df/df.h"
+
+/* Budgets that turn a runaway simulation into a clear error. */
+enum {
+    SIM_DEFAULT_MAX_EVENTS = 400000000, /* ~1 minute of simulation on a laptop core */
+    SIM_DEFAULT_TOP_LINKS = 8,          /* hottest links listed in reports */
+};
+#define SIM_DEFAULT_MAX_CYCLES 1e12     /* 1000 s at 1 GHz: no real kernel runs this long */
+
+typedef struct sim_options {
+    bool timing_only;      /* skip all arithmetic and data storage (big shapes) */
+    bool check;            /* compare outputs with the program's `check` references */
+    const char *trace_path;/* write a Chrome/Perfetto trace here (NULL: none) */
+    uint64_t max_events;   /* 0: SIM_DEFAULT_MAX_EVENTS */
+    double max_cycles;     /* 0: SIM_DEFAULT_MAX_CYCLES */
+    int top_links;         /* 0: SIM_DEFAULT_TOP_LINKS */
+} sim_options;
+
+/* Engines of a core, in the order reports list them. */
+typedef enum sim_engine_kind {
+    SIM_READER,
+    SIM_UNPACK,
+    SIM_MATH,
+    SIM_PACK,
+    SIM_WRITER,
+    SIM_NENGINES
+} sim_engine_kind;
+const char *sim_engine_name(sim_engine_kind k); /* "reader", "unpack", ... */
+
+typedef struct sim_core_stat {
+    int x, y;                       /* logical core */
+    double busy[SIM_NENGINES];      /* fraction of the run each engine was busy */
+} sim_core_stat;
+
+typedef struct sim_link_stat {
+    int noc;                        /* 0 or 1 */
+    int x, y;                       /* NoC coordinates of the router the link leaves */
+    char dir;                       /* 'E', 'S', 'W', 'N' */
+    double bytes;                   /* bytes on the wire (payload + packet headers) */
+    double utilisation;             /* bytes / (link bytes per cycle x cycles) */
+} sim_link_stat;
+
+typedef struct sim_bank_stat {
+    int bank;
+    int x, y;                       /* NoC 0 position of the bank's endpoint */
+    double read_bytes, write_bytes; /* payload bytes */
+    double read_util, write_util;   /* bytes / (bank bytes per cycle x cycles) */
+} sim_bank_stat;
+
+typedef enum sim_check_status { SIM_CHECK_SKIPPED, SIM_CHECK_PASS, SIM_CHECK_FAIL } sim_check_status;
+
+typedef struct sim_check_result {
+    const char *tensor;             /* output tensor checked */
+    sim_check_status status;
+    double max_abs, max_rel;
+    int64_t nonfinite;
+} sim_check_result;
+
+typedef struct sim_result {
+    const char *program, *arch;
+    double cycles;                  /* simulated cycles from launch to the last event */
+    double seconds;                 /* cycles at the chip's clock */
+    double flops;                   /* 2*th*tw*tw per tile matmul */
+    double tflops;                  /* flops / seconds / 1e12 */
+    uint64_t events;                /* events processed */
+    uint64_t rate_updates;          /* fair-share recomputations of the NoC model */
+    double busy_avg[SIM_NENGINES];  /* busy fraction per engine kind, averaged over cores */
+    sim_core_stat *cores;
+    int ncores;
+    sim_link_stat *links;           /* hottest links first (at most top_links) */
+    int nlinks;
+    int links_used;                 /* links that carried any byte */
+    sim_bank_stat *banks;
+    int nbanks;
+    sim_check_status check;         /* overall: FAIL if any output failed */
+    double max_error;               /* largest |got - ref| over checked outputs */
+    double max_rel_error;
+    sim_check_result *checks;
+    int nchecks;
+    bool timing_only;
+} sim_result;
+
+/* Run `p` (bound and validated) on `a`. Returns NULL after reporting through
+ * `d` when the program is wrong at run time: a deadlock (naming every
+ * waiting engine, its op and source line, and the CB or semaphore it waits
+ * on), a Dst overflow, an out-of-range page or tile, or an exceeded budget. */
+sim_result *sim_run(const df_program *p, const arch_desc *a, const sim_options *o, lm_diag *d);
+void sim_result_free(sim_result *r);
+
+/* Human-readable report; every performance figure is labelled simulated. */
+void sim_print_text(lm_buf *b, const sim_result *r);
+/* The same as one JSON object with keys cycles, seconds, tflops, check,
+ * max_error, engines, dram_banks, links (and a few more). */
+void sim_print_json(lm_buf *b, const sim_result *r);
+
+#endif

@@ -112,4 +112,29 @@ void sym_print(lm_buf *b, const sym_expr *e);
 /* Print into an arena-allocated string. */
 const char *sym_str(lm_arena *a, const sym_expr *e);
 
+/* ---- additions -------------------------------------------------------- */
+/* What simplification promises: a constructor's result has the same value as
+ * the operation it was asked for at every assignment where that operation is
+ * defined. It may be defined where the original is not (x*0 is 0 even when x
+ * divides by zero; floordiv(b*x, b) is x) and, because constants are
+ * distributed (2*(x - y) is 2*x - 2*y), it may overflow int64 at a different
+ * place. Constant folding that would overflow is not done: the node is kept
+ * as built, so evaluation reports SYM_OVERFLOW. */
+
+/* The structural total order behind canonical operand order: by kind, then
+ * constant value, variable name, or operands left to right (then count).
+ * It never looks at pointers or creation order, so a canonical expression
+ * prints the same whichever order it was built in. 0 only for equal trees. */
+int sym_compare(const sym_expr *a, const sym_expr *b);
+/* Rebuild e bottom-up through the simplifying constructors (e.g. a tree made
+ * with sym_raw). */
+const sym_expr *sym_simplify(sym_ctx *c, const sym_expr *e);
+/* Parse the text sym_print produces: integers, names [A-Za-z_][A-Za-z0-9_.]*,
+ * + - * (and unary minus), parentheses, and the calls cdiv/floordiv/mod (two
+ * operands) and min/max (one or more). The result is simplified, so
+ * sym_parse(sym_str(e)) == e for canonical e. On error returns NULL and, if
+ * err_pos is not NULL, points *err_pos at the offending character (at the
+ * terminating NUL when the text ends too early). */
+const sym_expr *sym_parse(sym_ctx *c, const char *text, const char **err_pos);
+
 #endif

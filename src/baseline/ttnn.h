@@ -1,0 +1,312 @@
+/* ttnn.h - TTNN's default schedules, re-derived as pure functions.
+ *
+ * loomc's results are compared against what TTNN would run for the same op
+ * when the user gives no program config.  This module answers "which
+ * schedule would TTNN pick, and why" for:
+ *   - ttnn.matmul with DRAM-interleaved A, B, C and no program config
+ *     (the legacy default selector and the factories' CB sizing);
+ *   - the hand-tuned 2D matmul configs of TTNN's GEMM benchmark;
+ *   - SDPA prefill (flash attention) defaults;
+ *   - SDPA decode (flash decode) defaults.
+ * Every result carries, per parameter, the rule that chose it, so the CLI
+ * can print it with --explain.  The rules come from the sourced paraphrase
+ * of TTNN in the shared hardware notes; docs/baselines.md lists each rule,
+ * its source, and every decision taken where the paraphrase was silent.
+ *
+ * Nothing here reads an arch_desc: callers pass grid sizes, usable L1 and
+ * tile sizes as plain numbers, so the functions stay pure and testable.
+ * Nothing allocates memory that outlives a call.
+ */
+#ifndef LOOMC_BASELINE_TTNN_H
+#define LOOMC_BASELINE_TTNN_H
+
+#include "../arch/arch.h"
+#include "../util/base.h"
+
+/* ---- explanations ----------------------------------------------------- */
+
+enum { BL_EXPLAIN_MAX = 48, BL_RULE_MAX = 256, BL_WHY_MAX = 200 };
+
+/* One chosen parameter with the rule that chose it. */
+typedef struct bl_explain_item {
+    const char *param; /* static name, e.g. "in0_block_w" */
+    int64_t value;
+    char rule[BL_RULE_MAX];
+} bl_explain_item;
+
+typedef struct bl_explain {
+    int n;
+    bl_explain_item item[BL_EXPLAIN_MAX];
+} bl_explain;
+
+/* The last item recorded for `param`, or NULL. */
+const bl_explain_item *bl_explain_find(const bl_explain *e, const char *param);
+/* Record a choice (the rule is printf-formatted and truncated to fit). */
+void bl_explain_add(bl_explain *e, const char *param, int64_t value, const char *fmt, ...)
+    LM_PRINTF(4, 5);
+/* One line per item: "  param = value    rule". */
+void bl_explain_print(lm_buf *b, const bl_explain *e);
+
+/* Chip family: only the fp32 fidelity rule depends on it. */
+typedef enum bl_chip { BL_CHIP_WORMHOLE, BL_CHIP_BLACKHOLE } bl_chip;
+
+const char *bl_format_name(arch_format f);
+const char *bl_fidelity_name(arch_fidelity f);
+
+/* ---- matmul: default selection ------------------------------------------ */
+
+typedef enum bl_mm_kind {
+    BL_MM_MCAST_2D,     /* MatmulMultiCoreReuseMultiCastProgramConfig */
+    BL_MM_MCAST_1D_IN0, /* ...MultiCast1DProgramConfig, mcast_in0 = true */
+    BL_MM_MCAST_1D_IN1, /* ...MultiCast1DProgramConfig, mcast_in0 = false */
+    BL_MM_REUSE,        /* MatmulMultiCoreReuseProgramConfig (never chosen by the
+                           default selector; kept so callers can name it) */
+    BL_MM_MULTICORE,    /* MatmulMultiCoreProgramConfig: the no-reuse fallback */
+} bl_mm_kind;
+
+const char *bl_mm_kind_name(bl_mm_kind k);
+
+typedef struct bl_mm_input {
+    int64_t M, K, N;     /* elements; M is per batch (A is batch x M x K) */
+    int batch_a;         /* product of A's leading dims (1 = unbatched) */
+    int batch_b;         /* product of B's leading dims */
+    arch_format fmt_a, fmt_b, fmt_c;
+    int grid_x, grid_y;  /* compute_with_storage_grid_size */
+    int64_t l1_usable;   /* bytes the CB estimate is compared against
+                            (TTNN's get_max_l1_space) */
+    int64_t tile_bytes[ARCH_NFORMATS]; /* bytes of one 32x32 tile per format */
+    bl_chip chip;
+    /* A, B and C interleaved in L1 instead of DRAM.  Off by default; it is
+       the only way to reach the MULTICORE fallback and the non-DRAM 2D
+       branch of the selector. */
+    bool l1_interleaved;
+} bl_mm_input;
+
+/* Circular buffers of one core as the chosen factory allocates them. */
+typedef struct bl_mm_cbs {
+    int64_t in0_tiles, in1_tiles, out_tiles, interm_tiles;
+    int64_t in0_bytes, in1_bytes, out_bytes, interm_bytes, total_bytes;
+    arch_format interm_fmt;
+    bool interm_shared; /* interm lives in the output CB's memory (0 extra bytes) */
+    bool double_buffered; /* in0/in1 hold two K blocks */
+} bl_mm_cbs;
+
+typedef struct bl_mm_config {
+    bool ok;                 /* false: input rejected, see why */
+    char why[BL_WHY_MAX];
+    bl_mm_kind kind;
+    int64_t Mt, Kt, Nt;      /* tiles, per batch, after padding to 32 */
+    int batch;               /* batches the program loops over */
+    int grid_x, grid_y;      /* grid handed to the factory */
+    int in0_block_w;         /* K block depth in tiles */
+    int out_subblock_h, out_subblock_w;
+    int out_block_h, out_block_w;
+    int per_core_M, per_core_N;
+    bool transpose_mcast, fuse_batch;
+    /* compute config */
+    arch_fidelity fidelity;
+    bool math_approx, fp32_acc;
+    bool packer_l1_acc;      /* as configured */
+    bool packer_l1_acc_used; /* as the factory actually enables it */
+    int num_k_blocks;        /* Kt / in0_block_w (0 for MULTICORE) */
+    /* cores that compute output: rows x cols of the output-block grid; for
+       1D configs the blocks are laid row-major over the grid, so work_rows x
+       work_cols is their bounding box and num_cores the exact count. */
+    int work_rows, work_cols, num_cores;
+    int64_t tiles_per_core;  /* MULTICORE: output tiles of the busiest core */
+    bl_mm_cbs cb;
+    /* intermediate facts of the selector, for tests and --explain */
+    bool narrow, wide, tall;
+    int per_core_factor;
+    bl_explain explain;
+} bl_mm_config;
+
+/* TTNN's pick for A @ B with no program config.  Returns cfg->ok. */
+bool bl_mm_default(const bl_mm_input *in, bl_mm_config *cfg);
+
+/* Default compute kernel config of ttnn.matmul without a program config. */
+void bl_mm_compute_defaults(arch_format a, arch_format b, arch_format c, bl_chip chip,
+                            arch_fidelity *fidelity, bool *fp32_acc, bool *packer_l1_acc);
+
+/* The selector's helpers, exported for tests. */
+int64_t bl_mm_est_cb_bytes(const bl_mm_input *in, int per_core_m, int per_core_n, int k_w);
+bool bl_mm_is_narrow(int64_t height, int64_t width, bool all_dram);
+/* First sub-block of TTNN's ordered list that divides (m, n) under the
+ * constraints; false (and 1x1) when none does. */
+bool bl_mm_subblock(int m, int n, bool h_eq_m, bool w_eq_n, bool fp32_acc, int *h, int *w);
+/* Largest near-square output block (and K depth if adjust_k) whose CB
+ * estimate fits: out = {block_h, block_w, k_w}. */
+void bl_mm_multi_dim_factor(const bl_mm_input *in, int per_core_m, int per_core_n, int k_w,
+                            bool adjust_k, int out[3]);
+
+/* ---- matmul: the benchmark's hand-tuned configs ------------------------- */
+
+typedef struct bl_mm_tuned {
+    bool covered;           /* false: shape/format/grid not in the table (see why) */
+    char why[BL_WHY_MAX];
+    int base_m, base_k, base_n; /* per-core base shape in elements */
+    int grid_x, grid_y;
+    int in0_block_w, per_core_M, per_core_N;
+    int out_block_h, out_block_w, num_out_blocks_h, num_out_blocks_w;
+    int out_subblock_h, out_subblock_w;
+    int num_k_blocks;
+    bool in0_sharded, out_sharded, transpose_mcast;
+    unsigned fidelities;    /* bit (1u << f) for each arch_fidelity the benchmark ran */
+    bool fp32_acc, packer_l1_acc, math_approx;
+    bl_explain explain;
+} bl_mm_tuned;
+
+/* The 2D config TTNN's GEMM benchmark hand-tunes for this shape on the
+ * N150 8x8 or P150 13x10 / 11x10 grid.  A, B and C must share one format.
+ * Returns out->covered. */
+bool bl_mm_tuned_lookup(int64_t M, int64_t K, int64_t N, arch_format a, arch_format b,
+                        arch_format c, int grid_x, int grid_y, bl_mm_tuned *out);
+
+/* ---- SDPA prefill (flash attention) ------------------------------------- */
+
+typedef struct bl_sdpa_input {
+    int B, NQH, NKH;       /* batch, query heads, key/value heads */
+    int64_t Sq, Sk;        /* query and key sequence lengths (elements) */
+    int DH;                /* head dim, a multiple of 32 */
+    int grid_x, grid_y;
+    int q_chunk, k_chunk;  /* 0 = TTNN's default (32) */
+    bool causal;
+    arch_format fmt_q, fmt_k, fmt_v, fmt_out;
+    int64_t tile_bytes[ARCH_NFORMATS];
+} bl_sdpa_input;
+
+typedef enum bl_sdpa_cb_id {
+    BL_SDPA_CB_Q,       /* Q chunk */
+    BL_SDPA_CB_K,       /* K chunk, double-buffered */
+    BL_SDPA_CB_V,       /* V chunk, double-buffered */
+    BL_SDPA_CB_MASK,    /* attention mask, double-buffered (only when used) */
+    BL_SDPA_CB_QK,      /* QK^T scratch */
+    BL_SDPA_CB_OUT_IM,  /* P V product of one K chunk */
+    BL_SDPA_CB_OUT_ACC, /* running output accumulator */
+    BL_SDPA_CB_OUT,     /* output chunk */
+    BL_SDPA_CB_STATS,   /* five row-statistic CBs (cur/prev max, cur/prev sum, exp diff) */
+    BL_SDPA_CB_SCALAR,  /* two one-tile scalar CBs (identity scalar, identity column) */
+    BL_SDPA_NCB
+} bl_sdpa_cb_id;
+
+typedef struct bl_sdpa_cb {
+    bool present;
+    arch_format fmt;
+    int64_t tiles, bytes;
+} bl_sdpa_cb;
+
+typedef struct bl_sdpa_config {
+    bool ok;
+    char why[BL_WHY_MAX];
+    int B, NQH, NKH;                 /* copied from the input for per-core queries */
+    int q_chunk, k_chunk;            /* elements */
+    int Sq_chunk_t, Sk_chunk_t, DHt; /* tiles */
+    int64_t padded_Sq, padded_Sk;
+    int q_num_chunks, k_num_chunks;
+    int num_cores;                   /* grid_x * grid_y: every core gets the kernels */
+    int batch_parallel, head_parallel, q_parallel;      /* bpf, hpf, qpf */
+    int batch_per_core, heads_per_core, q_per_core;
+    int active_cores;                /* cores whose batch/head/chunk ranges are non-empty */
+    bool balanced;                   /* causal low/high chunk pairing in effect */
+    bool padded_mask;                /* non-causal with padded sequences: a mask is generated */
+    int dst_size;                    /* Dst tiles per half-sync bank: 8, or 4 with fp32 acc */
+    int qk_in0_block_w, qk_subblock_h, qk_subblock_w;
+    int pv_in0_block_w, pv_subblock_h, pv_subblock_w;
+    arch_fidelity fidelity;
+    bool math_approx, exp_approx, fp32_acc, packer_l1_acc;
+    bl_sdpa_cb cb[BL_SDPA_NCB];
+    int64_t cb_total_bytes;
+    bl_explain explain;
+} bl_sdpa_config;
+
+bool bl_sdpa_prefill_default(const bl_sdpa_input *in, bl_sdpa_config *cfg);
+
+/* What core `core` (row-major index over the grid) computes. */
+typedef struct bl_sdpa_core_work {
+    int batch_start, batch_end; /* [start, end) */
+    int head_start, head_end;
+    int q_start, q_end;         /* contiguous chunk range the core is given */
+    int nchunks;                /* Q chunks processed per (batch, head) */
+} bl_sdpa_core_work;
+
+/* Fills `w` and writes the Q chunk indices the core processes, in order,
+ * into chunks[0..cap) (balanced pairing applied).  Returns how many chunks
+ * there are (may exceed cap; only cap are written). */
+int bl_sdpa_prefill_core_work(const bl_sdpa_config *cfg, int core, bl_sdpa_core_work *w,
+                              int *chunks, int cap);
+
+/* ---- SDPA decode (flash decode) ----------------------------------------- */
+
+typedef enum bl_reduce_kind {
+    BL_REDUCE_TREE,   /* current: binary tree, ceil(log2(cores_per_head)) rounds */
+    BL_REDUCE_SINGLE, /* older: every worker sends to one reducer per (batch, kv head) */
+} bl_reduce_kind;
+
+typedef struct bl_decode_input {
+    int B, NQH, NKV;
+    int64_t S;              /* KV cache length (K's sequence dim) */
+    int DH;                 /* head dim, a multiple of 32 */
+    int grid_x, grid_y;
+    int k_chunk;            /* 0 = TTNN's default get_chunk_size(S) */
+    int max_cores_per_head; /* 0 = no program config (all cores may serve one head) */
+    bl_reduce_kind reduce;
+} bl_decode_input;
+
+typedef struct bl_decode_config {
+    bool ok;
+    char why[BL_WHY_MAX];
+    int k_chunk, Sk_chunk_t;
+    int64_t k_num_chunks;     /* chunks of the full cache */
+    int PNH, PNHt;            /* Q heads padded to tile rows */
+    int q_heads_per_kv;       /* rows each core uses against its KV head */
+    int DHt;
+    int cores_available, max_cores_per_head;
+    int cores_per_batch, cores_per_head, heads_per_core;
+    int active_cores, num_reducers, num_output_cores;
+    bl_reduce_kind reduce;
+    int tree_rounds;          /* ceil(log2(cores_per_head)) */
+    int single_combines;      /* partials the single reducer folds in: cores_per_head - 1 */
+    int reduction_steps;      /* steps on the critical path for the chosen kind */
+    arch_fidelity fidelity;
+    bool math_approx, exp_approx, fp32_acc, packer_l1_acc;
+    /* CB tile counts of one core */
+    int64_t k_tiles, v_tiles, qk_tiles, out_tiles, stats_tiles;
+    bl_explain explain;
+} bl_decode_config;
+
+bool bl_sdpa_decode_default(const bl_decode_input *in, bl_decode_config *cfg);
+
+/* TTNN's get_chunk_size: the largest power-of-two divisor of s (at least 2),
+ * capped at 512.  May be below 32, which TTNN then rejects. */
+int bl_decode_chunk_size(int64_t s);
+
+/* KV chunks [start, end) worked by `rank` of the cores_per_head workers of
+ * one head when positions [0, valid_len) are attended. */
+void bl_decode_kv_range(int64_t valid_len, int k_chunk, int rank, int cores_per_head,
+                        int64_t *start, int64_t *end);
+
+enum { BL_TREE_MAX_ROUNDS = 6 };
+
+/* One rank's place in the decode reduction tree over n ranks (rank 0 is the
+ * root).  children[r] is the rank received from in round r, or -1. */
+typedef struct bl_tree_node {
+    int rounds;       /* ceil(log2(n)) */
+    bool root;
+    int parent;       /* -1 for the root */
+    int send_round;   /* round in which this rank sends; -1 for the root */
+    int children[BL_TREE_MAX_ROUNDS];
+} bl_tree_node;
+
+void bl_decode_tree(int rank, int n, bl_tree_node *t);
+
+/* Row-major core index -> role.  Valid for the linear layout TTNN uses when
+ * Q and the output are interleaved. */
+typedef struct bl_decode_role {
+    bool active;
+    int batch, first_kv_head, rank; /* rank within its head's workers */
+    bool reducer, output;
+} bl_decode_role;
+
+void bl_decode_core_role(const bl_decode_config *cfg, int core, bl_decode_role *r);
+
+#endif

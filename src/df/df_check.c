@@ -29,6 +29,7 @@ typedef struct vctx {
     int ncores, w;  /* cores of the class and its width */
     int64_t *slots; /* ncores x c->nslots: cx, cy, params, args (loop slots 0) */
     int dst_tiles;  /* Dst capacity of the class's accumulation mode */
+    bool core_dep;  /* the statement being checked depends on cx, cy or an arg */
 } vctx;
 
 static int64_t tiles_of(int64_t elems, int tile) { return (elems + tile - 1) / tile; }
@@ -124,7 +125,7 @@ static bool check_layout(const df_program *p, const arch_desc *a, lm_diag *d)
         for (int j = 0; j < c->ncbs; j++) {
             const df_cb *cb = &c->cbs[j];
             if (cb->id >= a->num_cbs)
-                lm_error(d, cb->loc, "CB %d: %s has CBs 0..%d", cb->id, a->name, a->num_cbs - 1);
+                lm_error(d, cb->loc, "CB id %d is out of range: %s has CBs 0..%d", cb->id, a->name, a->num_cbs - 1);
             bytes += cb->pages * a->tile_bytes[cb->format]; /* pages <= 2^20: no overflow */
         }
         if (bytes > usable)
@@ -152,7 +153,7 @@ static void verr(const vctx *v, const df_stmt *s, int i, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (v->ncores > 1) {
+    if (v->ncores > 1 && v->core_dep) {
         int x, y;
         core_xy(v, i, &x, &y);
         lm_error(v->d, s->loc, "%s (on core (%d,%d) of class '%s')", msg, x, y, v->c->name);
@@ -373,14 +374,29 @@ static void check_loop_nonempty(const vctx *v, const df_stmt *s)
     if (all_static && !any_runs && !bad) {
         sv lo = sval(v, s->lo, 0, &bad), hi = sval(v, s->hi, 0, &bad);
         lm_error(v->d, s->loc, "for: the loop is empty on every core of class '%s' (lo=%lld, hi=%lld%s)",
-                 v->c->name, (long long)lo.v, (long long)hi.v, v->ncores > 1 ? " on the first core" : "");
+                 v->c->name, (long long)lo.v, (long long)hi.v, v->ncores > 1 && v->core_dep ? " on the first core" : "");
     }
 }
 
-static void check_body(const vctx *v, df_stmt *const *body, int n)
+/* Whether e reads cx, cy or an argument (not only params and loop variables). */
+static bool uses_core(const vctx *v, const df_expr *e)
+{
+    if (!e || e->kind == DF_X_CONST)
+        return false;
+    if (e->kind == DF_X_VAR)
+        return e->slot < DF_SLOT_PARAM0 || (e->slot >= DF_SLOT_PARAM0 + v->p->nparams && e->slot < v->first_loop);
+    return uses_core(v, e->a) || uses_core(v, e->b);
+}
+
+static void check_body(vctx *v, df_stmt *const *body, int n)
 {
     for (int j = 0; j < n; j++) {
         const df_stmt *s = body[j];
+        const df_opinfo *oi = &df_ops[s->op];
+        v->core_dep = false;
+        for (int f = 0; f < oi->nfields; f++)
+            if (oi->fields[f].kind == DF_F_EXPR)
+                v->core_dep |= uses_core(v, *(const df_expr *const *)((const char *)s + oi->fields[f].offset));
         check_refs(v, s);
         for (int i = 0; i < v->ncores; i++)
             if (!check_at(v, s, i))
@@ -394,7 +410,7 @@ static void check_body(const vctx *v, df_stmt *const *body, int n)
 
 static void check_class(const df_program *p, const arch_desc *a, const df_class *c, lm_diag *d)
 {
-    vctx v = {p, a, d, c, DF_SLOT_PARAM0 + p->nparams + c->nargs, 0, 0, NULL, 0};
+    vctx v = {p, a, d, c, DF_SLOT_PARAM0 + p->nparams + c->nargs, 0, 0, NULL, 0, false};
     v.w = c->x1 - c->x0 + 1;
     v.ncores = v.w * (c->y1 - c->y0 + 1);
     v.dst_tiles = c->fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;

@@ -208,7 +208,11 @@ static void suggest_init(suggest *s, const char *want, int wlen)
 
 static void suggest_offer(suggest *s, const char *cand)
 {
-    int d = edit_distance(s->want, s->wlen, cand, (int)strlen(cand));
+    int cl = (int)strlen(cand);
+    int d = edit_distance(s->want, s->wlen, cand, cl);
+    /* a truncated name ('bfp8' for 'bfp8_b') is the likeliest slip */
+    if (s->wlen >= 2 && cl > s->wlen && !memcmp(cand, s->want, (size_t)s->wlen))
+        d = 1;
     if (d < s->dist) {
         s->dist = d;
         s->best = cand;
@@ -802,9 +806,10 @@ static void parse_for(parser *P, df_kernel_kind kk, sink to, const item *it)
 {
     df_program *p = P->p;
     df_stmt *s = df_stmt_new(p, DF_FOR, loc_of(P, &it->w[0]));
-    bool ok = true;
+    bool ok = true;      /* a usable variable: the body can be parsed */
     const char *name = "?";
-    if (it->n < 2 || memchr(it->w[1].s, '=', (size_t)it->w[1].len)) {
+    bool has_name = it->n >= 2 && !memchr(it->w[1].s, '=', (size_t)it->w[1].len);
+    if (!has_name) {
         lm_error(P->d, loc_of(P, &it->w[0]), "expected a loop variable name after 'for'");
         ok = false;
     } else {
@@ -827,13 +832,12 @@ static void parse_for(parser *P, df_kernel_kind kk, sink to, const item *it)
             for (int i = 0; i < p->nparams; i++)
                 if (!strcmp(p->params[i].name, name))
                     what = "a param";
-            if (what) {
+            /* still usable: the body is checked with the inner meaning */
+            if (what)
                 lm_error(P->d, loc_of(P, v), "loop variable '%s' shadows %s", name, what);
-                ok = false;
-            }
         }
     }
-    parse_fields(P, it, ok ? 2 : 1, s);
+    parse_fields(P, it, has_name ? 2 : 1, s);
     if (P->nloops >= MAX_LOOP_DEPTH) {
         lm_error(P->d, loc_of(P, &it->w[0]), "loops nested more than %d deep", MAX_LOOP_DEPTH);
         ok = false;

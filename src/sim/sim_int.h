@@ -383,6 +383,7 @@ typedef struct sim {
     sim_core *cores;
     int ncores;
     int *core_at;        /* logical (x, y) -> core index or -1 */
+    arch_xy *dests;      /* scratch: NoC positions of a multicast's receivers */
     sim_engine *eng;
     int neng;
     sim_tensor_data *tens;

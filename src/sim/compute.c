@@ -1,0 +1,343 @@
+/* compute.c - tile ops on the compute engines: how an op splits into
+ * chunks, what each chunk costs on unpack, math and pack, and (in
+ * functional mode) the values it computes through num.h.
+ *
+ * A chunk is what one Dst half holds: a matmul output sub-block (sub_h x
+ * sub_w tiles, accumulated over k in Dst), or up to one Dst half of tiles
+ * for the element-wise, SFPU, copy and fill ops, or up to one Dst half of
+ * output rows for a reduction. Costs come from the description only:
+ *
+ *   unpack  bytes of the input tiles (in their CB's format) / unpack_bpc
+ *   math    tiles x the op's cycles per tile: matmul_tile_cycles[fidelity]
+ *           (scaled by the in0 row granule for tiles shorter than it),
+ *           eltwise_tile_cycles, bcast_tile_cycles when an operand is
+ *           broadcast, reduce_tile_cycles per input tile, SFPU exp
+ *           (approximate or exact), recip; exp2 and log cost as exact exp,
+ *           neg/scale, copy and fill as one element-wise pass
+ *   pack    bytes of the output tiles (in the output CB's format) / pack_bpc
+ *
+ * The values are computed when unpack reads the inputs (the chunk then
+ * carries them in its buffer, as the source registers and Dst would), in
+ * fp32, and rounded to the output CB's format when pack writes them, with
+ * packer L1 accumulation adding into what the output pages hold.
+ */
+#include "sim_int.h"
+
+#include <math.h>
+#include <string.h>
+
+static int64_t evx(sim *s, sim_engine *e, const df_stmt *st, const df_expr *x)
+{
+    bool bad = false;
+    int64_t v = df_eval_checked(x, e->slots, &bad);
+    if (bad)
+        sim_fail(s, st, "division by zero or 64-bit overflow in an expression of '%s'", df_ops[st->op].name);
+    return v;
+}
+
+static int dst_cap(sim *s, sim_engine *e)
+{
+    const df_class *k = &s->p->classes[s->cores[e->core].cls];
+    int cap = k->fp32_acc ? s->a->dst_tiles_half_32b : s->a->dst_tiles_half_16b;
+    return cap > 16 ? 16 : cap < 1 ? 1 : cap;
+}
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int sim_compute_nchunks(sim *s, sim_engine *e, const df_stmt *st)
+{
+    int cap = dst_cap(s, e);
+    switch (st->op) {
+    case DF_MATMUL: {
+        int64_t m = evx(s, e, st, st->m), k = evx(s, e, st, st->k), n = evx(s, e, st, st->nn);
+        int64_t sh = evx(s, e, st, st->sub_h), sw = evx(s, e, st, st->sub_w);
+        if (s->failed)
+            return 0;
+        if (m < 0 || k < 0 || n < 0 || sh < 1 || sw < 1) {
+            sim_fail(s, st, "matmul with m=%lld k=%lld nn=%lld sub_h=%lld sub_w=%lld: sizes must be positive",
+                     (long long)m, (long long)k, (long long)n, (long long)sh, (long long)sw);
+            return 0;
+        }
+        if (sh * sw > cap) {
+            const df_class *kl = &s->p->classes[s->cores[e->core].cls];
+            sim_fail(s, st, "matmul sub-block %lldx%lld = %lld tiles does not fit in Dst: half-sync %s holds %d tiles",
+                     (long long)sh, (long long)sw, (long long)(sh * sw), kl->fp32_acc ? "fp32 accumulation" : "16-bit",
+                     cap);
+            return 0;
+        }
+        if (m % sh || n % sw) {
+            sim_fail(s, st, "matmul output %lldx%lld tiles is not a whole number of %lldx%lld sub-blocks",
+                     (long long)m, (long long)n, (long long)sh, (long long)sw);
+            return 0;
+        }
+        return (int)((m / sh) * (n / sw));
+    }
+    case DF_ELTWISE: {
+        int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
+        return r <= 0 || c <= 0 ? 0 : (int)cdiv(r * c, cap);
+    }
+    case DF_REDUCE: {
+        int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
+        return r <= 0 || c <= 0 ? 0 : (int)cdiv(r, cap);
+    }
+    case DF_SFPU:
+    case DF_COPY:
+    case DF_FILL: {
+        int64_t n = evx(s, e, st, st->n);
+        return n <= 0 ? 0 : (int)cdiv(n, cap);
+    }
+    default:
+        LM_BUG("not a compute op");
+    }
+}
+
+/* An input page at the front of a CB, checked against what was waited for. */
+static const float *in_page(sim *s, sim_engine *e, const df_stmt *st, int cbid, int64_t idx)
+{
+    sim_cbs *cb = &s->cores[e->core].cb[cbid];
+    if (!cb->used) {
+        sim_fail(s, st, "CB %d is not declared in this core's class", cbid);
+        return NULL;
+    }
+    if (idx < 0 || idx >= cb->count) {
+        sim_fail(s, st, "'%s' reads page %lld of CB %d, but only %lld pages are at its front (cb_wait first)",
+                 df_ops[st->op].name, (long long)idx, cbid, (long long)cb->count);
+        return NULL;
+    }
+    if (!s->functional)
+        return NULL;
+    return cb->data + (size_t)((cb->rd + idx) % cb->pages) * NUM_TILE_ELEMS;
+}
+
+static double tbytes(sim *s, sim_engine *e, int cbid)
+{
+    const sim_cbs *cb = &s->cores[e->core].cb[cbid];
+    return cb->used ? (double)cb->bytes : (double)s->a->tile_bytes[ARCH_BF16];
+}
+
+static int take_buf(sim *s, sim_engine *e)
+{
+    if (!s->functional)
+        return -1;
+    sim_core *c = &s->cores[e->core];
+    for (int i = 0; i < SIM_NBUF; i++)
+        if (!c->buf_used[i]) {
+            c->buf_used[i] = true;
+            return i;
+        }
+    LM_BUG("no free chunk buffer");
+}
+
+static float *buf_tile(sim *s, sim_engine *e, const sim_chunk *c, int i)
+{
+    return s->cores[e->core].buf[c->buf] + (size_t)i * NUM_TILE_ELEMS;
+}
+
+double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_chunk *c)
+{
+    const arch_desc *a = s->a;
+    const df_class *kl = &s->p->classes[s->cores[e->core].cls];
+    int cap = dst_cap(s, e);
+    memset(c, 0, sizeof *c);
+    c->s = st;
+    c->buf = -1;
+    double unpack = 0, per_out = tbytes(s, e, st->cb_out) / a->pack_bpc;
+    int64_t at = evx(s, e, st, st->at);
+    int64_t at_out = evx(s, e, st, st->at_out);
+    if (s->failed)
+        return 0;
+    switch (st->op) {
+    case DF_MATMUL: {
+        int64_t m = evx(s, e, st, st->m), k = evx(s, e, st, st->k), n = evx(s, e, st, st->nn);
+        int64_t sh = evx(s, e, st, st->sub_h), sw = evx(s, e, st, st->sub_w);
+        int64_t at_b = evx(s, e, st, st->at_b);
+        (void)m;
+        int64_t nsbw = n / sw, bi = j / nsbw, bj = j % nsbw;
+        c->ntiles = (int)(sh * sw);
+        c->acc = evx(s, e, st, st->acc) != 0;
+        /* in0 rows below the granule still cost a whole granule */
+        double granule = a->matmul_rows_granule > 0 ? a->matmul_rows_granule : a->tile_h;
+        double rows_factor = ceil(a->tile_h / granule) * granule / a->tile_h;
+        c->math = (double)(sh * sw * k) * a->matmul_tile_cycles[kl->fidelity] * rows_factor;
+        c->pack = (double)c->ntiles * per_out;
+        c->flops = (double)(sh * sw * k) * 2.0 * a->tile_h * a->tile_w * a->tile_w;
+        unpack = ((double)(sh * k) * tbytes(s, e, st->cb) + (double)(k * sw) * tbytes(s, e, st->cb_b)) / a->unpack_bpc;
+        for (int r = 0; r < sh; r++)
+            for (int q = 0; q < sw; q++)
+                c->out[r * sw + q] = (int32_t)(at_out + (bi * sh + r) * n + bj * sw + q);
+        /* validate every page it reads, and compute in functional mode */
+        c->buf = take_buf(s, e);
+        float tmp[NUM_TILE_ELEMS];
+        for (int r = 0; r < sh; r++)
+            for (int q = 0; q < sw; q++) {
+                int64_t row = bi * sh + r, col = bj * sw + q;
+                float *dst = c->buf >= 0 ? buf_tile(s, e, c, r * (int)sw + q) : NULL;
+                if (dst)
+                    memset(dst, 0, NUM_TILE_ELEMS * sizeof *dst);
+                for (int64_t kk = 0; kk < k; kk++) {
+                    const float *pa = in_page(s, e, st, st->cb, at + row * k + kk);
+                    const float *pb = in_page(s, e, st, st->cb_b, at_b + (st->trans_b ? col * k + kk : kk * n + col));
+                    if (s->failed)
+                        return 0;
+                    if (!dst)
+                        continue;
+                    if (st->trans_b) {
+                        num_tile_transpose(tmp, pb);
+                        pb = tmp;
+                    }
+                    num_tile_matmul_acc(dst, pa, pb, kl->fidelity);
+                }
+            }
+        break;
+    }
+    case DF_ELTWISE: {
+        int64_t rows = evx(s, e, st, st->rows), cols = evx(s, e, st, st->cols), at_b = evx(s, e, st, st->at_b);
+        int64_t t0 = (int64_t)j * cap, t1 = LM_MIN(rows * cols, t0 + cap);
+        c->ntiles = (int)(t1 - t0);
+        c->acc = evx(s, e, st, st->acc) != 0;
+        bool bc = st->bcast != DF_BC_NONE;
+        c->math = c->ntiles * (bc ? a->bcast_tile_cycles : a->eltwise_tile_cycles);
+        c->pack = c->ntiles * per_out;
+        unpack = c->ntiles * (tbytes(s, e, st->cb) + tbytes(s, e, st->cb_b)) / a->unpack_bpc;
+        c->buf = take_buf(s, e);
+        static const num_binop ops[DF_NELTOPS] = {NUM_ADD, NUM_SUB, NUM_MUL, NUM_MAXOP};
+        static const num_bcast bcs[DF_NBCASTS] = {NUM_BCAST_NONE, NUM_BCAST_COL, NUM_BCAST_ROW, NUM_BCAST_SCALAR};
+        for (int64_t t = t0; t < t1; t++) {
+            int64_t r = t / cols, q = t % cols;
+            int64_t bi = st->bcast == DF_BC_COL ? r : st->bcast == DF_BC_ROW ? q : st->bcast == DF_BC_SCALAR ? 0 : t;
+            c->out[t - t0] = (int32_t)(at_out + t);
+            const float *pa = in_page(s, e, st, st->cb, at + t);
+            const float *pb = in_page(s, e, st, st->cb_b, at_b + bi);
+            if (s->failed)
+                return 0;
+            if (c->buf >= 0)
+                num_tile_binop(buf_tile(s, e, c, (int)(t - t0)), pa, pb, ops[st->sub], bcs[st->bcast]);
+        }
+        break;
+    }
+    case DF_REDUCE: {
+        int64_t rows = evx(s, e, st, st->rows), cols = evx(s, e, st, st->cols);
+        int64_t r0 = (int64_t)j * cap, r1 = LM_MIN(rows, r0 + cap);
+        c->ntiles = (int)(r1 - r0);
+        c->math = (double)(c->ntiles * cols) * a->reduce_tile_cycles;
+        c->pack = c->ntiles * per_out;
+        unpack = (double)(c->ntiles * cols) * tbytes(s, e, st->cb) / a->unpack_bpc;
+        c->buf = take_buf(s, e);
+        for (int64_t r = r0; r < r1; r++) {
+            c->out[r - r0] = (int32_t)(at_out + r);
+            float *dst = c->buf >= 0 ? buf_tile(s, e, c, (int)(r - r0)) : NULL;
+            if (dst)
+                memset(dst, 0, NUM_TILE_ELEMS * sizeof *dst);
+            for (int64_t q = 0; q < cols; q++) {
+                const float *pa = in_page(s, e, st, st->cb, at + r * cols + q);
+                if (s->failed)
+                    return 0;
+                if (dst)
+                    num_tile_reduce_row(dst, pa, st->sub == DF_RMAX ? NUM_RED_MAX : NUM_RED_SUM, q > 0);
+            }
+        }
+        break;
+    }
+    case DF_SFPU:
+    case DF_COPY:
+    case DF_FILL: {
+        int64_t n = evx(s, e, st, st->n);
+        int64_t t0 = (int64_t)j * cap, t1 = LM_MIN(n, t0 + cap);
+        c->ntiles = (int)(t1 - t0);
+        c->acc = st->op == DF_COPY && evx(s, e, st, st->acc) != 0;
+        double per = a->eltwise_tile_cycles;
+        bool exact = st->exact || s->o->exact_exp;
+        if (st->op == DF_SFPU) {
+            switch ((df_sfpuop)st->sub) {
+            case DF_EXP:
+                per = exact ? a->sfpu_exp_exact_tile_cycles : a->sfpu_exp_tile_cycles;
+                break;
+            case DF_EXP2:
+            case DF_LOG:
+                per = a->sfpu_exp_exact_tile_cycles;
+                break;
+            case DF_RECIP:
+                per = a->sfpu_recip_tile_cycles;
+                break;
+            default:
+                break;
+            }
+        }
+        c->math = c->ntiles * per;
+        c->pack = c->ntiles * per_out;
+        unpack = st->op == DF_FILL ? 0 : c->ntiles * tbytes(s, e, st->cb) / a->unpack_bpc;
+        c->buf = take_buf(s, e);
+        for (int64_t t = t0; t < t1; t++) {
+            c->out[t - t0] = (int32_t)(at_out + t);
+            const float *pa = st->op == DF_FILL ? NULL : in_page(s, e, st, st->cb, at + t);
+            if (s->failed)
+                return 0;
+            if (c->buf < 0)
+                continue;
+            float *dst = buf_tile(s, e, c, (int)(t - t0));
+            if (st->op == DF_FILL) {
+                for (int i = 0; i < NUM_TILE_ELEMS; i++)
+                    dst[i] = (float)st->scalar;
+            } else if (st->op == DF_COPY) {
+                memcpy(dst, pa, NUM_TILE_ELEMS * sizeof *dst);
+            } else {
+                switch ((df_sfpuop)st->sub) {
+                case DF_EXP:
+                    num_tile_unop(dst, pa, exact ? NUM_EXP : NUM_EXP_APPROX);
+                    break;
+                case DF_EXP2:
+                    num_tile_unop(dst, pa, NUM_EXP2);
+                    break;
+                case DF_LOG:
+                    num_tile_unop(dst, pa, NUM_LOG);
+                    break;
+                case DF_RECIP:
+                    num_tile_unop(dst, pa, NUM_RECIP);
+                    break;
+                case DF_NEG:
+                    num_tile_unop(dst, pa, NUM_NEG);
+                    break;
+                case DF_SCALE:
+                    num_tile_scale(dst, pa, (float)st->scalar);
+                    break;
+                default:
+                    LM_BUG("bad sfpu op %d", st->sub);
+                }
+            }
+        }
+        break;
+    }
+    default:
+        LM_BUG("not a compute op");
+    }
+    return unpack;
+}
+
+void sim_compute_pack(sim *s, sim_engine *e, const sim_chunk *c, int cb_out)
+{
+    sim_core *k = &s->cores[e->core];
+    sim_cbs *cb = &k->cb[cb_out];
+    if (!cb->used) {
+        sim_fail(s, c->s, "CB %d is not declared in this core's class", cb_out);
+        return;
+    }
+    for (int i = 0; i < c->ntiles; i++) {
+        if (c->out[i] < 0 || c->out[i] >= cb->pages - cb->count) {
+            sim_fail(s, c->s, "'%s' writes page %d past the back of CB %d, which has %lld free pages (cb_reserve "
+                     "first)", df_ops[c->s->op].name, c->out[i], cb_out, (long long)(cb->pages - cb->count));
+            return;
+        }
+        if (c->buf < 0)
+            continue;
+        float *dst = cb->data + (size_t)((cb->wr + c->out[i]) % cb->pages) * NUM_TILE_ELEMS;
+        const float *src = k->buf[c->buf] + (size_t)i * NUM_TILE_ELEMS;
+        if (c->acc)
+            for (int q = 0; q < NUM_TILE_ELEMS; q++)
+                dst[q] += src[q];
+        else
+            memcpy(dst, src, NUM_TILE_ELEMS * sizeof *dst);
+        num_pack_tile(dst, cb->format);
+    }
+    if (c->buf >= 0)
+        k->buf_used[c->buf] = false;
+}

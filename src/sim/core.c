@@ -1,0 +1,763 @@
+/* core.c - the kernel interpreter: each core's engines stepping through
+ * their kernels, circular buffers, semaphores and barriers.
+ *
+ * Engines. A core has five: the reader and writer data-movement RISC-Vs
+ * (NoC 0 and NoC 1 respectively, by the TT-Metalium convention; every
+ * transfer an engine issues uses its NoC), and the compute kernel run as
+ * three engines, unpack, math and pack, as the three compute RISC-Vs run
+ * it. All three step through the same compute kernel: unpack executes
+ * cb_wait/cb_pop and the unpack part of each tile op, pack executes
+ * cb_reserve/cb_push and the pack part, math only the math part. A tile op
+ * is cut into chunks (a matmul sub-block, or at most one Dst half of
+ * tiles); a chunk goes unpack -> source registers (two deep: unpack fills
+ * one while math reads the other) -> math, which holds one of the two Dst
+ * halves (half-sync) -> pack, which releases the half. So the three stages
+ * overlap and stall on each other exactly through those hand-offs.
+ *
+ * Op timing. An op that costs time makes its engine busy for the cost and
+ * takes effect at the end (a cb_push is visible to the consumer when its
+ * handshake is done). An op that waits (cb_reserve, cb_wait, sem_wait,
+ * barriers, a full Dst) blocks without being busy until what it waits for
+ * happens, then pays its cost. A NoC command costs noc_cmd_cycles of the
+ * issuing engine per packet; the transfer then proceeds on its own in the
+ * network model, and barriers wait for the engine's outstanding ones.
+ *
+ * Costs charged (all from the description): cb_push and cb_pop pay
+ * cb_handshake_cycles (the description's reserve/push or wait/pop pair;
+ * reserve and wait only poll); sem_set and sem_wait pay sem_cycles;
+ * barriers barrier_cycles; math pays dst_handoff_cycles per chunk for the
+ * Dst acquire/commit with pack.
+ */
+#include "sim_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const engine_names[SIM_NENGINES] = {"reader", "unpack", "math", "pack", "writer"};
+
+const char *sim_engine_name(sim_engine_kind k)
+{
+    return (unsigned)k < SIM_NENGINES ? engine_names[k] : "?";
+}
+
+void sim_fail(sim *s, const df_stmt *st, const char *fmt, ...)
+{
+    if (s->failed)
+        return; /* the first error stops the run; later ones are its echoes */
+    va_list ap;
+    va_start(ap, fmt);
+    lm_verror(s->d, st ? st->loc : (lm_loc){0}, fmt, ap);
+    va_end(ap);
+    s->failed = true;
+}
+
+static inline double now(const sim *s) { return s->q.now; }
+static inline sim_core *core_of(sim *s, const sim_engine *e) { return &s->cores[e->core]; }
+static inline const df_stmt *cur_stmt(const sim_engine *e) { return e->code->ins[e->pc].s; }
+
+static int64_t ev(sim *s, sim_engine *e, const df_expr *x)
+{
+    bool bad = false;
+    int64_t v = df_eval_checked(x, e->slots, &bad);
+    if (bad)
+        sim_fail(s, cur_stmt(e), "division by zero or 64-bit overflow in an expression of '%s'",
+                 df_ops[cur_stmt(e)->op].name);
+    return v;
+}
+
+/* ---- waking and blocking -------------------------------------------------- */
+
+static void wake(sim *s, int32_t ei)
+{
+    sim_engine *e = &s->eng[ei];
+    if (e->state == SIM_ES_BLOCKED) {
+        e->state = SIM_ES_RUN;
+        sim_q_at(&s->q, e->ev, now(s));
+    }
+}
+
+static void wake_mask(sim *s, sim_core *c, uint8_t *mask)
+{
+    uint8_t m = *mask;
+    *mask = 0;
+    for (int k = 0; k < SIM_NENGINES; k++)
+        if (m & (1u << k))
+            wake(s, c->eng[k]);
+}
+
+enum { STEP_NEXT, STEP_WAIT, STEP_AGAIN };
+
+static int block(sim *s, sim_engine *e, sim_block why, int arg, int64_t need)
+{
+    if (e->block == SIM_B_NONE)
+        e->t_block = now(s);
+    e->block = why;
+    e->block_arg = arg;
+    e->block_need = need;
+    e->state = SIM_ES_BLOCKED;
+    return STEP_WAIT;
+}
+
+/* The wait is over: trace it. */
+static void unblock(sim *s, sim_engine *e, const df_stmt *st)
+{
+    if (e->block == SIM_B_NONE)
+        return;
+    if (s->trace && now(s) > e->t_block)
+        sim_trace_op(s->trace, e, "wait", e->t_block, now(s), st);
+    e->block = SIM_B_NONE;
+}
+
+/* Start an op's cost; its effect comes in phase 1. */
+static int busy_for(sim *s, sim_engine *e, double cost)
+{
+    e->t_op = now(s);
+    e->phase = 1;
+    if (cost <= 0)
+        return STEP_AGAIN;
+    e->busy += cost;
+    e->state = SIM_ES_SLEEP;
+    sim_q_at(&s->q, e->ev, now(s) + cost);
+    return STEP_WAIT;
+}
+
+static void trace_done(sim *s, sim_engine *e, const df_stmt *st)
+{
+    if (s->trace && now(s) > e->t_op)
+        sim_trace_op(s->trace, e, df_ops[st->op].name, e->t_op, now(s), st);
+}
+
+/* ---- circular buffers --------------------------------------------------- */
+
+static sim_cbs *get_cb(sim *s, sim_engine *e, int id)
+{
+    sim_core *c = core_of(s, e);
+    if (id < 0 || id >= s->a->num_cbs || !c->cb[id].used) {
+        sim_fail(s, cur_stmt(e), "CB %d is not declared in this core's class", id);
+        return NULL;
+    }
+    return &c->cb[id];
+}
+
+static int cb_op(sim *s, sim_engine *e, const df_stmt *st)
+{
+    sim_cbs *cb = get_cb(s, e, st->cb);
+    if (!cb)
+        return STEP_WAIT;
+    int64_t n = ev(s, e, st->n);
+    sim_core *c = core_of(s, e);
+    if (n < 0 || n > cb->pages) {
+        sim_fail(s, st, "%s of %lld pages on CB %d, which holds %lld", df_ops[st->op].name, (long long)n,
+                 st->cb, (long long)cb->pages);
+        return STEP_WAIT;
+    }
+    switch (st->op) {
+    case DF_CB_RESERVE:
+        if (cb->pages - cb->count < n) {
+            cb->waiters |= (uint8_t)(1u << e->kind);
+            return block(s, e, SIM_B_CB_BACK, st->cb, n);
+        }
+        unblock(s, e, st);
+        return STEP_NEXT;
+    case DF_CB_WAIT:
+        if (cb->count < n) {
+            cb->waiters |= (uint8_t)(1u << e->kind);
+            return block(s, e, SIM_B_CB_FRONT, st->cb, n);
+        }
+        unblock(s, e, st);
+        return STEP_NEXT;
+    case DF_CB_PUSH:
+        if (e->phase == 0)
+            return busy_for(s, e, s->a->cb_handshake_cycles);
+        if (cb->count + n > cb->pages) {
+            sim_fail(s, st, "cb_push of %lld pages overfills CB %d (%lld of %lld pages already full)",
+                     (long long)n, st->cb, (long long)cb->count, (long long)cb->pages);
+            return STEP_WAIT;
+        }
+        cb->count += n;
+        cb->wr = (cb->wr + n) % cb->pages;
+        wake_mask(s, c, &cb->waiters);
+        trace_done(s, e, st);
+        return STEP_NEXT;
+    case DF_CB_POP:
+        if (e->phase == 0)
+            return busy_for(s, e, s->a->cb_handshake_cycles);
+        if (cb->count < n) {
+            sim_fail(s, st, "cb_pop of %lld pages from CB %d, which has only %lld", (long long)n, st->cb,
+                     (long long)cb->count);
+            return STEP_WAIT;
+        }
+        cb->count -= n;
+        cb->rd = (cb->rd + n) % cb->pages;
+        wake_mask(s, c, &cb->waiters);
+        trace_done(s, e, st);
+        return STEP_NEXT;
+    default:
+        LM_BUG("not a CB op");
+    }
+}
+
+/* ---- NoC ops ------------------------------------------------------------- */
+
+static int core_index(sim *s, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= s->a->grid_w || y >= s->a->grid_h)
+        return -1;
+    return s->core_at[y * s->a->grid_w + x];
+}
+
+static arch_xy noc_pos(const sim *s, int x, int y)
+{
+    return (arch_xy){s->a->core_noc_x[x], s->a->core_noc_y[y]};
+}
+
+static double packets(const sim *s, double bytes)
+{
+    double p = s->a->max_packet_bytes > 0 ? ceil(bytes / (double)s->a->max_packet_bytes) : 1;
+    return p < 1 ? 1 : p;
+}
+
+static int dram_op(sim *s, sim_engine *e, const df_stmt *st)
+{
+    if (e->phase == 1) {
+        trace_done(s, e, st);
+        return STEP_NEXT;
+    }
+    const df_tensor *t = &s->p->tensors[st->tensor];
+    int64_t row = ev(s, e, st->row), col = ev(s, e, st->col);
+    int64_t rows = ev(s, e, st->rows), cols = ev(s, e, st->cols), at = ev(s, e, st->at);
+    sim_cbs *cb = get_cb(s, e, st->cb);
+    if (!cb || s->failed)
+        return STEP_WAIT;
+    const sim_tensor_data *td = &s->tens[st->tensor];
+    if (row < 0 || col < 0 || rows < 0 || cols < 0 || row + rows > td->tr || col + cols > td->tc) {
+        sim_fail(s, st, "tile block rows %lld..%lld, cols %lld..%lld is outside tensor '%s' (%lld x %lld tiles)",
+                 (long long)row, (long long)(row + rows - 1), (long long)col, (long long)(col + cols - 1),
+                 t->name, (long long)td->tr, (long long)td->tc);
+        return STEP_WAIT;
+    }
+    int64_t ntiles = rows * cols;
+    if (at < 0 || at + ntiles > cb->pages) {
+        sim_fail(s, st, "pages %lld..%lld are outside CB %d (%lld pages)", (long long)at,
+                 (long long)(at + ntiles - 1), st->cb, (long long)cb->pages);
+        return STEP_WAIT;
+    }
+    bool is_read = st->op == DF_READ;
+    sim_core *c = core_of(s, e);
+    double bytes = (double)s->a->tile_bytes[t->format];
+    double cmd = s->a->noc_cmd_cycles * packets(s, bytes);
+    sim_xspec x = {0};
+    x.kind = is_read ? SIM_X_READ : SIM_X_WRITE;
+    x.noc = e->noc;
+    x.owner = (int32_t)(e - s->eng);
+    x.src = c->noc;
+    x.payload = bytes;
+    for (int64_t i = 0; i < ntiles; i++) {
+        int64_t page = (row + i / cols) * td->tc + col + i % cols;
+        x.bank = sim_dram_bank(s->a, t->first_bank, page);
+        int32_t xi = sim_net_issue(&s->net, &x, now(s) + (double)(i + 1) * cmd);
+        sim_xfer *X = &s->net.xf[xi];
+        X->u.core = e->core;
+        X->u.cb = st->cb;
+        X->u.page = (int32_t)(((is_read ? cb->wr : cb->rd) + at + i) % cb->pages);
+        X->u.tensor = st->tensor;
+        X->u.tpage = (int32_t)page;
+        if (is_read)
+            e->nreads++;
+        else
+            e->nwrites++;
+    }
+    return busy_for(s, e, (double)ntiles * cmd);
+}
+
+/* Cores of a rectangle that receive a multicast, as NoC positions. */
+static int mcast_dests(sim *s, sim_engine *e, const df_stmt *st, int x0, int y0, int x1, int y1, bool loopback)
+{
+    sim_core *me = core_of(s, e);
+    if (x0 > x1 || y0 > y1 || core_index(s, x0, y0) < 0 || core_index(s, x1, y1) < 0) {
+        sim_fail(s, st, "multicast rectangle (%d,%d)-(%d,%d) is empty or has corners that are not cores of the "
+                 "program", x0, y0, x1, y1);
+        return -1;
+    }
+    int n = 0;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            if (core_index(s, x, y) < 0)
+                continue;
+            if (x == me->x && y == me->y && !loopback)
+                continue;
+            s->dests[n++] = noc_pos(s, x, y);
+        }
+    return n;
+}
+
+static int xfer_op(sim *s, sim_engine *e, const df_stmt *st)
+{
+    if (e->phase == 1) {
+        if (st->op == DF_SEM_SET) {
+            int64_t v = ev(s, e, st->value);
+            sim_core *c = core_of(s, e);
+            c->sem[st->sem] = v;
+            wake_mask(s, c, &c->sem_waiters[st->sem]);
+        }
+        trace_done(s, e, st);
+        return STEP_NEXT;
+    }
+    sim_core *c = core_of(s, e);
+    sim_xspec x = {0};
+    x.noc = e->noc;
+    x.owner = (int32_t)(e - s->eng);
+    x.src = c->noc;
+    sim_xfer tmp = {0};
+    double cmd = s->a->noc_cmd_cycles;
+    switch (st->op) {
+    case DF_SEM_SET:
+        return busy_for(s, e, s->a->sem_cycles);
+    case DF_SEND:
+    case DF_MCAST: {
+        sim_cbs *cb = get_cb(s, e, st->cb);
+        if (!cb)
+            return STEP_WAIT;
+        int64_t at = ev(s, e, st->at), n = ev(s, e, st->n), dst_at = ev(s, e, st->dst_at);
+        if (n < 0 || at < 0 || at + n > cb->pages || dst_at < 0 || dst_at + n > cb->pages) {
+            sim_fail(s, st, "%s of pages %lld..%lld to page offset %lld is outside CB %d (%lld pages)",
+                     df_ops[st->op].name, (long long)at, (long long)(at + n - 1), (long long)dst_at, st->cb,
+                     (long long)cb->pages);
+            return STEP_WAIT;
+        }
+        x.payload = (double)n * (double)cb->bytes;
+        cmd *= packets(s, x.payload);
+        tmp.u.core = e->core;
+        tmp.u.cb = st->cb;
+        tmp.u.page = (int32_t)((cb->wr + at) % cb->pages);
+        tmp.u.n = (int32_t)n;
+        tmp.u.dat = (int32_t)dst_at;
+        if (st->op == DF_SEND) {
+            int dx = (int)ev(s, e, st->x), dy = (int)ev(s, e, st->y);
+            int dc = core_index(s, dx, dy);
+            if (dc < 0) {
+                sim_fail(s, st, "send to (%d,%d), which is not a core of the program", dx, dy);
+                return STEP_WAIT;
+            }
+            if (!s->cores[dc].cb[st->cb].used || s->cores[dc].cb[st->cb].pages < n) {
+                sim_fail(s, st, "send to (%d,%d): its CB %d is not declared or holds fewer than %lld pages", dx,
+                         dy, st->cb, (long long)n);
+                return STEP_WAIT;
+            }
+            x.kind = SIM_X_SEND;
+            x.dst = noc_pos(s, dx, dy);
+            tmp.u.dcore = dc;
+        } else {
+            int x0 = (int)ev(s, e, st->x0), y0 = (int)ev(s, e, st->y0);
+            int x1 = (int)ev(s, e, st->x1), y1 = (int)ev(s, e, st->y1);
+            int nd = mcast_dests(s, e, st, x0, y0, x1, y1, st->loopback);
+            if (nd < 0)
+                return STEP_WAIT;
+            x.kind = SIM_X_MCAST;
+            x.r0 = noc_pos(s, x0, y0);
+            x.r1 = noc_pos(s, x1, y1);
+            x.dests = s->dests;
+            x.ndests = nd;
+            tmp.u.x0 = x0, tmp.u.y0 = y0, tmp.u.x1 = x1, tmp.u.y1 = y1;
+            tmp.u.loopback = st->loopback;
+            if (nd == 0)
+                return busy_for(s, e, cmd); /* nothing to send to */
+        }
+        break;
+    }
+    case DF_SEM_INC: {
+        int dx = (int)ev(s, e, st->x), dy = (int)ev(s, e, st->y);
+        int dc = core_index(s, dx, dy);
+        if (dc < 0) {
+            sim_fail(s, st, "sem_inc of (%d,%d), which is not a core of the program", dx, dy);
+            return STEP_WAIT;
+        }
+        x.kind = SIM_X_SEM_INC;
+        x.dst = noc_pos(s, dx, dy);
+        tmp.u.dcore = dc;
+        tmp.u.sem = st->sem;
+        tmp.u.value = ev(s, e, st->value);
+        break;
+    }
+    case DF_SEM_MCAST: {
+        int x0 = (int)ev(s, e, st->x0), y0 = (int)ev(s, e, st->y0);
+        int x1 = (int)ev(s, e, st->x1), y1 = (int)ev(s, e, st->y1);
+        int nd = mcast_dests(s, e, st, x0, y0, x1, y1, st->loopback);
+        if (nd < 0)
+            return STEP_WAIT;
+        x.kind = SIM_X_SEM_MCAST;
+        x.r0 = noc_pos(s, x0, y0);
+        x.r1 = noc_pos(s, x1, y1);
+        x.dests = s->dests;
+        x.ndests = nd;
+        tmp.u.x0 = x0, tmp.u.y0 = y0, tmp.u.x1 = x1, tmp.u.y1 = y1;
+        tmp.u.loopback = st->loopback;
+        tmp.u.sem = st->sem;
+        tmp.u.value = ev(s, e, st->value);
+        if (nd == 0)
+            return busy_for(s, e, cmd);
+        break;
+    }
+    default:
+        LM_BUG("not a transfer op");
+    }
+    if (s->failed)
+        return STEP_WAIT;
+    int32_t xi = sim_net_issue(&s->net, &x, now(s) + cmd);
+    sim_xfer *X = &s->net.xf[xi];
+    X->u = tmp.u;
+    e->nwrites++;
+    return busy_for(s, e, cmd);
+}
+
+static int wait_op(sim *s, sim_engine *e, const df_stmt *st)
+{
+    if (e->phase == 1) {
+        trace_done(s, e, st);
+        return STEP_NEXT;
+    }
+    sim_core *c = core_of(s, e);
+    switch (st->op) {
+    case DF_SEM_WAIT: {
+        int64_t want = ev(s, e, st->value), v = c->sem[st->sem];
+        if (st->ge ? v < want : v != want) {
+            c->sem_waiters[st->sem] |= (uint8_t)(1u << e->kind);
+            return block(s, e, SIM_B_SEM, st->sem, want);
+        }
+        unblock(s, e, st);
+        return busy_for(s, e, s->a->sem_cycles);
+    }
+    case DF_READ_BARRIER:
+        if (e->nreads > 0)
+            return block(s, e, SIM_B_READS, 0, 0);
+        unblock(s, e, st);
+        return busy_for(s, e, s->a->barrier_cycles);
+    case DF_WRITE_BARRIER:
+        if (e->nwrites > 0)
+            return block(s, e, SIM_B_WRITES, 0, 0);
+        unblock(s, e, st);
+        return busy_for(s, e, s->a->barrier_cycles);
+    default:
+        LM_BUG("not a wait op");
+    }
+}
+
+/* Arrival of a transfer's data (or semaphore update) at its destination. */
+static void copy_pages(sim *s, int sc, int scb, int32_t spage, int dc, int dcb, int32_t dpage, int n)
+{
+    sim_cbs *S = &s->cores[sc].cb[scb], *D = &s->cores[dc].cb[dcb];
+    for (int i = 0; i < n; i++) {
+        float *src = S->data + (size_t)((spage + i) % S->pages) * NUM_TILE_ELEMS;
+        float *dst = D->data + (size_t)((dpage + i) % D->pages) * NUM_TILE_ELEMS;
+        if (src != dst)
+            memcpy(dst, src, NUM_TILE_ELEMS * sizeof *dst);
+        if (D->format != S->format)
+            num_round_tile(dst, D->format);
+    }
+}
+
+void sim_xfer_arrived(void *ctx, int32_t xi)
+{
+    sim *s = ctx;
+    sim_xfer *X = &s->net.xf[xi];
+    switch ((sim_xkind)X->kind) {
+    case SIM_X_READ:
+        if (s->functional) {
+            sim_cbs *D = &s->cores[X->u.core].cb[X->u.cb];
+            float *dst = D->data + (size_t)X->u.page * NUM_TILE_ELEMS;
+            memcpy(dst, s->tens[X->u.tensor].pages + (size_t)X->u.tpage * NUM_TILE_ELEMS,
+                   NUM_TILE_ELEMS * sizeof *dst);
+            if (D->format != s->p->tensors[X->u.tensor].format)
+                num_round_tile(dst, D->format);
+        }
+        break;
+    case SIM_X_WRITE:
+        if (s->functional) {
+            sim_cbs *S = &s->cores[X->u.core].cb[X->u.cb];
+            float *dst = s->tens[X->u.tensor].pages + (size_t)X->u.tpage * NUM_TILE_ELEMS;
+            memcpy(dst, S->data + (size_t)X->u.page * NUM_TILE_ELEMS, NUM_TILE_ELEMS * sizeof *dst);
+            if (S->format != s->p->tensors[X->u.tensor].format)
+                num_round_tile(dst, s->p->tensors[X->u.tensor].format);
+        }
+        break;
+    case SIM_X_SEND:
+        if (s->functional) {
+            sim_cbs *D = &s->cores[X->u.dcore].cb[X->u.cb];
+            copy_pages(s, X->u.core, X->u.cb, X->u.page, X->u.dcore, X->u.cb, (int32_t)((D->wr + X->u.dat) % D->pages),
+                       X->u.n);
+        }
+        break;
+    case SIM_X_MCAST:
+        if (s->functional) {
+            const sim_core *me = &s->cores[X->u.core];
+            for (int y = X->u.y0; y <= X->u.y1; y++)
+                for (int x = X->u.x0; x <= X->u.x1; x++) {
+                    int dc = core_index(s, x, y);
+                    if (dc < 0 || (x == me->x && y == me->y && !X->u.loopback))
+                        continue;
+                    sim_cbs *D = &s->cores[dc].cb[X->u.cb];
+                    if (!D->used)
+                        continue;
+                    copy_pages(s, X->u.core, X->u.cb, X->u.page, dc, X->u.cb,
+                               (int32_t)((D->wr + X->u.dat) % D->pages), X->u.n);
+                }
+        }
+        break;
+    case SIM_X_SEM_INC: {
+        sim_core *d = &s->cores[X->u.dcore];
+        d->sem[X->u.sem] += X->u.value;
+        wake_mask(s, d, &d->sem_waiters[X->u.sem]);
+        break;
+    }
+    case SIM_X_SEM_MCAST: {
+        const sim_core *me = &s->cores[X->u.core];
+        for (int y = X->u.y0; y <= X->u.y1; y++)
+            for (int x = X->u.x0; x <= X->u.x1; x++) {
+                int dc = core_index(s, x, y);
+                if (dc < 0 || (x == me->x && y == me->y && !X->u.loopback))
+                    continue;
+                sim_core *d = &s->cores[dc];
+                d->sem[X->u.sem] = X->u.value;
+                wake_mask(s, d, &d->sem_waiters[X->u.sem]);
+            }
+        break;
+    }
+    }
+}
+
+void sim_xfer_done(void *ctx, int32_t xi)
+{
+    sim *s = ctx;
+    sim_xfer *X = &s->net.xf[xi];
+    sim_engine *e = &s->eng[X->owner];
+    if (X->kind == SIM_X_READ) {
+        if (--e->nreads == 0 && e->block == SIM_B_READS)
+            wake(s, X->owner);
+    } else {
+        if (--e->nwrites == 0 && e->block == SIM_B_WRITES)
+            wake(s, X->owner);
+    }
+}
+
+/* ---- compute engines ------------------------------------------------------ */
+
+static bool is_compute_op(df_op op) { return df_ops[op].engine == DF_ENGINE_COMPUTE; }
+
+static int compute_op(sim *s, sim_engine *e, const df_stmt *st)
+{
+    sim_core *c = core_of(s, e);
+    if (e->phase == 0 && e->sub == 0) {
+        e->nsub = sim_compute_nchunks(s, e, st);
+        if (s->failed)
+            return STEP_WAIT;
+        if (e->nsub == 0)
+            return STEP_NEXT;
+    }
+    switch (e->kind) {
+    case SIM_UNPACK:
+        if (e->phase == 0) {
+            if (c->nsrc >= SIM_SRCQ) {
+                return block(s, e, SIM_B_SRC, 0, 0);
+            }
+            unblock(s, e, st);
+            double cost = sim_compute_unpack(s, e, st, e->sub, &e->cur);
+            if (s->failed)
+                return STEP_WAIT;
+            return busy_for(s, e, cost);
+        }
+        c->srcq[(c->src_head + c->nsrc) % SIM_SRCQ] = e->cur;
+        c->nsrc++;
+        wake(s, c->eng[SIM_MATH]);
+        break;
+    case SIM_MATH:
+        if (e->phase == 0) {
+            if (c->nsrc == 0)
+                return block(s, e, SIM_B_UNPACKED, 0, 0);
+            if (c->dst_held >= 2)
+                return block(s, e, SIM_B_DST, 0, 0);
+            unblock(s, e, st);
+            e->cur = c->srcq[c->src_head];
+            if (e->cur.s != st)
+                LM_BUG("compute stages disagree on the op order");
+            c->dst_held++;
+            return busy_for(s, e, e->cur.math + s->a->dst_handoff_cycles);
+        }
+        /* the source registers are free again; the Dst half goes to pack */
+        c->src_head = (c->src_head + 1) % SIM_SRCQ;
+        c->nsrc--;
+        wake(s, c->eng[SIM_UNPACK]);
+        c->dstq[(c->dst_head + c->ndst) % 2] = e->cur;
+        c->ndst++;
+        s->flops += e->cur.flops;
+        wake(s, c->eng[SIM_PACK]);
+        break;
+    case SIM_PACK:
+        if (e->phase == 0) {
+            if (c->ndst == 0)
+                return block(s, e, SIM_B_PACKQ, 0, 0);
+            unblock(s, e, st);
+            e->cur = c->dstq[c->dst_head];
+            if (e->cur.s != st)
+                LM_BUG("compute stages disagree on the op order");
+            return busy_for(s, e, e->cur.pack);
+        }
+        sim_compute_pack(s, e, &e->cur, st->cb_out);
+        if (s->failed)
+            return STEP_WAIT;
+        c->dst_head = (c->dst_head + 1) % 2;
+        c->ndst--;
+        c->dst_held--;
+        wake(s, c->eng[SIM_MATH]);
+        break;
+    default:
+        LM_BUG("compute op on a data-movement engine");
+    }
+    trace_done(s, e, st);
+    e->phase = 0;
+    if (++e->sub < e->nsub)
+        return STEP_AGAIN;
+    return STEP_NEXT;
+}
+
+/* ---- dispatch ---------------------------------------------------------------- */
+
+static int step_op(sim *s, sim_engine *e, const df_stmt *st)
+{
+    bool dm = e->kind == SIM_READER || e->kind == SIM_WRITER;
+    if (dm && is_compute_op(st->op)) {
+        sim_fail(s, st, "'%s' is a compute op; the %s kernel cannot run it", df_ops[st->op].name,
+                 sim_engine_name(e->kind));
+        return STEP_WAIT;
+    }
+    if (!dm && df_ops[st->op].engine == DF_ENGINE_DM) {
+        sim_fail(s, st, "'%s' needs a data-movement engine; the compute kernel cannot run it", df_ops[st->op].name);
+        return STEP_WAIT;
+    }
+    switch (st->op) {
+    case DF_CB_RESERVE:
+    case DF_CB_PUSH:
+        if (!dm && e->kind != SIM_PACK)
+            return STEP_NEXT; /* the pack engine owns the output side */
+        return cb_op(s, e, st);
+    case DF_CB_WAIT:
+    case DF_CB_POP:
+        if (!dm && e->kind != SIM_UNPACK)
+            return STEP_NEXT; /* the unpack engine owns the input side */
+        return cb_op(s, e, st);
+    case DF_READ:
+    case DF_WRITE:
+        return dram_op(s, e, st);
+    case DF_SEND:
+    case DF_MCAST:
+    case DF_SEM_INC:
+    case DF_SEM_SET:
+    case DF_SEM_MCAST:
+        return xfer_op(s, e, st);
+    case DF_SEM_WAIT:
+    case DF_READ_BARRIER:
+    case DF_WRITE_BARRIER:
+        return wait_op(s, e, st);
+    case DF_MATMUL:
+    case DF_ELTWISE:
+    case DF_SFPU:
+    case DF_REDUCE:
+    case DF_COPY:
+    case DF_FILL:
+        return compute_op(s, e, st);
+    default:
+        LM_BUG("unexpected op %d", (int)st->op);
+    }
+}
+
+void sim_engine_run(sim *s, int32_t ei)
+{
+    sim_engine *e = &s->eng[ei];
+    e->state = SIM_ES_RUN;
+    for (;;) {
+        if (s->failed)
+            return;
+        if (e->pc >= e->code->n) {
+            e->state = SIM_ES_DONE;
+            return;
+        }
+        const sim_ins *in = &e->code->ins[e->pc];
+        const df_stmt *st = in->s;
+        if (in->kind == SIM_I_FOR) {
+            int64_t lo = ev(s, e, st->lo), hi = ev(s, e, st->hi), step = ev(s, e, st->step);
+            if (step <= 0) {
+                sim_fail(s, st, "loop '%s' has step %lld; it must be positive",
+                         s->p->classes[core_of(s, e)->cls].slot_names[st->var], (long long)step);
+                return;
+            }
+            e->slots[st->var] = lo;
+            e->hi[in->depth] = hi;
+            e->step[in->depth] = step;
+            e->pc = lo < hi ? e->pc + 1 : in->jump;
+            continue;
+        }
+        if (in->kind == SIM_I_END) {
+            e->slots[st->var] += e->step[in->depth];
+            e->pc = e->slots[st->var] < e->hi[in->depth] ? in->jump : e->pc + 1;
+            continue;
+        }
+        int r = step_op(s, e, st);
+        if (r == STEP_WAIT)
+            return;
+        if (r == STEP_AGAIN)
+            continue;
+        e->n_ops++;
+        e->pc++;
+        e->phase = 0;
+        e->sub = 0;
+    }
+}
+
+/* ---- deadlock report ---------------------------------------------------------- */
+
+void sim_describe_wait(sim *s, const sim_engine *e, lm_buf *b)
+{
+    const sim_core *c = &s->cores[e->core];
+    const df_stmt *st = e->pc < e->code->n ? e->code->ins[e->pc].s : NULL;
+    lm_buf_printf(b, "core (%d,%d) %s waits in '%s': ", c->x, c->y, sim_engine_name(e->kind),
+                  st ? df_ops[st->op].name : "?");
+    switch (e->block) {
+    case SIM_B_CB_FRONT: {
+        const sim_cbs *cb = &c->cb[e->block_arg];
+        lm_buf_printf(b, "CB %d has %lld of its %lld pages filled; it needs %lld", e->block_arg,
+                      (long long)cb->count, (long long)cb->pages, (long long)e->block_need);
+        break;
+    }
+    case SIM_B_CB_BACK: {
+        const sim_cbs *cb = &c->cb[e->block_arg];
+        lm_buf_printf(b, "CB %d has %lld of its %lld pages free; it needs %lld", e->block_arg,
+                      (long long)(cb->pages - cb->count), (long long)cb->pages, (long long)e->block_need);
+        break;
+    }
+    case SIM_B_SEM:
+        lm_buf_printf(b, "semaphore '%s' is %lld; it waits for %s%lld", s->p->sems[e->block_arg].name,
+                      (long long)c->sem[e->block_arg], st && st->ge ? ">= " : "", (long long)e->block_need);
+        break;
+    case SIM_B_READS:
+        lm_buf_printf(b, "%d reads outstanding", e->nreads);
+        break;
+    case SIM_B_WRITES:
+        lm_buf_printf(b, "%d writes outstanding", e->nwrites);
+        break;
+    case SIM_B_SRC:
+        lm_buf_puts(b, "the source registers are full (math has not taken the last chunks)");
+        break;
+    case SIM_B_UNPACKED:
+        lm_buf_puts(b, "nothing unpacked for it (unpack waits elsewhere)");
+        break;
+    case SIM_B_DST:
+        lm_buf_puts(b, "both Dst halves are held (pack has not released one)");
+        break;
+    case SIM_B_PACKQ:
+        lm_buf_puts(b, "no Dst half committed by math");
+        break;
+    case SIM_B_NONE:
+        lm_buf_puts(b, "nothing (not blocked)");
+        break;
+    }
+}

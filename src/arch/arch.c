@@ -950,14 +950,23 @@ static void walk_map(ctx *c, yaml_node_t *n, const field *fields, const char *pa
         join(sub, sizeof sub, path, f->key);
         walk_value(c, v, f, sub, loc_of(c, k));
     }
-    for (const field *f = fields; f->key; f++) {
-        if (seen[f - fields] || f->optional)
-            continue;
-        if (!*path)
-            lm_error(c->d, where, "missing %s '%s'", f->kind == F_MAP ? "section" : "key", f->key);
-        else
-            lm_error(c->d, where, "%s: missing key '%s'", path, f->key);
-    }
+    /* All missing keys of one mapping in one message. */
+    const char *missing[32];
+    int nmiss = 0;
+    for (const field *f = fields; f->key; f++)
+        if (!seen[f - fields] && !f->optional)
+            missing[nmiss++] = f->key;
+    if (!nmiss)
+        return;
+    lm_buf b = {0};
+    for (int i = 0; i < nmiss; i++)
+        lm_buf_printf(&b, "%s'%s'", i == 0 ? "" : i + 1 < nmiss ? ", " : " and ", missing[i]);
+    const char *what = *path ? (nmiss > 1 ? "keys" : "key") : (nmiss > 1 ? "sections" : "section");
+    if (!*path)
+        lm_error(c->d, where, "missing %s %s", what, lm_buf_str(&b));
+    else
+        lm_error(c->d, where, "%s: missing %s %s", path, what, lm_buf_str(&b));
+    lm_buf_free(&b);
 }
 
 /* ---- the second pass: values against each other ---------------------- */

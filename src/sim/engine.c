@@ -33,46 +33,45 @@ int32_t sim_q_new(sim_queue *q, int kind, int32_t obj)
     return q->nev++;
 }
 
-static inline bool before(const sim_queue *q, int32_t a, int32_t b)
+static inline bool before(const sim_hslot *x, const sim_hslot *y)
 {
-    const sim_event *x = &q->ev[a], *y = &q->ev[b];
     return x->t < y->t || (x->t == y->t && x->seq < y->seq);
 }
 
-static inline void place(sim_queue *q, int32_t pos, int32_t e)
+static inline void place(sim_queue *q, int32_t pos, sim_hslot h)
 {
-    q->heap[pos] = e;
-    q->ev[e].hpos = pos;
+    q->heap[pos] = h;
+    q->ev[h.e].hpos = pos;
 }
 
 static void sift_up(sim_queue *q, int32_t pos)
 {
-    int32_t e = q->heap[pos];
+    sim_hslot h = q->heap[pos];
     while (pos > 0) {
         int32_t parent = (pos - 1) / 2;
-        if (!before(q, e, q->heap[parent]))
+        if (!before(&h, &q->heap[parent]))
             break;
         place(q, pos, q->heap[parent]);
         pos = parent;
     }
-    place(q, pos, e);
+    place(q, pos, h);
 }
 
 static void sift_down(sim_queue *q, int32_t pos)
 {
-    int32_t e = q->heap[pos];
+    sim_hslot h = q->heap[pos];
     for (;;) {
         int32_t c = 2 * pos + 1;
         if (c >= q->nheap)
             break;
-        if (c + 1 < q->nheap && before(q, q->heap[c + 1], q->heap[c]))
+        if (c + 1 < q->nheap && before(&q->heap[c + 1], &q->heap[c]))
             c++;
-        if (!before(q, q->heap[c], e))
+        if (!before(&q->heap[c], &h))
             break;
         place(q, pos, q->heap[c]);
         pos = c;
     }
-    place(q, pos, e);
+    place(q, pos, h);
 }
 
 void sim_q_at(sim_queue *q, int32_t e, double t)
@@ -85,8 +84,10 @@ void sim_q_at(sim_queue *q, int32_t e, double t)
     sim_event *ev = &q->ev[e];
     ev->t = t;
     ev->seq = q->seq++;
+    sim_hslot h = {t, ev->seq, e};
     if (ev->hpos >= 0) {
         int32_t pos = ev->hpos;
+        q->heap[pos] = h;
         sift_up(q, pos);
         sift_down(q, q->ev[e].hpos);
         return;
@@ -95,7 +96,7 @@ void sim_q_at(sim_queue *q, int32_t e, double t)
         q->capheap = q->capheap ? 2 * q->capheap : 256;
         q->heap = lm_xrealloc(q->heap, (size_t)q->capheap * sizeof *q->heap);
     }
-    place(q, q->nheap++, e);
+    place(q, q->nheap++, h);
     sift_up(q, q->nheap - 1);
 }
 
@@ -106,21 +107,21 @@ void sim_q_cancel(sim_queue *q, int32_t e)
         return;
     int32_t pos = ev->hpos;
     ev->hpos = -1;
-    int32_t last = q->heap[--q->nheap];
+    sim_hslot last = q->heap[--q->nheap];
     if (pos == q->nheap)
         return;
     place(q, pos, last);
     sift_up(q, pos);
-    sift_down(q, q->ev[last].hpos);
+    sift_down(q, q->ev[last.e].hpos);
 }
 
 int32_t sim_q_pop(sim_queue *q)
 {
     if (q->nheap == 0)
         return -1;
-    int32_t e = q->heap[0];
+    int32_t e = q->heap[0].e;
     q->ev[e].hpos = -1;
-    int32_t last = q->heap[--q->nheap];
+    sim_hslot last = q->heap[--q->nheap];
     if (q->nheap > 0) {
         place(q, 0, last);
         sift_down(q, 0);

@@ -260,7 +260,6 @@ void sim_net_init(sim_net *n, const arch_desc *a, sim_queue *q, int nowners)
     n->nres = n->bank_wr0 + a->num_dram_banks;
     n->res = lm_xcalloc((size_t)n->nres, sizeof *n->res);
     n->ares = lm_xmalloc((size_t)n->nres * sizeof *n->ares);
-    n->wheap = lm_xmalloc((size_t)n->nres * sizeof *n->wheap);
     n->mark = lm_xcalloc((size_t)nn, sizeof *n->mark);
     for (int32_t r = 0; r < n->nres; r++) {
         sim_res *R = &n->res[r];
@@ -643,6 +642,21 @@ int32_t sim_net_issue(sim_net *n, const sim_xspec *s, double t)
     if (s->kind == SIM_X_MCAST || s->kind == SIM_X_SEM_MCAST)
         X->ready += a->mcast_setup_cycles;
     X->ack = C->ack;
+    if (X->payload == 0 && C->head < 0) {
+        /* A lone header-only packet (a semaphore update) on an idle route:
+         * one flit cannot take a measurable share of any link, so it pays
+         * its serialisation at the slowest resource and the pipeline, and
+         * does not start a flow (which would cost two rate updates). Behind
+         * queued data it joins the queue instead, keeping the order. */
+        double cap = n->res[C->res[0]].cap;
+        for (int k = 1; k < C->nres; k++)
+            cap = fmin(cap, n->res[C->res[k]].cap);
+        C->bytes += X->wire;
+        X->chan = -1;
+        sim_q_at(n->q, X->ev, X->ready + X->wire / cap + C->tail);
+        chan_release(n, c);
+        return x;
+    }
     if (C->head < 0) {
         C->head = C->last = x;
         if (X->ready <= n->q->now)
@@ -715,59 +729,73 @@ void sim_net_xfer_event(sim_net *n, int32_t x)
 
 /* ---- max-min fair shares (progressive filling) ---------------------------------- */
 
+/* The heap holds the shared resources (two or more channel entries),
+ * keyed on their level: capacity left divided by the channels still
+ * unfrozen on them, as it was when last sifted. A resource only one channel
+ * crosses just caps that channel, so it enters as the channel's private cap
+ * instead (the channel is an entry keyed on the smallest such cap, which
+ * never changes): that keeps the heap to the contended resources. Freezing
+ * a channel at the current minimum level can only raise the level of its
+ * other resources (share <= rem/u implies (rem - share)/(u - 1) >= rem/u),
+ * so keys only grow and are updated lazily: a resource that reaches the top
+ * with a stale key is sifted down again, one left with no unfrozen channel
+ * is dropped when it surfaces. Each freeze is then O(1) per resource. */
+static inline double wkey(const sim_net *n, int32_t x)
+{
+    return x >= 0 ? n->res[x].wkey : n->ch[-x - 1].pcap;
+}
+
 static inline bool wless(const sim_net *n, int32_t a, int32_t b)
 {
-    const sim_res *A = &n->res[a], *B = &n->res[b];
-    double la = A->rem / A->unfrozen, lb = B->rem / B->unfrozen;
-    return la < lb || (la == lb && a < b);
+    double ka = wkey(n, a), kb = wkey(n, b);
+    return ka < kb || (ka == kb && a < b);
 }
 
-static void wplace(sim_net *n, int32_t pos, int32_t r)
+static inline void wplace(sim_net *n, int32_t pos, int32_t x)
 {
-    n->wheap[pos] = r;
-    n->res[r].hpos = pos;
-}
-
-static void wup(sim_net *n, int32_t pos)
-{
-    int32_t r = n->wheap[pos];
-    while (pos > 0) {
-        int32_t p = (pos - 1) / 2;
-        if (!wless(n, r, n->wheap[p]))
-            break;
-        wplace(n, pos, n->wheap[p]);
-        pos = p;
-    }
-    wplace(n, pos, r);
+    n->wheap[pos] = x;
+    if (x >= 0)
+        n->res[x].hpos = pos;
 }
 
 static void wdown(sim_net *n, int32_t pos)
 {
-    int32_t r = n->wheap[pos];
+    int32_t x = n->wheap[pos];
     for (;;) {
         int32_t c = 2 * pos + 1;
         if (c >= n->nwheap)
             break;
         if (c + 1 < n->nwheap && wless(n, n->wheap[c + 1], n->wheap[c]))
             c++;
-        if (!wless(n, n->wheap[c], r))
+        if (!wless(n, n->wheap[c], x))
             break;
         wplace(n, pos, n->wheap[c]);
         pos = c;
     }
-    wplace(n, pos, r);
+    wplace(n, pos, x);
 }
 
-static void wremove(sim_net *n, int32_t r)
+static void wpop(sim_net *n)
 {
-    int32_t pos = n->res[r].hpos;
-    n->res[r].hpos = -1;
+    if (n->wheap[0] >= 0)
+        n->res[n->wheap[0]].hpos = -1;
     int32_t last = n->wheap[--n->nwheap];
-    if (pos == n->nwheap)
-        return;
-    wplace(n, pos, last);
-    wup(n, pos);
-    wdown(n, n->res[last].hpos);
+    if (n->nwheap > 0) {
+        wplace(n, 0, last);
+        wdown(n, 0);
+    }
+}
+
+static void freeze(sim_net *n, int32_t c, double share, uint32_t gen)
+{
+    sim_chan *C = &n->ch[c];
+    C->wgen = gen;
+    C->newrate = share;
+    for (int k = 0; k < C->nres; k++) {
+        sim_res *R2 = &n->res[C->res[k]];
+        R2->rem -= share;
+        R2->unfrozen--;
+    }
 }
 
 void sim_net_update(sim_net *n)
@@ -777,56 +805,77 @@ void sim_net_update(sim_net *n)
     n->dirty = false;
     n->recomputes++;
     double now = n->q->now;
-    for (int32_t i = 0; i < n->nactive; i++) {
-        sim_chan *C = &n->ch[n->active[i]];
-        C->remaining -= C->rate * (now - C->tset);
-        if (C->remaining < 0)
-            C->remaining = 0;
-        C->tset = now;
-    }
     uint32_t gen = ++n->wgen;
+    if (n->capwheap < n->nares + n->nactive) {
+        n->capwheap = 2 * (n->nares + n->nactive);
+        n->wheap = lm_xrealloc(n->wheap, (size_t)n->capwheap * sizeof *n->wheap);
+    }
     n->nwheap = 0;
     for (int32_t i = 0; i < n->nares; i++) {
         int32_t r = n->ares[i];
         sim_res *R = &n->res[r];
         R->rem = R->cap;
         R->unfrozen = R->nfl;
-        n->wheap[n->nwheap] = r;
-        R->hpos = n->nwheap++;
+        R->hpos = -1;
+        if (R->nfl >= 2) {
+            R->wkey = R->cap / R->nfl;
+            n->wheap[n->nwheap++] = r;
+        }
+    }
+    for (int32_t i = 0; i < n->nactive; i++) {
+        int32_t c = n->active[i];
+        sim_chan *C = &n->ch[c];
+        C->remaining -= C->rate * (now - C->tset);
+        if (C->remaining < 0)
+            C->remaining = 0;
+        C->tset = now;
+        double pcap = -1;
+        for (int k = 0; k < C->nres; k++) {
+            const sim_res *R = &n->res[C->res[k]];
+            if (R->nfl == 1 && (pcap < 0 || R->cap < pcap))
+                pcap = R->cap;
+        }
+        C->pcap = pcap; /* its key in the heap */
+        if (pcap >= 0)
+            n->wheap[n->nwheap++] = -c - 1;
     }
     for (int32_t i = n->nwheap / 2 - 1; i >= 0; i--)
         wdown(n, i);
+    for (int32_t i = 0; i < n->nwheap; i++)
+        if (n->wheap[i] >= 0)
+            n->res[n->wheap[i]].hpos = i;
     while (n->nwheap > 0) {
-        int32_t r = n->wheap[0];
-        wremove(n, r);
-        sim_res *R = &n->res[r];
-        double share = R->rem / R->unfrozen;
-        if (share < 1e-9)
-            share = 1e-9; /* rounding must never stop a flow */
+        int32_t x = n->wheap[0];
+        if (x < 0) {
+            int32_t c = -x - 1;
+            wpop(n);
+            if (n->ch[c].wgen != gen) {
+                double share = n->ch[c].pcap;
+                freeze(n, c, share < 1e-9 ? 1e-9 : share, gen);
+            }
+            continue;
+        }
+        sim_res *R = &n->res[x];
+        if (R->unfrozen <= 0) {
+            wpop(n);
+            continue;
+        }
+        double level = R->rem / R->unfrozen;
+        if (level > R->wkey) {
+            R->wkey = level; /* stale: it rose since it was sifted */
+            wdown(n, 0);
+            continue;
+        }
+        wpop(n);
+        double share = level < 1e-9 ? 1e-9 : level; /* rounding must never stop a flow */
         for (int32_t i = 0; i < R->nfl; i++) {
             int32_t c = R->fl[i].chan;
-            sim_chan *C = &n->ch[c];
-            if (C->wgen == gen)
-                continue;
-            C->wgen = gen;
-            C->newrate = share;
-            for (int k = 0; k < C->nres; k++) {
-                int32_t r2 = C->res[k];
-                if (r2 == r)
-                    continue;
-                sim_res *R2 = &n->res[r2];
-                if (R2->hpos < 0)
-                    continue;
-                R2->rem -= share;
-                if (--R2->unfrozen == 0)
-                    wremove(n, r2);
-                else {
-                    wup(n, R2->hpos);
-                    wdown(n, R2->hpos);
-                }
-            }
+            if (n->ch[c].wgen != gen)
+                freeze(n, c, share, gen);
         }
     }
+    /* a channel crossing no shared resource and no capped one cannot exist:
+     * every route has an interface or a bank */
     for (int32_t i = 0; i < n->nactive; i++) {
         int32_t c = n->active[i];
         sim_chan *C = &n->ch[c];

@@ -32,10 +32,17 @@ typedef struct sim_event {
     uint8_t kind;
 } sim_event;
 
+/* A heap slot carries its event's key, so sifting reads one array. */
+typedef struct sim_hslot {
+    double t;
+    uint64_t seq;
+    int32_t e;
+} sim_hslot;
+
 typedef struct sim_queue {
     sim_event *ev;  /* every event ever created; owners keep theirs for life */
     int32_t nev, capev;
-    int32_t *heap;  /* indices into ev, a binary min-heap on (t, seq) */
+    sim_hslot *heap;/* a binary min-heap on (t, seq) */
     int32_t nheap, capheap;
     uint64_t seq;
     double now;
@@ -51,7 +58,7 @@ void sim_q_cancel(sim_queue *q, int32_t e);
 /* Remove the earliest event, advance `now` to it; -1 when empty. */
 int32_t sim_q_pop(sim_queue *q);
 static inline bool sim_q_empty(const sim_queue *q) { return q->nheap == 0; }
-static inline double sim_q_next_time(const sim_queue *q) { return q->ev[q->heap[0]].t; }
+static inline double sim_q_next_time(const sim_queue *q) { return q->heap[0].t; }
 static inline bool sim_q_pending(const sim_queue *q, int32_t e) { return q->ev[e].hpos >= 0; }
 
 /* ==== noc.c / dram.c: the network ========================================= */
@@ -78,6 +85,7 @@ typedef struct sim_res {
     double payload;    /* payload bytes carried */
     double load;       /* sum of the current rates of its channels */
     double rem;        /* water-filling: capacity not yet given out */
+    double wkey;       /* water-filling: its level when last sifted */
     int32_t unfrozen;  /* water-filling: channels without a rate yet */
     int32_t hpos;      /* water-filling: heap position, -1 when out */
     int32_t apos;      /* position in the active-resource list, -1 when idle */
@@ -134,6 +142,7 @@ typedef struct sim_chan {
     double ack;           /* latency of the acknowledgement back to the issuer */
     double rate;          /* current fair share, bytes/cycle (0 when not moving) */
     double newrate;
+    double pcap;          /* water-filling: smallest capacity of a resource only it crosses */
     double remaining;     /* wire bytes of the head transfer left at tset */
     double tset;
     double bytes, payload;/* carried so far, flushed into the resources at release */
@@ -189,8 +198,8 @@ struct sim_net {
     int32_t nactive, capactive;
     int32_t *ares;        /* resources with at least one moving channel */
     int32_t nares;
-    int32_t *wheap;       /* water-filling heap of resources */
-    int32_t nwheap;
+    int32_t *wheap;       /* water-filling heap: resources (>= 0), channels (-c-1) */
+    int32_t nwheap, capwheap;
     uint32_t wgen;
     bool dirty;           /* the set of moving channels changed since the last rates */
     uint64_t recomputes;

@@ -265,6 +265,11 @@ bool df_bind(df_program *p, const char **overrides, int noverrides, lm_diag *d);
  * bounds and ops well-formed. Returns false after reporting. */
 bool df_validate(const df_program *p, const arch_desc *a, lm_diag *d);
 void df_print(lm_buf *b, const df_program *p);
+/* One expression or one statement (its line only: a FOR prints its header
+ * without the body) in canonical text, for messages and traces. c names
+ * the slots; NULL for program-level expressions. */
+void df_print_expr(lm_buf *b, const df_program *p, const df_class *c, const df_expr *e);
+void df_print_stmt(lm_buf *b, const df_program *p, const df_class *c, const df_stmt *s);
 void df_free(df_program *p);
 
 /* Evaluate an expression given the slot values. Never traps: division and

@@ -203,22 +203,40 @@ static void indent(lm_buf *b, int depth)
         lm_buf_puts(b, "  ");
 }
 
+/* The statement's own line, without indentation, braces or newline. */
+static void pline(lm_buf *b, const df_program *p, const df_stmt *s, const names *n)
+{
+    const df_opinfo *oi = &df_ops[s->op];
+    lm_buf_puts(b, oi->name);
+    for (int j = 0; j < oi->nfields; j++) {
+        const df_field *f = &oi->fields[j];
+        if (f->kind == DF_F_VAR) { /* the loop variable is positional */
+            lm_buf_printf(b, " %s", s->var >= 0 ? slot_name(n, s->var) : "?");
+            continue;
+        }
+        if (!at_default(s, f))
+            pfield(b, p, s, f, n);
+    }
+}
+
+void df_print_expr(lm_buf *b, const df_program *p, const df_class *c, const df_expr *e)
+{
+    names n = {p, c};
+    pexpr(b, e, &n);
+}
+
+void df_print_stmt(lm_buf *b, const df_program *p, const df_class *c, const df_stmt *s)
+{
+    names n = {p, c};
+    pline(b, p, s, &n);
+}
+
 static void pstmts(lm_buf *b, const df_program *p, df_stmt *const *body, int nbody, int depth, const names *n)
 {
     for (int i = 0; i < nbody; i++) {
         const df_stmt *s = body[i];
-        const df_opinfo *oi = &df_ops[s->op];
         indent(b, depth);
-        lm_buf_puts(b, oi->name);
-        for (int j = 0; j < oi->nfields; j++) {
-            const df_field *f = &oi->fields[j];
-            if (f->kind == DF_F_VAR) { /* the loop variable is positional */
-                lm_buf_printf(b, " %s", s->var >= 0 ? slot_name(n, s->var) : "?");
-                continue;
-            }
-            if (!at_default(s, f))
-                pfield(b, p, s, f, n);
-        }
+        pline(b, p, s, n);
         if (s->op == DF_FOR) {
             lm_buf_puts(b, " {\n");
             pstmts(b, p, s->body, s->nbody, depth + 1, n);

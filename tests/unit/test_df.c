@@ -305,6 +305,14 @@ static void build_print_parse(void **state)
         df_add_stmt(p, &c->kernels[DF_WRITER], b);
     }
     assert_int_equal(c->kernels[DF_WRITER].nbody, 101);
+    lm_buf one = {0};
+    df_print_stmt(&one, p, c, rd);
+    lm_buf_puts(&one, " | ");
+    df_print_stmt(&one, p, c, loop);
+    lm_buf_puts(&one, " | ");
+    df_print_expr(&one, p, NULL, c->x1_e);
+    assert_string_equal(lm_buf_str(&one), "read tensor=X row=cx col=first+i cb=0 | for i lo=0 hi=K | N-1");
+    lm_buf_free(&one);
     assert_int_equal(c->kernels[DF_WRITER].body[0]->op, DF_SEM_INC);
 
     char *text = print_prog(p);

@@ -81,7 +81,8 @@ typedef enum df_redop { DF_RMAX, DF_RSUM, DF_NREDOPS } df_redop;
  * its element (0,0). */
 typedef enum df_bcast { DF_BC_NONE, DF_BC_COL, DF_BC_ROW, DF_BC_SCALAR, DF_NBCASTS } df_bcast;
 
-/* X(ENUM, text name). The fields each op takes are in df_fields (df.c). */
+/* X(ENUM, text name). The fields each op takes and the kernels that may
+ * use it are in the op table df_ops (df.c); docs/dataflow.md lists them. */
 #define DF_OPS(X)                                                                   \
     X(FOR, "for")               /* var lo hi step { body } */                      \
     X(CB_RESERVE, "cb_reserve") /* cb n: block until n pages free at the back */   \

@@ -1,0 +1,151 @@
+/* front.h - the front end past the syntax tree: module-level names and
+ * imports, launch specs (launch.c) and the checker that turns a launched
+ * kernel into Tile IR (check.c). The syntax tree itself is in ast.h.
+ *
+ * Flow (driver.c): fe_parse -> fe_names_init -> fe_read_launch -> for each
+ * launch, fe_check -> Tile IR. Everything lives in the compilation's arena
+ * except the spec's value environment (fe_spec_free releases it).
+ */
+#ifndef LOOMC_FRONT_H
+#define LOOMC_FRONT_H
+
+#include "../ir/sym.h"
+#include "../ir/tir.h"
+#include "ast.h"
+
+/* ======================================================================
+ * launch.c - names of a module
+ * ==================================================================== */
+
+typedef struct fe_alias {
+    const char *name;   /* the local name an import binds */
+    const char *target; /* the dotted path it stands for: "triton.language" */
+} fe_alias;
+
+typedef struct fe_global {
+    const char *name;
+    const fe_expr *value; /* a top-level `NAME = value` (kernels may read constants) */
+    lm_loc loc;
+} fe_global;
+
+typedef struct fe_names {
+    const fe_module *mod;
+    fe_alias *aliases;
+    int naliases;
+    const fe_func **funcs; /* every top-level def, in order */
+    int nfuncs;
+    fe_global *globals;
+    int nglobals;
+} fe_names;
+
+void fe_names_init(fe_names *nm, const fe_module *m, lm_arena *a);
+/* The dotted path a name or attribute chain stands for through the module's
+ * imports (`tl.dot` -> "triton.language.dot"), or NULL if it does not start
+ * at an import. */
+const char *fe_qualname(const fe_names *nm, const fe_expr *e, lm_arena *a);
+/* How to write a path in a message: "triton.language.dot" -> "tl.dot". */
+const char *fe_pretty_qualname(const char *qual, lm_arena *a);
+const fe_func *fe_find_func(const fe_names *nm, const char *name);
+const fe_global *fe_find_global(const fe_names *nm, const char *name);
+bool fe_is_jit(const fe_names *nm, const fe_func *f, lm_arena *a);
+bool fe_is_launch_spec(const fe_names *nm, const fe_func *f, lm_arena *a);
+bool fe_is_constexpr_param(const fe_names *nm, const fe_param *p, lm_arena *a);
+/* A dtype path ("triton.language.bfloat16") to an element type. Returns 1 if
+ * supported, 0 if it is not a dtype, -1 if it is a dtype loomc does not
+ * support. */
+int fe_dtype(const char *qual, tir_elem *out);
+
+/* ======================================================================
+ * launch.c - launch specs (docs/launch.md)
+ * ==================================================================== */
+
+/* NAME=VALUE from --shape and --const. */
+typedef struct fe_kv {
+    const char *name;
+    int64_t value;
+} fe_kv;
+
+typedef struct fe_launch_opts {
+    const char *kernel; /* --kernel: a launch spec or a kernel it launches; NULL */
+    const fe_kv *shapes;
+    int nshapes;
+    const fe_kv *consts;
+    int nconsts;
+} fe_launch_opts;
+
+/* A named integer of the spec: a size, an option, or a free constexpr. */
+typedef struct fe_symbol {
+    const char *name;
+    const sym_expr *var; /* sizes and free constexprs: the symbol; options: NULL */
+    bool bound;          /* has a value (sizes always; options always; free: pinned) */
+    int64_t value;
+    lm_loc loc;
+} fe_symbol;
+
+typedef enum fe_arg_kind {
+    FE_ARG_TENSOR, /* a tensor of the spec: a pointer parameter */
+    FE_ARG_INT,    /* an integer (symbolic) value */
+    FE_ARG_FLOAT,  /* a float value */
+    FE_ARG_FREE,   /* a constexpr the launch leaves to the solver */
+} fe_arg_kind;
+
+typedef struct fe_arg {
+    const fe_param *param;
+    bool is_constexpr;
+    fe_arg_kind kind;
+    const tir_tensor *tensor; /* TENSOR */
+    const sym_expr *ival;     /* INT: the value; FREE: the symbol */
+    bool is_bool;             /* INT written as True/False */
+    double fval;              /* FLOAT */
+    bool from_default;        /* taken from the kernel signature's default */
+    lm_loc loc;
+} fe_arg;
+
+typedef struct fe_launch {
+    int index; /* position in the spec */
+    const fe_func *kernel;
+    lm_loc loc;
+    int grid_rank;
+    const sym_expr *grid[TIR_MAX_GRID];
+    fe_arg *args; /* one per kernel parameter, in order */
+    int nargs;
+    bool selected; /* checked and printed (--kernel may pick some launches only) */
+} fe_launch;
+
+typedef struct fe_spec {
+    const fe_func *fn;
+    const char *name;
+    fe_symbol *sizes;
+    int nsizes;
+    fe_symbol *options;
+    int noptions;
+    fe_symbol *frees;
+    int nfrees;
+    tir_tensor **tensors;
+    int ntensors;
+    fe_launch *launches;
+    int nlaunches;
+    sym_env env; /* values of the sizes and of pinned free constexprs */
+} fe_spec;
+
+/* Find the launch spec (the only one, or the one --kernel names), bind the
+ * sizes and constants, and evaluate it. NULL after reporting an error. */
+fe_spec *fe_read_launch(const fe_names *nm, const fe_launch_opts *opts, sym_ctx *s, lm_arena *a, lm_diag *d);
+void fe_spec_free(fe_spec *spec);
+/* Evaluate e under the spec's bindings; false if some symbol has no value
+ * (*unbound, if not NULL, gets the first one's name). */
+bool fe_spec_eval(const fe_spec *spec, const sym_expr *e, int64_t *out, const char **unbound);
+/* The launch header printed by `loomc ir`. */
+void fe_print_launch(lm_buf *b, const fe_spec *spec, const fe_launch *l);
+
+/* ======================================================================
+ * check.c - kernel -> Tile IR
+ * ==================================================================== */
+
+/* Check the kernel of one launch with that launch's bindings and build its
+ * Tile IR. Reports the first error (file:line:col, naming the construct)
+ * and returns NULL. */
+tir_func *fe_check(const fe_names *nm, const fe_spec *spec, const fe_launch *l, sym_ctx *s, lm_arena *a,
+                   lm_diag *d);
+
+#endif

@@ -1,0 +1,1178 @@
+/* launch.c - module-level names and launch specs (declared in front.h).
+ *
+ * A launch spec is the part of Triton host code loomc needs: tensor shapes
+ * and dtypes, scalar arguments and the grid, written as a small
+ * `@loomc.launch` Python function (docs/launch.md). loomc never runs
+ * Python: this file reads the function statement by statement with a tiny
+ * evaluator whose integers are symbolic expressions, so that sizes (`M`) and
+ * free constexprs (`BLOCK_M`) stay names all the way to the solver, while
+ * their values (from --shape and --const) sit in the spec's environment.
+ *
+ * Errors are reported at the construct that causes them and unwind with
+ * longjmp to fe_read_launch; everything is in the arena except the
+ * environment, which the error path frees.
+ */
+#include "front.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <string.h>
+
+/* ======================================================================
+ * names of a module
+ * ==================================================================== */
+
+void fe_names_init(fe_names *nm, const fe_module *m, lm_arena *a)
+{
+    memset(nm, 0, sizeof *nm);
+    nm->mod = m;
+    int na = 0, nf = 0, ng = 0;
+    for (int i = 0; i < m->nbody; i++) {
+        const fe_stmt *s = m->body[i];
+        if (s->kind == FE_S_IMPORT)
+            na += s->nimports;
+        else if (s->kind == FE_S_DEF)
+            nf++;
+        else if (s->kind == FE_S_ASSIGN || s->kind == FE_S_ANNASSIGN)
+            ng++;
+    }
+    nm->aliases = LM_NEWN(a, fe_alias, na);
+    nm->funcs = LM_NEWN(a, const fe_func *, nf);
+    nm->globals = LM_NEWN(a, fe_global, ng);
+    for (int i = 0; i < m->nbody; i++) {
+        const fe_stmt *s = m->body[i];
+        if (s->kind == FE_S_IMPORT) {
+            for (int k = 0; k < s->nimports; k++) {
+                const fe_import *im = &s->imports[k];
+                fe_alias al;
+                if (im->name) { /* from M import name [as alias] */
+                    al.name = im->alias ? im->alias : im->name;
+                    al.target = lm_arena_printf(a, "%s.%s", im->module, im->name);
+                } else if (im->alias) { /* import a.b as x */
+                    al.name = im->alias;
+                    al.target = im->module;
+                } else { /* import a.b binds a */
+                    const char *dot = strchr(im->module, '.');
+                    al.name = dot ? lm_arena_strndup(a, im->module, (size_t)(dot - im->module)) : im->module;
+                    al.target = al.name;
+                }
+                nm->aliases[nm->naliases++] = al;
+            }
+        } else if (s->kind == FE_S_DEF) {
+            nm->funcs[nm->nfuncs++] = s->fn;
+        } else if ((s->kind == FE_S_ASSIGN && s->ntargets == 1) || (s->kind == FE_S_ANNASSIGN && s->value)) {
+            const fe_expr *t = s->targets[0];
+            if (t->kind == FE_E_NAME)
+                nm->globals[nm->nglobals++] = (fe_global){t->name, s->value, s->loc};
+        }
+    }
+}
+
+const char *fe_qualname(const fe_names *nm, const fe_expr *e, lm_arena *a)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == FE_E_NAME) {
+        /* the last import of a name wins, as in Python */
+        for (int i = nm->naliases - 1; i >= 0; i--)
+            if (!strcmp(nm->aliases[i].name, e->name))
+                return nm->aliases[i].target;
+        return NULL;
+    }
+    if (e->kind == FE_E_ATTR) {
+        const char *base = fe_qualname(nm, e->a, a);
+        return base ? lm_arena_printf(a, "%s.%s", base, e->name) : NULL;
+    }
+    return NULL;
+}
+
+const char *fe_pretty_qualname(const char *qual, lm_arena *a)
+{
+    static const char tl[] = "triton.language.";
+    if (!strncmp(qual, tl, sizeof tl - 1))
+        return lm_arena_printf(a, "tl.%s", qual + sizeof tl - 1);
+    return qual;
+}
+
+const fe_func *fe_find_func(const fe_names *nm, const char *name)
+{
+    for (int i = nm->nfuncs - 1; i >= 0; i--)
+        if (!strcmp(nm->funcs[i]->name, name))
+            return nm->funcs[i];
+    return NULL;
+}
+
+const fe_global *fe_find_global(const fe_names *nm, const char *name)
+{
+    for (int i = nm->nglobals - 1; i >= 0; i--)
+        if (!strcmp(nm->globals[i].name, name))
+            return &nm->globals[i];
+    return NULL;
+}
+
+static bool decorated(const fe_names *nm, const fe_func *f, const char *what, lm_arena *a)
+{
+    for (int i = 0; i < f->ndecorators; i++) {
+        const fe_expr *d = f->decorators[i];
+        if (d->kind == FE_E_CALL)
+            d = d->a;
+        const char *q = fe_qualname(nm, d, a);
+        if (q && !strcmp(q, what))
+            return true;
+    }
+    return false;
+}
+
+bool fe_is_jit(const fe_names *nm, const fe_func *f, lm_arena *a) { return decorated(nm, f, "triton.jit", a); }
+bool fe_is_launch_spec(const fe_names *nm, const fe_func *f, lm_arena *a)
+{
+    return decorated(nm, f, "loomc.launch", a);
+}
+
+bool fe_is_constexpr_param(const fe_names *nm, const fe_param *p, lm_arena *a)
+{
+    if (!p->annotation)
+        return false;
+    const char *q = fe_qualname(nm, p->annotation, a);
+    if (q && (!strcmp(q, "triton.language.constexpr") || !strcmp(q, "triton.language.core.constexpr")))
+        return true;
+    /* a string annotation "tl.constexpr" */
+    return p->annotation->kind == FE_E_STR &&
+           (!strcmp(p->annotation->str, "tl.constexpr") || !strcmp(p->annotation->str, "constexpr"));
+}
+
+int fe_dtype(const char *qual, tir_elem *out)
+{
+    static const char tl[] = "triton.language.";
+    if (!qual || strncmp(qual, tl, sizeof tl - 1) != 0)
+        return 0;
+    const char *n = qual + sizeof tl - 1;
+    static const struct {
+        const char *name;
+        tir_elem e;
+    } ok[] = {{"float32", TIR_F32}, {"float16", TIR_F16}, {"bfloat16", TIR_BF16},
+              {"int32", TIR_I32},   {"int64", TIR_I64},   {"int1", TIR_I1}};
+    for (size_t i = 0; i < LM_COUNT(ok); i++)
+        if (!strcmp(n, ok[i].name)) {
+            *out = ok[i].e;
+            return 1;
+        }
+    static const char *const known[] = {"float64", "int8", "int16", "uint8", "uint16", "uint32", "uint64",
+                                        "float8e4nv", "float8e5", "float8e4b15", "float8e4b8", "float8e5b16",
+                                        "float8e4b15x4", "float8_e4m3fn", "float8_e5m2", "void"};
+    for (size_t i = 0; i < LM_COUNT(known); i++)
+        if (!strcmp(n, known[i]))
+            return -1;
+    return 0;
+}
+
+/* ======================================================================
+ * launch specs
+ * ==================================================================== */
+
+typedef enum lkind { LV_INT, LV_FLOAT, LV_TENSOR, LV_TUPLE, LV_DTYPE, LV_NONE, LV_STR } lkind;
+
+typedef struct lval {
+    lkind kind;
+    const sym_expr *i; /* INT */
+    bool is_bool;
+    double f;          /* FLOAT */
+    tir_tensor *t;     /* TENSOR */
+    struct lval *items;/* TUPLE */
+    int n;
+    tir_elem dtype;    /* DTYPE */
+    const char *str;   /* STR */
+} lval;
+
+typedef struct local {
+    const char *name;
+    lval v;
+} local;
+
+typedef struct lctx {
+    const fe_names *nm;
+    const fe_launch_opts *opts;
+    sym_ctx *sym;
+    lm_arena *a;
+    lm_diag *d;
+    jmp_buf jb;
+    fe_spec *spec;
+    local *locals;
+    int nlocals, caplocals;
+    int captensors;
+    const char *file;
+} lctx;
+
+static LM_NORETURN void lfail(lctx *c, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
+static void lfail(lctx *c, lm_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lm_verror(c->d, loc, fmt, ap);
+    va_end(ap);
+    longjmp(c->jb, 1);
+}
+
+static LM_NORETURN void lfail_plain(lctx *c, const char *fmt, ...) LM_PRINTF(2, 3);
+static void lfail_plain(lctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lm_verror(c->d, (lm_loc){0}, fmt, ap);
+    va_end(ap);
+    longjmp(c->jb, 1);
+}
+
+static const char *qual(lctx *c, const fe_expr *e) { return fe_qualname(c->nm, e, c->a); }
+
+/* ---- the spec's environment ------------------------------------------------- */
+
+bool fe_spec_eval(const fe_spec *spec, const sym_expr *e, int64_t *out, const char **unbound)
+{
+    if (sym_eval(e, &spec->env, out) == SYM_OK)
+        return true;
+    if (unbound) {
+        *unbound = NULL;
+        const sym_expr *vars[16];
+        int n = sym_vars(e, vars, 16);
+        for (int i = 0; i < n && i < 16; i++) {
+            int64_t lo, hi;
+            if (!sym_env_get(&spec->env, vars[i], &lo, &hi)) {
+                *unbound = vars[i]->name;
+                break;
+            }
+        }
+    }
+    return false;
+}
+
+static fe_symbol *find_symbol(fe_symbol *s, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(s[i].name, name))
+            return &s[i];
+    return NULL;
+}
+
+static const char *symbol_list(lctx *c, const fe_symbol *s, int n)
+{
+    if (n == 0)
+        return "none";
+    const char *out = "";
+    for (int i = 0; i < n; i++)
+        out = lm_arena_printf(c->a, "%s%s%s", out, i ? ", " : "", s[i].name);
+    return out;
+}
+
+/* ---- locals ------------------------------------------------------------------ */
+
+static local *find_local(lctx *c, const char *name)
+{
+    for (int i = c->nlocals - 1; i >= 0; i--)
+        if (!strcmp(c->locals[i].name, name))
+            return &c->locals[i];
+    return NULL;
+}
+
+static void set_local(lctx *c, const char *name, lval v)
+{
+    local *l = find_local(c, name);
+    if (l) {
+        l->v = v;
+        return;
+    }
+    if (c->nlocals == c->caplocals) {
+        int cap = c->caplocals ? 2 * c->caplocals : 16;
+        local *n = LM_NEWN(c->a, local, cap);
+        if (c->nlocals)
+            memcpy(n, c->locals, sizeof *n * (size_t)c->nlocals);
+        c->locals = n;
+        c->caplocals = cap;
+    }
+    c->locals[c->nlocals++] = (local){name, v};
+}
+
+/* ---- values ---------------------------------------------------------------- */
+
+static lval lv_int(const sym_expr *e) { return (lval){.kind = LV_INT, .i = e}; }
+static lval lv_float(double f) { return (lval){.kind = LV_FLOAT, .f = f}; }
+
+static const char *lkind_name(const lval *v)
+{
+    switch (v->kind) {
+    case LV_INT: return "an integer";
+    case LV_FLOAT: return "a float";
+    case LV_TENSOR: return "a tensor";
+    case LV_TUPLE: return "a tuple";
+    case LV_DTYPE: return "a dtype";
+    case LV_NONE: return "None";
+    case LV_STR: return "a string";
+    }
+    return "?";
+}
+
+/* The value of an integer, which must be known. */
+static int64_t known_int(lctx *c, const sym_expr *e, lm_loc loc, const char *what)
+{
+    int64_t v;
+    const char *unb = NULL;
+    if (fe_spec_eval(c->spec, e, &v, &unb))
+        return v;
+    if (unb)
+        lfail(c, loc, "free constexpr '%s' has no value here, but %s needs one (pin it with --const %s=...)",
+              unb, what, unb);
+    lfail(c, loc, "%s cannot be computed (division by zero or overflow)", what);
+}
+
+static double as_float(lctx *c, const lval *v, lm_loc loc)
+{
+    if (v->kind == LV_FLOAT)
+        return v->f;
+    if (v->kind == LV_INT)
+        return (double)known_int(c, v->i, loc, "a float expression");
+    lfail(c, loc, "expected a number, got %s", lkind_name(v));
+}
+
+static const sym_expr *as_int(lctx *c, const lval *v, lm_loc loc, const char *what)
+{
+    if (v->kind != LV_INT)
+        lfail(c, loc, "%s must be an integer expression, got %s", what, lkind_name(v));
+    return v->i;
+}
+
+static lval eval(lctx *c, const fe_expr *e);
+
+static lval eval_name(lctx *c, const fe_expr *e)
+{
+    local *l = find_local(c, e->name);
+    if (l)
+        return l->v;
+    fe_spec *sp = c->spec;
+    fe_symbol *s = find_symbol(sp->sizes, sp->nsizes, e->name);
+    if (s)
+        return lv_int(s->var);
+    if ((s = find_symbol(sp->options, sp->noptions, e->name)))
+        return lv_int(sym_const(c->sym, s->value));
+    if ((s = find_symbol(sp->frees, sp->nfrees, e->name)))
+        return lv_int(s->var);
+    if (fe_find_func(c->nm, e->name))
+        lfail(c, e->loc, "'%s' is a function; a launch spec can only call a kernel as %s[grid](...)", e->name,
+              e->name);
+    if (qual(c, e))
+        lfail(c, e->loc, "'%s' is a module, not a value", e->name);
+    lfail(c, e->loc, "name '%s' is not defined in launch spec '%s'", e->name, sp->name);
+}
+
+static lval eval_tensor_ctor(lctx *c, const fe_expr *e, tir_role role)
+{
+    const char *fn = role == TIR_INPUT ? "tensor" : tir_role_name(role);
+    const fe_expr *shape_e = e->nitems > 0 ? e->items[0] : NULL;
+    const fe_expr *dtype_e = e->nitems > 1 ? e->items[1] : NULL;
+    for (int k = 0; k < e->nkws; k++) {
+        if (!strcmp(e->kws[k].name, "shape") && !shape_e)
+            shape_e = e->kws[k].value;
+        else if (!strcmp(e->kws[k].name, "dtype") && !dtype_e)
+            dtype_e = e->kws[k].value;
+        else
+            lfail(c, e->kws[k].loc, "unexpected argument '%s' to loomc.%s(shape, dtype)", e->kws[k].name, fn);
+    }
+    if (!shape_e || !dtype_e || e->nitems > 2)
+        lfail(c, e->loc, "loomc.%s takes a shape and a dtype: loomc.%s((M, K), tl.bfloat16)", fn, fn);
+    lval sh = eval(c, shape_e);
+    if (sh.kind != LV_TUPLE || sh.n < 1 || sh.n > TIR_MAX_RANK)
+        lfail(c, shape_e->loc, "the shape of a tensor must be a tuple of 1 to %d sizes", TIR_MAX_RANK);
+    lval dt = eval(c, dtype_e);
+    if (dt.kind != LV_DTYPE || dt.dtype == TIR_I1)
+        lfail(c, dtype_e->loc, "the dtype of a tensor must be tl.bfloat16, tl.float16, tl.float32, tl.int32 or "
+                               "tl.int64");
+    tir_tensor *t = LM_NEW(c->a, tir_tensor);
+    t->role = role;
+    t->elem = dt.dtype;
+    t->rank = sh.n;
+    t->shape = LM_NEWN(c->a, const sym_expr *, sh.n);
+    t->strides = LM_NEWN(c->a, const sym_expr *, sh.n);
+    t->loc = e->loc;
+    for (int i = 0; i < sh.n; i++) {
+        t->shape[i] = as_int(c, &sh.items[i], shape_e->loc, "a tensor dimension");
+        int64_t v = known_int(c, t->shape[i], shape_e->loc, "a tensor dimension");
+        if (v < 1)
+            lfail(c, shape_e->loc, "dimension %d of the tensor is %lld; sizes must be at least 1", i,
+                  (long long)v);
+    }
+    const sym_expr *st = sym_const(c->sym, 1);
+    for (int i = sh.n - 1; i >= 0; i--) {
+        t->strides[i] = st;
+        st = sym_mul(c->sym, st, t->shape[i]);
+    }
+    return (lval){.kind = LV_TENSOR, .t = t};
+}
+
+static lval eval_call(lctx *c, const fe_expr *e)
+{
+    const fe_expr *f = e->a;
+    /* methods of tensors: x.stride(i) */
+    if (f->kind == FE_E_ATTR && !qual(c, f)) {
+        lval obj = eval(c, f->a);
+        if (obj.kind == LV_TENSOR && !strcmp(f->name, "stride")) {
+            if (e->nitems != 1 || e->nkws)
+                lfail(c, e->loc, "x.stride(i) takes one dimension index");
+            lval iv = eval(c, e->items[0]);
+            int64_t i = known_int(c, as_int(c, &iv, e->items[0]->loc, "a dimension index"), e->items[0]->loc,
+                                  "a dimension index");
+            if (i < 0)
+                i += obj.t->rank;
+            if (i < 0 || i >= obj.t->rank)
+                lfail(c, e->items[0]->loc, "dimension %lld out of range for a tensor of rank %d",
+                      (long long)i, obj.t->rank);
+            return lv_int(obj.t->strides[i]);
+        }
+        if (obj.kind == LV_TENSOR)
+            lfail(c, f->loc, "tensor method '%s' is not supported in launch specs (use x.stride(i) or x.shape[i])",
+                  f->name);
+        lfail(c, f->loc, "'%s' of %s cannot be called", f->name, lkind_name(&obj));
+    }
+    const char *q = qual(c, f);
+    const char *fname = q ? q : f->kind == FE_E_NAME ? f->name : "?";
+    if (q && !strcmp(q, "loomc.tensor"))
+        return eval_tensor_ctor(c, e, TIR_INPUT);
+    if (q && !strcmp(q, "loomc.output"))
+        return eval_tensor_ctor(c, e, TIR_OUTPUT);
+    if (q && !strcmp(q, "loomc.scratch"))
+        return eval_tensor_ctor(c, e, TIR_SCRATCH);
+    if (e->nkws)
+        lfail(c, e->kws[0].loc, "unexpected keyword argument '%s'", e->kws[0].name);
+    lval args[8];
+    if (e->nitems > 8)
+        lfail(c, e->loc, "too many arguments");
+    for (int i = 0; i < e->nitems; i++)
+        args[i] = eval(c, e->items[i]);
+    bool cdiv = q && (!strcmp(q, "triton.language.cdiv") || !strcmp(q, "triton.cdiv"));
+    if (cdiv) {
+        if (e->nitems != 2)
+            lfail(c, e->loc, "cdiv takes two integers");
+        const sym_expr *x = as_int(c, &args[0], e->items[0]->loc, "cdiv's operand");
+        const sym_expr *y = as_int(c, &args[1], e->items[1]->loc, "cdiv's operand");
+        int64_t yv;
+        if (sym_is_const(y, &yv) && yv == 0)
+            lfail(c, e->items[1]->loc, "division by zero");
+        return lv_int(sym_cdiv(c->sym, x, y));
+    }
+    if (!q && f->kind == FE_E_NAME && !find_local(c, f->name)) {
+        if (!strcmp(f->name, "min") || !strcmp(f->name, "max")) {
+            if (e->nitems < 2)
+                lfail(c, e->loc, "%s needs at least two integers", f->name);
+            bool mn = !strcmp(f->name, "min");
+            const sym_expr *r = as_int(c, &args[0], e->items[0]->loc, "an operand of min/max");
+            for (int i = 1; i < e->nitems; i++) {
+                const sym_expr *x = as_int(c, &args[i], e->items[i]->loc, "an operand of min/max");
+                r = mn ? sym_min(c->sym, r, x) : sym_max(c->sym, r, x);
+            }
+            return lv_int(r);
+        }
+        if (!strcmp(f->name, "float") && e->nitems == 1)
+            return lv_float(as_float(c, &args[0], e->items[0]->loc));
+        if (!strcmp(f->name, "int") && e->nitems == 1) {
+            if (args[0].kind == LV_INT)
+                return args[0];
+            double x = as_float(c, &args[0], e->items[0]->loc);
+            if (!(fabs(x) < 9e18))
+                lfail(c, e->loc, "int() of a value out of range");
+            return lv_int(sym_const(c->sym, (int64_t)x));
+        }
+    }
+    if (q && !strcmp(q, "math.sqrt") && e->nitems == 1) {
+        double x = as_float(c, &args[0], e->items[0]->loc);
+        if (x < 0)
+            lfail(c, e->loc, "math.sqrt of a negative number");
+        return lv_float(sqrt(x));
+    }
+    if (f->kind == FE_E_NAME && fe_find_func(c->nm, f->name))
+        lfail(c, e->loc, "calling '%s' directly is not supported; launch a kernel as %s[grid](...)", f->name,
+              f->name);
+    lfail(c, e->loc, "call of %s is not supported in launch specs", fe_pretty_qualname(fname, c->a));
+}
+
+static lval eval_binop(lctx *c, const fe_expr *e)
+{
+    lval x = eval(c, e->a), y = eval(c, e->b);
+    const char *op = e->op;
+    bool ints = x.kind == LV_INT && y.kind == LV_INT;
+    if ((x.kind != LV_INT && x.kind != LV_FLOAT) || (y.kind != LV_INT && y.kind != LV_FLOAT))
+        lfail(c, e->loc, "operator '%s' needs numbers, got %s and %s", op, lkind_name(&x), lkind_name(&y));
+    if (ints) {
+        if (!strcmp(op, "+"))
+            return lv_int(sym_add(c->sym, x.i, y.i));
+        if (!strcmp(op, "-"))
+            return lv_int(sym_sub(c->sym, x.i, y.i));
+        if (!strcmp(op, "*"))
+            return lv_int(sym_mul(c->sym, x.i, y.i));
+        if (!strcmp(op, "//") || !strcmp(op, "%")) {
+            int64_t yv;
+            if (sym_is_const(y.i, &yv) && yv == 0)
+                lfail(c, e->loc, "division by zero");
+            return lv_int(!strcmp(op, "//") ? sym_floordiv(c->sym, x.i, y.i) : sym_mod(c->sym, x.i, y.i));
+        }
+        if (!strcmp(op, "**")) {
+            int64_t b = known_int(c, x.i, e->loc, "'**'"), p = known_int(c, y.i, e->loc, "'**'");
+            if (p >= 0) {
+                int64_t r = 1;
+                for (int64_t k = 0; k < p; k++)
+                    if (!lm_mul_ok(r, b, &r))
+                        lfail(c, e->loc, "integer overflow in '**'");
+                return lv_int(sym_const(c->sym, r));
+            }
+        }
+    }
+    double a = as_float(c, &x, e->a->loc), b = as_float(c, &y, e->b->loc);
+    if (!strcmp(op, "+"))
+        return lv_float(a + b);
+    if (!strcmp(op, "-"))
+        return lv_float(a - b);
+    if (!strcmp(op, "*"))
+        return lv_float(a * b);
+    if (!strcmp(op, "/")) {
+        if (b == 0)
+            lfail(c, e->loc, "division by zero");
+        return lv_float(a / b);
+    }
+    if (!strcmp(op, "**")) {
+        if (a < 0 && floor(b) != b)
+            lfail(c, e->loc, "fractional power of a negative number");
+        return lv_float(pow(a, b));
+    }
+    lfail(c, e->loc, "operator '%s' is not supported in launch specs", op);
+}
+
+static lval eval(lctx *c, const fe_expr *e)
+{
+    switch (e->kind) {
+    case FE_E_INT: return lv_int(sym_const(c->sym, e->ival));
+    case FE_E_BOOL: {
+        lval v = lv_int(sym_const(c->sym, e->ival));
+        v.is_bool = true;
+        return v;
+    }
+    case FE_E_FLOAT: return lv_float(e->fval);
+    case FE_E_STR: return (lval){.kind = LV_STR, .str = e->str};
+    case FE_E_NONE: return (lval){.kind = LV_NONE};
+    case FE_E_NAME: return eval_name(c, e);
+    case FE_E_TUPLE:
+    case FE_E_LIST: {
+        lval t = {.kind = LV_TUPLE, .n = e->nitems};
+        t.items = LM_NEWN(c->a, lval, e->nitems ? e->nitems : 1);
+        for (int i = 0; i < e->nitems; i++)
+            t.items[i] = eval(c, e->items[i]);
+        return t;
+    }
+    case FE_E_ATTR: {
+        const char *q = qual(c, e);
+        if (q) {
+            tir_elem el;
+            int k = fe_dtype(q, &el);
+            if (k == 1)
+                return (lval){.kind = LV_DTYPE, .dtype = el};
+            if (k < 0)
+                lfail(c, e->loc, "dtype %s is not supported", fe_pretty_qualname(q, c->a));
+            lfail(c, e->loc, "%s is not a value loomc knows in launch specs", fe_pretty_qualname(q, c->a));
+        }
+        lval obj = eval(c, e->a);
+        if (obj.kind == LV_TENSOR && !strcmp(e->name, "shape")) {
+            lval t = {.kind = LV_TUPLE, .n = obj.t->rank};
+            t.items = LM_NEWN(c->a, lval, obj.t->rank);
+            for (int i = 0; i < obj.t->rank; i++)
+                t.items[i] = lv_int(obj.t->shape[i]);
+            return t;
+        }
+        lfail(c, e->loc, "attribute '%s' of %s is not supported in launch specs", e->name, lkind_name(&obj));
+    }
+    case FE_E_SUBSCRIPT: {
+        lval obj = eval(c, e->a);
+        if (obj.kind != LV_TUPLE || e->nitems != 1 || e->items[0]->kind == FE_E_SLICE)
+            lfail(c, e->loc, "only x.shape[i] and tuple[i] can be indexed in launch specs");
+        lval iv = eval(c, e->items[0]);
+        int64_t i = known_int(c, as_int(c, &iv, e->items[0]->loc, "an index"), e->items[0]->loc, "an index");
+        if (i < 0)
+            i += obj.n;
+        if (i < 0 || i >= obj.n)
+            lfail(c, e->items[0]->loc, "index %lld out of range for %d items", (long long)i, obj.n);
+        return obj.items[i];
+    }
+    case FE_E_BINOP: return eval_binop(c, e);
+    case FE_E_UNOP: {
+        lval x = eval(c, e->a);
+        if (!strcmp(e->op, "-") && x.kind == LV_INT)
+            return lv_int(sym_neg(c->sym, x.i));
+        if (!strcmp(e->op, "-") && x.kind == LV_FLOAT)
+            return lv_float(-x.f);
+        if (!strcmp(e->op, "+") && (x.kind == LV_INT || x.kind == LV_FLOAT))
+            return x;
+        lfail(c, e->loc, "operator '%s' is not supported on %s in launch specs", e->op, lkind_name(&x));
+    }
+    case FE_E_CALL: return eval_call(c, e);
+    case FE_E_LAMBDA:
+        lfail(c, e->loc, "lambda is not supported in launch specs; write the grid as a tuple of expressions, "
+                         "e.g. (tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N))");
+    default: break;
+    }
+    lfail(c, e->loc, "this expression is not supported in launch specs (see docs/launch.md)");
+}
+
+/* ---- launches ---------------------------------------------------------------- */
+
+/* `kernel[grid](args...)` as an expression statement: the kernel's name
+ * expression, or NULL if the statement is not a launch. */
+static const fe_expr *launch_target(const fe_stmt *s)
+{
+    if (s->kind != FE_S_EXPR || s->value->kind != FE_E_CALL)
+        return NULL;
+    const fe_expr *sub = s->value->a;
+    if (sub->kind != FE_E_SUBSCRIPT || sub->a->kind != FE_E_NAME)
+        return NULL;
+    return sub->a;
+}
+
+static const char *const launch_options[] = {"num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion"};
+
+static bool is_launch_option(const char *name)
+{
+    for (size_t i = 0; i < LM_COUNT(launch_options); i++)
+        if (!strcmp(launch_options[i], name))
+            return true;
+    return false;
+}
+
+static int param_index(const fe_func *k, const char *name)
+{
+    for (int i = 0; i < k->nparams; i++)
+        if (!strcmp(k->params[i].name, name))
+            return i;
+    return -1;
+}
+
+static const fe_func *launched_kernel(lctx *c, const fe_expr *name)
+{
+    const fe_func *k = fe_find_func(c->nm, name->name);
+    if (!k)
+        lfail(c, name->loc, "unknown kernel '%s'", name->name);
+    if (!fe_is_jit(c->nm, k, c->a))
+        lfail(c, name->loc, "'%s' is not a @triton.jit kernel", name->name);
+    return k;
+}
+
+/* Record the free constexprs of a launch (before evaluating anything, so
+ * that their names can be used anywhere in the spec). */
+static void prescan_launch(lctx *c, const fe_stmt *s)
+{
+    const fe_expr *call = s->value;
+    const fe_func *k = launched_kernel(c, launch_target(s));
+    for (int i = 0; i < k->nparams; i++) {
+        const fe_param *p = &k->params[i];
+        if (!fe_is_constexpr_param(c->nm, p, c->a) || p->deflt || i < call->nitems)
+            continue;
+        bool passed = false;
+        for (int j = 0; j < call->nkws; j++)
+            passed |= !strcmp(call->kws[j].name, p->name);
+        if (passed)
+            continue;
+        fe_spec *sp = c->spec;
+        if (find_symbol(sp->sizes, sp->nsizes, p->name) || find_symbol(sp->options, sp->noptions, p->name))
+            lfail(c, call->loc,
+                  "constexpr '%s' of kernel %s is not passed, and launch spec '%s' has a parameter of that "
+                  "name; pass it explicitly (%s=%s) or rename one of them",
+                  p->name, k->name, sp->name, p->name, p->name);
+        if (find_symbol(sp->frees, sp->nfrees, p->name))
+            continue;
+        fe_symbol *fs = &sp->frees[sp->nfrees++];
+        fs->name = p->name;
+        fs->var = sym_var(c->sym, p->name);
+        fs->loc = p->loc;
+    }
+}
+
+static fe_arg bind_value(lctx *c, const fe_func *k, const fe_param *p, lval v, lm_loc loc)
+{
+    fe_arg a = {.param = p, .is_constexpr = fe_is_constexpr_param(c->nm, p, c->a), .loc = loc};
+    switch (v.kind) {
+    case LV_TENSOR:
+        if (!v.t->name)
+            lfail(c, loc, "name the tensor first (x = loomc.tensor(...)) and pass x");
+        if (a.is_constexpr)
+            lfail(c, loc, "constexpr parameter '%s' of kernel %s gets tensor '%s'", p->name, k->name,
+                  v.t->name);
+        if (p->annotation) {
+            const char *q = qual(c, p->annotation);
+            bool scalar = (p->annotation->kind == FE_E_NAME && (!strcmp(p->annotation->name, "int") ||
+                                                                !strcmp(p->annotation->name, "float"))) ||
+                          (q && fe_dtype(q, &(tir_elem){0}) != 0);
+            if (scalar)
+                lfail(c, loc, "parameter '%s' of kernel %s is a scalar but gets tensor '%s'", p->name, k->name,
+                      v.t->name);
+        }
+        a.kind = FE_ARG_TENSOR;
+        a.tensor = v.t;
+        return a;
+    case LV_INT:
+        a.kind = FE_ARG_INT;
+        a.ival = v.i;
+        a.is_bool = v.is_bool;
+        return a;
+    case LV_FLOAT:
+        a.kind = FE_ARG_FLOAT;
+        a.fval = v.f;
+        return a;
+    default:
+        lfail(c, loc, "the argument for parameter '%s' of kernel %s is %s; expected a tensor, an integer or a "
+                      "float",
+              p->name, k->name, lkind_name(&v));
+    }
+}
+
+static void eval_launch(lctx *c, const fe_stmt *s)
+{
+    const fe_expr *call = s->value, *sub = call->a;
+    const fe_func *k = launched_kernel(c, sub->a);
+    fe_spec *sp = c->spec;
+    fe_launch *l = &sp->launches[sp->nlaunches];
+    l->index = sp->nlaunches;
+    l->kernel = k;
+    l->loc = s->loc;
+
+    /* grid */
+    lval g;
+    if (sub->nitems == 1) {
+        g = eval(c, sub->items[0]);
+    } else {
+        g = (lval){.kind = LV_TUPLE, .n = sub->nitems, .items = LM_NEWN(c->a, lval, sub->nitems)};
+        for (int i = 0; i < sub->nitems; i++)
+            g.items[i] = eval(c, sub->items[i]);
+    }
+    if (g.kind != LV_TUPLE || g.n < 1 || g.n > TIR_MAX_GRID)
+        lfail(c, sub->items[0]->loc, "the grid must be a tuple of one to three integer expressions, got %s",
+              g.kind == LV_TUPLE ? lm_arena_printf(c->a, "a tuple of %d", g.n) : lkind_name(&g));
+    l->grid_rank = g.n;
+    for (int i = 0; i < g.n; i++)
+        l->grid[i] = as_int(c, &g.items[i], sub->items[0]->loc, "a grid dimension");
+
+    /* arguments */
+    l->nargs = k->nparams;
+    l->args = LM_NEWN(c->a, fe_arg, k->nparams ? k->nparams : 1);
+    bool *given = LM_NEWN(c->a, bool, k->nparams ? k->nparams : 1);
+    if (call->nitems > k->nparams)
+        lfail(c, call->items[k->nparams]->loc, "kernel %s takes %d parameters, but the launch passes %d "
+                                               "positional arguments",
+              k->name, k->nparams, call->nitems);
+    for (int i = 0; i < call->nitems; i++) {
+        l->args[i] = bind_value(c, k, &k->params[i], eval(c, call->items[i]), call->items[i]->loc);
+        given[i] = true;
+    }
+    for (int j = 0; j < call->nkws; j++) {
+        const fe_keyword *kw = &call->kws[j];
+        int i = param_index(k, kw->name);
+        if (i < 0) {
+            if (is_launch_option(kw->name))
+                continue; /* a Triton launch option; it does not change the program */
+            lfail(c, kw->loc, "kernel %s has no parameter named '%s'", k->name, kw->name);
+        }
+        if (given[i])
+            lfail(c, kw->loc, "parameter '%s' of kernel %s is given twice", kw->name, k->name);
+        l->args[i] = bind_value(c, k, &k->params[i], eval(c, kw->value), kw->loc);
+        given[i] = true;
+    }
+    for (int i = 0; i < k->nparams; i++) {
+        if (given[i])
+            continue;
+        const fe_param *p = &k->params[i];
+        bool ce = fe_is_constexpr_param(c->nm, p, c->a);
+        if (p->deflt) {
+            /* the default is evaluated like a launch expression, without locals */
+            int save = c->nlocals;
+            c->nlocals = 0;
+            lval v = eval(c, p->deflt);
+            c->nlocals = save;
+            l->args[i] = bind_value(c, k, p, v, p->loc);
+            l->args[i].from_default = true;
+            continue;
+        }
+        if (!ce)
+            lfail(c, call->loc, "missing argument for parameter '%s' of kernel %s", p->name, k->name);
+        fe_symbol *fs = find_symbol(sp->frees, sp->nfrees, p->name);
+        if (!fs)
+            LM_BUG("free constexpr %s was not found by the prescan", p->name);
+        l->args[i] = (fe_arg){.param = p, .is_constexpr = true, .kind = FE_ARG_FREE, .ival = fs->var, .loc = p->loc};
+    }
+    sp->nlaunches++;
+}
+
+/* ---- statements --------------------------------------------------------------- */
+
+static void assign(lctx *c, const fe_expr *target, lval v, lm_loc loc)
+{
+    if (target->kind == FE_E_NAME) {
+        fe_spec *sp = c->spec;
+        if (find_symbol(sp->sizes, sp->nsizes, target->name) || find_symbol(sp->options, sp->noptions, target->name))
+            lfail(c, target->loc, "'%s' is a parameter of the launch spec and cannot be reassigned", target->name);
+        if (find_symbol(sp->frees, sp->nfrees, target->name))
+            lfail(c, target->loc, "'%s' is a free constexpr of a launched kernel and cannot be assigned",
+                  target->name);
+        if (v.kind == LV_TENSOR) {
+            if (v.t->name)
+                lfail(c, target->loc, "tensor '%s' is given a second name '%s'; use one name per tensor",
+                      v.t->name, target->name);
+            v.t->name = target->name;
+            if (sp->ntensors == c->captensors) {
+                int cap = c->captensors ? 2 * c->captensors : 8;
+                tir_tensor **n = LM_NEWN(c->a, tir_tensor *, cap);
+                if (sp->ntensors)
+                    memcpy(n, sp->tensors, sizeof *n * (size_t)sp->ntensors);
+                sp->tensors = n;
+                c->captensors = cap;
+            }
+            sp->tensors[sp->ntensors++] = v.t;
+        }
+        set_local(c, target->name, v);
+        return;
+    }
+    if (target->kind == FE_E_TUPLE || target->kind == FE_E_LIST) {
+        if (v.kind != LV_TUPLE || v.n != target->nitems)
+            lfail(c, loc, "cannot unpack %s into %d names", lkind_name(&v), target->nitems);
+        for (int i = 0; i < v.n; i++)
+            assign(c, target->items[i], v.items[i], loc);
+        return;
+    }
+    lfail(c, target->loc, "only names can be assigned in launch specs");
+}
+
+static const char *stmt_name(const fe_stmt *s)
+{
+    switch (s->kind) {
+    case FE_S_IF: return "'if' statements";
+    case FE_S_FOR: return "'for' loops";
+    case FE_S_WHILE: return "'while' loops";
+    case FE_S_BREAK: return "'break'";
+    case FE_S_CONTINUE: return "'continue'";
+    case FE_S_DEF: return "nested function definitions";
+    case FE_S_IMPORT: return "imports inside a launch spec";
+    case FE_S_ASSERT: return "'assert' statements";
+    case FE_S_AUGASSIGN: return "augmented assignments";
+    case FE_S_OTHER: return NULL;
+    default: return "this statement";
+    }
+}
+
+static void eval_stmt(lctx *c, const fe_stmt *s, bool last)
+{
+    switch (s->kind) {
+    case FE_S_PASS: return;
+    case FE_S_EXPR:
+        if (launch_target(s)) {
+            eval_launch(c, s);
+            return;
+        }
+        if (s->value->kind == FE_E_STR)
+            return; /* a docstring */
+        if (s->value->kind == FE_E_CALL && s->value->a->kind == FE_E_NAME &&
+            fe_find_func(c->nm, s->value->a->name))
+            lfail(c, s->loc, "calling '%s' without a grid is not a launch; write %s[grid](...)",
+                  s->value->a->name, s->value->a->name);
+        lfail(c, s->loc, "this expression statement is not a launch; launch specs hold assignments and "
+                         "kernel[grid](...) launches");
+    case FE_S_ASSIGN: {
+        lval v = eval(c, s->value);
+        for (int i = 0; i < s->ntargets; i++)
+            assign(c, s->targets[i], v, s->loc);
+        return;
+    }
+    case FE_S_ANNASSIGN:
+        if (s->value)
+            assign(c, s->targets[0], eval(c, s->value), s->loc);
+        return;
+    case FE_S_RETURN:
+        if (!last)
+            lfail(c, s->loc, "'return' must be the last statement of a launch spec");
+        return;
+    case FE_S_OTHER:
+        lfail(c, s->loc, "'%s' statements are not supported in launch specs", s->keyword);
+    default: lfail(c, s->loc, "%s are not supported in launch specs", stmt_name(s));
+    }
+}
+
+/* ---- choosing the spec -------------------------------------------------------- */
+
+static bool spec_launches(lctx *c, const fe_func *spec, const char *kernel)
+{
+    for (int i = 0; i < spec->nbody; i++) {
+        const fe_expr *t = launch_target(spec->body[i]);
+        if (t && !strcmp(t->name, kernel))
+            return true;
+    }
+    (void)c;
+    return false;
+}
+
+static const fe_func *choose_spec(lctx *c, const char **only_kernel)
+{
+    const fe_names *nm = c->nm;
+    const fe_func *specs[64];
+    int n = 0;
+    const char *names = "";
+    for (int i = 0; i < nm->nfuncs; i++)
+        if (fe_is_launch_spec(nm, nm->funcs[i], c->a)) {
+            if (n == (int)LM_COUNT(specs))
+                lfail(c, nm->funcs[i]->loc, "too many launch specs in one file (the limit is %d)",
+                      (int)LM_COUNT(specs));
+            names = lm_arena_printf(c->a, "%s%s%s", names, n ? ", " : "", nm->funcs[i]->name);
+            specs[n++] = nm->funcs[i];
+        }
+    *only_kernel = NULL;
+    lm_loc fileloc = {c->file, 0, 0};
+    if (n == 0)
+        lfail(c, fileloc, "no @loomc.launch function: loomc needs a launch spec beside the kernels "
+                          "(see docs/launch.md)");
+    const char *want = c->opts->kernel;
+    if (!want) {
+        if (n > 1)
+            lfail(c, fileloc, "%d launch specs (%s); choose one with --kernel NAME", n, names);
+        return specs[0];
+    }
+    for (int i = 0; i < n; i++)
+        if (!strcmp(specs[i]->name, want))
+            return specs[i];
+    const fe_func *found = NULL;
+    for (int i = 0; i < n; i++)
+        if (spec_launches(c, specs[i], want)) {
+            if (found)
+                lfail(c, fileloc, "kernel '%s' is launched by launch specs '%s' and '%s'; name the launch spec "
+                                  "with --kernel",
+                      want, found->name, specs[i]->name);
+            found = specs[i];
+        }
+    if (found) {
+        *only_kernel = want;
+        return found;
+    }
+    const fe_func *k = fe_find_func(nm, want);
+    if (k && fe_is_jit(nm, k, c->a))
+        lfail(c, fileloc, "kernel '%s' is not launched by any launch spec (%s)", want, names);
+    lfail(c, fileloc, "no launch spec or kernel named '%s' (launch specs: %s)", want, names);
+}
+
+/* ---- entry --------------------------------------------------------------------- */
+
+static void read_params(lctx *c)
+{
+    fe_spec *sp = c->spec;
+    const fe_func *fn = sp->fn;
+    sp->sizes = LM_NEWN(c->a, fe_symbol, fn->nparams ? fn->nparams : 1);
+    sp->options = LM_NEWN(c->a, fe_symbol, fn->nparams ? fn->nparams : 1);
+    for (int i = 0; i < fn->nparams; i++) {
+        const fe_param *p = &fn->params[i];
+        for (int j = 0; j < i; j++)
+            if (!strcmp(fn->params[j].name, p->name))
+                lfail(c, p->loc, "parameter '%s' is repeated", p->name);
+        if (!p->deflt) {
+            sp->sizes[sp->nsizes++] = (fe_symbol){p->name, sym_var(c->sym, p->name), false, 0, p->loc};
+            continue;
+        }
+        const fe_expr *d = p->deflt;
+        int64_t v;
+        if (d->kind == FE_E_INT || d->kind == FE_E_BOOL)
+            v = d->ival;
+        else if (d->kind == FE_E_UNOP && !strcmp(d->op, "-") && d->a->kind == FE_E_INT)
+            v = -d->a->ival;
+        else
+            lfail(c, d->loc, "the default of option '%s' must be an integer literal (or True/False)", p->name);
+        sp->options[sp->noptions++] = (fe_symbol){p->name, NULL, true, v, p->loc};
+    }
+}
+
+static void bind_options(lctx *c)
+{
+    fe_spec *sp = c->spec;
+    const fe_launch_opts *o = c->opts;
+    for (int i = 0; i < o->nshapes; i++) {
+        fe_symbol *s = find_symbol(sp->sizes, sp->nsizes, o->shapes[i].name);
+        if (!s)
+            lfail_plain(c, "--shape names '%s', which is not a size of launch spec '%s' (its sizes: %s)",
+                        o->shapes[i].name, sp->name, symbol_list(c, sp->sizes, sp->nsizes));
+        if (o->shapes[i].value < 1)
+            lfail_plain(c, "size %s must be at least 1, got %lld", s->name, (long long)o->shapes[i].value);
+        s->bound = true;
+        s->value = o->shapes[i].value;
+    }
+    for (int i = 0; i < sp->nsizes; i++)
+        if (!sp->sizes[i].bound)
+            lfail(c, sp->sizes[i].loc, "size '%s' of launch spec '%s' has no value; pass --shape %s=...",
+                  sp->sizes[i].name, sp->name, sp->sizes[i].name);
+    for (int i = 0; i < o->nconsts; i++) {
+        const char *name = o->consts[i].name;
+        fe_symbol *s = find_symbol(sp->options, sp->noptions, name);
+        if (!s)
+            s = find_symbol(sp->frees, sp->nfrees, name);
+        if (!s) {
+            if (find_symbol(sp->sizes, sp->nsizes, name))
+                lfail_plain(c, "'%s' is a size of launch spec '%s'; set it with --shape, not --const", name,
+                            sp->name);
+            lfail_plain(c, "--const names '%s', which is neither an option of launch spec '%s' nor a free "
+                           "constexpr of its kernels (options: %s; free constexprs: %s)",
+                        name, sp->name, symbol_list(c, sp->options, sp->noptions),
+                        symbol_list(c, sp->frees, sp->nfrees));
+        }
+        s->bound = true;
+        s->value = o->consts[i].value;
+    }
+    for (int i = 0; i < sp->nsizes; i++)
+        sym_env_set(&sp->env, sp->sizes[i].var, sp->sizes[i].value);
+    for (int i = 0; i < sp->nfrees; i++)
+        if (sp->frees[i].bound)
+            sym_env_set(&sp->env, sp->frees[i].var, sp->frees[i].value);
+}
+
+fe_spec *fe_read_launch(const fe_names *nm, const fe_launch_opts *opts, sym_ctx *s, lm_arena *a, lm_diag *d)
+{
+    lctx *c = LM_NEW(a, lctx);
+    c->nm = nm;
+    c->opts = opts;
+    c->sym = s;
+    c->a = a;
+    c->d = d;
+    c->file = nm->mod->file;
+    fe_spec *sp = LM_NEW(a, fe_spec);
+    c->spec = sp;
+    if (setjmp(c->jb)) {
+        fe_spec_free(c->spec);
+        return NULL;
+    }
+    const char *only = NULL;
+    sp->fn = choose_spec(c, &only);
+    sp->name = sp->fn->name;
+    const fe_func *fn = sp->fn;
+    int nlaunch = 0, nfree = 0;
+    for (int i = 0; i < fn->nbody; i++)
+        if (launch_target(fn->body[i])) {
+            nlaunch++;
+            nfree += launched_kernel(c, launch_target(fn->body[i]))->nparams;
+        }
+    sp->launches = LM_NEWN(a, fe_launch, nlaunch ? nlaunch : 1);
+    sp->frees = LM_NEWN(a, fe_symbol, nfree ? nfree : 1);
+    read_params(c);
+    for (int i = 0; i < fn->nbody; i++)
+        if (launch_target(fn->body[i]))
+            prescan_launch(c, fn->body[i]);
+    bind_options(c);
+    for (int i = 0; i < fn->nbody; i++)
+        eval_stmt(c, fn->body[i], i == fn->nbody - 1);
+    if (sp->nlaunches == 0)
+        lfail(c, fn->loc, "launch spec '%s' launches no kernel", sp->name);
+    for (int i = 0; i < sp->nlaunches; i++)
+        sp->launches[i].selected = !only || !strcmp(sp->launches[i].kernel->name, only);
+    return sp;
+}
+
+void fe_spec_free(fe_spec *spec)
+{
+    if (spec)
+        sym_env_free(&spec->env);
+}
+
+/* ---- printing ------------------------------------------------------------------ */
+
+static void print_shape(lm_buf *b, const tir_tensor *t)
+{
+    lm_buf_putc(b, '[');
+    for (int i = 0; i < t->rank; i++) {
+        if (i)
+            lm_buf_puts(b, ", ");
+        sym_print(b, t->shape[i]);
+    }
+    lm_buf_putc(b, ']');
+}
+
+static bool launch_uses_free(const fe_launch *l, const sym_expr *var)
+{
+    for (int i = 0; i < l->nargs; i++)
+        if (l->args[i].kind == FE_ARG_FREE && l->args[i].ival == var)
+            return true;
+    for (int i = 0; i < l->nargs; i++)
+        if (l->args[i].kind == FE_ARG_INT && sym_depends_on(l->args[i].ival, var))
+            return true;
+    for (int i = 0; i < l->grid_rank; i++)
+        if (sym_depends_on(l->grid[i], var))
+            return true;
+    return false;
+}
+
+void fe_print_launch(lm_buf *b, const fe_spec *sp, const fe_launch *l)
+{
+    lm_buf_printf(b, "launch %d of %s: %s\n", l->index, sp->name, l->kernel->name);
+    lm_buf_puts(b, "  grid: (");
+    for (int i = 0; i < l->grid_rank; i++) {
+        if (i)
+            lm_buf_puts(b, ", ");
+        sym_print(b, l->grid[i]);
+    }
+    lm_buf_puts(b, l->grid_rank == 1 ? ",)\n" : ")\n");
+    if (sp->nsizes) {
+        lm_buf_puts(b, "  sizes:");
+        for (int i = 0; i < sp->nsizes; i++)
+            lm_buf_printf(b, "%s %s = %lld", i ? "," : "", sp->sizes[i].name, (long long)sp->sizes[i].value);
+        lm_buf_putc(b, '\n');
+    }
+    if (sp->noptions) {
+        lm_buf_puts(b, "  options:");
+        for (int i = 0; i < sp->noptions; i++)
+            lm_buf_printf(b, "%s %s = %lld", i ? "," : "", sp->options[i].name, (long long)sp->options[i].value);
+        lm_buf_putc(b, '\n');
+    }
+    bool any = false;
+    for (int i = 0; i < sp->nfrees; i++) {
+        const fe_symbol *f = &sp->frees[i];
+        if (!launch_uses_free(l, f->var))
+            continue;
+        lm_buf_puts(b, any ? ", " : "  free constexprs: ");
+        any = true;
+        lm_buf_puts(b, f->name);
+        if (f->bound)
+            lm_buf_printf(b, " = %lld (pinned)", (long long)f->value);
+    }
+    if (any)
+        lm_buf_putc(b, '\n');
+    lm_buf_puts(b, "  tensors:\n");
+    for (int i = 0; i < sp->ntensors; i++) {
+        const tir_tensor *t = sp->tensors[i];
+        bool used = false;
+        for (int j = 0; j < l->nargs; j++)
+            used |= l->args[j].kind == FE_ARG_TENSOR && l->args[j].tensor == t;
+        if (!used)
+            continue;
+        lm_buf_printf(b, "    %s: %s ", t->name, tir_role_name(t->role));
+        print_shape(b, t);
+        lm_buf_printf(b, " %s\n", tir_elem_name(t->elem));
+    }
+    lm_buf_puts(b, "  arguments:\n");
+    for (int i = 0; i < l->nargs; i++) {
+        const fe_arg *a = &l->args[i];
+        lm_buf_printf(b, "    %s%s = ", a->param->name, a->is_constexpr ? " (constexpr)" : "");
+        switch (a->kind) {
+        case FE_ARG_TENSOR: lm_buf_printf(b, "%s", a->tensor->name); break;
+        case FE_ARG_INT:
+            if (a->is_bool) {
+                int64_t v = 0;
+                sym_is_const(a->ival, &v);
+                lm_buf_puts(b, v ? "True" : "False");
+            } else {
+                sym_print(b, a->ival);
+            }
+            break;
+        case FE_ARG_FLOAT: {
+            char s[40];
+            tir_format_float(s, sizeof s, a->fval);
+            lm_buf_puts(b, s);
+            break;
+        }
+        case FE_ARG_FREE: lm_buf_puts(b, "free"); break;
+        }
+        if (a->from_default)
+            lm_buf_puts(b, " (default)");
+        lm_buf_putc(b, '\n');
+    }
+}

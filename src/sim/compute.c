@@ -26,8 +26,11 @@
 #include <math.h>
 #include <string.h>
 
+/* Fields an op does not take are NULL and read as 0. */
 static int64_t evx(sim *s, sim_engine *e, const df_stmt *st, const df_expr *x)
 {
+    if (!x)
+        return 0;
     bool bad = false;
     int64_t v = df_eval_checked(x, e->slots, &bad);
     if (bad)

@@ -461,6 +461,7 @@ void sim_xfer_arrived(void *ctx, int32_t xi)
 {
     sim *s = ctx;
     sim_xfer *X = &s->net.xf[xi];
+    s->t_last = now(s);
     switch ((sim_xkind)X->kind) {
     case SIM_X_READ:
         if (s->functional) {
@@ -679,6 +680,7 @@ void sim_engine_run(sim *s, int32_t ei)
             return;
         if (e->pc >= e->code->n) {
             e->state = SIM_ES_DONE;
+            e->t_done = now(s);
             return;
         }
         const sim_ins *in = &e->code->ins[e->pc];

@@ -354,7 +354,12 @@ sim_result *sim_run(const df_program *p, const arch_desc *a, const sim_options *
             LM_BUG("bad event kind %d", ev->kind);
         }
     }
-    s.t_end = s.q.now;
+    /* The run ends when the last engine has finished and the last data has
+     * landed; acknowledgements still travelling back do not count. */
+    s.t_end = s.t_last;
+    for (int i = 0; i < s.neng; i++)
+        if (s.eng[i].t_done > s.t_end)
+            s.t_end = s.eng[i].t_done;
     if (!s.failed)
         for (int i = 0; i < s.neng; i++)
             if (s.eng[i].state != SIM_ES_DONE) {

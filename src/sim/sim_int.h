@@ -338,6 +338,7 @@ typedef struct sim_engine {
     double t_op;         /* when the current op started (after blocking) */
     double t_block;      /* when it blocked */
     double busy;
+    double t_done;       /* when it finished its kernel */
     int32_t nreads, nwrites; /* outstanding NoC transactions */
     sim_chunk cur;       /* compute: the chunk in hand */
     int64_t n_ops;
@@ -400,6 +401,7 @@ typedef struct sim {
     bool failed;         /* a run-time error was reported */
     double flops;
     double t_end;
+    double t_last;       /* last arrival of data or a semaphore update */
     uint64_t max_events;
     double max_cycles;
     sim_trace *trace;

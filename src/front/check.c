@@ -777,6 +777,20 @@ static void bind_args(chk *c, const fe_expr *call, const cval *self, const char 
         k = 1;
     }
     for (int i = 0; i < call->nitems; i++, k++) {
+        if (k < n && names[k][0] == '*') {
+            /* *shape: the remaining positional arguments, or one tuple */
+            int rest = call->nitems - i;
+            cval t = {.kind = C_TUPLE, .n = rest, .items = LM_NEWN(c->a, cval, rest)};
+            for (int j = 0; j < rest; j++)
+                t.items[j] = eval(c, call->items[i + j]);
+            if (rest == 1 && t.items[0].kind == C_TUPLE)
+                t = t.items[0];
+            out->v[k] = t;
+            out->has[k] = true;
+            out->loc[k] = call->items[i]->loc;
+            k++;
+            break;
+        }
         if (k >= n)
             cfail(c, call->items[i]->loc, "%s takes at most %d arguments, got %d", fname, n - (self ? 1 : 0),
                   call->nitems);
@@ -788,7 +802,7 @@ static void bind_args(chk *c, const fe_expr *call, const cval *self, const char 
         const fe_keyword *kw = &call->kws[j];
         int p = -1;
         for (int i = 0; i < n && p < 0; i++)
-            if (!strcmp(names[i], kw->name))
+            if (!strcmp(names[i] + (names[i][0] == '*'), kw->name))
                 p = i;
         if (p < 0)
             cfail(c, kw->loc, "%s got an unexpected keyword argument '%s'", fname, kw->name);
@@ -800,7 +814,7 @@ static void bind_args(chk *c, const fe_expr *call, const cval *self, const char 
     }
     for (int i = 0; i < nreq; i++)
         if (!out->has[i])
-            cfail(c, call->loc, "%s is missing its argument '%s'", fname, names[i]);
+            cfail(c, call->loc, "%s is missing its argument '%s'", fname, names[i] + (names[i][0] == '*'));
 }
 
 static bool given(const cargs *a, int i) { return a->has[i] && a->v[i].kind != C_NONE; }
@@ -1359,18 +1373,12 @@ static bool perm_dims(chk *c, const cval *v, lm_loc loc, const char *fname)
 static cval h_trans(chk *c, const fe_expr *call, const cval *self, const char *fname)
 {
     cargs a;
-    bind_args(c, call, self, fname, ARGS("input", "dim0", "dim1"), 1, &a);
+    bind_args(c, call, self, fname, ARGS("input", "*dims"), 1, &a);
     tir_value *x = tile_arg_ranked(c, &a, 0, fname);
-    if (given(&a, 1)) {
-        cval dims = a.v[1];
-        if (given(&a, 2)) {
-            dims = (cval){.kind = C_TUPLE, .n = 2, .items = LM_NEWN(c->a, cval, 2)};
-            dims.items[0] = a.v[1];
-            dims.items[1] = a.v[2];
-        }
+    if (given(&a, 1) && (a.v[1].kind != C_TUPLE || a.v[1].n > 0)) {
         if (x->type.rank != 2)
             cfail(c, aloc(&a, 0), "%s needs a 2-D tile, got %s", fname, describe(c, &a.v[0]));
-        if (!perm_dims(c, &dims, aloc(&a, 1), fname))
+        if (!perm_dims(c, &a.v[1], aloc(&a, 1), fname))
             return cv_val(x);
     }
     return cv_val(transpose(c, x, call->loc, fname));
@@ -1379,7 +1387,7 @@ static cval h_trans(chk *c, const fe_expr *call, const cval *self, const char *f
 static cval h_permute(chk *c, const fe_expr *call, const cval *self, const char *fname)
 {
     cargs a;
-    bind_args(c, call, self, fname, ARGS("input", "dims"), 2, &a);
+    bind_args(c, call, self, fname, ARGS("input", "*dims"), 2, &a);
     tir_value *x = tile_arg_ranked(c, &a, 0, fname);
     if (x->type.rank != 2)
         cfail(c, aloc(&a, 0), "%s needs a 2-D tile, got %s", fname, describe(c, &a.v[0]));
@@ -1391,7 +1399,7 @@ static cval h_permute(chk *c, const fe_expr *call, const cval *self, const char 
 static cval h_reshape(chk *c, const fe_expr *call, const cval *self, const char *fname)
 {
     cargs a;
-    bind_args(c, call, self, fname, ARGS("input", "shape", "can_reorder"), 2, &a);
+    bind_args(c, call, self, fname, ARGS("input", "*shape", "can_reorder"), 2, &a);
     tir_value *x = tile_arg_ranked(c, &a, 0, fname);
     const sym_expr *dims[TIR_MAX_RANK];
     int r = parse_shape(c, &a.v[1], aloc(&a, 1), "the new shape", dims);
@@ -1453,7 +1461,7 @@ static cval h_expand_dims(chk *c, const fe_expr *call, const cval *self, const c
 static cval h_broadcast_to(chk *c, const fe_expr *call, const cval *self, const char *fname)
 {
     cargs a;
-    bind_args(c, call, self, fname, ARGS("input", "shape"), 2, &a);
+    bind_args(c, call, self, fname, ARGS("input", "*shape"), 2, &a);
     tir_value *x = arg_tile(c, &a, 0, "the input");
     const sym_expr *dims[TIR_MAX_RANK];
     int r = parse_shape(c, &a.v[1], aloc(&a, 1), "the shape", dims);
@@ -2659,6 +2667,68 @@ static void remove_dead(chk *c)
     }
 }
 
+/* Merge pure ops that compute the same thing from the same operands (the
+ * same expression written twice in the source, e.g. a stride per block
+ * pointer); an op may reuse one of its own block or of an enclosing block. */
+static bool same_op(const tir_op *x, const tir_op *y)
+{
+    if (x->code != y->code || x->nopnds != y->nopnds || x->nresults != 1 || y->nresults != 1)
+        return false;
+    for (int i = 0; i < x->nopnds; i++)
+        if (x->opnds[i] != y->opnds[i])
+            return false;
+    if (!tir_type_eq(&x->results[0]->type, &y->results[0]->type))
+        return false;
+    if (x->ival != y->ival || x->is_float != y->is_float || memcmp(&x->fval, &y->fval, sizeof x->fval) ||
+        x->sym != y->sym || x->sym2 != y->sym2 || x->rank != y->rank || x->bcheck != y->bcheck ||
+        x->padding != y->padding || x->keep_dims != y->keep_dims)
+        return false;
+    if ((x->precision == NULL) != (y->precision == NULL) || (x->precision && strcmp(x->precision, y->precision)))
+        return false;
+    for (int i = 0; i < x->rank && i < TIR_MAX_RANK; i++)
+        if (x->order[i] != y->order[i])
+            return false;
+    return true;
+}
+
+typedef struct op_stack {
+    tir_op **ops;
+    int n, cap;
+} op_stack;
+
+static void cse_block(chk *c, tir_block *blk, op_stack *st)
+{
+    int mark = st->n;
+    tir_op *next;
+    for (tir_op *op = blk->first; op; op = next) {
+        next = op->next;
+        for (int r = 0; r < op->nregions; r++)
+            cse_block(c, op->regions[r], st);
+        if (op->nregions || op->nresults != 1 || !tir_op_has(op->code, TIR_P_PURE) ||
+            tir_op_has(op->code, TIR_P_HOIST))
+            continue;
+        tir_op *same = NULL;
+        for (int i = st->n - 1; i >= 0 && !same; i--)
+            if (same_op(st->ops[i], op))
+                same = st->ops[i];
+        if (same) {
+            tir_replace_uses(c->f->body, op->results[0], same->results[0]);
+            tir_op_remove(op);
+            continue;
+        }
+        if (st->n == st->cap) {
+            int cap = st->cap ? 2 * st->cap : 64;
+            tir_op **n = LM_NEWN(c->a, tir_op *, cap);
+            if (st->n)
+                memcpy(n, st->ops, sizeof *n * (size_t)st->n);
+            st->ops = n;
+            st->cap = cap;
+        }
+        st->ops[st->n++] = op;
+    }
+    st->n = mark;
+}
+
 static void bind_params(chk *c)
 {
     const fe_launch *l = c->l;
@@ -2726,6 +2796,8 @@ tir_func *fe_check(const fe_names *nm, const fe_spec *spec, const fe_launch *l, 
     bind_params(c);
     exec_stmts(c, k->body, k->nbody, true);
     tir_op_build(&c->b, TIR_RETURN, k->loc, NULL, 0, NULL, 0);
+    op_stack st = {0};
+    cse_block(c, f->body, &st);
     remove_dead(c);
     tir_verify_or_bug(f, "the front end (fe_check)");
     return f;

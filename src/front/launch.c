@@ -394,10 +394,17 @@ static lval eval_tensor_ctor(lctx *c, const fe_expr *e, tir_role role)
     t->loc = e->loc;
     for (int i = 0; i < sh.n; i++) {
         t->shape[i] = as_int(c, &sh.items[i], shape_e->loc, "a tensor dimension");
-        int64_t v = known_int(c, t->shape[i], shape_e->loc, "a tensor dimension");
-        if (v < 1)
-            lfail(c, shape_e->loc, "dimension %d of the tensor is %lld; sizes must be at least 1", i,
-                  (long long)v);
+        /* a dimension may depend on free constexprs (a scratch tensor with
+           one row per split); its value is then checked once it is chosen */
+        int64_t v;
+        const char *unb = NULL;
+        if (fe_spec_eval(c->spec, t->shape[i], &v, &unb)) {
+            if (v < 1)
+                lfail(c, shape_e->loc, "dimension %d of the tensor is %lld; sizes must be at least 1", i,
+                      (long long)v);
+        } else if (!unb || !find_symbol(c->spec->frees, c->spec->nfrees, unb)) {
+            known_int(c, t->shape[i], shape_e->loc, "a tensor dimension");
+        }
     }
     const sym_expr *st = sym_const(c->sym, 1);
     for (int i = sh.n - 1; i >= 0; i--) {

@@ -35,6 +35,14 @@ static void dump_str(lm_buf *b, const char *s)
 {
     lm_buf_putc(b, '"');
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        size_t run = 0; /* plain characters go out in one piece */
+        while (p[run] >= 0x20 && p[run] != 0x7f && p[run] != '"' && p[run] != '\\')
+            run++;
+        if (run) {
+            lm_buf_printf(b, "%.*s", (int)run, (const char *)p);
+            p += run - 1;
+            continue;
+        }
         switch (*p) {
         case '"': lm_buf_puts(b, "\\\""); break;
         case '\\': lm_buf_puts(b, "\\\\"); break;

@@ -361,27 +361,42 @@ done:
 
 /* ---- strings ------------------------------------------------------------- */
 
-static void put_utf8(lm_buf *b, uint32_t cp)
+/* Decoded string contents grow one byte at a time; lm_buf would format each. */
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+} sbuf;
+
+static void sb_putc(sbuf *b, char c)
+{
+    if (b->len == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 64;
+        b->s = lm_xrealloc(b->s, b->cap);
+    }
+    b->s[b->len++] = c;
+}
+
+static void put_utf8(sbuf *b, uint32_t cp)
 {
     if (cp < 0x80) {
-        lm_buf_putc(b, (char)cp);
+        sb_putc(b, (char)cp);
     } else if (cp < 0x800) {
-        lm_buf_putc(b, (char)(0xc0 | cp >> 6));
-        lm_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+        sb_putc(b, (char)(0xc0 | cp >> 6));
+        sb_putc(b, (char)(0x80 | (cp & 0x3f)));
     } else if (cp < 0x10000) {
-        lm_buf_putc(b, (char)(0xe0 | cp >> 12));
-        lm_buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-        lm_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+        sb_putc(b, (char)(0xe0 | cp >> 12));
+        sb_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+        sb_putc(b, (char)(0x80 | (cp & 0x3f)));
     } else {
-        lm_buf_putc(b, (char)(0xf0 | cp >> 18));
-        lm_buf_putc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
-        lm_buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-        lm_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+        sb_putc(b, (char)(0xf0 | cp >> 18));
+        sb_putc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
+        sb_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+        sb_putc(b, (char)(0x80 | (cp & 0x3f)));
     }
 }
 
 /* Decode the escape whose backslash is at l->pos into b. */
-static void lex_escape(lexer *l, lm_buf *b)
+static void lex_escape(lexer *l, sbuf *b)
 {
     lm_loc loc = loc_at(l, l->pos);
     int c = peekc(l, 1);
@@ -394,16 +409,16 @@ static void lex_escape(lexer *l, lm_buf *b)
         l->pos--; /* a backslash-newline inside a string joins the lines */
         take_newline(l);
         return;
-    case '\\': lm_buf_putc(b, '\\'); return;
-    case '\'': lm_buf_putc(b, '\''); return;
-    case '"': lm_buf_putc(b, '"'); return;
-    case 'a': lm_buf_putc(b, '\a'); return;
-    case 'b': lm_buf_putc(b, '\b'); return;
-    case 'f': lm_buf_putc(b, '\f'); return;
-    case 'n': lm_buf_putc(b, '\n'); return;
-    case 'r': lm_buf_putc(b, '\r'); return;
-    case 't': lm_buf_putc(b, '\t'); return;
-    case 'v': lm_buf_putc(b, '\v'); return;
+    case '\\': sb_putc(b, '\\'); return;
+    case '\'': sb_putc(b, '\''); return;
+    case '"': sb_putc(b, '"'); return;
+    case 'a': sb_putc(b, '\a'); return;
+    case 'b': sb_putc(b, '\b'); return;
+    case 'f': sb_putc(b, '\f'); return;
+    case 'n': sb_putc(b, '\n'); return;
+    case 'r': sb_putc(b, '\r'); return;
+    case 't': sb_putc(b, '\t'); return;
+    case 'v': sb_putc(b, '\v'); return;
     case 'x': ndig = 2; break;
     case 'u': ndig = 4; break;
     case 'U': ndig = 8; break;
@@ -418,7 +433,7 @@ static void lex_escape(lexer *l, lm_buf *b)
             goto codepoint;
         }
         /* Python keeps an unknown escape as written */
-        lm_buf_putc(b, '\\');
+        sb_putc(b, '\\');
         l->pos--;
         return;
     }
@@ -484,7 +499,7 @@ static void lex_string(lexer *l, size_t nprefix)
     char q = l->src[l->pos];
     bool triple = peekc(l, 1) == q && peekc(l, 2) == q;
     l->pos += triple ? 3 : 1;
-    lm_buf b = {0};
+    sbuf b = {0};
     for (;;) {
         int c = peekc(l, 0);
         if (c < 0 || (!triple && is_newline(c))) {
@@ -496,7 +511,7 @@ static void lex_string(lexer *l, size_t nprefix)
         }
         if (c == q && (!triple || (peekc(l, 1) == q && peekc(l, 2) == q))) {
             l->pos += triple ? 3 : 1;
-            emit(l, FE_T_STRING, lm_arena_strndup(l->a, lm_buf_str(&b), b.len), loc);
+            emit(l, FE_T_STRING, lm_arena_strndup(l->a, b.s ? b.s : "", b.len), loc);
             break;
         }
         if (c == '\\' && !raw) {
@@ -512,21 +527,21 @@ static void lex_string(lexer *l, size_t nprefix)
         if (c == '\\') {
             /* a raw string keeps the backslash and the character after it,
              * which therefore never ends the string */
-            lm_buf_putc(&b, '\\');
+            sb_putc(&b, '\\');
             l->pos++;
             c = peekc(l, 0);
             if (c < 0)
                 continue;
         }
         if (is_newline(c)) {
-            lm_buf_putc(&b, '\n');
+            sb_putc(&b, '\n');
             take_newline(l);
             continue;
         }
-        lm_buf_putc(&b, (char)c);
+        sb_putc(&b, (char)c);
         l->pos++;
     }
-    lm_buf_free(&b);
+    free(b.s);
 }
 
 /* ---- operators and brackets ---------------------------------------------- */

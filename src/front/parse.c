@@ -799,6 +799,7 @@ typedef struct stmt_list {
 } stmt_list;
 
 static bool statement(parser *p, stmt_list *out);
+static bool simple_stmts(parser *p, stmt_list *out);
 
 /* A block after ':' — an indented suite, or simple statements on the same
  * line. `what` names the construct for "expected an indented block after". */
@@ -809,7 +810,14 @@ static fe_stmt **block(parser *p, const char *what, lm_loc hdr, int *n)
     if (!enter(p, hdr, DEEP_BLOCK))
         return NULL;
     if (!is_kind(p, FE_T_NEWLINE)) {
-        statement(p, &l); /* `if x: return y` */
+        /* `if x: return y`: only simple statements may share the header's line */
+        static const char *const compound[] = {"def", "class", "if", "for", "while", "with", "try", "async"};
+        for (size_t i = 0; i < LM_COUNT(compound); i++)
+            if (is_kw(p, compound[i]))
+                perr(p, cur(p)->loc, "'%s' cannot follow ':' on the same line; start it on a new, indented line",
+                     compound[i]);
+        if (!p->failed)
+            simple_stmts(p, &l);
     } else {
         advance(p);
         if (!is_kind(p, FE_T_INDENT)) {
@@ -838,7 +846,8 @@ static bool header_colon(parser *p, const char *what)
     return expect_op(p, ":", lm_arena_printf(p->a, "at the end of the %s line", what));
 }
 
-/* Check that e can be assigned to; `what` is "assignment", "'for' loop", ... */
+/* Check that e can be assigned to; tuples and lists of targets only when
+ * allow_tuple (plain assignment, for, del). */
 static bool check_target(parser *p, const fe_expr *e, bool allow_tuple)
 {
     switch (e->kind) {

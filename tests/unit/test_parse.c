@@ -422,6 +422,7 @@ static void syntax_errors(void **state)
     check_error("for x in y:\n  pass\nelse:\n  pass\n", "'else' after a 'for' loop is not supported");
     check_error("try:\n  pass\n", "expected 'except' or 'finally' after the 'try' block");
     check_error("async x\n", "expected 'def', 'for' or 'with' after 'async'");
+    check_error("if x: for i in y: pass\n", "'for' cannot follow ':' on the same line");
     check_error("a if b\n", "expected 'else' in the conditional expression, found end of line");
     check_error("(a b)\n", "expected ',' or ')' in a parenthesised expression, found name 'b'");
     check_error("[a b]\n", "expected ',' or ']' in a list, found name 'b'");

@@ -211,42 +211,408 @@ static void report_error(lm_buf *why, const solve_problem *p, const sym_env *env
     lm_buf_printf(why, ": %s", status_text(st));
 }
 
+/* ---- incremental interval evaluation ------------------------------------------ */
+
+/* Bounds are needed at every node, and evaluating whole expression trees
+ * with sym_bounds there was most of the solver's time. The tape holds every
+ * distinct node of the constraints, objective and tiebreaks once (shared
+ * subexpressions are the same pointer), operands before the operations that
+ * use them, each with its current interval. Assigning variable j
+ * re-evaluates only the nodes that depend on j, in tape order, and each of
+ * those combines its operands' intervals directly.
+ *
+ * The combination rules are sym_bounds' own, operation by operation, in the
+ * same operand order and with the same overflow and division-by-zero
+ * failures, so every root interval is exactly what sym_bounds returns for
+ * the whole expression over the same ranges (sym_bounds' recursion applies
+ * the same rule at each node to its operands' intervals). The option
+ * verify_bounds makes the solver check that equality at every node; the
+ * tests run with it. With every variable assigned, each interval is the
+ * point sym_eval would return: the rules are exact on points and fail where
+ * evaluation fails. */
+typedef struct tnode {
+    sym_kind kind;
+    int nargs;
+    const int *args;     /* operand node indices */
+    int var;             /* SYM_VAR: problem variable index, or -1 */
+    int64_t lo, hi;
+    sym_status st;
+} tnode;
+
+typedef struct tape {
+    tnode *t;
+    int n, cap;
+    int *argstore;       /* operand indices of all nodes */
+    int nargs_total;
+    /* expression -> node index, open addressing (build time only) */
+    const sym_expr **hkey;
+    int *hval;
+    size_t hcap;
+} tape;
+
+static size_t ptr_slot(const tape *tp, const sym_expr *e)
+{
+    return (size_t)(e->hash ^ (e->hash >> 29)) & (tp->hcap - 1);
+}
+
+static int tape_find(const tape *tp, const sym_expr *e)
+{
+    if (!tp->hcap)
+        return -1;
+    for (size_t i = ptr_slot(tp, e);; i = (i + 1) & (tp->hcap - 1)) {
+        if (!tp->hkey[i])
+            return -1;
+        if (tp->hkey[i] == e)
+            return tp->hval[i];
+    }
+}
+
+static void tape_remember(tape *tp, const sym_expr *e, int idx)
+{
+    if ((size_t)(tp->n + 1) * 2 > tp->hcap) {
+        size_t oc = tp->hcap;
+        const sym_expr **ok = tp->hkey;
+        int *ov = tp->hval;
+        tp->hcap = oc ? 2 * oc : 64;
+        tp->hkey = lm_xcalloc(tp->hcap, sizeof *tp->hkey);
+        tp->hval = lm_xcalloc(tp->hcap, sizeof *tp->hval);
+        for (size_t i = 0; i < oc; i++)
+            if (ok[i])
+                tape_remember(tp, ok[i], ov[i]);
+        free(ok);
+        free(ov);
+    }
+    size_t i = ptr_slot(tp, e);
+    while (tp->hkey[i])
+        i = (i + 1) & (tp->hcap - 1);
+    tp->hkey[i] = e;
+    tp->hval[i] = idx;
+}
+
+typedef LM_VEC(int) intvec;
+
+/* Append e's nodes (operands first); returns e's index. Operand indices go
+ * to `args`, and where each node's operands start to `argpos`, until the
+ * node array stops moving (tape_finish). */
+static int tape_add(tape *tp, const sym_expr *e, const solve_problem *p, intvec *args, intvec *argpos)
+{
+    int found = tape_find(tp, e);
+    if (found >= 0)
+        return found;
+    for (int i = 0; i < e->nargs; i++)
+        tape_add(tp, e->args[i], p, args, argpos);
+    if (tp->n == tp->cap) {
+        tp->cap = tp->cap ? 2 * tp->cap : 32;
+        tp->t = lm_xrealloc(tp->t, (size_t)tp->cap * sizeof *tp->t);
+    }
+    int idx = tp->n++;
+    tnode *nd = &tp->t[idx];
+    memset(nd, 0, sizeof *nd);
+    nd->kind = e->kind;
+    nd->var = -1;
+    nd->nargs = e->nargs;
+    LM_PUSH(argpos, (int)args->len);
+    for (int i = 0; i < e->nargs; i++)
+        LM_PUSH(args, tape_find(tp, e->args[i]));
+    tp->nargs_total += e->nargs;
+    if (e->kind == SYM_CONST) {
+        nd->lo = nd->hi = e->value;
+    } else if (e->kind == SYM_VAR) {
+        for (int j = 0; j < p->nvars; j++)
+            if (p->vars[j].var == e)
+                nd->var = j;
+        if (nd->var < 0 && !(p->fixed && sym_env_get(p->fixed, e, &nd->lo, &nd->hi)))
+            nd->st = SYM_UNBOUND;
+    }
+    tape_remember(tp, e, idx);
+    return idx;
+}
+
+static void tape_finish(tape *tp, const intvec *args, const intvec *argpos)
+{
+    tp->argstore = lm_xcalloc((size_t)(tp->nargs_total ? tp->nargs_total : 1), sizeof *tp->argstore);
+    if (tp->nargs_total)
+        memcpy(tp->argstore, args->items, (size_t)tp->nargs_total * sizeof *tp->argstore);
+    for (int i = 0; i < tp->n; i++)
+        tp->t[i].args = tp->argstore + argpos->items[i];
+    free(tp->hkey);
+    free(tp->hval);
+    tp->hkey = NULL;
+    tp->hval = NULL;
+}
+
+static void tape_free(tape *tp)
+{
+    free(tp->t);
+    free(tp->argstore);
+    free(tp->hkey);
+    free(tp->hval);
+}
+
+/* Floor and ceiling division and Python modulo on values, b != 0; false
+ * when the quotient does not fit (INT64_MIN / -1). */
+static bool fdiv_ok(int64_t a, int64_t b, int64_t *r)
+{
+    if (b == -1) {
+        if (a == INT64_MIN)
+            return false;
+        *r = -a;
+        return true;
+    }
+    int64_t q = a / b, m = a % b;
+    *r = m != 0 && ((m < 0) != (b < 0)) ? q - 1 : q;
+    return true;
+}
+
+static bool cdiv_ok(int64_t a, int64_t b, int64_t *r)
+{
+    if (b == -1) {
+        if (a == INT64_MIN)
+            return false;
+        *r = -a;
+        return true;
+    }
+    int64_t q = a / b, m = a % b;
+    *r = m != 0 && ((m < 0) == (b < 0)) ? q + 1 : q;
+    return true;
+}
+
+static int64_t pymod(int64_t a, int64_t b)
+{
+    if (b == -1)
+        return 0;
+    int64_t m = a % b;
+    return m != 0 && ((m < 0) != (b < 0)) ? m + b : m;
+}
+
+/* One node's interval from its operands' (the rules of sym_bounds). */
+static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int64_t *hi)
+{
+    const tnode *t = tp->t;
+    const int *ar = nd->args;
+    for (int k = 0; k < nd->nargs; k++)
+        if (t[ar[k]].st != SYM_OK)
+            return t[ar[k]].st;
+    int64_t al, ah, p[4];
+    switch (nd->kind) {
+    case SYM_CONST:
+    case SYM_VAR:
+        *lo = nd->lo;
+        *hi = nd->hi;
+        return nd->st;
+    case SYM_ADD:
+        al = ah = 0;
+        for (int k = 0; k < nd->nargs; k++)
+            if (!lm_add_ok(al, t[ar[k]].lo, &al) || !lm_add_ok(ah, t[ar[k]].hi, &ah))
+                return SYM_OVERFLOW;
+        *lo = al;
+        *hi = ah;
+        return SYM_OK;
+    case SYM_MUL:
+        al = ah = 1;
+        for (int k = 0; k < nd->nargs; k++) {
+            int64_t bl = t[ar[k]].lo, bh = t[ar[k]].hi;
+            if (!lm_mul_ok(al, bl, &p[0]) || !lm_mul_ok(al, bh, &p[1]) || !lm_mul_ok(ah, bl, &p[2]) ||
+                !lm_mul_ok(ah, bh, &p[3]))
+                return SYM_OVERFLOW;
+            al = LM_MIN(LM_MIN(p[0], p[1]), LM_MIN(p[2], p[3]));
+            ah = LM_MAX(LM_MAX(p[0], p[1]), LM_MAX(p[2], p[3]));
+        }
+        *lo = al;
+        *hi = ah;
+        return SYM_OK;
+    case SYM_FLOORDIV:
+    case SYM_CDIV:
+    case SYM_MOD: {
+        int64_t bl = t[ar[1]].lo, bh = t[ar[1]].hi;
+        al = t[ar[0]].lo;
+        ah = t[ar[0]].hi;
+        if (bl <= 0 && bh >= 0)
+            return SYM_DIV_ZERO;
+        if (nd->kind != SYM_MOD) {
+            /* monotone in each operand once the divisor's sign is fixed */
+            bool (*op)(int64_t, int64_t, int64_t *) = nd->kind == SYM_FLOORDIV ? fdiv_ok : cdiv_ok;
+            if (bl > 0) {
+                /* Divisions dominate the solver's time, so pick the two
+                 * extreme corners instead of trying four: increasing in the
+                 * dividend; in the divisor decreasing for a dividend >= 0,
+                 * increasing below. Nothing can overflow with b > 0. */
+                op(al, al >= 0 ? bh : bl, lo);
+                if (al == ah && bl == bh)
+                    *hi = *lo;
+                else
+                    op(ah, ah >= 0 ? bl : bh, hi);
+                return SYM_OK;
+            }
+            if (!op(al, bl, &p[0]) || !op(al, bh, &p[1]) || !op(ah, bl, &p[2]) || !op(ah, bh, &p[3]))
+                return SYM_OVERFLOW;
+            *lo = LM_MIN(LM_MIN(p[0], p[1]), LM_MIN(p[2], p[3]));
+            *hi = LM_MAX(LM_MAX(p[0], p[1]), LM_MAX(p[2], p[3]));
+            return SYM_OK;
+        }
+        if (bl == bh) { /* the dividend range within one period of one divisor */
+            int64_t q1, q2;
+            if (fdiv_ok(al, bl, &q1) && fdiv_ok(ah, bl, &q2) && q1 == q2) {
+                *lo = pymod(al, bl);
+                *hi = pymod(ah, bl);
+                return SYM_OK;
+            }
+        }
+        if (bl > 0) {
+            if (al >= 0 && ah < bl) {
+                *lo = al;
+                *hi = ah;
+            } else {
+                *lo = 0;
+                *hi = al >= 0 ? LM_MIN(ah, bh - 1) : bh - 1;
+            }
+        } else {
+            if (ah <= 0 && al > bh) {
+                *lo = al;
+                *hi = ah;
+            } else {
+                *lo = ah <= 0 ? LM_MAX(al, bl + 1) : bl + 1;
+                *hi = 0;
+            }
+        }
+        return SYM_OK;
+    }
+    case SYM_MIN:
+    case SYM_MAX:
+        al = t[ar[0]].lo;
+        ah = t[ar[0]].hi;
+        for (int k = 1; k < nd->nargs; k++) {
+            if (nd->kind == SYM_MIN) {
+                al = LM_MIN(al, t[ar[k]].lo);
+                ah = LM_MIN(ah, t[ar[k]].hi);
+            } else {
+                al = LM_MAX(al, t[ar[k]].lo);
+                ah = LM_MAX(ah, t[ar[k]].hi);
+            }
+        }
+        *lo = al;
+        *hi = ah;
+        return SYM_OK;
+    }
+    LM_BUG("solve: bad expression kind %d", (int)nd->kind);
+}
+
+static void tape_eval(tape *tp, int i)
+{
+    tnode *nd = &tp->t[i];
+    nd->st = node_bounds(tp, nd, &nd->lo, &nd->hi);
+}
+
 /* ---- branch and bound -------------------------------------------------------- */
 
 /* A child of the current node, kept until it is descended into: its
- * position in the branching variable's domain, its objective lower bound
+ * position in the branching variable's domain and its objective lower bound
  * (children are visited best bound first, so good incumbents come early and
- * later siblings prune) and whether it is still alive. */
+ * later siblings prune). */
 typedef struct child {
     int pos;
     int64_t lo;
 } child;
 
+/* Tape intervals of one variable's update list, saved per child so that
+ * descending into a child, or returning to the parent, is a copy rather
+ * than a re-evaluation. */
+typedef struct ival {
+    int64_t lo, hi;
+    sym_status st;
+} ival;
+
 typedef struct search {
     const solve_problem *p;
     int n, ncons;
     int *order;          /* order[d]: problem index of the variable branched at depth d */
-    sym_env env;         /* binding j is problem variable j; unassigned = [min, max] */
+    sym_env env;         /* binding j is problem variable j (for sym_eval at leaves) */
     int64_t *dmin, *dmax;
     int *pos;            /* position of each problem variable's value, -1 if unassigned */
+    tape tp;
+    int *varnode;        /* tape leaf of each problem variable, -1 if unused */
+    int **upd;           /* upd[j]: tape nodes depending on variable j, in tape order */
+    int *nupd;
+    int *cons_node, obj_node, tb_node[SOLVE_MAX_TIEBREAK];
     int **dep;           /* dep[j]: constraints that mention variable j, ascending */
     int *ndep;
-    bool *obj_dep;       /* objective mentions variable j */
     unsigned char *ent;  /* (n+1) rows of ncons: constraint proven for the whole subtree */
     unsigned char *kent; /* per depth and child: constraints newly proven (maxdom*ncons) */
     child *kids;         /* per depth: maxdom children */
+    ival **snap;         /* per depth: tape state of each child, then the parent's */
+    ival *snapstore;
     int maxdom;
     topk top;
     int64_t nodes, limit;
-    bool hit_limit, failed;
+    bool hit_limit, failed, verify;
     solve_stats *st;
     lm_buf *why;
 } search;
 
-/* Lexicographic bound of the tie-break key: with the objective's lower
- * bound equal to the k-th best's objective, the subtree is still beaten if
- * its tiebreak lower bounds, then its smallest possible positions (the
- * assigned ones, 0 for the rest), come after the k-th best's. */
+/* The verify_bounds check: each root of the tape against sym_bounds. */
+static void verify_root(const search *s, const sym_expr *e, int node)
+{
+    int64_t lo = 0, hi = 0;
+    sym_status st = sym_bounds(e, &s->env, &lo, &hi);
+    const tnode *nd = &s->tp.t[node];
+    if (st != nd->st || (st == SYM_OK && (lo != nd->lo || hi != nd->hi)))
+        LM_BUG("solve: incremental bounds [%lld, %lld] (status %d) differ from sym_bounds [%lld, %lld] "
+               "(status %d)",
+               (long long)nd->lo, (long long)nd->hi, (int)nd->st, (long long)lo, (long long)hi, (int)st);
+}
+
+static void verify(const search *s)
+{
+    if (!s->verify)
+        return;
+    for (int c = 0; c < s->ncons; c++)
+        verify_root(s, s->p->cons[c].expr, s->cons_node[c]);
+    verify_root(s, s->p->objective, s->obj_node);
+    for (int i = 0; i < s->p->ntiebreak; i++)
+        verify_root(s, s->p->tiebreak[i], s->tb_node[i]);
+}
+
+static void set_var(search *s, int j, int64_t lo, int64_t hi)
+{
+    s->env.b[j].lo = lo;
+    s->env.b[j].hi = hi;
+    if (s->varnode[j] < 0)
+        return;
+    tnode *v = &s->tp.t[s->varnode[j]];
+    v->lo = lo;
+    v->hi = hi;
+    for (int q = 0; q < s->nupd[j]; q++)
+        tape_eval(&s->tp, s->upd[j][q]);
+    verify(s);
+}
+
+static void assign(search *s, int j, int i)
+{
+    int64_t x = s->p->vars[j].domain[i];
+    s->pos[j] = i;
+    set_var(s, j, x, x);
+}
+
+static void release(search *s, int j)
+{
+    s->pos[j] = -1;
+    set_var(s, j, s->dmin[j], s->dmax[j]);
+}
+
+/* Current lower bound of a tape root; INT64_MIN when it has none (a
+ * divisor range spanning 0, say), so that nothing is pruned on it. */
+static int64_t lower(const search *s, int node)
+{
+    const tnode *nd = &s->tp.t[node];
+    return nd->st == SYM_OK ? nd->lo : INT64_MIN;
+}
+
+/* Whether every completion of the current partial assignment is strictly
+ * later in the solver's order than the k-th best. Beyond the objective's
+ * lower bound: with that bound equal to the k-th best's objective, the
+ * subtree is still beaten if its tiebreak lower bounds, then its smallest
+ * possible positions (the assigned ones, 0 for the rest), come after the
+ * k-th best's. */
 static bool dominated(search *s, int64_t lo)
 {
     topk *t = &s->top;
@@ -256,9 +622,7 @@ static bool dominated(search *s, int64_t lo)
     if (lo != w->obj)
         return lo > w->obj;
     for (int i = 0; i < t->ntb; i++) {
-        int64_t l, h;
-        if (sym_bounds(s->p->tiebreak[i], &s->env, &l, &h) != SYM_OK)
-            return false;
+        int64_t l = lower(s, s->tb_node[i]);
         if (l != w->tb[i])
             return l > w->tb[i];
     }
@@ -270,20 +634,30 @@ static bool dominated(search *s, int64_t lo)
     return false; /* an assignment equal to the k-th best is the k-th best itself */
 }
 
-/* A complete assignment: constraints not proven by bounds, then the
- * objective and tiebreaks, all exactly. `ent` is the row of constraints
- * already proven for it. */
+static void fail(search *s, int what, sym_status st)
+{
+    report_error(s->why, s->p, &s->env, what, st);
+    s->failed = true;
+}
+
+/* A complete assignment. The tape's intervals are now exact values where
+ * they evaluated; a constraint or objective whose node failed is evaluated
+ * again with sym_eval, which reports why. Solutions entering the top k take
+ * their figures from sym_eval. `ent` is the row of constraints already
+ * proven for this assignment. */
 static void leaf(search *s, const unsigned char *ent)
 {
     const solve_problem *p = s->p;
     int64_t v;
     sym_status st;
     for (int c = 0; c < s->ncons; c++) {
-        if (ent && ent[c])
+        if (ent[c])
             continue;
-        if ((st = sym_eval(p->cons[c].expr, &s->env, &v)) != SYM_OK) {
-            report_error(s->why, p, &s->env, c, st);
-            s->failed = true;
+        const tnode *nd = &s->tp.t[s->cons_node[c]];
+        if (nd->st == SYM_OK && nd->lo == nd->hi) {
+            v = nd->lo;
+        } else if ((st = sym_eval(p->cons[c].expr, &s->env, &v)) != SYM_OK) {
+            fail(s, c, st);
             return;
         }
         if (v > 0) {
@@ -294,9 +668,12 @@ static void leaf(search *s, const unsigned char *ent)
     }
     s->st->leaves++;
     int64_t obj, tb[SOLVE_MAX_TIEBREAK] = {0};
+    if (!topk_admits_obj(&s->top, lower(s, s->obj_node))) {
+        s->st->pruned_bound++;
+        return;
+    }
     if ((st = sym_eval(p->objective, &s->env, &obj)) != SYM_OK) {
-        report_error(s->why, p, &s->env, -1, st);
-        s->failed = true;
+        fail(s, -1, st);
         return;
     }
     if (!topk_admits_obj(&s->top, obj)) {
@@ -305,8 +682,7 @@ static void leaf(search *s, const unsigned char *ent)
     }
     for (int i = 0; i < p->ntiebreak; i++) {
         if ((st = sym_eval(p->tiebreak[i], &s->env, &tb[i])) != SYM_OK) {
-            report_error(s->why, p, &s->env, -2 - i, st);
-            s->failed = true;
+            fail(s, -2 - i, st);
             return;
         }
     }
@@ -323,29 +699,75 @@ static bool take_node(search *s)
     return true;
 }
 
-static void assign(search *s, int j, int i)
+/* Check the constraints that mention variable j, just assigned, against the
+ * row `ent` of constraints already proven. Returns false when one is proven
+ * violated (and counts it); otherwise marks in `ke` those now proven. */
+static bool feasible_after(search *s, int j, const unsigned char *ent, unsigned char *ke)
 {
-    int64_t x = s->p->vars[j].domain[i];
-    s->env.b[j].lo = s->env.b[j].hi = x;
-    s->pos[j] = i;
+    for (int q = 0; q < s->ndep[j]; q++) {
+        int c = s->dep[j][q];
+        ke[c] = 0;
+        if (ent[c])
+            continue;
+        const tnode *nd = &s->tp.t[s->cons_node[c]];
+        if (nd->st != SYM_OK)
+            continue; /* e.g. a divisor range still spans 0: no proof either way */
+        if (nd->lo > 0) {
+            s->st->rejected_by[c]++;
+            s->st->pruned_infeasible++;
+            return false;
+        }
+        ke[c] = nd->hi <= 0;
+    }
+    return true;
 }
 
-/* Explore below the node at depth d (order[0..d-1] assigned) whose
- * objective lower bound is `lo`. */
-static void dfs(search *s, int d, int64_t lo)
+static void save(const search *s, int j, ival *to)
+{
+    for (int q = 0; q < s->nupd[j]; q++) {
+        const tnode *nd = &s->tp.t[s->upd[j][q]];
+        to[q] = (ival){nd->lo, nd->hi, nd->st};
+    }
+}
+
+/* Put variable j at [lo, hi] with the tape state saved for that. */
+static void load(search *s, int j, int pos, int64_t lo, int64_t hi, const ival *from)
+{
+    s->pos[j] = pos;
+    s->env.b[j].lo = lo;
+    s->env.b[j].hi = hi;
+    if (s->varnode[j] < 0)
+        return;
+    s->tp.t[s->varnode[j]].lo = lo;
+    s->tp.t[s->varnode[j]].hi = hi;
+    for (int q = 0; q < s->nupd[j]; q++) {
+        tnode *nd = &s->tp.t[s->upd[j][q]];
+        nd->lo = from[q].lo;
+        nd->hi = from[q].hi;
+        nd->st = from[q].st;
+    }
+    verify(s);
+}
+
+/* Explore below the node at depth d (order[0..d-1] assigned). */
+static void dfs(search *s, int d)
 {
     const int j = s->order[d];
     const solve_var *v = &s->p->vars[j];
     const unsigned char *ent = s->ent + (size_t)d * (size_t)s->ncons;
+    const int nu = s->nupd[j];
+    ival *snap = s->snap[d], *parent = snap + (size_t)v->ndomain * (size_t)nu;
+    save(s, j, parent);
 
-    if (d == s->n - 1) { /* children are leaves: evaluate them exactly */
+    if (d == s->n - 1) { /* children are leaves */
         for (int i = 0; i < v->ndomain && !s->failed; i++) {
             if (!take_node(s))
                 break;
             assign(s, j, i);
             leaf(s, ent);
         }
-        goto restore;
+        load(s, j, -1, s->dmin[j], s->dmax[j], parent);
+        return;
     }
 
     child *kids = s->kids + (size_t)d * (size_t)s->maxdom;
@@ -353,45 +775,32 @@ static void dfs(search *s, int d, int64_t lo)
     int nk = 0;
     for (int i = 0; i < v->ndomain; i++) {
         if (!take_node(s))
-            goto restore;
+            break;
         assign(s, j, i);
-        unsigned char *ke = kent + (size_t)i * (size_t)s->ncons;
-        bool dead = false;
-        for (int q = 0; q < s->ndep[j]; q++) {
-            int c = s->dep[j][q];
-            ke[c] = 0;
-            if (ent[c])
-                continue;
-            int64_t l, h;
-            if (sym_bounds(s->p->cons[c].expr, &s->env, &l, &h) != SYM_OK)
-                continue; /* e.g. a divisor range still spans 0: no proof either way */
-            if (l > 0) {
-                s->st->rejected_by[c]++;
-                s->st->pruned_infeasible++;
-                dead = true;
-                break;
-            }
-            ke[c] = h <= 0;
-        }
-        if (dead)
+        if (!feasible_after(s, j, ent, kent + (size_t)i * (size_t)s->ncons))
             continue;
-        int64_t cl = lo, ch;
-        if (s->obj_dep[j] && sym_bounds(s->p->objective, &s->env, &cl, &ch) != SYM_OK)
-            cl = INT64_MIN;
+        save(s, j, snap + (size_t)i * (size_t)nu);
+        int64_t lo = lower(s, s->obj_node);
         /* insertion by (bound, position): a total order, so the visit order
          * is deterministic */
         int at = nk++;
-        while (at > 0 && kids[at - 1].lo > cl) {
+        while (at > 0 && kids[at - 1].lo > lo) {
             kids[at] = kids[at - 1];
             at--;
         }
-        kids[at] = (child){i, cl};
+        kids[at] = (child){i, lo};
     }
 
     unsigned char *next = s->ent + (size_t)(d + 1) * (size_t)s->ncons;
     for (int k = 0; k < nk && !s->failed && !s->hit_limit; k++) {
         int i = kids[k].pos;
-        assign(s, j, i);
+        if (s->top.n == s->top.k && kids[k].lo > s->top.e[s->top.k - 1].obj) {
+            /* children are sorted by bound: the rest are beaten too */
+            s->st->pruned_bound += nk - k;
+            break;
+        }
+        int64_t x = v->domain[i];
+        load(s, j, i, x, x, snap + (size_t)i * (size_t)nu);
         if (dominated(s, kids[k].lo)) {
             s->st->pruned_bound++;
             continue;
@@ -400,34 +809,121 @@ static void dfs(search *s, int d, int64_t lo)
         const unsigned char *ke = kent + (size_t)i * (size_t)s->ncons;
         for (int q = 0; q < s->ndep[j]; q++)
             next[s->dep[j][q]] |= ke[s->dep[j][q]];
-        dfs(s, d + 1, kids[k].lo);
+        dfs(s, d + 1);
     }
-
-restore:
-    s->env.b[j].lo = s->dmin[j];
-    s->env.b[j].hi = s->dmax[j];
-    s->pos[j] = -1;
+    load(s, j, -1, s->dmin[j], s->dmax[j], parent);
 }
 
-/* Branch on the variables that the most constraints mention first: fixing
- * them settles feasibility earliest. Then those the objective mentions,
- * then the problem's order. Any order gives the same result. */
+/* Branch first on the variables whose value matters most at the root:
+ * for each, the average over its values of how far fixing it raises the
+ * objective's lower bound (as a share of the largest such rise over all
+ * variables), a value that constraints rule out counting as 1. Fixing
+ * those early tightens bounds and finds good incumbents soonest; on equal
+ * scores, variables that more constraints mention, then the problem's
+ * order. Any order gives the same result; this one only changes the
+ * effort. */
 static void choose_order(search *s)
 {
-    int *score = lm_xcalloc((size_t)(s->n ? s->n : 1), sizeof *score);
-    for (int j = 0; j < s->n; j++) {
-        score[j] = 2 * s->ndep[j] + (s->obj_dep[j] ? 1 : 0);
-        s->order[j] = j;
+    const solve_problem *p = s->p;
+    double *gain = lm_xcalloc((size_t)(s->n ? s->n : 1), sizeof *gain);
+    double *score = lm_xcalloc((size_t)(s->n ? s->n : 1), sizeof *score);
+    int64_t root = lower(s, s->obj_node);
+    double maxrise = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int j = 0; j < s->n; j++) {
+            double sum = 0;
+            for (int i = 0; i < p->vars[j].ndomain; i++) {
+                assign(s, j, i);
+                bool dead = false;
+                for (int q = 0; q < s->ndep[j] && !dead; q++) {
+                    const tnode *nd = &s->tp.t[s->cons_node[s->dep[j][q]]];
+                    dead = nd->st == SYM_OK && nd->lo > 0;
+                }
+                int64_t lo = lower(s, s->obj_node);
+                double rise = root == INT64_MIN || lo == INT64_MIN ? 0 : (double)lo - (double)root;
+                if (pass == 0 && !dead)
+                    maxrise = LM_MAX(maxrise, rise);
+                if (pass == 1)
+                    sum += dead ? 1.0 : maxrise > 0 ? rise / maxrise : 0;
+            }
+            release(s, j);
+            if (pass == 1)
+                score[j] = p->vars[j].ndomain ? sum / p->vars[j].ndomain : 0;
+        }
     }
-    for (int a = 1; a < s->n; a++) { /* stable insertion sort, highest score first */
+    for (int j = 0; j < s->n; j++)
+        s->order[j] = j;
+    for (int a = 1; a < s->n; a++) { /* stable insertion sort, best first */
         int x = s->order[a], b = a;
-        while (b > 0 && score[s->order[b - 1]] < score[x]) {
-            s->order[b] = s->order[b - 1];
+        while (b > 0) {
+            int y = s->order[b - 1];
+            if (score[y] > score[x] || (score[y] == score[x] && s->ndep[y] >= s->ndep[x]))
+                break;
+            s->order[b] = y;
             b--;
         }
         s->order[b] = x;
     }
+    free(gain);
     free(score);
+}
+
+/* Build the tape and the per-variable update lists. */
+static void search_setup(search *s)
+{
+    const solve_problem *p = s->p;
+    size_t nv = (size_t)(s->n ? s->n : 1), nc = (size_t)(s->ncons ? s->ncons : 1);
+    tape *tp = &s->tp;
+    intvec tmpargs = {0}, argpos = {0};
+    s->cons_node = lm_xcalloc(nc, sizeof *s->cons_node);
+    for (int c = 0; c < s->ncons; c++)
+        s->cons_node[c] = tape_add(tp, p->cons[c].expr, p, &tmpargs, &argpos);
+    s->obj_node = tape_add(tp, p->objective, p, &tmpargs, &argpos);
+    for (int i = 0; i < p->ntiebreak; i++)
+        s->tb_node[i] = tape_add(tp, p->tiebreak[i], p, &tmpargs, &argpos);
+    tape_finish(tp, &tmpargs, &argpos);
+    LM_VEC_FREE(&tmpargs);
+    LM_VEC_FREE(&argpos);
+
+    /* which variables each node depends on: one bit row per node */
+    size_t words = (nv + 63) / 64;
+    uint64_t *bits = lm_xcalloc((size_t)tp->n * words, sizeof *bits);
+    s->varnode = lm_xcalloc(nv, sizeof *s->varnode);
+    s->upd = lm_xcalloc(nv, sizeof *s->upd);
+    s->nupd = lm_xcalloc(nv, sizeof *s->nupd);
+    for (int j = 0; j < s->n; j++)
+        s->varnode[j] = -1;
+    for (int i = 0; i < tp->n; i++) {
+        tnode *nd = &tp->t[i];
+        uint64_t *row = bits + (size_t)i * words;
+        if (nd->var >= 0) {
+            row[nd->var / 64] |= (uint64_t)1 << (nd->var % 64);
+            s->varnode[nd->var] = i;
+            nd->lo = s->env.b[nd->var].lo;
+            nd->hi = s->env.b[nd->var].hi;
+        }
+        for (int k = 0; k < nd->nargs; k++)
+            for (size_t w = 0; w < words; w++)
+                row[w] |= bits[(size_t)nd->args[k] * words + w];
+        if (nd->nargs)
+            tape_eval(tp, i);
+    }
+    for (int j = 0; j < s->n; j++) {
+        s->upd[j] = lm_xcalloc((size_t)(tp->n ? tp->n : 1), sizeof **s->upd);
+        for (int i = 0; i < tp->n; i++)
+            if (tp->t[i].nargs && (bits[(size_t)i * words + (size_t)j / 64] >> (j % 64) & 1))
+                s->upd[j][s->nupd[j]++] = i;
+    }
+
+    s->dep = lm_xcalloc(nv, sizeof *s->dep);
+    s->ndep = lm_xcalloc(nv, sizeof *s->ndep);
+    for (int j = 0; j < s->n; j++) {
+        s->dep[j] = lm_xcalloc(nc, sizeof **s->dep);
+        for (int c = 0; c < s->ncons; c++)
+            if (bits[(size_t)s->cons_node[c] * words + (size_t)j / 64] >> (j % 64) & 1)
+                s->dep[j][s->ndep[j]++] = c;
+    }
+    free(bits);
 }
 
 solve_status solve_run(const solve_problem *p, const solve_options *o, solve_solution *out, int *nout,
@@ -444,6 +940,7 @@ solve_status solve_run(const solve_problem *p, const solve_options *o, solve_sol
     s.n = p->nvars;
     s.ncons = p->ncons;
     s.why = why;
+    s.verify = o && o->verify_bounds;
     s.limit = o && o->node_limit > 0 ? o->node_limit : SOLVE_DEFAULT_NODE_LIMIT;
     topk_init(&s.top, o ? o->top_k : 1, p->nvars, p->ntiebreak);
 
@@ -453,21 +950,13 @@ solve_status solve_run(const solve_problem *p, const solve_options *o, solve_sol
     s.dmin = lm_xcalloc(nv, sizeof *s.dmin);
     s.dmax = lm_xcalloc(nv, sizeof *s.dmax);
     s.pos = lm_xcalloc(nv, sizeof *s.pos);
-    s.dep = lm_xcalloc(nv, sizeof *s.dep);
-    s.ndep = lm_xcalloc(nv, sizeof *s.ndep);
-    s.obj_dep = lm_xcalloc(nv, sizeof *s.obj_dep);
     for (int j = 0; j < s.n; j++) {
         s.dmin[j] = s.env.b[j].lo;
         s.dmax[j] = s.env.b[j].hi;
         s.pos[j] = -1;
-        s.dep[j] = lm_xcalloc(nc, sizeof **s.dep);
-        for (int c = 0; c < s.ncons; c++)
-            if (sym_depends_on(p->cons[c].expr, p->vars[j].var))
-                s.dep[j][s.ndep[j]++] = c;
-        s.obj_dep[j] = sym_depends_on(p->objective, p->vars[j].var);
         s.maxdom = LM_MAX(s.maxdom, p->vars[j].ndomain);
     }
-    choose_order(&s);
+    search_setup(&s);
     size_t md = (size_t)(s.maxdom ? s.maxdom : 1);
     s.ent = lm_xcalloc((nv + 1) * nc, 1);
     s.kent = lm_xcalloc(nv * md * nc, 1);
@@ -478,30 +967,36 @@ solve_status solve_run(const solve_problem *p, const solve_options *o, solve_sol
         res = SOLVE_INFEASIBLE;
         goto done;
     }
-    /* the root: constraints and objective over the whole domains */
+    choose_order(&s);
+    size_t nsnap = 0;
+    for (int d = 0; d < s.n; d++)
+        nsnap += ((size_t)p->vars[s.order[d]].ndomain + 1) * (size_t)s.nupd[s.order[d]];
+    s.snapstore = lm_xcalloc(nsnap ? nsnap : 1, sizeof *s.snapstore);
+    s.snap = lm_xcalloc(nv, sizeof *s.snap);
+    for (int d = 0, at = 0; d < s.n; d++) {
+        s.snap[d] = s.snapstore + at;
+        at += (p->vars[s.order[d]].ndomain + 1) * s.nupd[s.order[d]];
+    }
+    /* the root: constraints over the whole domains */
+    verify(&s);
     take_node(&s);
     bool dead = false;
-    for (int c = 0; c < s.ncons; c++) {
-        int64_t l, h;
-        if (sym_bounds(p->cons[c].expr, &s.env, &l, &h) != SYM_OK)
+    for (int c = 0; c < s.ncons && !dead; c++) {
+        const tnode *nd = &s.tp.t[s.cons_node[c]];
+        if (nd->st != SYM_OK)
             continue;
-        if (l > 0) {
+        if (nd->lo > 0) {
             s.st->rejected_by[c]++;
             s.st->pruned_infeasible++;
             dead = true;
-            break;
         }
-        s.ent[c] = h <= 0;
+        s.ent[c] = nd->hi <= 0;
     }
     if (!dead) {
-        if (s.n == 0) {
+        if (s.n == 0)
             leaf(&s, s.ent);
-        } else {
-            int64_t lo, hi;
-            if (sym_bounds(p->objective, &s.env, &lo, &hi) != SYM_OK)
-                lo = INT64_MIN;
-            dfs(&s, 0, lo);
-        }
+        else
+            dfs(&s, 0);
     }
     if (s.failed)
         res = SOLVE_ERROR;
@@ -514,11 +1009,16 @@ done:
     if (res != SOLVE_ERROR)
         topk_output(&s.top, p, out, nout);
     s.st->nodes = s.nodes;
-    for (int j = 0; j < s.n; j++)
+    for (int j = 0; j < s.n; j++) {
         free(s.dep[j]);
+        free(s.upd[j]);
+    }
     free(s.dep);
     free(s.ndep);
-    free(s.obj_dep);
+    free(s.upd);
+    free(s.nupd);
+    free(s.varnode);
+    free(s.cons_node);
     free(s.order);
     free(s.dmin);
     free(s.dmax);
@@ -526,7 +1026,10 @@ done:
     free(s.ent);
     free(s.kent);
     free(s.kids);
+    free(s.snap);
+    free(s.snapstore);
     free(s.env.b);
+    tape_free(&s.tp);
     topk_free(&s.top);
     if (!st)
         solve_free_stats(&local);

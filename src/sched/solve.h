@@ -52,6 +52,10 @@ typedef struct solve_solution {
 typedef struct solve_options {
     int top_k;            /* keep the k best (>= 1) */
     int64_t node_limit;   /* effort limit in search nodes (0 = default) */
+    /* Check at every node that the solver's incremental interval bounds
+     * equal sym_bounds over the whole expressions (slow; for tests). A
+     * difference is a bug in loomc (LM_BUG). */
+    bool verify_bounds;
 } solve_options;
 
 typedef enum solve_status {

@@ -463,14 +463,18 @@ static void node_limit_is_deterministic(void **state)
 
 /* ---- randomized: branch and bound equals enumeration ------------------------------- */
 
-/* Random expressions over the problem's variables (all positive) and a fixed
- * symbol F. Built from + * cdiv floordiv min max on non-negative operands
- * with divisors that are at least 1, so that every leaf evaluates: the
- * comparison is about optimality, not error reporting. */
+/* Random expressions over the problem's variables and a fixed symbol F.
+ * Tame instances use + * cdiv floordiv min max on positive values with
+ * divisors of at least 1, so every assignment evaluates and the comparison
+ * is purely about optimality. Wild instances add subtraction, mod, negative
+ * values, divisors that can be 0 and constants large enough to overflow:
+ * they test that interval bounds stay sound (and equal to sym_bounds) where
+ * evaluation can fail. */
 typedef struct rgen {
     rng *r;
     const sym_expr **vars;
     int nv;
+    bool wild;
 } rgen;
 
 static const sym_expr *gen(rgen *g, int depth);
@@ -482,11 +486,15 @@ static const sym_expr *gen_leaf(rgen *g)
         return g->vars[rint_(g->r, g->nv)];
     if (t == 3)
         return V("F");
-    return K(1 + rint_(g->r, 6));
+    if (g->wild && rint_(g->r, 12) == 0)
+        return K(rint_(g->r, 2) ? INT64_MAX / 3 : -((int64_t)1 << 40));
+    return g->wild ? K(rint_(g->r, 11) - 4) : K(1 + rint_(g->r, 6));
 }
 
 static const sym_expr *gen_divisor(rgen *g, int depth)
 {
+    if (g->wild && rint_(g->r, 2))
+        return gen(g, depth);
     int t = rint_(g->r, 4);
     if (t == 0)
         return K(1 + rint_(g->r, 5));
@@ -500,7 +508,7 @@ static const sym_expr *gen(rgen *g, int depth)
     if (depth <= 0 || rint_(g->r, 4) == 0)
         return gen_leaf(g);
     const sym_expr *a = gen(g, depth - 1);
-    switch (rint_(g->r, 7)) {
+    switch (rint_(g->r, g->wild ? 10 : 7)) {
     case 0:
         return add(a, gen(g, depth - 1));
     case 1:
@@ -513,105 +521,161 @@ static const sym_expr *gen(rgen *g, int depth)
         return sym_floordiv(C, a, gen_divisor(g, depth - 1));
     case 5:
         return sym_min(C, a, gen(g, depth - 1));
-    default:
+    case 6:
         return sym_max(C, a, gen(g, depth - 1));
+    case 7:
+        return sub(a, gen(g, depth - 1));
+    case 8:
+        return sym_mod(C, a, gen_divisor(g, depth - 1));
+    default:
+        return sym_neg(C, a);
     }
 }
 
-static int64_t eval_at(const sym_expr *e, const sym_env *env)
+typedef struct rcounts {
+    int optimal, infeasible, ties, errors;
+} rcounts;
+
+/* One random instance, solved both ways (bounds verified against sym_bounds
+ * at every node); the results must be identical unless enumeration meets an
+ * evaluation error, which branch and bound may legitimately prune away. */
+static void random_instance(uint64_t seed, bool wild, rcounts *n)
 {
-    int64_t v = 0;
-    sym_status st = sym_eval(e, env, &v);
-    if (st != SYM_OK)
-        fail_msg("generator produced an expression that fails: status %d", (int)st);
-    return v;
+    static const char *names[] = {"v0", "v1", "v2", "v3", "v4"};
+    rng r = {seed};
+    int nv = 2 + rint_(&r, 4);
+    const sym_expr *vars[5];
+    int64_t doms[5][8];
+    solve_var sv[5];
+    for (int j = 0; j < nv; j++) {
+        vars[j] = V(names[j]);
+        int nd = 1 + rint_(&r, 8);
+        for (int i = 0; i < nd; i++) /* any order, repeats allowed */
+            doms[j][i] = wild ? rint_(&r, 19) - 6 : 1 + rint_(&r, 12);
+        sv[j] = (solve_var){vars[j], doms[j], nd};
+    }
+    rgen g = {&r, vars, nv, wild};
+    sym_env fixed = {0};
+    sym_env_set(&fixed, V("F"), 1 + rint_(&r, 9));
+    /* a random point, so that constraint thresholds are near real values */
+    sym_env at = {0};
+    for (int j = 0; j < nv; j++)
+        sym_env_set(&at, vars[j], doms[j][rint_(&r, sv[j].ndomain)]);
+    sym_env_set(&at, V("F"), fixed.b[0].lo);
+
+    solve_constraint cons[3];
+    int ncons = rint_(&r, 4);
+    for (int c = 0; c < ncons; c++) {
+        const sym_expr *e = gen(&g, 3);
+        int64_t t = 0;
+        if (sym_eval(e, &at, &t) != SYM_OK || t > 1000000 || t < -1000000)
+            t = 0;
+        t += rint_(&r, 5) - 2;
+        cons[c] = (solve_constraint){rint_(&r, 2) ? sub(e, K(t)) : sub(K(t), e), "random"};
+    }
+    solve_problem p = {.vars = sv, .nvars = nv, .cons = cons, .ncons = ncons, .fixed = &fixed};
+    /* Ties are where search order could leak into the result, so many
+     * objectives mention only some variables (drawn from a shuffled subset,
+     * so that unmentioned ones may come first in the problem while the
+     * solver branches on others first), are coarse, or are constant. */
+    const sym_expr *sub_vars[5];
+    memcpy(sub_vars, vars, sizeof sub_vars);
+    for (int j = nv - 1; j > 0; j--) {
+        int k = rint_(&r, j + 1);
+        const sym_expr *t = sub_vars[j];
+        sub_vars[j] = sub_vars[k], sub_vars[k] = t;
+    }
+    rgen gs = {&r, sub_vars, 1 + rint_(&r, nv), wild};
+    switch (rint_(&r, 8)) {
+    case 0:
+        p.objective = K(rint_(&r, 5));
+        break;
+    case 1:
+    case 2:
+        p.objective = sym_floordiv(C, gen(&gs, 4), K(2 + rint_(&r, 20)));
+        break;
+    case 3:
+    case 4:
+        p.objective = gen(&gs, 3);
+        break;
+    default:
+        p.objective = gen(&g, 4);
+        if (rint_(&r, 3) == 0)
+            p.objective = sub(p.objective, gen(&g, 3));
+    }
+    p.ntiebreak = rint_(&r, 3);
+    for (int i = 0; i < p.ntiebreak; i++)
+        p.tiebreak[i] = rint_(&r, 2) ? gen(&gs, 2) : sym_floordiv(C, gen(&gs, 2), K(3));
+
+    solve_options o = {.top_k = 1 + rint_(&r, 5), .verify_bounds = true};
+    solve_solution a[5], b[5];
+    int na = -1, nb = -1;
+    solve_stats st;
+    lm_buf why = {0};
+    solve_status sa = solve_run(&p, &o, a, &na, &st, &why);
+    solve_status sb = solve_exhaustive(&p, &o, b, &nb, &why);
+    if (sb == SOLVE_ERROR) {
+        n->errors++;
+        assert_true(sa != SOLVE_LIMIT);
+        goto out;
+    }
+    if (sa != sb || na != nb)
+        fail_msg("seed %llx: status %d/%d, count %d/%d %s", (unsigned long long)seed, (int)sa, (int)sb, na, nb,
+                 lm_buf_str(&why));
+    assert_true(sa == SOLVE_OPTIMAL || sa == SOLVE_INFEASIBLE);
+    n->optimal += sa == SOLVE_OPTIMAL;
+    n->infeasible += sa == SOLVE_INFEASIBLE;
+    for (int i = 0; i < na; i++) {
+        if (a[i].objective != b[i].objective)
+            fail_msg("seed %llx: solution %d objective %lld vs %lld", (unsigned long long)seed, i,
+                     (long long)a[i].objective, (long long)b[i].objective);
+        for (int t = 0; t < p.ntiebreak; t++)
+            assert_int_equal(a[i].tiebreak[t], b[i].tiebreak[t]);
+        for (int j = 0; j < nv; j++)
+            if (a[i].values[j] != b[i].values[j])
+                fail_msg("seed %llx: solution %d variable %d: %lld vs %lld", (unsigned long long)seed, i, j,
+                         (long long)a[i].values[j], (long long)b[i].values[j]);
+        if (i && a[i].objective == a[i - 1].objective)
+            n->ties++;
+    }
+    int64_t total = 1;
+    for (int j = 0; j < nv; j++)
+        total *= sv[j].ndomain;
+    assert_true(st.leaves <= total);
+out:
+    solve_free_solutions(a, na > 0 ? na : 0);
+    solve_free_solutions(b, nb > 0 ? nb : 0);
+    solve_free_stats(&st);
+    lm_buf_free(&why);
+    sym_env_free(&fixed);
+    sym_env_free(&at);
 }
 
 static void random_matches_exhaustive(void **state)
 {
     (void)state;
-    static const char *names[] = {"v0", "v1", "v2", "v3", "v4"};
-    int nopt = 0, ninf = 0, nties = 0;
-    enum { RUNS = 600 };
-    for (int run = 0; run < RUNS; run++) {
-        rng r = {0x5eed0000u + (uint64_t)run};
-        int nv = 2 + rint_(&r, 4);
-        const sym_expr *vars[5];
-        int64_t doms[5][8];
-        solve_var sv[5];
-        for (int j = 0; j < nv; j++) {
-            vars[j] = V(names[j]);
-            int nd = 1 + rint_(&r, 8);
-            for (int i = 0; i < nd; i++) /* any order, repeats allowed */
-                doms[j][i] = 1 + rint_(&r, 12);
-            sv[j] = (solve_var){vars[j], doms[j], nd};
-        }
-        rgen g = {&r, vars, nv};
-        sym_env fixed = {0};
-        sym_env_set(&fixed, V("F"), 1 + rint_(&r, 9));
-        /* a random point, so that constraint thresholds are near real values */
-        sym_env at = {0};
-        for (int j = 0; j < nv; j++)
-            sym_env_set(&at, vars[j], doms[j][rint_(&r, sv[j].ndomain)]);
-        sym_env_set(&at, V("F"), fixed.b[0].lo);
-
-        solve_constraint cons[3];
-        int ncons = rint_(&r, 4);
-        for (int c = 0; c < ncons; c++) {
-            const sym_expr *e = gen(&g, 3);
-            int64_t t = eval_at(e, &at) + rint_(&r, 5) - 2;
-            cons[c] = (solve_constraint){rint_(&r, 2) ? sub(e, K(t)) : sub(K(t), e), "random"};
-        }
-        solve_problem p = {.vars = sv, .nvars = nv, .cons = cons, .ncons = ncons, .fixed = &fixed};
-        p.objective = gen(&g, 4);
-        if (rint_(&r, 3) == 0)
-            p.objective = sub(p.objective, gen(&g, 3));
-        if (rint_(&r, 4) == 0) /* coarse objectives make many ties */
-            p.objective = sym_floordiv(C, p.objective, K(2 + rint_(&r, 20)));
-        p.ntiebreak = rint_(&r, 3);
-        for (int i = 0; i < p.ntiebreak; i++)
-            p.tiebreak[i] = rint_(&r, 2) ? gen(&g, 2) : sym_floordiv(C, gen(&g, 2), K(3));
-
-        solve_options o = {.top_k = 1 + rint_(&r, 5)};
-        solve_solution a[5], b[5];
-        int na = -1, nb = -1;
-        solve_stats st;
-        lm_buf why = {0};
-        solve_status sa = solve_run(&p, &o, a, &na, &st, &why);
-        solve_status sb = solve_exhaustive(&p, &o, b, &nb, &why);
-        if (sa != sb || na != nb)
-            fail_msg("run %d: status %d/%d, count %d/%d %s", run, (int)sa, (int)sb, na, nb, lm_buf_str(&why));
-        assert_true(sa == SOLVE_OPTIMAL || sa == SOLVE_INFEASIBLE);
-        nopt += sa == SOLVE_OPTIMAL;
-        ninf += sa == SOLVE_INFEASIBLE;
-        for (int i = 0; i < na; i++) {
-            if (a[i].objective != b[i].objective)
-                fail_msg("run %d: solution %d objective %lld vs %lld", run, i, (long long)a[i].objective,
-                         (long long)b[i].objective);
-            for (int t = 0; t < p.ntiebreak; t++)
-                assert_int_equal(a[i].tiebreak[t], b[i].tiebreak[t]);
-            for (int j = 0; j < nv; j++)
-                if (a[i].values[j] != b[i].values[j])
-                    fail_msg("run %d: solution %d variable %d: %lld vs %lld", run, i, j,
-                             (long long)a[i].values[j], (long long)b[i].values[j]);
-            if (i && a[i].objective == a[i - 1].objective)
-                nties++;
-        }
-        int64_t total = 1;
-        for (int j = 0; j < nv; j++)
-            total *= sv[j].ndomain;
-        assert_true(st.leaves <= total);
-        solve_free_solutions(a, na);
-        solve_free_solutions(b, nb);
-        solve_free_stats(&st);
-        lm_buf_free(&why);
-        sym_env_free(&fixed);
-        sym_env_free(&at);
-    }
+    enum { RUNS = 1500 };
+    rcounts n = {0};
+    for (int run = 0; run < RUNS; run++)
+        random_instance(0x5eed0000u + (uint64_t)run, false, &n);
     /* the instances exercise both outcomes and the tie-breaking */
-    assert_true(nopt > RUNS / 4);
-    assert_true(ninf > 10);
-    assert_true(nties > 50);
+    assert_int_equal(n.errors, 0);
+    assert_true(n.optimal > RUNS / 4);
+    assert_true(n.infeasible > 10);
+    assert_true(n.ties > RUNS / 2);
+}
+
+static void random_wild_matches_exhaustive(void **state)
+{
+    (void)state;
+    enum { RUNS = 1500 };
+    rcounts n = {0};
+    for (int run = 0; run < RUNS; run++)
+        random_instance(0x3117d000u + (uint64_t)run, true, &n);
+    /* most instances are compared, and some do fail to evaluate */
+    assert_true(n.optimal + n.infeasible > RUNS / 2);
+    assert_true(n.errors > 20);
+    assert_true(n.ties > RUNS / 4);
 }
 
 int main(void)
@@ -628,6 +692,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(divisor_range_spans_zero, setup, teardown),
         cmocka_unit_test_setup_teardown(node_limit_is_deterministic, setup, teardown),
         cmocka_unit_test_setup_teardown(random_matches_exhaustive, setup, teardown),
+        cmocka_unit_test_setup_teardown(random_wild_matches_exhaustive, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,7 +39,7 @@ static void run_check(const sim *s, const df_check *ck, sim_check_result *out)
 {
     const df_program *p = s->p;
     const df_tensor *O = &p->tensors[ck->out];
-    out->tensor = O->name;
+    out->tensor = lm_xstrdup(O->name); /* the result outlives the program */
     float *got = row_major(s, ck->out);
     int64_t n = O->rows * O->cols;
     float *ref = lm_xcalloc((size_t)(n + 1), sizeof *ref);
@@ -168,6 +168,8 @@ void sim_result_free(sim_result *r)
     free(r->cores);
     free(r->links);
     free(r->banks);
+    for (int i = 0; i < r->nchecks; i++)
+        free((char *)r->checks[i].tensor);
     free(r->checks);
     free(r);
 }

@@ -1,0 +1,258 @@
+/* test_sim_gemm.c - end to end on a real description: the 4x4 multicast
+ * GEMM of tests/sim/mcast_gemm.df on wormhole_n150 (arch/), checked
+ * against the fp64 reference; its trace must be valid JSON with the
+ * expected tracks; runs must be deterministic, and timing-only mode must
+ * give the same cycles as functional mode (timing never depends on values).
+ *
+ * The tests run from the repository root (tests/run.sh does), where the
+ * program and arch/ are.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sim/sim_int.h"
+
+/* ---- a small JSON validator (syntax only) --------------------------------- */
+
+typedef struct jp {
+    const char *s;
+    int depth;
+} jp;
+
+static void jws(jp *p)
+{
+    while (*p->s == ' ' || *p->s == '\n' || *p->s == '\r' || *p->s == '\t')
+        p->s++;
+}
+
+static bool jvalue(jp *p);
+
+static bool jstring(jp *p)
+{
+    if (*p->s != '"')
+        return false;
+    for (p->s++; *p->s != '"'; p->s++) {
+        if ((unsigned char)*p->s < 0x20)
+            return false;
+        if (*p->s == '\\') {
+            p->s++;
+            if (!strchr("\"\\/bfnrtu", *p->s))
+                return false;
+        }
+    }
+    p->s++;
+    return true;
+}
+
+static bool jnumber(jp *p)
+{
+    const char *start = p->s;
+    if (*p->s == '-')
+        p->s++;
+    if (*p->s < '0' || *p->s > '9')
+        return false;
+    while ((*p->s >= '0' && *p->s <= '9') || *p->s == '.' || *p->s == 'e' || *p->s == 'E' || *p->s == '+' ||
+           *p->s == '-')
+        p->s++;
+    char *end;
+    strtod(start, &end);
+    return end == p->s;
+}
+
+static bool jlist(jp *p, char close, bool object)
+{
+    p->s++;
+    jws(p);
+    if (*p->s == close) {
+        p->s++;
+        return true;
+    }
+    for (;;) {
+        jws(p);
+        if (object) {
+            if (!jstring(p))
+                return false;
+            jws(p);
+            if (*p->s++ != ':')
+                return false;
+        }
+        if (!jvalue(p))
+            return false;
+        jws(p);
+        if (*p->s == ',') {
+            p->s++;
+            continue;
+        }
+        if (*p->s++ != close)
+            return false;
+        return true;
+    }
+}
+
+static bool jvalue(jp *p)
+{
+    jws(p);
+    if (++p->depth > 64)
+        return false;
+    bool ok;
+    if (*p->s == '{')
+        ok = jlist(p, '}', true);
+    else if (*p->s == '[')
+        ok = jlist(p, ']', false);
+    else if (*p->s == '"')
+        ok = jstring(p);
+    else if (!strncmp(p->s, "true", 4) || !strncmp(p->s, "null", 4))
+        ok = (p->s += 4, true);
+    else if (!strncmp(p->s, "false", 5))
+        ok = (p->s += 5, true);
+    else
+        ok = jnumber(p);
+    p->depth--;
+    return ok;
+}
+
+static bool json_valid(const char *s)
+{
+    jp p = {s, 0};
+    if (!jvalue(&p))
+        return false;
+    jws(&p);
+    return *p.s == 0;
+}
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static char *slurp(const char *path)
+{
+    char why[256];
+    char *t = lm_read_file(path, NULL, why, sizeof why);
+    if (!t)
+        print_error("%s\n", why);
+    assert_non_null(t);
+    return t;
+}
+
+static sim_result *run_file(const char *path, const char **params, int nparams, const sim_options *o)
+{
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    char *text = slurp(path);
+    lm_diag_add_source(&d, path, text, strlen(text));
+    arch_desc *a = arch_load("wormhole_n150", &d);
+    assert_non_null(a);
+    df_program *p = df_parse(path, text, strlen(text), &d);
+    assert_non_null(p);
+    assert_true(df_bind(p, params, nparams, &d));
+    assert_true(df_validate(p, a, &d));
+    sim_result *r = sim_run(p, a, o, &d);
+    df_free(p);
+    arch_free(a);
+    free(text);
+    return r;
+}
+
+/* ---- tests ---------------------------------------------------------------------- */
+
+static void test_mcast_gemm_numerics_and_trace(void **st)
+{
+    (void)st;
+    char path[] = "/tmp/loomc_sim_trace_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    sim_options o = {0};
+    o.check = true;
+    o.trace_path = path;
+    sim_result *r = run_file("tests/sim/mcast_gemm.df", NULL, 0, &o);
+    assert_non_null(r);
+    assert_int_equal(r->check, SIM_CHECK_PASS);
+    assert_int_equal(r->nchecks, 1);
+    assert_true(r->max_error < 1e-3);
+    /* 4x4 cores, each 4x4 tiles of C over 16 K tiles */
+    assert_true(r->flops == 16.0 * 16 * 16 * 2 * 32 * 32 * 32);
+    assert_true(r->cycles > 0 && r->tflops > 0);
+    char *trace = slurp(path);
+    assert_true(json_valid(trace));
+    assert_non_null(strstr(trace, "\"traceEvents\""));
+    assert_non_null(strstr(trace, "\"name\":\"core (0,0) corner\""));
+    assert_non_null(strstr(trace, "\"args\":{\"name\":\"math\"}"));
+    assert_non_null(strstr(trace, "\"ph\":\"X\",\"pid\":1,\"tid\":3,\"name\":\"matmul\""));
+    assert_non_null(strstr(trace, "\"ph\":\"C\",\"pid\":0,\"name\":\"noc0"));
+    assert_non_null(strstr(trace, "\"name\":\"dram bank"));
+
+    /* the same run again writes the same trace, byte for byte */
+    sim_result *r2 = run_file("tests/sim/mcast_gemm.df", NULL, 0, &o);
+    assert_non_null(r2);
+    char *trace2 = slurp(path);
+    assert_string_equal(trace, trace2);
+    assert_true(r2->cycles == r->cycles && r2->events == r->events);
+    free(trace2);
+    sim_result_free(r2);
+
+    /* timing never depends on the values */
+    sim_options t = {0};
+    t.timing_only = true;
+    sim_result *rt = run_file("tests/sim/mcast_gemm.df", NULL, 0, &t);
+    assert_non_null(rt);
+    assert_true(rt->cycles == r->cycles);
+    assert_int_equal(rt->check, SIM_CHECK_SKIPPED);
+    sim_result_free(rt);
+
+    free(trace);
+    sim_result_free(r);
+    remove(path);
+}
+
+/* A wider GEMM with a non-square grid and another sub-block shape. */
+static void test_mcast_gemm_params(void **st)
+{
+    (void)st;
+    const char *params[] = {"GX=3", "GY=2", "PM=2", "PN=4", "KW=4", "KT=8", "SH=1", "SW=4"};
+    sim_options o = {0};
+    o.check = true;
+    sim_result *r = run_file("tests/sim/mcast_gemm.df", params, (int)LM_COUNT(params), &o);
+    assert_non_null(r);
+    assert_int_equal(r->check, SIM_CHECK_PASS);
+    sim_result_free(r);
+}
+
+/* The JSON report is valid JSON and has the documented keys. */
+static void test_json_report(void **st)
+{
+    (void)st;
+    sim_options o = {0};
+    o.check = true;
+    sim_result *r = run_file("tests/sim/stream_matmul.df", NULL, 0, &o);
+    assert_non_null(r);
+    lm_buf b = {0};
+    sim_print_json(&b, r);
+    assert_true(json_valid(lm_buf_str(&b)));
+    static const char *keys[] = {"\"cycles\":", "\"seconds\":", "\"tflops\":", "\"check\":\"pass\"", "\"max_error\":",
+                                 "\"engines\":", "\"dram_banks\":", "\"links\":"};
+    for (size_t i = 0; i < LM_COUNT(keys); i++)
+        assert_non_null(strstr(lm_buf_str(&b), keys[i]));
+    b.len = 0;
+    sim_print_text(&b, r);
+    assert_non_null(strstr(lm_buf_str(&b), "simulated cycles"));
+    assert_non_null(strstr(lm_buf_str(&b), "simulated TFLOP/s"));
+    lm_buf_free(&b);
+    sim_result_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mcast_gemm_numerics_and_trace),
+        cmocka_unit_test(test_mcast_gemm_params),
+        cmocka_unit_test(test_json_report),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -4,7 +4,11 @@
  * a two-launch split/combine job, loops, branches and integer corner cases)
  * and their results compared with values computed here by plain loops or
  * the fp64 references of sim/num.h. The error tests check that bad accesses,
- * wrong symbolic values and missing bindings are reported, not crashed on. */
+ * wrong symbolic values and missing bindings are reported, not crashed on.
+ * The end-to-end tests compile the kernels in kernels/ through the driver
+ * (run from the repository root, as tests/run.sh does) with small shapes and
+ * pinned block sizes, interpret every launch of the job and compare with
+ * num_ref_matmul and num_ref_attention. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/driver.h"
 #include "ir/tir_interp.h"
 #include "sim/num.h"
 
@@ -952,6 +957,173 @@ static void missing_binding_is_reported(void **state)
     kb_free(k);
 }
 
+
+/* ---- end to end: kernels/ through the driver ------------------------------------ */
+
+typedef struct e2e {
+    drv_result r;
+    lm_diag d;
+    job j;
+} e2e;
+
+/* "M=72,N=40" -> key/value pairs in the arena of the test */
+static int parse_kv(const char *text, fe_kv *out, int max, char *store, size_t storelen)
+{
+    int n = 0;
+    snprintf(store, storelen, "%s", text);
+    for (char *save = NULL, *tok = strtok_r(store, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        assert_non_null(eq);
+        *eq = 0;
+        out[n].name = tok;
+        out[n].value = strtoll(eq + 1, NULL, 10);
+        n++;
+    }
+    return n;
+}
+
+/* Compile `path` with the shapes and constants given, allocate every tensor
+ * of the spec, fill the inputs, run every launch in order. */
+static void e2e_run(e2e *e, const char *path, const char *shapes, const char *consts)
+{
+    static char sbuf[256], cbuf[256];
+    fe_kv sk[16], ck[16];
+    drv_opts o = {0};
+    o.path = path;
+    o.launch.shapes = sk;
+    o.launch.nshapes = parse_kv(shapes, sk, 16, sbuf, sizeof sbuf);
+    o.launch.consts = ck;
+    o.launch.nconsts = parse_kv(consts, ck, 16, cbuf, sizeof cbuf);
+    lm_diag_init(&e->d, stderr);
+    bool ok = drv_compile(&e->r, &o, &e->d);
+    if (!ok)
+        print_error("%s did not compile\n", path);
+    assert_true(ok);
+    const fe_spec *spec = e->r.spec;
+    assert_true(spec->ntensors <= (int)LM_COUNT(e->j.t));
+    for (int i = 0; i < spec->ntensors; i++) {
+        lm_buf why = {0};
+        ok = tirx_tensor_init(&e->j.t[i], spec->tensors[i], &spec->env, &why);
+        if (!ok)
+            print_error("%s\n", lm_buf_str(&why));
+        lm_buf_free(&why);
+        assert_true(ok);
+        e->j.n++;
+        if (spec->tensors[i]->role == TIR_INPUT)
+            tirx_tensor_fill_random(&e->j.t[i], 100 + (uint64_t)i);
+    }
+    for (int i = 0; i < e->r.nlaunches; i++) {
+        lm_buf why = {0};
+        ok = tirx_run(e->r.launches[i].func, &spec->env, e->j.t, e->j.n, &why);
+        if (!ok)
+            print_error("launch %d: %s\n", i, lm_buf_str(&why));
+        lm_buf_free(&why);
+        assert_true(ok);
+    }
+}
+
+static void e2e_free(e2e *e)
+{
+    job_free(&e->j);
+    drv_free(&e->r);
+}
+
+static tirx_tensor *e2e_tensor(e2e *e, const char *name)
+{
+    tirx_tensor *t = tirx_find(e->j.t, e->j.n, name);
+    assert_non_null(t);
+    return t;
+}
+
+static void e2e_matmul(void **state)
+{
+    (void)state;
+    const int64_t M = 72, N = 40, K = 56, BK = 16;
+    e2e e = {0};
+    e2e_run(&e, "kernels/matmul.py", "M=72,N=40,K=56", "BLOCK_M=32,BLOCK_N=16,BLOCK_K=16");
+    tirx_tensor *a = e2e_tensor(&e, "a"), *b = e2e_tensor(&e, "b"), *c = e2e_tensor(&e, "c");
+    float *ref = malloc(sizeof(float) * (size_t)(M * N)), *mag = malloc(sizeof(float) * (size_t)(M * N));
+    float *aa = malloc(sizeof(float) * (size_t)(M * K)), *ab = malloc(sizeof(float) * (size_t)(K * N));
+    num_ref_matmul(M, N, K, a->data, b->data, ref);
+    for (int64_t i = 0; i < M * K; i++)
+        aa[i] = fabsf(a->data[i]);
+    for (int64_t i = 0; i < K * N; i++)
+        ab[i] = fabsf(b->data[i]);
+    num_ref_matmul(M, N, K, aa, ab, mag);
+    /* as in check_matmul: one fp32 rounding of the accumulator per K block */
+    for (int64_t i = 0; i < M * N; i++)
+        assert_true(fabs((double)c->data[i] - ref[i]) <= (double)((K + BK - 1) / BK + 1) * 0x1p-24 * 1.0001 * mag[i]);
+    free(ref);
+    free(mag);
+    free(aa);
+    free(ab);
+    e2e_free(&e);
+}
+
+/* The kernel rounds P to bf16 before P V and the output to bf16: each is a
+ * relative error of at most 2^-9, on a convex combination of values in
+ * [-1, 1], so 4 * 2^-9 bounds the difference from the exact softmax. */
+static void check_attention_out(const float *got, const float *ref, int64_t n, const float *other)
+{
+    num_cmp c = num_compare(got, ref, n);
+    if (c.max_abs > 4 * 0x1p-9 || c.nonfinite)
+        print_error("max_abs %g at %lld, nonfinite %lld\n", c.max_abs, (long long)c.worst_index,
+                    (long long)c.nonfinite);
+    assert_true(c.max_abs <= 4 * 0x1p-9);
+    assert_int_equal(c.nonfinite, 0);
+    if (other) /* the test tells causal from non-causal attention apart */
+        assert_true(num_compare(got, other, n).max_abs > 0.05);
+}
+
+static void e2e_attention(bool causal)
+{
+    const int64_t B = 1, H = 2, S = 40, D = 16;
+    e2e e = {0};
+    e2e_run(&e, "kernels/flash_attention.py", "B=1,H=2,S=40,D=16",
+            causal ? "BLOCK_M=16,BLOCK_N=16,CAUSAL=1" : "BLOCK_M=16,BLOCK_N=16");
+    tirx_tensor *q = e2e_tensor(&e, "q"), *k = e2e_tensor(&e, "k"), *v = e2e_tensor(&e, "v");
+    tirx_tensor *o = e2e_tensor(&e, "o");
+    int64_t n = B * H * S * D;
+    float *ref = malloc(sizeof(float) * (size_t)n), *other = malloc(sizeof(float) * (size_t)n);
+    num_ref_attention(B, H, H, S, S, D, q->data, k->data, v->data, 0.25f, causal, ref);
+    num_ref_attention(B, H, H, S, S, D, q->data, k->data, v->data, 0.25f, !causal, other);
+    check_attention_out(o->data, ref, n, other);
+    free(ref);
+    free(other);
+    e2e_free(&e);
+}
+
+static void e2e_attention_plain(void **state)
+{
+    (void)state;
+    e2e_attention(false);
+}
+
+static void e2e_attention_causal(void **state)
+{
+    (void)state;
+    e2e_attention(true);
+}
+
+/* Two launches (split, combine) through the scratch tensors part and lse;
+ * S = 50 with 3 splits of whole 16-key blocks leaves the last split short. */
+static void e2e_flash_decode(void **state)
+{
+    (void)state;
+    const int64_t B = 1, H = 4, HKV = 2, S = 50, D = 16;
+    e2e e = {0};
+    e2e_run(&e, "kernels/flash_decode.py", "B=1,H=4,HKV=2,S=50,D=16", "NUM_SPLITS=3,BLOCK_N=16");
+    assert_int_equal(e.r.nlaunches, 2);
+    tirx_tensor *q = e2e_tensor(&e, "q"), *k = e2e_tensor(&e, "k"), *v = e2e_tensor(&e, "v");
+    tirx_tensor *o = e2e_tensor(&e, "o");
+    int64_t n = B * H * D;
+    float *ref = malloc(sizeof(float) * (size_t)n);
+    num_ref_attention(B, H, HKV, 1, S, D, q->data, k->data, v->data, 0.25f, false, ref);
+    check_attention_out(o->data, ref, n, NULL);
+    free(ref);
+    e2e_free(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -971,6 +1143,10 @@ int main(void)
         cmocka_unit_test(scalar_results_match_symbols),
         cmocka_unit_test(wrong_symbolic_value_is_reported),
         cmocka_unit_test(missing_binding_is_reported),
+        cmocka_unit_test(e2e_matmul),
+        cmocka_unit_test(e2e_attention_plain),
+        cmocka_unit_test(e2e_attention_causal),
+        cmocka_unit_test(e2e_flash_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

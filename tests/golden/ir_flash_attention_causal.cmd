@@ -1,0 +1,1 @@
+ir kernels/flash_attention.py --shape B=1,H=8,S=1024,D=64 --const CAUSAL=1

@@ -1,0 +1,1 @@
+ir kernels/matmul.py --shape M=512,N=512,K=512

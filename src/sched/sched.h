@@ -103,7 +103,7 @@ typedef enum sched_transport {
 } sched_transport;
 
 typedef struct sched_operand {
-    int buf;                   /* an IN buffer */
+    int access;                /* a load: index into the kernel's acc_result */
     sched_transport transport;
     sched_place along;         /* MCAST/FORWARD: SCHED_ON_X (along a row) or SCHED_ON_Y */
     bool interior_sender;      /* MCAST: the sender is the middle core of its row/column */

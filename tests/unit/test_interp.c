@@ -745,7 +745,7 @@ static void split_then_combine(void **state)
  *   o2 = where(b < 0, -b, b) as f32 through a cast,
  *   o3 = the Fibonacci pair after 3 trips of a loop that swaps its carried
  *        values, a downward loop's sum, an if on program_id, num_programs,
- *        the result of a loop that never runs;
+ *        the result of a loop that never runs, cdiv, an i1 sum;
  *   o4 = trans of a 2x4 tile times a column of ones (4 values);
  *   o5 = b / 3 cast to f16. */
 static void integers_loops_branches(void **state)
@@ -820,12 +820,14 @@ static void integers_loops_branches(void **state)
         tir_op_build(&k->b, TIR_YIELD, NOLOC, &v, 1, NULL, 0);
     }
     k->b.block = outer;
-    /* o3 = [p, q, sum, if, num_programs, untouched loop, cdiv(-7, 2), 0] */
+    /* o3 = [p, q, sum, if, num_programs, untouched loop, cdiv(-7, 2),
+          the number of negative b (an i1 sum)] */
     tir_value *o3 = op1(k, TIR_MUL, ti, ar, op1(k, TIR_SPLAT, ti, zero, NULL));
-    tir_value *vals[7] = {l.op->results[0], l.op->results[1], l2.op->results[0], ifop->results[0],
+    tir_value *vals[8] = {l.op->results[0], l.op->results[1], l2.op->results[0], ifop->results[0],
                           tir_num_programs(&k->b, 0), l3.op->results[0],
-                          op1(k, TIR_CDIV, i32(), iconst(k, -7), iconst(k, 2))};
-    for (int i = 0; i < 7; i++) {
+                          op1(k, TIR_CDIV, i32(), iconst(k, -7), iconst(k, 2)),
+                          reduce(k, TIR_REDUCE_SUM, neg, 0, false)};
+    for (int i = 0; i < 8; i++) {
         tir_value *eq = op1(k, TIR_CMP_EQ, tb, ar, op1(k, TIR_SPLAT, ti, iconst(k, i), NULL));
         tir_value *ops[3] = {eq, op1(k, TIR_SPLAT, ti, vals[i], NULL), o3};
         o3 = tir_op_build(&k->b, TIR_WHERE, NOLOC, ops, 3, &ti, 1)->results[0];
@@ -842,8 +844,8 @@ static void integers_loops_branches(void **state)
     ar2->def->sym = C(k, 0);
     ar2->def->sym2 = two;
     tir_type t24 = tile2(k, TIR_F32, two, four);
-    tir_value *cols = op1(k, TIR_BROADCAST, t24, expand(k, op1(k, TIR_CAST, tile1(k, TIR_F32, four), ar4, NULL), 0),
-                          NULL);
+    /* a broadcast that adds the leading dimension */
+    tir_value *cols = op1(k, TIR_BROADCAST, t24, op1(k, TIR_CAST, tile1(k, TIR_F32, four), ar4, NULL), NULL);
     tir_value *rows = op1(k, TIR_BROADCAST, t24, expand(k, op1(k, TIR_CAST, tile1(k, TIR_F32, two), ar2, NULL), 1),
                           NULL);
     tir_value *m = op1(k, TIR_ADD, t24, op1(k, TIR_MUL, t24, rows, full(k, t24, 4.0)), cols);
@@ -870,7 +872,7 @@ static void integers_loops_branches(void **state)
         if (i < 4)
             assert_true(o[4]->data[i] == (float)(2 * i + 4));
     }
-    float want3[8] = {2, 3, 22, 100, 1, 42, -3, 0};
+    float want3[8] = {2, 3, 22, 100, 1, 42, -3, 3};
     for (int i = 0; i < 8; i++)
         assert_true(o[3]->data[i] == want3[i]);
     job_free(&j);

@@ -499,109 +499,34 @@ static void nesting_limit(void **state)
 
 /* ---- realistic kernels ------------------------------------------------------ */
 
-static const char gemm_src[] =
-    "\"\"\"GEMM with block pointers: C = A @ B, fp32 accumulation, grouped tile order.\"\"\"\n"
-    "import triton\n"
-    "import triton.language as tl\n"
-    "import loomc\n"
-    "\n"
-    "\n"
-    "@triton.jit\n"
-    "def gemm_bp(a_ptr, b_ptr, c_ptr, M, N, K,\n"
-    "            stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,\n"
-    "            BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,\n"
-    "            GROUP_M: tl.constexpr = 8):\n"
-    "    pid = tl.program_id(0)\n"
-    "    grid_m = tl.cdiv(M, BLOCK_M)\n"
-    "    grid_n = tl.cdiv(N, BLOCK_N)\n"
-    "    # walk output tiles in groups of GROUP_M rows so neighbours share columns of B\n"
-    "    width = GROUP_M * grid_n\n"
-    "    first_m = (pid // width) * GROUP_M\n"
-    "    rows = min(grid_m - first_m, GROUP_M)\n"
-    "    pid_m = first_m + (pid % width) % rows\n"
-    "    pid_n = (pid % width) // rows\n"
-    "\n"
-    "    a_blk = tl.make_block_ptr(base=a_ptr, shape=(M, K), strides=(stride_am, stride_ak),\n"
-    "                              offsets=(pid_m * BLOCK_M, 0), block_shape=(BLOCK_M, BLOCK_K),\n"
-    "                              order=(1, 0))\n"
-    "    b_blk = tl.make_block_ptr(base=b_ptr, shape=(K, N), strides=(stride_bk, stride_bn),\n"
-    "                              offsets=(0, pid_n * BLOCK_N), block_shape=(BLOCK_K, BLOCK_N),\n"
-    "                              order=(1, 0))\n"
-    "    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n"
-    "    for _ in range(0, tl.cdiv(K, BLOCK_K)):\n"
-    "        a = tl.load(a_blk, boundary_check=(0, 1), padding_option=\"zero\")\n"
-    "        b = tl.load(b_blk, boundary_check=(0, 1), padding_option=\"zero\")\n"
-    "        acc = tl.dot(a, b, acc)\n"
-    "        a_blk = tl.advance(a_blk, (0, BLOCK_K))\n"
-    "        b_blk = tl.advance(b_blk, [BLOCK_K, 0])\n"
-    "    c_blk = tl.make_block_ptr(c_ptr, (M, N), (stride_cm, stride_cn),\n"
-    "                              (pid_m * BLOCK_M, pid_n * BLOCK_N), (BLOCK_M, BLOCK_N), (1, 0))\n"
-    "    tl.store(c_blk, acc.to(tl.bfloat16), boundary_check=(0, 1))\n"
-    "\n"
-    "\n"
-    "@loomc.launch\n"
-    "def gemm(M, N, K):\n"
-    "    a = loomc.tensor((M, K), tl.bfloat16)\n"
-    "    b = loomc.tensor((K, N), tl.bfloat16)\n"
-    "    c = loomc.output((M, N), tl.bfloat16)\n"
-    "    grid = (tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N),)\n"
-    "    gemm_bp[grid](a, b, c, M, N, K,\n"
-    "                  a.stride(0), a.stride(1), b.stride(0), b.stride(1),\n"
-    "                  c.stride(0), c.stride(1))\n";
+/* The kernels live in tests/unit/data/ as real Python files (the test runs
+ * from the repository root, as tests/run.sh does). */
+static char *gemm_src, *attention_src;
 
-static const char attention_src[] =
-    "import triton\n"
-    "import triton.language as tl\n"
-    "import loomc\n"
-    "\n"
-    "\n"
-    "@triton.jit\n"
-    "def attn_fwd(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, Z, H, S,\n"
-    "             HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,\n"
-    "             CAUSAL: tl.constexpr):\n"
-    "    start_m = tl.program_id(0)\n"
-    "    off_zh = tl.program_id(1)\n"
-    "    rows = Z * H * S\n"
-    "    q_desc = tl.make_tensor_descriptor(q_ptr, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],\n"
-    "                                       block_shape=[BLOCK_M, HEAD_DIM])\n"
-    "    k_desc = tl.make_tensor_descriptor(k_ptr, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],\n"
-    "                                       block_shape=[BLOCK_N, HEAD_DIM])\n"
-    "    v_desc = tl.make_tensor_descriptor(v_ptr, [rows, HEAD_DIM], [HEAD_DIM, 1], [BLOCK_N, HEAD_DIM])\n"
-    "    o_desc = tl.make_tensor_descriptor(o_ptr, [rows, HEAD_DIM], [HEAD_DIM, 1], [BLOCK_M, HEAD_DIM])\n"
-    "    base = off_zh * S\n"
-    "    q = q_desc.load([base + start_m * BLOCK_M, 0])\n"
-    "    m_i = tl.full([BLOCK_M], float(\"-inf\"), dtype=tl.float32)\n"
-    "    l_i = tl.full([BLOCK_M], 1.0, dtype=tl.float32)\n"
-    "    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)\n"
-    "    qk_scale = sm_scale * 1.44269504  # 1/ln(2): exp2 instead of exp\n"
-    "    hi = (start_m + 1) * BLOCK_M if CAUSAL else S\n"
-    "    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)\n"
-    "    for start_n in tl.range(0, hi, BLOCK_N, num_stages=2):\n"
-    "        k = k_desc.load([base + start_n, 0])\n"
-    "        qk = tl.dot(q, k.T) * qk_scale\n"
-    "        if CAUSAL:\n"
-    "            offs_n = start_n + tl.arange(0, BLOCK_N)\n"
-    "            qk = tl.where(offs_m[:, None] >= offs_n[None, :], qk, -1.0e6)\n"
-    "        m_new = tl.maximum(m_i, tl.max(qk, axis=1))\n"
-    "        p = tl.exp2(qk - m_new[:, None])\n"
-    "        alpha = tl.exp2(m_i - m_new)\n"
-    "        l_i = l_i * alpha + tl.sum(p, 1)\n"
-    "        acc = acc * alpha[:, None]\n"
-    "        v = v_desc.load([base + start_n, 0])\n"
-    "        acc = tl.dot(p.to(tl.bfloat16), v, acc=acc)\n"
-    "        m_i = m_new\n"
-    "    acc = acc / l_i[:, None]\n"
-    "    o_desc.store([base + start_m * BLOCK_M, 0], acc.to(tl.bfloat16))\n"
-    "\n"
-    "\n"
-    "@loomc.launch\n"
-    "def attention(B, H, S, D, CAUSAL=0):\n"
-    "    q = loomc.tensor((B, H, S, D), tl.bfloat16)\n"
-    "    k = loomc.tensor((B, H, S, D), tl.bfloat16)\n"
-    "    v = loomc.tensor((B, H, S, D), tl.bfloat16)\n"
-    "    o = loomc.output((B, H, S, D), tl.bfloat16)\n"
-    "    attn_fwd[(tl.cdiv(S, BLOCK_M), B * H)](q, k, v, o, 1.0 / D ** 0.5, B, H, S,\n"
-    "                                           HEAD_DIM=D, CAUSAL=CAUSAL)\n";
+static char *load(const char *path)
+{
+    char why[256];
+    char *s = lm_read_file(path, NULL, why, sizeof why);
+    if (!s)
+        fprintf(stderr, "%s (run the test from the repository root)\n", why);
+    return s;
+}
+
+static int load_kernels(void **state)
+{
+    (void)state;
+    gemm_src = load("tests/unit/data/gemm_bp.py");
+    attention_src = load("tests/unit/data/attention.py");
+    return gemm_src && attention_src ? 0 : -1;
+}
+
+static int free_kernels(void **state)
+{
+    (void)state;
+    free(gemm_src);
+    free(attention_src);
+    return 0;
+}
 
 static const fe_func *find_def(const fe_module *m, const char *name)
 {
@@ -689,7 +614,7 @@ static void dump_is_stable(void **state)
 static void robust_on_broken_input(void **state)
 {
     (void)state;
-    const char *srcs[] = {gemm_src, attention_src};
+    const char *const srcs[] = {gemm_src, attention_src};
     for (int s = 0; s < 2; s++) {
         size_t n = strlen(srcs[s]);
         for (size_t len = 0; len <= n; len += 3) {
@@ -736,5 +661,5 @@ int main(void)
         cmocka_unit_test(dump_is_stable),
         cmocka_unit_test(robust_on_broken_input),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, load_kernels, free_kernels);
 }

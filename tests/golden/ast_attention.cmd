@@ -1,0 +1,1 @@
+ast tests/unit/data/attention.py

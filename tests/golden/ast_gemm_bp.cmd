@@ -1,0 +1,1 @@
+ast tests/unit/data/gemm_bp.py

@@ -1013,6 +1013,9 @@ static void e2e_run(e2e *e, const char *path, const char *shapes, const char *co
         e->j.n++;
         if (spec->tensors[i]->role == TIR_INPUT)
             tirx_tensor_fill_random(&e->j.t[i], 100 + (uint64_t)i);
+        else /* an element never written, or scratch read before written, shows */
+            for (int64_t x = 0; x < e->j.t[i].numel; x++)
+                e->j.t[i].data[x] = NAN;
     }
     for (int i = 0; i < e->r.nlaunches; i++) {
         lm_buf why = {0};
@@ -1062,8 +1065,48 @@ static void e2e_matmul(void **state)
     e2e_free(&e);
 }
 
-/* The kernel rounds P to bf16 before P V and the output to bf16: each is a
- * relative error of at most 2^-9, on a convex combination of values in
+/* Triton's tutorial matmul: a 1-D grid swizzled into groups of row blocks
+ * (//, % and min on program ids, all checked against their symbolic
+ * values), f16 inputs, acc += dot, leaky ReLU, an f16 result. */
+static void e2e_tutorial_matmul(void **state)
+{
+    (void)state;
+    const int64_t M = 100, N = 72, K = 40, BK = 16;
+    e2e e = {0};
+    e2e_run(&e, "tests/kernels/tutorial_matmul.py", "M=100,N=72,K=40",
+            "BLOCK_SIZE_M=32,BLOCK_SIZE_N=16,BLOCK_SIZE_K=16");
+    tirx_tensor *a = e2e_tensor(&e, "a"), *b = e2e_tensor(&e, "b"), *c = e2e_tensor(&e, "c");
+    float *ref = malloc(sizeof(float) * (size_t)(M * N)), *mag = malloc(sizeof(float) * (size_t)(M * N));
+    float *aa = malloc(sizeof(float) * (size_t)(M * K)), *ab = malloc(sizeof(float) * (size_t)(K * N));
+    num_ref_matmul(M, N, K, a->data, b->data, ref);
+    for (int64_t i = 0; i < M * K; i++)
+        aa[i] = fabsf(a->data[i]);
+    for (int64_t i = 0; i < K * N; i++)
+        ab[i] = fabsf(b->data[i]);
+    num_ref_matmul(M, N, K, aa, ab, mag);
+    int negative = 0;
+    for (int64_t i = 0; i < M * N; i++) {
+        double lr = ref[i] >= 0 ? ref[i] : 0.01 * ref[i];
+        /* two fp32 roundings per K block (the dot, then +=), then f16, whose
+           rounding may go either way when the sum sits near a tie: one ulp,
+           at most 2^-10 of the value, or 2^-24 among the subnormals */
+        double acc_err = (double)(2 * ((K + BK - 1) / BK) + 1) * 0x1p-24 * 1.0001 * mag[i];
+        double allowed = acc_err + 0x1p-10 * (fabs(lr) + acc_err) + 0x1p-24;
+        assert_false(isnan(c->data[i]));
+        assert_true(c->data[i] == tirx_round(TIR_F16, c->data[i]));
+        assert_true(fabs((double)c->data[i] - lr) <= allowed);
+        negative += ref[i] < -0.1;
+    }
+    assert_true(negative > 0); /* the activation's other branch was taken */
+    free(ref);
+    free(mag);
+    free(aa);
+    free(ab);
+    e2e_free(&e);
+}
+
+/* The kernel rounds P to bf16 (or f16) before P V and the output too: each
+ * is a relative error of at most 2^-9, on a convex combination of values in
  * [-1, 1], so 4 * 2^-9 bounds the difference from the exact softmax. */
 static void check_attention_out(const float *got, const float *ref, int64_t n, const float *other)
 {
@@ -1107,6 +1150,30 @@ static void e2e_attention_causal(void **state)
     e2e_attention(true);
 }
 
+/* The tutorial-style attention: f16, two heads per program through a
+ * static_range holding the key loop, 2-D descriptors over all heads' rows
+ * (so N_CTX must be a multiple of the blocks), causal by default. */
+static void e2e_tutorial_attention(void **state)
+{
+    (void)state;
+    const int64_t Z = 1, H = 4, S = 48, D = 16;
+    for (int causal = 0; causal < 2; causal++) {
+        e2e e = {0};
+        e2e_run(&e, "tests/kernels/tutorial_attention.py", "Z=1,H=4,N_CTX=48,HEAD_DIM=16",
+                causal ? "BLOCK_M=16,BLOCK_N=16" : "BLOCK_M=16,BLOCK_N=16,CAUSAL=0");
+        tirx_tensor *q = e2e_tensor(&e, "q"), *k = e2e_tensor(&e, "k"), *v = e2e_tensor(&e, "v");
+        tirx_tensor *o = e2e_tensor(&e, "o");
+        int64_t n = Z * H * S * D;
+        float *ref = malloc(sizeof(float) * (size_t)n), *other = malloc(sizeof(float) * (size_t)n);
+        num_ref_attention(Z, H, H, S, S, D, q->data, k->data, v->data, 0.25f, causal, ref);
+        num_ref_attention(Z, H, H, S, S, D, q->data, k->data, v->data, 0.25f, !causal, other);
+        check_attention_out(o->data, ref, n, other);
+        free(ref);
+        free(other);
+        e2e_free(&e);
+    }
+}
+
 /* Two launches (split, combine) through the scratch tensors part and lse;
  * S = 50 with 3 splits of whole 16-key blocks leaves the last split short. */
 static void e2e_flash_decode(void **state)
@@ -1146,8 +1213,10 @@ int main(void)
         cmocka_unit_test(wrong_symbolic_value_is_reported),
         cmocka_unit_test(missing_binding_is_reported),
         cmocka_unit_test(e2e_matmul),
+        cmocka_unit_test(e2e_tutorial_matmul),
         cmocka_unit_test(e2e_attention_plain),
         cmocka_unit_test(e2e_attention_causal),
+        cmocka_unit_test(e2e_tutorial_attention),
         cmocka_unit_test(e2e_flash_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1555,8 +1555,8 @@ static cval unary_math(chk *c, const fe_expr *call, const cval *self, const char
     bind_args(c, call, self, fname, ARGS("x"), 1, &a);
     tir_value *x = arg_tile(c, &a, 0, "the operand");
     if (tir_op_has(code, TIR_P_FLOATONLY) && !tir_elem_is_float(x->type.elem))
-        cfail(c, aloc(&a, 0), "%s needs a floating-point operand, got %s of %s; convert it with .to(tl.float32)",
-              fname, describe(c, &a.v[0]), tir_elem_name(x->type.elem));
+        cfail(c, aloc(&a, 0), "%s needs a floating-point operand, got %s elements; convert it with .to(tl.float32)",
+              fname, tir_elem_name(x->type.elem));
     if (code == TIR_ABS && x->type.elem == TIR_I1)
         return cv_val(x);
     return cv_val(build1(c, code, call->loc, x->type, x, NULL, NULL));

@@ -1,0 +1,22 @@
+# RUN: loomc ir %s --shape N=64
+# EXPECT: :15:9: error: unknown function tl.foo
+# a tl function that does not exist
+import triton
+import triton.language as tl
+import loomc
+
+
+@triton.jit
+def k(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    xb = tl.make_block_ptr(x_ptr, shape=(N, N), strides=(N, 1), offsets=(pid * BLOCK, 0), block_shape=(BLOCK, BLOCK), order=(1, 0))
+    yb = tl.make_block_ptr(y_ptr, shape=(N, N), strides=(N, 1), offsets=(pid * BLOCK, 0), block_shape=(BLOCK, BLOCK), order=(1, 0))
+    x = tl.load(xb)
+    z = tl.foo(x)
+
+
+@loomc.launch
+def run(N):
+    x = loomc.tensor((N, N), tl.float32)
+    y = loomc.output((N, N), tl.float32)
+    k[(tl.cdiv(N, BLOCK),)](x, y, N)

@@ -176,6 +176,22 @@ void sim_result_free(sim_result *r)
 
 /* ---- text and JSON --------------------------------------------------------------- */
 
+/* A JSON string (names come from the program and the description). */
+static void json_str(lm_buf *b, const char *s)
+{
+    lm_buf_putc(b, '"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            lm_buf_printf(b, "\\%c", c);
+        else if (c < 0x20)
+            lm_buf_printf(b, "\\u%04x", c);
+        else
+            lm_buf_putc(b, (char)c);
+    }
+    lm_buf_putc(b, '"');
+}
+
 static const char *check_name(sim_check_status c)
 {
     return c == SIM_CHECK_PASS ? "pass" : c == SIM_CHECK_FAIL ? "fail" : "skipped";
@@ -194,6 +210,13 @@ void sim_print_text(lm_buf *b, const sim_result *r)
     for (int k = 0; k < SIM_NENGINES; k++)
         lm_buf_printf(b, " %s %.1f%%", sim_engine_name((sim_engine_kind)k), 100 * r->busy_avg[k]);
     lm_buf_puts(b, "\n");
+    if (r->ncores <= 16) /* per core when it fits on a screen; --json has all */
+        for (int i = 0; i < r->ncores; i++) {
+            lm_buf_printf(b, "  core (%d,%d):", r->cores[i].x, r->cores[i].y);
+            for (int k = 0; k < SIM_NENGINES; k++)
+                lm_buf_printf(b, " %s %.1f%%", sim_engine_name((sim_engine_kind)k), 100 * r->cores[i].busy[k]);
+            lm_buf_puts(b, "\n");
+        }
     lm_buf_puts(b, "simulated DRAM banks (bytes read / written, utilisation):\n");
     for (int i = 0; i < r->nbanks; i++) {
         const sim_bank_stat *k = &r->banks[i];
@@ -217,8 +240,11 @@ void sim_print_text(lm_buf *b, const sim_result *r)
 
 void sim_print_json(lm_buf *b, const sim_result *r)
 {
-    lm_buf_printf(b, "{\"simulated\":true,\"program\":\"%s\",\"arch\":\"%s\",\"timing_only\":%s,", r->program,
-                  r->arch, r->timing_only ? "true" : "false");
+    lm_buf_puts(b, "{\"simulated\":true,\"program\":");
+    json_str(b, r->program);
+    lm_buf_puts(b, ",\"arch\":");
+    json_str(b, r->arch);
+    lm_buf_printf(b, ",\"timing_only\":%s,", r->timing_only ? "true" : "false");
     lm_buf_printf(b, "\"cycles\":%.0f,\"seconds\":%.9g,\"tflops\":%.6g,\"flops\":%.6g,", r->cycles, r->seconds,
                   r->tflops, r->flops);
     lm_buf_printf(b, "\"events\":%llu,\"rate_updates\":%llu,", (unsigned long long)r->events,
@@ -226,10 +252,12 @@ void sim_print_json(lm_buf *b, const sim_result *r)
     lm_buf_printf(b, "\"check\":\"%s\",\"max_error\":%.6g,\"max_rel_error\":%.6g,", check_name(r->check),
                   r->max_error, r->max_rel_error);
     lm_buf_puts(b, "\"checks\":[");
-    for (int i = 0; i < r->nchecks; i++)
-        lm_buf_printf(b, "%s{\"tensor\":\"%s\",\"check\":\"%s\",\"max_error\":%.6g,\"max_rel_error\":%.6g}",
-                      i ? "," : "", r->checks[i].tensor, check_name(r->checks[i].status), r->checks[i].max_abs,
-                      r->checks[i].max_rel);
+    for (int i = 0; i < r->nchecks; i++) {
+        lm_buf_puts(b, i ? ",{\"tensor\":" : "{\"tensor\":");
+        json_str(b, r->checks[i].tensor);
+        lm_buf_printf(b, ",\"check\":\"%s\",\"max_error\":%.6g,\"max_rel_error\":%.6g}", check_name(r->checks[i].status),
+                      r->checks[i].max_abs, r->checks[i].max_rel);
+    }
     lm_buf_puts(b, "],\"engines\":{\"average\":{");
     for (int k = 0; k < SIM_NENGINES; k++)
         lm_buf_printf(b, "%s\"%s\":%.4f", k ? "," : "", sim_engine_name((sim_engine_kind)k), r->busy_avg[k]);

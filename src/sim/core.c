@@ -678,6 +678,14 @@ void sim_engine_run(sim *s, int32_t ei)
     for (;;) {
         if (s->failed)
             return;
+        /* loops of ops that cost nothing (the math engine skips every CB
+         * op) advance no clock, so the event budget alone cannot stop them */
+        if (++s->ninstr > s->max_instr) {
+            sim_fail(s, e->pc < e->code->n ? e->code->ins[e->pc].s : NULL,
+                     "simulation stopped after %llu interpreted ops: the budget is spent (a runaway loop?)",
+                     (unsigned long long)s->max_instr);
+            return;
+        }
         if (e->pc >= e->code->n) {
             e->state = SIM_ES_DONE;
             e->t_done = now(s);

@@ -7,8 +7,9 @@
  * ended in that instant (sim_net_update), so all the changes of one instant
  * cost one recomputation.
  *
- * Budgets: a run stops with an error after max_events events or past
- * max_cycles simulated cycles (sim_options; defaults in sim.h), so a
+ * Budgets: a run stops with an error after max_events events, after
+ * 4 x max_events interpreted ops (loops of free ops advance no clock), or
+ * past max_cycles simulated cycles (sim_options; defaults in sim.h), so a
  * runaway program is reported, never a hang. A deadlock is the event queue
  * running dry while some engine still waits: every waiting engine is named
  * with its op, source line and what it waits on.
@@ -296,6 +297,7 @@ sim_result *sim_run(const df_program *p, const arch_desc *a, const sim_options *
     s.functional = !o->timing_only;
     s.max_events = o->max_events ? o->max_events : SIM_DEFAULT_MAX_EVENTS;
     s.max_cycles = o->max_cycles > 0 ? o->max_cycles : SIM_DEFAULT_MAX_CYCLES;
+    s.max_instr = 4 * s.max_events;
     lm_arena_init(&s.arena);
     sim_q_init(&s.q);
     sim_result *r = NULL;

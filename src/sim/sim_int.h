@@ -403,6 +403,7 @@ typedef struct sim {
     double t_end;
     double t_last;       /* last arrival of data or a semaphore update */
     uint64_t max_events;
+    uint64_t ninstr, max_instr; /* interpreted ops, and their budget (4 per event) */
     double max_cycles;
     sim_trace *trace;
     lm_arena arena;

@@ -479,6 +479,29 @@ static void test_event_budget(void **st)
     free(err);
 }
 
+/* A loop of ops that cost the math engine nothing advances no clock: the
+ * op budget (4 per event of the budget) stops it. */
+static void test_op_budget(void **st)
+{
+    (void)st;
+    const char *text = "program spin\n"
+                       "class c x0=0 y0=0 x1=0 y1=0 {\n"
+                       "  cb 0 format=bf16 pages=1\n"
+                       "  compute {\n"
+                       "    for i lo=0 hi=1000000 {\n"
+                       "      cb_reserve cb=0 n=1\n"
+                       "    }\n"
+                       "  }\n"
+                       "}\n";
+    char *err = NULL;
+    sim_options o = {0};
+    o.max_events = 1000;
+    sim_result *r = run(text, &A, &o, &err);
+    assert_null(r);
+    assert_non_null(strstr(err, "interpreted ops"));
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_deadlock_cb),
         cmocka_unit_test(test_deadlock_sem),
         cmocka_unit_test(test_event_budget),
+        cmocka_unit_test(test_op_budget),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -1,7 +1,8 @@
 /* sched.h - the symbolic scheduler's IR: what loomc knows of a kernel when
  * it decides (the summary), the discrete choices it enumerates (candidates),
- * the symbolic problem of each candidate (model), and the decision itself
- * (a schedule), which the lowering turns into a dataflow program.
+ * the symbolic problem of each candidate (model), the decision itself (a
+ * schedule, which the lowering turns into a dataflow program), and plan
+ * files that carry a decision between commands.
  *
  * Nothing here is specific to a kernel: every fact comes from the Tile IR,
  * the access analysis, the launch spec and the hardware description.
@@ -12,8 +13,17 @@
  *  - program axis g: an axis of the launch grid (pid.g);
  *  - core grid: gx columns x gy rows of cores (gx <= grid_w, gy <= grid_h),
  *    both solver variables named `grid.x` and `grid.y`;
+ *  - level: 0 is the program level (outside every loop), 1 + i the body of
+ *    loop i;
  *  - buffer: a virtual buffer, one per producer->consumer tile handoff;
  *  - transport: how an input buffer's blocks reach the cores that need them.
+ *
+ * Symbols a schedule binds (sched_schedule.values): the launch sizes (M, K,
+ * ...), every free constexpr of the launch spec (BLOCK_M, NUM_SPLITS, ...),
+ * `grid.x`, `grid.y` (1 when the placement does not use that core
+ * dimension), `depth.<buffer>` for every IN and OUT buffer, `sub.h` and
+ * `sub.w` (the matmul output sub-block in tiles; 1 when the kernel has no
+ * dot).
  */
 #ifndef LOOMC_SCHED_H
 #define LOOMC_SCHED_H
@@ -22,7 +32,16 @@
 #include "../arch/arch.h"
 #include "solve.h"
 
-enum { SCHED_MAX_BUFS = 64, SCHED_MAX_LOOPS = 8, SCHED_MAX_OPS = 16, SCHED_MAX_VARS = 32 };
+enum {
+    SCHED_MAX_BUFS = 64,
+    SCHED_MAX_LOOPS = 8,
+    SCHED_MAX_OPS = 16,   /* loads per kernel (operands of a candidate) */
+    SCHED_MAX_VARS = 32,
+    SCHED_MAX_WORK = 96,  /* tile operations per kernel */
+    SCHED_MAX_DOTS = 8,
+    SCHED_MAX_LAUNCHES = 4,
+    SCHED_MAX_TERMS = 48,
+};
 
 /* ======================================================================
  * summary.c - the kernel as the scheduler sees it
@@ -35,54 +54,133 @@ typedef enum sched_bufkind {
     SCHED_BUF_TEMP,  /* a tile computed and consumed within one iteration */
 } sched_bufkind;
 
+const char *sched_bufkind_name(sched_bufkind k); /* "in", "out", "carry", "temp" */
+
 /* A virtual buffer: reserve/commit on the producer side, acquire/release on
  * the consumer side; `depth` instances in flight. */
 typedef struct sched_buf {
-    const char *name;          /* source name when known ("a", "acc", "qk"), else "t<N>" */
+    const char *name;          /* IN/OUT: the tensor's name ("a", "part"); CARRY/TEMP: the
+                                  source name ("acc", "p") when known, else "t<N>" */
     sched_bufkind kind;
     int access;                /* IN/OUT: index into the kernel's acc_result; else -1 */
     const tir_value *value;    /* IN: the load's result; OUT: the stored value; else the tile */
     const sym_expr *tile_rows; /* the instance as a 2-D block of tiles (leading dims folded) */
     const sym_expr *tile_cols;
+    const sym_expr *tiles;     /* tile_rows * tile_cols */
+    const sym_expr *bytes;     /* one instance: tiles * bytes per tile of `format` (arch-independent
+                                  symbol `tile.<format>` is not used: the summary takes the byte
+                                  counts from the arch passed to sched_summarize) */
     arch_format format;        /* storage format of its pages */
     int loop;                  /* innermost loop it is produced in (index into loops), -1 = program level */
-    const sym_expr *depth;     /* a solver variable `depth.<name>` for IN/OUT, a constant otherwise */
-    int first, last;           /* positions (op order) of its first production and last use: lifetimes */
+    int level;                 /* the same as a level: loop + 1 */
+    const sym_expr *depth;     /* IN/OUT: the solver variable `depth.<name>`; else a constant */
+    int first, last;           /* op positions of its first production and last use (lifetime) */
+    int alias;                 /* OUT stored straight from a CARRY of the same format: that
+                                  CARRY's index (they share storage); else -1 */
+    int color;                 /* alloc.c: the L1 slot it shares with buffers it never
+                                  overlaps in time */
 } sched_buf;
 
 typedef struct sched_loop {
     const tir_op *op;       /* the FOR */
     int parent;             /* enclosing loop index, -1 = program level */
-    const sym_expr *trips;  /* trip count */
+    const sym_expr *trips;  /* trip count (may mention pid.N: the model picks the programs) */
+    int first, last;        /* op positions of the loop's start and end */
 } sched_loop;
 
 /* Work of one execution of a loop body (or of the program level outside
  * every loop), counted in tile operations of 32x32 tiles. */
 typedef struct sched_work {
     const sym_expr *matmul;  /* 32x32x32 tile products */
-    const sym_expr *eltwise; /* binary element-wise tile ops (incl. broadcasts) */
+    const sym_expr *eltwise; /* binary element-wise tile ops (incl. broadcasts and where) */
     const sym_expr *sfpu;    /* exp/log/recip/... tile ops */
-    const sym_expr *reduce;  /* row-reduction tile ops */
+    const sym_expr *reduce;  /* row-reduction tile ops (tiles of the reduced operand) */
     const sym_expr *copy;    /* format conversions and moves through Dst */
 } sched_work;
+
+/* One tile operation of the compute engine, for the cost model. */
+typedef enum sched_opkind {
+    SCHED_OP_MATMUL,  /* a dot (see sched_dot) */
+    SCHED_OP_ELTWISE, /* binary element-wise on the FPU (incl. a broadcast operand, where) */
+    SCHED_OP_EXP,     /* exp/exp2/log/log2/sqrt/... on the SFPU */
+    SCHED_OP_RECIP,   /* reciprocal on the SFPU (the divisor of a div) */
+    SCHED_OP_REDUCE,  /* row or column reduction */
+    SCHED_OP_COPY,    /* a format conversion or move through Dst */
+} sched_opkind;
+
+typedef struct sched_work_op {
+    sched_opkind kind;
+    const tir_op *op;
+    int level;
+    const sym_expr *tiles;        /* tile operations (MATMUL: tile products) */
+    const sym_expr *unpack_bytes; /* bytes the unpacker reads from L1 (MATMUL: set by the model) */
+    const sym_expr *pack_bytes;   /* bytes the packer writes to L1 */
+    const sym_expr *dst_batches;  /* Dst acquire/release rounds (MATMUL: set by the model) */
+    int dot;                      /* MATMUL: index into sched_kernel.dots */
+} sched_work_op;
+
+/* A matrix product [M, K] x [K, N], in tiles. */
+typedef struct sched_dot {
+    const tir_op *op;
+    int level;
+    const sym_expr *m_tiles, *n_tiles, *k_tiles;
+    const sym_expr *m_rows;   /* rows of in0 (elements): products of fewer than 32 rows cost
+                                 by the matrix engine's row granule */
+    arch_format a_format, b_format, out_format;
+    const char *out_name;     /* the accumulator's source name, for messages */
+} sched_dot;
+
+/* A free constexpr and how the scheduler treats it. */
+typedef struct sched_free {
+    const sym_expr *var;
+    bool block_dim;           /* used as a block size along a tensor dimension it tiles */
+    const sym_expr *dim;      /* block_dim: the largest tensor dimension it tiles */
+    bool pinned;              /* --const gave it a value */
+} sched_free;
 
 typedef struct sched_kernel {
     const tir_func *f;
     const acc_result *acc;
+    const char *name;        /* the kernel function's name */
+    int launch;              /* index of its launch in the spec */
     sched_loop loops[SCHED_MAX_LOOPS];
     int nloops;
     sched_buf bufs[SCHED_MAX_BUFS];
     int nbufs;
     sched_work work[SCHED_MAX_LOOPS + 1]; /* [0]: program level; [1 + i]: loop i's body */
+    sched_work_op ops[SCHED_MAX_WORK];
+    int nops;
+    sched_dot dots[SCHED_MAX_DOTS];
+    int ndots;
     const sym_expr *free_syms[SCHED_MAX_VARS]; /* the kernel's free constexprs */
     int nfree;
-    const sym_expr *flops;   /* useful FLOPs of one program (for TFLOP/s), symbolic */
+    sched_free frees[SCHED_MAX_VARS];          /* the same, classified */
+    const sym_expr *flops;   /* useful FLOPs of one program (2*M*N*K per dot), symbolic */
+    arch_fidelity fidelity;  /* TTNN's default: HiFi2, LoFi when both dot inputs are block-float */
+    bool fp32_acc;           /* Dst in 32-bit mode: the kernel stores an fp32 result */
+    int npositions;          /* op positions used by lifetimes */
 } sched_kernel;
 
-/* Build the summary of a checked kernel. Reports (through d) constructs the
+/* Build the summary of a checked kernel (one launch). `frees` are the
+ * launch spec's free constexprs with `pinned` set for those --const gave.
+ * Tile byte counts come from `a`. Reports (through d) constructs the
  * scheduler cannot place (e.g. a non-affine block access) and returns false. */
-bool sched_summarize(sched_kernel *k, const tir_func *f, const acc_result *acc, sym_ctx *s, lm_arena *a,
-                     lm_diag *d);
+bool sched_summarize(sched_kernel *k, const tir_func *f, const acc_result *acc, const arch_desc *a,
+                     const sched_free *frees, int nfrees, sym_ctx *s, lm_arena *ar, lm_diag *d);
+/* Text of the summary (loops, buffers, work, FLOPs), stable, for tests and --explain. */
+void sched_print_summary(lm_buf *b, const sched_kernel *k);
+
+/* ======================================================================
+ * alloc.c - L1 allocation of the virtual buffers
+ * ==================================================================== */
+
+/* Colour the interference graph of buffer lifetimes (sets bufs[].color):
+ * buffers whose lifetimes never overlap share a slot. Returns the number of
+ * slots. */
+int sched_alloc(sched_kernel *k);
+/* L1 bytes of the allocation: the sum over slots of the largest member's
+ * bytes x depth (symbolic; OUT buffers aliasing a CARRY take no space). */
+const sym_expr *sched_l1_bytes(const sched_kernel *k, sym_ctx *s, const char *prefix);
 
 /* ======================================================================
  * cand.c - the discrete choices
@@ -92,79 +190,219 @@ bool sched_summarize(sched_kernel *k, const tir_func *f, const acc_result *acc, 
 typedef enum sched_place {
     SCHED_ON_X,    /* along the core columns: program index -> core x (cyclic waves if more programs) */
     SCHED_ON_Y,    /* along the core rows */
-    SCHED_ON_XY,   /* flattened over all gx*gy cores in row-major order */
+    SCHED_ON_XY,   /* the axes marked XY are flattened (row-major, in axis order) over all
+                      gx*gy cores in row-major order, cyclic waves if more programs */
     SCHED_ON_TIME, /* a loop on every core (the axis is not spread) */
 } sched_place;
 
 typedef enum sched_transport {
     SCHED_DRAM,    /* each core reads its blocks from DRAM */
-    SCHED_MCAST,   /* one sender per row/column reads and multicasts along it */
-    SCHED_FORWARD, /* the first core reads; each core forwards to its neighbour */
+    SCHED_MCAST,   /* one sender per row/column (or per grid) reads and multicasts */
+    SCHED_FORWARD, /* the first core of each row/column reads; each core forwards to its neighbour */
 } sched_transport;
+
+const char *sched_place_name(sched_place p);         /* "x", "y", "xy", "time" */
+const char *sched_transport_name(sched_transport t); /* "dram", "mcast", "forward" */
 
 typedef struct sched_operand {
     int access;                /* a load: index into the kernel's acc_result */
     sched_transport transport;
-    sched_place along;         /* MCAST/FORWARD: SCHED_ON_X (along a row) or SCHED_ON_Y */
+    sched_place along;         /* MCAST/FORWARD: SCHED_ON_X (along a row), SCHED_ON_Y (along a
+                                  column) or SCHED_ON_XY (MCAST only: the whole gx x gy grid) */
     bool interior_sender;      /* MCAST: the sender is the middle core of its row/column */
 } sched_operand;
 
 typedef struct sched_candidate {
-    int id;
+    int id;                          /* position in enumeration order */
     sched_place place[TIR_MAX_GRID]; /* per program axis */
-    sched_operand ops[SCHED_MAX_OPS];
+    sched_operand ops[SCHED_MAX_OPS];/* one per load, in access order */
     int nops;
-    bool persistent;                 /* programs per core run as one loop (vs. waves) */
+    bool persistent;                 /* always true: a core runs its programs as one loop */
+    int64_t extent;                  /* parallel extent: most cores it can keep busy */
     const char *label;               /* "pid.0->y pid.1->x; a: mcast along x; b: mcast along y" */
 } sched_candidate;
 
 typedef struct sched_cands {
-    sched_candidate *c;
+    sched_candidate *c;      /* the surviving (legal, undominated) candidates */
     int n;
-    int enumerated, pruned; /* counts for reports */
+    int enumerated, legal, pruned; /* counts for reports */
 } sched_cands;
 
-/* Enumerate the mappings and transports the access analysis allows and drop
- * dominated ones (another candidate at least as good on parallel extent and
- * on reuse). */
-void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *a, lm_arena *ar);
+/* Enumerate the mappings and transports, keep those the access analysis and
+ * the chip allow, and drop dominated ones (another candidate at least as
+ * good on parallel extent and on reuse). `bound` gives the launch sizes,
+ * used to compute parallel extents. */
+void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *a, const sym_env *bound,
+                      sym_ctx *s, lm_arena *ar);
+/* Build a candidate's label from its fields. */
+const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *c, lm_arena *ar);
 
 /* ======================================================================
  * model.c - latency expression and legality constraints of a candidate
  * ==================================================================== */
 
 typedef struct sched_term {
-    const char *name;      /* "DRAM read of a per K step", "matmul per K step", ... */
+    const char *name;      /* "read a (loop iv.0, per iteration)", "compute (loop iv.0)", ... */
     const sym_expr *cycles;
+    int level;             /* where it applies; -1 for totals */
 } sched_term;
 
 typedef struct sched_model {
+    const sched_kernel *k;
     const sched_candidate *cand;
+    const char *prefix;     /* prefix of this launch's own variables ("" for one launch) */
     solve_problem problem;  /* variables, constraints, objective (cycles) and tie-breaks */
-    sched_term terms[32];   /* the named parts of the objective, for explanations */
+    sched_term terms[SCHED_MAX_TERMS]; /* the named parts of the objective, for explanations */
     int nterms;
+    const sym_expr *cycles;       /* the objective of this launch alone */
     const sym_expr *dram_bytes;   /* tie-break 1: DRAM traffic */
     const sym_expr *l1_bytes;     /* L1 in use (tie-break 2: more headroom preferred) */
     const sym_expr *handshakes;   /* tie-break 3: CB/semaphore handshakes */
+    const sym_expr *gx, *gy;      /* the core grid (variables or 1) */
 } sched_model;
 
-/* Build the model of one candidate from the hardware description only. */
+/* Build the model of one candidate from the hardware description only.
+ * `bound` holds the sizes and pinned constexprs; `prefix` names this
+ * launch's own variables (grid, depths, sub-block) apart from other
+ * launches' in a joint problem. */
 bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candidate *c, const arch_desc *a,
-                       const sym_env *bound, sym_ctx *s, lm_arena *ar, lm_diag *d);
+                       const sym_env *bound, const char *prefix, sym_ctx *s, lm_arena *ar, lm_diag *d);
 
 /* ======================================================================
- * schedule.c - a decision, whoever made it
+ * schedule - a decision, whoever made it
  * ==================================================================== */
 
 typedef struct sched_schedule {
     const sched_kernel *k;
     sched_candidate cand;
-    sym_env values;           /* every free symbol: BLOCK_M, grid.x, grid.y, depth.a, sub.h, sub.w, ... */
+    sym_env values;           /* every symbol: M, BLOCK_M, grid.x, grid.y, depth.a, sub.h, sub.w, ...
+                                 (heap; sym_env_free) */
     arch_fidelity fidelity;
     bool fp32_acc;            /* Dst in 32-bit mode */
     int64_t predicted_cycles; /* loomc's model; -1 when not modelled */
     const char *origin;       /* "loomc", "ttnn", "ttnn-tuned", "oracle", "tuner" */
 } sched_schedule;
+
+/* ======================================================================
+ * select.c - solve every candidate of a job, rank, pick
+ * ==================================================================== */
+
+/* All launches of one compilation, scheduled together: launches run one
+ * after the other (scratch tensors go through DRAM) and share the spec's
+ * free constexprs, so the job's objective is the sum of the launches'. */
+typedef struct sched_job {
+    const arch_desc *arch;
+    int nlaunches;
+    sched_kernel *k[SCHED_MAX_LAUNCHES];
+    sched_cands cands[SCHED_MAX_LAUNCHES];
+    const sym_env *bound;     /* sizes and pinned constexprs */
+} sched_job;
+
+/* One solved combination of candidates (one per launch). */
+typedef struct sched_choice {
+    int cand[SCHED_MAX_LAUNCHES];          /* index into job->cands[l].c */
+    sched_model *m[SCHED_MAX_LAUNCHES];
+    solve_problem problem;                 /* the joint problem */
+    solve_solution sol;                    /* values in problem.vars order */
+    int64_t cycles;
+    int rank_in_candidate;                 /* 0 = the candidate's own best */
+} sched_choice;
+
+typedef struct sched_select_opts {
+    int top_k;              /* solutions kept across candidates (>= 1) */
+    int64_t node_limit;     /* solver effort per combination (0: default) */
+} sched_select_opts;
+
+typedef struct sched_result {
+    int enumerated, legal, pruned; /* summed over launches */
+    int combos;                    /* combinations solved (product over launches) */
+    int feasible;                  /* combinations with a solution */
+    int limited;                   /* combinations whose solve hit the effort limit */
+    sched_choice *top;             /* best first, across combinations */
+    int ntop;
+    sched_schedule best[SCHED_MAX_LAUNCHES]; /* the chosen schedule of each launch */
+    int64_t cycles;                /* predicted cycles of the whole job */
+    int64_t nodes;                 /* solver nodes visited, summed */
+} sched_result;
+
+/* Build, solve and rank. Reports an infeasible job (naming the constraint
+ * that rejected most) or a model error through d and returns false. */
+bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, sym_ctx *s, lm_arena *ar,
+                  lm_diag *d);
+void sched_result_free(sched_result *r);
+/* Turn a choice into per-launch schedules (values incl. sizes and unprefixed
+ * launch variables). */
+void sched_choice_schedules(const sched_job *job, const sched_choice *c, sched_schedule *out, sym_ctx *s);
+/* Evaluate an expression of a choice's model at its solution. */
+bool sched_choice_eval(const sched_job *job, const sched_choice *c, const sym_expr *e, int64_t *out);
+
+/* ======================================================================
+ * explain.c - why this schedule
+ * ==================================================================== */
+
+/* Each symbol's value and what stops it moving, the binding constraints
+ * with their slack, the dominant latency terms, and the runner-up and why
+ * it lost - in the kernel's own names. */
+void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_ctx *s, lm_arena *ar);
+
+/* ======================================================================
+ * plan.c - plan files: a chosen schedule as JSON, and back
+ * ==================================================================== */
+
+typedef struct sched_plan_kv {
+    const char *name;
+    int64_t value;
+} sched_plan_kv;
+
+typedef struct sched_plan_operand {
+    const char *load;            /* the loaded tensor's name, for readers */
+    sched_operand op;
+} sched_plan_operand;
+
+typedef struct sched_plan_launch {
+    int launch;                  /* index in the spec */
+    const char *kernel;          /* the kernel function's name */
+    int grid_rank;
+    sched_place place[TIR_MAX_GRID];
+    sched_plan_operand ops[SCHED_MAX_OPS];
+    int nops;
+    sched_plan_kv *values;       /* every symbol, unprefixed, sorted by name */
+    int nvalues;
+    arch_fidelity fidelity;
+    bool fp32_acc;
+    int64_t predicted_cycles;
+} sched_plan_launch;
+
+typedef struct sched_plan {
+    const char *kernel_file;     /* as given to loomc compile */
+    const char *spec;            /* the launch spec's name */
+    const char *arch;            /* the arch's name */
+    sched_plan_kv *shape;        /* --shape values */
+    int nshape;
+    sched_plan_kv *consts;       /* --const values */
+    int nconsts;
+    sched_plan_launch launches[SCHED_MAX_LAUNCHES];
+    int nlaunches;
+    int64_t predicted_cycles;
+} sched_plan;
+
+/* Fill a plan from a job's chosen schedules (strings point into ar or at
+ * the job's long-lived names). */
+void sched_plan_from(sched_plan *p, const sched_job *job, const sched_result *r, const char *kernel_file,
+                     const char *spec, const sched_plan_kv *shape, int nshape, const sched_plan_kv *consts,
+                     int nconsts, lm_arena *ar);
+/* The plan as JSON (stable key order). */
+void sched_plan_write(lm_buf *b, const sched_plan *p);
+/* Read and validate a plan file; errors are `file:line:col: error: ...`
+ * through d. NULL on error. */
+sched_plan *sched_plan_read(const char *path, lm_arena *ar, lm_diag *d);
+/* The same from memory (`file` names the text in messages). */
+sched_plan *sched_plan_parse(const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d);
+/* A plan launch as a schedule for kernel k: the candidate is checked
+ * against k (grid rank, loads, transports the access analysis allows) and
+ * the values bound in s. Reports mismatches through d (naming `file`). */
+bool sched_plan_schedule(const sched_plan_launch *pl, const sched_kernel *k, const char *file, sched_schedule *out,
+                         sym_ctx *s, lm_arena *ar, lm_diag *d);
 
 /* ======================================================================
  * lower.c - a schedule becomes a dataflow program

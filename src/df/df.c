@@ -152,6 +152,27 @@ static const df_field f_fill[] = {
     F("at_out", EXPR, at_out, OPT, "0"),
 };
 
+/* Causal and sequence-end masks of attention: element (r, c) of the block
+ * whose top-left tile is (row, col) keeps its value when both affine
+ * predicates of its global indices hold. Absent predicates are 0 >= 0. */
+static const df_field f_mask[] = {
+    F("a", CB, cb, REQ, NULL),
+    F("out", CB, cb_out, REQ, NULL),
+    F("rows", EXPR, rows, OPT, "1"),
+    F("cols", EXPR, cols, OPT, "1"),
+    F("row", EXPR, row, OPT, "0"),
+    F("col", EXPR, col, OPT, "0"),
+    F("p1r", EXPR, p1r, OPT, "0"),
+    F("p1c", EXPR, p1c, OPT, "0"),
+    F("p1k", EXPR, p1k, OPT, "0"),
+    F("p2r", EXPR, p2r, OPT, "0"),
+    F("p2c", EXPR, p2c, OPT, "0"),
+    F("p2k", EXPR, p2k, OPT, "0"),
+    F("scalar", FLOAT, scalar, OPT, "-inf"),
+    F("at", EXPR, at, OPT, "0"),
+    F("at_out", EXPR, at_out, OPT, "0"),
+};
+
 #define FIELDS(a) a, (int)LM_COUNT(a)
 #define NOFIELDS NULL, 0
 
@@ -180,6 +201,7 @@ const df_opinfo df_ops[DF_NOPS] = {
     [DF_REDUCE] = {"reduce", FIELDS(f_reduce), DF_ENGINE_COMPUTE},
     [DF_COPY] = {"copy", FIELDS(f_copy), DF_ENGINE_COMPUTE},
     [DF_FILL] = {"fill", FIELDS(f_fill), DF_ENGINE_COMPUTE},
+    [DF_MASK] = {"mask", FIELDS(f_mask), DF_ENGINE_COMPUTE},
 };
 
 df_op df_op_lookup(const char *name)

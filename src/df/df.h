@@ -104,7 +104,8 @@ typedef enum df_bcast { DF_BC_NONE, DF_BC_COL, DF_BC_ROW, DF_BC_SCALAR, DF_NBCAS
     X(SFPU, "sfpu")             /* op a -> out: n tiles */                         \
     X(REDUCE, "reduce")         /* op a -> out: rows x cols tiles to rows x 1 */   \
     X(COPY, "copy")             /* a -> out: n tiles through Dst (unpack, pack) */ \
-    X(FILL, "fill")             /* out: n tiles set to `scalar` */
+    X(FILL, "fill")             /* out: n tiles set to `scalar` */                 \
+    X(MASK, "mask")             /* a -> out: rows x cols tiles; elements failing an affine index predicate become `scalar` */
 
 typedef enum df_op {
 #define X(e, s) DF_##e,
@@ -143,7 +144,9 @@ struct df_stmt {
     const df_expr *value;                /* semaphores */
     const df_expr *acc;                  /* MATMUL/ELTWISE/COPY: non-zero = packer L1 accumulation
                                             (add into the output pages), e.g. acc=min(k,1) */
-    double scalar;                       /* FILL value, SFPU scale factor */
+    const df_expr *p1r, *p1c, *p1k;      /* MASK: predicates p?r*i + p?c*j + p?k >= 0 over the global */
+    const df_expr *p2r, *p2c, *p2k;      /*   element indices i = row*32 + r, j = col*32 + c (absent: 0) */
+    double scalar;                       /* FILL value, SFPU scale factor, MASK replacement */
     /* FOR body */
     df_stmt **body;
     int nbody;

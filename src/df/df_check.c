@@ -333,6 +333,9 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
                pages_in(v, s, i, s->cb_out, at_out, n, name);
     case DF_FILL:
         return positive(v, s, i, n, "n") && pages_in(v, s, i, s->cb_out, at_out, n, name);
+    case DF_MASK:
+        return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols") &&
+               pages_in(v, s, i, s->cb, at, block, "mask a") && pages_in(v, s, i, s->cb_out, at_out, block, "mask out");
     default:
         return true;
     }

@@ -622,6 +622,11 @@ static bool parse_float_word(parser *P, const kv *k, double *out)
         goto bad;
     memcpy(buf, k->val, (size_t)k->vlen);
     buf[k->vlen] = 0;
+    /* Infinities are spelt out: masks and running maxima start at -inf. */
+    if (!strcmp(buf, "inf") || !strcmp(buf, "+inf") || !strcmp(buf, "-inf")) {
+        *out = buf[0] == '-' ? -INFINITY : INFINITY;
+        return true;
+    }
     char *e;
     errno = 0;
     double v = strtod(buf, &e);

@@ -11,7 +11,7 @@
  *   math    tiles x the op's cycles per tile: matmul_tile_cycles[fidelity]
  *           (scaled by the in0 row granule for tiles shorter than it),
  *           eltwise_tile_cycles, bcast_tile_cycles when an operand is
- *           broadcast, reduce_tile_cycles per input tile, SFPU exp
+ *           broadcast, mask as one element-wise pass, reduce_tile_cycles per input tile, SFPU exp
  *           (approximate or exact), recip; exp2 and log cost as exact exp,
  *           neg/scale, copy and fill as one element-wise pass
  *   pack    bytes of the output tiles (in the output CB's format) / pack_bpc
@@ -82,6 +82,10 @@ int sim_compute_nchunks(sim *s, sim_engine *e, const df_stmt *st)
     case DF_REDUCE: {
         int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
         return r <= 0 || c <= 0 ? 0 : (int)cdiv(r, cap);
+    }
+    case DF_MASK: {
+        int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
+        return r <= 0 || c <= 0 ? 0 : (int)cdiv(r * c, cap);
     }
     case DF_SFPU:
     case DF_COPY:
@@ -238,6 +242,40 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
                 if (dst)
                     num_tile_reduce_row(dst, pa, st->sub == DF_RMAX ? NUM_RED_MAX : NUM_RED_SUM, q > 0);
             }
+        }
+        break;
+    }
+    case DF_MASK: {
+        /* one element-wise pass per tile: the predicates are index
+         * arithmetic, like the iota-and-compare a kernel would run */
+        int64_t rows = evx(s, e, st, st->rows), cols = evx(s, e, st, st->cols);
+        int64_t row = evx(s, e, st, st->row), col = evx(s, e, st, st->col);
+        int64_t pr[2] = {evx(s, e, st, st->p1r), evx(s, e, st, st->p2r)};
+        int64_t pc[2] = {evx(s, e, st, st->p1c), evx(s, e, st, st->p2c)};
+        int64_t pk[2] = {evx(s, e, st, st->p1k), evx(s, e, st, st->p2k)};
+        if (s->failed)
+            return 0;
+        int64_t t0 = (int64_t)j * cap, t1 = LM_MIN(rows * cols, t0 + cap);
+        c->ntiles = (int)(t1 - t0);
+        c->math = c->ntiles * a->eltwise_tile_cycles;
+        c->pack = c->ntiles * per_out;
+        unpack = c->ntiles * tbytes(s, e, st->cb) / a->unpack_bpc;
+        c->buf = take_buf(s, e);
+        for (int64_t t = t0; t < t1; t++) {
+            c->out[t - t0] = (int32_t)(at_out + t);
+            const float *pa = in_page(s, e, st, st->cb, at + t);
+            if (s->failed)
+                return 0;
+            if (c->buf < 0)
+                continue;
+            float *dst = buf_tile(s, e, c, (int)(t - t0));
+            int64_t i0 = (row + t / cols) * NUM_TILE, j0 = (col + t % cols) * NUM_TILE;
+            for (int r = 0; r < NUM_TILE; r++)
+                for (int q = 0; q < NUM_TILE; q++) {
+                    int64_t i = i0 + r, jj = j0 + q;
+                    bool keep = pr[0] * i + pc[0] * jj + pk[0] >= 0 && pr[1] * i + pc[1] * jj + pk[1] >= 0;
+                    dst[r * NUM_TILE + q] = keep ? pa[r * NUM_TILE + q] : (float)st->scalar;
+                }
         }
         break;
     }

@@ -665,6 +665,7 @@ static int step_op(sim *s, sim_engine *e, const df_stmt *st)
     case DF_REDUCE:
     case DF_COPY:
     case DF_FILL:
+    case DF_MASK:
         return compute_op(s, e, st);
     default:
         LM_BUG("unexpected op %d", (int)st->op);

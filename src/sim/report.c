@@ -97,6 +97,12 @@ sim_result *sim_report(sim *s)
     r->events = s->q.popped;
     r->rate_updates = s->net.recomputes;
     r->timing_only = !s->functional;
+    if (s->functional && s->o->keep_tensors) {
+        r->ntensors = s->p->ntensors;
+        r->tensor_data = lm_xcalloc((size_t)(r->ntensors > 0 ? r->ntensors : 1), sizeof *r->tensor_data);
+        for (int t = 0; t < r->ntensors; t++)
+            r->tensor_data[t] = row_major(s, t);
+    }
     double T = s->t_end > 0 ? s->t_end : 1;
 
     r->ncores = s->ncores;
@@ -171,6 +177,9 @@ void sim_result_free(sim_result *r)
     for (int i = 0; i < r->nchecks; i++)
         free((char *)r->checks[i].tensor);
     free(r->checks);
+    for (int i = 0; i < r->ntensors; i++)
+        free(r->tensor_data[i]);
+    free(r->tensor_data);
     free(r);
 }
 

@@ -76,7 +76,8 @@ static bool check_arch(const arch_desc *a, lm_diag *d)
     return true;
 }
 
-/* Tensors in DRAM: tile-major pages; inputs filled from their seed. */
+/* Tensors in DRAM: tile-major pages; inputs filled from their seed unless
+ * the caller gives the contents. */
 static void setup_tensors(sim *s)
 {
     const df_program *p = s->p;
@@ -90,10 +91,14 @@ static void setup_tensors(sim *s)
         if (!s->functional)
             continue;
         D->pages = lm_xcalloc((size_t)(D->tr * D->tc) * NUM_TILE_ELEMS, sizeof(float));
-        if (T->role != DF_INPUT)
+        const float *given = s->o->tensor_init ? s->o->tensor_init[t] : NULL;
+        if (T->role != DF_INPUT && !given)
             continue;
         float *rm = lm_xmalloc((size_t)(T->rows * T->cols + 1) * sizeof *rm);
-        num_fill_random(rm, T->rows * T->cols, T->seed, T->format);
+        if (given)
+            memcpy(rm, given, (size_t)(T->rows * T->cols) * sizeof *rm);
+        else
+            num_fill_random(rm, T->rows * T->cols, T->seed, T->format);
         for (int64_t r = 0; r < T->rows; r++)
             for (int64_t c = 0; c < T->cols; c++) {
                 int64_t page = (r / th) * D->tc + c / tw;

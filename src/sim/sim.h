@@ -42,6 +42,13 @@ typedef struct sim_options {
     uint64_t max_events;   /* 0: SIM_DEFAULT_MAX_EVENTS */
     double max_cycles;     /* 0: SIM_DEFAULT_MAX_CYCLES */
     int top_links;         /* 0: SIM_DEFAULT_TOP_LINKS */
+    /* Initial contents per tensor (indexed like df_program.tensors; rows x
+     * cols floats, row-major, already in the tensor's format), or NULL for
+     * the default: inputs from their seed, everything else zero. A caller
+     * that checks against its own reference (loomc run) passes the same
+     * data to both, and carries scratch tensors from launch to launch. */
+    const float *const *tensor_init;
+    bool keep_tensors;     /* functional runs: return every tensor's final contents */
 } sim_options;
 
 /* Engines of a core, in the order reports list them. */
@@ -106,6 +113,10 @@ typedef struct sim_result {
     sim_check_result *checks;
     int nchecks;
     bool timing_only;
+    /* With sim_options.keep_tensors (functional runs): ntensors arrays, each
+     * the tensor's rows x cols floats row-major after the run; else NULL. */
+    float **tensor_data;
+    int ntensors;
 } sim_result;
 
 /* Run `p` (bound and validated) on `a`. Returns NULL after reporting through

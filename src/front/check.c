@@ -447,6 +447,11 @@ static bool cmp_result(const char *op, int c3)
 
 static int64_t ipow(chk *c, int64_t b, int64_t p, lm_loc loc)
 {
+    /* bases 0 and +-1 never overflow, so they must not loop p times */
+    if (b == 0 || b == 1)
+        return p == 0 ? 1 : b;
+    if (b == -1)
+        return p % 2 ? -1 : 1;
     int64_t r = 1;
     for (int64_t k = 0; k < p; k++)
         if (!lm_mul_ok(r, b, &r))

@@ -135,6 +135,8 @@ typedef struct sched_free {
     const sym_expr *var;
     bool block_dim;           /* used as a block size along a tensor dimension it tiles */
     const sym_expr *dim;      /* block_dim: the largest tensor dimension it tiles */
+    const sym_expr *must_divide; /* a dimension some access tiles without padding (no
+                                    boundary check): the block must divide it; NULL if none */
     bool pinned;              /* --const gave it a value */
 } sched_free;
 

@@ -1179,7 +1179,12 @@ void fe_print_launch(lm_buf *b, const fe_spec *sp, const fe_launch *l)
             lm_buf_puts(b, s);
             break;
         }
-        case FE_ARG_FREE: lm_buf_puts(b, "free"); break;
+        case FE_ARG_FREE:
+            lm_buf_puts(b, "free");
+            for (int k = 0; k < sp->nfrees; k++)
+                if (sp->frees[k].var == a->ival && sp->frees[k].bound)
+                    lm_buf_printf(b, ", pinned to %lld", (long long)sp->frees[k].value);
+            break;
         }
         if (a->from_default)
             lm_buf_puts(b, " (default)");

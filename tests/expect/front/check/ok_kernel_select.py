@@ -2,4 +2,5 @@
 # EXIT: 0
 # STDOUT: launch 1 of flash_decode: decode_combine
 # STDOUT: free constexprs: NUM_SPLITS = 8 (pinned)
+# STDOUT: NUM_SPLITS (constexpr) = free, pinned to 8
 # --kernel naming a kernel compiles only its launches; a pinned free constexpr stays a symbol

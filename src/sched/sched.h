@@ -291,7 +291,9 @@ typedef struct sched_schedule {
 
 /* All launches of one compilation, scheduled together: launches run one
  * after the other (scratch tensors go through DRAM) and share the spec's
- * free constexprs, so the job's objective is the sum of the launches'. */
+ * free constexprs, so the job's objective is the sum of the launches'.
+ * Constexprs that several launches use are enumerated; for each of their
+ * values every launch's candidates are solved on their own. */
 typedef struct sched_job {
     const arch_desc *arch;
     int nlaunches;
@@ -317,11 +319,16 @@ typedef struct sched_select_opts {
 
 typedef struct sched_result {
     int enumerated, legal, pruned; /* summed over launches */
-    int combos;                    /* combinations solved (product over launches) */
-    int feasible;                  /* combinations with a solution */
-    int limited;                   /* combinations whose solve hit the effort limit */
+    int combos;                    /* candidate problems solved (per launch and, when
+                                      launches share constexprs, per value of those) */
+    int feasible;                  /* of them, with a solution under the bound */
+    int limited;                   /* of them, whose solve hit the effort limit */
     sched_choice *top;             /* best first, across combinations */
     int ntop;
+    sched_choice *bests;           /* each feasible combination's best, best first (the
+                                      runner-up of the explanation is bests[1]) */
+    int nbests;
+    const char *rejected;          /* no feasible combination: the constraint that rejected most */
     sched_schedule best[SCHED_MAX_LAUNCHES]; /* the chosen schedule of each launch */
     int64_t cycles;                /* predicted cycles of the whole job */
     int64_t nodes;                 /* solver nodes visited, summed */
@@ -410,8 +417,20 @@ bool sched_plan_schedule(const sched_plan_launch *pl, const sched_kernel *k, con
  * lower.c - a schedule becomes a dataflow program
  * ==================================================================== */
 
+/* DRAM layout of a tensor in a lowered program (TT's tile layout): 2-D,
+ * rows = the leading dimensions times dimension r-2 padded to 32, columns =
+ * dimension r-1 padded to 32; a vector is one row. Padding holds zeros.
+ * loomc run moves host data in and out with these. */
+void sched_tensor_dims(const int64_t *shape, int rank, int64_t *rows, int64_t *cols);
+/* Row-major N-D data -> the rows x cols array (padding zeroed), and back. */
+void sched_tensor_to_2d(const float *nd, const int64_t *shape, int rank, float *flat);
+void sched_tensor_from_2d(const float *flat, const int64_t *shape, int rank, float *nd);
+
 struct df_program;
-/* The same lowering serves every kernel and every origin of schedule. */
+/* The same lowering serves every kernel and every origin of schedule.
+ * `s->values` must bind every symbol the kernel uses (sizes included). The
+ * program is bound (df_bind) and ready for df_validate; NULL after an
+ * error reported through d. Tensors keep the launch spec's names. */
 struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
                                lm_diag *d);
 

@@ -1,0 +1,2903 @@
+/* lower.c - a schedule becomes a dataflow program (sched_lower).
+ *
+ * The same lowering serves every kernel and every origin of schedule: it
+ * reads the Tile IR, the access analysis and the schedule's placement,
+ * transports and values, never a kernel's name. docs/scheduler.md
+ * ("Lowering") describes the result; in short:
+ *
+ *  - Programs onto cores. Core (cx, cy) of the gx x gy sub-grid runs the
+ *    programs the placement gives it: an axis on x takes pid = cx + gx*w for
+ *    waves w = 0, 1, ... while pid is in range, on y likewise with cy, axes
+ *    on xy are flattened (row-major) over the cores in row-major order, an
+ *    axis on time is a loop on every core. Every kernel of a core runs the
+ *    same loop nest; wave counts are runtime arguments of the core.
+ *  - Reader and writer. Walking the IR in program order, each block load
+ *    reserves its CB (depth x block pages), reads the block's tiles from
+ *    DRAM (or takes part in a multicast / forwarding handshake), and pushes;
+ *    each store waits, writes, barriers and pops. Loads with a core-to-core
+ *    transport alternate between the reader and the writer kernel (two NoCs,
+ *    as TTNN's 2-D multicast matmul does); DRAM loads stay in the reader.
+ *  - Compute. The IR body is translated op by op into tile ops on CBs.
+ *    Every tile value that needs storage gets a CB; views, broadcasts and
+ *    transposes are aliases that only change how a consumer reads it.
+ *    Loop-carried tiles live in one CB with room for the old and the new
+ *    value (the new one is pushed when made and read behind the old one
+ *    until the old one is popped at its last use); an accumulator
+ *    `acc = dot(a, b, acc)` started from zeros stays in place with packer
+ *    L1 accumulation. A value is waited for before the first op at its own
+ *    loop level that uses it and popped after the last one.
+ *  - DRAM layout. A tensor of rank r is stored as TT's tile layout does:
+ *    2-D, rows = all leading dimensions times dimension r-2 padded to 32,
+ *    columns = dimension r-1 padded to 32, padding zero. Every block access
+ *    must cover whole tiles of that layout (offsets along the last two
+ *    dimensions multiples of 32); a block may be shorter than a tile along
+ *    dimension r-2 or r-1 only where the padding supplies the rest.
+ *
+ * What cannot be lowered is reported as an error naming the construct and
+ * its source line; a lowered program is bound (df_bind) and ready for
+ * df_validate and the simulator.
+ */
+#include "sched.h"
+
+#include "../df/df.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { LW_TILE = 32, LW_MAX_PRED = 8, LW_MAX_STORES = 128, LW_MAX_TEMPS = 256, LW_MAX_IVS = 16 };
+
+/* ======================================================================
+ * Tensor layout (exported for loomc run, which moves data in and out)
+ * ==================================================================== */
+
+static int64_t pad32(int64_t n) { return (n + LW_TILE - 1) / LW_TILE * LW_TILE; }
+
+void sched_tensor_dims(const int64_t *shape, int rank, int64_t *rows, int64_t *cols)
+{
+    if (rank <= 0) {
+        *rows = *cols = 1;
+        return;
+    }
+    *cols = pad32(shape[rank - 1]);
+    if (rank == 1) {
+        *rows = 1;
+        return;
+    }
+    int64_t r = pad32(shape[rank - 2]);
+    for (int d = 0; d < rank - 2; d++)
+        r *= shape[d];
+    *rows = r;
+}
+
+/* Row of the 2-D layout holding element idx of the tensor: the leading
+ * indices in mixed radix, times the padded extent of dimension r-2. */
+static int64_t layout_row(const int64_t *shape, int rank, const int64_t *idx)
+{
+    if (rank < 2)
+        return 0;
+    int64_t lead = 0;
+    for (int d = 0; d < rank - 2; d++)
+        lead = lead * shape[d] + idx[d];
+    return lead * pad32(shape[rank - 2]) + idx[rank - 2];
+}
+
+static void layout_move(const int64_t *shape, int rank, float *nd, float *flat, bool to_flat)
+{
+    int64_t rows, cols;
+    sched_tensor_dims(shape, rank, &rows, &cols);
+    int64_t n = 1;
+    for (int d = 0; d < rank; d++)
+        n *= shape[d];
+    if (to_flat)
+        memset(flat, 0, (size_t)(rows * cols) * sizeof *flat);
+    int64_t idx[TIR_MAX_RANK] = {0};
+    for (int64_t e = 0; e < n; e++) {
+        int64_t rem = e;
+        for (int d = rank - 1; d >= 0; d--) {
+            idx[d] = rem % shape[d];
+            rem /= shape[d];
+        }
+        int64_t at = layout_row(shape, rank, idx) * cols + (rank > 0 ? idx[rank - 1] : 0);
+        if (to_flat)
+            flat[at] = nd[e];
+        else
+            nd[e] = flat[at];
+    }
+}
+
+void sched_tensor_to_2d(const float *nd, const int64_t *shape, int rank, float *flat)
+{
+    layout_move(shape, rank, (float *)nd, flat, true);
+}
+
+void sched_tensor_from_2d(const float *flat, const int64_t *shape, int rank, float *nd)
+{
+    layout_move(shape, rank, nd, (float *)flat, false);
+}
+
+/* ======================================================================
+ * The plan: what every value is and where it lives
+ * ==================================================================== */
+
+typedef enum vkind {
+    VK_NONE,  /* integer scalars, pointers: symbolic, nothing to emit */
+    VK_CONST, /* a float known on the host (scalar or uniform tile) */
+    VK_TILE,  /* a float tile in CB pages (itself or through an alias) */
+    VK_INDEX, /* an integer tile affine in its element indices */
+    VK_MASK,  /* an i1 tile: a conjunction of affine predicates */
+} vkind;
+
+/* p[0]*i + p[1]*j + k >= 0, i and j the element indices along the value's
+ * two dimensions (one for a vector). */
+typedef struct pred {
+    int64_t c[2];
+    const sym_expr *k;
+} pred;
+
+typedef enum bcast { BC_NONE, BC_COL, BC_SCALAR } bcast;
+
+typedef enum stkind { ST_LOAD, ST_OUT, ST_CARRY, ST_OWN, ST_TEMP } stkind;
+
+typedef struct store {
+    stkind kind;
+    int cb;
+    int64_t tiles;    /* one block */
+    int64_t pages;
+    arch_format fmt;
+    bool inplace;     /* CARRY: accumulated in place (T pages) */
+    bool fill_first;  /* inplace: fill zeros before the loop (the loop may run no trip) */
+    bool writer_pops; /* CARRY: its final value is written out straight from it */
+    bool old_popped;  /* emission state of a ping-pong CARRY */
+    int first, last;  /* OWN: lifetime in op order (CB sharing) */
+} store;
+
+typedef enum dkind { D_OWN, D_CARRY, D_OUT, D_DOT } dkind;
+
+typedef enum role { R_PLAIN, R_OLD, R_NEW, R_RESULT } role;
+
+typedef struct vinfo {
+    vkind kind;
+    double c;            /* CONST */
+    /* TILE */
+    int root;            /* uid of the value that owns the pages */
+    bcast bc;            /* how this value reads the root: as is, a column vector
+                            broadcast across columns, element (0,0) everywhere */
+    bool trans;          /* a transposed view of the root */
+    bool tview;          /* a [1, N] view of a column vector: unusable as data */
+    int64_t er, ec;      /* element shape as 2-D (a vector is [N, 1]) */
+    int64_t tr, tc;      /* tiles of that shape */
+    arch_format fmt;
+    int rank;
+    /* INDEX / MASK */
+    int64_t ic[2];
+    const sym_expr *ik;
+    pred p[LW_MAX_PRED];
+    int np;
+    /* roots */
+    int st;              /* store index, or -1 */
+    role rl;
+    dkind dest;
+    int dest_ref;        /* D_DOT: uid of the dot's result; D_OUT: access index */
+    bool reserved;       /* D_DOT target: pages reserved by the fused producer */
+    int nuses;           /* uses through aliases */
+    const tir_op *first_top, *last_top; /* ops at the root's own level holding the first/last use */
+    const tir_op *first_use;            /* the first using op itself */
+    const tir_block *defblk;
+} vinfo;
+
+typedef struct access {
+    const acc_access *aa;
+    int index;
+    bool is_store;
+    int tensor;           /* df tensor */
+    int cb;
+    int64_t tr, tc, tiles, depth;
+    /* tile coordinates: affine in pid/iv, already divided by 32 */
+    int nterms;
+    const sym_expr *var[ACC_MAX_TERMS * 4];
+    int64_t rco[ACC_MAX_TERMS * 4], cco[ACC_MAX_TERMS * 4];
+    int64_t r0, c0;
+    sched_operand how;
+    df_kernel_kind kernel; /* DF_READER or DF_WRITER */
+    int sem_ready, sem_valid;
+    int root;             /* store: uid of the stored root */
+    bool copy_in;         /* store: compute copies the value into the CB */
+} access;
+
+/* A temporary CB of one compute op (reciprocal, negation, a constant tile). */
+typedef struct temp {
+    const tir_op *op;
+    int k;
+    int st;
+} temp;
+
+typedef struct lw {
+    const sched_kernel *k;
+    const sched_schedule *s;
+    const arch_desc *a;
+    sym_ctx *sc;
+    lm_diag *d;
+    const tir_func *f;
+    const acc_result *acc;
+    df_program *p;
+    bool failed;
+    lm_arena ar;
+    vinfo *v;             /* by value uid */
+    int nv;
+    int *order;           /* preorder position of ops, by value-independent op index */
+    access *ax;           /* by access index */
+    store st[LW_MAX_STORES];
+    int nst;
+    temp tmp[LW_MAX_TEMPS];
+    int ntmp;
+    int ncbs;             /* CB ids handed out */
+    int64_t ext[TIR_MAX_GRID];
+    int64_t gx, gy;
+    int grp[3][TIR_MAX_GRID]; /* axes on x, y, xy */
+    int ngrp[3];
+    int64_t E[3];         /* programs along each group */
+    int ntime;
+    int time[TIR_MAX_GRID];
+    int64_t dst_cap;
+    int nmoved;           /* core-to-core loads so far (engine alternation) */
+    struct opnum *nums;   /* preorder positions of the ops */
+    int nnums;
+    const tir_op **def;   /* defining op by value uid (NULL: block argument) */
+} lw;
+
+enum { G_X, G_Y, G_XY };
+
+static void fail(lw *L, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
+static void fail(lw *L, lm_loc loc, const char *fmt, ...)
+{
+    if (L->failed)
+        return;
+    L->failed = true;
+    va_list ap;
+    va_start(ap, fmt);
+    lm_buf b = {0};
+    lm_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    if (loc.file)
+        lm_error(L->d, loc, "cannot lower: %s", lm_buf_str(&b));
+    else
+        lm_error_plain(L->d, "cannot lower: %s", lm_buf_str(&b));
+    lm_buf_free(&b);
+}
+
+/* ---- evaluation under the schedule's values ------------------------------- */
+
+static bool ev(lw *L, const sym_expr *e, int64_t *out, lm_loc loc)
+{
+    sym_status st = sym_eval(e, &L->s->values, out);
+    if (st == SYM_OK)
+        return true;
+    if (st == SYM_UNBOUND) {
+        const sym_expr *vars[8];
+        int n = sym_vars(e, vars, 8);
+        const char *name = "?";
+        for (int i = 0; i < n; i++) {
+            int64_t lo, hi;
+            if (!sym_env_get(&L->s->values, vars[i], &lo, &hi)) {
+                name = vars[i]->name;
+                break;
+            }
+        }
+        fail(L, loc, "the schedule gives no value to '%s' (in %s)", name, sym_str(&L->ar, e));
+    } else {
+        fail(L, loc, "%s cannot be evaluated (division by zero or overflow)", sym_str(&L->ar, e));
+    }
+    return false;
+}
+
+static int64_t evd(lw *L, const sym_expr *e, int64_t dflt)
+{
+    int64_t v;
+    return sym_eval(e, &L->s->values, &v) == SYM_OK ? v : dflt;
+}
+
+static int64_t value_of(lw *L, const char *name, int64_t dflt)
+{
+    return evd(L, sym_var(L->sc, name), dflt);
+}
+
+static int64_t cdiv64(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+static bool elem_format(lw *L, tir_elem e, arch_format *f, lm_loc loc)
+{
+    switch (e) {
+    case TIR_BF16:
+        *f = ARCH_BF16;
+        return true;
+    case TIR_F32:
+        *f = ARCH_FP32;
+        return true;
+    default:
+        fail(L, loc, "%s tiles have no tile format on this chip (bf16 and f32 are supported)", tir_elem_name(e));
+        return false;
+    }
+}
+
+/* The 2-D element shape of a tile type: leading 1s dropped, a vector is a
+ * column [N, 1], a scalar [1, 1]. */
+static bool shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *rank, lm_loc loc)
+{
+    int64_t dims[TIR_MAX_RANK] = {0};
+    for (int d = 0; d < t->rank; d++)
+        if (!ev(L, t->shape[d], &dims[d], loc))
+            return false;
+    int first = 0;
+    while (t->rank - first > 2 && dims[first] == 1)
+        first++;
+    int r = t->rank - first;
+    if (r > 2) {
+        fail(L, loc, "a tile of rank %d with more than two dimensions above 1 (%s)", t->rank,
+             tir_type_str(&L->ar, t));
+        return false;
+    }
+    *rank = r;
+    if (r == 0)
+        *er = *ec = 1;
+    else if (r == 1)
+        *er = dims[first], *ec = 1;
+    else
+        *er = dims[first], *ec = dims[first + 1];
+    return true;
+}
+
+/* ======================================================================
+ * Classification of values (program order)
+ * ==================================================================== */
+
+static vinfo *V(lw *L, const tir_value *x) { return &L->v[x->uid]; }
+
+static void set_tile(lw *L, const tir_value *x, int root, lm_loc loc)
+{
+    vinfo *v = V(L, x);
+    v->kind = VK_TILE;
+    v->root = root;
+    v->st = -1;
+    if (!shape2d(L, &x->type, &v->er, &v->ec, &v->rank, loc))
+        return;
+    v->tr = cdiv64(v->er, LW_TILE);
+    v->tc = cdiv64(v->ec, LW_TILE);
+    if (tir_elem_is_float(x->type.elem))
+        elem_format(L, x->type.elem, &v->fmt, loc);
+}
+
+static bool is_tile_value(const tir_value *x)
+{
+    return x->type.kind == TIR_TILE && x->type.rank >= 0 && tir_elem_is_float(x->type.elem);
+}
+
+/* Integer tiles and masks: map the coefficients of a value of rank `from`
+ * and 2-D shape (fr, fc) onto a value of rank `to` and shape (tr_, tc_). */
+static void redim(int64_t c[2], int from, int64_t fr, int64_t fc, int to, int64_t tr_, int64_t tc_)
+{
+    (void)fc;
+    if (from == to)
+        return;
+    if (from <= 1 && to == 2) {
+        /* a vector becomes a column ([N, 1]) or a row ([1, N], or numpy's
+           leading dimension of a broadcast) */
+        int64_t ci = c[0];
+        if (from == 1 && tr_ == fr && (tc_ == 1 || fr != 1) && !(tr_ == 1 && tc_ != 1))
+            c[0] = ci, c[1] = 0;
+        else
+            c[0] = 0, c[1] = ci;
+        return;
+    }
+    if (from == 2 && to <= 1) {
+        c[0] = c[0] ? c[0] : c[1];
+        c[1] = 0;
+    }
+}
+
+static void classify_block(lw *L, const tir_block *b);
+
+static bool host_float(lw *L, const tir_value *x, double *out)
+{
+    const vinfo *v = V(L, x);
+    if (v->kind == VK_CONST) {
+        *out = v->c;
+        return true;
+    }
+    return false;
+}
+
+static void classify_index(lw *L, const tir_op *op)
+{
+    const tir_value *r = op->results[0];
+    vinfo *v = V(L, r);
+    int64_t er, ec;
+    int rank;
+    if (!shape2d(L, &r->type, &er, &ec, &rank, op->loc))
+        return;
+    v->rank = rank;
+    v->er = er;
+    v->ec = ec;
+    switch (op->code) {
+    case TIR_ARANGE:
+        v->kind = VK_INDEX;
+        v->ic[0] = 1;
+        v->ic[1] = 0;
+        v->ik = op->sym ? op->sym : sym_const(L->sc, 0);
+        return;
+    case TIR_SPLAT: {
+        const tir_value *x = op->opnds[0];
+        if (V(L, x)->kind == VK_INDEX || V(L, x)->kind == VK_MASK) {
+            *v = *V(L, x);
+            v->rank = rank, v->er = er, v->ec = ec;
+            return;
+        }
+        if (!x->sym) {
+            fail(L, op->loc, "an integer tile built from a value with no symbolic form");
+            return;
+        }
+        v->kind = VK_INDEX;
+        v->ic[0] = v->ic[1] = 0;
+        v->ik = x->sym;
+        return;
+    }
+    case TIR_EXPAND_DIMS:
+    case TIR_BROADCAST:
+    case TIR_VIEW: {
+        const vinfo *x = V(L, op->opnds[0]);
+        if (x->kind != VK_INDEX && x->kind != VK_MASK) {
+            fail(L, op->loc, "an integer or boolean tile the lowering cannot express as index arithmetic");
+            return;
+        }
+        *v = *x;
+        v->rank = rank, v->er = er, v->ec = ec;
+        if (op->code == TIR_EXPAND_DIMS && x->rank == 1 && rank == 2) {
+            int64_t cc[2] = {0, 0};
+            if (v->kind == VK_INDEX) {
+                cc[op->ival == 0 ? 1 : 0] = x->ic[0];
+                v->ic[0] = cc[0], v->ic[1] = cc[1];
+            } else {
+                for (int i = 0; i < v->np; i++) {
+                    int64_t c0 = x->p[i].c[0];
+                    v->p[i].c[0] = op->ival == 0 ? 0 : c0;
+                    v->p[i].c[1] = op->ival == 0 ? c0 : 0;
+                }
+            }
+            return;
+        }
+        if (v->kind == VK_INDEX)
+            redim(v->ic, x->rank, x->er, x->ec, rank, er, ec);
+        else
+            for (int i = 0; i < v->np; i++)
+                redim(v->p[i].c, x->rank, x->er, x->ec, rank, er, ec);
+        return;
+    }
+    case TIR_ADD:
+    case TIR_SUB:
+    case TIR_MUL: {
+        const vinfo *a = V(L, op->opnds[0]), *b = V(L, op->opnds[1]);
+        if (a->kind != VK_INDEX || b->kind != VK_INDEX) {
+            fail(L, op->loc, "integer tile arithmetic on values the lowering cannot follow");
+            return;
+        }
+        v->kind = VK_INDEX;
+        if (op->code == TIR_MUL) {
+            int64_t ka;
+            const vinfo *sc = NULL, *ot = NULL;
+            if (!b->ic[0] && !b->ic[1] && sym_is_const(sym_subst(L->sc, b->ik, &L->s->values), &ka))
+                sc = b, ot = a;
+            else if (!a->ic[0] && !a->ic[1] && sym_is_const(sym_subst(L->sc, a->ik, &L->s->values), &ka))
+                sc = a, ot = b;
+            if (!sc) {
+                fail(L, op->loc, "a product of two index tiles is not affine");
+                return;
+            }
+            v->ic[0] = ot->ic[0] * ka;
+            v->ic[1] = ot->ic[1] * ka;
+            v->ik = sym_mul(L->sc, ot->ik, sym_const(L->sc, ka));
+            return;
+        }
+        int sg = op->code == TIR_SUB ? -1 : 1;
+        v->ic[0] = a->ic[0] + sg * b->ic[0];
+        v->ic[1] = a->ic[1] + sg * b->ic[1];
+        v->ik = sg > 0 ? sym_add(L->sc, a->ik, b->ik) : sym_sub(L->sc, a->ik, b->ik);
+        return;
+    }
+    case TIR_CMP_LT:
+    case TIR_CMP_LE:
+    case TIR_CMP_GT:
+    case TIR_CMP_GE: {
+        const vinfo *a = V(L, op->opnds[0]), *b = V(L, op->opnds[1]);
+        if (a->kind != VK_INDEX || b->kind != VK_INDEX) {
+            fail(L, op->loc, "a comparison of data values used as a mask (only masks built from tl.arange "
+                             "and program/loop indices can be lowered)");
+            return;
+        }
+        /* a < b  <=>  b - a - 1 >= 0, ... */
+        bool ab = op->code == TIR_CMP_GT || op->code == TIR_CMP_GE; /* a - b */
+        bool strict = op->code == TIR_CMP_LT || op->code == TIR_CMP_GT;
+        const vinfo *x = ab ? a : b, *y = ab ? b : a;
+        v->kind = VK_MASK;
+        v->np = 1;
+        v->p[0].c[0] = x->ic[0] - y->ic[0];
+        v->p[0].c[1] = x->ic[1] - y->ic[1];
+        v->p[0].k = sym_sub(L->sc, x->ik, y->ik);
+        if (strict)
+            v->p[0].k = sym_sub(L->sc, v->p[0].k, sym_const(L->sc, 1));
+        return;
+    }
+    case TIR_AND: {
+        const vinfo *a = V(L, op->opnds[0]), *b = V(L, op->opnds[1]);
+        if (a->kind != VK_MASK || b->kind != VK_MASK || a->np + b->np > LW_MAX_PRED) {
+            fail(L, op->loc, "a mask the lowering cannot follow (only '&' of index comparisons)");
+            return;
+        }
+        v->kind = VK_MASK;
+        v->np = 0;
+        for (int i = 0; i < a->np; i++)
+            v->p[v->np++] = a->p[i];
+        for (int i = 0; i < b->np; i++)
+            v->p[v->np++] = b->p[i];
+        return;
+    }
+    case TIR_NOT: {
+        const vinfo *a = V(L, op->opnds[0]);
+        if (a->kind != VK_MASK || a->np != 1) {
+            fail(L, op->loc, "the negation of a compound mask is a disjunction, which 'mask' cannot express");
+            return;
+        }
+        v->kind = VK_MASK;
+        v->np = 1;
+        v->p[0].c[0] = -a->p[0].c[0];
+        v->p[0].c[1] = -a->p[0].c[1];
+        v->p[0].k = sym_sub(L->sc, sym_neg(L->sc, a->p[0].k), sym_const(L->sc, 1));
+        return;
+    }
+    default:
+        fail(L, op->loc, "integer tile op '%s' has no dataflow counterpart", tir_op_name(op->code));
+        return;
+    }
+}
+
+static double fold(tir_opcode c, double a, double b)
+{
+    switch (c) {
+    case TIR_ADD: return a + b;
+    case TIR_SUB: return a - b;
+    case TIR_MUL: return a * b;
+    case TIR_DIV: return a / b;
+    case TIR_MAX: return a > b ? a : b;
+    case TIR_MIN: return a < b ? a : b;
+    case TIR_NEG: return -a;
+    case TIR_EXP: return exp(a);
+    case TIR_EXP2: return exp2(a);
+    case TIR_LOG: return log(a);
+    case TIR_LOG2: return log2(a);
+    default: return NAN;
+    }
+}
+
+static void classify_op(lw *L, const tir_op *op)
+{
+    if (L->failed)
+        return;
+    if (op->code == TIR_FOR) {
+        const tir_block *body = op->regions[0];
+        for (int i = 0; i < tir_for_ncarried(op); i++) {
+            const tir_value *arg = tir_for_arg(op, i), *res = op->results[i];
+            if (is_tile_value(arg) && arg->type.rank > 0) {
+                set_tile(L, arg, arg->uid, op->loc);
+                set_tile(L, res, res->uid, op->loc);
+                V(L, arg)->rl = R_OLD;
+                V(L, res)->rl = R_RESULT;
+            } else if (is_tile_value(arg)) {
+                fail(L, op->loc, "a loop-carried float scalar ('%s') has no dataflow counterpart",
+                     arg->name ? arg->name : "?");
+            }
+        }
+        classify_block(L, body);
+        return;
+    }
+    if (op->code == TIR_IF) {
+        fail(L, op->loc, "a branch inside the kernel (only constexpr conditions, resolved at compile time, "
+                         "can be lowered)");
+        return;
+    }
+    if (op->nresults != 1)
+        return;
+    const tir_value *r = op->results[0];
+    vinfo *v = V(L, r);
+    if (r->type.kind != TIR_TILE)
+        return; /* pointers, block pointers, descriptors */
+    if (!tir_elem_is_float(r->type.elem)) {
+        if (r->type.rank == 0)
+            return; /* integer scalars: their symbolic values suffice */
+        classify_index(L, op);
+        return;
+    }
+    double a, b;
+    switch (op->code) {
+    case TIR_CONST:
+        v->kind = VK_CONST;
+        v->c = op->fval;
+        return;
+    case TIR_FULL:
+        v->kind = VK_CONST;
+        v->c = op->is_float ? op->fval : (double)op->ival;
+        return;
+    case TIR_CAST:
+        if (host_float(L, op->opnds[0], &a)) {
+            v->kind = VK_CONST;
+            v->c = a;
+            return;
+        }
+        if (!tir_elem_is_float(op->opnds[0]->type.elem)) {
+            fail(L, op->loc, "a cast from an integer tile has no dataflow counterpart");
+            return;
+        }
+        break;
+    case TIR_SPLAT:
+    case TIR_BROADCAST:
+    case TIR_EXPAND_DIMS:
+    case TIR_VIEW:
+    case TIR_TRANS: {
+        const tir_value *x = op->opnds[0];
+        const vinfo *xi = V(L, x);
+        if (xi->kind == VK_CONST) {
+            v->kind = VK_CONST;
+            v->c = xi->c;
+            return;
+        }
+        if (xi->kind != VK_TILE) {
+            fail(L, op->loc, "'%s' of a value the lowering does not hold in tiles", tir_op_name(op->code));
+            return;
+        }
+        set_tile(L, r, xi->root, op->loc);
+        v->bc = xi->bc;
+        v->trans = xi->trans;
+        v->tview = xi->tview;
+        if (op->code == TIR_TRANS) {
+            if (xi->bc != BC_NONE || xi->rank != 2) {
+                fail(L, op->loc, "a transpose of a broadcast or a vector");
+                return;
+            }
+            v->trans = !xi->trans;
+            return;
+        }
+        if (xi->bc == BC_SCALAR || xi->rank == 0) {
+            v->bc = BC_SCALAR;
+            return;
+        }
+        if (v->er == xi->er && v->ec == xi->ec)
+            return; /* same data, shape differs only by 1s */
+        if (xi->bc == BC_NONE && xi->ec == 1 && v->er == xi->er && v->rank == 2) {
+            v->bc = BC_COL; /* a column vector repeated across the columns */
+            return;
+        }
+        if (xi->ec == 1 && v->er == 1 && v->ec == xi->er) {
+            v->tview = true; /* [1, N] of a column vector: would need a transpose */
+            return;
+        }
+        if (xi->bc == BC_COL && v->er == xi->er) {
+            v->bc = BC_COL;
+            return;
+        }
+        fail(L, op->loc, "a broadcast from %s to %s the tile ops cannot express", tir_type_str(&L->ar, &x->type),
+             tir_type_str(&L->ar, &r->type));
+        return;
+    }
+    case TIR_ADD:
+    case TIR_SUB:
+    case TIR_MUL:
+    case TIR_DIV:
+    case TIR_MAX:
+    case TIR_MIN:
+        if (host_float(L, op->opnds[0], &a) && host_float(L, op->opnds[1], &b)) {
+            v->kind = VK_CONST;
+            v->c = fold(op->code, a, b);
+            return;
+        }
+        break;
+    case TIR_NEG:
+    case TIR_EXP:
+    case TIR_EXP2:
+    case TIR_LOG:
+    case TIR_LOG2:
+        if (host_float(L, op->opnds[0], &a)) {
+            v->kind = VK_CONST;
+            v->c = fold(op->code, a, 0);
+            return;
+        }
+        break;
+    case TIR_WHERE:
+    case TIR_DOT:
+    case TIR_REDUCE_MAX:
+    case TIR_REDUCE_SUM:
+    case TIR_LOAD:
+    case TIR_DESC_LOAD:
+        break;
+    default:
+        fail(L, op->loc, "'%s' on float tiles has no dataflow counterpart", tir_op_name(op->code));
+        return;
+    }
+    if (r->type.rank == 0 && op->code != TIR_LOAD && op->code != TIR_DESC_LOAD) {
+        fail(L, op->loc, "'%s' producing a float scalar computed on the device (only tiles, and scalars known "
+                         "when compiling, can be lowered)", tir_op_name(op->code));
+        return;
+    }
+    /* a new root: computed on the chip (unary ops and casts of a broadcast
+       view compute on the root and stay broadcast) */
+    set_tile(L, r, r->uid, op->loc);
+    if ((tir_op_has(op->code, TIR_P_UNARY) || op->code == TIR_CAST) && V(L, op->opnds[0])->kind == VK_TILE) {
+        const vinfo *x = V(L, op->opnds[0]);
+        if (x->bc != BC_NONE) {
+            const vinfo *xr = &L->v[x->root];
+            v->bc = x->bc;
+            v->er = xr->er, v->ec = xr->ec, v->tr = xr->tr, v->tc = xr->tc, v->rank = xr->rank;
+        }
+    }
+}
+
+static void classify_block(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next)
+        classify_op(L, op);
+}
+
+/* ======================================================================
+ * Uses and lifetimes
+ * ==================================================================== */
+
+static bool is_alias_op(tir_opcode c)
+{
+    return c == TIR_VIEW || c == TIR_EXPAND_DIMS || c == TIR_BROADCAST || c == TIR_TRANS || c == TIR_SPLAT;
+}
+
+static const tir_block *def_block(const tir_value *x)
+{
+    if (x->def)
+        return x->def->parent;
+    return x->block;
+}
+
+/* The op of block b that is or contains op u. */
+static const tir_op *top_in(const tir_op *u, const tir_block *b)
+{
+    while (u && u->parent != b)
+        u = u->parent ? u->parent->owner : NULL;
+    return u;
+}
+
+static int pos(lw *L, const tir_op *op);
+
+static void note_use(lw *L, const tir_value *x, const tir_op *u)
+{
+    const vinfo *xi = V(L, x);
+    if (xi->kind != VK_TILE)
+        return;
+    vinfo *r = &L->v[xi->root];
+    r->nuses++;
+    const tir_op *t = top_in(u, r->defblk);
+    if (!t)
+        return;
+    if (!r->first_top || pos(L, t) < pos(L, r->first_top) ||
+        (t == r->first_top && pos(L, u) < pos(L, r->first_use))) {
+        if (!r->first_top || pos(L, t) < pos(L, r->first_top))
+            r->first_top = t;
+        if (!r->first_use || pos(L, u) < pos(L, r->first_use))
+            r->first_use = u;
+    }
+    if (!r->last_top || pos(L, t) > pos(L, r->last_top))
+        r->last_top = t;
+}
+
+/* Op positions: the preorder number of each op, found by a walk; ops are
+ * few, so a linear table keyed by pointer is enough. */
+typedef struct opnum {
+    const tir_op *op;
+    int pos, end;
+} opnum;
+typedef LM_VEC(opnum) opnums;
+
+static void number_block(lw *L, const tir_block *b, opnums *out)
+{
+    for (const tir_op *op = b->first; op; op = op->next) {
+        size_t me = out->len;
+        opnum n = {op, (int)out->len, 0};
+        LM_PUSH(out, n);
+        for (int r = 0; r < op->nregions; r++)
+            number_block(L, op->regions[r], out);
+        out->items[me].end = (int)out->len - 1;
+    }
+}
+
+static int pos(lw *L, const tir_op *op)
+{
+    for (int i = 0; i < L->nnums; i++)
+        if (L->nums[i].op == op)
+            return L->nums[i].pos;
+    return -1;
+}
+
+static void uses_block(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op; op = op->next) {
+        if (op->code == TIR_YIELD) {
+            const tir_op *f = b->owner;
+            for (int i = 0; i < op->nopnds; i++) {
+                /* yielding the carried value itself is no use of it */
+                if (f && f->code == TIR_FOR && op->opnds[i] == tir_for_arg(f, i))
+                    continue;
+                note_use(L, op->opnds[i], op);
+            }
+        } else if (!(is_alias_op(op->code) && op->nresults == 1 && V(L, op->results[0])->kind == VK_TILE)) {
+            for (int i = 0; i < op->nopnds; i++)
+                note_use(L, op->opnds[i], op);
+        }
+        for (int r = 0; r < op->nregions; r++)
+            uses_block(L, op->regions[r]);
+    }
+}
+
+static void defblocks(lw *L, const tir_block *b)
+{
+    for (int i = 0; i < b->nargs; i++)
+        V(L, b->args[i])->defblk = b;
+    for (const tir_op *op = b->first; op; op = op->next) {
+        for (int i = 0; i < op->nresults; i++)
+            V(L, op->results[i])->defblk = def_block(op->results[i]);
+        for (int r = 0; r < op->nregions; r++)
+            defblocks(L, op->regions[r]);
+    }
+}
+
+/* The only op using root r (through aliases), or NULL. */
+static const tir_op *only_use(lw *L, int r)
+{
+    const vinfo *ri = &L->v[r];
+    return ri->nuses == 1 ? ri->first_use : NULL;
+}
+
+/* ======================================================================
+ * Stores, CBs and destinations
+ * ==================================================================== */
+
+static int new_store(lw *L, stkind kind, int64_t tiles, int64_t pages, arch_format fmt, lm_loc loc)
+{
+    if (L->nst == LW_MAX_STORES) {
+        fail(L, loc, "more than %d buffers", LW_MAX_STORES);
+        return 0;
+    }
+    store *s = &L->st[L->nst];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->cb = -1;
+    s->tiles = tiles;
+    s->pages = pages;
+    s->fmt = fmt;
+    s->first = s->last = -1;
+    return L->nst++;
+}
+
+static int next_cb(lw *L, lm_loc loc)
+{
+    if (L->ncbs >= L->a->num_cbs) {
+        fail(L, loc, "the program needs more than the %d circular buffers of a core", L->a->num_cbs);
+        return 0;
+    }
+    return L->ncbs++;
+}
+
+static bool is_compute_root(lw *L, int r)
+{
+    const tir_value *x = NULL;
+    (void)x;
+    const vinfo *ri = &L->v[r];
+    return ri->kind == VK_TILE && ri->root == r && ri->rl == R_PLAIN && ri->st < 0;
+}
+
+static void record_defs(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op; op = op->next) {
+        for (int i = 0; i < op->nresults; i++)
+            L->def[op->results[i]->uid] = op;
+        for (int r = 0; r < op->nregions; r++)
+            record_defs(L, op->regions[r]);
+    }
+}
+
+static bool computed_by_compute(lw *L, int r)
+{
+    const tir_op *d = L->def[r];
+    return d && is_compute_root(L, r) && d->code != TIR_LOAD && d->code != TIR_DESC_LOAD && d->code != TIR_FOR;
+}
+
+static void plan_loop(lw *L, const tir_op *f)
+{
+    const tir_block *body = f->regions[0];
+    const tir_op *y = tir_yield_of(body);
+    for (int i = 0; i < tir_for_ncarried(f); i++) {
+        const tir_value *arg = tir_for_arg(f, i), *res = f->results[i];
+        vinfo *ai = V(L, arg);
+        if (ai->kind != VK_TILE)
+            continue;
+        if (ai->bc != BC_NONE || ai->tview) {
+            fail(L, f->loc, "a loop-carried broadcast");
+            return;
+        }
+        int64_t T = ai->tr * ai->tc;
+        int sti = new_store(L, ST_CARRY, T, 2 * T, ai->fmt, f->loc);
+        ai->st = sti;
+        V(L, res)->st = sti;
+        const tir_value *yv = y->opnds[i];
+        const vinfo *yi = V(L, yv);
+        if (yv == arg) {
+            L->st[sti].pages = T;
+            continue;
+        }
+        if (yi->kind != VK_TILE || yi->bc != BC_NONE || yi->trans || yi->tview) {
+            continue; /* copied (or filled) at the yield */
+        }
+        int r = yi->root;
+        /* the accumulator pattern: zeros in, the only use is dot's acc, the
+           dot's only use is this yield */
+        const tir_op *d = L->def[r];
+        const vinfo *init = V(L, tir_for_init(f, i));
+        if (d && d->code == TIR_DOT && d->nopnds == 3 && d->parent == body && d->opnds[2] == arg &&
+            ai->nuses == 1 && only_use(L, r) == y && init->kind == VK_CONST && init->c == 0.0) {
+            store *s = &L->st[sti];
+            s->inplace = true;
+            s->pages = T;
+            vinfo *ri = &L->v[r];
+            ri->st = sti;
+            ri->rl = R_NEW;
+            ri->dest = D_CARRY;
+            /* a loop that may run no trip must still leave zeros */
+            sym_env env = {0};
+            for (int g = 0; g < L->f->grid_rank; g++)
+                sym_env_set_range(&env, tir_pid_var(L->sc, g), 0, L->ext[g] - 1);
+            int64_t lo = 0, hi = 0;
+            const sym_expr *trips = f->sym ? sym_subst(L->sc, f->sym, &L->s->values) : NULL;
+            s->fill_first = !trips || sym_bounds(trips, &env, &lo, &hi) != SYM_OK || lo < 1;
+            sym_env_free(&env);
+            continue;
+        }
+        bool twice = false;
+        for (int j = 0; j < y->nopnds; j++)
+            if (j != i && y->opnds[j] != tir_for_arg(f, j) && V(L, y->opnds[j])->kind == VK_TILE &&
+                V(L, y->opnds[j])->root == r)
+                twice = true;
+        if (!twice && d && d->parent == body && computed_by_compute(L, r) && L->v[r].dest == D_OWN &&
+            L->v[r].fmt == ai->fmt) {
+            vinfo *ri = &L->v[r];
+            ri->st = sti;
+            ri->rl = R_NEW;
+            ri->dest = D_CARRY;
+        }
+    }
+}
+
+static void plan_block(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        if (op->code == TIR_FOR) {
+            plan_block(L, op->regions[0]);
+            plan_loop(L, op);
+        }
+    }
+}
+
+static void plan_dot_acc(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        for (int r = 0; r < op->nregions; r++)
+            plan_dot_acc(L, op->regions[r]);
+        if (op->code != TIR_DOT || op->nopnds < 3)
+            continue;
+        const vinfo *acc = V(L, op->opnds[2]);
+        const vinfo *res = V(L, op->results[0]);
+        if (res->st >= 0 && L->st[res->st].inplace)
+            continue;
+        if (acc->kind != VK_TILE || acc->bc != BC_NONE || acc->trans)
+            continue;
+        int r = acc->root;
+        const tir_op *d = L->def[r];
+        if (d && d->parent == op->parent && computed_by_compute(L, r) && L->v[r].dest == D_OWN &&
+            only_use(L, r) == op && d->code != TIR_DOT) {
+            L->v[r].dest = D_DOT;
+            L->v[r].dest_ref = op->results[0]->uid;
+        }
+    }
+}
+
+/* ======================================================================
+ * Accesses: tensors, tile coordinates, transports
+ * ==================================================================== */
+
+static int tensor_index(lw *L, const tir_tensor *t)
+{
+    for (int i = 0; i < L->p->ntensors; i++)
+        if (!strcmp(L->p->tensors[i].name, t->name))
+            return i;
+    return -1;
+}
+
+static bool add_term(lw *L, access *x, const sym_expr *var, int64_t rc, int64_t cc)
+{
+    for (int i = 0; i < x->nterms; i++)
+        if (x->var[i] == var) {
+            x->rco[i] += rc;
+            x->cco[i] += cc;
+            return true;
+        }
+    if (x->nterms == (int)LM_COUNT(x->var))
+        return false;
+    x->var[x->nterms] = var;
+    x->rco[x->nterms] = rc;
+    x->cco[x->nterms] = cc;
+    x->nterms++;
+    (void)L;
+    return true;
+}
+
+static bool plan_access(lw *L, int idx)
+{
+    const acc_access *aa = &L->acc->acc[idx];
+    access *x = &L->ax[idx];
+    x->aa = aa;
+    x->index = idx;
+    x->is_store = aa->is_store;
+    x->sem_ready = x->sem_valid = -1;
+    lm_loc loc = aa->op->loc;
+    if (!aa->tensor) {
+        fail(L, loc, "a block access whose tensor is unknown");
+        return false;
+    }
+    if (!aa->affine) {
+        fail(L, loc, "the offsets of this access of '%s' are not affine in the program and loop indices",
+             aa->tensor->name);
+        return false;
+    }
+    x->tensor = tensor_index(L, aa->tensor);
+    int r = aa->rank;
+    int64_t dim[TIR_MAX_RANK], blk[TIR_MAX_RANK];
+    for (int d = 0; d < r; d++)
+        if (!ev(L, aa->tensor->shape[d], &dim[d], loc) || !ev(L, aa->block[d], &blk[d], loc))
+            return false;
+    /* rows of the 2-D layout a unit step of each dimension moves */
+    int64_t rstride[TIR_MAX_RANK] = {0};
+    if (r >= 2) {
+        rstride[r - 2] = 1;
+        for (int d = r - 3; d >= 0; d--)
+            rstride[d] = rstride[d + 1] * (d + 1 == r - 2 ? pad32(dim[r - 2]) : dim[d + 1]);
+    }
+    /* the block's rows must be contiguous: a leading dimension may span
+       more than one index only when everything inside it is whole */
+    int64_t rows_el = 1;
+    for (int d = 0; d <= r - 2; d++) {
+        rows_el *= blk[d];
+        if (d < r - 2 && blk[d] > 1)
+            for (int e = d + 1; e <= r - 2; e++)
+                if (blk[e] != dim[e] || (e == r - 2 && dim[e] != pad32(dim[e]))) {
+                    fail(L, loc, "the block [%s] of '%s' is not a contiguous run of rows of its tile layout",
+                         sym_str(&L->ar, aa->block[0]), aa->tensor->name);
+                    return false;
+                }
+    }
+    int64_t cols_el = r >= 1 ? blk[r - 1] : 1;
+    x->tr = cdiv64(rows_el, LW_TILE);
+    x->tc = cdiv64(cols_el, LW_TILE);
+    x->tiles = x->tr * x->tc;
+    int64_t rk = 0, ck = 0;
+    for (int d = 0; d < r; d++) {
+        const acc_dim *ad = &aa->dims[d];
+        int64_t cst;
+        if (!ev(L, ad->constant ? ad->constant : sym_const(L->sc, 0), &cst, loc))
+            return false;
+        bool is_col = d == r - 1;
+        if (is_col)
+            ck += cst;
+        else
+            rk += cst * rstride[d];
+        for (int t = 0; t < ad->nterms; t++) {
+            int64_t co;
+            if (!ev(L, ad->terms[t].coeff, &co, loc))
+                return false;
+            if (!add_term(L, x, ad->terms[t].var, is_col ? 0 : co * rstride[d], is_col ? co : 0)) {
+                fail(L, loc, "too many index terms in an access of '%s'", aa->tensor->name);
+                return false;
+            }
+        }
+    }
+    bool ok = rk % LW_TILE == 0 && ck % LW_TILE == 0;
+    for (int t = 0; t < x->nterms; t++)
+        ok &= x->rco[t] % LW_TILE == 0 && x->cco[t] % LW_TILE == 0;
+    if (!ok) {
+        fail(L, loc, "a block of '%s' does not start on a tile boundary of its layout (offsets along the last "
+                     "two dimensions must be multiples of %d)", aa->tensor->name, LW_TILE);
+        return false;
+    }
+    x->r0 = rk / LW_TILE;
+    x->c0 = ck / LW_TILE;
+    for (int t = 0; t < x->nterms; t++)
+        x->rco[t] /= LW_TILE, x->cco[t] /= LW_TILE;
+    /* depth: the summary's buffer, else depth.<tensor>, else 2 (loads) / 1 (stores) */
+    int64_t depth = -1;
+    for (int b = 0; b < L->k->nbufs; b++)
+        if (L->k->bufs[b].access == idx && L->k->bufs[b].depth)
+            depth = evd(L, L->k->bufs[b].depth, -1);
+    if (depth < 1)
+        depth = value_of(L, lm_arena_printf(&L->ar, "depth.%s", aa->tensor->name), x->is_store ? 1 : 2);
+    if (depth < 1)
+        depth = 1;
+    x->depth = depth;
+    /* transport */
+    x->how = (sched_operand){idx, SCHED_DRAM, SCHED_ON_TIME, false};
+    for (int o = 0; o < L->s->cand.nops; o++)
+        if (L->s->cand.ops[o].access == idx)
+            x->how = L->s->cand.ops[o];
+    x->kernel = x->is_store ? DF_WRITER : DF_READER;
+    return true;
+}
+
+/* A load with a core-to-core transport shares blocks with the cores of its
+ * row (x), column (y) or the whole grid (xy); decide who sends, and check
+ * that every core of the group needs the same block at the same step. */
+static bool plan_transport(lw *L, access *x)
+{
+    const acc_access *aa = x->aa;
+    lm_loc loc = aa->op->loc;
+    sched_operand *h = &x->how;
+    if (h->transport == SCHED_DRAM)
+        return true;
+    const char *tn = aa->tensor->name;
+    int64_t n = h->along == SCHED_ON_X ? L->gx : h->along == SCHED_ON_Y ? L->gy : L->gx * L->gy;
+    if (n <= 1) {
+        h->transport = SCHED_DRAM; /* a group of one core */
+        return true;
+    }
+    if (h->transport == SCHED_FORWARD && h->along == SCHED_ON_XY) {
+        fail(L, loc, "forwarding of '%s' over the whole grid (only along a row or a column)", tn);
+        return false;
+    }
+    /* the axes whose program index differs between cores of the group */
+    bool varies[TIR_MAX_GRID] = {false};
+    for (int g = 0; g < L->f->grid_rank; g++) {
+        sched_place pl = L->s->cand.place[g];
+        if (pl == SCHED_ON_XY || (h->along == SCHED_ON_X && pl == SCHED_ON_X) ||
+            (h->along == SCHED_ON_Y && pl == SCHED_ON_Y) ||
+            (h->along == SCHED_ON_XY && (pl == SCHED_ON_X || pl == SCHED_ON_Y)))
+            varies[g] = true;
+    }
+    for (int g = 0; g < L->f->grid_rank; g++)
+        if (varies[g] && (aa->grid_dep >> g & 1)) {
+            fail(L, loc, "'%s' is %s along %s, but its block depends on pid.%d, which differs between those "
+                         "cores", tn, sched_transport_name(h->transport), sched_place_name(h->along), g);
+            return false;
+        }
+    for (int l = 0; l < aa->nloops; l++) {
+        const sym_expr *trips = aa->loops[l]->sym;
+        for (int g = 0; g < L->f->grid_rank; g++)
+            if (varies[g] && (!trips || sym_depends_on(trips, tir_pid_var(L->sc, g)))) {
+                fail(L, loc, "'%s' is %s along %s, but the loop around it runs a number of trips that depends "
+                             "on pid.%d (%s), so the cores of a group do not take the same blocks; use DRAM for it",
+                     tn, sched_transport_name(h->transport), sched_place_name(h->along), g,
+                     trips ? sym_str(&L->ar, trips) : "unknown");
+                return false;
+            }
+    }
+    if (h->along == SCHED_ON_XY) {
+        /* the whole grid takes part in every wave only when no core ever idles */
+        for (int gr = 0; gr < 3; gr++) {
+            int64_t cores = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
+            if (L->ngrp[gr] && L->E[gr] % cores) {
+                fail(L, loc, "'%s' is multicast to the whole grid, but the last wave of programs leaves cores idle "
+                             "(%lld programs on %lld cores)", tn, (long long)L->E[gr], (long long)cores);
+                return false;
+            }
+        }
+    }
+    /* the middle core sends only when it takes part in every wave */
+    if (h->interior_sender) {
+        int gr = h->along == SCHED_ON_X ? G_X : h->along == SCHED_ON_Y ? G_Y : G_XY;
+        int64_t cores = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
+        if ((L->ngrp[gr] && L->E[gr] % cores) || (L->ngrp[G_XY] && L->E[G_XY] % (L->gx * L->gy)))
+            h->interior_sender = false;
+    }
+    if (h->transport == SCHED_MCAST || h->transport == SCHED_FORWARD) {
+        x->kernel = L->nmoved % 2 == 0 ? DF_READER : DF_WRITER;
+        L->nmoved++;
+    }
+    return true;
+}
+
+/* ======================================================================
+ * Emission helpers
+ * ==================================================================== */
+
+typedef struct kctx {
+    lw *L;
+    df_program *p;
+    df_class *c;
+    df_kernel_kind kind;
+    df_stmt *loop;        /* where statements go (NULL: the kernel body) */
+    const df_expr *pid[TIR_MAX_GRID];
+    const df_expr *wave[3];
+    const df_expr *nw[3]; /* wave counts (args) */
+    struct {
+        const sym_expr *iv;
+        const df_expr *e;
+    } ivs[LW_MAX_IVS];
+    int nivs;
+    int ncond;
+    int nloopvars;
+    int x0, y0, x1, y1;   /* the class's rectangle */
+} kctx;
+
+static void put(kctx *K, df_stmt *s)
+{
+    if (K->loop)
+        df_add_body(K->p, K->loop, s);
+    else
+        df_add_stmt(K->p, &K->c->kernels[K->kind], s);
+}
+
+static const df_expr *C(kctx *K, int64_t v) { return df_const(K->p, v); }
+static const df_expr *BIN(kctx *K, df_xkind k, const df_expr *a, const df_expr *b) { return df_bin(K->p, k, a, b); }
+
+static df_stmt *open_for(kctx *K, const char *var, const df_expr *lo, const df_expr *hi, df_stmt **saved)
+{
+    df_stmt *f = df_for(K->p, K->c, var, lo, hi, NULL, (lm_loc){0});
+    if (!f) {
+        fail(K->L, (lm_loc){0}, "the program needs more loop variables than a class can hold");
+        return NULL;
+    }
+    put(K, f);
+    *saved = K->loop;
+    K->loop = f;
+    return f;
+}
+
+static void close_for(kctx *K, df_stmt *saved) { K->loop = saved; }
+
+static bool core_eval(kctx *K, const df_expr *e, int x, int y, int64_t *out)
+{
+    int first_loop = DF_SLOT_PARAM0 + K->p->nparams + K->c->nargs;
+    if (df_expr_uses_slots_from(e, first_loop))
+        return false;
+    int64_t slots[DF_MAX_SLOTS] = {0};
+    slots[DF_SLOT_CX] = x;
+    slots[DF_SLOT_CY] = y;
+    for (int a = 0; a < K->c->nargs; a++)
+        slots[DF_SLOT_PARAM0 + K->p->nparams + a] = df_eval(K->c->args[a], slots);
+    *out = df_eval(e, slots);
+    return true;
+}
+
+/* Open a block that runs when cond (0 or 1) is 1. Returns 0 when the block
+ * never runs on this class (skip it), 1 when it always runs (nothing
+ * opened), 2 when a one-trip loop was opened (close with close_for). */
+static int open_if(kctx *K, const df_expr *cond, df_stmt **saved)
+{
+    bool stat = true, any = false, all = true;
+    for (int y = K->y0; y <= K->y1 && stat; y++)
+        for (int x = K->x0; x <= K->x1 && stat; x++) {
+            int64_t v;
+            stat = core_eval(K, cond, x, y, &v);
+            any |= stat && v > 0;
+            all &= stat && v > 0;
+        }
+    if (stat && !any)
+        return 0;
+    if (stat && all)
+        return 1;
+    char name[24];
+    snprintf(name, sizeof name, "when%d", K->ncond++);
+    return open_for(K, name, C(K, 0), cond, saved) ? 2 : 0;
+}
+
+static const df_expr *x_min(kctx *K, const df_expr *a, const df_expr *b) { return BIN(K, DF_X_MIN, a, b); }
+static const df_expr *x_max(kctx *K, const df_expr *a, const df_expr *b) { return BIN(K, DF_X_MAX, a, b); }
+
+/* sym -> df, with pid.N and iv.N mapped to this kernel's expressions. */
+static const df_expr *xs_rec(kctx *K, const sym_expr *e)
+{
+    if (!e)
+        return NULL;
+    switch (e->kind) {
+    case SYM_CONST:
+        return C(K, e->value);
+    case SYM_VAR:
+        if (!strncmp(e->name, "pid.", 4)) {
+            int g = atoi(e->name + 4);
+            if (g >= 0 && g < TIR_MAX_GRID && K->pid[g])
+                return K->pid[g];
+            return C(K, 0);
+        }
+        for (int i = 0; i < K->nivs; i++)
+            if (K->ivs[i].iv == e)
+                return K->ivs[i].e;
+        fail(K->L, (lm_loc){0}, "the symbol '%s' has no value in the lowered program", e->name);
+        return C(K, 0);
+    case SYM_ADD:
+    case SYM_MUL:
+    case SYM_MIN:
+    case SYM_MAX: {
+        df_xkind k = e->kind == SYM_ADD ? DF_X_ADD : e->kind == SYM_MUL ? DF_X_MUL : e->kind == SYM_MIN ? DF_X_MIN : DF_X_MAX;
+        const df_expr *r = xs_rec(K, e->args[0]);
+        for (int i = 1; i < e->nargs; i++)
+            r = BIN(K, k, r, xs_rec(K, e->args[i]));
+        return r;
+    }
+    case SYM_FLOORDIV:
+        return BIN(K, DF_X_DIV, xs_rec(K, e->args[0]), xs_rec(K, e->args[1]));
+    case SYM_MOD:
+        return BIN(K, DF_X_MOD, xs_rec(K, e->args[0]), xs_rec(K, e->args[1]));
+    case SYM_CDIV: {
+        /* ceil(a/b) = -floor(-a/b) */
+        const df_expr *na = BIN(K, DF_X_SUB, C(K, 0), xs_rec(K, e->args[0]));
+        return BIN(K, DF_X_SUB, C(K, 0), BIN(K, DF_X_DIV, na, xs_rec(K, e->args[1])));
+    }
+    }
+    return C(K, 0);
+}
+
+static const df_expr *xs(kctx *K, const sym_expr *e)
+{
+    return xs_rec(K, sym_subst(K->L->sc, e, &K->L->s->values));
+}
+
+static const df_expr *affine(kctx *K, const access *x, bool row)
+{
+    const df_expr *e = C(K, row ? x->r0 : x->c0);
+    for (int t = 0; t < x->nterms; t++) {
+        int64_t co = row ? x->rco[t] : x->cco[t];
+        if (co)
+            e = BIN(K, DF_X_ADD, e, BIN(K, DF_X_MUL, C(K, co), xs_rec(K, x->var[t])));
+    }
+    return e;
+}
+
+static df_stmt *S(kctx *K, df_op op) { return df_stmt_new(K->p, op, (lm_loc){0}); }
+
+static void cbop(kctx *K, df_op op, int cb, int64_t n)
+{
+    df_stmt *s = S(K, op);
+    s->cb = cb;
+    s->n = C(K, n);
+    put(K, s);
+}
+
+/* ======================================================================
+ * Reader and writer kernels
+ * ==================================================================== */
+
+static int access_of(lw *L, const tir_op *op)
+{
+    for (int i = 0; i < L->acc->n; i++)
+        if (L->acc->acc[i].op == op)
+            return i;
+    return -1;
+}
+
+static bool is_access_op(tir_opcode c)
+{
+    return c == TIR_LOAD || c == TIR_STORE || c == TIR_DESC_LOAD || c == TIR_DESC_STORE;
+}
+
+/* Whether a loop (or any op) holds an access the given kernel moves. */
+static bool has_access(lw *L, const tir_block *b, df_kernel_kind kind)
+{
+    for (const tir_op *op = b->first; op; op = op->next) {
+        if (is_access_op(op->code)) {
+            int i = access_of(L, op);
+            if (i >= 0 && L->ax[i].kernel == kind)
+                return true;
+        }
+        for (int r = 0; r < op->nregions; r++)
+            if (has_access(L, op->regions[r], kind))
+                return true;
+    }
+    return false;
+}
+
+static void add_iv(kctx *K, const tir_op *f, const df_expr *e)
+{
+    if (K->nivs < LW_MAX_IVS) {
+        K->ivs[K->nivs].iv = f->iv;
+        K->ivs[K->nivs].e = e;
+        K->nivs++;
+    } else {
+        fail(K->L, f->loc, "loops nested more than %d deep", LW_MAX_IVS);
+    }
+}
+
+/* Open the loop of an IR `for`, counting its iterations from 0. */
+static df_stmt *open_ir_loop(kctx *K, const tir_op *f, df_stmt **saved)
+{
+    if (!f->sym) {
+        fail(K->L, f->loc, "a loop whose trip count is not known symbolically");
+        return NULL;
+    }
+    const df_expr *hi = xs(K, f->sym);
+    char name[24];
+    snprintf(name, sizeof name, "i%s", f->iv && f->iv->name ? f->iv->name + 3 : "x");
+    df_stmt *s = open_for(K, name, C(K, 0), hi, saved);
+    if (s)
+        add_iv(K, f, df_slot(K->p, s->var));
+    return s;
+}
+
+/* Cores of the group that take part in the current wave (a prefix of the
+ * row or column, starting at the edge sender). */
+static const df_expr *active(kctx *K, sched_place along)
+{
+    lw *L = K->L;
+    const df_expr *cx = df_slot(K->p, DF_SLOT_CX), *cy = df_slot(K->p, DF_SLOT_CY);
+    int64_t n = L->gx * L->gy;
+    if (along == SCHED_ON_X) {
+        if (L->ngrp[G_X])
+            return x_min(K, C(K, L->gx), BIN(K, DF_X_SUB, C(K, L->E[G_X]), BIN(K, DF_X_MUL, C(K, L->gx), K->wave[G_X])));
+        if (L->ngrp[G_XY]) {
+            const df_expr *left = BIN(K, DF_X_SUB, C(K, L->E[G_XY]), BIN(K, DF_X_MUL, C(K, n), K->wave[G_XY]));
+            left = BIN(K, DF_X_SUB, left, BIN(K, DF_X_MUL, cy, C(K, L->gx)));
+            return x_max(K, x_min(K, C(K, L->gx), left), C(K, 0));
+        }
+        return C(K, L->gx);
+    }
+    if (along == SCHED_ON_Y) {
+        if (L->ngrp[G_Y])
+            return x_min(K, C(K, L->gy), BIN(K, DF_X_SUB, C(K, L->E[G_Y]), BIN(K, DF_X_MUL, C(K, L->gy), K->wave[G_Y])));
+        if (L->ngrp[G_XY]) {
+            const df_expr *left = BIN(K, DF_X_SUB, C(K, L->E[G_XY]), BIN(K, DF_X_MUL, C(K, n), K->wave[G_XY]));
+            left = BIN(K, DF_X_SUB, BIN(K, DF_X_SUB, left, cx), C(K, 1));
+            left = BIN(K, DF_X_ADD, BIN(K, DF_X_DIV, left, C(K, L->gx)), C(K, 1));
+            return x_max(K, x_min(K, C(K, L->gy), left), C(K, 0));
+        }
+        return C(K, L->gy);
+    }
+    return C(K, n);
+}
+
+static int64_t sender_pos(lw *L, const access *x, int64_t n)
+{
+    return x->how.interior_sender ? (n - 1) / 2 : 0;
+}
+
+static void emit_read(kctx *K, const access *x)
+{
+    df_stmt *s = S(K, DF_READ);
+    s->tensor = x->tensor;
+    s->row = affine(K, x, true);
+    s->col = affine(K, x, false);
+    s->rows = C(K, x->tr);
+    s->cols = C(K, x->tc);
+    s->cb = x->cb;
+    put(K, s);
+    put(K, S(K, DF_READ_BARRIER));
+}
+
+static void sem_op(kctx *K, df_op op, int sem, const df_expr *value, const df_expr *px, const df_expr *py)
+{
+    df_stmt *s = S(K, op);
+    s->sem = sem;
+    if (value)
+        s->value = value;
+    if (px)
+        s->x = px, s->y = py;
+    put(K, s);
+}
+
+static void emit_load(kctx *K, const access *x)
+{
+    lw *L = K->L;
+    const sched_operand *h = &x->how;
+    int64_t T = x->tiles;
+    cbop(K, DF_CB_RESERVE, x->cb, T);
+    if (h->transport == SCHED_DRAM) {
+        emit_read(K, x);
+        cbop(K, DF_CB_PUSH, x->cb, T);
+        return;
+    }
+    const df_expr *cx = df_slot(K->p, DF_SLOT_CX), *cy = df_slot(K->p, DF_SLOT_CY);
+    const df_expr *A = active(K, h->along);
+    df_stmt *saved;
+    if (h->transport == SCHED_MCAST) {
+        int64_t sx = 0, sy = 0;
+        if (h->along == SCHED_ON_X)
+            sx = sender_pos(L, x, L->gx);
+        else if (h->along == SCHED_ON_Y)
+            sy = sender_pos(L, x, L->gy);
+        else
+            sx = sender_pos(L, x, L->gx), sy = sender_pos(L, x, L->gy);
+        bool sender = (h->along == SCHED_ON_Y || (K->x0 == sx && K->x1 == sx)) &&
+                      (h->along == SCHED_ON_X || (K->y0 == sy && K->y1 == sy));
+        if (sender) {
+            emit_read(K, x);
+            const df_expr *recv = BIN(K, DF_X_SUB, A, C(K, 1));
+            sem_op(K, DF_SEM_WAIT, x->sem_ready, recv, NULL, NULL);
+            sem_op(K, DF_SEM_SET, x->sem_ready, C(K, 0), NULL, NULL);
+            int w = open_if(K, x_min(K, recv, C(K, 1)), &saved);
+            if (w) {
+                const df_expr *x0, *y0, *x1, *y1;
+                bool edge = !h->interior_sender;
+                if (h->along == SCHED_ON_X) {
+                    x0 = C(K, edge ? 1 : 0), x1 = edge ? BIN(K, DF_X_SUB, A, C(K, 1)) : C(K, L->gx - 1);
+                    y0 = y1 = cy;
+                } else if (h->along == SCHED_ON_Y) {
+                    y0 = C(K, edge ? 1 : 0), y1 = edge ? BIN(K, DF_X_SUB, A, C(K, 1)) : C(K, L->gy - 1);
+                    x0 = x1 = cx;
+                } else {
+                    x0 = C(K, 0), y0 = C(K, 0), x1 = C(K, L->gx - 1), y1 = C(K, L->gy - 1);
+                }
+                df_stmt *m = S(K, DF_MCAST);
+                m->cb = x->cb;
+                m->n = C(K, T);
+                m->x0 = x0, m->y0 = y0, m->x1 = x1, m->y1 = y1;
+                put(K, m);
+                df_stmt *sm = S(K, DF_SEM_MCAST);
+                sm->sem = x->sem_valid;
+                sm->value = C(K, 1);
+                sm->x0 = x0, sm->y0 = y0, sm->x1 = x1, sm->y1 = y1;
+                put(K, sm);
+                /* with one page set the next read would overwrite what is still on the way */
+                if (x->depth < 2)
+                    put(K, S(K, DF_WRITE_BARRIER));
+                if (w == 2)
+                    close_for(K, saved);
+            }
+        } else {
+            sem_op(K, DF_SEM_SET, x->sem_valid, C(K, 0), NULL, NULL);
+            const df_expr *px = h->along == SCHED_ON_Y ? cx : C(K, sx);
+            const df_expr *py = h->along == SCHED_ON_X ? cy : C(K, sy);
+            sem_op(K, DF_SEM_INC, x->sem_ready, C(K, 1), px, py);
+            sem_op(K, DF_SEM_WAIT, x->sem_valid, C(K, 1), NULL, NULL);
+        }
+        cbop(K, DF_CB_PUSH, x->cb, T);
+        return;
+    }
+    /* forwarding: core 0 of the row (column) reads, each core passes the
+       block on to the next one that takes part in this wave */
+    bool along_x = h->along == SCHED_ON_X;
+    const df_expr *me = along_x ? cx : cy;
+    bool first = along_x ? (K->x0 == 0 && K->x1 == 0) : (K->y0 == 0 && K->y1 == 0);
+    const df_expr *prev_x = along_x ? BIN(K, DF_X_SUB, cx, C(K, 1)) : cx;
+    const df_expr *prev_y = along_x ? cy : BIN(K, DF_X_SUB, cy, C(K, 1));
+    const df_expr *next_x = along_x ? BIN(K, DF_X_ADD, cx, C(K, 1)) : cx;
+    const df_expr *next_y = along_x ? cy : BIN(K, DF_X_ADD, cy, C(K, 1));
+    if (first) {
+        emit_read(K, x);
+    } else {
+        sem_op(K, DF_SEM_SET, x->sem_valid, C(K, 0), NULL, NULL);
+        sem_op(K, DF_SEM_INC, x->sem_ready, C(K, 1), prev_x, prev_y);
+        sem_op(K, DF_SEM_WAIT, x->sem_valid, C(K, 1), NULL, NULL);
+    }
+    const df_expr *more = x_min(K, x_max(K, BIN(K, DF_X_SUB, BIN(K, DF_X_SUB, A, C(K, 1)), me), C(K, 0)), C(K, 1));
+    int w = open_if(K, more, &saved);
+    if (w) {
+        sem_op(K, DF_SEM_WAIT, x->sem_ready, C(K, 1), NULL, NULL);
+        sem_op(K, DF_SEM_SET, x->sem_ready, C(K, 0), NULL, NULL);
+        df_stmt *sd = S(K, DF_SEND);
+        sd->cb = x->cb;
+        sd->n = C(K, T);
+        sd->x = next_x;
+        sd->y = next_y;
+        put(K, sd);
+        sem_op(K, DF_SEM_INC, x->sem_valid, C(K, 1), next_x, next_y);
+        if (x->depth < 2)
+            put(K, S(K, DF_WRITE_BARRIER));
+        if (w == 2)
+            close_for(K, saved);
+    }
+    cbop(K, DF_CB_PUSH, x->cb, T);
+}
+
+static void emit_store_dm(kctx *K, const access *x)
+{
+    int64_t T = x->tiles;
+    cbop(K, DF_CB_WAIT, x->cb, T);
+    df_stmt *s = S(K, DF_WRITE);
+    s->cb = x->cb;
+    s->tensor = x->tensor;
+    s->row = affine(K, x, true);
+    s->col = affine(K, x, false);
+    s->rows = C(K, x->tr);
+    s->cols = C(K, x->tc);
+    put(K, s);
+    put(K, S(K, DF_WRITE_BARRIER));
+    cbop(K, DF_CB_POP, x->cb, T);
+}
+
+static void emit_dm_block(kctx *K, const tir_block *b)
+{
+    lw *L = K->L;
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        if (op->code == TIR_FOR) {
+            if (!has_access(L, op->regions[0], K->kind))
+                continue;
+            df_stmt *saved;
+            int nivs = K->nivs;
+            if (!open_ir_loop(K, op, &saved))
+                return;
+            emit_dm_block(K, op->regions[0]);
+            close_for(K, saved);
+            K->nivs = nivs;
+            continue;
+        }
+        if (!is_access_op(op->code))
+            continue;
+        int i = access_of(L, op);
+        if (i < 0 || L->ax[i].kernel != K->kind)
+            continue;
+        if (L->ax[i].is_store)
+            emit_store_dm(K, &L->ax[i]);
+        else
+            emit_load(K, &L->ax[i]);
+    }
+}
+
+/* ======================================================================
+ * Compute kernel
+ * ==================================================================== */
+
+/* An operand of a tile op as the op reads it. */
+typedef enum okind { O_FULL, O_COL, O_SCALAR, O_CONST } okind;
+typedef struct opnd {
+    okind k;
+    double c;
+    int cb;
+    int64_t at;
+    int64_t tiles; /* pages the op reads (the root's block) */
+} opnd;
+
+static store *root_store(lw *L, int r)
+{
+    const vinfo *ri = &L->v[r];
+    if (ri->dest == D_DOT)
+        return &L->st[L->v[ri->dest_ref].st];
+    return ri->st >= 0 ? &L->st[ri->st] : NULL;
+}
+
+/* Where root r's pages are read from right now. */
+static bool read_at(kctx *K, int r, int *cb, int64_t *at, lm_loc loc)
+{
+    lw *L = K->L;
+    const vinfo *ri = &L->v[r];
+    store *s = root_store(L, r);
+    if (!s || ri->dest == D_DOT || ri->dest == D_OUT || (ri->rl == R_NEW && s->inplace)) {
+        fail(L, loc, "a value is read where the lowering keeps no readable copy of it");
+        return false;
+    }
+    *cb = s->cb;
+    *at = ri->rl == R_NEW && !s->old_popped ? s->tiles : 0;
+    return true;
+}
+
+static bool get_opnd(kctx *K, const tir_value *x, const vinfo *res, opnd *o, lm_loc loc)
+{
+    lw *L = K->L;
+    const vinfo *xi = V(L, x);
+    memset(o, 0, sizeof *o);
+    if (xi->kind == VK_CONST) {
+        o->k = O_CONST;
+        o->c = xi->c;
+        return true;
+    }
+    if (xi->kind != VK_TILE || xi->trans || xi->tview) {
+        fail(L, loc, "an operand the tile ops cannot read (a transposed or row view of a vector)");
+        return false;
+    }
+    if (!read_at(K, xi->root, &o->cb, &o->at, loc))
+        return false;
+    const vinfo *ri = &L->v[xi->root];
+    o->tiles = ri->tr * ri->tc;
+    switch (xi->bc) {
+    case BC_NONE:
+        if (res && (ri->tr != res->tr || ri->tc != res->tc)) {
+            fail(L, loc, "operand of %lldx%lld tiles in an op on %lldx%lld tiles", (long long)ri->tr,
+                 (long long)ri->tc, (long long)res->tr, (long long)res->tc);
+            return false;
+        }
+        o->k = O_FULL;
+        return true;
+    case BC_COL:
+        o->k = O_COL;
+        return true;
+    case BC_SCALAR:
+        o->k = O_SCALAR;
+        return true;
+    }
+    return false;
+}
+
+/* A temporary CB for step k of an op, the same in every class. */
+static int temp_cb(kctx *K, const tir_op *op, int k, int64_t tiles, arch_format fmt)
+{
+    lw *L = K->L;
+    for (int i = 0; i < L->ntmp; i++)
+        if (L->tmp[i].op == op && L->tmp[i].k == k)
+            return L->st[L->tmp[i].st].cb;
+    if (L->ntmp == LW_MAX_TEMPS) {
+        fail(L, op->loc, "too many temporary buffers");
+        return 0;
+    }
+    int s = new_store(L, ST_TEMP, tiles, tiles, fmt, op->loc);
+    L->st[s].cb = next_cb(L, op->loc);
+    L->tmp[L->ntmp++] = (temp){op, k, s};
+    return L->st[s].cb;
+}
+
+/* Begin writing root r: the CB and page offset it goes to (reserving). */
+static int out_open(kctx *K, int r)
+{
+    lw *L = K->L;
+    vinfo *ri = &L->v[r];
+    store *s = root_store(L, r);
+    if (ri->dest == D_DOT) {
+        vinfo *t = &L->v[ri->dest_ref];
+        store *ts = &L->st[t->st];
+        if (!ts->inplace)
+            cbop(K, DF_CB_RESERVE, ts->cb, ts->tiles);
+        t->reserved = true;
+        return ts->cb;
+    }
+    if (!(ri->dest == D_CARRY && s->inplace) && !ri->reserved)
+        cbop(K, DF_CB_RESERVE, s->cb, s->tiles);
+    return s->cb;
+}
+
+static void out_close(kctx *K, int r)
+{
+    lw *L = K->L;
+    vinfo *ri = &L->v[r];
+    store *s = root_store(L, r);
+    if (ri->dest == D_DOT || (ri->dest == D_CARRY && s->inplace))
+        return;
+    cbop(K, DF_CB_PUSH, s->cb, s->tiles);
+}
+
+static df_stmt *elt(kctx *K, df_eltop op, int a, int64_t at, int b, int64_t at_b, df_bcast bc, int out, int64_t rows,
+                    int64_t cols)
+{
+    df_stmt *s = S(K, DF_ELTWISE);
+    s->sub = op;
+    s->cb = a;
+    s->at = C(K, at);
+    s->cb_b = b;
+    s->at_b = C(K, at_b);
+    s->bcast = bc;
+    s->cb_out = out;
+    s->rows = C(K, rows);
+    s->cols = C(K, cols);
+    put(K, s);
+    return s;
+}
+
+static df_stmt *sfpu(kctx *K, df_sfpuop op, int a, int64_t at, int out, int64_t n, double scalar)
+{
+    df_stmt *s = S(K, DF_SFPU);
+    s->sub = op;
+    s->cb = a;
+    s->at = C(K, at);
+    s->cb_out = out;
+    s->n = C(K, n);
+    s->scalar = scalar;
+    put(K, s);
+    return s;
+}
+
+static void fill(kctx *K, int out, int64_t n, double c)
+{
+    df_stmt *s = S(K, DF_FILL);
+    s->cb_out = out;
+    s->n = C(K, n);
+    s->scalar = c;
+    put(K, s);
+}
+
+static void copy(kctx *K, int a, int64_t at, int out, int64_t n)
+{
+    df_stmt *s = S(K, DF_COPY);
+    s->cb = a;
+    s->at = C(K, at);
+    s->cb_out = out;
+    s->n = C(K, n);
+    put(K, s);
+}
+
+static df_bcast bc_of(okind k) { return k == O_COL ? DF_BC_COL : k == O_SCALAR ? DF_BC_SCALAR : DF_BC_NONE; }
+
+/* A constant as a one-tile operand: filled into a temporary CB. */
+static void const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o)
+{
+    int cb = temp_cb(K, op, k, 1, ARCH_FP32);
+    cbop(K, DF_CB_RESERVE, cb, 1);
+    fill(K, cb, 1, c);
+    cbop(K, DF_CB_PUSH, cb, 1);
+    cbop(K, DF_CB_WAIT, cb, 1);
+    o->k = O_SCALAR;
+    o->cb = cb;
+    o->at = 0;
+    o->tiles = 1;
+}
+
+static void end_temp(kctx *K, const opnd *o, bool was_temp)
+{
+    if (was_temp)
+        cbop(K, DF_CB_POP, o->cb, o->tiles);
+}
+
+static void emit_binary(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    const tir_value *res = op->results[0];
+    vinfo *ri = V(L, res);
+    int r = ri->root;
+    const vinfo *rr = &L->v[r];
+    opnd a, b;
+    if (!get_opnd(K, op->opnds[0], rr, &a, op->loc) || !get_opnd(K, op->opnds[1], rr, &b, op->loc))
+        return;
+    tir_opcode code = op->code;
+    if (code == TIR_MIN) {
+        fail(L, op->loc, "tl.minimum of tiles (the tile ops have max only)");
+        return;
+    }
+    bool comm = code == TIR_ADD || code == TIR_MUL || code == TIR_MAX;
+    if (a.k != O_FULL && b.k == O_FULL && comm) {
+        opnd t = a;
+        a = b;
+        b = t;
+    }
+    int64_t rows = rr->tr, cols = rr->tc, T = rows * cols;
+    arch_format tf = ARCH_FP32;
+    /* x * c, x / c: the SFPU scales */
+    if (a.k == O_FULL && b.k == O_CONST && (code == TIR_MUL || code == TIR_DIV)) {
+        int out = out_open(K, r);
+        sfpu(K, DF_SCALE, a.cb, a.at, out, T, code == TIR_MUL ? b.c : 1.0 / b.c);
+        out_close(K, r);
+        return;
+    }
+    if (a.k == O_FULL && code == TIR_DIV) {
+        /* x / y = x * (1/y), the reciprocal taken once over y's own tiles */
+        if (b.k == O_CONST)
+            return;
+        int t = temp_cb(K, op, 0, b.tiles, tf);
+        cbop(K, DF_CB_RESERVE, t, b.tiles);
+        sfpu(K, DF_RECIP, b.cb, b.at, t, b.tiles, 1);
+        cbop(K, DF_CB_PUSH, t, b.tiles);
+        cbop(K, DF_CB_WAIT, t, b.tiles);
+        int out = out_open(K, r);
+        elt(K, DF_MUL, a.cb, a.at, t, 0, bc_of(b.k), out, rows, cols);
+        out_close(K, r);
+        cbop(K, DF_CB_POP, t, b.tiles);
+        return;
+    }
+    if (a.k == O_CONST && b.k == O_FULL && code == TIR_DIV) {
+        /* c / y */
+        int out = out_open(K, r);
+        if (a.c == 1.0) {
+            sfpu(K, DF_RECIP, b.cb, b.at, out, T, 1);
+        } else {
+            int t = temp_cb(K, op, 0, T, tf);
+            cbop(K, DF_CB_RESERVE, t, T);
+            sfpu(K, DF_RECIP, b.cb, b.at, t, T, 1);
+            cbop(K, DF_CB_PUSH, t, T);
+            cbop(K, DF_CB_WAIT, t, T);
+            sfpu(K, DF_SCALE, t, 0, out, T, a.c);
+            cbop(K, DF_CB_POP, t, T);
+        }
+        out_close(K, r);
+        return;
+    }
+    if (a.k == O_CONST && b.k == O_FULL && code == TIR_SUB) {
+        /* c - y = (-y) + c */
+        int t = temp_cb(K, op, 0, T, tf);
+        cbop(K, DF_CB_RESERVE, t, T);
+        sfpu(K, DF_NEG, b.cb, b.at, t, T, 1);
+        cbop(K, DF_CB_PUSH, t, T);
+        cbop(K, DF_CB_WAIT, t, T);
+        opnd c;
+        const_tile(K, op, 1, a.c, &c);
+        int out = out_open(K, r);
+        elt(K, DF_ADD, t, 0, c.cb, 0, DF_BC_SCALAR, out, rows, cols);
+        out_close(K, r);
+        cbop(K, DF_CB_POP, t, T);
+        end_temp(K, &c, true);
+        return;
+    }
+    df_eltop eo = code == TIR_ADD ? DF_ADD : code == TIR_SUB ? DF_SUB : code == TIR_MUL ? DF_MUL : DF_MAXOP;
+    if (code != TIR_ADD && code != TIR_SUB && code != TIR_MUL && code != TIR_MAX) {
+        fail(L, op->loc, "'%s' of these operands has no tile op", tir_op_name(code));
+        return;
+    }
+    if (a.k == O_FULL) {
+        bool ct = b.k == O_CONST;
+        if (ct)
+            const_tile(K, op, 1, b.c, &b);
+        int out = out_open(K, r);
+        elt(K, eo, a.cb, a.at, b.cb, b.at, bc_of(b.k), out, rows, cols);
+        out_close(K, r);
+        end_temp(K, &b, ct);
+        return;
+    }
+    if (b.k == O_FULL && code == TIR_SUB && (a.k == O_COL || a.k == O_SCALAR)) {
+        /* v - x = -(x - v) */
+        int t = temp_cb(K, op, 0, T, tf);
+        cbop(K, DF_CB_RESERVE, t, T);
+        elt(K, DF_SUB, b.cb, b.at, a.cb, a.at, bc_of(a.k), t, rows, cols);
+        cbop(K, DF_CB_PUSH, t, T);
+        cbop(K, DF_CB_WAIT, t, T);
+        int out = out_open(K, r);
+        sfpu(K, DF_NEG, t, 0, out, T, 1);
+        out_close(K, r);
+        cbop(K, DF_CB_POP, t, T);
+        return;
+    }
+    fail(L, op->loc, "'%s' of two broadcast operands", tir_op_name(code));
+}
+
+static void emit_unary(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int r = V(L, op->results[0])->root;
+    const vinfo *rr = &L->v[r];
+    const vinfo *xi = V(L, op->opnds[0]);
+    if (xi->kind != VK_TILE || xi->trans || xi->tview) {
+        fail(L, op->loc, "'%s' of an operand the tile ops cannot read", tir_op_name(op->code));
+        return;
+    }
+    int cb;
+    int64_t at;
+    if (!read_at(K, xi->root, &cb, &at, op->loc))
+        return;
+    int64_t T = rr->tr * rr->tc;
+    if (op->code == TIR_CAST) {
+        int out = out_open(K, r);
+        copy(K, cb, at, out, T);
+        out_close(K, r);
+        return;
+    }
+    if (op->code == TIR_LOG2) {
+        /* log2(x) = ln(x) / ln(2) */
+        int t = temp_cb(K, op, 0, T, ARCH_FP32);
+        cbop(K, DF_CB_RESERVE, t, T);
+        sfpu(K, DF_LOG, cb, at, t, T, 1);
+        cbop(K, DF_CB_PUSH, t, T);
+        cbop(K, DF_CB_WAIT, t, T);
+        int out = out_open(K, r);
+        sfpu(K, DF_SCALE, t, 0, out, T, 1.0 / log(2.0));
+        out_close(K, r);
+        cbop(K, DF_CB_POP, t, T);
+        return;
+    }
+    df_sfpuop so;
+    switch (op->code) {
+    case TIR_EXP: so = DF_EXP; break;
+    case TIR_EXP2: so = DF_EXP2; break;
+    case TIR_LOG: so = DF_LOG; break;
+    case TIR_NEG: so = DF_NEG; break;
+    default:
+        fail(L, op->loc, "'%s' has no SFPU op", tir_op_name(op->code));
+        return;
+    }
+    int out = out_open(K, r);
+    sfpu(K, so, cb, at, out, T, 1);
+    out_close(K, r);
+}
+
+static void emit_reduce(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int r = V(L, op->results[0])->root;
+    const vinfo *xi = V(L, op->opnds[0]);
+    if (xi->kind != VK_TILE || xi->bc != BC_NONE || xi->trans || xi->tview || xi->rank != 2 || op->ival != 1) {
+        fail(L, op->loc, "'%s' along axis %lld (only row reductions, axis=1 of a 2-D tile, have a tile op)",
+             tir_op_name(op->code), (long long)op->ival);
+        return;
+    }
+    if (xi->ec % LW_TILE) {
+        fail(L, op->loc, "a row reduction over %lld columns (a multiple of %d is needed: padding would join in)",
+             (long long)xi->ec, LW_TILE);
+        return;
+    }
+    int cb;
+    int64_t at;
+    if (!read_at(K, xi->root, &cb, &at, op->loc))
+        return;
+    int out = out_open(K, r);
+    df_stmt *s = S(K, DF_REDUCE);
+    s->sub = op->code == TIR_REDUCE_MAX ? DF_RMAX : DF_RSUM;
+    s->cb = cb;
+    s->at = C(K, at);
+    s->cb_out = out;
+    s->rows = C(K, xi->tr);
+    s->cols = C(K, xi->tc);
+    put(K, s);
+    out_close(K, r);
+}
+
+static void mask_stmt(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t cols, const pred *p, int np,
+                      double scalar)
+{
+    df_stmt *s = S(K, DF_MASK);
+    s->cb = a;
+    s->at = C(K, at);
+    s->cb_out = out;
+    s->rows = C(K, rows);
+    s->cols = C(K, cols);
+    s->scalar = scalar;
+    if (np >= 1) {
+        s->p1r = C(K, p[0].c[0]);
+        s->p1c = C(K, p[0].c[1]);
+        s->p1k = xs(K, p[0].k);
+    }
+    if (np >= 2) {
+        s->p2r = C(K, p[1].c[0]);
+        s->p2c = C(K, p[1].c[1]);
+        s->p2k = xs(K, p[1].k);
+    }
+    put(K, s);
+}
+
+static void emit_where(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int r = V(L, op->results[0])->root;
+    const vinfo *rr = &L->v[r];
+    const vinfo *m = V(L, op->opnds[0]);
+    if (m->kind != VK_MASK) {
+        fail(L, op->loc, "tl.where on a condition computed from data (only index masks can be lowered)");
+        return;
+    }
+    opnd x, y;
+    if (!get_opnd(K, op->opnds[1], rr, &x, op->loc) || !get_opnd(K, op->opnds[2], rr, &y, op->loc))
+        return;
+    pred p[LW_MAX_PRED];
+    int np = m->np;
+    memcpy(p, m->p, sizeof p);
+    opnd keep = x;
+    double other;
+    if (x.k == O_FULL && y.k == O_CONST) {
+        other = y.c;
+    } else if (x.k == O_CONST && y.k == O_FULL && np == 1) {
+        keep = y;
+        other = x.c;
+        p[0].c[0] = -p[0].c[0];
+        p[0].c[1] = -p[0].c[1];
+        p[0].k = sym_sub(L->sc, sym_neg(L->sc, p[0].k), sym_const(L->sc, 1));
+    } else {
+        fail(L, op->loc, "tl.where other than (mask, tile, constant) - the 'mask' op replaces by a constant");
+        return;
+    }
+    if (np > 4) {
+        fail(L, op->loc, "a mask of more than 4 comparisons");
+        return;
+    }
+    int64_t T = rr->tr * rr->tc;
+    if (np <= 2) {
+        int out = out_open(K, r);
+        mask_stmt(K, keep.cb, keep.at, out, rr->tr, rr->tc, p, np, other);
+        out_close(K, r);
+        return;
+    }
+    int t = temp_cb(K, op, 0, T, rr->fmt);
+    cbop(K, DF_CB_RESERVE, t, T);
+    mask_stmt(K, keep.cb, keep.at, t, rr->tr, rr->tc, p, 2, other);
+    cbop(K, DF_CB_PUSH, t, T);
+    cbop(K, DF_CB_WAIT, t, T);
+    int out = out_open(K, r);
+    mask_stmt(K, t, 0, out, rr->tr, rr->tc, p + 2, np - 2, other);
+    out_close(K, r);
+    cbop(K, DF_CB_POP, t, T);
+}
+
+/* The output sub-block of a matmul: the schedule's sub.h x sub.w when it
+ * fits, else the largest h x w that divides the block and fits Dst. */
+static void sub_block(lw *L, int64_t M, int64_t N, int64_t *sh, int64_t *sw)
+{
+    int64_t h = value_of(L, "sub.h", 0), w = value_of(L, "sub.w", 0);
+    if (h >= 1 && w >= 1 && M % h == 0 && N % w == 0 && h * w <= L->dst_cap) {
+        *sh = h, *sw = w;
+        return;
+    }
+    *sh = *sw = 1;
+    for (int64_t a = 1; a <= M; a++)
+        for (int64_t b = 1; b <= N; b++)
+            if (M % a == 0 && N % b == 0 && a * b <= L->dst_cap &&
+                (a * b > *sh * *sw || (a * b == *sh * *sw && b > *sw)))
+                *sh = a, *sw = b;
+}
+
+static const df_expr *iv_of(kctx *K, const tir_op *f)
+{
+    for (int i = K->nivs - 1; i >= 0; i--)
+        if (K->ivs[i].iv == f->iv)
+            return K->ivs[i].e;
+    return C(K, 0);
+}
+
+static void emit_dot(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int r = V(L, op->results[0])->root;
+    vinfo *rr = &L->v[r];
+    const vinfo *a = V(L, op->opnds[0]), *b = V(L, op->opnds[1]);
+    if (a->kind != VK_TILE || b->kind != VK_TILE || a->bc != BC_NONE || b->bc != BC_NONE || a->trans || a->tview ||
+        b->tview || a->rank != 2 || b->rank != 2) {
+        fail(L, op->loc, "tl.dot of operands that are not 2-D tiles held in CBs");
+        return;
+    }
+    const vinfo *ar = &L->v[a->root], *br = &L->v[b->root];
+    int64_t M = ar->tr, Kt = ar->tc, N, Kb;
+    if (b->trans)
+        N = br->tr, Kb = br->tc;
+    else
+        N = br->tc, Kb = br->tr;
+    if (Kt != Kb || ar->ec % LW_TILE) {
+        fail(L, op->loc, "tl.dot over K = %lld elements (K must be a multiple of %d so that no padding is summed)",
+             (long long)ar->ec, LW_TILE);
+        return;
+    }
+    int ca, cb;
+    int64_t at_a, at_b;
+    if (!read_at(K, a->root, &ca, &at_a, op->loc) || !read_at(K, b->root, &cb, &at_b, op->loc))
+        return;
+    store *s = root_store(L, r);
+    const df_expr *acc = C(K, 0);
+    if (s->inplace && rr->dest == D_CARRY) {
+        acc = s->fill_first ? C(K, 1) : x_min(K, iv_of(K, op->parent->owner), C(K, 1));
+    } else if (op->nopnds == 3) {
+        const vinfo *ac = V(L, op->opnds[2]);
+        if (ac->kind == VK_CONST) {
+            if (ac->c != 0.0) {
+                int out = out_open(K, r);
+                fill(K, out, rr->tr * rr->tc, ac->c);
+                rr->reserved = true;
+            }
+        } else if (ac->kind == VK_TILE && L->v[ac->root].dest == D_DOT && L->v[ac->root].dest_ref == r) {
+            acc = C(K, 1); /* the producer wrote straight into our pages */
+        } else {
+            opnd o;
+            if (!get_opnd(K, op->opnds[2], rr, &o, op->loc))
+                return;
+            if (o.k != O_FULL) {
+                fail(L, op->loc, "a broadcast accumulator of tl.dot");
+                return;
+            }
+            int out = out_open(K, r);
+            copy(K, o.cb, o.at, out, rr->tr * rr->tc);
+            rr->reserved = true;
+            acc = C(K, 1);
+        }
+        if (ac->kind == VK_TILE && L->v[ac->root].dest == D_DOT)
+            acc = C(K, 1);
+    }
+    int out = out_open(K, r);
+    rr->reserved = false;
+    int64_t sh, sw;
+    sub_block(L, M, N, &sh, &sw);
+    df_stmt *m = S(K, DF_MATMUL);
+    m->cb = ca;
+    m->at = C(K, at_a);
+    m->cb_b = cb;
+    m->at_b = C(K, at_b);
+    m->cb_out = out;
+    m->m = C(K, M);
+    m->k = C(K, Kt);
+    m->nn = C(K, N);
+    m->sub_h = C(K, sh);
+    m->sub_w = C(K, sw);
+    m->trans_b = b->trans;
+    m->acc = acc;
+    put(K, m);
+    out_close(K, r);
+}
+
+/* Roots read by the compute kernel, waited for and popped by it. */
+static bool c_waits(lw *L, int r)
+{
+    const vinfo *ri = &L->v[r];
+    if (ri->kind != VK_TILE || ri->root != r)
+        return false;
+    store *s = root_store(L, r);
+    if (!s || ri->dest == D_DOT || ri->dest == D_OUT)
+        return false;
+    if (ri->rl == R_NEW && s->inplace)
+        return false;
+    if (ri->rl == R_RESULT && s->writer_pops)
+        return false;
+    return true;
+}
+
+static void c_wait(kctx *K, int r)
+{
+    lw *L = K->L;
+    const vinfo *ri = &L->v[r];
+    store *s = root_store(L, r);
+    int64_t n = s->tiles;
+    if (ri->rl == R_NEW && !s->old_popped)
+        n = 2 * s->tiles;
+    cbop(K, DF_CB_WAIT, s->cb, n);
+}
+
+static void c_pop(kctx *K, int r)
+{
+    lw *L = K->L;
+    const vinfo *ri = &L->v[r];
+    if (ri->rl == R_NEW)
+        return; /* the next iteration's value */
+    store *s = root_store(L, r);
+    cbop(K, DF_CB_POP, s->cb, s->tiles);
+    if (ri->rl == R_OLD)
+        s->old_popped = true;
+}
+
+static void emit_cblock(kctx *K, const tir_block *b);
+
+static void emit_cfor(kctx *K, const tir_op *f)
+{
+    lw *L = K->L;
+    int n = tir_for_ncarried(f);
+    for (int i = 0; i < n; i++) {
+        const vinfo *ai = V(L, tir_for_arg(f, i));
+        if (ai->kind != VK_TILE)
+            continue;
+        store *s = &L->st[ai->st];
+        cbop(K, DF_CB_RESERVE, s->cb, s->tiles);
+        if (s->inplace) {
+            if (s->fill_first)
+                fill(K, s->cb, s->tiles, 0);
+            continue;
+        }
+        const vinfo *in = V(L, tir_for_init(f, i));
+        if (in->kind == VK_CONST) {
+            fill(K, s->cb, s->tiles, in->c);
+        } else {
+            opnd o;
+            if (!get_opnd(K, tir_for_init(f, i), ai, &o, f->loc))
+                return;
+            if (o.k != O_FULL) {
+                fail(L, f->loc, "a broadcast initial value of a loop-carried tile");
+                return;
+            }
+            copy(K, o.cb, o.at, s->cb, s->tiles);
+        }
+        cbop(K, DF_CB_PUSH, s->cb, s->tiles);
+    }
+    df_stmt *saved;
+    int nivs = K->nivs;
+    if (!open_ir_loop(K, f, &saved))
+        return;
+    for (int i = 0; i < n; i++) {
+        const vinfo *ai = V(L, tir_for_arg(f, i));
+        if (ai->kind == VK_TILE)
+            L->st[ai->st].old_popped = false;
+    }
+    emit_cblock(K, f->regions[0]);
+    close_for(K, saved);
+    K->nivs = nivs;
+    for (int i = 0; i < n; i++) {
+        const vinfo *ai = V(L, tir_for_arg(f, i));
+        if (ai->kind == VK_TILE && L->st[ai->st].inplace)
+            cbop(K, DF_CB_PUSH, L->st[ai->st].cb, L->st[ai->st].tiles);
+    }
+}
+
+static void emit_yield(kctx *K, const tir_op *y)
+{
+    lw *L = K->L;
+    const tir_op *f = y->parent->owner;
+    if (!f || f->code != TIR_FOR)
+        return;
+    for (int i = 0; i < tir_for_ncarried(f); i++) {
+        const tir_value *arg = tir_for_arg(f, i);
+        const vinfo *ai = V(L, arg);
+        if (ai->kind != VK_TILE)
+            continue;
+        store *s = &L->st[ai->st];
+        const tir_value *yv = y->opnds[i];
+        const vinfo *yi = V(L, yv);
+        if (s->inplace || yv == arg)
+            continue;
+        if (yi->kind == VK_TILE && L->v[yi->root].st == ai->st && L->v[yi->root].rl == R_NEW)
+            continue;
+        /* copy (or fill) the yielded value in behind the old one */
+        cbop(K, DF_CB_RESERVE, s->cb, s->tiles);
+        if (yi->kind == VK_CONST) {
+            fill(K, s->cb, s->tiles, yi->c);
+        } else {
+            opnd o;
+            if (!get_opnd(K, yv, ai, &o, y->loc))
+                return;
+            if (o.k != O_FULL) {
+                fail(L, y->loc, "a broadcast yielded as a loop-carried tile");
+                return;
+            }
+            copy(K, o.cb, o.at, s->cb, s->tiles);
+        }
+        cbop(K, DF_CB_PUSH, s->cb, s->tiles);
+    }
+}
+
+static void end_of_body(kctx *K, const tir_op *f)
+{
+    lw *L = K->L;
+    const tir_op *y = tir_yield_of(f->regions[0]);
+    for (int i = 0; i < tir_for_ncarried(f); i++) {
+        const tir_value *arg = tir_for_arg(f, i);
+        const vinfo *ai = V(L, arg);
+        if (ai->kind != VK_TILE)
+            continue;
+        store *s = &L->st[ai->st];
+        if (s->inplace || y->opnds[i] == arg || s->old_popped)
+            continue;
+        cbop(K, DF_CB_POP, s->cb, s->tiles);
+        s->old_popped = true;
+    }
+}
+
+static void emit_cstore(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int i = access_of(L, op);
+    if (i < 0)
+        return;
+    access *x = &L->ax[i];
+    if (!x->copy_in)
+        return;
+    const tir_value *val = op->opnds[1];
+    const vinfo *vi = V(L, val);
+    cbop(K, DF_CB_RESERVE, x->cb, x->tiles);
+    if (vi->kind == VK_CONST) {
+        fill(K, x->cb, x->tiles, vi->c);
+    } else {
+        opnd o;
+        if (!get_opnd(K, val, NULL, &o, op->loc))
+            return;
+        if (o.k != O_FULL || o.tiles != x->tiles) {
+            fail(L, op->loc, "the stored value (%lld tiles) does not match the block (%lld tiles)",
+                 (long long)o.tiles, (long long)x->tiles);
+            return;
+        }
+        copy(K, o.cb, o.at, x->cb, x->tiles);
+    }
+    cbop(K, DF_CB_PUSH, x->cb, x->tiles);
+}
+
+static void emit_cop(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    switch (op->code) {
+    case TIR_FOR:
+        emit_cfor(K, op);
+        return;
+    case TIR_YIELD:
+        emit_yield(K, op);
+        return;
+    case TIR_STORE:
+    case TIR_DESC_STORE:
+        emit_cstore(K, op);
+        return;
+    default:
+        break;
+    }
+    if (op->nresults != 1)
+        return;
+    const vinfo *ri = V(L, op->results[0]);
+    if (ri->kind != VK_TILE || ri->root != op->results[0]->uid)
+        return; /* constants, index tiles, aliases, loads */
+    switch (op->code) {
+    case TIR_ADD:
+    case TIR_SUB:
+    case TIR_MUL:
+    case TIR_DIV:
+    case TIR_MAX:
+    case TIR_MIN:
+        emit_binary(K, op);
+        return;
+    case TIR_NEG:
+    case TIR_EXP:
+    case TIR_EXP2:
+    case TIR_LOG:
+    case TIR_LOG2:
+    case TIR_CAST:
+        emit_unary(K, op);
+        return;
+    case TIR_REDUCE_MAX:
+    case TIR_REDUCE_SUM:
+        emit_reduce(K, op);
+        return;
+    case TIR_WHERE:
+        emit_where(K, op);
+        return;
+    case TIR_DOT:
+        emit_dot(K, op);
+        return;
+    case TIR_LOAD:
+    case TIR_DESC_LOAD:
+        return;
+    default:
+        fail(L, op->loc, "'%s' has no tile op", tir_op_name(op->code));
+        return;
+    }
+}
+
+static void emit_cblock(kctx *K, const tir_block *b)
+{
+    lw *L = K->L;
+    /* carried values no op reads: free their pages at once */
+    for (int i = 0; i < b->nargs; i++) {
+        int u = b->args[i]->uid;
+        if (c_waits(L, u) && L->v[u].defblk == b && !L->v[u].first_top) {
+            c_wait(K, u);
+            c_pop(K, u);
+        }
+    }
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        for (int u = 0; u < L->nv; u++)
+            if (L->v[u].first_top == op && c_waits(L, u))
+                c_wait(K, u);
+        emit_cop(K, op);
+        if (op->code == TIR_YIELD && b->owner)
+            end_of_body(K, b->owner);
+        for (int u = 0; u < L->nv; u++) {
+            if (!c_waits(L, u))
+                continue;
+            const vinfo *v = &L->v[u];
+            if (v->last_top == op)
+                c_pop(K, u);
+            else if (!v->first_top && v->defblk == b && L->def[u] == op) {
+                c_wait(K, u); /* made or arrived, never read */
+                c_pop(K, u);
+            }
+        }
+    }
+}
+
+/* ======================================================================
+ * Programs on cores, classes, the whole program
+ * ==================================================================== */
+
+static const char *grp_name[3] = {"x", "y", "xy"};
+
+/* Open the loops over this core's programs and set pid expressions. */
+static bool open_programs(kctx *K, df_stmt **saved, int *nsaved)
+{
+    lw *L = K->L;
+    *nsaved = 0;
+    const df_expr *cx = df_slot(K->p, DF_SLOT_CX), *cy = df_slot(K->p, DF_SLOT_CY);
+    static const int order[3] = {G_Y, G_X, G_XY};
+    for (int oi = 0; oi < 3; oi++) {
+        int gr = order[oi];
+        K->wave[gr] = C(K, 0);
+        if (!L->ngrp[gr])
+            continue;
+        int64_t n = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
+        const df_expr *idx = gr == G_X ? cx : gr == G_Y ? cy : BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, cy, C(K, L->gx)), cx);
+        if (L->E[gr] != n) {
+            char name[16];
+            snprintf(name, sizeof name, "w_%s", grp_name[gr]);
+            df_stmt *f = open_for(K, name, C(K, 0), K->nw[gr], &saved[*nsaved]);
+            if (!f)
+                return false;
+            (*nsaved)++;
+            K->wave[gr] = df_slot(K->p, f->var);
+        }
+        const df_expr *q = BIN(K, DF_X_ADD, idx, BIN(K, DF_X_MUL, C(K, n), K->wave[gr]));
+        for (int i = L->ngrp[gr] - 1; i >= 0; i--) {
+            int g = L->grp[gr][i];
+            if (i == 0) {
+                K->pid[g] = q;
+            } else {
+                K->pid[g] = BIN(K, DF_X_MOD, q, C(K, L->ext[g]));
+                q = BIN(K, DF_X_DIV, q, C(K, L->ext[g]));
+            }
+        }
+    }
+    for (int i = 0; i < L->ntime; i++) {
+        int g = L->time[i];
+        char name[16];
+        snprintf(name, sizeof name, "t%d", g);
+        df_stmt *f = open_for(K, name, C(K, 0), C(K, L->ext[g]), &saved[*nsaved]);
+        if (!f)
+            return false;
+        (*nsaved)++;
+        K->pid[g] = df_slot(K->p, f->var);
+    }
+    return true;
+}
+
+static bool kernel_moves(lw *L, df_kernel_kind kind)
+{
+    for (int i = 0; i < L->acc->n; i++)
+        if (L->ax[i].kernel == kind && !L->ax[i].is_store && L->ax[i].how.transport != SCHED_DRAM)
+            return true;
+    return false;
+}
+
+static void emit_kernel(lw *L, df_class *c, df_kernel_kind kind, const int rect[4], const df_expr *const nw[3])
+{
+    kctx K;
+    memset(&K, 0, sizeof K);
+    K.L = L;
+    K.p = L->p;
+    K.c = c;
+    K.kind = kind;
+    K.x0 = rect[0], K.y0 = rect[1], K.x1 = rect[2], K.y1 = rect[3];
+    for (int g = 0; g < 3; g++)
+        K.nw[g] = nw[g];
+    for (int s = 0; s < L->nst; s++)
+        L->st[s].old_popped = false;
+    for (int u = 0; u < L->nv; u++)
+        L->v[u].reserved = false;
+    if (kind == DF_COMPUTE ? false : !has_access(L, L->f->body, kind))
+        return;
+    df_stmt *saved[3 + TIR_MAX_GRID];
+    int nsaved;
+    if (!open_programs(&K, saved, &nsaved))
+        return;
+    if (kind == DF_COMPUTE)
+        emit_cblock(&K, L->f->body);
+    else
+        emit_dm_block(&K, L->f->body);
+    while (nsaved > 0)
+        close_for(&K, saved[--nsaved]);
+    if (kind != DF_COMPUTE && kernel_moves(L, kind))
+        put(&K, S(&K, DF_WRITE_BARRIER));
+}
+
+/* Column (row) boundaries where a core's role changes. */
+static int cuts(lw *L, bool xdim, int64_t *out)
+{
+    int64_t n = xdim ? L->gx : L->gy;
+    int k = 0;
+    out[k++] = 0;
+    for (int i = 0; i < L->acc->n; i++) {
+        const access *x = &L->ax[i];
+        if (x->is_store || x->how.transport == SCHED_DRAM)
+            continue;
+        sched_place al = x->how.along;
+        bool mine = al == SCHED_ON_XY || (xdim ? al == SCHED_ON_X : al == SCHED_ON_Y);
+        if (!mine)
+            continue;
+        int64_t s = x->how.transport == SCHED_MCAST ? sender_pos(L, x, n) : 0;
+        out[k++] = s;
+        out[k++] = s + 1;
+    }
+    out[k++] = n;
+    /* sort, unique, within [0, n] */
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            int64_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    int m = 0;
+    for (int i = 0; i < k; i++)
+        if (out[i] <= n && (m == 0 || out[m - 1] != out[i]))
+            out[m++] = out[i];
+    return m;
+}
+
+static int64_t waves_at(lw *L, int gr, int64_t x, int64_t y)
+{
+    if (!L->ngrp[gr])
+        return 1;
+    int64_t n = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
+    int64_t idx = gr == G_X ? x : gr == G_Y ? y : y * L->gx + x;
+    return L->E[gr] > idx ? cdiv64(L->E[gr] - idx, n) : 0;
+}
+
+static bool build_classes(lw *L)
+{
+    int64_t xs_[64], ys_[64];
+    int nx = cuts(L, true, xs_), ny = cuts(L, false, ys_);
+    for (int j = 0; j + 1 < ny; j++)
+        for (int i = 0; i + 1 < nx; i++) {
+            int rect[4] = {(int)xs_[i], (int)ys_[j], (int)xs_[i + 1] - 1, (int)ys_[j + 1] - 1};
+            /* cores with no program at all are left idle */
+            bool any = false;
+            for (int y = rect[1]; y <= rect[3]; y++)
+                for (int x = rect[0]; x <= rect[2]; x++) {
+                    bool has = true;
+                    for (int gr = 0; gr < 3; gr++)
+                        has &= waves_at(L, gr, x, y) > 0;
+                    any |= has;
+                }
+            if (!any)
+                continue;
+            char name[40];
+            snprintf(name, sizeof name, "cores_%d_%d", rect[0], rect[1]);
+            df_class *c = df_add_class(L->p, name, df_const(L->p, rect[0]), df_const(L->p, rect[1]),
+                                       df_const(L->p, rect[2]), df_const(L->p, rect[3]), (lm_loc){0});
+            c->fidelity = L->s->fidelity;
+            c->fp32_acc = L->s->fp32_acc;
+            const df_expr *nw[3] = {NULL, NULL, NULL};
+            const df_expr *cx = df_slot(L->p, DF_SLOT_CX), *cy = df_slot(L->p, DF_SLOT_CY);
+            for (int gr = 0; gr < 3; gr++) {
+                int64_t n = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
+                if (!L->ngrp[gr] || L->E[gr] == n)
+                    continue;
+                /* programs left for this core: ceil((E - index) / n), none past the end */
+                const df_expr *idx = gr == G_X   ? cx
+                                     : gr == G_Y ? cy
+                                                 : df_bin(L->p, DF_X_ADD, df_bin(L->p, DF_X_MUL, cy, df_const(L->p, L->gx)), cx);
+                const df_expr *e = df_bin(L->p, DF_X_SUB, df_const(L->p, L->E[gr] + n - 1), idx);
+                e = df_bin(L->p, DF_X_MAX, df_bin(L->p, DF_X_DIV, e, df_const(L->p, n)), df_const(L->p, 0));
+                char an[16];
+                snprintf(an, sizeof an, "nw_%s", grp_name[gr]);
+                int slot = df_add_arg(L->p, c, an, e);
+                if (slot < 0) {
+                    fail(L, (lm_loc){0}, "too many runtime arguments");
+                    return false;
+                }
+                nw[gr] = df_slot(L->p, slot);
+            }
+            for (int kk = 0; kk < DF_NKERNELS && !L->failed; kk++)
+                emit_kernel(L, c, (df_kernel_kind)kk, rect, nw);
+            if (L->failed)
+                return false;
+            /* CBs last: the compute kernel may have asked for temporaries */
+            for (int s = 0; s < L->nst; s++) {
+                const store *st = &L->st[s];
+                if (st->cb < 0)
+                    continue;
+                bool dup = false;
+                for (int b = 0; b < c->ncbs; b++)
+                    if (c->cbs[b].id == st->cb) {
+                        dup = true;
+                        if (c->cbs[b].pages < st->pages)
+                            c->cbs[b].pages_e = df_const(L->p, st->pages), c->cbs[b].pages = st->pages;
+                    }
+                if (!dup)
+                    df_add_cb(L->p, c, st->cb, st->fmt, df_const(L->p, st->pages), (lm_loc){0});
+            }
+        }
+    if (L->p->nclasses == 0) {
+        fail(L, (lm_loc){0}, "no core has a program to run");
+        return false;
+    }
+    return true;
+}
+
+static void plan_stores(lw *L)
+{
+    for (int i = 0; i < L->acc->n && !L->failed; i++) {
+        access *x = &L->ax[i];
+        if (!x->is_store)
+            continue;
+        const tir_op *op = x->aa->op;
+        lm_loc loc = op->loc;
+        const tir_value *val = op->opnds[1];
+        const vinfo *vi = V(L, val);
+        arch_format tf;
+        if (!elem_format(L, x->aa->tensor->elem, &tf, loc))
+            return;
+        x->copy_in = true;
+        if (vi->kind == VK_TILE) {
+            if (vi->bc != BC_NONE || vi->trans || vi->tview) {
+                fail(L, loc, "storing a broadcast, transposed or row view of a vector (it would need a transpose)");
+                return;
+            }
+            if (vi->tr != x->tr || vi->tc != x->tc) {
+                fail(L, loc, "the stored tile (%lldx%lld tiles) does not match the block of '%s' (%lldx%lld tiles) "
+                             "in its tile layout", (long long)vi->tr, (long long)vi->tc, x->aa->tensor->name,
+                     (long long)x->tr, (long long)x->tc);
+                return;
+            }
+            int r = vi->root;
+            vinfo *ri = &L->v[r];
+            if (ri->rl == R_RESULT && ri->fmt == tf && only_use(L, r) == op) {
+                store *cs = &L->st[ri->st];
+                cs->writer_pops = true;
+                x->copy_in = false;
+                x->root = r;
+                x->cb = -2 - ri->st; /* resolved when CBs are numbered */
+                continue;
+            }
+            if (computed_by_compute(L, r) && ri->dest == D_OWN && ri->fmt == tf && only_use(L, r) == op) {
+                ri->dest = D_OUT;
+                ri->dest_ref = i;
+                x->copy_in = false;
+                x->root = r;
+            }
+        } else if (vi->kind != VK_CONST) {
+            fail(L, loc, "a stored value the lowering does not hold in tiles");
+            return;
+        }
+        int s = new_store(L, ST_OUT, x->tiles, x->tiles * x->depth, tf, loc);
+        x->cb = -2 - s;
+        if (!x->copy_in)
+            L->v[x->root].st = s;
+    }
+}
+
+static bool number_cbs(lw *L)
+{
+    /* loads, outputs, carried tiles, then values of the compute kernel */
+    static const stkind order[] = {ST_LOAD, ST_OUT, ST_CARRY, ST_OWN};
+    for (size_t o = 0; o < LM_COUNT(order); o++)
+        for (int s = 0; s < L->nst; s++)
+            if (L->st[s].kind == order[o] && L->st[s].cb < 0)
+                L->st[s].cb = next_cb(L, (lm_loc){0});
+    for (int i = 0; i < L->acc->n; i++)
+        if (L->ax[i].cb <= -2)
+            L->ax[i].cb = L->st[-2 - L->ax[i].cb].cb;
+    return !L->failed;
+}
+
+static bool setup_grid(lw *L)
+{
+    const tir_func *f = L->f;
+    L->gx = value_of(L, "grid.x", 1);
+    L->gy = value_of(L, "grid.y", 1);
+    if (L->gx < 1 || L->gy < 1 || L->gx > L->a->grid_w || L->gy > L->a->grid_h) {
+        fail(L, f->loc, "a %lldx%lld core grid does not fit the %dx%d grid of '%s'", (long long)L->gx,
+             (long long)L->gy, L->a->grid_w, L->a->grid_h, L->a->name);
+        return false;
+    }
+    for (int gr = 0; gr < 3; gr++)
+        L->E[gr] = 1;
+    for (int g = 0; g < f->grid_rank; g++) {
+        if (!ev(L, f->grid[g], &L->ext[g], f->loc))
+            return false;
+        if (L->ext[g] < 1) {
+            fail(L, f->loc, "grid axis %d has %lld programs", g, (long long)L->ext[g]);
+            return false;
+        }
+        sched_place pl = L->s->cand.place[g];
+        if (pl == SCHED_ON_TIME) {
+            L->time[L->ntime++] = g;
+            continue;
+        }
+        int gr = pl == SCHED_ON_X ? G_X : pl == SCHED_ON_Y ? G_Y : G_XY;
+        L->grp[gr][L->ngrp[gr]++] = g;
+        L->E[gr] *= L->ext[g];
+    }
+    if (L->ngrp[G_XY] && (L->ngrp[G_X] || L->ngrp[G_Y])) {
+        fail(L, f->loc, "program axes flattened over the grid together with axes along x or y");
+        return false;
+    }
+    L->dst_cap = L->s->fp32_acc ? L->a->dst_tiles_half_32b : L->a->dst_tiles_half_16b;
+    return true;
+}
+
+static bool add_tensors(lw *L)
+{
+    /* every tensor the kernel touches, in launch-spec order of first access */
+    for (int i = 0; i < L->acc->n; i++) {
+        const tir_tensor *t = L->acc->acc[i].tensor;
+        if (!t || tensor_index(L, t) >= 0)
+            continue;
+        int64_t shape[TIR_MAX_RANK];
+        for (int d = 0; d < t->rank; d++)
+            if (!ev(L, t->shape[d], &shape[d], t->loc))
+                return false;
+        int64_t rows, cols;
+        sched_tensor_dims(shape, t->rank, &rows, &cols);
+        arch_format fmt;
+        if (!elem_format(L, t->elem, &fmt, t->loc))
+            return false;
+        df_role role = t->role == TIR_INPUT ? DF_INPUT : t->role == TIR_OUTPUT ? DF_OUTPUT : DF_SCRATCH;
+        int ti = df_add_tensor(L->p, t->name, df_const(L->p, rows), df_const(L->p, cols), fmt, role, t->loc);
+        L->p->tensors[ti].seed = (uint64_t)ti + 1;
+    }
+    return true;
+}
+
+static bool add_sems(lw *L)
+{
+    for (int i = 0; i < L->acc->n; i++) {
+        access *x = &L->ax[i];
+        if (x->is_store || x->how.transport == SCHED_DRAM)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            const char *base = lm_arena_printf(&L->ar, "%s_%s", x->aa->tensor->name, k ? "valid" : "ready");
+            const char *name = base;
+            for (int n = 2;; n++) {
+                bool clash = false;
+                for (int t = 0; t < L->p->ntensors; t++)
+                    clash |= !strcmp(L->p->tensors[t].name, name);
+                for (int s = 0; s < L->p->nsems; s++)
+                    clash |= !strcmp(L->p->sems[s].name, name);
+                if (!clash)
+                    break;
+                name = lm_arena_printf(&L->ar, "%s%d", base, n);
+            }
+            int s = df_add_sem(L->p, name, df_const(L->p, 0), x->aa->op->loc);
+            if (k)
+                x->sem_valid = s;
+            else
+                x->sem_ready = s;
+        }
+    }
+    return true;
+}
+
+struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
+                               lm_diag *d)
+{
+    lw L;
+    memset(&L, 0, sizeof L);
+    L.k = k;
+    L.s = s;
+    L.a = a;
+    L.sc = sc;
+    L.d = d;
+    L.f = k->f;
+    L.acc = k->acc;
+    lm_arena_init(&L.ar);
+    L.p = df_new(k->f->name);
+    L.nv = k->f->nvalues + 1;
+    L.v = lm_xcalloc((size_t)L.nv, sizeof *L.v);
+    L.ax = lm_xcalloc((size_t)(L.acc->n > 0 ? L.acc->n : 1), sizeof *L.ax);
+    for (int u = 0; u < L.nv; u++)
+        L.v[u].st = -1, L.v[u].root = u;
+
+    opnums nums = {0};
+    number_block(&L, k->f->body, &nums);
+    L.nums = nums.items;
+    L.nnums = (int)nums.len;
+    L.def = lm_xcalloc((size_t)L.nv, sizeof *L.def);
+    record_defs(&L, k->f->body);
+
+    bool ok = setup_grid(&L) && add_tensors(&L);
+    for (int i = 0; ok && i < L.acc->n; i++)
+        ok = plan_access(&L, i);
+    for (int i = 0; ok && i < L.acc->n; i++)
+        ok = plan_transport(&L, &L.ax[i]);
+    if (ok) {
+        for (int i = 0; i < k->f->nparams; i++) {
+            const tir_param *pm = &k->f->params[i];
+            if (pm->has_fval) {
+                V(&L, pm->value)->kind = VK_CONST;
+                V(&L, pm->value)->c = pm->fval;
+            }
+        }
+        classify_block(&L, k->f->body);
+        ok = !L.failed;
+    }
+    if (ok) {
+        defblocks(&L, k->f->body);
+        uses_block(&L, k->f->body);
+        /* loads: their pages */
+        for (int i = 0; i < L.acc->n; i++) {
+            access *x = &L.ax[i];
+            if (x->is_store)
+                continue;
+            const tir_value *r = x->aa->op->results[0];
+            vinfo *ri = V(&L, r);
+            if (ri->kind != VK_TILE)
+                continue;
+            if (ri->tr != x->tr || ri->tc != x->tc) {
+                fail(&L, x->aa->op->loc, "the loaded tile (%lldx%lld tiles) does not match the block of '%s' "
+                     "(%lldx%lld tiles) in its tile layout", (long long)ri->tr, (long long)ri->tc,
+                     x->aa->tensor->name, (long long)x->tr, (long long)x->tc);
+                break;
+            }
+            ri->st = new_store(&L, ST_LOAD, x->tiles, x->tiles * x->depth, ri->fmt, x->aa->op->loc);
+            x->cb = -2 - ri->st;
+        }
+        plan_block(&L, k->f->body);
+        plan_dot_acc(&L, k->f->body);
+        plan_stores(&L);
+        for (int u = 0; u < L.nv && !L.failed; u++) {
+            vinfo *v = &L.v[u];
+            if (v->kind == VK_TILE && v->root == u && v->st < 0 && v->dest == D_OWN && computed_by_compute(&L, u))
+                v->st = new_store(&L, ST_OWN, v->tr * v->tc, v->tr * v->tc, v->fmt, (lm_loc){0});
+        }
+        ok = !L.failed && number_cbs(&L) && add_sems(&L) && build_classes(&L);
+    }
+    df_program *p = L.p;
+    if (ok && !df_bind(p, NULL, 0, d))
+        ok = false;
+    free(L.v);
+    free(L.ax);
+    free(L.def);
+    LM_VEC_FREE(&nums);
+    lm_arena_free(&L.ar);
+    if (!ok) {
+        df_free(p);
+        return NULL;
+    }
+    return p;
+}

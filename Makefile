@@ -4,6 +4,8 @@
 #                   clang + AddressSanitizer/UndefinedBehaviorSanitizer, run the suite on each
 #   make demo       build, then run the main job on the kernels in kernels/
 #   make bench      benchmarks (never part of the tests)
+#   make fuzz       build the libFuzzer harnesses of tests/fuzz/ and run each for
+#                   FUZZ_SECONDS (default 600; never part of the tests)
 # Variables: CC (default gcc), BUILD (output folder), SAN=1 (sanitizers).
 
 ifeq ($(origin CC),default)
@@ -50,7 +52,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libloomc.a
 tests-bin: $(BUILD)/loomc $(TESTBIN)
 
 # Debian packages the build, the tests and the demo need; installed when missing.
-DEBS = gcc clang make libyaml-dev libcmocka-dev pkg-config valgrind
+DEBS = gcc clang make libyaml-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev
 deps:
 	@sh tools/deps.sh $(DEBS)
 
@@ -76,5 +78,24 @@ bench: deps
 clean:
 	rm -rf build
 
-.PHONY: all deps test check demo bench clean tests-bin
+# Fuzzing (tests/fuzz/): libFuzzer harnesses built with clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer into build/fuzz/, the library instrumented for coverage;
+# each runs FUZZ_SECONDS on a corpus seeded from the project's own files.
+FUZZ_SECONDS ?= 600
+FUZZ_BUILD = build/fuzz
+FUZZ_CFLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZSRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZBIN := $(FUZZSRC:tests/fuzz/%.c=$(BUILD)/%)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(BUILD)/libloomc.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fsanitize=fuzzer -Itests/fuzz $< $(BUILD)/libloomc.a $(LDFLAGS) $(LDLIBS) -o $@
+
+fuzz-bin: $(FUZZBIN)
+
+fuzz: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) fuzz-bin BUILD=$(FUZZ_BUILD) CC=clang CFLAGS="$(FUZZ_CFLAGS)" \
+		LDFLAGS="-fsanitize=address,undefined"
+	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+.PHONY: all deps test check demo bench clean tests-bin fuzz fuzz-bin
 -include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d)

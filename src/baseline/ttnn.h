@@ -309,4 +309,87 @@ typedef struct bl_decode_role {
 
 void bl_decode_core_role(const bl_decode_config *cfg, int core, bl_decode_role *r);
 
+/* ---- TTNN's decisions as points of loomc's schedule space (ttnn_sched.c) --
+ *
+ * The functions above say what TTNN would run; these express it as a
+ * sched_schedule of the kernel loomc compiles (placement of each program
+ * axis, transport of each load, a value for every symbol), so the same
+ * lowering and the same simulator time TTNN's choice and loomc's.  The
+ * operands' roles come from the kernel's structure (the dots, the access
+ * analysis' dependence and reuse bits), never from names.  Whatever TTNN
+ * does that the schedule space cannot say is listed, per case, in `notes`
+ * and in docs/baselines.md ("TTNN's schedules in loomc's space").
+ */
+
+#include "../sched/sched.h"
+
+typedef enum bl_family {
+    BL_FAMILY_NONE,
+    BL_FAMILY_MATMUL,       /* one launch, one dot of two block loads */
+    BL_FAMILY_SDPA_PREFILL, /* one launch, two dots (Q K^T, P V), K/V streamed in a loop */
+    BL_FAMILY_SDPA_DECODE,  /* two launches: split-K attention, then the combine */
+} bl_family;
+
+const char *bl_family_name(bl_family f);
+
+typedef enum bl_sched_kind {
+    BL_SCHED_DEFAULT, /* --schedule ttnn: no program config */
+    BL_SCHED_TUNED,   /* --schedule ttnn-tuned: the GEMM benchmark's hand-tuned config */
+} bl_sched_kind;
+
+typedef struct bl_sched_opts {
+    bl_sched_kind kind;
+    bool have_fidelity;     /* --fidelity given: overrides TTNN's rule */
+    arch_fidelity fidelity;
+} bl_sched_opts;
+
+enum { BL_NOTES_MAX = 16 };
+
+typedef struct bl_sched {
+    bool ok;                 /* false: not expressible or not covered, see why */
+    char why[BL_WHY_MAX];
+    bl_family family;
+    bl_sched_kind kind;
+    int nlaunches;
+    sched_schedule s[SCHED_MAX_LAUNCHES]; /* values are heap: bl_sched_free */
+    /* per launch: each schedule symbol and placement with the TTNN parameter
+       and rule it comes from */
+    bl_explain map[SCHED_MAX_LAUNCHES];
+    /* TTNN's own decisions (the bl_* config's explain table) */
+    bl_mm_config mm;         /* MATMUL (both kinds: the default is always computed) */
+    bl_mm_tuned tuned;       /* MATMUL, BL_SCHED_TUNED */
+    bl_sdpa_config sdpa;     /* SDPA_PREFILL */
+    bl_decode_config dec;    /* SDPA_DECODE */
+    /* approximations that apply to this case (static strings) */
+    const char *notes[BL_NOTES_MAX];
+    int nnotes;
+} bl_sched;
+
+/* TTNN's schedule for the job's launches (k[0..nlaunches)), with the sizes
+ * and pinned constexprs of `bound`, on chip `a`.  Formats are the kernel
+ * buffers' (see bl_sched_set_formats).  The result is large: allocate it
+ * on the heap.  Returns out->ok; release with bl_sched_free either way. */
+bool bl_ttnn_schedule(bl_sched *out, sched_kernel *const *k, int nlaunches, const sym_env *bound,
+                      const arch_desc *a, const bl_sched_opts *o, sym_ctx *s, lm_arena *ar);
+void bl_sched_free(bl_sched *r);
+/* `--explain` for a TTNN schedule: TTNN's rules, then where each schedule
+ * value came from, then the approximations. */
+void bl_sched_explain_print(lm_buf *b, const bl_sched *r, sched_kernel *const *k);
+
+/* ttnn.matmul's default math fidelity when no compute config is given:
+ * HiFi2, or LoFi when both inputs are block-float (bfp8_b/bfp4_b); with
+ * both inputs fp32, HiFi3 on Wormhole and HiFi4 on Blackhole. */
+arch_fidelity bl_default_fidelity(arch_format a, arch_format b, bl_chip chip);
+/* The chip family of a description (Blackhole has L-shaped multicast). */
+bl_chip bl_chip_of(const arch_desc *a);
+
+/* Storage formats of a summarised kernel, as `--format` sets them: every
+ * block load (IN buffer) gets `in`, every block store (OUT buffer) `out`;
+ * the dots' operand formats, the buffers' byte counts, Dst accumulation
+ * (fp32 only for an fp32 store) and the kernel's default fidelity follow.
+ * Loads and stores of integer or fp32 scratch tensors written by another
+ * launch of the job are left alone when `keep_scratch` is set. */
+void bl_sched_set_formats(sched_kernel *k, arch_format in, arch_format out, bool keep_scratch,
+                          const arch_desc *a, sym_ctx *s);
+
 #endif

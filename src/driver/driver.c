@@ -46,8 +46,53 @@ bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
     return true;
 }
 
+bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
+{
+    if (r->nlaunches > SCHED_MAX_LAUNCHES) {
+        lm_error_plain(d, "the launch spec has %d launches; the scheduler handles at most %d", r->nlaunches,
+                       SCHED_MAX_LAUNCHES);
+        return false;
+    }
+    drv_sched *ds = r->sched = LM_NEW(&r->arena, drv_sched);
+    const fe_spec *spec = r->spec;
+    for (int i = 0; i < spec->env.n; i++)
+        sym_env_set_range(&ds->bound, spec->env.b[i].var, spec->env.b[i].lo, spec->env.b[i].hi);
+    sched_free frees[SCHED_MAX_VARS];
+    int nf = 0;
+    for (int i = 0; i < spec->nfrees && nf < SCHED_MAX_VARS; i++)
+        frees[nf++] = (sched_free){.var = spec->frees[i].var, .pinned = spec->frees[i].bound};
+
+    sched_job *job = &ds->job;
+    job->arch = o->arch;
+    job->bound = &ds->bound;
+    /* per launch: summary -> L1 allocation -> candidates */
+    for (int i = 0; i < r->nlaunches; i++) {
+        drv_launch *dl = &r->launches[i];
+        sched_kernel *k = &ds->kernels[i];
+        if (!sched_summarize(k, dl->func, dl->access, o->arch, frees, nf, r->sym, &r->arena, d))
+            return false;
+        k->launch = dl->launch->index;
+        sched_alloc(k);
+        sched_candidates(&job->cands[i], k, o->arch, &ds->bound, r->sym, &r->arena);
+        job->k[i] = k;
+        dl->summary = k;
+    }
+    job->nlaunches = r->nlaunches;
+    /* the job: a model per candidate, solved, ranked */
+    sched_select_opts so = {.top_k = o->top_k > 0 ? o->top_k : 1, .node_limit = o->node_limit};
+    if (!sched_select(&ds->result, job, &so, r->sym, &r->arena, d))
+        return false;
+    for (int i = 0; i < r->nlaunches; i++)
+        r->launches[i].schedule = &ds->result.best[i];
+    return true;
+}
+
 void drv_free(drv_result *r)
 {
+    if (r->sched) {
+        sched_result_free(&r->sched->result);
+        sym_env_free(&r->sched->bound);
+    }
     fe_spec_free(r->spec);
     lm_arena_free(&r->arena);
     if (r->sym)

@@ -4,13 +4,16 @@
  *
  * Pass order: read the file -> fe_lex/fe_parse -> fe_names_init ->
  * fe_read_launch -> for each selected launch: fe_check -> tir verify ->
- * acc_analyze. Later stages append their passes to drv_compile.
+ * acc_analyze (drv_compile); then, for a chip (drv_schedule): for each
+ * launch sched_summarize -> sched_alloc -> sched_candidates; then, for the
+ * whole job, sched_select (a model per candidate, solved, ranked).
  */
 #ifndef LOOMC_DRIVER_H
 #define LOOMC_DRIVER_H
 
 #include "../analysis/access.h"
 #include "../front/front.h"
+#include "../sched/sched.h"
 
 typedef struct drv_opts {
     const char *path;        /* the kernel file */
@@ -22,7 +25,24 @@ typedef struct drv_launch {
     const fe_launch *launch;
     tir_func *func;
     acc_result *access;
+    /* drv_schedule: */
+    sched_kernel *summary;
+    const sched_schedule *schedule; /* the chosen schedule (in drv_result.sched) */
 } drv_launch;
+
+/* What drv_schedule produced for the whole job. */
+typedef struct drv_sched {
+    sched_job job;
+    sched_kernel kernels[SCHED_MAX_LAUNCHES];
+    sched_result result;
+    sym_env bound;       /* sizes and pinned constexprs (heap) */
+} drv_sched;
+
+typedef struct drv_sched_opts {
+    const arch_desc *arch;
+    int top_k;           /* solutions kept across candidates (0: 1) */
+    int64_t node_limit;  /* solver effort per candidate (0: the solver's default) */
+} drv_sched_opts;
 
 typedef struct drv_result {
     /* everything below lives in the arena, except the source text (heap)
@@ -36,6 +56,7 @@ typedef struct drv_result {
     fe_spec *spec;
     drv_launch *launches; /* the selected launches, in spec order */
     int nlaunches;
+    drv_sched *sched;     /* drv_schedule's results (NULL before) */
 } drv_result;
 
 /* Compile. Errors are reported through d (the file's text is registered
@@ -43,6 +64,10 @@ typedef struct drv_result {
  * r is filled as far as the compilation got and must be released with
  * drv_free in either case, after d is no longer used. */
 bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d);
+/* After drv_compile: schedule all selected launches for one chip. Errors
+ * (a kernel the scheduler cannot place, a shape no candidate fits) are
+ * reported through d; returns false. */
+bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d);
 void drv_free(drv_result *r);
 
 #endif

@@ -426,6 +426,55 @@ void sched_tensor_dims(const int64_t *shape, int rank, int64_t *rows, int64_t *c
 void sched_tensor_to_2d(const float *nd, const int64_t *shape, int rank, float *flat);
 void sched_tensor_from_2d(const float *flat, const int64_t *shape, int rank, float *nd);
 
+/* ======================================================================
+ * lower_run.c - a job lowered, simulated and checked (loomc run, tests)
+ * ==================================================================== */
+
+enum { SCHED_MAX_OUTPUTS = 16 };
+
+typedef enum sched_check { SCHED_CHECK_SKIPPED, SCHED_CHECK_PASS, SCHED_CHECK_FAIL } sched_check;
+
+typedef struct sched_run_opts {
+    const arch_desc *arch;
+    bool check;             /* run the Tile IR interpreter on the same inputs and compare */
+    bool timing_only;       /* no arithmetic in the simulator (no check) */
+    bool exact_exp;
+    const char *trace_path; /* trace of the first launch (NULL: none) */
+    uint64_t seed;          /* input i is filled with seed + i + 1 */
+    lm_buf *programs;       /* if not NULL: the lowered programs' text is appended */
+} sched_run_opts;
+
+typedef struct sched_run_launch {
+    const char *kernel;
+    double cycles, flops;   /* simulated */
+    int cores;
+} sched_run_launch;
+
+typedef struct sched_run_output {
+    const char *tensor;
+    bool pass;
+    double max_abs, max_rel, tolerance;
+    int64_t nonfinite;
+} sched_run_output;
+
+typedef struct sched_run_result {
+    sched_run_launch launches[SCHED_MAX_LAUNCHES];
+    int nlaunches;
+    double cycles, seconds, flops, tflops; /* simulated; launches run one after the other */
+    sched_check check;
+    double max_error, max_rel_error;
+    sched_run_output outputs[SCHED_MAX_OUTPUTS];
+    int noutputs;
+} sched_run_result;
+
+/* Lower, validate and simulate launch l = 0..n-1 of a job (kernel k[l] with
+ * schedule s[l]) in order over the spec's tensors; with o->check also run
+ * the reference interpreter and compare the outputs. Errors (lowering,
+ * validation, a deadlock) are reported through d: false. */
+bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sched_schedule *const *s, int n,
+                   const tir_tensor *const *tensors, int ntensors, const sched_run_opts *o, sym_ctx *sc,
+                   lm_diag *d);
+
 struct df_program;
 /* The same lowering serves every kernel and every origin of schedule.
  * `s->values` must bind every symbol the kernel uses (sizes included). The

@@ -515,6 +515,9 @@ static void do_yield(sumctx *c, const tir_op *y)
         bool both = c->raw_last[arg->uid] > c->pos_of[yv->uid];
         cbuf->depth = sym_const(c->s, both ? 2 : 1);
         tb->kind = SCHED_BUF_CARRY;
+        for (int di = 0; di < c->k->ndots; di++)
+            if (c->k->dots[di].out_name == tb->name)
+                c->k->dots[di].out_name = cbuf->name;
         /* mark the temp as merged: it shares the carry's storage */
         tb->alias = cb;
         c->buf_of[yv->uid] = cb;

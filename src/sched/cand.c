@@ -1,0 +1,346 @@
+/* cand.c - the discrete choices of a schedule: where each program axis goes
+ * on the core grid, and how each loaded block reaches the cores that need it.
+ *
+ * Enumeration is the full cross product: every program axis on x, y, xy
+ * (flattened) or time (a loop on each core), times, per load, one of nine
+ * transports (DRAM; multicast along x, y or the whole grid from an edge or an
+ * interior sender; forwarding along x or y). A combination is legal when
+ *  - at most one axis is on x and one on y, and flattened axes are not mixed
+ *    with x/y axes;
+ *  - a load multicast or forwarded along x (y) does not depend on the axis on
+ *    x (y) - the cores of a row (column) then need the same block at the same
+ *    step (acc_access.reuse); along the whole grid it depends on no spread
+ *    axis at all;
+ *  - the chip supports the multicast shape (rows, columns and the grid are
+ *    rectangles: arch.mcast_rect).
+ * Sub-grids smaller than the chip and several programs per core (waves) are
+ * not enumerated here: grid.x and grid.y are solver variables.
+ *
+ * Dominance: candidate A dominates B when A's parallel extent (most cores it
+ * can keep busy, at the smallest block sizes) is at least B's and, for every
+ * load, A's reuse factor (cores sharing one DRAM read) is at least B's with
+ * the same mechanism (or B has no reuse there); exact ties keep the earlier
+ * candidate. Dominated candidates are not solved.
+ */
+#include "sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *sched_place_name(sched_place p)
+{
+    switch (p) {
+    case SCHED_ON_X: return "x";
+    case SCHED_ON_Y: return "y";
+    case SCHED_ON_XY: return "xy";
+    case SCHED_ON_TIME: return "time";
+    }
+    return "?";
+}
+
+const char *sched_transport_name(sched_transport t)
+{
+    switch (t) {
+    case SCHED_DRAM: return "dram";
+    case SCHED_MCAST: return "mcast";
+    case SCHED_FORWARD: return "forward";
+    }
+    return "?";
+}
+
+/* The nine transports of one load, in enumeration order. */
+static const sched_operand transports[] = {
+    {0, SCHED_DRAM, SCHED_ON_TIME, false},
+    {0, SCHED_MCAST, SCHED_ON_X, false},
+    {0, SCHED_MCAST, SCHED_ON_X, true},
+    {0, SCHED_MCAST, SCHED_ON_Y, false},
+    {0, SCHED_MCAST, SCHED_ON_Y, true},
+    {0, SCHED_MCAST, SCHED_ON_XY, false},
+    {0, SCHED_MCAST, SCHED_ON_XY, true},
+    {0, SCHED_FORWARD, SCHED_ON_X, false},
+    {0, SCHED_FORWARD, SCHED_ON_Y, false},
+};
+enum { NTRANSPORTS = (int)(sizeof transports / sizeof transports[0]) };
+
+/* The name the kernel gives pid.g (`pid_m = tl.program_id(0)`), else pid.g. */
+static const char *axis_name(const sched_kernel *k, int g, lm_arena *ar)
+{
+    for (const tir_op *op = k->f->body->first; op; op = op->next)
+        if (op->code == TIR_PROGRAM_ID && op->ival == g && op->results[0]->name)
+            return op->results[0]->name;
+    return lm_arena_printf(ar, "pid.%d", g);
+}
+
+static const char *load_name(const sched_kernel *k, int access)
+{
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_IN && k->bufs[i].access == access)
+            return k->bufs[i].name;
+    return k->acc->acc[access].tensor ? k->acc->acc[access].tensor->name : "?";
+}
+
+const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *c, lm_arena *ar)
+{
+    lm_buf b = {0};
+    for (int g = 0; g < k->f->grid_rank; g++)
+        lm_buf_printf(&b, "%s%s->%s", g ? " " : "", axis_name(k, g, ar), sched_place_name(c->place[g]));
+    for (int i = 0; i < c->nops; i++) {
+        const sched_operand *o = &c->ops[i];
+        lm_buf_printf(&b, "; %s: %s", load_name(k, o->access), sched_transport_name(o->transport));
+        if (o->transport != SCHED_DRAM)
+            lm_buf_printf(&b, " along %s", sched_place_name(o->along));
+        if (o->transport == SCHED_MCAST)
+            lm_buf_puts(&b, o->interior_sender ? " (interior sender)" : " (edge sender)");
+    }
+    const char *s = lm_arena_strdup(ar, lm_buf_str(&b));
+    lm_buf_free(&b);
+    return s;
+}
+
+/* A valid assignment of axes to core dimensions. */
+static bool placement_ok(const sched_place *p, int rank)
+{
+    int nx = 0, ny = 0, nxy = 0;
+    for (int g = 0; g < rank; g++) {
+        nx += p[g] == SCHED_ON_X;
+        ny += p[g] == SCHED_ON_Y;
+        nxy += p[g] == SCHED_ON_XY;
+    }
+    return nx <= 1 && ny <= 1 && !(nxy && (nx || ny));
+}
+
+/* The axis placed on dimension d (x or y), or -1. */
+static int axis_on(const sched_place *p, int rank, sched_place d)
+{
+    for (int g = 0; g < rank; g++)
+        if (p[g] == d)
+            return g;
+    return -1;
+}
+
+static bool transport_ok(const sched_operand *t, const acc_access *x, const sched_place *p, int rank,
+                         const arch_desc *a)
+{
+    if (t->transport == SCHED_DRAM)
+        return true;
+    if (t->transport == SCHED_MCAST && !a->mcast_rect)
+        return false;
+    if (t->along == SCHED_ON_XY) {
+        bool any = false;
+        for (int g = 0; g < rank; g++) {
+            if (p[g] == SCHED_ON_TIME)
+                continue;
+            any = true;
+            if (!((x->reuse >> g) & 1u))
+                return false;
+        }
+        return any;
+    }
+    int g = axis_on(p, rank, t->along);
+    return g >= 0 && ((x->reuse >> g) & 1u);
+}
+
+/* Largest number of programs along each axis over the free constexprs'
+ * ranges (block sizes from one tile up, other constexprs up to 64). */
+static void max_programs(const sched_kernel *k, const arch_desc *a, const sym_env *bound, int64_t *out)
+{
+    sym_env env = {0};
+    for (int i = 0; bound && i < bound->n; i++)
+        sym_env_set_range(&env, bound->b[i].var, bound->b[i].lo, bound->b[i].hi);
+    for (int i = 0; i < k->nfree; i++) {
+        int64_t lo, hi;
+        if (sym_env_get(&env, k->frees[i].var, &lo, &hi))
+            continue; /* pinned */
+        if (k->frees[i].block_dim)
+            sym_env_set_range(&env, k->frees[i].var, LM_MIN(a->tile_h, a->tile_w), 1 << 20);
+        else
+            sym_env_set_range(&env, k->frees[i].var, 1, 64);
+    }
+    for (int g = 0; g < k->f->grid_rank; g++) {
+        int64_t lo, hi;
+        if (sym_bounds(k->f->grid[g], &env, &lo, &hi) != SYM_OK || hi < 1)
+            hi = 1;
+        out[g] = hi;
+    }
+    sym_env_free(&env);
+}
+
+typedef struct metrics {
+    int64_t extent;
+    int64_t reuse[SCHED_MAX_OPS];
+    int mech[SCHED_MAX_OPS]; /* 0 none, 1 mcast edge, 2 mcast interior, 3 forward */
+} metrics;
+
+static void measure(const sched_candidate *c, int rank, const int64_t *nprog, const arch_desc *a, metrics *m)
+{
+    int64_t ext = 1, xy = 1;
+    bool has_xy = false;
+    for (int g = 0; g < rank; g++) {
+        switch (c->place[g]) {
+        case SCHED_ON_X: ext *= LM_MIN(nprog[g], a->grid_w); break;
+        case SCHED_ON_Y: ext *= LM_MIN(nprog[g], a->grid_h); break;
+        case SCHED_ON_XY: xy = LM_MIN(xy * nprog[g], (int64_t)a->grid_w * a->grid_h); has_xy = true; break;
+        case SCHED_ON_TIME: break;
+        }
+    }
+    if (has_xy)
+        ext *= xy;
+    m->extent = ext;
+    for (int i = 0; i < c->nops; i++) {
+        const sched_operand *o = &c->ops[i];
+        int64_t r = 1;
+        if (o->transport != SCHED_DRAM) {
+            if (o->along == SCHED_ON_XY) {
+                r = ext;
+            } else {
+                int g = axis_on(c->place, rank, o->along);
+                r = LM_MIN(nprog[g], o->along == SCHED_ON_X ? a->grid_w : a->grid_h);
+            }
+        }
+        m->reuse[i] = r;
+        m->mech[i] = r <= 1 ? 0 : o->transport == SCHED_FORWARD ? 3 : o->interior_sender ? 2 : 1;
+    }
+}
+
+/* A at least as good as B on extent and on every load's reuse. */
+static bool covers(const metrics *A, const metrics *B, int nops)
+{
+    if (A->extent < B->extent)
+        return false;
+    for (int i = 0; i < nops; i++) {
+        if (B->mech[i] == 0)
+            continue;
+        if (A->mech[i] != B->mech[i] || A->reuse[i] < B->reuse[i])
+            return false;
+    }
+    return true;
+}
+
+static bool equal(const metrics *A, const metrics *B, int nops)
+{
+    if (A->extent != B->extent)
+        return false;
+    for (int i = 0; i < nops; i++)
+        if (A->mech[i] != B->mech[i] || A->reuse[i] != B->reuse[i])
+            return false;
+    return true;
+}
+
+/* Placements in preference order: two spread axes first (the first axis on
+ * y, as TTNN lays M along rows), then one flattened, then one axis on a row
+ * or column, then everything in time. */
+static int placement_rank(const sched_place *p, int rank)
+{
+    int spread = 0, nxy = 0;
+    for (int g = 0; g < rank; g++) {
+        spread += p[g] != SCHED_ON_TIME;
+        nxy += p[g] == SCHED_ON_XY;
+    }
+    if (spread == 0)
+        return 4;
+    if (nxy)
+        return nxy > 1 ? 1 : 2;
+    return spread >= 2 ? 0 : 3;
+}
+
+void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *a, const sym_env *bound,
+                      sym_ctx *s, lm_arena *ar)
+{
+    memset(out, 0, sizeof *out);
+    int rank = k->f->grid_rank;
+    /* the loads, in access order */
+    int loads[SCHED_MAX_OPS];
+    int nl = 0;
+    for (int i = 0; i < k->acc->n && nl < SCHED_MAX_OPS; i++) {
+        bool is_buf = false;
+        for (int b = 0; b < k->nbufs; b++)
+            if (k->bufs[b].kind == SCHED_BUF_IN && k->bufs[b].access == i)
+                is_buf = true;
+        if (!k->acc->acc[i].is_store && is_buf)
+            loads[nl++] = i;
+    }
+    int64_t nprog[TIR_MAX_GRID] = {1, 1, 1};
+    max_programs(k, a, bound, nprog);
+
+    /* placements: 4^rank combinations, sorted by preference (stable) */
+    int nplace = 1;
+    for (int g = 0; g < rank; g++)
+        nplace *= 4;
+    int64_t per_place = 1;
+    for (int i = 0; i < nl; i++)
+        per_place *= NTRANSPORTS;
+    out->enumerated = (int)LM_MIN((int64_t)nplace * per_place, (int64_t)1 << 30);
+
+    static const sched_place dims[4] = {SCHED_ON_Y, SCHED_ON_X, SCHED_ON_XY, SCHED_ON_TIME};
+    sched_place places[64][TIR_MAX_GRID];
+    int np = 0;
+    for (int pr = 0; pr <= 4; pr++) {
+        for (int code = 0; code < nplace; code++) {
+            sched_place p[TIR_MAX_GRID] = {SCHED_ON_TIME, SCHED_ON_TIME, SCHED_ON_TIME};
+            int x = code; /* the first axis is the most significant digit */
+            for (int g = rank - 1; g >= 0; g--, x /= 4)
+                p[g] = dims[x % 4];
+            if (!placement_ok(p, rank) || placement_rank(p, rank) != pr)
+                continue;
+            memcpy(places[np++], p, sizeof p);
+        }
+    }
+
+    LM_VEC(sched_candidate) all = {0};
+    for (int pi = 0; pi < np; pi++) {
+        /* per-load legal transports */
+        int opts[SCHED_MAX_OPS][NTRANSPORTS], nopt[SCHED_MAX_OPS];
+        for (int i = 0; i < nl; i++) {
+            nopt[i] = 0;
+            for (int t = 0; t < NTRANSPORTS; t++)
+                if (transport_ok(&transports[t], &k->acc->acc[loads[i]], places[pi], rank, a))
+                    opts[i][nopt[i]++] = t;
+        }
+        int idx[SCHED_MAX_OPS] = {0};
+        for (;;) {
+            sched_candidate c;
+            memset(&c, 0, sizeof c);
+            for (int g = 0; g < TIR_MAX_GRID; g++)
+                c.place[g] = g < rank ? places[pi][g] : SCHED_ON_TIME;
+            c.nops = nl;
+            c.persistent = true;
+            for (int i = 0; i < nl; i++) {
+                c.ops[i] = transports[opts[i][idx[i]]];
+                c.ops[i].access = loads[i];
+            }
+            c.id = (int)all.len;
+            LM_PUSH(&all, c);
+            int i = nl - 1;
+            while (i >= 0 && ++idx[i] == nopt[i])
+                idx[i--] = 0;
+            if (i < 0)
+                break;
+        }
+    }
+    out->legal = (int)all.len;
+
+    metrics *m = lm_xcalloc(all.len ? all.len : 1, sizeof *m);
+    for (size_t i = 0; i < all.len; i++)
+        measure(&all.items[i], rank, nprog, a, &m[i]);
+    out->c = LM_NEWN(ar, sched_candidate, all.len ? all.len : 1);
+    for (size_t i = 0; i < all.len; i++) {
+        bool dominated = false;
+        for (size_t j = 0; j < all.len && !dominated; j++) {
+            if (i == j || !covers(&m[j], &m[i], nl))
+                continue;
+            /* strictly better somewhere, or an exact tie won by the earlier one */
+            dominated = !equal(&m[j], &m[i], nl) || j < i;
+        }
+        if (dominated) {
+            out->pruned++;
+            continue;
+        }
+        sched_candidate *c = &out->c[out->n++];
+        *c = all.items[i];
+        c->extent = m[i].extent;
+        c->label = sched_candidate_label(k, c, ar);
+    }
+    free(m);
+    LM_VEC_FREE(&all);
+    (void)s;
+}

@@ -1,0 +1,633 @@
+/* model.c - the symbolic problem of one candidate: its variables and their
+ * domains, its legality constraints, and its latency expression, all derived
+ * from the kernel summary and the hardware description alone
+ * (docs/scheduler.md, "Model").
+ *
+ * Integer arithmetic: sym expressions are integers, so rates from the
+ * description (bytes per cycle, cycles per tile, both fractional) are scaled
+ * to thousandths and divided back with cdiv: moving `b` bytes at `r` B/cycle
+ * takes cdiv(b * 1000, round(r * 1000)) cycles, which rounds up exactly as
+ * a transfer finishes on the cycle after its last byte.
+ *
+ * The latency is a hierarchical execution graph. Each level (the program,
+ * then each loop body) has three stages - the reader (its loads: DRAM reads,
+ * multicasts, forwards), the compute engine (unpack, math and pack of its
+ * tile ops, plus the loops nested in it) and the writer (its stores). A loop
+ * of n iterations whose buffers are all at least double-buffered overlaps
+ * its stages: prologue + (n - 1) x max(stage) + epilogue = n x max + (sum -
+ * max); single-buffered, they serialise: n x sum. The program level is the
+ * loop over the programs a core runs (its waves). Shared DRAM bandwidth
+ * bounds the whole launch from below.
+ */
+#include "sched.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct mctx {
+    sched_model *m;
+    const sched_kernel *k;
+    const sched_candidate *c;
+    const arch_desc *a;
+    const sym_env *bound;
+    const char *prefix;
+    sym_ctx *s;
+    lm_arena *ar;
+    LM_VEC(solve_var) vars;
+    LM_VEC(solve_constraint) cons;
+    const sym_expr *gx, *gy, *cores, *waves;
+    const sym_expr *nprog[TIR_MAX_GRID];
+    const sym_expr *trips[SCHED_MAX_LOOPS]; /* effective trips of the busiest core's programs */
+    const sym_expr *subh, *subw;
+    const sym_expr *depth[SCHED_MAX_BUFS];
+} mctx;
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static const sym_expr *K(mctx *c, int64_t v) { return sym_const(c->s, v); }
+static const sym_expr *add(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_add(c->s, a, b); }
+static const sym_expr *sub(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_sub(c->s, a, b); }
+static const sym_expr *mul(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_mul(c->s, a, b); }
+static const sym_expr *mx(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_max(c->s, a, b); }
+static const sym_expr *mn(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_min(c->s, a, b); }
+static const sym_expr *cdv(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_cdiv(c->s, a, b); }
+static const sym_expr *fdv(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_floordiv(c->s, a, b); }
+
+/* Sizes and pinned constexprs substituted: what the solver sees. */
+static const sym_expr *fix(mctx *c, const sym_expr *e) { return c->bound ? sym_subst(c->s, e, c->bound) : e; }
+
+/* A rate or a per-tile cost in thousandths. */
+static int64_t milli(double x) { return (int64_t)llround(x * 1000.0); }
+
+/* Cycles to move `bytes` at `bpc` bytes/cycle. */
+static const sym_expr *xfer(mctx *c, const sym_expr *bytes, double bpc)
+{
+    return cdv(c, mul(c, bytes, K(c, 1000)), K(c, LM_MAX(milli(bpc), 1)));
+}
+
+static const sym_expr *local_var(mctx *c, const char *name)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s%s", c->prefix, name);
+    return sym_var(c->s, buf);
+}
+
+static void add_var(mctx *c, const sym_expr *v, const int64_t *dom, int n)
+{
+    for (size_t i = 0; i < c->vars.len; i++)
+        if (c->vars.items[i].var == v)
+            return;
+    int64_t *d = LM_NEWN(c->ar, int64_t, n);
+    memcpy(d, dom, sizeof *d * (size_t)n);
+    LM_PUSH(&c->vars, ((solve_var){v, d, n}));
+}
+
+static void add_range_var(mctx *c, const sym_expr *v, int64_t lo, int64_t hi)
+{
+    int64_t dom[1024];
+    int n = 0;
+    for (int64_t x = lo; x <= hi && n < 1024; x++)
+        dom[n++] = x;
+    add_var(c, v, dom, n);
+}
+
+/* Feasible iff e <= 0. */
+static void add_con(mctx *c, const sym_expr *e, const char *name)
+{
+    int64_t v;
+    if (sym_is_const(e, &v) && v <= 0)
+        return; /* always holds */
+    LM_PUSH(&c->cons, ((solve_constraint){e, name}));
+}
+
+static void add_term(mctx *c, const char *name, const sym_expr *cycles, int level)
+{
+    sched_model *m = c->m;
+    if (m->nterms == SCHED_MAX_TERMS)
+        return;
+    m->terms[m->nterms++] = (sched_term){name, cycles, level};
+}
+
+static const char *level_name(mctx *c, int level)
+{
+    if (level == 0)
+        return "program";
+    const sched_loop *L = &c->k->loops[level - 1];
+    const tir_value *iv = tir_for_var(L->op);
+    return lm_arena_printf(c->ar, "loop %s", iv->name ? iv->name : L->op->iv->name);
+}
+
+/* ---- substitution of program ids ------------------------------------------ */
+
+static const sym_expr *xsubst(sym_ctx *s, const sym_expr *e, const sym_expr *var, const sym_expr *repl)
+{
+    if (e == var)
+        return repl;
+    if (e->kind == SYM_CONST || e->kind == SYM_VAR || !sym_depends_on(e, var))
+        return e;
+    const sym_expr *a[16];
+    const sym_expr **args = e->nargs <= 16 ? a : malloc(sizeof *args * (size_t)e->nargs);
+    for (int i = 0; i < e->nargs; i++)
+        args[i] = xsubst(s, e->args[i], var, repl);
+    const sym_expr *r = sym_make(s, e->kind, args, e->nargs);
+    if (args != a)
+        free(args);
+    return r;
+}
+
+/* ---- variables --------------------------------------------------------- */
+
+static void free_vars(mctx *c)
+{
+    const arch_desc *a = c->a;
+    int64_t step = LM_MAX(a->tile_h, a->tile_w);
+    for (int i = 0; i < c->k->nfree; i++) {
+        const sched_free *fr = &c->k->frees[i];
+        int64_t lo, hi;
+        if (c->bound && sym_env_get(c->bound, fr->var, &lo, &hi))
+            continue; /* pinned */
+        if (fr->block_dim) {
+            /* multiples of the tile up to the tensor dimension rounded up to a
+               tile, at most 1024 (a larger block along one dimension leaves no
+               L1 for the others) */
+            int64_t cap = 1024, dim;
+            if (sym_eval(fix(c, fr->dim), c->bound, &dim) == SYM_OK)
+                cap = LM_MIN(cap, LM_MAX(step, (dim + step - 1) / step * step));
+            int64_t dom[64];
+            int n = 0;
+            /* When every access pads, a block larger than the smallest one giving
+               the same number of blocks along its dimension only adds padded
+               work, bytes and L1: it is left out of the domain. */
+            bool prune = !fr->must_divide && fr->dim->kind != SYM_MAX &&
+                         sym_eval(fix(c, fr->dim), c->bound, &dim) == SYM_OK && dim > 0;
+            int64_t last = -1;
+            for (int64_t x = step; x <= cap && n < 64; x += step) {
+                int64_t cnt = prune ? (dim + x - 1) / x : x;
+                if (cnt == last)
+                    continue;
+                last = cnt;
+                dom[n++] = x;
+            }
+            add_var(c, fr->var, dom, n);
+        } else {
+            /* other constexprs (a split count, ...): powers of two 1..64 */
+            int64_t dom[7] = {1, 2, 4, 8, 16, 32, 64};
+            add_var(c, fr->var, dom, 7);
+        }
+    }
+}
+
+/* ---- the placement --------------------------------------------------- */
+
+static void placement(mctx *c)
+{
+    const sched_kernel *k = c->k;
+    const sched_candidate *cd = c->c;
+    int rank = k->f->grid_rank;
+    bool use_x = false, use_y = false;
+    for (int g = 0; g < rank; g++) {
+        use_x |= cd->place[g] == SCHED_ON_X || cd->place[g] == SCHED_ON_XY;
+        use_y |= cd->place[g] == SCHED_ON_Y || cd->place[g] == SCHED_ON_XY;
+    }
+    c->gx = use_x ? local_var(c, "grid.x") : K(c, 1);
+    c->gy = use_y ? local_var(c, "grid.y") : K(c, 1);
+    if (use_x)
+        add_range_var(c, c->gx, 1, c->a->grid_w);
+    if (use_y)
+        add_range_var(c, c->gy, 1, c->a->grid_h);
+    c->cores = mul(c, c->gx, c->gy);
+
+    const sym_expr *w = K(c, 1), *nxy = K(c, 1);
+    bool has_xy = false;
+    const sym_expr *wg[TIR_MAX_GRID];
+    for (int g = 0; g < rank; g++) {
+        const sym_expr *n = c->nprog[g] = fix(c, k->f->grid[g]);
+        switch (cd->place[g]) {
+        case SCHED_ON_X:
+            wg[g] = cdv(c, n, c->gx);
+            add_con(c, sub(c, c->gx, n), lm_arena_printf(c->ar, "grid.x <= programs along %s",
+                                                          "x"));
+            break;
+        case SCHED_ON_Y:
+            wg[g] = cdv(c, n, c->gy);
+            add_con(c, sub(c, c->gy, n), lm_arena_printf(c->ar, "grid.y <= programs along %s", "y"));
+            break;
+        case SCHED_ON_XY:
+            nxy = mul(c, nxy, n);
+            has_xy = true;
+            wg[g] = NULL;
+            break;
+        case SCHED_ON_TIME:
+            wg[g] = n;
+            break;
+        }
+        if (wg[g])
+            w = mul(c, w, wg[g]);
+    }
+    if (has_xy) {
+        const sym_expr *wf = cdv(c, nxy, c->cores);
+        w = mul(c, w, wf);
+        add_con(c, sub(c, c->cores, nxy), "grid.x*grid.y <= programs flattened over the grid");
+        for (int g = 0; g < rank; g++)
+            if (cd->place[g] == SCHED_ON_XY)
+                wg[g] = wf;
+    }
+    c->waves = w;
+
+    /* Trip counts that depend on the program id: the busiest core runs W
+       programs; for a count monotone in the program id it is bounded by the
+       larger of the first program's count and that of the program at the
+       centre of the busiest core's share (pid = n (W + 1) / 2W, capped at
+       n - 1: the last program when W = 1, the middle when W is large). */
+    for (int i = 0; i < k->nloops; i++) {
+        const sym_expr *t0 = fix(c, k->loops[i].trips), *tb = t0;
+        for (int g = 0; g < rank; g++) {
+            const sym_expr *pv = tir_pid_var(c->s, g);
+            if (!sym_depends_on(t0, pv))
+                continue;
+            const sym_expr *n = c->nprog[g];
+            const sym_expr *pb = mn(c, sub(c, n, K(c, 1)),
+                                    fdv(c, mul(c, n, add(c, wg[g], K(c, 1))), mul(c, K(c, 2), wg[g])));
+            t0 = xsubst(c->s, t0, pv, K(c, 0));
+            tb = xsubst(c->s, tb, pv, pb);
+        }
+        /* a count that depends on an enclosing loop's index: taken at index 0 */
+        for (int j = 0; j < k->nloops; j++) {
+            const sym_expr *iv = k->loops[j].op->iv;
+            if (iv && sym_depends_on(t0, iv)) {
+                t0 = xsubst(c->s, t0, iv, K(c, 0));
+                tb = xsubst(c->s, tb, iv, K(c, 0));
+            }
+        }
+        c->trips[i] = t0 == tb ? t0 : mx(c, t0, tb);
+    }
+}
+
+/* ---- stages ------------------------------------------------------------ */
+
+static const sched_operand *operand_of(mctx *c, const sched_buf *b)
+{
+    for (int i = 0; i < c->c->nops; i++)
+        if (c->c->ops[i].access == b->access)
+            return &c->c->ops[i];
+    return NULL;
+}
+
+/* Cores that share one read (1 for DRAM). */
+static const sym_expr *share(mctx *c, const sched_operand *o)
+{
+    if (!o || o->transport == SCHED_DRAM)
+        return K(c, 1);
+    if (o->along == SCHED_ON_XY)
+        return c->cores;
+    return o->along == SCHED_ON_X ? c->gx : c->gy;
+}
+
+/* Mean NoC hops from a DRAM bank to a core: a quarter of each torus ring. */
+static int64_t dram_hops(const arch_desc *a) { return (a->noc_w + 3) / 4 + (a->noc_h + 3) / 4; }
+
+static const sym_expr *noc_latency(mctx *c, const sym_expr *hops)
+{
+    const arch_desc *a = c->a;
+    return add(c, K(c, llround(a->noc_inject_cycles + a->noc_eject_cycles)), mul(c, hops, K(c, llround(a->noc_hop_cycles))));
+}
+
+/* Reading `bytes` (`tiles` tiles) from DRAM: the core's NoC interface and
+ * its link bound the rate; one command per tile is issued meanwhile. The
+ * banks' share when all active cores read is the same quantity summed over
+ * the cores, so it is applied once, to the whole launch (the DRAM bound in
+ * sched_model_build): kept per transfer it would multiply a count that
+ * falls with the grid by a time that rises with it, and the solver's
+ * interval bounds would lose all grip on grid.x and grid.y. */
+static const sym_expr *dram_read(mctx *c, const sym_expr *bytes, const sym_expr *tiles)
+{
+    const arch_desc *a = c->a;
+    const sym_expr *own = xfer(c, bytes, LM_MIN(a->core_read_bpc, (double)a->link_bytes_per_cycle));
+    const sym_expr *cmds = mul(c, tiles, K(c, llround(a->noc_cmd_cycles)));
+    return add(c, add(c, K(c, llround(a->dram_latency_cycles)), noc_latency(c, K(c, dram_hops(a)))), mx(c, own, cmds));
+}
+
+/* The semaphore round trip of a sender and its receivers `dist` hops away:
+ * receivers signal ready, the sender polls, the data's flag is set. */
+static const sym_expr *sem_round_trip(mctx *c, const sym_expr *dist)
+{
+    return add(c, K(c, llround(2 * c->a->sem_cycles)), mul(c, K(c, 2), noc_latency(c, dist)));
+}
+
+typedef struct stage {
+    const sym_expr *cycles;
+    const sym_expr *fill; /* once per execution of the level (forward chains) */
+} stage;
+
+static stage read_cost(mctx *c, const sched_buf *b)
+{
+    const arch_desc *a = c->a;
+    const sched_operand *o = operand_of(c, b);
+    const sym_expr *bytes = fix(c, b->bytes), *tiles = fix(c, b->tiles);
+    const sym_expr *cb = K(c, llround(a->cb_handshake_cycles));
+    stage st = {add(c, dram_read(c, bytes, tiles), cb), K(c, 0)};
+    if (!o || o->transport == SCHED_DRAM)
+        return st;
+    const sym_expr *g = o->along == SCHED_ON_XY ? c->cores : o->along == SCHED_ON_X ? c->gx : c->gy;
+    const sym_expr *mrate = xfer(c, bytes, LM_MIN(a->mcast_bpc, (double)a->link_bytes_per_cycle));
+    if (o->transport == SCHED_MCAST) {
+        /* an edge sender reaches the far end of its row (g - 1 hops; the whole
+           grid: gx + gy - 2); an interior sender covers the two sides as two
+           rectangles: twice the setup and injection, half the distance */
+        const sym_expr *dist = o->along == SCHED_ON_XY ? add(c, c->gx, sub(c, c->gy, K(c, 2))) : sub(c, g, K(c, 1));
+        const sym_expr *times = K(c, 1);
+        if (o->interior_sender) {
+            dist = o->along == SCHED_ON_XY ? add(c, fdv(c, c->gx, K(c, 2)), fdv(c, c->gy, K(c, 2))) : fdv(c, g, K(c, 2));
+            times = K(c, 2);
+        }
+        const sym_expr *mc = add(c, mul(c, times, add(c, K(c, llround(a->mcast_setup_cycles)), mrate)),
+                                 noc_latency(c, dist));
+        st.cycles = add(c, add(c, st.cycles, mc), sem_round_trip(c, dist));
+        return st;
+    }
+    /* forward: every core passes the block to its neighbour; in steady state
+       each step costs a neighbour write and its handshake, and the chain fills
+       once per execution of the level */
+    const sym_expr *hop = noc_latency(c, K(c, 1));
+    const sym_expr *fw = add(c, add(c, xfer(c, bytes, LM_MIN(a->core_write_bpc, (double)a->link_bytes_per_cycle)), hop),
+                             sem_round_trip(c, K(c, 1)));
+    st.cycles = add(c, st.cycles, fw);
+    st.fill = mul(c, sub(c, g, K(c, 1)), fw);
+    return st;
+}
+
+static const sym_expr *write_cost(mctx *c, const sched_buf *b)
+{
+    const arch_desc *a = c->a;
+    const sym_expr *bytes = fix(c, b->bytes), *tiles = fix(c, b->tiles);
+    const sym_expr *own = xfer(c, bytes, LM_MIN(a->core_write_bpc, (double)a->link_bytes_per_cycle));
+    const sym_expr *cmds = mul(c, tiles, K(c, llround(a->noc_cmd_cycles)));
+    const sym_expr *fixed = K(c, llround(a->dram_write_latency_cycles + a->cb_handshake_cycles + a->barrier_cycles));
+    return add(c, add(c, fixed, noc_latency(c, K(c, dram_hops(a)))), mx(c, own, cmds));
+}
+
+/* Compute engine at one level: unpack, math and pack run on their own
+ * threads and overlap, so the stage is the slowest of the three, plus one
+ * Dst hand-off per batch of tiles and the CB handshakes of its operands. */
+static const sym_expr *compute_cost(mctx *c, int level, const sym_expr **unpack_out, const sym_expr **math_out,
+                                    const sym_expr **pack_out)
+{
+    const arch_desc *a = c->a;
+    const sched_kernel *k = c->k;
+    const sym_expr *unpack = K(c, 0), *math_m = K(c, 0), *pack = K(c, 0), *batches = K(c, 0);
+    int64_t per_tile = LM_MAX(1, (int64_t)llround(a->tile_h / a->matmul_rows_granule));
+    for (int i = 0; i < k->nops; i++) {
+        const sched_work_op *o = &k->ops[i];
+        if (o->level != level)
+            continue;
+        const sym_expr *tiles = fix(c, o->tiles);
+        double cyc = 0;
+        switch (o->kind) {
+        case SCHED_OP_MATMUL: {
+            const sched_dot *dt = &k->dots[o->dot];
+            const sym_expr *mt = fix(c, dt->m_tiles), *nt = fix(c, dt->n_tiles), *kt = fix(c, dt->k_tiles);
+            const sym_expr *nsub = mul(c, fdv(c, mt, c->subh), fdv(c, nt, c->subw));
+            /* each sub-block unpacks sub.h tiles of in0 and sub.w of in1 per K tile */
+            const sym_expr *ub = add(c, mul(c, c->subh, K(c, a->tile_bytes[dt->a_format])),
+                                     mul(c, c->subw, K(c, a->tile_bytes[dt->b_format])));
+            unpack = add(c, unpack, mul(c, mul(c, kt, nsub), ub));
+            /* in0 rows below a tile cost by the matrix engine's row granule */
+            const sym_expr *gran = mn(c, cdv(c, fix(c, dt->m_rows), K(c, llround(a->matmul_rows_granule))),
+                                      mul(c, mt, K(c, per_tile)));
+            const sym_expr *ops = mul(c, mul(c, kt, nt), gran);
+            math_m = add(c, math_m, cdv(c, mul(c, ops, K(c, milli(a->matmul_tile_cycles[k->fidelity]))), K(c, per_tile)));
+            pack = add(c, pack, fix(c, o->pack_bytes));
+            batches = add(c, batches, nsub);
+            continue;
+        }
+        case SCHED_OP_ELTWISE: cyc = a->eltwise_tile_cycles; break;
+        case SCHED_OP_EXP: cyc = a->sfpu_exp_tile_cycles; break;
+        case SCHED_OP_RECIP: cyc = a->sfpu_recip_tile_cycles; break;
+        case SCHED_OP_REDUCE: cyc = a->reduce_tile_cycles; break;
+        case SCHED_OP_COPY: cyc = a->eltwise_tile_cycles; break;
+        }
+        math_m = add(c, math_m, mul(c, tiles, K(c, milli(cyc))));
+        unpack = add(c, unpack, fix(c, o->unpack_bytes));
+        pack = add(c, pack, fix(c, o->pack_bytes));
+        batches = add(c, batches, fix(c, o->dst_batches));
+    }
+    int nio = 0;
+    for (int i = 0; i < k->nbufs; i++)
+        if ((k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT) && k->bufs[i].level == level)
+            nio++;
+    const sym_expr *ucyc = xfer(c, unpack, a->unpack_bpc);
+    const sym_expr *mcyc = cdv(c, math_m, K(c, 1000));
+    const sym_expr *pcyc = xfer(c, pack, a->pack_bpc);
+    *unpack_out = ucyc;
+    *math_out = mcyc;
+    *pack_out = pcyc;
+    return add(c, add(c, mx(c, mx(c, ucyc, mcyc), pcyc), mul(c, batches, K(c, llround(a->dst_handoff_cycles)))),
+               K(c, nio * llround(a->cb_handshake_cycles)));
+}
+
+/* Serial indicator of a level: 1 when some IN or OUT buffer produced at the
+ * level is single-buffered (depth 1), else 0: max(0, 2 - depth, ...). */
+static const sym_expr *serial(mctx *c, int level)
+{
+    const sym_expr *se = K(c, 0);
+    for (int i = 0; i < c->k->nbufs; i++) {
+        const sched_buf *b = &c->k->bufs[i];
+        if ((b->kind == SCHED_BUF_IN || b->kind == SCHED_BUF_OUT) && b->level == level && c->depth[i])
+            se = mx(c, se, sub(c, K(c, 2), c->depth[i]));
+    }
+    return se;
+}
+
+/* Latency of `n` executions of a level whose stages are r, cc, w: the first
+ * execution runs its stages one after the other; each later one adds the
+ * slowest stage when they overlap, or all of them when a buffer is single:
+ * sum + (n - 1) x max(top, serial x sum). Written without subtracting
+ * correlated terms, so that interval bounds stay tight for the solver. */
+static const sym_expr *pipeline(mctx *c, const sym_expr *n, const sym_expr *r, const sym_expr *cc, const sym_expr *w,
+                                const sym_expr *se)
+{
+    const sym_expr *sum = add(c, add(c, r, cc), w);
+    const sym_expr *top = mx(c, mx(c, r, cc), w);
+    return add(c, sum, mul(c, sub(c, n, K(c, 1)), mx(c, top, mul(c, se, sum))));
+}
+
+/* The latency of one execution of level `level` (a loop body: all its
+ * iterations; the program level: all programs of the busiest core). */
+static const sym_expr *level_latency(mctx *c, int level)
+{
+    const sched_kernel *k = c->k;
+    const sym_expr *r = K(c, 0), *w = K(c, 0), *fill = K(c, 0);
+    const char *where = level_name(c, level);
+    for (int i = 0; i < k->nbufs; i++) {
+        const sched_buf *b = &k->bufs[i];
+        if (b->level != level)
+            continue;
+        if (b->kind == SCHED_BUF_IN) {
+            stage st = read_cost(c, b);
+            r = add(c, r, st.cycles);
+            fill = add(c, fill, st.fill);
+            add_term(c, lm_arena_printf(c->ar, "read %s (%s, each)", b->name, where), st.cycles, level);
+        } else if (b->kind == SCHED_BUF_OUT) {
+            const sym_expr *wc = write_cost(c, b);
+            w = add(c, w, wc);
+            add_term(c, lm_arena_printf(c->ar, "write %s (%s, each)", b->name, where), wc, level);
+        }
+    }
+    const sym_expr *u, *mth, *p;
+    const sym_expr *cc = compute_cost(c, level, &u, &mth, &p);
+    int64_t zero;
+    if (!(sym_is_const(mth, &zero) && zero == 0)) {
+        add_term(c, lm_arena_printf(c->ar, "unpack (%s, each)", where), u, level);
+        add_term(c, lm_arena_printf(c->ar, "math (%s, each)", where), mth, level);
+        add_term(c, lm_arena_printf(c->ar, "pack (%s, each)", where), p, level);
+    }
+    for (int i = 0; i < k->nloops; i++)
+        if (k->loops[i].parent + 1 == level)
+            cc = add(c, cc, level_latency(c, 1 + i));
+    add_term(c, lm_arena_printf(c->ar, "compute (%s, each, incl. inner loops)", where), cc, level);
+    const sym_expr *n = level == 0 ? c->waves : c->trips[level - 1];
+    const sym_expr *t = add(c, pipeline(c, n, r, cc, w, serial(c, level)), fill);
+    add_term(c, level == 0 ? "programs per core (waves)" : lm_arena_printf(c->ar, "iterations of %s", where), n, level);
+    add_term(c, lm_arena_printf(c->ar, "%s total", level == 0 ? "all programs of a core" : where), t, level);
+    return t;
+}
+
+/* Product of the trips of the loops enclosing level `level` (1 at level 0). */
+static const sym_expr *trips_to(mctx *c, int level)
+{
+    const sym_expr *t = K(c, 1);
+    for (int l = level - 1; l >= 0; l = c->k->loops[l].parent)
+        t = mul(c, t, c->trips[l]);
+    return t;
+}
+
+bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candidate *cand, const arch_desc *a,
+                       const sym_env *bound, const char *prefix, sym_ctx *s, lm_arena *ar, lm_diag *d)
+{
+    memset(m, 0, sizeof *m);
+    m->k = k;
+    m->cand = cand;
+    m->prefix = prefix ? prefix : "";
+    mctx cx = {.m = m, .k = k, .c = cand, .a = a, .bound = bound, .prefix = m->prefix, .s = s, .ar = ar};
+    mctx *c = &cx;
+
+    free_vars(c);
+    placement(c);
+    m->gx = c->gx;
+    m->gy = c->gy;
+
+    /* buffer depths */
+    for (int i = 0; i < k->nbufs; i++) {
+        const sched_buf *b = &k->bufs[i];
+        if (b->kind != SCHED_BUF_IN && b->kind != SCHED_BUF_OUT)
+            continue;
+        c->depth[i] = local_var(c, lm_arena_printf(ar, "depth.%s", b->name));
+        if (b->kind == SCHED_BUF_OUT && b->alias >= 0) {
+            c->depth[i] = NULL; /* shares the carry's single instance */
+            continue;
+        }
+        add_range_var(c, local_var(c, lm_arena_printf(ar, "depth.%s", b->name)), 1,
+                      b->kind == SCHED_BUF_IN ? 3 : 2);
+    }
+    /* sub-block of the matmul output, in tiles */
+    c->subh = c->subw = K(c, 1);
+    if (k->ndots) {
+        c->subh = local_var(c, "sub.h");
+        c->subw = local_var(c, "sub.w");
+        /* 1..8, capped at the Dst capacity: a larger side never fits */
+        int dst = k->fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;
+        add_range_var(c, c->subh, 1, LM_MIN(8, dst));
+        add_range_var(c, c->subw, 1, LM_MIN(8, dst));
+    }
+
+    /* ---- legality ---- */
+    const sym_expr *l1 = fix(c, sched_l1_bytes(k, s, m->prefix));
+    /* OUT aliasing a carry has no depth variable: bind it to 1 */
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_OUT && k->bufs[i].alias >= 0)
+            l1 = xsubst(s, l1, local_var(c, lm_arena_printf(ar, "depth.%s", k->bufs[i].name)), K(c, 1));
+    m->l1_bytes = l1;
+    add_con(c, sub(c, l1, K(c, arch_usable_l1(a))),
+            lm_arena_printf(ar, "L1 capacity (%lld usable bytes)", (long long)arch_usable_l1(a)));
+    add_con(c, K(c, k->nbufs - a->num_cbs), lm_arena_printf(ar, "circular buffers (%d needed, %d per core)", k->nbufs,
+                                                           a->num_cbs));
+    if (k->ndots) {
+        int dst = k->fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;
+        add_con(c, sub(c, mul(c, c->subh, c->subw), K(c, dst)),
+                lm_arena_printf(ar, "sub.h*sub.w <= %d Dst tiles (%s accumulation)", dst,
+                                k->fp32_acc ? "fp32" : "16-bit"));
+        for (int i = 0; i < k->ndots; i++) {
+            const sched_dot *dt = &k->dots[i];
+            add_con(c, sym_mod(s, fix(c, dt->m_tiles), c->subh),
+                    lm_arena_printf(ar, "sub.h divides the tile rows of %s", dt->out_name));
+            add_con(c, sym_mod(s, fix(c, dt->n_tiles), c->subw),
+                    lm_arena_printf(ar, "sub.w divides the tile columns of %s", dt->out_name));
+        }
+    }
+    for (int i = 0; i < k->nfree; i++) {
+        const sched_free *fr = &k->frees[i];
+        if (fr->must_divide)
+            add_con(c, sym_mod(s, fix(c, fr->must_divide), fix(c, fr->var)),
+                    lm_arena_printf(ar, "%s divides %s (no boundary check)", fr->var->name,
+                                    sym_str(ar, fr->must_divide)));
+    }
+
+    /* ---- latency ---- */
+    const sym_expr *core = level_latency(c, 0);
+    const sym_expr *launch = K(c, llround(a->kernel_launch_cycles));
+    const sym_expr *total = add(c, launch, core);
+
+    /* DRAM traffic of the whole launch and the bound it sets */
+    const sym_expr *nprog = K(c, 1);
+    for (int g = 0; g < k->f->grid_rank; g++)
+        nprog = mul(c, nprog, c->nprog[g]);
+    const sym_expr *rd = K(c, 0), *wr = K(c, 0), *hs = K(c, 0);
+    for (int i = 0; i < k->nbufs; i++) {
+        const sched_buf *b = &k->bufs[i];
+        const sym_expr *times = mul(c, nprog, trips_to(c, b->level));
+        if (b->kind == SCHED_BUF_IN) {
+            const sched_operand *o = operand_of(c, b);
+            rd = add(c, rd, cdv(c, mul(c, fix(c, b->bytes), times), share(c, o)));
+            int per = (o && o->transport != SCHED_DRAM) ? 4 : 2; /* CB pair (+ semaphore pair) */
+            hs = add(c, hs, mul(c, mul(c, c->waves, trips_to(c, b->level)), K(c, per)));
+        } else if (b->kind == SCHED_BUF_OUT) {
+            wr = add(c, wr, mul(c, fix(c, b->bytes), times));
+            hs = add(c, hs, mul(c, mul(c, c->waves, trips_to(c, b->level)), K(c, 2)));
+        }
+    }
+    m->dram_bytes = add(c, rd, wr);
+    m->handshakes = hs;
+    double rbank = LM_MIN(a->dram_bank_read_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
+    double wbank = LM_MIN(a->dram_bank_write_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
+    const sym_expr *dram_bound = add(c, xfer(c, rd, rbank), xfer(c, wr, wbank));
+    add_term(c, "DRAM bandwidth bound (all banks)", dram_bound, -1);
+    add_term(c, "kernel launch", launch, -1);
+    m->cycles = mx(c, total, add(c, launch, dram_bound));
+    add_term(c, "total", m->cycles, -1);
+
+    solve_problem *p = &m->problem;
+    p->vars = c->vars.items;
+    p->nvars = (int)c->vars.len;
+    p->cons = c->cons.items;
+    p->ncons = (int)c->cons.len;
+    p->objective = m->cycles;
+    p->tiebreak[0] = m->dram_bytes;
+    p->tiebreak[1] = m->l1_bytes;
+    p->tiebreak[2] = m->handshakes;
+    p->ntiebreak = 3;
+    p->fixed = NULL;
+    /* the vectors' storage moves to the arena (the model outlives this call) */
+    solve_var *vv = LM_NEWN(ar, solve_var, p->nvars ? p->nvars : 1);
+    if (p->nvars)
+        memcpy(vv, p->vars, sizeof *vv * (size_t)p->nvars);
+    solve_constraint *cc = LM_NEWN(ar, solve_constraint, p->ncons ? p->ncons : 1);
+    if (p->ncons)
+        memcpy(cc, p->cons, sizeof *cc * (size_t)p->ncons);
+    LM_VEC_FREE(&c->vars);
+    LM_VEC_FREE(&c->cons);
+    p->vars = vv;
+    p->cons = cc;
+    (void)d;
+    return true;
+}

@@ -1,0 +1,448 @@
+/* select.c - solve every candidate of a job and pick (sched_select).
+ *
+ * A job is all launches of one compilation. Launches run one after another
+ * and may share free constexprs (flash decode's NUM_SPLITS shapes both its
+ * split and its combine launch); the job's latency is the sum of the
+ * launches'. Because the launches' problems only meet in those shared
+ * constexprs, the job is solved exactly by enumerating the shared values
+ * (sigma) and, for each, solving every launch's candidates on their own:
+ *   min over sigma of  sum over launches l of  min over candidates c of  f(l, c, sigma).
+ * A single launch has no shared values: each candidate is solved once, with
+ * the requested top k.
+ *
+ * Every problem is solved exactly with solve_run under a deterministic
+ * effort limit. Once two candidates of a launch (at one sigma) have
+ * solutions, later candidates get a constraint "latency <= the k-th best /
+ * the second best so far": anything above cannot enter the result or be
+ * the runner-up, and the bound lets the search prune it early.
+ *
+ * Choices are ordered by (cycles, DRAM bytes, L1 bytes, handshakes,
+ * candidates in enumeration order, sigma, rank) - deterministic.
+ */
+#include "sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One solved problem: a launch's candidate at one value of the shared
+ * constexprs. */
+typedef struct solved {
+    int launch, cand, sigma, rank;
+    solve_solution sol; /* values in the launch problem's variable order (arena) */
+} solved;
+
+typedef LM_VEC(solved) solved_vec;
+
+static int cmp_choice(const sched_choice *a, const sched_choice *b, int nl)
+{
+    if (a->sol.objective != b->sol.objective)
+        return a->sol.objective < b->sol.objective ? -1 : 1;
+    for (int i = 0; i < 3; i++)
+        if (a->sol.tiebreak[i] != b->sol.tiebreak[i])
+            return a->sol.tiebreak[i] < b->sol.tiebreak[i] ? -1 : 1;
+    for (int l = 0; l < nl; l++)
+        if (a->cand[l] != b->cand[l])
+            return a->cand[l] < b->cand[l] ? -1 : 1;
+    return a->rank_in_candidate - b->rank_in_candidate;
+}
+
+static int g_nl; /* for qsort: launches of the job being sorted */
+static int qcmp(const void *x, const void *y) { return cmp_choice(x, y, g_nl); }
+
+/* The k-th smallest of n values (k <= n). */
+static int64_t kth(const int64_t *vals, size_t n, int k)
+{
+    int64_t *v = lm_xmalloc(sizeof *v * (n ? n : 1));
+    memcpy(v, vals, sizeof *v * n);
+    for (int i = 0; i < k; i++)
+        for (size_t j = (size_t)i + 1; j < n; j++)
+            if (v[j] < v[i]) {
+                int64_t t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+            }
+    int64_t r = v[k - 1];
+    free(v);
+    return r;
+}
+
+/* The union of the launches' problems: shared variables once, all
+ * constraints (named after their launch when there are several), the sum
+ * of the objectives and of the tie-breaks. */
+static void joint(solve_problem *p, sched_model *const *ms, int nl, sym_ctx *s, lm_arena *ar)
+{
+    int nv = 0, nc = 0;
+    for (int l = 0; l < nl; l++) {
+        nv += ms[l]->problem.nvars;
+        nc += ms[l]->problem.ncons;
+    }
+    memset(p, 0, sizeof *p);
+    p->vars = LM_NEWN(ar, solve_var, nv ? nv : 1);
+    p->cons = LM_NEWN(ar, solve_constraint, nc ? nc : 1);
+    p->objective = sym_const(s, 0);
+    p->ntiebreak = 3;
+    for (int t = 0; t < 3; t++)
+        p->tiebreak[t] = sym_const(s, 0);
+    for (int l = 0; l < nl; l++) {
+        const solve_problem *q = &ms[l]->problem;
+        for (int i = 0; i < q->nvars; i++) {
+            bool dup = false;
+            for (int j = 0; j < p->nvars; j++)
+                dup |= p->vars[j].var == q->vars[i].var;
+            if (!dup)
+                p->vars[p->nvars++] = q->vars[i];
+        }
+        for (int i = 0; i < q->ncons; i++) {
+            p->cons[p->ncons] = q->cons[i];
+            if (nl > 1)
+                p->cons[p->ncons].name = lm_arena_printf(ar, "%s: %s", ms[l]->k->name, q->cons[i].name);
+            p->ncons++;
+        }
+        p->objective = sym_add(s, p->objective, q->objective);
+        for (int t = 0; t < 3; t++)
+            p->tiebreak[t] = sym_add(s, p->tiebreak[t], q->tiebreak[t]);
+    }
+}
+
+typedef struct selctx {
+    sched_job *job;
+    const sched_select_opts *o;
+    sym_ctx *s;
+    lm_arena *ar;
+    lm_diag *d;
+    sched_result *r;
+    sched_model *models[SCHED_MAX_LAUNCHES];
+    LM_VEC(const char *) rnames; /* rejections summed by constraint name */
+    LM_VEC(int64_t) rcounts;
+    bool failed;
+} selctx;
+
+static void tally(selctx *x, const solve_problem *p, const solve_stats *st, int skip)
+{
+    for (int i = 0; i < p->ncons; i++) {
+        if (!st->rejected_by[i] || i == skip)
+            continue;
+        size_t j = 0;
+        while (j < x->rnames.len && strcmp(x->rnames.items[j], p->cons[i].name))
+            j++;
+        if (j == x->rnames.len) {
+            LM_PUSH(&x->rnames, p->cons[i].name);
+            LM_PUSH(&x->rcounts, 0);
+        }
+        x->rcounts.items[j] += st->rejected_by[i];
+    }
+}
+
+/* Solve every candidate of launch l with the shared variables fixed at
+ * `fix` (NULL: none); appends solutions to *out. */
+static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int topk, solved_vec *out)
+{
+    sched_job *job = x->job;
+    sym_ctx *s = x->s;
+    LM_VEC(int64_t) objs = {0};  /* every solution of this launch and sigma */
+    LM_VEC(int64_t) cbest = {0}; /* each candidate's best */
+    for (int i = 0; i < job->cands[l].n && !x->failed; i++) {
+        const solve_problem *q = &x->models[l][i].problem;
+        solve_problem p = *q;
+        p.vars = lm_xmalloc(sizeof *p.vars * (size_t)(q->nvars ? q->nvars : 1));
+        memcpy(p.vars, q->vars, sizeof *p.vars * (size_t)q->nvars);
+        p.cons = lm_xmalloc(sizeof *p.cons * (size_t)(q->ncons + 1));
+        memcpy(p.cons, q->cons, sizeof *p.cons * (size_t)q->ncons);
+        int64_t *pinned = lm_xmalloc(sizeof *pinned * (size_t)(q->nvars ? q->nvars : 1));
+        for (int v = 0; fix && v < p.nvars; v++) {
+            int64_t lo, hi;
+            if (sym_env_get(fix, p.vars[v].var, &lo, &hi)) {
+                pinned[v] = lo;
+                p.vars[v].domain = &pinned[v];
+                p.vars[v].ndomain = 1;
+            }
+        }
+        int cut = -1;
+        if (objs.len >= (size_t)topk && cbest.len >= 2) {
+            int64_t bound = LM_MAX(kth(objs.items, objs.len, topk), kth(cbest.items, cbest.len, 2));
+            cut = p.ncons;
+            p.cons[p.ncons++] = (solve_constraint){sym_sub(s, p.objective, sym_const(s, bound)),
+                                                   "(bound from better candidates)"};
+        }
+        solve_options so = {.top_k = topk, .node_limit = x->o ? x->o->node_limit : 0};
+        solve_solution *sols = lm_xcalloc((size_t)topk, sizeof *sols);
+        int nsol = 0;
+        solve_stats st;
+        lm_buf why = {0};
+        solve_status stt = solve_run(&p, &so, sols, &nsol, &st, &why);
+        x->r->nodes += st.nodes;
+        x->r->combos++;
+        if (stt == SOLVE_ERROR) {
+            lm_error_plain(x->d, "the model of candidate '%s' of %s cannot be evaluated: %s",
+                           job->cands[l].c[i].label, job->k[l]->name, lm_buf_str(&why));
+            x->failed = true;
+        }
+        if (stt == SOLVE_LIMIT)
+            x->r->limited++;
+        tally(x, &p, &st, cut);
+        if (nsol)
+            x->r->feasible++;
+        for (int k = 0; k < nsol; k++) {
+            solved sv = {.launch = l, .cand = i, .sigma = sigma, .rank = k, .sol = sols[k]};
+            sv.sol.values = LM_NEWN(x->ar, int64_t, q->nvars ? q->nvars : 1);
+            memcpy(sv.sol.values, sols[k].values, sizeof(int64_t) * (size_t)q->nvars);
+            LM_PUSH(out, sv);
+            LM_PUSH(&objs, sols[k].objective);
+            if (k == 0)
+                LM_PUSH(&cbest, sols[k].objective);
+        }
+        solve_free_solutions(sols, nsol);
+        free(sols);
+        solve_free_stats(&st);
+        lm_buf_free(&why);
+        free(p.vars);
+        free(p.cons);
+        free(pinned);
+    }
+    LM_VEC_FREE(&objs);
+    LM_VEC_FREE(&cbest);
+}
+
+/* A choice from one solved problem per launch. */
+static sched_choice make_choice(selctx *x, const solved *const *parts)
+{
+    sched_job *job = x->job;
+    int nl = job->nlaunches;
+    sched_choice ch;
+    memset(&ch, 0, sizeof ch);
+    sched_model *ms[SCHED_MAX_LAUNCHES];
+    for (int l = 0; l < nl; l++) {
+        ch.cand[l] = parts[l]->cand;
+        ch.m[l] = ms[l] = &x->models[l][parts[l]->cand];
+    }
+    if (nl == 1) {
+        ch.problem = ms[0]->problem;
+        ch.sol = parts[0]->sol;
+    } else {
+        joint(&ch.problem, ms, nl, x->s, x->ar);
+        ch.sol.values = LM_NEWN(x->ar, int64_t, ch.problem.nvars ? ch.problem.nvars : 1);
+        for (int v = 0; v < ch.problem.nvars; v++)
+            for (int l = 0; l < nl; l++)
+                for (int w = 0; w < ms[l]->problem.nvars; w++)
+                    if (ms[l]->problem.vars[w].var == ch.problem.vars[v].var)
+                        ch.sol.values[v] = parts[l]->sol.values[w];
+        for (int l = 0; l < nl; l++) {
+            ch.sol.objective += parts[l]->sol.objective;
+            for (int t = 0; t < 3; t++)
+                ch.sol.tiebreak[t] += parts[l]->sol.tiebreak[t];
+        }
+    }
+    ch.cycles = ch.sol.objective;
+    ch.rank_in_candidate = parts[0]->rank + 1000 * parts[0]->sigma;
+    return ch;
+}
+
+bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, sym_ctx *s, lm_arena *ar, lm_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    int nl = job->nlaunches;
+    int topk = o && o->top_k > 0 ? o->top_k : 1;
+    selctx x = {.job = job, .o = o, .s = s, .ar = ar, .d = d, .r = r};
+    for (int l = 0; l < nl; l++) {
+        r->enumerated += job->cands[l].enumerated;
+        r->legal += job->cands[l].legal;
+        r->pruned += job->cands[l].pruned;
+        if (job->cands[l].n == 0) {
+            lm_error_plain(d, "no mapping candidate for kernel '%s'", job->k[l]->name);
+            return false;
+        }
+    }
+
+    /* the models of every surviving candidate of every launch */
+    for (int l = 0; l < nl; l++) {
+        const char *prefix = nl > 1 ? lm_arena_printf(ar, "%s.", job->k[l]->name) : "";
+        x.models[l] = LM_NEWN(ar, sched_model, job->cands[l].n);
+        for (int i = 0; i < job->cands[l].n; i++)
+            if (!sched_model_build(&x.models[l][i], job->k[l], &job->cands[l].c[i], job->arch, job->bound, prefix, s,
+                                   ar, d))
+                return false;
+    }
+
+    /* variables several launches share (free constexprs), with their domains */
+    solve_var shared[SCHED_MAX_VARS];
+    int nshared = 0;
+    for (int l = 0; l < nl; l++)
+        for (int i = 0; i < x.models[l][0].problem.nvars; i++) {
+            const solve_var *v = &x.models[l][0].problem.vars[i];
+            bool other = false, seen = false;
+            for (int m = 0; m < nl; m++)
+                for (int j = 0; m != l && j < x.models[m][0].problem.nvars; j++)
+                    other |= x.models[m][0].problem.vars[j].var == v->var;
+            for (int j = 0; j < nshared; j++)
+                seen |= shared[j].var == v->var;
+            if (other && !seen && nshared < SCHED_MAX_VARS)
+                shared[nshared++] = *v;
+        }
+    int64_t nsigma = 1;
+    for (int i = 0; i < nshared; i++)
+        nsigma *= shared[i].ndomain;
+    if (nsigma > 4096) {
+        lm_error_plain(d, "the launches share constexprs with %lld combinations of values: too many to solve",
+                       (long long)nsigma);
+        return false;
+    }
+
+    solved_vec sols = {0};
+    LM_VEC(sched_choice) all = {0};
+    for (int64_t sg = 0; sg < nsigma && !x.failed; sg++) {
+        sym_env fix = {0};
+        int64_t rest = sg;
+        for (int i = nshared - 1; i >= 0; i--) {
+            sym_env_set(&fix, shared[i].var, shared[i].domain[rest % shared[i].ndomain]);
+            rest /= shared[i].ndomain;
+        }
+        size_t first[SCHED_MAX_LAUNCHES + 1];
+        for (int l = 0; l < nl && !x.failed; l++) {
+            first[l] = sols.len;
+            solve_launch(&x, l, nshared ? &fix : NULL, (int)sg, nl == 1 ? topk : 1, &sols);
+        }
+        first[nl] = sols.len;
+        sym_env_free(&fix);
+        if (x.failed)
+            break;
+        /* combinations: for one launch every solution; for several, each
+           launch's two best candidates at this sigma */
+        if (nl == 1) {
+            for (size_t i = first[0]; i < first[1]; i++) {
+                const solved *p[1] = {&sols.items[i]};
+                LM_PUSH(&all, make_choice(&x, p));
+            }
+            continue;
+        }
+        const solved *best2[SCHED_MAX_LAUNCHES][2];
+        int nb[SCHED_MAX_LAUNCHES];
+        bool any = true;
+        for (int l = 0; l < nl; l++) {
+            nb[l] = 0;
+            for (size_t i = first[l]; i < first[l + 1]; i++) {
+                const solved *sv = &sols.items[i];
+                if (nb[l] < 2) {
+                    best2[l][nb[l]++] = sv;
+                } else if (sv->sol.objective < best2[l][1]->sol.objective) {
+                    best2[l][1] = sv;
+                }
+                if (nb[l] == 2 && best2[l][1]->sol.objective < best2[l][0]->sol.objective) {
+                    const solved *t = best2[l][0];
+                    best2[l][0] = best2[l][1];
+                    best2[l][1] = t;
+                }
+            }
+            any &= nb[l] > 0;
+        }
+        if (!any)
+            continue;
+        int idx[SCHED_MAX_LAUNCHES] = {0};
+        for (;;) {
+            const solved *p[SCHED_MAX_LAUNCHES];
+            for (int l = 0; l < nl; l++)
+                p[l] = best2[l][idx[l]];
+            LM_PUSH(&all, make_choice(&x, p));
+            int l = nl - 1;
+            while (l >= 0 && ++idx[l] == nb[l])
+                idx[l--] = 0;
+            if (l < 0)
+                break;
+        }
+    }
+
+    bool ok = !x.failed;
+    if (ok && all.len == 0) {
+        size_t w = 0;
+        for (size_t j = 1; j < x.rnames.len; j++)
+            if (x.rcounts.items[j] > x.rcounts.items[w])
+                w = j;
+        r->rejected = x.rnames.len ? x.rnames.items[w] : "(none)";
+        lm_error_plain(d, "no schedule fits: no candidate could meet the constraint '%s' (%d candidate problems solved)",
+                       r->rejected, r->combos);
+        ok = false;
+    }
+    if (ok) {
+        g_nl = nl;
+        qsort(all.items, all.len, sizeof *all.items, qcmp);
+        r->ntop = (int)LM_MIN(all.len, (size_t)topk);
+        r->top = LM_NEWN(ar, sched_choice, r->ntop);
+        memcpy(r->top, all.items, sizeof *r->top * (size_t)r->ntop);
+        /* each combination of candidates once, at its best */
+        r->bests = LM_NEWN(ar, sched_choice, all.len);
+        for (size_t i = 0; i < all.len; i++) {
+            bool seen = false;
+            for (int j = 0; j < r->nbests && !seen; j++)
+                seen = !memcmp(r->bests[j].cand, all.items[i].cand, sizeof(int) * (size_t)nl);
+            if (!seen)
+                r->bests[r->nbests++] = all.items[i];
+        }
+        r->cycles = r->top[0].cycles;
+        sched_choice_schedules(job, &r->top[0], r->best, s);
+    }
+    LM_VEC_FREE(&sols);
+    LM_VEC_FREE(&all);
+    LM_VEC_FREE(&x.rnames);
+    LM_VEC_FREE(&x.rcounts);
+    return ok;
+}
+
+void sched_result_free(sched_result *r)
+{
+    for (int l = 0; l < SCHED_MAX_LAUNCHES; l++)
+        sym_env_free(&r->best[l].values);
+}
+
+bool sched_choice_eval(const sched_job *job, const sched_choice *c, const sym_expr *e, int64_t *out)
+{
+    sym_env env = {0};
+    for (int i = 0; i < c->problem.nvars; i++)
+        sym_env_set(&env, c->problem.vars[i].var, c->sol.values[i]);
+    for (int i = 0; job->bound && i < job->bound->n; i++)
+        sym_env_set_range(&env, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
+    sym_status st = sym_eval(e, &env, out);
+    sym_env_free(&env);
+    return st == SYM_OK;
+}
+
+void sched_choice_schedules(const sched_job *job, const sched_choice *c, sched_schedule *out, sym_ctx *s)
+{
+    for (int l = 0; l < job->nlaunches; l++) {
+        const sched_model *m = c->m[l];
+        const sched_kernel *k = job->k[l];
+        sched_schedule *sc = &out[l];
+        sym_env_free(&sc->values);
+        memset(sc, 0, sizeof *sc);
+        sc->k = k;
+        sc->cand = *m->cand;
+        sc->fidelity = k->fidelity;
+        sc->fp32_acc = k->fp32_acc;
+        sc->origin = "loomc";
+        /* sizes and pinned constexprs */
+        for (int i = 0; job->bound && i < job->bound->n; i++)
+            sym_env_set_range(&sc->values, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
+        /* the launch's own symbols that are not variables of this candidate */
+        sym_env_set(&sc->values, sym_var(s, "grid.x"), 1);
+        sym_env_set(&sc->values, sym_var(s, "grid.y"), 1);
+        sym_env_set(&sc->values, sym_var(s, "sub.h"), 1);
+        sym_env_set(&sc->values, sym_var(s, "sub.w"), 1);
+        for (int i = 0; i < k->nbufs; i++)
+            if (k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT)
+                sym_env_set(&sc->values, k->bufs[i].depth, 1);
+        /* the solution: shared symbols as they are, this launch's without its prefix */
+        size_t pl = strlen(m->prefix);
+        for (int i = 0; i < c->problem.nvars; i++) {
+            const char *name = c->problem.vars[i].var->name;
+            bool own = pl && !strncmp(name, m->prefix, pl);
+            bool other = false;
+            for (int j = 0; j < job->nlaunches && !own; j++)
+                if (j != l && c->m[j]->prefix[0] && !strncmp(name, c->m[j]->prefix, strlen(c->m[j]->prefix)))
+                    other = true;
+            if (other)
+                continue;
+            sym_env_set(&sc->values, own ? sym_var(s, name + pl) : c->problem.vars[i].var, c->sol.values[i]);
+        }
+        /* this launch's own latency at the solution */
+        int64_t cyc = -1;
+        sc->predicted_cycles = sched_choice_eval(job, c, m->cycles, &cyc) ? cyc : -1;
+    }
+}

@@ -1,0 +1,1543 @@
+/* mzn.c - open models: write a solver problem as a MiniZinc model with
+ * loomc's exact semantics and the solver's integer range respected, and
+ * solve it with the `minizinc` executable in lexicographic stages, so that an
+ * independent solver can confirm loomc's optimum (mzn.h; docs/scheduler.md,
+ * "Open models (MiniZinc)").
+ *
+ * The problem's expressions are flattened into one table of distinct
+ * subexpressions ("nodes", operands first, products made binary so that
+ * every intermediate MiniZinc creates is a node whose range is known). Each
+ * node has a sound interval over the domains. Nodes whose interval may leave
+ * the solver's range are declared as variables with an explicit, clipped
+ * domain - and only when a proof says what the clipping removes: assignments
+ * at which some constraint is certainly > 0, or at which the first key
+ * (objective or tie-break) using the node certainly reaches a threshold that
+ * the answer found must stay below.
+ */
+#include "mzn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+typedef __int128 i128;
+
+/* Interval ends at or beyond +-INF stand for "unbounded": sound, never exact. */
+#define INF ((int64_t)1 << 62)
+#define NOBOUND INT64_MIN
+
+static int64_t clamp128(i128 v) { return v > INF ? INF : v < -INF ? -INF : (int64_t)v; }
+static bool is_inf(int64_t v) { return v >= INF || v <= -INF; }
+
+static i128 fdiv128(i128 a, i128 b)
+{
+    i128 q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q--;
+    return q;
+}
+
+static i128 cdiv128(i128 a, i128 b) { return -fdiv128(-a, b); }
+
+static i128 pymod128(i128 a, i128 b) { return a - b * fdiv128(a, b); }
+
+/* ---- the node table ----------------------------------------------------- */
+
+typedef enum root_kind { ROOT_CONS, ROOT_KEY, ROOT_EVAL } root_kind;
+
+typedef struct mnode {
+    sym_kind kind;
+    const sym_expr *sym; /* NULL for the prefix products of an n-ary product */
+    int *args;
+    int nargs;
+    int64_t lo, hi;      /* sound interval over the domains (clamped at +-INF) */
+    bool par;            /* no solver variable below: MiniZinc evaluates it */
+    int var;             /* VAR: index of the problem variable, -1 if fixed */
+    int sym_index;       /* VAR: index into the symbol names */
+    bool big;            /* the interval leaves [-clip, clip] */
+    bool hoist;          /* declared as its own variable */
+    int64_t dlo, dhi;    /* declared domain of a hoisted node */
+    int hid;             /* hoisted name loomc_h<hid> */
+    /* clipping proof */
+    bool cons_proof;     /* clipped assignments violate a constraint */
+    int cert_key;        /* else: this key's value must stay below thresh */
+    int64_t thresh;
+    int first_key;       /* first key whose expression uses it; INT32_MAX none */
+    bool in_cons;        /* used by a constraint */
+    int nparents;
+    int *parents;
+} mnode;
+
+typedef struct msym {
+    const sym_expr *sym;
+    const char *name; /* MiniZinc identifier */
+    int var;          /* problem variable index or -1 */
+    int64_t value;    /* fixed value */
+} msym;
+
+typedef struct mroot {
+    root_kind kind;
+    int node;
+    const char *name;     /* constraint name / key name */
+    const sym_expr *expr;
+} mroot;
+
+typedef struct mctx {
+    lm_arena ar;
+    const solve_problem *p;
+    const sym_env *env_fixed; /* for symbols not among the variables */
+    int64_t lim;              /* the solver's largest magnitude */
+    int64_t clip;             /* hoisted nodes are clipped to [-clip, clip] */
+    LM_VEC(mnode) n;
+    LM_VEC(msym) syms;
+    LM_VEC(mroot) roots;
+    int nkeys;
+    int key_root[SOLVE_MAX_TIEBREAK + 1]; /* root index of each key */
+    bool **reach;                         /* [root][node] */
+    int nhoist;
+    int64_t budget;
+    lm_buf *why;
+    bool failed;
+} mctx;
+
+static void fail(mctx *c, const char *fmt, ...) LM_PRINTF(2, 3);
+static void fail(mctx *c, const char *fmt, ...)
+{
+    if (c->failed)
+        return;
+    c->failed = true;
+    if (!c->why)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    lm_buf_vprintf(c->why, fmt, ap);
+    va_end(ap);
+}
+
+static const char *expr_text(mctx *c, const sym_expr *e)
+{
+    lm_buf b = {0};
+    sym_print(&b, e);
+    const char *s = lm_arena_strdup(&c->ar, lm_buf_str(&b));
+    lm_buf_free(&b);
+    return s;
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+static const char *const reserved[] = {
+    "ann", "annotation", "any", "array", "bool", "case", "constraint", "diff", "div", "else", "elseif", "endif",
+    "enum", "false", "float", "function", "if", "in", "include", "int", "intersect", "let", "list", "maximize",
+    "minimize", "mod", "not", "of", "op", "opt", "output", "par", "predicate", "record", "satisfy", "set",
+    "solve", "string", "subset", "superset", "symdiff", "test", "then", "true", "tuple", "type", "union", "var",
+    "where", "xor", "min", "max", "sum", "product", "abs", "show", "fix", "lb", "ub", "dom", "card", "exists",
+    "forall", "length", "pow", "sqrt", "exp", "log", "bool2int", "index_set", "array1d", "array2d", "sign",
+    "assert", "trace", "int2float", "ceil", "floor", "round", "occurs", "deopt", "absent", "count", "element"};
+
+static bool name_taken(mctx *c, const char *s)
+{
+    for (size_t i = 0; i < LM_COUNT(reserved); i++)
+        if (!strcmp(reserved[i], s))
+            return true;
+    if (!strncmp(s, "loomc_", 6))
+        return true;
+    for (size_t i = 0; i < c->syms.len; i++)
+        if (c->syms.items[i].name && !strcmp(c->syms.items[i].name, s))
+            return true;
+    return false;
+}
+
+static const char *sanitize(mctx *c, const char *raw)
+{
+    lm_buf b = {0};
+    if (!((raw[0] >= 'A' && raw[0] <= 'Z') || (raw[0] >= 'a' && raw[0] <= 'z')))
+        lm_buf_puts(&b, "v_");
+    for (const char *s = raw; *s; s++) {
+        char ch = *s;
+        bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+        lm_buf_putc(&b, ok ? ch : '_');
+    }
+    const char *base = lm_arena_strdup(&c->ar, lm_buf_str(&b));
+    lm_buf_free(&b);
+    if (!name_taken(c, base))
+        return base;
+    for (int k = 2;; k++) {
+        const char *s = lm_arena_printf(&c->ar, "%s_%d", base, k);
+        if (!name_taken(c, s))
+            return s;
+    }
+}
+
+/* Problem variables get their names first (in problem order), so a
+ * variable's MiniZinc name does not depend on which expressions mention it. */
+static int sym_slot(mctx *c, const sym_expr *v, bool create)
+{
+    for (size_t i = 0; i < c->syms.len; i++)
+        if (c->syms.items[i].sym == v)
+            return (int)i;
+    if (!create)
+        return -1;
+    msym s = {v, NULL, -1, 0};
+    for (int j = 0; j < c->p->nvars; j++)
+        if (c->p->vars[j].var == v) {
+            s.var = j;
+            break;
+        }
+    if (s.var < 0) {
+        int64_t lo, hi;
+        if (!c->env_fixed || !sym_env_get(c->env_fixed, v, &lo, &hi)) {
+            fail(c, "symbol %s has no value", v->name);
+            return -1;
+        }
+        if (lo != hi) {
+            fail(c, "symbol %s is bound to a range, not a value", v->name);
+            return -1;
+        }
+        s.value = lo;
+    }
+    s.name = sanitize(c, v->name);
+    LM_PUSH(&c->syms, s);
+    return (int)c->syms.len - 1;
+}
+
+/* ---- building nodes ------------------------------------------------------- */
+
+static int find_node(mctx *c, const sym_expr *e)
+{
+    for (size_t i = 0; i < c->n.len; i++)
+        if (c->n.items[i].sym == e)
+            return (int)i;
+    return -1;
+}
+
+static void interval(mctx *c, mnode *nd)
+{
+    mnode *a = nd->nargs > 0 ? &c->n.items[nd->args[0]] : NULL;
+    mnode *b = nd->nargs > 1 ? &c->n.items[nd->args[1]] : NULL;
+    switch (nd->kind) {
+    case SYM_CONST:
+        nd->lo = nd->hi = clamp128(nd->sym->value);
+        return;
+    case SYM_VAR:
+        return; /* set by the caller */
+    case SYM_ADD: {
+        i128 lo = 0, hi = 0;
+        for (int i = 0; i < nd->nargs; i++)
+            lo += c->n.items[nd->args[i]].lo, hi += c->n.items[nd->args[i]].hi;
+        nd->lo = clamp128(lo), nd->hi = clamp128(hi);
+        return;
+    }
+    case SYM_MUL: { /* binary */
+        i128 v[4] = {(i128)a->lo * b->lo, (i128)a->lo * b->hi, (i128)a->hi * b->lo, (i128)a->hi * b->hi};
+        i128 lo = v[0], hi = v[0];
+        for (int i = 1; i < 4; i++)
+            lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
+        nd->lo = clamp128(lo), nd->hi = clamp128(hi);
+        return;
+    }
+    case SYM_MIN:
+    case SYM_MAX: {
+        bool mx = nd->kind == SYM_MAX;
+        int64_t lo = a->lo, hi = a->hi;
+        for (int i = 1; i < nd->nargs; i++) {
+            mnode *o = &c->n.items[nd->args[i]];
+            lo = mx ? LM_MAX(lo, o->lo) : LM_MIN(lo, o->lo);
+            hi = mx ? LM_MAX(hi, o->hi) : LM_MIN(hi, o->hi);
+        }
+        nd->lo = lo, nd->hi = hi;
+        return;
+    }
+    case SYM_FLOORDIV:
+    case SYM_CDIV: {
+        if (is_inf(a->lo) || is_inf(a->hi) || is_inf(b->lo) || is_inf(b->hi)) {
+            nd->lo = -INF, nd->hi = INF;
+            return;
+        }
+        if (b->lo <= 0 && b->hi >= 0) {
+            /* where defined |b| >= 1, so |q| <= |a| (ceiling adds nothing past it) */
+            int64_t m = LM_MAX(-a->lo, a->hi);
+            m = LM_MAX(m, 0);
+            nd->lo = -m, nd->hi = m;
+            return;
+        }
+        /* monotone in each operand once the divisor's sign is fixed: corners */
+        i128 v[4];
+        int64_t xs[2] = {a->lo, a->hi}, ys[2] = {b->lo, b->hi};
+        for (int i = 0; i < 4; i++)
+            v[i] = nd->kind == SYM_FLOORDIV ? fdiv128(xs[i / 2], ys[i % 2]) : cdiv128(xs[i / 2], ys[i % 2]);
+        i128 lo = v[0], hi = v[0];
+        for (int i = 1; i < 4; i++)
+            lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
+        nd->lo = clamp128(lo), nd->hi = clamp128(hi);
+        return;
+    }
+    case SYM_MOD: {
+        if (is_inf(b->lo) || is_inf(b->hi)) {
+            nd->lo = -INF, nd->hi = INF;
+            return;
+        }
+        if (b->lo > 0) {
+            nd->lo = 0, nd->hi = b->hi - 1;
+            if (a->lo >= 0 && a->hi < nd->hi)
+                nd->hi = a->hi;
+        } else if (b->hi < 0) {
+            nd->lo = b->lo + 1, nd->hi = 0;
+            if (a->hi <= 0 && a->lo > nd->lo)
+                nd->lo = a->lo;
+        } else {
+            int64_t m = LM_MAX(-b->lo, b->hi) - 1;
+            nd->lo = -m, nd->hi = m;
+        }
+        if (a->lo == a->hi && b->lo == b->hi && b->lo != 0 && !is_inf(a->lo))
+            nd->lo = nd->hi = (int64_t)pymod128(a->lo, b->lo);
+        return;
+    }
+    }
+}
+
+static int new_node(mctx *c, sym_kind k, const sym_expr *sym, const int *args, int nargs)
+{
+    mnode nd = {0};
+    nd.kind = k;
+    nd.sym = sym;
+    nd.nargs = nargs;
+    nd.var = -1;
+    nd.sym_index = -1;
+    nd.first_key = INT32_MAX;
+    nd.cert_key = -1;
+    nd.par = true;
+    if (nargs) {
+        nd.args = LM_NEWN(&c->ar, int, nargs);
+        memcpy(nd.args, args, sizeof(int) * (size_t)nargs);
+        for (int i = 0; i < nargs; i++)
+            nd.par = nd.par && c->n.items[args[i]].par;
+    }
+    LM_PUSH(&c->n, nd);
+    int id = (int)c->n.len - 1;
+    interval(c, &c->n.items[id]);
+    return id;
+}
+
+static int build(mctx *c, const sym_expr *e)
+{
+    int id = find_node(c, e);
+    if (id >= 0 || c->failed)
+        return id < 0 ? 0 : id;
+    if (e->kind == SYM_CONST)
+        return new_node(c, SYM_CONST, e, NULL, 0);
+    if (e->kind == SYM_VAR) {
+        int s = sym_slot(c, e, true);
+        if (s < 0)
+            return 0;
+        id = new_node(c, SYM_VAR, e, NULL, 0);
+        mnode *nd = &c->n.items[id];
+        msym *ms = &c->syms.items[s];
+        nd->sym_index = s;
+        nd->var = ms->var;
+        if (ms->var >= 0) {
+            const solve_var *v = &c->p->vars[ms->var];
+            nd->par = false;
+            nd->lo = INT64_MAX, nd->hi = INT64_MIN;
+            for (int i = 0; i < v->ndomain; i++)
+                nd->lo = LM_MIN(nd->lo, v->domain[i]), nd->hi = LM_MAX(nd->hi, v->domain[i]);
+            if (v->ndomain == 0)
+                nd->lo = nd->hi = 0;
+            nd->lo = clamp128(nd->lo), nd->hi = clamp128(nd->hi);
+        } else {
+            nd->lo = nd->hi = clamp128(ms->value);
+        }
+        return id;
+    }
+    int tmp[64];
+    int *args = e->nargs <= 64 ? tmp : LM_NEWN(&c->ar, int, e->nargs);
+    for (int i = 0; i < e->nargs; i++)
+        args[i] = build(c, e->args[i]);
+    if (c->failed)
+        return 0;
+    if (e->kind == SYM_MUL && e->nargs > 2) {
+        /* left-deep binary products: each prefix is an intermediate MiniZinc makes */
+        int acc = args[0];
+        for (int i = 1; i < e->nargs; i++) {
+            int two[2] = {acc, args[i]};
+            acc = new_node(c, SYM_MUL, i == e->nargs - 1 ? e : NULL, two, 2);
+        }
+        return acc;
+    }
+    if (e->kind == SYM_MUL && e->nargs == 1)
+        return args[0];
+    return new_node(c, e->kind, e, args, e->nargs);
+}
+
+/* ---- reachability and the clipping proofs ---------------------------------- */
+
+static void mark_reach(mctx *c, bool *r, int id)
+{
+    if (r[id])
+        return;
+    r[id] = true;
+    for (int i = 0; i < c->n.items[id].nargs; i++)
+        mark_reach(c, r, c->n.items[id].args[i]);
+}
+
+/* A lower bound on parent P given that its operand at position `pos` is at
+ * least t; NOBOUND when none follows. */
+static int64_t transfer(mctx *c, const mnode *P, int pos, int64_t t)
+{
+    switch (P->kind) {
+    case SYM_ADD: {
+        i128 s = t;
+        for (int i = 0; i < P->nargs; i++) {
+            if (i == pos)
+                continue;
+            int64_t lo = c->n.items[P->args[i]].lo;
+            if (lo <= -INF)
+                return NOBOUND;
+            s += lo;
+        }
+        return clamp128(s);
+    }
+    case SYM_MUL: {
+        int64_t lo = c->n.items[P->args[1 - pos]].lo;
+        if (t < 0 || lo < 0)
+            return NOBOUND;
+        return clamp128((i128)t * lo);
+    }
+    case SYM_MAX:
+        return t;
+    case SYM_MIN: {
+        int64_t m = t;
+        for (int i = 0; i < P->nargs; i++)
+            if (i != pos)
+                m = LM_MIN(m, c->n.items[P->args[i]].lo);
+        return m <= -INF ? NOBOUND : m;
+    }
+    case SYM_FLOORDIV:
+    case SYM_CDIV: {
+        const mnode *d = &c->n.items[P->args[1]];
+        if (pos != 0 || d->lo < 1 || is_inf(d->hi))
+            return NOBOUND;
+        int64_t by = t >= 0 ? d->hi : d->lo;
+        return (int64_t)(P->kind == SYM_FLOORDIV ? fdiv128(t, by) : cdiv128(t, by));
+    }
+    default:
+        return NOBOUND;
+    }
+}
+
+/* The best lower bound on root r's node given that node id is at least t. */
+static int64_t up(mctx *c, int r, int id, int64_t t)
+{
+    int root = c->roots.items[r].node;
+    if (id == root)
+        return t;
+    if (--c->budget < 0)
+        return NOBOUND;
+    int64_t best = NOBOUND;
+    const mnode *nd = &c->n.items[id];
+    for (int i = 0; i < nd->nparents; i++) {
+        int pid = nd->parents[i];
+        const mnode *P = &c->n.items[pid];
+        if (!c->reach[r][pid])
+            continue;
+        for (int pos = 0; pos < P->nargs; pos++) {
+            if (P->args[pos] != id)
+                continue;
+            int64_t tp = transfer(c, P, pos, t);
+            if (tp == NOBOUND)
+                continue;
+            int64_t v = up(c, r, pid, tp);
+            if (v != NOBOUND && (best == NOBOUND || v > best))
+                best = v;
+        }
+    }
+    return best;
+}
+
+static void add_parent(mctx *c, int child, int parent)
+{
+    mnode *nd = &c->n.items[child];
+    for (int i = 0; i < nd->nparents; i++)
+        if (nd->parents[i] == parent)
+            return;
+    int *np = LM_NEWN(&c->ar, int, nd->nparents + 1);
+    if (nd->nparents)
+        memcpy(np, nd->parents, sizeof(int) * (size_t)nd->nparents);
+    np[nd->nparents++] = parent;
+    nd->parents = np;
+}
+
+/* Decide which nodes are declared with explicit domains, and prove each
+ * clipping. Runs once all roots are built. */
+static void analyse(mctx *c)
+{
+    size_t nn = c->n.len, nr = c->roots.len;
+    c->reach = LM_NEWN(&c->ar, bool *, nr ? nr : 1);
+    for (size_t r = 0; r < nr; r++) {
+        c->reach[r] = LM_NEWN(&c->ar, bool, nn);
+        mark_reach(c, c->reach[r], c->roots.items[r].node);
+    }
+    for (size_t i = 0; i < nn; i++)
+        for (int k = 0; k < c->n.items[i].nargs; k++)
+            add_parent(c, c->n.items[i].args[k], (int)i);
+    for (size_t r = 0; r < nr; r++) {
+        const mroot *rt = &c->roots.items[r];
+        for (size_t i = 0; i < nn; i++) {
+            if (!c->reach[r][i])
+                continue;
+            if (rt->kind == ROOT_CONS)
+                c->n.items[i].in_cons = true;
+            else if (rt->kind == ROOT_KEY) {
+                int k = -1;
+                for (int j = 0; j < c->nkeys; j++)
+                    if (c->key_root[j] == (int)r)
+                        k = j;
+                if (k < c->n.items[i].first_key)
+                    c->n.items[i].first_key = k;
+            }
+        }
+    }
+    for (size_t i = 0; i < nn && !c->failed; i++) {
+        mnode *nd = &c->n.items[i];
+        /* a constant that a variable expression uses ends up in the solver's input */
+        if (!nd->par) {
+            for (int k = 0; k < nd->nargs; k++) {
+                const mnode *a = &c->n.items[nd->args[k]];
+                if (a->par && (a->lo < -c->lim || a->hi > c->lim))
+                    fail(c, "the value of %s does not fit the solver's integers (+-%lld)", expr_text(c, a->sym),
+                         (long long)c->lim);
+            }
+        }
+        if (nd->par || nd->kind == SYM_VAR)
+            continue;
+        nd->big = nd->lo < -c->clip || nd->hi > c->clip;
+        if (!nd->big)
+            continue;
+        /* an oversized sum that is only a constraint's left side stays a
+         * linear constraint: no intermediate, nothing to clip */
+        bool only_cons_root = nd->kind == SYM_ADD && nd->nparents == 0;
+        for (size_t r = 0; r < nr && only_cons_root; r++)
+            if (c->roots.items[r].node == (int)i && c->roots.items[r].kind != ROOT_CONS)
+                only_cons_root = false;
+        if (only_cons_root) {
+            for (int k = 0; k < nd->nargs; k++)
+                if (c->n.items[nd->args[k]].big && !c->n.items[nd->args[k]].hoist)
+                    only_cons_root = false;
+            if (only_cons_root) {
+                nd->big = false;
+                continue;
+            }
+        }
+        if (nd->lo < -c->clip) {
+            fail(c, "%s can reach %lld, below the solver's integers (-%lld); it cannot be bounded exactly",
+                 nd->sym ? expr_text(c, nd->sym) : "a product", (long long)nd->lo, (long long)c->clip);
+            return;
+        }
+        nd->hoist = true;
+        nd->hid = c->nhoist++;
+        nd->dlo = nd->lo;
+        nd->dhi = c->clip;
+        for (size_t r = 0; r < nr && !nd->cons_proof; r++) {
+            if (c->roots.items[r].kind != ROOT_CONS || !c->reach[r][i])
+                continue;
+            c->budget = 200000;
+            int64_t v = up(c, (int)r, (int)i, c->clip + 1);
+            if (v != NOBOUND && v >= 1)
+                nd->cons_proof = true;
+        }
+        if (nd->cons_proof)
+            continue;
+        /* the first key that can see it decides, and the node is in every
+         * model from that key's stage on (from the first if a constraint uses it) */
+        int k = nd->in_cons ? 0 : nd->first_key;
+        bool has_eval = false;
+        for (size_t r = 0; r < nr; r++)
+            if (c->roots.items[r].kind == ROOT_EVAL && c->reach[r][i])
+                has_eval = true;
+        if (has_eval) {
+            fail(c, "%s does not fit the solver's integers", nd->sym ? expr_text(c, nd->sym) : "a product");
+            return;
+        }
+        int64_t th = NOBOUND;
+        if (k < c->nkeys && c->reach[c->key_root[k]][i]) {
+            c->budget = 200000;
+            th = up(c, c->key_root[k], (int)i, c->clip + 1);
+        }
+        if (th == NOBOUND) {
+            fail(c,
+                 "%s can reach %lld, beyond the solver's integers (%lld), and no bound on it is provably "
+                 "harmless",
+                 nd->sym ? expr_text(c, nd->sym) : "a product", (long long)nd->hi, (long long)c->clip);
+            return;
+        }
+        nd->cert_key = k;
+        nd->thresh = th;
+    }
+}
+
+/* ---- context setup ------------------------------------------------------------ */
+
+static void ctx_init(mctx *c, const solve_problem *p, int64_t lim, lm_buf *why)
+{
+    memset(c, 0, sizeof *c);
+    lm_arena_init(&c->ar);
+    c->p = p;
+    c->env_fixed = p->fixed;
+    c->lim = lim > 0 ? lim : MZN_GECODE_INT_MAX;
+    if (c->lim >= INF / 4)
+        c->lim = INF / 4;
+    c->clip = c->lim > ((int64_t)1 << 22) ? c->lim - ((int64_t)1 << 20) : c->lim / 2;
+    c->why = why;
+    for (int j = 0; j < p->nvars; j++)
+        sym_slot(c, p->vars[j].var, true);
+}
+
+static void ctx_free(mctx *c)
+{
+    LM_VEC_FREE(&c->n);
+    LM_VEC_FREE(&c->syms);
+    LM_VEC_FREE(&c->roots);
+    lm_arena_free(&c->ar);
+}
+
+static void add_root(mctx *c, root_kind k, const sym_expr *e, const char *name)
+{
+    if (c->failed)
+        return;
+    mroot r = {k, build(c, e), name, e};
+    if (k == ROOT_KEY)
+        c->key_root[c->nkeys++] = (int)c->roots.len;
+    LM_PUSH(&c->roots, r);
+}
+
+static bool ctx_build(mctx *c, bool keys_all)
+{
+    const solve_problem *p = c->p;
+    for (int j = 0; j < p->nvars && !c->failed; j++) {
+        const solve_var *v = &p->vars[j];
+        for (int i = 0; i < v->ndomain; i++)
+            if (v->domain[i] < -c->lim || v->domain[i] > c->lim)
+                fail(c, "variable %s: domain value %lld does not fit the solver's integers", v->var->name,
+                     (long long)v->domain[i]);
+    }
+    for (int i = 0; i < p->ncons; i++)
+        add_root(c, ROOT_CONS, p->cons[i].expr, p->cons[i].name);
+    if (p->objective)
+        add_root(c, ROOT_KEY, p->objective, "loomc_objective");
+    if (keys_all)
+        for (int i = 0; i < p->ntiebreak; i++)
+            add_root(c, ROOT_KEY, p->tiebreak[i], lm_arena_printf(&c->ar, "loomc_tiebreak_%d", i + 1));
+    if (!c->failed)
+        analyse(c);
+    return !c->failed;
+}
+
+/* ---- printing -------------------------------------------------------------------- */
+
+static void put_int(lm_buf *b, int64_t v)
+{
+    if (v < 0)
+        lm_buf_printf(b, "(%lld)", (long long)v);
+    else
+        lm_buf_printf(b, "%lld", (long long)v);
+}
+
+static void print_node(mctx *c, lm_buf *b, int id, bool top)
+{
+    const mnode *nd = &c->n.items[id];
+    if (nd->hoist && !top) {
+        lm_buf_printf(b, "loomc_h%d", nd->hid);
+        return;
+    }
+    switch (nd->kind) {
+    case SYM_CONST:
+        put_int(b, nd->sym->value);
+        return;
+    case SYM_VAR:
+        lm_buf_puts(b, c->syms.items[nd->sym_index].name);
+        return;
+    case SYM_ADD:
+    case SYM_MUL:
+        lm_buf_putc(b, '(');
+        for (int i = 0; i < nd->nargs; i++) {
+            if (i)
+                lm_buf_puts(b, nd->kind == SYM_ADD ? " + " : " * ");
+            print_node(c, b, nd->args[i], false);
+        }
+        lm_buf_putc(b, ')');
+        return;
+    case SYM_MIN:
+    case SYM_MAX:
+        lm_buf_puts(b, nd->kind == SYM_MIN ? "min(" : "max(");
+        if (nd->nargs > 2)
+            lm_buf_putc(b, '[');
+        for (int i = 0; i < nd->nargs; i++) {
+            if (i)
+                lm_buf_puts(b, ", ");
+            print_node(c, b, nd->args[i], false);
+        }
+        if (nd->nargs > 2)
+            lm_buf_putc(b, ']');
+        lm_buf_putc(b, ')');
+        return;
+    case SYM_FLOORDIV:
+    case SYM_CDIV:
+    case SYM_MOD:
+        lm_buf_puts(b, nd->kind == SYM_FLOORDIV ? "loomc_floordiv(" : nd->kind == SYM_CDIV ? "loomc_cdiv(" : "loomc_mod(");
+        print_node(c, b, nd->args[0], false);
+        lm_buf_puts(b, ", ");
+        print_node(c, b, nd->args[1], false);
+        lm_buf_putc(b, ')');
+        return;
+    }
+}
+
+/* Check the intermediates the division functions create (b*q) against the
+ * solver's range, using the declared (possibly clipped) operand ranges. */
+static void check_division_temps(mctx *c)
+{
+    for (size_t i = 0; i < c->n.len && !c->failed; i++) {
+        const mnode *nd = &c->n.items[i];
+        if (nd->par || (nd->kind != SYM_FLOORDIV && nd->kind != SYM_CDIV && nd->kind != SYM_MOD))
+            continue;
+        const mnode *a = &c->n.items[nd->args[0]], *d = &c->n.items[nd->args[1]];
+        int64_t alo = a->lo, ahi = a->hoist ? LM_MIN(a->hi, a->dhi) : a->hi;
+        if (nd->kind == SYM_CDIV) { /* -floordiv(-a, d) */
+            int64_t t = alo;
+            alo = -ahi, ahi = -t;
+        }
+        i128 lo, hi; /* range of d*q = a - r */
+        if (d->lo > 0)
+            lo = (i128)alo - (d->hi - 1), hi = ahi;
+        else if (d->hi < 0)
+            lo = alo, hi = (i128)ahi + (-d->lo - 1);
+        else {
+            int64_t m = LM_MAX(-d->lo, d->hi) - 1;
+            lo = (i128)alo - m, hi = (i128)ahi + m;
+        }
+        if (lo < -c->lim || hi > c->lim)
+            fail(c, "the division in %s needs intermediates beyond the solver's integers",
+                 nd->sym ? expr_text(c, nd->sym) : "an expression");
+    }
+}
+
+static const char *functions_text =
+    "% Floor division, Python's mod and ceiling division for any signs, as loomc\n"
+    "% defines them (MiniZinc's div truncates toward zero). A zero divisor makes the\n"
+    "% assignment infeasible (loomc reports an evaluation error there).\n"
+    "function int: loomc_floordiv(int: a, int: b) =\n"
+    "    let { int: q = a div b } in if a mod b != 0 /\\ ((a mod b < 0) != (b < 0)) then q - 1 else q endif;\n"
+    "function int: loomc_mod(int: a, int: b) = a - b * loomc_floordiv(a, b);\n"
+    "function int: loomc_cdiv(int: a, int: b) = -loomc_floordiv(-a, b);\n"
+    "predicate loomc_divmod(var int: a, var int: b, var int: q, var int: r) =\n"
+    "    b != 0 /\\ a = b * q + r /\\ (b > 0 -> (r >= 0 /\\ r < b)) /\\ (b < 0 -> (r <= 0 /\\ r > b));\n"
+    "function var int: loomc_floordiv(var int: a, var int: b) =\n"
+    "    let { var int: q; var int: r; constraint loomc_divmod(a, b, q, r) } in q;\n"
+    "function var int: loomc_mod(var int: a, var int: b) =\n"
+    "    let { var int: q; var int: r; constraint loomc_divmod(a, b, q, r) } in r;\n"
+    "function var int: loomc_cdiv(var int: a, var int: b) = -loomc_floordiv(-a, b);\n";
+
+static void comment_lines(lm_buf *b, const char *text)
+{
+    const char *s = text;
+    while (*s) {
+        const char *e = strchr(s, '\n');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        lm_buf_puts(b, "% ");
+        for (size_t i = 0; i < n; i++)
+            lm_buf_putc(b, s[i]);
+        lm_buf_putc(b, '\n');
+        s += n;
+        if (*s == '\n')
+            s++;
+    }
+}
+
+/* Is node i in the model of a stage whose keys are 0..kmax? */
+static bool node_in_stage(mctx *c, int i, int kmax)
+{
+    for (size_t r = 0; r < c->roots.len; r++) {
+        const mroot *rt = &c->roots.items[r];
+        if (!c->reach[r][i])
+            continue;
+        if (rt->kind != ROOT_KEY)
+            return true;
+        for (int k = 0; k <= kmax && k < c->nkeys; k++)
+            if (c->key_root[k] == (int)r)
+                return true;
+    }
+    return false;
+}
+
+/* Domain position variables, fixed symbols, variables, hoisted nodes, constraints, and the
+ * keys 0..kmax. */
+static void write_body(mctx *c, lm_buf *b, lm_buf *dzn, int kmax)
+{
+    const solve_problem *p = c->p;
+    lm_buf_puts(b, functions_text);
+    bool any_fixed = false;
+    for (size_t i = 0; i < c->syms.len; i++) {
+        const msym *s = &c->syms.items[i];
+        if (s->var >= 0)
+            continue;
+        if (!any_fixed)
+            lm_buf_puts(b, "\n% Fixed symbols\n");
+        any_fixed = true;
+        if (dzn) {
+            lm_buf_printf(b, "int: %s;\n", s->name);
+            lm_buf_printf(dzn, "%s = %lld;\n", s->name, (long long)s->value);
+        } else {
+            lm_buf_printf(b, "int: %s = %lld;\n", s->name, (long long)s->value);
+        }
+    }
+    if (p->nvars)
+        lm_buf_puts(b, "\n% Variables, each with its domain in loomc's order; loomc_pos_X is the\n"
+                       "% position of X's value in that order (loomc's last tie-break).\n");
+    for (int j = 0; j < p->nvars; j++) {
+        const solve_var *v = &p->vars[j];
+        const char *nm = c->syms.items[j].name;
+        lm_buf_printf(b, "array[1..%d] of int: loomc_dom_%s = [", v->ndomain, nm);
+        for (int i = 0; i < v->ndomain; i++)
+            lm_buf_printf(b, "%s%lld", i ? ", " : "", (long long)v->domain[i]);
+        lm_buf_puts(b, "];\n");
+        lm_buf_printf(b, "var 1..%d: loomc_pos_%s;\n", v->ndomain, nm);
+        /* the set lists each value once, in increasing order */
+        int64_t *sorted = LM_NEWN(&c->ar, int64_t, v->ndomain + 1);
+        int ns = 0;
+        for (int i = 0; i < v->ndomain; i++) {
+            int k = ns;
+            bool dup = false;
+            for (int t = 0; t < ns; t++)
+                dup = dup || sorted[t] == v->domain[i];
+            if (dup)
+                continue;
+            while (k > 0 && sorted[k - 1] > v->domain[i])
+                sorted[k] = sorted[k - 1], k--;
+            sorted[k] = v->domain[i];
+            ns++;
+        }
+        lm_buf_puts(b, "var {");
+        for (int i = 0; i < ns; i++)
+            lm_buf_printf(b, "%s%lld", i ? ", " : "", (long long)sorted[i]);
+        lm_buf_printf(b, "}: %s = loomc_dom_%s[loomc_pos_%s];\n", nm, nm, nm);
+    }
+    bool any_h = false;
+    for (size_t i = 0; i < c->n.len; i++) {
+        const mnode *nd = &c->n.items[i];
+        if (!nd->hoist || !node_in_stage(c, (int)i, kmax))
+            continue;
+        if (!any_h)
+            lm_buf_puts(b, "\n% Subexpressions that may leave the solver's integers, with explicit bounds\n");
+        any_h = true;
+        if (nd->sym)
+            lm_buf_printf(b, "%% %s\n", expr_text(c, nd->sym));
+        if (nd->cons_proof)
+            lm_buf_printf(b, "%%   above %lld a constraint is violated: the bound removes only infeasible "
+                             "assignments\n", (long long)nd->dhi);
+        else
+            lm_buf_printf(b, "%%   above %lld, %s >= %lld: the bound is exact while the optimum of %s is below "
+                             "that\n", (long long)nd->dhi, c->roots.items[c->key_root[nd->cert_key]].name,
+                          (long long)nd->thresh, c->roots.items[c->key_root[nd->cert_key]].name);
+        lm_buf_printf(b, "var %lld..%lld: loomc_h%d = ", (long long)nd->dlo, (long long)nd->dhi, nd->hid);
+        print_node(c, b, (int)i, true);
+        lm_buf_puts(b, ";\n");
+    }
+    if (p->ncons)
+        lm_buf_puts(b, "\n% Legality constraints (feasible iff <= 0)\n");
+    for (size_t r = 0; r < c->roots.len; r++) {
+        const mroot *rt = &c->roots.items[r];
+        if (rt->kind != ROOT_CONS)
+            continue;
+        lm_buf_printf(b, "%% %s: %s\n", rt->name ? rt->name : "(unnamed)", expr_text(c, rt->expr));
+        lm_buf_puts(b, "constraint ");
+        print_node(c, b, rt->node, false);
+        lm_buf_puts(b, " <= 0;\n");
+    }
+    for (int k = 0; k <= kmax && k < c->nkeys; k++) {
+        const mroot *rt = &c->roots.items[c->key_root[k]];
+        const mnode *nd = &c->n.items[rt->node];
+        lm_buf_printf(b, "\n%% %s: %s\n", k == 0 ? "Objective (minimised)" : "Tie-break (minimised)",
+                      expr_text(c, rt->expr));
+        int64_t lo = nd->lo, hi = LM_MIN(nd->hi, c->clip);
+        if (nd->hi > c->clip)
+            lm_buf_printf(b, "%%   bounded above by %lld: exact while the optimum is below that\n", (long long)hi);
+        lm_buf_printf(b, "var %lld..%lld: %s = ", (long long)lo, (long long)hi, rt->name);
+        print_node(c, b, rt->node, false);
+        lm_buf_puts(b, ";\n");
+    }
+}
+
+static void key_range(mctx *c, int k, int64_t *lo, int64_t *hi)
+{
+    const mnode *nd = &c->n.items[c->roots.items[c->key_root[k]].node];
+    *lo = nd->lo;
+    *hi = LM_MIN(nd->hi, c->clip);
+}
+
+/* ---- the exported model ---------------------------------------------------------- */
+
+static int64_t eval_node(mctx *c, int id, const int64_t *vals, int64_t *memo, bool *have, bool *ok)
+{
+    if (have[id])
+        return memo[id];
+    const mnode *nd = &c->n.items[id];
+    i128 v = 0;
+    i128 a = nd->nargs > 0 ? eval_node(c, nd->args[0], vals, memo, have, ok) : 0;
+    i128 d = nd->nargs > 1 ? eval_node(c, nd->args[1], vals, memo, have, ok) : 0;
+    switch (nd->kind) {
+    case SYM_CONST:
+        v = nd->sym->value;
+        break;
+    case SYM_VAR:
+        v = nd->var >= 0 ? vals[nd->var] : c->syms.items[nd->sym_index].value;
+        break;
+    case SYM_ADD:
+        for (int i = 0; i < nd->nargs; i++)
+            v += eval_node(c, nd->args[i], vals, memo, have, ok);
+        break;
+    case SYM_MUL:
+        v = a * d;
+        break;
+    case SYM_MIN:
+    case SYM_MAX:
+        v = a;
+        for (int i = 1; i < nd->nargs; i++) {
+            i128 o = eval_node(c, nd->args[i], vals, memo, have, ok);
+            v = nd->kind == SYM_MIN ? (o < v ? o : v) : (o > v ? o : v);
+        }
+        break;
+    default:
+        if (d == 0) {
+            *ok = false;
+            break;
+        }
+        v = nd->kind == SYM_FLOORDIV ? fdiv128(a, d) : nd->kind == SYM_CDIV ? cdiv128(a, d) : pymod128(a, d);
+    }
+    memo[id] = clamp128(v);
+    have[id] = true;
+    return memo[id];
+}
+
+bool mzn_write_model(lm_buf *b, const solve_problem *p, const char *header_comment, const mzn_options *o,
+                     lm_buf *why)
+{
+    mctx c;
+    ctx_init(&c, p, o ? o->int_max : 0, why);
+    /* tie-breaks are built only for the header text; the model itself is the
+     * primary objective (key 0) */
+    if (!ctx_build(&c, false))
+        goto bad;
+    check_division_temps(&c);
+    if (c.failed)
+        goto bad;
+    if (header_comment && *header_comment)
+        comment_lines(b, header_comment);
+    lm_buf_puts(b, "%\n% Written by loomc from one solver problem: the same variables, domains,\n"
+                   "% constraints and objective its own solver uses.\n");
+    lm_buf_printf(b, "%% Unit: the objective is in loomc's own unit (not scaled).\n");
+    int nclip = 0;
+    for (size_t i = 0; i < c.n.len; i++)
+        nclip += c.n.items[i].hoist;
+    const mnode *obj = c.nkeys ? &c.n.items[c.roots.items[c.key_root[0]].node] : NULL;
+    bool obj_clip = obj && obj->hi > c.clip;
+    if (!nclip && !obj_clip)
+        lm_buf_printf(b, "%% Integer range: every subexpression stays within +-%lld over the domains, so\n"
+                         "%% the model is exact for a solver with 32-bit integers such as Gecode.\n",
+                      (long long)c.clip);
+    else {
+        lm_buf_printf(b, "%% Integer range: %d subexpression(s)%s can exceed +-%lld over the domains and\n"
+                         "%% have explicit bounds (see below); each bound removes only assignments that\n"
+                         "%% violate a constraint or whose objective is above the bound's threshold.\n",
+                      nclip, obj_clip ? " and the objective" : "", (long long)c.clip);
+        if (o && o->known) {
+            int64_t *memo = lm_xcalloc(c.n.len, sizeof *memo);
+            bool *have = lm_xcalloc(c.n.len, sizeof *have);
+            bool ok = true, inside = true;
+            for (size_t i = 0; i < c.n.len; i++)
+                if (c.n.items[i].hoist && eval_node(&c, (int)i, o->known, memo, have, &ok) > c.clip)
+                    inside = false;
+            if (obj && eval_node(&c, c.roots.items[c.key_root[0]].node, o->known, memo, have, &ok) > c.clip)
+                inside = false;
+            free(memo);
+            free(have);
+            lm_buf_printf(b, "%% loomc's own optimum %s inside every bound, so the model's optimum %s loomc's.\n",
+                          inside && ok ? "lies" : "does NOT lie", inside && ok ? "equals" : "may differ from");
+        }
+    }
+    if (o && o->known)
+        lm_buf_printf(b, "%% loomc's optimum in this model's unit (mzn_objective): %lld\n",
+                      (long long)mzn_objective(p, o, o->known_objective));
+    if (p->ntiebreak) {
+        lm_buf_puts(b, "% Ties on the objective are broken by loomc, in order, by minimising:\n");
+        for (int i = 0; i < p->ntiebreak; i++)
+            lm_buf_printf(b, "%%   %d. %s\n", i + 1, expr_text(&c, p->tiebreak[i]));
+        lm_buf_puts(b, "%   then by the variables' domain positions (loomc_pos_*), first variable first.\n");
+    } else {
+        lm_buf_puts(b, "% Ties on the objective are broken by the variables' domain positions\n"
+                       "% (loomc_pos_*), first variable first.\n");
+    }
+    lm_buf_puts(b, "% loomc compile --solver minizinc applies that order exactly by solving in stages.\n");
+    bool renamed = false;
+    for (size_t i = 0; i < c.syms.len; i++)
+        if (strcmp(c.syms.items[i].name, c.syms.items[i].sym->name)) {
+            if (!renamed)
+                lm_buf_puts(b, "% Names (loomc -> MiniZinc):\n");
+            renamed = true;
+            lm_buf_printf(b, "%%   %s -> %s\n", c.syms.items[i].sym->name, c.syms.items[i].name);
+        }
+    lm_buf_puts(b, "%\n");
+    write_body(&c, b, o ? o->dzn : NULL, 0);
+    lm_buf_puts(b, "\nsolve minimize loomc_objective;\n\noutput [");
+    for (int j = 0; j < p->nvars; j++)
+        lm_buf_printf(b, "\"%s = \\(%s)\\n\", ", c.syms.items[j].name, c.syms.items[j].name);
+    lm_buf_puts(b, "\"loomc_objective = \\(loomc_objective)\\n\"];\n");
+    ctx_free(&c);
+    return true;
+bad:
+    ctx_free(&c);
+    return false;
+}
+
+int64_t mzn_objective(const solve_problem *p, const mzn_options *o, int64_t loomc_optimum)
+{
+    (void)p;
+    (void)o;
+    return loomc_optimum; /* the models keep loomc's unit: bounds, never scaling */
+}
+
+const char *mzn_name(const solve_problem *p, const sym_expr *sym, lm_arena *ar)
+{
+    mctx c;
+    ctx_init(&c, p, 0, NULL);
+    ctx_build(&c, true);
+    const char *r = NULL;
+    int s = sym_slot(&c, sym, false);
+    if (s >= 0 && !c.failed)
+        r = lm_arena_strdup(ar, c.syms.items[s].name);
+    ctx_free(&c);
+    return r;
+}
+
+/* ---- running minizinc ------------------------------------------------------------- */
+
+static const char *mzn_exe(const char *given)
+{
+    if (given && *given)
+        return given;
+    const char *e = getenv("LOOMC_MINIZINC");
+    return e && *e ? e : "minizinc";
+}
+
+static bool write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    bool ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+/* Run exe with argv; stdout and stderr to files in dir. Returns the exit
+ * status, or -1 (errno in *err) when it could not be started. */
+static int spawn_wait(const char *exe, char *const *argv, const char *outp, const char *errp, int *err)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&fa, 2, errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    pid_t pid;
+    int rc = strchr(exe, '/') ? posix_spawn(&pid, exe, &fa, NULL, argv, environ)
+                              : posix_spawnp(&pid, exe, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        *err = rc;
+        return -1;
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) {
+            *err = errno;
+            return -1;
+        }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
+        /* posix_spawnp may report a missing program as the child's exit 127 */
+        *err = ENOENT;
+        return -1;
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static char *slurp(const char *path)
+{
+    char why[128];
+    size_t n;
+    char *s = lm_read_file(path, &n, why, sizeof why);
+    return s ? s : lm_xstrdup("");
+}
+
+static void not_found(lm_buf *why, const char *exe)
+{
+    lm_buf_printf(why, "minizinc not found (tried '%s'); install Debian's minizinc package or use --solver builtin",
+                  exe);
+}
+
+/* The installed solver configurations, from `minizinc --solvers`. */
+static void list_solvers(const char *exe, const char *dir, lm_buf *why)
+{
+    char op[4200], ep[4200];
+    if (strlen(dir) > 4096)
+        return;
+    snprintf(op, sizeof op, "%.4096s/solvers.out", dir);
+    snprintf(ep, sizeof ep, "%.4096s/solvers.err", dir);
+    char *argv[] = {(char *)exe, (char *)"--solvers", NULL};
+    int err = 0;
+    if (spawn_wait(exe, argv, op, ep, &err) != 0)
+        return;
+    char *s = slurp(op);
+    const char *line = s;
+    bool first = true;
+    while (*line) {
+        const char *e = strchr(line, '\n');
+        size_t n = e ? (size_t)(e - line) : strlen(line);
+        if (n > 2 && line[0] == ' ' && memchr(line, '(', n)) {
+            lm_buf_puts(why, first ? "; installed: " : ", ");
+            first = false;
+            const char *t = line;
+            while (*t == ' ')
+                t++;
+            const char *paren = memchr(t, '(', n - (size_t)(t - line));
+            const char *comma = paren ? memchr(paren, ',', n - (size_t)(paren - line)) : NULL;
+            const char *close = paren ? memchr(paren, ')', n - (size_t)(paren - line)) : NULL;
+            const char *end = comma && (!close || comma < close) ? comma : close;
+            if (paren && end)
+                lm_buf_printf(why, "%.*s", (int)(end - paren - 1), paren + 1);
+        }
+        line += n;
+        if (*line == '\n')
+            line++;
+    }
+    free(s);
+    unlink(op);
+    unlink(ep);
+}
+
+bool mzn_run(const char *model, const char *solver, const char *minizinc, const char *const *args, lm_buf *out,
+             lm_buf *why)
+{
+    const char *exe = mzn_exe(minizinc);
+    const char *sid = solver && *solver ? solver : "gecode";
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.4000s/loomc-mzn-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        lm_buf_printf(why, "cannot make a temporary folder: %s", strerror(errno));
+        return false;
+    }
+    char mp[4200], op[4200], ep[4200];
+    snprintf(mp, sizeof mp, "%.4096s/model.mzn", dir);
+    snprintf(op, sizeof op, "%.4096s/out.txt", dir);
+    snprintf(ep, sizeof ep, "%.4096s/err.txt", dir);
+    bool ok = false;
+    if (!write_file(mp, model)) {
+        lm_buf_printf(why, "cannot write %s: %s", mp, strerror(errno));
+        goto done;
+    }
+    const char *argv[32];
+    int na = 0;
+    argv[na++] = exe;
+    argv[na++] = "--solver";
+    argv[na++] = sid;
+    for (int i = 0; args && args[i] && na < 29; i++)
+        argv[na++] = args[i];
+    argv[na++] = mp;
+    argv[na] = NULL;
+    int err = 0;
+    int rc = spawn_wait(exe, (char *const *)argv, op, ep, &err);
+    if (rc < 0) {
+        if (err == ENOENT || err == EACCES || err == ENOTDIR)
+            not_found(why, exe);
+        else
+            lm_buf_printf(why, "cannot run %s: %s", exe, strerror(err));
+        goto done;
+    }
+    char *so = slurp(op), *se = slurp(ep);
+    if (rc != 0 || strstr(so, "=====ERROR=====")) {
+        if (strstr(se, "no solver with tag") || strstr(se, "no solver with id")) {
+            lm_buf_printf(why, "MiniZinc has no solver '%s'", sid);
+            list_solvers(exe, dir, why);
+        } else {
+            /* minizinc's own message, first lines */
+            lm_buf_printf(why, "minizinc --solver %s failed (exit %d)", sid, rc);
+            const char *s = se;
+            int lines = 0;
+            while (*s && lines < 6) {
+                const char *e = strchr(s, '\n');
+                size_t n = e ? (size_t)(e - s) : strlen(s);
+                if (n && !strstr(s, "overrides a global constraint")) {
+                    lm_buf_printf(why, "%s%.*s", lines ? " | " : ": ", (int)n, s);
+                    lines++;
+                }
+                s += n + (e ? 1 : 0);
+            }
+        }
+    } else {
+        lm_buf_puts(out, so);
+        ok = true;
+    }
+    free(so);
+    free(se);
+done:
+    unlink(mp);
+    unlink(op);
+    unlink(ep);
+    rmdir(dir);
+    return ok;
+}
+
+/* ---- staged lexicographic solve -------------------------------------------------- */
+
+/* One key of loomc's order: an objective/tie-break (index < nkeys) or a
+ * variable's domain position. */
+typedef struct lkey {
+    const char *expr; /* MiniZinc name */
+    int64_t lo, hi;
+} lkey;
+
+typedef struct stage {
+    int first, count; /* keys [first, first + count) */
+} stage;
+
+static int parse_solution(const char *out, int nvals, int64_t *vals, bool *unsat, lm_buf *why)
+{
+    *unsat = false;
+    if (strstr(out, "=====UNSATISFIABLE=====")) {
+        *unsat = true;
+        return 0;
+    }
+    if (!strstr(out, "==========")) {
+        lm_buf_puts(why, "minizinc did not prove an optimum (no '==========' in its output)");
+        return -1;
+    }
+    const char *last = NULL, *s = out;
+    while ((s = strstr(s, "loomc-solution")) != NULL)
+        last = s++;
+    if (!last) {
+        lm_buf_puts(why, "minizinc printed no solution line");
+        return -1;
+    }
+    const char *t = last + strlen("loomc-solution");
+    for (int i = 0; i < nvals; i++) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(t, &end, 10);
+        if (end == t || errno) {
+            lm_buf_puts(why, "cannot read minizinc's solution line");
+            return -1;
+        }
+        vals[i] = v;
+        t = end;
+    }
+    return 1;
+}
+
+static bool is_gecode(const char *sid) { return !sid || !*sid || strstr(sid, "gecode") != NULL; }
+
+static int64_t solver_int_max(const mzn_solve_options *o)
+{
+    if (o && o->int_max > 0)
+        return o->int_max;
+    const char *sid = o ? o->solver : NULL;
+    if (!is_gecode(sid) && (strstr(sid, "cp-sat") || strstr(sid, "cpsat") || strstr(sid, "or-tools") ||
+                            strstr(sid, "ortools")))
+        return (int64_t)1 << 60;
+    return MZN_GECODE_INT_MAX;
+}
+
+solve_status mzn_solve(const solve_problem *p, const mzn_solve_options *o, solve_solution *out, int *nout,
+                       mzn_report *rep, lm_buf *why)
+{
+    lm_buf dummy = {0};
+    if (!why)
+        why = &dummy;
+    mzn_report rdummy;
+    if (!rep)
+        rep = &rdummy;
+    memset(rep, 0, sizeof *rep);
+    *nout = 0;
+    int top_k = o && o->top_k > 0 ? o->top_k : 1;
+    mctx c;
+    ctx_init(&c, p, solver_int_max(o), why);
+    solve_status status = SOLVE_ERROR;
+    lkey *keys = NULL;
+    stage *stages = NULL;
+    int64_t *found = NULL, *best = NULL, *line = NULL, *stage_val = NULL;
+    if (!p->objective) {
+        lm_buf_puts(why, "the problem has no objective");
+        goto end;
+    }
+    if (!ctx_build(&c, true))
+        goto end;
+    check_division_temps(&c);
+    if (c.failed)
+        goto end;
+    for (size_t i = 0; i < c.n.len; i++)
+        rep->clipped += c.n.items[i].hoist;
+
+    /* keys in loomc's order, then stages packed while the product of ranges fits */
+    int nk = c.nkeys + p->nvars;
+    keys = lm_xcalloc((size_t)nk + 1, sizeof *keys);
+    for (int k = 0; k < c.nkeys; k++) {
+        keys[k].expr = c.roots.items[c.key_root[k]].name;
+        key_range(&c, k, &keys[k].lo, &keys[k].hi);
+    }
+    for (int j = 0; j < p->nvars; j++) {
+        keys[c.nkeys + j].expr = lm_arena_printf(&c.ar, "loomc_pos_%s", c.syms.items[j].name);
+        keys[c.nkeys + j].lo = 1;
+        keys[c.nkeys + j].hi = p->vars[j].ndomain;
+    }
+    stages = lm_xcalloc((size_t)nk + 1, sizeof *stages);
+    int ns = 0;
+    for (int k = 0; k < nk;) {
+        i128 w = 1;
+        int cnt = 0;
+        while (k + cnt < nk) {
+            i128 nw = w * ((i128)keys[k + cnt].hi - keys[k + cnt].lo + 1);
+            if (cnt > 0 && nw > c.clip)
+                break;
+            w = nw;
+            cnt++;
+            if (w > c.clip)
+                break;
+        }
+        stages[ns++] = (stage){k, cnt};
+        k += cnt;
+    }
+    rep->stages = ns;
+    found = lm_xcalloc((size_t)nk + 1, sizeof *found);
+    best = lm_xcalloc((size_t)(top_k * (p->nvars + 1)) + 1, sizeof *best);
+    line = lm_xcalloc(2 * (size_t)nk + 2, sizeof *line);
+    stage_val = lm_xcalloc((size_t)ns + 1, sizeof *stage_val);
+
+    for (int sol = 0; sol < top_k; sol++) {
+        bool infeasible = false;
+        for (int s = 0; s < ns; s++) {
+            /* the highest objective/tie-break key this stage's model needs */
+            int kmax = -1;
+            for (int t = 0; t <= s; t++)
+                for (int k = stages[t].first; k < stages[t].first + stages[t].count; k++)
+                    if (k < c.nkeys)
+                        kmax = k;
+            lm_buf m = {0};
+            lm_buf_printf(&m, "%% loomc lexicographic stage %d of %d\n", s + 1, ns);
+            write_body(&c, &m, NULL, kmax);
+            lm_buf_puts(&m, "\n% Stages: keys of loomc's order, weighted exactly within their ranges\n");
+            for (int t = 0; t <= s; t++) {
+                i128 w = 1;
+                for (int k = stages[t].first; k < stages[t].first + stages[t].count; k++)
+                    w *= (i128)keys[k].hi - keys[k].lo + 1;
+                lm_buf_printf(&m, "var 0..%lld: loomc_stage_%d = 0", (long long)(w - 1), t + 1);
+                for (int k = stages[t].first; k < stages[t].first + stages[t].count; k++) {
+                    w /= (i128)keys[k].hi - keys[k].lo + 1;
+                    lm_buf_printf(&m, " + (%s - ", keys[k].expr);
+                    put_int(&m, keys[k].lo);
+                    lm_buf_printf(&m, ") * %lld", (long long)w);
+                }
+                lm_buf_puts(&m, ";\n");
+                if (t < s)
+                    lm_buf_printf(&m, "constraint loomc_stage_%d = %lld;\n", t + 1, (long long)stage_val[t]);
+            }
+            for (int q = 0; q < sol; q++) {
+                if (!p->nvars)
+                    break;
+                lm_buf_puts(&m, "constraint not (");
+                for (int j = 0; j < p->nvars; j++)
+                    lm_buf_printf(&m, "%sloomc_pos_%s = %lld", j ? " /\\ " : "", c.syms.items[j].name,
+                                  (long long)best[q * (p->nvars + 1) + j]);
+                lm_buf_puts(&m, ");\n");
+            }
+            lm_buf_printf(&m, "\nsolve minimize loomc_stage_%d;\n", s + 1);
+            lm_buf_puts(&m, "output [\"loomc-solution\"");
+            for (int t = 0; t <= s; t++)
+                lm_buf_printf(&m, ", \" \\(loomc_stage_%d)\"", t + 1);
+            for (int j = 0; j < p->nvars; j++)
+                lm_buf_printf(&m, ", \" \\(loomc_pos_%s)\"", c.syms.items[j].name);
+            for (int k = 0; k <= kmax; k++)
+                lm_buf_printf(&m, ", \" \\(%s)\"", keys[k].expr);
+            lm_buf_puts(&m, ", \"\\n\"];\n");
+            lm_buf res = {0};
+            rep->runs++;
+            bool ran = mzn_run(lm_buf_str(&m), o ? o->solver : NULL, o ? o->minizinc : NULL, NULL, &res, why);
+            lm_buf_free(&m);
+            if (!ran) {
+                lm_buf_free(&res);
+                goto end;
+            }
+            bool unsat;
+            int nvals = (s + 1) + p->nvars + (kmax + 1);
+            int pr = parse_solution(lm_buf_str(&res), nvals, line, &unsat, why);
+            lm_buf_free(&res);
+            if (pr < 0)
+                goto end;
+            if (unsat) {
+                if (s > 0) {
+                    lm_buf_puts(why, "a later stage found no solution although the one before did: the "
+                                     "bounds on tie-break subexpressions removed every optimal assignment");
+                    goto end;
+                }
+                /* infeasible; certain unless a bound without a constraint proof was in the model */
+                for (size_t i = 0; i < c.n.len; i++) {
+                    const mnode *nd = &c.n.items[i];
+                    if (nd->hoist && !nd->cons_proof && node_in_stage(&c, (int)i, kmax)) {
+                        lm_buf_printf(why, "no solution within the solver's integers; loomc's optimum may exceed "
+                                           "%lld - use a solver with 64-bit integers (minizinc:cp-sat)",
+                                      (long long)c.clip);
+                        goto end;
+                    }
+                }
+                const mnode *ob = &c.n.items[c.roots.items[c.key_root[0]].node];
+                if (ob->hi > c.clip) {
+                    lm_buf_printf(why, "no solution with an objective within %lld; loomc's optimum may exceed it"
+                                       " - use a solver with 64-bit integers (minizinc:cp-sat)",
+                                  (long long)c.clip);
+                    goto end;
+                }
+                infeasible = true;
+                break;
+            }
+            stage_val[s] = line[s];
+            for (int j = 0; j < p->nvars; j++)
+                found[j] = line[s + 1 + j];
+            for (int k = 0; k <= kmax; k++)
+                found[p->nvars + k] = line[s + 1 + p->nvars + k];
+            /* certify the bounds in this stage's model */
+            for (size_t i = 0; i < c.n.len; i++) {
+                const mnode *nd = &c.n.items[i];
+                if (!nd->hoist || nd->cons_proof || !node_in_stage(&c, (int)i, kmax))
+                    continue;
+                if (nd->cert_key <= kmax && found[p->nvars + nd->cert_key] >= nd->thresh) {
+                    lm_buf_printf(why, "the answer's %s (%lld) reaches the threshold (%lld) of an explicit bound; "
+                                       "use a solver with 64-bit integers (minizinc:cp-sat)",
+                                  keys[nd->cert_key].expr, (long long)found[p->nvars + nd->cert_key],
+                                  (long long)nd->thresh);
+                    goto end;
+                }
+            }
+            for (int k = 0; k <= kmax; k++)
+                if (found[p->nvars + k] >= c.clip && c.n.items[c.roots.items[c.key_root[k]].node].hi > c.clip) {
+                    lm_buf_printf(why, "the answer's %s reaches the model's bound %lld; use a solver with 64-bit "
+                                       "integers (minizinc:cp-sat)", keys[k].expr, (long long)c.clip);
+                    goto end;
+                }
+        }
+        if (infeasible)
+            break;
+        /* map back and evaluate with loomc's own semantics */
+        solve_solution *so = &out[*nout];
+        memset(so, 0, sizeof *so);
+        so->values = lm_xcalloc((size_t)p->nvars + 1, sizeof(int64_t));
+        sym_env env = {0};
+        for (int i = 0; p->fixed && i < p->fixed->n; i++)
+            sym_env_set_range(&env, p->fixed->b[i].var, p->fixed->b[i].lo, p->fixed->b[i].hi);
+        for (int j = 0; j < p->nvars; j++) {
+            int64_t pos = found[j];
+            if (pos < 1 || pos > p->vars[j].ndomain) {
+                lm_buf_puts(why, "minizinc returned a position outside a domain");
+                sym_env_free(&env);
+                free(so->values);
+                goto end;
+            }
+            so->values[j] = p->vars[j].domain[pos - 1];
+            best[sol * (p->nvars + 1) + j] = pos;
+            sym_env_set(&env, p->vars[j].var, so->values[j]);
+        }
+        bool evok = sym_eval(p->objective, &env, &so->objective) == SYM_OK;
+        for (int t = 0; t < p->ntiebreak; t++)
+            evok = evok && sym_eval(p->tiebreak[t], &env, &so->tiebreak[t]) == SYM_OK;
+        sym_env_free(&env);
+        if (!evok) {
+            lm_buf_puts(why, "loomc cannot evaluate the objective at minizinc's solution");
+            free(so->values);
+            goto end;
+        }
+        if (so->objective != found[p->nvars]) {
+            lm_buf_printf(why, "minizinc's objective %lld differs from loomc's %lld at the same assignment",
+                          (long long)found[p->nvars], (long long)so->objective);
+            free(so->values);
+            goto end;
+        }
+        for (int t = 0; t < p->ntiebreak; t++)
+            if (so->tiebreak[t] != found[p->nvars + 1 + t]) {
+                lm_buf_printf(why, "minizinc's tie-break %d is %lld, loomc's %lld at the same assignment", t + 1,
+                              (long long)found[p->nvars + 1 + t], (long long)so->tiebreak[t]);
+                free(so->values);
+                goto end;
+            }
+        (*nout)++;
+        if (!p->nvars)
+            break;
+    }
+    status = *nout ? SOLVE_OPTIMAL : SOLVE_INFEASIBLE;
+end:
+    if (status == SOLVE_ERROR) {
+        solve_free_solutions(out, *nout);
+        *nout = 0;
+    }
+    free(keys);
+    free(stages);
+    free(found);
+    free(best);
+    free(line);
+    free(stage_val);
+    ctx_free(&c);
+    lm_buf_free(&dummy);
+    return status;
+}
+
+/* ---- translation checks ---------------------------------------------------------- */
+
+bool mzn_write_eval(lm_buf *b, const sym_expr *const *exprs, int n, const sym_env *env, bool as_vars, lm_buf *why)
+{
+    /* every symbol of env is a one-value variable (as_vars) or fixed */
+    solve_var *vars = lm_xcalloc((size_t)env->n + 1, sizeof *vars);
+    int64_t *vals = lm_xcalloc((size_t)env->n + 1, sizeof *vals);
+    int nv = 0;
+    if (as_vars)
+        for (int i = 0; i < env->n; i++) {
+            vals[i] = env->b[i].lo;
+            vars[nv++] = (solve_var){env->b[i].var, &vals[i], 1};
+        }
+    solve_problem p = {.vars = vars, .nvars = nv, .fixed = env};
+    mctx c;
+    ctx_init(&c, &p, 0, why);
+    for (int i = 0; i < n; i++)
+        add_root(&c, ROOT_EVAL, exprs[i], NULL);
+    if (!c.failed)
+        analyse(&c);
+    if (!c.failed)
+        check_division_temps(&c);
+    bool ok = !c.failed;
+    if (ok) {
+        write_body(&c, b, NULL, -1);
+        for (int i = 0; i < n; i++) {
+            lm_buf_printf(b, "%% %s\n", expr_text(&c, exprs[i]));
+            lm_buf_printf(b, "%s int: loomc_e%d = ", as_vars ? "var" : "", i);
+            print_node(&c, b, c.roots.items[i].node, false);
+            lm_buf_puts(b, ";\n");
+        }
+        lm_buf_puts(b, "solve satisfy;\noutput [\"loomc-eval\"");
+        for (int i = 0; i < n; i++)
+            lm_buf_printf(b, ", \" \\(loomc_e%d)\"", i);
+        lm_buf_puts(b, ", \"\\n\"];\n");
+    }
+    ctx_free(&c);
+    free(vars);
+    free(vals);
+    return ok;
+}

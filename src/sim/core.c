@@ -387,6 +387,7 @@ static int xfer_op(sim *s, sim_engine *e, const df_stmt *st)
         if (nd < 0)
             return STEP_WAIT;
         x.kind = SIM_X_SEM_MCAST;
+        tmp.u.core = e->core; /* the arrival skips the sender (without loopback) by this */
         x.r0 = noc_pos(s, x0, y0);
         x.r1 = noc_pos(s, x1, y1);
         x.dests = s->dests;

@@ -169,6 +169,8 @@ typedef struct sched_kernel {
  * scheduler cannot place (e.g. a non-affine block access) and returns false. */
 bool sched_summarize(sched_kernel *k, const tir_func *f, const acc_result *acc, const arch_desc *a,
                      const sched_free *frees, int nfrees, sym_ctx *s, lm_arena *ar, lm_diag *d);
+/* "program" for level 0; "loop k (line 28)" or "loop at line 28" for a loop body. */
+const char *sched_level_name(const sched_kernel *k, int level, lm_arena *ar);
 /* Text of the summary (loops, buffers, work, FLOPs), stable, for tests and --explain. */
 void sched_print_summary(lm_buf *b, const sched_kernel *k);
 
@@ -243,10 +245,23 @@ const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *
  * model.c - latency expression and legality constraints of a candidate
  * ==================================================================== */
 
+typedef enum sched_termkind {
+    SCHED_T_READ,    /* reader stage part: one load, one execution of its level */
+    SCHED_T_WRITE,   /* writer stage part: one store */
+    SCHED_T_COMPUTE, /* compute stage of a level (incl. nested loops) */
+    SCHED_T_DETAIL,  /* unpack / math / pack inside a compute stage */
+    SCHED_T_COUNT,   /* iterations of a loop, programs of a core (a count, not cycles) */
+    SCHED_T_LEVEL,   /* all executions of a level */
+    SCHED_T_BOUND,   /* a whole-launch lower bound (DRAM bandwidth) */
+    SCHED_T_FIXED,   /* fixed costs (kernel launch) */
+    SCHED_T_TOTAL,   /* the launch's latency */
+} sched_termkind;
+
 typedef struct sched_term {
-    const char *name;      /* "read a (loop iv.0, per iteration)", "compute (loop iv.0)", ... */
+    const char *name;      /* "read a (loop k)", "compute (loop k)", ... */
     const sym_expr *cycles;
     int level;             /* where it applies; -1 for totals */
+    sched_termkind kind;
 } sched_term;
 
 typedef struct sched_model {
@@ -353,6 +368,9 @@ bool sched_choice_eval(const sched_job *job, const sched_choice *c, const sym_ex
  * with their slack, the dominant latency terms, and the runner-up and why
  * it lost - in the kernel's own names. */
 void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_ctx *s, lm_arena *ar);
+/* Useful FLOPs of the whole job at a choice (each launch's programs times
+ * the FLOPs of a program of average work); false if not evaluable. */
+bool sched_job_flops(const sched_job *job, const sched_choice *c, double *out);
 
 /* ======================================================================
  * plan.c - plan files: a chosen schedule as JSON, and back

@@ -13,6 +13,8 @@ int cli_ir(int argc, char **argv);   /* cmd_ir.c */
 int cli_arch(int argc, char **argv); /* cmd_arch.c */
 int cli_sim(int argc, char **argv);  /* cmd_sim.c */
 int cli_ast(int argc, char **argv);  /* cmd_ast.c */
+int cli_calibrate(int argc, char **argv); /* cmd_calibrate.c */
+int cli_run(int argc, char **argv);  /* cmd_run.c */
 
 /* 'loomc sim': cmd_sim.c parses the options, reads, binds and validates the
  * program; cli_sim_execute (cmd_sim_run.c) runs it and reports. */

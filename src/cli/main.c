@@ -11,6 +11,8 @@ static const struct {
     {"ir", cli_ir, "print a kernel's Tile IR and its access analysis"},
     {"arch", cli_arch, "validate and print a hardware description"},
     {"sim", cli_sim, "simulate a dataflow program on a chip"},
+    {"run", cli_run, "compile, schedule, lower and simulate a kernel (--check: against the interpreter)"},
+    {"calibrate", cli_calibrate, "simulate TTNN's schedules beside TTNN's published measurements"},
     {"ast", cli_ast, "print the syntax tree of a Python file (for debugging the front end)"},
 };
 

@@ -2201,8 +2201,8 @@ static bool c_waits(lw *L, int r)
     store *s = root_store(L, r);
     if (!s || ri->dest == D_DOT || ri->dest == D_OUT)
         return false;
-    if (ri->rl == R_NEW && s->inplace)
-        return false;
+    if ((ri->rl == R_NEW || ri->rl == R_OLD) && s->inplace)
+        return false; /* accumulated in reserved pages, pushed after the loop */
     if (ri->rl == R_RESULT && s->writer_pops)
         return false;
     return true;
@@ -2434,8 +2434,8 @@ static void emit_cblock(kctx *K, const tir_block *b)
     }
     for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
         for (int u = 0; u < L->nv; u++)
-            if (L->v[u].first_top == op && c_waits(L, u))
-                c_wait(K, u);
+            if (L->v[u].first_top == op && c_waits(L, u) && !(op->code == TIR_YIELD && L->v[u].rl == R_NEW))
+                c_wait(K, u); /* (a yield does not read the value made in its place) */
         emit_cop(K, op);
         if (op->code == TIR_YIELD && b->owner)
             end_of_body(K, b->owner);

@@ -1,0 +1,224 @@
+/* lower_run.c - run a job end to end (sched_run_job): lower each launch,
+ * validate, simulate the launches in order, and with `check` compare every
+ * output with the Tile IR reference interpreter run on the same inputs.
+ *
+ * Both sides start from the same host arrays: the interpreter fills each
+ * input with tirx_tensor_fill_random (rounded to its type), and the
+ * simulator gets those values laid out as the lowering stores tensors in
+ * DRAM (sched_tensor_to_2d, padding zero) instead of its own seeded fill.
+ * A scratch tensor written by one launch is read back from the simulator
+ * and handed to the next launch's simulation, while the interpreter keeps
+ * its own copy, so a wrong split kernel shows in the combined output.
+ *
+ * The comparison uses the simulator's error model (num_within_tolerance_fid)
+ * for the output's storage format, the deepest accumulation of the job and
+ * the lowest matrix fidelity of its schedules.
+ */
+#include "sched.h"
+
+#include "../df/df.h"
+#include "../ir/tir_interp.h"
+#include "../sim/num.h"
+#include "../sim/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool eval_shape(const tir_tensor *t, const sched_schedule *const *s, int n, int64_t *shape)
+{
+    for (int d = 0; d < t->rank; d++) {
+        bool ok = false;
+        for (int l = 0; l < n && !ok; l++)
+            ok = sym_eval(t->shape[d], &s[l]->values, &shape[d]) == SYM_OK;
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* The deepest chain of products summed into one output element: K of each
+ * dot, times the trips of the loops around it when it accumulates into a
+ * carried value (an upper bound over programs). */
+static int64_t depth_block(const tir_block *b, const sched_schedule *s, sym_env *env, int64_t outer)
+{
+    int64_t best = 1;
+    for (const tir_op *op = b->first; op; op = op->next) {
+        if (op->code == TIR_DOT && op->opnds[0]->type.rank >= 1) {
+            int64_t k = 1;
+            const tir_type *t = &op->opnds[0]->type;
+            sym_eval(t->shape[t->rank - 1], &s->values, &k);
+            int64_t d = k * (op->nopnds == 3 ? outer : 1);
+            if (d > best)
+                best = d;
+        }
+        if (op->code == TIR_FOR) {
+            int64_t lo = 1, hi = 1;
+            if (op->sym)
+                sym_bounds(op->sym, env, &lo, &hi);
+            int64_t d = depth_block(op->regions[0], s, env, outer * (hi > 1 ? hi : 1));
+            if (d > best)
+                best = d;
+        }
+    }
+    return best;
+}
+
+static int64_t job_depth(const sched_kernel *const *k, const sched_schedule *const *s, int n, sym_ctx *sc)
+{
+    int64_t best = 1;
+    for (int l = 0; l < n; l++) {
+        sym_env env = {0};
+        for (int i = 0; i < s[l]->values.n; i++)
+            sym_env_set_range(&env, s[l]->values.b[i].var, s[l]->values.b[i].lo, s[l]->values.b[i].hi);
+        const tir_func *f = k[l]->f;
+        for (int g = 0; g < f->grid_rank; g++) {
+            int64_t e = 1;
+            sym_eval(f->grid[g], &s[l]->values, &e);
+            sym_env_set_range(&env, tir_pid_var(sc, g), 0, e > 0 ? e - 1 : 0);
+        }
+        int64_t d = depth_block(f->body, s[l], &env, 1);
+        sym_env_free(&env);
+        if (d > best)
+            best = d;
+    }
+    return best;
+}
+
+static arch_format fmt_of(tir_elem e) { return e == TIR_BF16 ? ARCH_BF16 : ARCH_FP32; }
+
+bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sched_schedule *const *s, int n,
+                   const tir_tensor *const *tensors, int ntensors, const sched_run_opts *o, sym_ctx *sc, lm_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    out->check = SCHED_CHECK_SKIPPED;
+    bool check = o->check && !o->timing_only;
+    bool ok = true;
+    /* host copies: the reference's and what the device computed */
+    tirx_tensor *ref = lm_xcalloc((size_t)(ntensors > 0 ? ntensors : 1), sizeof *ref);
+    float **dev = lm_xcalloc((size_t)(ntensors > 0 ? ntensors : 1), sizeof *dev);
+    int64_t shapes[64][TIR_MAX_RANK];
+    if (ntensors > 64) {
+        lm_error_plain(d, "a job of more than 64 tensors");
+        ok = false;
+    }
+    for (int i = 0; ok && i < ntensors; i++) {
+        if (!eval_shape(tensors[i], s, n, shapes[i])) {
+            lm_error_plain(d, "the shape of tensor '%s' is not bound by the schedule", tensors[i]->name);
+            ok = false;
+            break;
+        }
+        if (!check)
+            continue;
+        sym_env env = {0};
+        for (int l = 0; l < n; l++)
+            for (int j = 0; j < s[l]->values.n; j++)
+                sym_env_set(&env, s[l]->values.b[j].var, s[l]->values.b[j].lo);
+        lm_buf why = {0};
+        if (!tirx_tensor_init(&ref[i], tensors[i], &env, &why)) {
+            lm_error_plain(d, "tensor '%s': %s", tensors[i]->name, lm_buf_str(&why));
+            ok = false;
+        } else {
+            if (tensors[i]->role == TIR_INPUT)
+                tirx_tensor_fill_random(&ref[i], o->seed + (uint64_t)i + 1);
+            dev[i] = lm_xmalloc((size_t)(ref[i].numel + 1) * sizeof *dev[i]);
+            memcpy(dev[i], ref[i].data, (size_t)ref[i].numel * sizeof *dev[i]);
+        }
+        lm_buf_free(&why);
+        sym_env_free(&env);
+    }
+    arch_fidelity fid = ARCH_HIFI4;
+    for (int l = 0; ok && l < n; l++) {
+        if (s[l]->fidelity < fid)
+            fid = s[l]->fidelity;
+        df_program *p = sched_lower(k[l], s[l], o->arch, sc, d);
+        if (!p || !df_validate(p, o->arch, d)) {
+            df_free(p);
+            ok = false;
+            break;
+        }
+        if (o->programs)
+            df_print(o->programs, p);
+        /* the simulator's tensors from the host copies */
+        float **init = NULL;
+        if (check) {
+            init = lm_xcalloc((size_t)(p->ntensors > 0 ? p->ntensors : 1), sizeof *init);
+            for (int t = 0; t < p->ntensors; t++)
+                for (int i = 0; i < ntensors; i++)
+                    if (!strcmp(tensors[i]->name, p->tensors[t].name)) {
+                        init[t] = lm_xmalloc((size_t)(p->tensors[t].rows * p->tensors[t].cols + 1) * sizeof **init);
+                        sched_tensor_to_2d(dev[i], shapes[i], tensors[i]->rank, init[t]);
+                    }
+        }
+        sim_options so = {0};
+        so.timing_only = o->timing_only;
+        so.exact_exp = o->exact_exp;
+        so.trace_path = l == 0 ? o->trace_path : NULL;
+        so.tensor_init = (const float *const *)init;
+        so.keep_tensors = check;
+        sim_result *r = sim_run(p, o->arch, &so, d);
+        if (r) {
+            sched_run_launch *rl = &out->launches[out->nlaunches++];
+            rl->kernel = k[l]->f->name;
+            rl->cycles = r->cycles;
+            rl->flops = r->flops;
+            rl->cores = r->ncores;
+            out->cycles += r->cycles;
+            out->seconds += r->seconds;
+            out->flops += r->flops;
+            if (check)
+                for (int t = 0; t < p->ntensors; t++)
+                    for (int i = 0; i < ntensors; i++)
+                        if (!strcmp(tensors[i]->name, p->tensors[t].name) && tensors[i]->role != TIR_INPUT)
+                            sched_tensor_from_2d(r->tensor_data[t], shapes[i], tensors[i]->rank, dev[i]);
+            sim_result_free(r);
+        } else {
+            ok = false;
+        }
+        if (init)
+            for (int t = 0; t < p->ntensors; t++)
+                free(init[t]);
+        free(init);
+        df_free(p);
+        if (ok && check) {
+            lm_buf why = {0};
+            if (!tirx_run(k[l]->f, &s[l]->values, ref, ntensors, &why)) {
+                lm_error_plain(d, "the reference interpreter failed: %s", lm_buf_str(&why));
+                ok = false;
+            }
+            lm_buf_free(&why);
+        }
+    }
+    out->tflops = out->seconds > 0 ? out->flops / out->seconds / 1e12 : 0;
+    if (ok && check) {
+        int64_t depth = job_depth(k, s, n, sc);
+        out->check = SCHED_CHECK_PASS;
+        for (int i = 0; i < ntensors; i++) {
+            if (tensors[i]->role != TIR_OUTPUT || out->noutputs == SCHED_MAX_OUTPUTS)
+                continue;
+            num_cmp c = num_compare(dev[i], ref[i].data, ref[i].numel);
+            arch_format f = fmt_of(tensors[i]->elem);
+            sched_run_output *ro = &out->outputs[out->noutputs++];
+            ro->tensor = tensors[i]->name;
+            ro->max_abs = c.max_abs;
+            ro->max_rel = c.max_rel;
+            ro->nonfinite = c.nonfinite;
+            ro->tolerance = num_tolerance(f, depth, fid);
+            ro->pass = num_within_tolerance_fid(&c, f, depth, fid);
+            if (!ro->pass)
+                out->check = SCHED_CHECK_FAIL;
+            if (c.max_abs > out->max_error || isnan(c.max_abs))
+                out->max_error = c.max_abs;
+            if (c.max_rel > out->max_rel_error || isnan(c.max_rel))
+                out->max_rel_error = c.max_rel;
+        }
+    }
+    for (int i = 0; i < ntensors; i++) {
+        if (check)
+            tirx_tensor_free(&ref[i]);
+        free(dev[i]);
+    }
+    free(ref);
+    free(dev);
+    return ok;
+}

@@ -13,6 +13,8 @@ int cli_ir(int argc, char **argv);   /* cmd_ir.c */
 int cli_arch(int argc, char **argv); /* cmd_arch.c */
 int cli_sim(int argc, char **argv);  /* cmd_sim.c */
 int cli_ast(int argc, char **argv);  /* cmd_ast.c */
+int cli_bench(int argc, char **argv); /* cmd_bench.c */
+int cli_compile(int argc, char **argv); /* cmd_compile.c */
 int cli_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 int cli_run(int argc, char **argv);  /* cmd_run.c */
 

@@ -9,10 +9,12 @@ static const struct {
     const char *help;
 } commands[] = {
     {"ir", cli_ir, "print a kernel's Tile IR and its access analysis"},
+    {"compile", cli_compile, "schedule a kernel for a chip without tuning; explain, write a plan"},
     {"arch", cli_arch, "validate and print a hardware description"},
     {"sim", cli_sim, "simulate a dataflow program on a chip"},
     {"run", cli_run, "compile, schedule, lower and simulate a kernel (--check: against the interpreter)"},
     {"calibrate", cli_calibrate, "simulate TTNN's schedules beside TTNN's published measurements"},
+    {"bench", cli_bench, "benchmark suites: loomc against TTNN, an oracle and a tuner (simulated)"},
     {"ast", cli_ast, "print the syntax tree of a Python file (for debugging the front end)"},
 };
 

@@ -87,6 +87,49 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
     return true;
 }
 
+bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file, const arch_desc *a, lm_diag *d)
+{
+    drv_sched *ds = r->sched = LM_NEW(&r->arena, drv_sched);
+    const fe_spec *spec = r->spec;
+    for (int i = 0; i < spec->env.n; i++)
+        sym_env_set_range(&ds->bound, spec->env.b[i].var, spec->env.b[i].lo, spec->env.b[i].hi);
+    sched_free frees[SCHED_MAX_VARS];
+    int nf = 0;
+    for (int i = 0; i < spec->nfrees && nf < SCHED_MAX_VARS; i++)
+        frees[nf++] = (sched_free){.var = spec->frees[i].var, .pinned = spec->frees[i].bound};
+    if (r->nlaunches > SCHED_MAX_LAUNCHES) {
+        lm_error_plain(d, "the launch spec has %d launches; the scheduler handles at most %d", r->nlaunches,
+                       SCHED_MAX_LAUNCHES);
+        return false;
+    }
+    ds->job.arch = a;
+    ds->job.bound = &ds->bound;
+    for (int i = 0; i < r->nlaunches; i++) {
+        drv_launch *dl = &r->launches[i];
+        sched_kernel *k = &ds->kernels[i];
+        if (!sched_summarize(k, dl->func, dl->access, a, frees, nf, r->sym, &r->arena, d))
+            return false;
+        k->launch = dl->launch->index;
+        sched_alloc(k);
+        ds->job.k[i] = k;
+        dl->summary = k;
+        const sched_plan_launch *pl = NULL;
+        for (int j = 0; j < p->nlaunches; j++)
+            if (p->launches[j].launch == k->launch)
+                pl = &p->launches[j];
+        if (!pl) {
+            lm_error(d, (lm_loc){plan_file, 0, 0}, "the plan has no schedule for launch %d (%s)", k->launch, k->name);
+            return false;
+        }
+        if (!sched_plan_schedule(pl, k, plan_file, &ds->result.best[i], r->sym, &r->arena, d))
+            return false;
+        dl->schedule = &ds->result.best[i];
+    }
+    ds->job.nlaunches = r->nlaunches;
+    ds->result.cycles = p->predicted_cycles;
+    return true;
+}
+
 void drv_free(drv_result *r)
 {
     if (r->sched) {

@@ -68,6 +68,11 @@ bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d);
  * (a kernel the scheduler cannot place, a shape no candidate fits) are
  * reported through d; returns false. */
 bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d);
+/* After drv_compile: instead of solving, take the schedules of a plan file
+ * (sched_plan_read) for the selected launches: each launch is summarised
+ * and its plan entry checked against it (kernel, mapping, every symbol the
+ * lowering reads). `plan_file` names the plan in messages. */
+bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file, const arch_desc *a, lm_diag *d);
 void drv_free(drv_result *r);
 
 #endif

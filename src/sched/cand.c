@@ -140,6 +140,40 @@ static bool transport_ok(const sched_operand *t, const acc_access *x, const sche
     return g >= 0 && ((x->reuse >> g) & 1u);
 }
 
+bool sched_candidate_check(const sched_kernel *k, const sched_candidate *c, const arch_desc *a, lm_buf *why)
+{
+    int rank = k->f->grid_rank;
+    if (!placement_ok(c->place, rank)) {
+        lm_buf_puts(why, "at most one program axis on x and one on y, and flattened (xy) axes with no x or y axis");
+        return false;
+    }
+    int nl = 0;
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_IN)
+            nl++;
+    if (c->nops != nl) {
+        lm_buf_printf(why, "%d transports given for %d loads", c->nops, nl);
+        return false;
+    }
+    for (int i = 0; i < c->nops; i++) {
+        const sched_operand *o = &c->ops[i];
+        bool is_load = false;
+        for (int b = 0; b < k->nbufs; b++)
+            is_load |= k->bufs[b].kind == SCHED_BUF_IN && k->bufs[b].access == o->access;
+        if (!is_load || (i && c->ops[i - 1].access >= o->access)) {
+            lm_buf_printf(why, "transport %d: access %d is not the next load of the kernel", i, o->access);
+            return false;
+        }
+        arch_desc any = {.mcast_rect = true};
+        if (!transport_ok(o, &k->acc->acc[o->access], c->place, rank, a ? a : &any)) {
+            lm_buf_printf(why, "the load of '%s' cannot use %s along %s with this placement", load_name(k, o->access),
+                          sched_transport_name(o->transport), sched_place_name(o->along));
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Largest number of programs along each axis over the free constexprs'
  * ranges (block sizes from one tile up, other constexprs up to 64). */
 static void max_programs(const sched_kernel *k, const arch_desc *a, const sym_env *bound, int64_t *out)

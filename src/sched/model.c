@@ -101,21 +101,12 @@ static void add_con(mctx *c, const sym_expr *e, const char *name)
     LM_PUSH(&c->cons, ((solve_constraint){e, name}));
 }
 
-static void add_term(mctx *c, const char *name, const sym_expr *cycles, int level)
+static void add_term(mctx *c, sched_termkind kind, const char *name, const sym_expr *cycles, int level)
 {
     sched_model *m = c->m;
     if (m->nterms == SCHED_MAX_TERMS)
         return;
-    m->terms[m->nterms++] = (sched_term){name, cycles, level};
-}
-
-static const char *level_name(mctx *c, int level)
-{
-    if (level == 0)
-        return "program";
-    const sched_loop *L = &c->k->loops[level - 1];
-    const tir_value *iv = tir_for_var(L->op);
-    return lm_arena_printf(c->ar, "loop %s", iv->name ? iv->name : L->op->iv->name);
+    m->terms[m->nterms++] = (sched_term){name, cycles, level, kind};
 }
 
 /* ---- substitution of program ids ------------------------------------------ */
@@ -458,7 +449,6 @@ static const sym_expr *level_latency(mctx *c, int level)
 {
     const sched_kernel *k = c->k;
     const sym_expr *r = K(c, 0), *w = K(c, 0), *fill = K(c, 0);
-    const char *where = level_name(c, level);
     for (int i = 0; i < k->nbufs; i++) {
         const sched_buf *b = &k->bufs[i];
         if (b->level != level)
@@ -467,29 +457,29 @@ static const sym_expr *level_latency(mctx *c, int level)
             stage st = read_cost(c, b);
             r = add(c, r, st.cycles);
             fill = add(c, fill, st.fill);
-            add_term(c, lm_arena_printf(c->ar, "read %s (%s, each)", b->name, where), st.cycles, level);
+            add_term(c, SCHED_T_READ, lm_arena_printf(c->ar, "read %s", b->name), st.cycles, level);
         } else if (b->kind == SCHED_BUF_OUT) {
             const sym_expr *wc = write_cost(c, b);
             w = add(c, w, wc);
-            add_term(c, lm_arena_printf(c->ar, "write %s (%s, each)", b->name, where), wc, level);
+            add_term(c, SCHED_T_WRITE, lm_arena_printf(c->ar, "write %s", b->name), wc, level);
         }
     }
     const sym_expr *u, *mth, *p;
     const sym_expr *cc = compute_cost(c, level, &u, &mth, &p);
     int64_t zero;
     if (!(sym_is_const(mth, &zero) && zero == 0)) {
-        add_term(c, lm_arena_printf(c->ar, "unpack (%s, each)", where), u, level);
-        add_term(c, lm_arena_printf(c->ar, "math (%s, each)", where), mth, level);
-        add_term(c, lm_arena_printf(c->ar, "pack (%s, each)", where), p, level);
+        add_term(c, SCHED_T_DETAIL, "unpack", u, level);
+        add_term(c, SCHED_T_DETAIL, "math", mth, level);
+        add_term(c, SCHED_T_DETAIL, "pack", p, level);
     }
     for (int i = 0; i < k->nloops; i++)
         if (k->loops[i].parent + 1 == level)
             cc = add(c, cc, level_latency(c, 1 + i));
-    add_term(c, lm_arena_printf(c->ar, "compute (%s, each, incl. inner loops)", where), cc, level);
+    add_term(c, SCHED_T_COMPUTE, "compute", cc, level);
     const sym_expr *n = level == 0 ? c->waves : c->trips[level - 1];
     const sym_expr *t = add(c, pipeline(c, n, r, cc, w, serial(c, level)), fill);
-    add_term(c, level == 0 ? "programs per core (waves)" : lm_arena_printf(c->ar, "iterations of %s", where), n, level);
-    add_term(c, lm_arena_printf(c->ar, "%s total", level == 0 ? "all programs of a core" : where), t, level);
+    add_term(c, SCHED_T_COUNT, level == 0 ? "programs per core" : "iterations", n, level);
+    add_term(c, SCHED_T_LEVEL, level == 0 ? "all programs of the busiest core" : "all iterations", t, level);
     return t;
 }
 
@@ -601,10 +591,10 @@ bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candid
     double rbank = LM_MIN(a->dram_bank_read_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
     double wbank = LM_MIN(a->dram_bank_write_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
     const sym_expr *dram_bound = add(c, xfer(c, rd, rbank), xfer(c, wr, wbank));
-    add_term(c, "DRAM bandwidth bound (all banks)", dram_bound, -1);
-    add_term(c, "kernel launch", launch, -1);
+    add_term(c, SCHED_T_BOUND, "DRAM bandwidth bound (all banks, reads and writes)", dram_bound, -1);
+    add_term(c, SCHED_T_FIXED, "kernel launch", launch, -1);
     m->cycles = mx(c, total, add(c, launch, dram_bound));
-    add_term(c, "total", m->cycles, -1);
+    add_term(c, SCHED_T_TOTAL, "total", m->cycles, -1);
 
     solve_problem *p = &m->problem;
     p->vars = c->vars.items;

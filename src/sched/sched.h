@@ -238,6 +238,12 @@ typedef struct sched_cands {
  * used to compute parallel extents. */
 void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *a, const sym_env *bound,
                       sym_ctx *s, lm_arena *ar);
+/* Is c a valid mapping of k: at most one axis per core dimension, flattened
+ * axes alone, one transport per load (in access order), multicast and
+ * forwarding only along a core dimension whose axis the load does not
+ * depend on, and (when a is given) a multicast shape the chip supports?
+ * Describes the first problem in why. */
+bool sched_candidate_check(const sched_kernel *k, const sched_candidate *c, const arch_desc *a, lm_buf *why);
 /* Build a candidate's label from its fields. */
 const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *c, lm_arena *ar);
 
@@ -393,7 +399,9 @@ typedef struct sched_plan_launch {
     sched_place place[TIR_MAX_GRID];
     sched_plan_operand ops[SCHED_MAX_OPS];
     int nops;
-    sched_plan_kv *values;       /* every symbol, unprefixed, sorted by name */
+    const char *mapping;         /* the candidate's label (written for readers; not read back) */
+    sched_plan_kv *values;       /* every symbol, unprefixed: sizes, free constexprs, grid,
+                                    depths, sub-block */
     int nvalues;
     arch_fidelity fidelity;
     bool fp32_acc;
@@ -420,6 +428,10 @@ void sched_plan_from(sched_plan *p, const sched_job *job, const sched_result *r,
                      int nconsts, lm_arena *ar);
 /* The plan as JSON (stable key order). */
 void sched_plan_write(lm_buf *b, const sched_plan *p);
+/* The same with `extra` (pre-rendered `  "key": value` members, comma
+ * separated) appended to the top-level object, as `loomc compile --json`
+ * prints it. */
+void sched_plan_write_json(lm_buf *b, const sched_plan *p, const char *extra);
 /* Read and validate a plan file; errors are `file:line:col: error: ...`
  * through d. NULL on error. */
 sched_plan *sched_plan_read(const char *path, lm_arena *ar, lm_diag *d);

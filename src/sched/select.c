@@ -417,18 +417,9 @@ void sched_choice_schedules(const sched_job *job, const sched_choice *c, sched_s
         sc->fidelity = k->fidelity;
         sc->fp32_acc = k->fp32_acc;
         sc->origin = "loomc";
-        /* sizes and pinned constexprs */
-        for (int i = 0; job->bound && i < job->bound->n; i++)
-            sym_env_set_range(&sc->values, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
-        /* the launch's own symbols that are not variables of this candidate */
-        sym_env_set(&sc->values, sym_var(s, "grid.x"), 1);
-        sym_env_set(&sc->values, sym_var(s, "grid.y"), 1);
-        sym_env_set(&sc->values, sym_var(s, "sub.h"), 1);
-        sym_env_set(&sc->values, sym_var(s, "sub.w"), 1);
-        for (int i = 0; i < k->nbufs; i++)
-            if (k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT)
-                sym_env_set(&sc->values, k->bufs[i].depth, 1);
-        /* the solution: shared symbols as they are, this launch's without its prefix */
+        /* the solution by name: shared symbols as they are, this launch's
+           without its prefix, other launches' left out */
+        sym_env sol = {0};
         size_t pl = strlen(m->prefix);
         for (int i = 0; i < c->problem.nvars; i++) {
             const char *name = c->problem.vars[i].var->name;
@@ -437,10 +428,35 @@ void sched_choice_schedules(const sched_job *job, const sched_choice *c, sched_s
             for (int j = 0; j < job->nlaunches && !own; j++)
                 if (j != l && c->m[j]->prefix[0] && !strncmp(name, c->m[j]->prefix, strlen(c->m[j]->prefix)))
                     other = true;
-            if (other)
-                continue;
-            sym_env_set(&sc->values, own ? sym_var(s, name + pl) : c->problem.vars[i].var, c->sol.values[i]);
+            if (!other)
+                sym_env_set(&sol, own ? sym_var(s, name + pl) : c->problem.vars[i].var, c->sol.values[i]);
         }
+        for (int i = 0; job->bound && i < job->bound->n; i++)
+            sym_env_set_range(&sol, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
+        /* in a fixed order: sizes and pinned constexprs (the spec's order), the
+           free constexprs, the grid, the depths, the sub-block; a symbol the
+           candidate does not vary is 1 */
+        int64_t lo, hi;
+        for (int i = 0; job->bound && i < job->bound->n; i++)
+            sym_env_set_range(&sc->values, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
+        for (int j = 0; j < job->nlaunches; j++)
+            for (int i = 0; i < job->k[j]->nfree; i++) {
+                const sym_expr *v = job->k[j]->frees[i].var;
+                if (!sym_env_get(&sc->values, v, &lo, &hi) && sym_env_get(&sol, v, &lo, &hi))
+                    sym_env_set(&sc->values, v, lo);
+            }
+        const sym_expr *own[SCHED_MAX_BUFS + 4];
+        int nown = 0;
+        own[nown++] = sym_var(s, "grid.x");
+        own[nown++] = sym_var(s, "grid.y");
+        for (int i = 0; i < k->nbufs; i++)
+            if (k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT)
+                own[nown++] = k->bufs[i].depth;
+        own[nown++] = sym_var(s, "sub.h");
+        own[nown++] = sym_var(s, "sub.w");
+        for (int i = 0; i < nown; i++)
+            sym_env_set(&sc->values, own[i], sym_env_get(&sol, own[i], &lo, &hi) ? lo : 1);
+        sym_env_free(&sol);
         /* this launch's own latency at the solution */
         int64_t cyc = -1;
         sc->predicted_cycles = sched_choice_eval(job, c, m->cycles, &cyc) ? cyc : -1;

@@ -371,6 +371,8 @@ static void do_store(sumctx *c, const tir_op *op)
              sym_mul(c->s, k->bufs[b].tiles, tile_bytes(c, fmt)), -1);
 }
 
+static bool v_named(const tir_value *v) { return v->name != NULL; }
+
 /* Rows and columns of a dot operand as a matrix (leading dims folded). */
 static void matrix_dims(sumctx *c, const tir_type *t, const sym_expr **rows, const sym_expr **cols)
 {
@@ -407,7 +409,7 @@ static void do_dot(sumctx *c, const tir_op *op, int b)
     dt->a_format = format_of(ta->elem);
     dt->b_format = format_of(tb->elem);
     dt->out_format = format_of(to->elem);
-    dt->out_name = k->bufs[b].name;
+    dt->out_name = v_named(op->results[0]) ? k->bufs[b].name : lm_arena_printf(c->ar, "the dot at line %d", op->loc.line);
     const sym_expr *prods = sym_mul(s, sym_mul(s, dt->m_tiles, dt->k_tiles), dt->n_tiles);
     add_work(c, SCHED_OP_MATMUL, op, prods, NULL,
              sym_mul(s, sym_mul(s, dt->m_tiles, dt->n_tiles), tile_bytes(c, dt->out_format)), k->ndots);
@@ -770,6 +772,17 @@ bool sched_summarize(sched_kernel *k, const tir_func *f, const acc_result *acc, 
     }
     sum_work(&c);
     return true;
+}
+
+const char *sched_level_name(const sched_kernel *k, int level, lm_arena *ar)
+{
+    if (level <= 0)
+        return "program";
+    const sched_loop *L = &k->loops[level - 1];
+    const tir_value *iv = tir_for_var(L->op);
+    if (iv->name && strcmp(iv->name, "_"))
+        return lm_arena_printf(ar, "loop %s (line %d)", iv->name, L->op->loc.line);
+    return lm_arena_printf(ar, "loop at line %d", L->op->loc.line);
 }
 
 void sched_print_summary(lm_buf *b, const sched_kernel *k)

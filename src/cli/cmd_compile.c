@@ -1,0 +1,356 @@
+/* cmd_compile.c - 'loomc compile KERNEL.py --arch NAME --shape ...': schedule
+ * a kernel's launches for a chip without tuning and report the decision -
+ * the mapping, every symbol's value and the predicted cycles - as text, with
+ * --explain the reasons, with --json one JSON object, and with -o a plan
+ * file that `loomc run --schedule` replays. Everything printed is
+ * deterministic except the JSON member compile_seconds. */
+#include "cli.h"
+#include "driver/driver.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void compile_help(FILE *f)
+{
+    fprintf(f,
+            "usage: loomc compile KERNEL.py --arch NAME|FILE --shape NAME=N[,NAME=N...] [--const NAME=N]...\n"
+            "                     [--kernel NAME] [--top K] [--json] [--explain] [-o PLAN.json]\n\n"
+            "Schedule the launches of KERNEL.py for a chip without profiling: enumerate the\n"
+            "mappings of program axes onto the core grid and the transports of each loaded\n"
+            "block (DRAM, multicast, forwarding), drop dominated ones, derive each one's\n"
+            "constraints and latency from the hardware description, solve for the block\n"
+            "sizes, grid, buffer depths and matmul sub-block exactly, and report the best\n"
+            "(docs/scheduler.md).\n\n"
+            "options:\n"
+            "  --arch NAME|FILE     the chip: a name on the search path (loomc arch --list) or a\n"
+            "                       YAML file\n"
+            "  --shape NAME=N,...   values of the launch spec's sizes (all are required)\n"
+            "  --const NAME=N       set an option of the launch spec, or pin a free constexpr\n"
+            "                       (the scheduler then keeps that value); repeatable\n"
+            "  --kernel NAME        the launch spec to use, or a kernel it launches\n"
+            "  --top K              also list the K best schedules across candidates\n"
+            "  --json               print one JSON object: the plan, candidate counts, the top\n"
+            "                       schedules and compile_seconds (the only non-deterministic member)\n"
+            "  --explain            why: each symbol's value and what one step either way would\n"
+            "                       do, constraints and their slack, latency terms, the runner-up\n"
+            "  -o PLAN.json         write the chosen schedule as a plan file\n"
+            "  --node-limit N       solver effort per candidate, in search nodes (default 2000000)\n"
+            "  --help               show this text\n\n"
+            "exit status: 0 success, 1 bad input or no schedule fits (the message names the\n"
+            "constraint), 2 internal error.\n");
+}
+
+typedef LM_VEC(fe_kv) kv_vec;
+
+/* NAME=N[,NAME=N...] appended to v; false after reporting a usage error. */
+static bool parse_kvs(const char *opt, const char *text, kv_vec *v, lm_arena *a)
+{
+    const char *p = text;
+    if (!*p) {
+        cli_usage_error("compile", "%s needs NAME=VALUE", opt);
+        return false;
+    }
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char *item = lm_arena_strndup(a, p, n);
+        char *eq = strchr(item, '=');
+        if (!eq || eq == item) {
+            cli_usage_error("compile", "%s: expected NAME=VALUE, got '%s'", opt, item);
+            return false;
+        }
+        *eq = 0;
+        const char *val = eq + 1;
+        for (const char *q = item; *q; q++)
+            if (!(*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+                  (q > item && *q >= '0' && *q <= '9'))) {
+                cli_usage_error("compile", "%s: '%s' is not a name", opt, item);
+                return false;
+            }
+        int64_t x;
+        if (!strcmp(val, "True")) {
+            x = 1;
+        } else if (!strcmp(val, "False")) {
+            x = 0;
+        } else {
+            char *end;
+            errno = 0;
+            long long ll = strtoll(val, &end, 10);
+            if (!*val || *end || errno) {
+                cli_usage_error("compile", "%s: the value of %s must be an integer, got '%s'", opt, item, val);
+                return false;
+            }
+            x = ll;
+        }
+        for (size_t i = 0; i < v->len; i++)
+            if (!strcmp(v->items[i].name, item)) {
+                cli_usage_error("compile", "%s: '%s' is given twice", opt, item);
+                return false;
+            }
+        LM_PUSH(v, ((fe_kv){item, x}));
+        if (!comma)
+            break;
+        p = comma + 1;
+        if (!*p) {
+            cli_usage_error("compile", "%s: trailing ','", opt);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool parse_count(const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(val, &end, 10);
+    if (!*val || *end || errno || x < lo || x > hi) {
+        cli_usage_error("compile", "%s needs an integer from %lld to %lld, got '%s'", opt, (long long)lo, (long long)hi,
+                        val);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static bool is_size(const fe_spec *spec, const sym_expr *v)
+{
+    for (int i = 0; i < spec->nsizes; i++)
+        if (spec->sizes[i].var == v)
+            return true;
+    return false;
+}
+
+/* The schedule's symbols other than the launch sizes, as NAME=V. */
+static void print_values(lm_buf *b, const fe_spec *spec, const sched_schedule *sc)
+{
+    for (int i = 0; i < sc->values.n; i++) {
+        if (is_size(spec, sc->values.b[i].var))
+            continue;
+        lm_buf_printf(b, " %s=%lld", sc->values.b[i].var->name, (long long)sc->values.b[i].lo);
+    }
+}
+
+static void json_values(lm_buf *b, const fe_spec *spec, const sched_schedule *sc)
+{
+    lm_buf_putc(b, '{');
+    bool first = true;
+    for (int i = 0; i < sc->values.n; i++) {
+        if (is_size(spec, sc->values.b[i].var))
+            continue;
+        lm_buf_printf(b, "%s\"%s\": %lld", first ? "" : ", ", sc->values.b[i].var->name, (long long)sc->values.b[i].lo);
+        first = false;
+    }
+    lm_buf_putc(b, '}');
+}
+
+int cli_compile(int argc, char **argv)
+{
+    lm_arena a;
+    lm_arena_init(&a);
+    kv_vec shapes = {0}, consts = {0};
+    const char *path = NULL, *kernel = NULL, *arch_name = NULL, *out_path = NULL;
+    bool json = false, explain = false, err = false;
+    int64_t top = 0, node_limit = 0;
+    int rc = LOOMC_EUSER;
+    arch_desc *arch = NULL;
+    for (int i = 1; i < argc && !err; i++) {
+        const char *val = NULL;
+        if (cli_flag(argv, i, "--help") || cli_flag(argv, i, "-h")) {
+            compile_help(stdout);
+            rc = LOOMC_OK;
+            goto out;
+        }
+        if (cli_flag(argv, i, "--json")) {
+            json = true;
+        } else if (cli_flag(argv, i, "--explain")) {
+            explain = true;
+        } else if (cli_opt(argc, argv, &i, "--shape", &val, &err)) {
+            if (!err && !parse_kvs("--shape", val, &shapes, &a))
+                goto out;
+        } else if (cli_opt(argc, argv, &i, "--const", &val, &err)) {
+            if (!err && !parse_kvs("--const", val, &consts, &a))
+                goto out;
+        } else if (cli_opt(argc, argv, &i, "--kernel", &val, &err)) {
+            if (!err && kernel) {
+                cli_usage_error("compile", "--kernel is given twice");
+                goto out;
+            }
+            kernel = val;
+        } else if (cli_opt(argc, argv, &i, "--arch", &val, &err)) {
+            if (!err && arch_name) {
+                cli_usage_error("compile", "--arch is given twice");
+                goto out;
+            }
+            arch_name = val;
+        } else if (cli_opt(argc, argv, &i, "--top", &val, &err)) {
+            if (!err && !parse_count("--top", val, 1, 1000, &top))
+                goto out;
+        } else if (cli_opt(argc, argv, &i, "--node-limit", &val, &err)) {
+            if (!err && !parse_count("--node-limit", val, 1, (int64_t)1 << 40, &node_limit))
+                goto out;
+        } else if (cli_opt(argc, argv, &i, "-o", &val, &err)) {
+            if (!err && out_path) {
+                cli_usage_error("compile", "-o is given twice");
+                goto out;
+            }
+            out_path = val;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            cli_usage_error("compile", "unknown option '%s'", argv[i]);
+            goto out;
+        } else if (path) {
+            cli_usage_error("compile", "expected one kernel file, got '%s' and '%s'", path, argv[i]);
+            goto out;
+        } else {
+            path = argv[i];
+        }
+    }
+    if (err)
+        goto out;
+    if (!path) {
+        cli_usage_error("compile", "missing the kernel file");
+        goto out;
+    }
+    if (!arch_name) {
+        cli_usage_error("compile", "missing --arch NAME|FILE (the chip to schedule for)");
+        goto out;
+    }
+
+    double t0 = now_seconds();
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    arch = arch_load(arch_name, &d);
+    if (!arch)
+        goto out;
+    drv_opts o = {.path = path};
+    o.launch.kernel = kernel;
+    o.launch.shapes = shapes.items;
+    o.launch.nshapes = (int)shapes.len;
+    o.launch.consts = consts.items;
+    o.launch.nconsts = (int)consts.len;
+    drv_result r;
+    drv_sched_opts so = {.arch = arch, .top_k = (int)(top > 0 ? top : 1), .node_limit = node_limit};
+    if (drv_compile(&r, &o, &d) && drv_schedule(&r, &so, &d)) {
+        double secs = now_seconds() - t0;
+        const drv_sched *ds = r.sched;
+        const sched_result *res = &ds->result;
+        const fe_spec *spec = r.spec;
+
+        /* the plan */
+        sched_plan_kv *sk = LM_NEWN(&a, sched_plan_kv, shapes.len + 1);
+        for (size_t i = 0; i < shapes.len; i++)
+            sk[i] = (sched_plan_kv){shapes.items[i].name, shapes.items[i].value};
+        sched_plan_kv *ck = LM_NEWN(&a, sched_plan_kv, consts.len + 1);
+        for (size_t i = 0; i < consts.len; i++)
+            ck[i] = (sched_plan_kv){consts.items[i].name, consts.items[i].value};
+        sched_plan plan;
+        sched_plan_from(&plan, &ds->job, res, path, spec->name, sk, (int)shapes.len, ck, (int)consts.len, &r.arena);
+        double flops = 0;
+        bool have_flops = sched_job_flops(&ds->job, &res->top[0], &flops) && flops > 0;
+        double us = (double)res->cycles / (arch->clock_ghz * 1000.0);
+
+        lm_buf b = {0};
+        if (json) {
+            lm_buf x = {0};
+            lm_buf_printf(&x, "  \"predicted_us\": %.3f,\n  \"tflops\": %.3f,\n", us,
+                          have_flops ? flops / (us * 1e6) : 0.0);
+            lm_buf_printf(&x,
+                          "  \"candidates\": {\"enumerated\": %d, \"legal\": %d, \"pruned\": %d, \"solved\": %d, "
+                          "\"feasible\": %d, \"limited\": %d, \"solver_nodes\": %lld},\n",
+                          res->enumerated, res->legal, res->pruned, res->combos, res->feasible, res->limited,
+                          (long long)res->nodes);
+            lm_buf_puts(&x, "  \"top\": [");
+            for (int t = 0; t < res->ntop; t++) {
+                sched_schedule tmp[SCHED_MAX_LAUNCHES];
+                memset(tmp, 0, sizeof tmp);
+                sched_choice_schedules(&ds->job, &res->top[t], tmp, r.sym);
+                lm_buf_printf(&x, "%s\n    {\"rank\": %d, \"cycles\": %lld, \"launches\": [", t ? "," : "", t + 1,
+                              (long long)res->top[t].cycles);
+                for (int l = 0; l < ds->job.nlaunches; l++) {
+                    lm_buf_printf(&x, "%s{\"kernel\": \"%s\", \"mapping\": \"%s\", \"values\": ", l ? ", " : "",
+                                  ds->job.k[l]->name, tmp[l].cand.label);
+                    json_values(&x, spec, &tmp[l]);
+                    lm_buf_putc(&x, '}');
+                    sym_env_free(&tmp[l].values);
+                }
+                lm_buf_puts(&x, "]}");
+            }
+            lm_buf_printf(&x, "\n  ],\n  \"compile_seconds\": %.6f", secs);
+            sched_plan_write_json(&b, &plan, lm_buf_str(&x));
+            lm_buf_free(&x);
+        } else {
+            lm_buf_printf(&b, "compile %s (%s) for %s:", spec->name, path, arch->name);
+            for (size_t i = 0; i < shapes.len; i++)
+                lm_buf_printf(&b, " %s=%lld", shapes.items[i].name, (long long)shapes.items[i].value);
+            for (size_t i = 0; i < consts.len; i++)
+                lm_buf_printf(&b, " %s=%lld", consts.items[i].name, (long long)consts.items[i].value);
+            lm_buf_printf(&b, "\ncandidates: %d enumerated, %d legal, %d pruned as dominated; %d problems solved, "
+                              "%d with a schedule within the bound, %d at the effort limit\n",
+                          res->enumerated, res->legal, res->pruned, res->combos, res->feasible, res->limited);
+            for (int l = 0; l < ds->job.nlaunches; l++) {
+                const sched_schedule *sc = &res->best[l];
+                lm_buf_printf(&b, "launch %d, %s: %s\n ", sc->k->launch, sc->k->name, sc->cand.label);
+                print_values(&b, spec, sc);
+                lm_buf_printf(&b, "\n  predicted %lld cycles\n", (long long)sc->predicted_cycles);
+            }
+            lm_buf_printf(&b, "predicted: %lld cycles = %.2f us at %.2f GHz", (long long)res->cycles, us,
+                          arch->clock_ghz);
+            if (have_flops)
+                lm_buf_printf(&b, "; %.2f TFLOP/s", flops / (us * 1e6));
+            lm_buf_putc(&b, '\n');
+            if (top > 0) {
+                lm_buf_printf(&b, "top %d:\n", res->ntop);
+                for (int t = 0; t < res->ntop; t++) {
+                    sched_schedule tmp[SCHED_MAX_LAUNCHES];
+                    memset(tmp, 0, sizeof tmp);
+                    sched_choice_schedules(&ds->job, &res->top[t], tmp, r.sym);
+                    lm_buf_printf(&b, "  %d. %lld cycles\n", t + 1, (long long)res->top[t].cycles);
+                    for (int l = 0; l < ds->job.nlaunches; l++) {
+                        lm_buf_printf(&b, "     %s: %s\n       ", ds->job.k[l]->name, tmp[l].cand.label);
+                        print_values(&b, spec, &tmp[l]);
+                        lm_buf_putc(&b, '\n');
+                        sym_env_free(&tmp[l].values);
+                    }
+                }
+            }
+            if (explain) {
+                lm_buf_putc(&b, '\n');
+                sched_explain(&b, &ds->job, res, r.sym, &r.arena);
+            }
+        }
+        bool wrote = true;
+        if (out_path) {
+            lm_buf pb = {0};
+            sched_plan_write(&pb, &plan);
+            FILE *f = fopen(out_path, "w");
+            bool ok = f && fputs(lm_buf_str(&pb), f) >= 0;
+            if (f && fclose(f))
+                ok = false;
+            if (!ok) {
+                fprintf(stderr, "loomc compile: error: cannot write '%s': %s\n", out_path, strerror(errno));
+                wrote = false;
+            }
+            lm_buf_free(&pb);
+        }
+        fputs(lm_buf_str(&b), stdout);
+        lm_buf_free(&b);
+        rc = wrote ? LOOMC_OK : LOOMC_EUSER;
+    }
+    drv_free(&r);
+out:
+    if (arch)
+        arch_free(arch);
+    LM_VEC_FREE(&shapes);
+    LM_VEC_FREE(&consts);
+    lm_arena_free(&a);
+    return rc;
+}

@@ -1,0 +1,350 @@
+/* explain.c - why loomc chose this schedule, in the kernel's own names:
+ * each symbol's value and what moving it one step in its domain would do
+ * (which constraint it would break, or how many cycles it would cost), the
+ * constraints with their slack (binding ones first), the latency terms at
+ * the chosen values with the dominant stage of each level marked, and the
+ * runner-up - the best schedule of another candidate - with the terms where
+ * it loses. Everything printed is computed from the model and the solution;
+ * nothing here decides.
+ */
+#include "sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* An environment holding a choice's solution and the job's bound symbols. */
+static void choice_env(const sched_job *job, const sched_choice *c, sym_env *env)
+{
+    for (int i = 0; i < c->problem.nvars; i++)
+        sym_env_set(env, c->problem.vars[i].var, c->sol.values[i]);
+    for (int i = 0; job->bound && i < job->bound->n; i++)
+        sym_env_set_range(env, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
+}
+
+static bool eval_in(const sym_expr *e, const sym_env *env, int64_t *out) { return sym_eval(e, env, out) == SYM_OK; }
+
+/* The first constraint violated under env (NULL when all hold). */
+static const solve_constraint *violated(const solve_problem *p, const sym_env *env)
+{
+    for (int i = 0; i < p->ncons; i++) {
+        int64_t v;
+        if (!eval_in(p->cons[i].expr, env, &v) || v > 0)
+            return &p->cons[i];
+    }
+    return NULL;
+}
+
+bool sched_job_flops(const sched_job *job, const sched_choice *c, double *out)
+{
+    double total = 0;
+    sym_env e2 = {0};
+    choice_env(job, c, &e2);
+    bool ok = true;
+    for (int l = 0; l < job->nlaunches && ok; l++) {
+        const sched_kernel *k = job->k[l];
+        double progs = 1;
+        for (int g = 0; g < k->f->grid_rank; g++) {
+            int64_t n;
+            if (!eval_in(k->f->grid[g], &e2, &n) || n < 1) {
+                ok = false;
+                break;
+            }
+            progs *= (double)n;
+            /* bind pid.g to the middle program */
+            const sym_expr *pv = NULL;
+            for (const tir_op *op = k->f->body->first; op; op = op->next)
+                if (op->code == TIR_PROGRAM_ID && op->ival == g)
+                    pv = op->results[0]->sym;
+            if (pv)
+                sym_env_set(&e2, pv, (n - 1) / 2);
+        }
+        int64_t fl;
+        if (!ok || !eval_in(k->flops, &e2, &fl)) {
+            ok = false;
+            break;
+        }
+        total += progs * (double)fl;
+    }
+    sym_env_free(&e2);
+    *out = total;
+    return ok;
+}
+
+/* ---- values ------------------------------------------------------------- */
+
+static void explain_values(lm_buf *b, const sched_job *job, const sched_choice *c)
+{
+    const solve_problem *p = &c->problem;
+    lm_buf_puts(b, "values (and what one step either way in the domain would do):\n");
+    sym_env env = {0};
+    choice_env(job, c, &env);
+    for (int i = 0; i < p->nvars; i++) {
+        const solve_var *v = &p->vars[i];
+        int64_t val = c->sol.values[i];
+        int pos = 0;
+        while (pos < v->ndomain && v->domain[pos] != val)
+            pos++;
+        lm_buf_printf(b, "  %-22s = %-6lld", v->var->name, (long long)val);
+        bool any = false;
+        for (int dir = -1; dir <= 1; dir += 2) {
+            int np = pos + dir;
+            if (np < 0 || np >= v->ndomain)
+                continue;
+            int64_t alt = v->domain[np];
+            sym_env_set(&env, v->var, alt);
+            const solve_constraint *bad = violated(p, &env);
+            int64_t obj;
+            lm_buf_puts(b, any ? "; " : "  (");
+            any = true;
+            if (bad)
+                lm_buf_printf(b, "%lld breaks '%s'", (long long)alt, bad->name);
+            else if (eval_in(p->objective, &env, &obj))
+                lm_buf_printf(b, "%lld: %+lld cycles", (long long)alt, (long long)(obj - c->sol.objective));
+            else
+                lm_buf_printf(b, "%lld: not evaluable", (long long)alt);
+            sym_env_set(&env, v->var, val);
+        }
+        if (!any)
+            lm_buf_puts(b, "  (the only value of its domain");
+        lm_buf_puts(b, ")\n");
+    }
+    sym_env_free(&env);
+}
+
+/* ---- constraints ------------------------------------------------------ */
+
+static void explain_constraints(lm_buf *b, const sched_job *job, const sched_choice *c)
+{
+    const solve_problem *p = &c->problem;
+    sym_env env = {0};
+    choice_env(job, c, &env);
+    int64_t *slack = lm_xcalloc((size_t)(p->ncons ? p->ncons : 1), sizeof *slack);
+    int *order = lm_xcalloc((size_t)(p->ncons ? p->ncons : 1), sizeof *order);
+    for (int i = 0; i < p->ncons; i++) {
+        int64_t v = 0;
+        eval_in(p->cons[i].expr, &env, &v);
+        slack[i] = -v;
+        order[i] = i;
+    }
+    /* binding first: by slack, then problem order */
+    for (int i = 1; i < p->ncons; i++) {
+        int x = order[i], j = i - 1;
+        while (j >= 0 && slack[order[j]] > slack[x])
+            order[j + 1] = order[j], j--;
+        order[j + 1] = x;
+    }
+    lm_buf_puts(b, "constraints (slack at these values; 0 = binding):\n");
+    if (!p->ncons)
+        lm_buf_puts(b, "  none\n");
+    for (int i = 0; i < p->ncons; i++) {
+        const solve_constraint *k = &p->cons[order[i]];
+        lm_buf_printf(b, "  %-58s slack %lld%s\n", k->name, (long long)slack[order[i]],
+                      slack[order[i]] == 0 ? "  (binding)" : "");
+    }
+    free(slack);
+    free(order);
+    sym_env_free(&env);
+}
+
+/* ---- latency terms ---------------------------------------------------- */
+
+static int64_t term_value(const sym_env *env, const sched_term *t)
+{
+    int64_t v = -1;
+    eval_in(t->cycles, env, &v);
+    return v;
+}
+
+static void explain_terms(lm_buf *b, const sched_job *job, const sched_choice *c, lm_arena *ar)
+{
+    sym_env env = {0};
+    choice_env(job, c, &env);
+    for (int l = 0; l < job->nlaunches; l++) {
+        const sched_model *m = c->m[l];
+        const sched_kernel *k = m->k;
+        lm_buf_printf(b, "latency of %s (cycles at these values; per execution of each level):\n", k->name);
+        /* levels innermost first, as the model nests them */
+        for (int lev = k->nloops; lev >= 0; lev--) {
+            int64_t stage[3] = {0, 0, 0}; /* read, compute, write */
+            bool present = false;
+            for (int i = 0; i < m->nterms; i++) {
+                const sched_term *t = &m->terms[i];
+                if (t->level != lev)
+                    continue;
+                present = true;
+                int64_t v = term_value(&env, t);
+                if (t->kind == SCHED_T_READ)
+                    stage[0] += v;
+                else if (t->kind == SCHED_T_COMPUTE)
+                    stage[1] += v;
+                else if (t->kind == SCHED_T_WRITE)
+                    stage[2] += v;
+            }
+            if (!present)
+                continue;
+            int top = 0;
+            for (int s = 1; s < 3; s++)
+                if (stage[s] > stage[top])
+                    top = s;
+            static const char *const stname[3] = {"reader", "compute", "writer"};
+            lm_buf_printf(b, "  %s:\n", sched_level_name(k, lev, ar));
+            for (int i = 0; i < m->nterms; i++) {
+                const sched_term *t = &m->terms[i];
+                if (t->level != lev)
+                    continue;
+                int64_t v = term_value(&env, t);
+                const char *indent = t->kind == SCHED_T_DETAIL ? "      " : "    ";
+                lm_buf_printf(b, "%s%-40s %lld\n", indent, t->name, (long long)v);
+            }
+            lm_buf_printf(b, "    stages: reader %lld, compute %lld, writer %lld: %s-bound\n", (long long)stage[0],
+                          (long long)stage[1], (long long)stage[2], stname[top]);
+        }
+        int64_t total = 0, bound = 0, launch = 0, core = 0;
+        for (int i = 0; i < m->nterms; i++) {
+            const sched_term *t = &m->terms[i];
+            int64_t v = term_value(&env, t);
+            if (t->kind == SCHED_T_BOUND)
+                bound = v;
+            else if (t->kind == SCHED_T_FIXED)
+                launch = v;
+            else if (t->kind == SCHED_T_TOTAL)
+                total = v;
+            else if (t->kind == SCHED_T_LEVEL && t->level == 0)
+                core = v;
+        }
+        lm_buf_printf(b, "  launch: kernel launch %lld + busiest core %lld = %lld; DRAM bandwidth bound %lld + %lld\n",
+                      (long long)launch, (long long)core, (long long)(launch + core), (long long)launch,
+                      (long long)bound);
+        lm_buf_printf(b, "  total %lld: %s\n", (long long)total,
+                      launch + core >= launch + bound ? "the per-core path dominates"
+                                                      : "shared DRAM bandwidth dominates");
+    }
+    sym_env_free(&env);
+}
+
+/* ---- runner-up --------------------------------------------------------- */
+
+static void explain_runner_up(lm_buf *b, const sched_job *job, const sched_result *r, lm_arena *ar)
+{
+    const sched_choice *w = &r->top[0];
+    const sched_choice *ru = NULL;
+    for (int i = 0; i < r->nbests && !ru; i++)
+        if (memcmp(r->bests[i].cand, w->cand, sizeof(int) * (size_t)job->nlaunches))
+            ru = &r->bests[i];
+    lm_buf_puts(b, "runner-up:\n");
+    if (!ru) {
+        lm_buf_puts(b, "  none: no other candidate has a feasible schedule within the bound\n");
+        return;
+    }
+    for (int l = 0; l < job->nlaunches; l++)
+        lm_buf_printf(b, "  %s: %s\n", job->k[l]->name, ru->m[l]->cand->label);
+    lm_buf_puts(b, "   ");
+    for (int i = 0; i < ru->problem.nvars; i++)
+        lm_buf_printf(b, " %s=%lld", ru->problem.vars[i].var->name, (long long)ru->sol.values[i]);
+    lm_buf_putc(b, '\n');
+    int64_t d = ru->cycles - w->cycles;
+    if (d > 0) {
+        lm_buf_printf(b, "  predicted %lld cycles: %lld more (+%.1f%%)\n", (long long)ru->cycles, (long long)d,
+                      100.0 * (double)d / (double)(w->cycles ? w->cycles : 1));
+    } else {
+        static const char *const tb[3] = {"DRAM traffic", "L1 use", "handshakes"};
+        int t = 0;
+        while (t < 3 && ru->sol.tiebreak[t] == w->sol.tiebreak[t])
+            t++;
+        if (t < 3)
+            lm_buf_printf(b, "  predicted %lld cycles, a tie; it loses on %s (%lld vs %lld)\n", (long long)ru->cycles,
+                          tb[t], (long long)ru->sol.tiebreak[t], (long long)w->sol.tiebreak[t]);
+        else
+            lm_buf_printf(b, "  predicted %lld cycles, a tie on every tie-break; the chosen one comes first in "
+                             "enumeration order\n",
+                          (long long)ru->cycles);
+    }
+    /* where it loses: terms of the same name and level, largest increase first */
+    sym_env ew = {0}, er = {0};
+    choice_env(job, w, &ew);
+    choice_env(job, ru, &er);
+    typedef struct diff {
+        const char *what;
+        int64_t a, b;
+    } diff;
+    diff ds[SCHED_MAX_LAUNCHES * SCHED_MAX_TERMS];
+    int nd = 0;
+    for (int l = 0; l < job->nlaunches; l++) {
+        const sched_model *mw = w->m[l], *mr = ru->m[l];
+        for (int i = 0; i < mr->nterms; i++) {
+            const sched_term *tr = &mr->terms[i];
+            if (tr->kind == SCHED_T_COUNT || tr->kind == SCHED_T_TOTAL || tr->kind == SCHED_T_FIXED)
+                continue;
+            int64_t vr = term_value(&er, tr), vw = 0;
+            bool found = false;
+            for (int j = 0; j < mw->nterms && !found; j++)
+                if (mw->terms[j].level == tr->level && mw->terms[j].kind == tr->kind &&
+                    !strcmp(mw->terms[j].name, tr->name)) {
+                    vw = term_value(&ew, &mw->terms[j]);
+                    found = true;
+                }
+            if (vr <= vw)
+                continue;
+            const char *what = tr->level < 0 || (tr->kind == SCHED_T_LEVEL && tr->level == 0)
+                                   ? tr->name
+                                   : lm_arena_printf(ar, "%s, %s", sched_level_name(mr->k, tr->level, ar), tr->name);
+            if (job->nlaunches > 1)
+                what = lm_arena_printf(ar, "%s: %s", mr->k->name, what);
+            ds[nd++] = (diff){what, vw, vr};
+        }
+    }
+    for (int i = 1; i < nd; i++) {
+        diff x = ds[i];
+        int j = i - 1;
+        while (j >= 0 && ds[j].b - ds[j].a < x.b - x.a)
+            ds[j + 1] = ds[j], j--;
+        ds[j + 1] = x;
+    }
+    if (nd)
+        lm_buf_puts(b, "  where it is slower (chosen -> runner-up, cycles):\n");
+    for (int i = 0; i < nd && i < 4; i++)
+        lm_buf_printf(b, "    %-52s %lld -> %lld\n", ds[i].what, (long long)ds[i].a, (long long)ds[i].b);
+    sym_env_free(&ew);
+    sym_env_free(&er);
+}
+
+void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_ctx *s, lm_arena *ar)
+{
+    const sched_choice *w = &r->top[0];
+    (void)s;
+    for (int l = 0; l < job->nlaunches; l++) {
+        const sched_kernel *k = job->k[l];
+        lm_buf_printf(b, "kernel %s: %s math, Dst %s accumulation (%d tiles per half)\n", k->name,
+                      arch_fidelity_name(k->fidelity), k->fp32_acc ? "fp32" : "16-bit",
+                      k->fp32_acc ? job->arch->dst_tiles_half_32b : job->arch->dst_tiles_half_16b);
+        /* buffers and their L1 slots at the chosen values */
+        sym_env env = {0};
+        choice_env(job, w, &env);
+        const sched_model *m = w->m[l];
+        int64_t l1 = 0;
+        eval_in(m->l1_bytes, &env, &l1);
+        int nslots = 0;
+        for (int i = 0; i < k->nbufs; i++)
+            nslots = LM_MAX(nslots, k->bufs[i].color + 1);
+        lm_buf_printf(b, "  L1: %lld of %lld usable bytes; %d buffers in %d slots (buffers never live at once share one)\n",
+                      (long long)l1, (long long)arch_usable_l1(job->arch), k->nbufs, nslots);
+        for (int sl = 0; sl < nslots; sl++) {
+            lm_buf_printf(b, "    slot %d:", sl);
+            for (int i = 0; i < k->nbufs; i++) {
+                const sched_buf *x = &k->bufs[i];
+                if (x->color != sl)
+                    continue;
+                int64_t bytes = 0;
+                eval_in(x->bytes, &env, &bytes);
+                lm_buf_printf(b, " %s (%s, %lld B%s)", x->name, sched_bufkind_name(x->kind), (long long)bytes,
+                              x->alias >= 0 && x->kind == SCHED_BUF_OUT ? ", in place" : "");
+            }
+            lm_buf_putc(b, '\n');
+        }
+        sym_env_free(&env);
+    }
+    explain_values(b, job, w);
+    explain_constraints(b, job, w);
+    explain_terms(b, job, w, ar);
+    explain_runner_up(b, job, r, ar);
+}

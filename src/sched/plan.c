@@ -1,0 +1,842 @@
+/* plan.c - plan files: a chosen schedule written as JSON (`loomc compile
+ * -o plan.json`) and read back (`loomc run --schedule plan.json`), so that
+ * a decision can be inspected, edited, kept with results and replayed
+ * without solving again.
+ *
+ * The reader is a small hand-written JSON parser that keeps the line and
+ * column of every value, so that malformed text and invalid contents are
+ * reported as `file:line:col: error: ...` with the offending line quoted.
+ * It accepts the output of `loomc compile --json` too: that is a plan with
+ * more members, which the reader knows and skips. docs/scheduler.md ("Plan
+ * files") describes the format.
+ */
+#include "sched.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ======================================================================
+ * writing
+ * ==================================================================== */
+
+static void json_str(lm_buf *b, const char *s)
+{
+    lm_buf_putc(b, '"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            lm_buf_printf(b, "\\%c", ch);
+        else if (ch < 0x20)
+            lm_buf_printf(b, "\\u%04x", ch);
+        else
+            lm_buf_putc(b, (char)ch);
+    }
+    lm_buf_putc(b, '"');
+}
+
+static void kv_object(lm_buf *b, const sched_plan_kv *kv, int n)
+{
+    lm_buf_putc(b, '{');
+    for (int i = 0; i < n; i++) {
+        lm_buf_puts(b, i ? ", " : "");
+        json_str(b, kv[i].name);
+        lm_buf_printf(b, ": %lld", (long long)kv[i].value);
+    }
+    lm_buf_putc(b, '}');
+}
+
+void sched_plan_write_json(lm_buf *b, const sched_plan *p, const char *extra)
+{
+    lm_buf_puts(b, "{\n  \"format\": \"loomc-plan\",\n  \"version\": 1,\n  \"kernel_file\": ");
+    json_str(b, p->kernel_file);
+    lm_buf_puts(b, ",\n  \"spec\": ");
+    json_str(b, p->spec);
+    lm_buf_puts(b, ",\n  \"arch\": ");
+    json_str(b, p->arch);
+    lm_buf_puts(b, ",\n  \"shape\": ");
+    kv_object(b, p->shape, p->nshape);
+    lm_buf_puts(b, ",\n  \"consts\": ");
+    kv_object(b, p->consts, p->nconsts);
+    lm_buf_printf(b, ",\n  \"predicted_cycles\": %lld,\n  \"launches\": [", (long long)p->predicted_cycles);
+    for (int l = 0; l < p->nlaunches; l++) {
+        const sched_plan_launch *pl = &p->launches[l];
+        lm_buf_printf(b, "%s\n    {\n      \"launch\": %d,\n      \"kernel\": ", l ? "," : "", pl->launch);
+        json_str(b, pl->kernel);
+        if (pl->mapping) {
+            lm_buf_puts(b, ",\n      \"mapping\": ");
+            json_str(b, pl->mapping);
+        }
+        lm_buf_puts(b, ",\n      \"placement\": [");
+        for (int g = 0; g < pl->grid_rank; g++) {
+            lm_buf_puts(b, g ? ", " : "");
+            json_str(b, sched_place_name(pl->place[g]));
+        }
+        lm_buf_puts(b, "],\n      \"transports\": [");
+        for (int i = 0; i < pl->nops; i++) {
+            const sched_operand *o = &pl->ops[i].op;
+            lm_buf_puts(b, i ? ",\n        " : "\n        ");
+            lm_buf_puts(b, "{\"load\": ");
+            json_str(b, pl->ops[i].load);
+            lm_buf_printf(b, ", \"access\": %d, \"transport\": \"%s\"", o->access, sched_transport_name(o->transport));
+            if (o->transport != SCHED_DRAM)
+                lm_buf_printf(b, ", \"along\": \"%s\"", sched_place_name(o->along));
+            if (o->transport == SCHED_MCAST)
+                lm_buf_printf(b, ", \"sender\": \"%s\"", o->interior_sender ? "interior" : "edge");
+            lm_buf_putc(b, '}');
+        }
+        lm_buf_printf(b, "%s],\n      \"fidelity\": \"%s\",\n      \"fp32_acc\": %s,\n      \"values\": ",
+                      pl->nops ? "\n      " : "", arch_fidelity_name(pl->fidelity), pl->fp32_acc ? "true" : "false");
+        kv_object(b, pl->values, pl->nvalues);
+        lm_buf_printf(b, ",\n      \"predicted_cycles\": %lld\n    }", (long long)pl->predicted_cycles);
+    }
+    lm_buf_puts(b, "\n  ]");
+    if (extra && *extra)
+        lm_buf_printf(b, ",\n%s", extra);
+    lm_buf_puts(b, "\n}\n");
+}
+
+void sched_plan_write(lm_buf *b, const sched_plan *p) { sched_plan_write_json(b, p, NULL); }
+
+static const char *load_name(const sched_kernel *k, int access)
+{
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_IN && k->bufs[i].access == access)
+            return k->bufs[i].name;
+    return "?";
+}
+
+void sched_plan_from(sched_plan *p, const sched_job *job, const sched_result *r, const char *kernel_file,
+                     const char *spec, const sched_plan_kv *shape, int nshape, const sched_plan_kv *consts,
+                     int nconsts, lm_arena *ar)
+{
+    memset(p, 0, sizeof *p);
+    p->kernel_file = kernel_file;
+    p->spec = spec;
+    p->arch = job->arch->name;
+    p->shape = LM_NEWN(ar, sched_plan_kv, nshape ? nshape : 1);
+    memcpy(p->shape, shape, sizeof *shape * (size_t)nshape);
+    p->nshape = nshape;
+    p->consts = LM_NEWN(ar, sched_plan_kv, nconsts ? nconsts : 1);
+    memcpy(p->consts, consts, sizeof *consts * (size_t)nconsts);
+    p->nconsts = nconsts;
+    p->predicted_cycles = r->cycles;
+    p->nlaunches = job->nlaunches;
+    for (int l = 0; l < job->nlaunches; l++) {
+        const sched_schedule *sc = &r->best[l];
+        sched_plan_launch *pl = &p->launches[l];
+        pl->launch = sc->k->launch;
+        pl->kernel = sc->k->name;
+        pl->grid_rank = sc->k->f->grid_rank;
+        pl->mapping = sc->cand.label;
+        memcpy(pl->place, sc->cand.place, sizeof pl->place);
+        pl->nops = sc->cand.nops;
+        for (int i = 0; i < sc->cand.nops; i++) {
+            pl->ops[i].op = sc->cand.ops[i];
+            pl->ops[i].load = load_name(sc->k, sc->cand.ops[i].access);
+        }
+        pl->nvalues = sc->values.n;
+        pl->values = LM_NEWN(ar, sched_plan_kv, pl->nvalues ? pl->nvalues : 1);
+        for (int i = 0; i < sc->values.n; i++)
+            pl->values[i] = (sched_plan_kv){sc->values.b[i].var->name, sc->values.b[i].lo};
+        pl->fidelity = sc->fidelity;
+        pl->fp32_acc = sc->fp32_acc;
+        pl->predicted_cycles = sc->predicted_cycles;
+    }
+}
+
+/* ======================================================================
+ * reading: JSON with positions
+ * ==================================================================== */
+
+typedef enum jkind { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jkind;
+
+typedef struct jval jval;
+struct jval {
+    jkind kind;
+    lm_loc loc;
+    bool b;
+    bool is_int;
+    int64_t i;
+    double d;
+    const char *s;
+    jval **items; /* array items, or object values */
+    const char **keys;
+    lm_loc *key_locs;
+    int n;
+};
+
+typedef struct jparser {
+    const char *file, *p, *end, *line_start;
+    int line;
+    lm_arena *ar;
+    lm_diag *d;
+    bool failed;
+    int depth;
+} jparser;
+
+static lm_loc jloc(const jparser *j) { return (lm_loc){j->file, j->line, (int)(j->p - j->line_start) + 1}; }
+
+static void jerr(jparser *j, lm_loc loc, const char *msg)
+{
+    if (!j->failed)
+        lm_error(j->d, loc, "%s", msg);
+    j->failed = true;
+}
+
+static void skip_ws(jparser *j)
+{
+    while (j->p < j->end) {
+        char c = *j->p;
+        if (c == '\n') {
+            j->line++;
+            j->p++;
+            j->line_start = j->p;
+        } else if (c == ' ' || c == '\t' || c == '\r') {
+            j->p++;
+        } else {
+            break;
+        }
+    }
+}
+
+static jval *parse_value(jparser *j);
+
+static const char *parse_string(jparser *j)
+{
+    lm_buf b = {0};
+    j->p++; /* opening quote */
+    while (j->p < j->end && *j->p != '"') {
+        char c = *j->p;
+        if (c == '\n' || (unsigned char)c < 0x20) {
+            jerr(j, jloc(j), "unterminated string (a control character or the end of the line inside it)");
+            lm_buf_free(&b);
+            return NULL;
+        }
+        if (c == '\\') {
+            j->p++;
+            if (j->p >= j->end)
+                break;
+            char e = *j->p;
+            switch (e) {
+            case '"': case '\\': case '/': lm_buf_putc(&b, e); break;
+            case 'n': lm_buf_putc(&b, '\n'); break;
+            case 't': lm_buf_putc(&b, '\t'); break;
+            case 'r': lm_buf_putc(&b, '\r'); break;
+            case 'b': lm_buf_putc(&b, '\b'); break;
+            case 'f': lm_buf_putc(&b, '\f'); break;
+            case 'u': {
+                unsigned v = 0;
+                for (int k = 1; k <= 4; k++) {
+                    char h = j->p + k < j->end ? j->p[k] : 0;
+                    int x = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                                                            : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+                    if (x < 0) {
+                        jerr(j, jloc(j), "bad \\u escape: expected four hex digits");
+                        lm_buf_free(&b);
+                        return NULL;
+                    }
+                    v = v * 16 + (unsigned)x;
+                }
+                j->p += 4;
+                if (v < 0x80) {
+                    lm_buf_putc(&b, (char)v);
+                } else if (v < 0x800) {
+                    lm_buf_putc(&b, (char)(0xC0 | (v >> 6)));
+                    lm_buf_putc(&b, (char)(0x80 | (v & 0x3F)));
+                } else {
+                    lm_buf_putc(&b, (char)(0xE0 | (v >> 12)));
+                    lm_buf_putc(&b, (char)(0x80 | ((v >> 6) & 0x3F)));
+                    lm_buf_putc(&b, (char)(0x80 | (v & 0x3F)));
+                }
+                break;
+            }
+            default:
+                jerr(j, jloc(j), "bad escape in a string");
+                lm_buf_free(&b);
+                return NULL;
+            }
+            j->p++;
+            continue;
+        }
+        lm_buf_putc(&b, c);
+        j->p++;
+    }
+    if (j->p >= j->end) {
+        jerr(j, jloc(j), "unterminated string at the end of the file");
+        lm_buf_free(&b);
+        return NULL;
+    }
+    j->p++; /* closing quote */
+    const char *s = lm_arena_strdup(j->ar, lm_buf_str(&b));
+    lm_buf_free(&b);
+    return s;
+}
+
+static jval *new_val(jparser *j, jkind k, lm_loc loc)
+{
+    jval *v = LM_NEW(j->ar, jval);
+    v->kind = k;
+    v->loc = loc;
+    return v;
+}
+
+static jval *parse_number(jparser *j)
+{
+    lm_loc loc = jloc(j);
+    const char *s = j->p;
+    if (*j->p == '-')
+        j->p++;
+    bool digits = false, frac = false;
+    while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+        j->p++, digits = true;
+    if (j->p < j->end && *j->p == '.') {
+        frac = true;
+        j->p++;
+        while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+            j->p++;
+    }
+    if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+        frac = true;
+        j->p++;
+        if (j->p < j->end && (*j->p == '+' || *j->p == '-'))
+            j->p++;
+        while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+            j->p++;
+    }
+    if (!digits) {
+        jerr(j, loc, "expected a number");
+        return NULL;
+    }
+    char tmp[64];
+    size_t n = (size_t)(j->p - s);
+    if (n >= sizeof tmp) {
+        jerr(j, loc, "number too long");
+        return NULL;
+    }
+    memcpy(tmp, s, n);
+    tmp[n] = 0;
+    jval *v = new_val(j, J_NUM, loc);
+    v->d = strtod(tmp, NULL);
+    if (!frac) {
+        errno = 0;
+        long long x = strtoll(tmp, NULL, 10);
+        if (errno) {
+            jerr(j, loc, "integer out of range");
+            return NULL;
+        }
+        v->is_int = true;
+        v->i = x;
+    }
+    return v;
+}
+
+static bool word(jparser *j, const char *w)
+{
+    size_t n = strlen(w);
+    if ((size_t)(j->end - j->p) >= n && !memcmp(j->p, w, n)) {
+        j->p += n;
+        return true;
+    }
+    return false;
+}
+
+static jval *parse_value(jparser *j)
+{
+    skip_ws(j);
+    lm_loc loc = jloc(j);
+    if (j->p >= j->end) {
+        jerr(j, loc, "unexpected end of the file: expected a value");
+        return NULL;
+    }
+    if (++j->depth > 64) {
+        jerr(j, loc, "values nested too deeply");
+        return NULL;
+    }
+    jval *v = NULL;
+    char c = *j->p;
+    if (c == '{' || c == '[') {
+        bool obj = c == '{';
+        v = new_val(j, obj ? J_OBJ : J_ARR, loc);
+        j->p++;
+        LM_VEC(jval *) items = {0};
+        LM_VEC(const char *) keys = {0};
+        LM_VEC(lm_loc) klocs = {0};
+        skip_ws(j);
+        if (j->p < j->end && *j->p == (obj ? '}' : ']')) {
+            j->p++;
+        } else {
+            for (;;) {
+                skip_ws(j);
+                if (obj) {
+                    lm_loc kl = jloc(j);
+                    if (j->p >= j->end || *j->p != '"') {
+                        jerr(j, kl, "expected a member name in double quotes");
+                        break;
+                    }
+                    const char *key = parse_string(j);
+                    if (!key)
+                        break;
+                    for (size_t i = 0; i < keys.len; i++)
+                        if (!strcmp(keys.items[i], key)) {
+                            jerr(j, kl, lm_arena_printf(j->ar, "member \"%s\" is given twice", key));
+                            break;
+                        }
+                    if (j->failed)
+                        break;
+                    skip_ws(j);
+                    if (j->p >= j->end || *j->p != ':') {
+                        jerr(j, jloc(j), "expected ':' after the member name");
+                        break;
+                    }
+                    j->p++;
+                    LM_PUSH(&keys, key);
+                    LM_PUSH(&klocs, kl);
+                }
+                jval *x = parse_value(j);
+                if (!x)
+                    break;
+                LM_PUSH(&items, x);
+                skip_ws(j);
+                if (j->p < j->end && *j->p == ',') {
+                    j->p++;
+                    continue;
+                }
+                if (j->p < j->end && *j->p == (obj ? '}' : ']')) {
+                    j->p++;
+                    break;
+                }
+                jerr(j, jloc(j), obj ? "expected ',' or '}' after a member" : "expected ',' or ']' after an item");
+                break;
+            }
+        }
+        v->n = (int)items.len;
+        v->items = LM_NEWN(j->ar, jval *, v->n ? v->n : 1);
+        if (v->n)
+            memcpy(v->items, items.items, sizeof *v->items * (size_t)v->n);
+        if (obj) {
+            v->keys = LM_NEWN(j->ar, const char *, v->n ? v->n : 1);
+            v->key_locs = LM_NEWN(j->ar, lm_loc, v->n ? v->n : 1);
+            for (int i = 0; i < v->n; i++) {
+                v->keys[i] = keys.items[i];
+                v->key_locs[i] = klocs.items[i];
+            }
+        }
+        LM_VEC_FREE(&items);
+        LM_VEC_FREE(&keys);
+        LM_VEC_FREE(&klocs);
+    } else if (c == '"') {
+        const char *s = parse_string(j);
+        if (s) {
+            v = new_val(j, J_STR, loc);
+            v->s = s;
+        }
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        v = parse_number(j);
+    } else if (word(j, "true") || word(j, "false")) {
+        v = new_val(j, J_BOOL, loc);
+        v->b = c == 't';
+    } else if (word(j, "null")) {
+        v = new_val(j, J_NULL, loc);
+    } else {
+        jerr(j, loc, "expected a value (an object, array, string, number, true, false or null)");
+    }
+    j->depth--;
+    return j->failed ? NULL : v;
+}
+
+/* ======================================================================
+ * reading: validating a plan
+ * ==================================================================== */
+
+typedef struct pctx {
+    const char *file;
+    lm_arena *ar;
+    lm_diag *d;
+    bool failed;
+} pctx;
+
+static void perr(pctx *c, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
+static void perr(pctx *c, lm_loc loc, const char *fmt, ...)
+{
+    if (c->failed)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    lm_verror(c->d, loc, fmt, ap);
+    va_end(ap);
+    c->failed = true;
+}
+
+static const char *kind_name(jkind k)
+{
+    static const char *const n[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
+    return n[k];
+}
+
+/* Check that obj has only the known members, and that the required ones are there. */
+static bool members(pctx *c, const jval *obj, const char *what, const char *const *required, const char *const *optional)
+{
+    for (int i = 0; i < obj->n; i++) {
+        bool known = false;
+        for (const char *const *r = required; *r && !known; r++)
+            known = !strcmp(*r, obj->keys[i]);
+        for (const char *const *r = optional; r && *r && !known; r++)
+            known = !strcmp(*r, obj->keys[i]);
+        if (!known) {
+            perr(c, obj->key_locs[i], "%s: unknown member \"%s\"", what, obj->keys[i]);
+            return false;
+        }
+    }
+    for (const char *const *r = required; *r; r++) {
+        bool found = false;
+        for (int i = 0; i < obj->n && !found; i++)
+            found = !strcmp(*r, obj->keys[i]);
+        if (!found) {
+            perr(c, obj->loc, "%s: missing member \"%s\"", what, *r);
+            return false;
+        }
+    }
+    return true;
+}
+
+static const jval *get(const jval *obj, const char *key)
+{
+    for (int i = 0; i < obj->n; i++)
+        if (!strcmp(obj->keys[i], key))
+            return obj->items[i];
+    return NULL;
+}
+
+static bool expect(pctx *c, const jval *v, jkind k, const char *what)
+{
+    if (v->kind == k && (k != J_NUM || v->is_int))
+        return true;
+    perr(c, v->loc, "%s: expected %s, got %s", what, k == J_NUM ? "an integer" : kind_name(k),
+         v->kind == J_NUM && !v->is_int ? "a fraction" : kind_name(v->kind));
+    return false;
+}
+
+static const char *str_of(pctx *c, const jval *obj, const char *key, const char *what)
+{
+    const jval *v = get(obj, key);
+    if (!expect(c, v, J_STR, lm_arena_printf(c->ar, "%s.%s", what, key)))
+        return NULL;
+    return v->s;
+}
+
+static bool int_of(pctx *c, const jval *obj, const char *key, const char *what, int64_t *out)
+{
+    const jval *v = get(obj, key);
+    if (!expect(c, v, J_NUM, lm_arena_printf(c->ar, "%s.%s", what, key)))
+        return false;
+    *out = v->i;
+    return true;
+}
+
+static bool kv_of(pctx *c, const jval *v, const char *what, sched_plan_kv **out, int *n)
+{
+    if (!expect(c, v, J_OBJ, what))
+        return false;
+    *out = LM_NEWN(c->ar, sched_plan_kv, v->n ? v->n : 1);
+    *n = v->n;
+    for (int i = 0; i < v->n; i++) {
+        if (!expect(c, v->items[i], J_NUM, lm_arena_printf(c->ar, "%s.%s", what, v->keys[i])))
+            return false;
+        (*out)[i] = (sched_plan_kv){v->keys[i], v->items[i]->i};
+    }
+    return true;
+}
+
+static bool place_of(const char *s, sched_place *p)
+{
+    static const sched_place all[] = {SCHED_ON_X, SCHED_ON_Y, SCHED_ON_XY, SCHED_ON_TIME};
+    for (size_t i = 0; i < LM_COUNT(all); i++)
+        if (!strcmp(s, sched_place_name(all[i]))) {
+            *p = all[i];
+            return true;
+        }
+    return false;
+}
+
+static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index)
+{
+    const char *what = lm_arena_printf(c->ar, "launches[%d]", index);
+    if (!expect(c, v, J_OBJ, what))
+        return false;
+    static const char *const req[] = {"launch", "kernel", "placement", "transports", "values", NULL};
+    static const char *const opt[] = {"fidelity", "fp32_acc", "predicted_cycles", "mapping", NULL};
+    if (!members(c, v, what, req, opt))
+        return false;
+    int64_t li;
+    if (!int_of(c, v, "launch", what, &li))
+        return false;
+    if (li < 0 || li > 1000) {
+        perr(c, get(v, "launch")->loc, "%s.launch: %lld is not a launch index", what, (long long)li);
+        return false;
+    }
+    pl->launch = (int)li;
+    if (!(pl->kernel = str_of(c, v, "kernel", what)))
+        return false;
+    const jval *pa = get(v, "placement");
+    if (!expect(c, pa, J_ARR, lm_arena_printf(c->ar, "%s.placement", what)))
+        return false;
+    if (pa->n < 1 || pa->n > TIR_MAX_GRID) {
+        perr(c, pa->loc, "%s.placement: expected 1 to %d program axes, got %d", what, TIR_MAX_GRID, pa->n);
+        return false;
+    }
+    pl->grid_rank = pa->n;
+    for (int g = 0; g < TIR_MAX_GRID; g++)
+        pl->place[g] = SCHED_ON_TIME;
+    for (int g = 0; g < pa->n; g++) {
+        const jval *x = pa->items[g];
+        if (!expect(c, x, J_STR, lm_arena_printf(c->ar, "%s.placement[%d]", what, g)))
+            return false;
+        if (!place_of(x->s, &pl->place[g])) {
+            perr(c, x->loc, "%s.placement[%d]: expected \"x\", \"y\", \"xy\" or \"time\", got \"%s\"", what, g, x->s);
+            return false;
+        }
+    }
+    const jval *tr = get(v, "transports");
+    if (!expect(c, tr, J_ARR, lm_arena_printf(c->ar, "%s.transports", what)))
+        return false;
+    if (tr->n > SCHED_MAX_OPS) {
+        perr(c, tr->loc, "%s.transports: more than %d loads", what, SCHED_MAX_OPS);
+        return false;
+    }
+    pl->nops = tr->n;
+    for (int i = 0; i < tr->n; i++) {
+        const jval *o = tr->items[i];
+        const char *w = lm_arena_printf(c->ar, "%s.transports[%d]", what, i);
+        if (!expect(c, o, J_OBJ, w))
+            return false;
+        static const char *const oreq[] = {"load", "access", "transport", NULL};
+        static const char *const oopt[] = {"along", "sender", NULL};
+        if (!members(c, o, w, oreq, oopt))
+            return false;
+        sched_plan_operand *po = &pl->ops[i];
+        memset(po, 0, sizeof *po);
+        int64_t acc;
+        if (!(po->load = str_of(c, o, "load", w)) || !int_of(c, o, "access", w, &acc))
+            return false;
+        if (acc < 0 || acc > 1000) {
+            perr(c, get(o, "access")->loc, "%s.access: %lld is not an access index", w, (long long)acc);
+            return false;
+        }
+        po->op.access = (int)acc;
+        const char *t = str_of(c, o, "transport", w);
+        if (!t)
+            return false;
+        if (!strcmp(t, "dram"))
+            po->op.transport = SCHED_DRAM;
+        else if (!strcmp(t, "mcast"))
+            po->op.transport = SCHED_MCAST;
+        else if (!strcmp(t, "forward"))
+            po->op.transport = SCHED_FORWARD;
+        else {
+            perr(c, get(o, "transport")->loc, "%s.transport: expected \"dram\", \"mcast\" or \"forward\", got \"%s\"",
+                 w, t);
+            return false;
+        }
+        po->op.along = SCHED_ON_TIME;
+        const jval *al = get(o, "along");
+        if (po->op.transport == SCHED_DRAM) {
+            if (al || get(o, "sender")) {
+                perr(c, (al ? al : get(o, "sender"))->loc, "%s: a DRAM transport has no \"along\" or \"sender\"", w);
+                return false;
+            }
+            continue;
+        }
+        if (!al) {
+            perr(c, o->loc, "%s: missing member \"along\" (\"x\", \"y\" or, for mcast, \"xy\")", w);
+            return false;
+        }
+        if (!expect(c, al, J_STR, lm_arena_printf(c->ar, "%s.along", w)))
+            return false;
+        if (!place_of(al->s, &po->op.along) || po->op.along == SCHED_ON_TIME ||
+            (po->op.along == SCHED_ON_XY && po->op.transport != SCHED_MCAST)) {
+            perr(c, al->loc, "%s.along: expected \"x\", \"y\"%s, got \"%s\"", w,
+                 po->op.transport == SCHED_MCAST ? " or \"xy\"" : "", al->s);
+            return false;
+        }
+        const jval *se = get(o, "sender");
+        if (po->op.transport == SCHED_FORWARD) {
+            if (se) {
+                perr(c, se->loc, "%s: a forward transport has no \"sender\"", w);
+                return false;
+            }
+            continue;
+        }
+        if (se) {
+            if (!expect(c, se, J_STR, lm_arena_printf(c->ar, "%s.sender", w)))
+                return false;
+            if (strcmp(se->s, "edge") && strcmp(se->s, "interior")) {
+                perr(c, se->loc, "%s.sender: expected \"edge\" or \"interior\", got \"%s\"", w, se->s);
+                return false;
+            }
+            po->op.interior_sender = !strcmp(se->s, "interior");
+        }
+    }
+    if (!kv_of(c, get(v, "values"), lm_arena_printf(c->ar, "%s.values", what), &pl->values, &pl->nvalues))
+        return false;
+    pl->fidelity = ARCH_HIFI2;
+    const jval *fi = get(v, "fidelity");
+    if (fi) {
+        if (!expect(c, fi, J_STR, lm_arena_printf(c->ar, "%s.fidelity", what)))
+            return false;
+        if (!arch_fidelity_parse(fi->s, &pl->fidelity)) {
+            perr(c, fi->loc, "%s.fidelity: expected LoFi, HiFi2, HiFi3 or HiFi4, got \"%s\"", what, fi->s);
+            return false;
+        }
+    }
+    const jval *fa = get(v, "fp32_acc");
+    if (fa) {
+        if (!expect(c, fa, J_BOOL, lm_arena_printf(c->ar, "%s.fp32_acc", what)))
+            return false;
+        pl->fp32_acc = fa->b;
+    }
+    pl->predicted_cycles = -1;
+    if (get(v, "predicted_cycles") && !int_of(c, v, "predicted_cycles", what, &pl->predicted_cycles))
+        return false;
+    return true;
+}
+
+sched_plan *sched_plan_parse(const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d)
+{
+    jparser j = {.file = file, .p = text, .end = text + len, .line_start = text, .line = 1, .ar = ar, .d = d};
+    jval *root = parse_value(&j);
+    if (root) {
+        skip_ws(&j);
+        if (j.p < j.end)
+            jerr(&j, jloc(&j), "unexpected text after the plan's closing '}'");
+    }
+    if (j.failed || !root)
+        return NULL;
+    pctx c = {.file = file, .ar = ar, .d = d};
+    if (!expect(&c, root, J_OBJ, "the plan"))
+        return NULL;
+    static const char *const req[] = {"format", "version", "kernel_file", "arch", "shape", "launches", NULL};
+    /* members `loomc compile --json` adds, skipped here */
+    static const char *const opt[] = {"spec", "consts", "predicted_cycles", "predicted_us", "tflops", "candidates",
+                                      "top", "compile_seconds", NULL};
+    if (!members(&c, root, "the plan", req, opt))
+        return NULL;
+    const char *fmt = str_of(&c, root, "format", "the plan");
+    if (!fmt)
+        return NULL;
+    if (strcmp(fmt, "loomc-plan")) {
+        perr(&c, get(root, "format")->loc, "the plan: format is \"%s\", expected \"loomc-plan\"", fmt);
+        return NULL;
+    }
+    int64_t ver;
+    if (!int_of(&c, root, "version", "the plan", &ver))
+        return NULL;
+    if (ver != 1) {
+        perr(&c, get(root, "version")->loc, "the plan: version %lld is not supported (this loomc reads version 1)",
+             (long long)ver);
+        return NULL;
+    }
+    sched_plan *p = LM_NEW(ar, sched_plan);
+    if (!(p->kernel_file = str_of(&c, root, "kernel_file", "the plan")) ||
+        !(p->arch = str_of(&c, root, "arch", "the plan")))
+        return NULL;
+    p->spec = get(root, "spec") ? str_of(&c, root, "spec", "the plan") : NULL;
+    if (get(root, "spec") && !p->spec)
+        return NULL;
+    if (!kv_of(&c, get(root, "shape"), "shape", &p->shape, &p->nshape))
+        return NULL;
+    if (get(root, "consts") && !kv_of(&c, get(root, "consts"), "consts", &p->consts, &p->nconsts))
+        return NULL;
+    p->predicted_cycles = -1;
+    if (get(root, "predicted_cycles") && !int_of(&c, root, "predicted_cycles", "the plan", &p->predicted_cycles))
+        return NULL;
+    const jval *ls = get(root, "launches");
+    if (!expect(&c, ls, J_ARR, "launches"))
+        return NULL;
+    if (ls->n < 1 || ls->n > SCHED_MAX_LAUNCHES) {
+        perr(&c, ls->loc, "launches: expected 1 to %d launches, got %d", SCHED_MAX_LAUNCHES, ls->n);
+        return NULL;
+    }
+    p->nlaunches = ls->n;
+    for (int i = 0; i < ls->n; i++)
+        if (!read_launch(&c, ls->items[i], &p->launches[i], i))
+            return NULL;
+    return p;
+}
+
+sched_plan *sched_plan_read(const char *path, lm_arena *ar, lm_diag *d)
+{
+    char why[512];
+    size_t len;
+    char *text = lm_read_file(path, &len, why, sizeof why);
+    if (!text) {
+        lm_error_plain(d, "%s", why);
+        return NULL;
+    }
+    /* the text stays readable for quoted lines in later messages */
+    char *kept = lm_arena_strndup(ar, text, len);
+    free(text);
+    lm_diag_add_source(d, path, kept, len);
+    return sched_plan_parse(path, kept, len, ar, d);
+}
+
+bool sched_plan_schedule(const sched_plan_launch *pl, const sched_kernel *k, const char *file, sched_schedule *out,
+                         sym_ctx *s, lm_arena *ar, lm_diag *d)
+{
+    lm_loc loc = {file, 0, 0};
+    memset(out, 0, sizeof *out);
+    if (strcmp(pl->kernel, k->name)) {
+        lm_error(d, loc, "launch %d of the plan is kernel '%s', but the kernel file launches '%s' there", pl->launch,
+                 pl->kernel, k->name);
+        return false;
+    }
+    if (pl->grid_rank != k->f->grid_rank) {
+        lm_error(d, loc, "the plan places %d program axes of '%s', which has %d", pl->grid_rank, k->name,
+                 k->f->grid_rank);
+        return false;
+    }
+    sched_candidate c;
+    memset(&c, 0, sizeof c);
+    memcpy(c.place, pl->place, sizeof c.place);
+    c.persistent = true;
+    c.nops = pl->nops;
+    for (int i = 0; i < pl->nops; i++)
+        c.ops[i] = pl->ops[i].op;
+    lm_buf why = {0};
+    if (!sched_candidate_check(k, &c, NULL, &why)) {
+        lm_error(d, loc, "the plan's mapping of '%s' is not valid: %s", k->name, lm_buf_str(&why));
+        lm_buf_free(&why);
+        return false;
+    }
+    lm_buf_free(&why);
+    c.label = sched_candidate_label(k, &c, ar);
+    out->k = k;
+    out->cand = c;
+    out->fidelity = pl->fidelity;
+    out->fp32_acc = pl->fp32_acc;
+    out->predicted_cycles = pl->predicted_cycles;
+    out->origin = "plan";
+    for (int i = 0; i < pl->nvalues; i++)
+        sym_env_set(&out->values, sym_var(s, pl->values[i].name), pl->values[i].value);
+    /* every symbol the lowering reads must have a value */
+    const char *need[SCHED_MAX_VARS + SCHED_MAX_BUFS + 4];
+    int nn = 0;
+    for (int i = 0; i < k->nfree; i++)
+        need[nn++] = k->frees[i].var->name;
+    need[nn++] = "grid.x";
+    need[nn++] = "grid.y";
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT)
+            need[nn++] = k->bufs[i].depth->name;
+    need[nn++] = "sub.h";
+    need[nn++] = "sub.w";
+    for (int i = 0; i < nn; i++) {
+        int64_t lo, hi;
+        if (!sym_env_get(&out->values, sym_var(s, need[i]), &lo, &hi)) {
+            lm_error(d, loc, "the plan gives no value for '%s' in launch %d (%s)", need[i], pl->launch, k->name);
+            sym_env_free(&out->values);
+            return false;
+        }
+    }
+    return true;
+}

@@ -102,6 +102,7 @@ typedef struct mctx {
     int key_root[SOLVE_MAX_TIEBREAK + 1]; /* root index of each key */
     bool **reach;                         /* [root][node] */
     int nhoist;
+    bool key_inexact[SOLVE_MAX_TIEBREAK + 1]; /* a tie-break ranked by loomc, not the solver */
     int64_t budget;
     lm_buf *why;
     bool failed;
@@ -503,6 +504,11 @@ static void analyse(mctx *c)
             }
         }
     }
+    for (int k = 1; k < c->nkeys; k++) {
+        const mnode *nd = &c->n.items[c->roots.items[c->key_root[k]].node];
+        if (nd->lo < -c->clip || nd->hi > c->clip)
+            c->key_inexact[k] = true;
+    }
     for (size_t i = 0; i < nn && !c->failed; i++) {
         mnode *nd = &c->n.items[i];
         /* a constant that a variable expression uses ends up in the solver's input */
@@ -531,6 +537,17 @@ static void analyse(mctx *c)
                     only_cons_root = false;
             if (only_cons_root) {
                 nd->big = false;
+                continue;
+            }
+        }
+        /* a tie-break's own oversized subexpressions are not bounded: from that
+         * tie-break on, loomc ranks the tied assignments itself */
+        if (!nd->in_cons && nd->first_key >= 1 && nd->first_key < c->nkeys) {
+            bool has_eval = false;
+            for (size_t r = 0; r < nr; r++)
+                has_eval = has_eval || (c->roots.items[r].kind == ROOT_EVAL && c->reach[r][i]);
+            if (!has_eval) {
+                c->key_inexact[nd->first_key] = true;
                 continue;
             }
         }
@@ -1214,39 +1231,6 @@ typedef struct stage {
     int first, count; /* keys [first, first + count) */
 } stage;
 
-static int parse_solution(const char *out, int nvals, int64_t *vals, bool *unsat, lm_buf *why)
-{
-    *unsat = false;
-    if (strstr(out, "=====UNSATISFIABLE=====")) {
-        *unsat = true;
-        return 0;
-    }
-    if (!strstr(out, "==========")) {
-        lm_buf_puts(why, "minizinc did not prove an optimum (no '==========' in its output)");
-        return -1;
-    }
-    const char *last = NULL, *s = out;
-    while ((s = strstr(s, "loomc-solution")) != NULL)
-        last = s++;
-    if (!last) {
-        lm_buf_puts(why, "minizinc printed no solution line");
-        return -1;
-    }
-    const char *t = last + strlen("loomc-solution");
-    for (int i = 0; i < nvals; i++) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(t, &end, 10);
-        if (end == t || errno) {
-            lm_buf_puts(why, "cannot read minizinc's solution line");
-            return -1;
-        }
-        vals[i] = v;
-        t = end;
-    }
-    return 1;
-}
-
 static bool is_gecode(const char *sid) { return !sid || !*sid || strstr(sid, "gecode") != NULL; }
 
 static int64_t solver_int_max(const mzn_solve_options *o)
@@ -1260,6 +1244,97 @@ static int64_t solver_int_max(const mzn_solve_options *o)
     return MZN_GECODE_INT_MAX;
 }
 
+/* The model of stage s of the lexicographic solve (stages before it fixed
+ * to their optima), or with enumerate, the model listing every assignment
+ * that ties on all stages. `excl` holds the position vectors of solutions
+ * already returned (top k). */
+static void stage_model(mctx *c, lm_buf *m, const lkey *keys, const stage *stages, int s, int kmax,
+                        const int64_t *stage_val, const int64_t *excl, int nexcl, bool enumerate)
+{
+    const solve_problem *p = c->p;
+    lm_buf_printf(m, "%% loomc lexicographic %s %d\n", enumerate ? "enumeration after stage" : "stage", s + 1);
+    write_body(c, m, NULL, kmax);
+    lm_buf_puts(m, "\n% Stages: consecutive keys of loomc's order, weighted exactly within their ranges\n");
+    for (int t = 0; t <= s; t++) {
+        i128 w = 1;
+        for (int k = stages[t].first; k < stages[t].first + stages[t].count; k++)
+            w *= (i128)keys[k].hi - keys[k].lo + 1;
+        lm_buf_printf(m, "var 0..%lld: loomc_stage_%d = 0", (long long)(w - 1), t + 1);
+        for (int k = stages[t].first; k < stages[t].first + stages[t].count; k++) {
+            w /= (i128)keys[k].hi - keys[k].lo + 1;
+            lm_buf_printf(m, " + (%s - ", keys[k].expr);
+            put_int(m, keys[k].lo);
+            lm_buf_printf(m, ") * %lld", (long long)w);
+        }
+        lm_buf_puts(m, ";\n");
+        if (t < s || enumerate)
+            lm_buf_printf(m, "constraint loomc_stage_%d = %lld;\n", t + 1, (long long)stage_val[t]);
+    }
+    for (int q = 0; q < nexcl && p->nvars; q++) {
+        lm_buf_puts(m, "constraint not (");
+        for (int j = 0; j < p->nvars; j++)
+            lm_buf_printf(m, "%sloomc_pos_%s = %lld", j ? " /\\ " : "", c->syms.items[j].name,
+                          (long long)excl[q * p->nvars + j]);
+        lm_buf_puts(m, ");\n");
+    }
+    if (enumerate)
+        lm_buf_puts(m, "\nsolve satisfy;\n");
+    else
+        lm_buf_printf(m, "\nsolve minimize loomc_stage_%d;\n", s + 1);
+    lm_buf_puts(m, "output [\"loomc-solution\"");
+    for (int t = 0; t <= s; t++)
+        lm_buf_printf(m, ", \" \\(loomc_stage_%d)\"", t + 1);
+    for (int j = 0; j < p->nvars; j++)
+        lm_buf_printf(m, ", \" \\(loomc_pos_%s)\"", c->syms.items[j].name);
+    for (int k = 0; k <= kmax; k++)
+        lm_buf_printf(m, ", \" \\(%s)\"", keys[k].expr);
+    lm_buf_puts(m, ", \"\\n\"];\n");
+}
+
+/* Read every `loomc-solution` line of nvals integers; returns the number of
+ * lines, -1 on a malformed answer. */
+static int parse_lines(const char *out, int nvals, int64_t **vals, lm_buf *why)
+{
+    int n = 0, cap = 0;
+    *vals = NULL;
+    for (const char *s = out; (s = strstr(s, "loomc-solution")) != NULL;) {
+        s += strlen("loomc-solution");
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            *vals = lm_xrealloc(*vals, sizeof(int64_t) * (size_t)cap * (size_t)(nvals + 1));
+        }
+        for (int i = 0; i < nvals; i++) {
+            char *end;
+            errno = 0;
+            long long v = strtoll(s, &end, 10);
+            if (end == s || errno) {
+                lm_buf_puts(why, "cannot read minizinc's solution line");
+                return -1;
+            }
+            (*vals)[(size_t)n * (size_t)nvals + (size_t)i] = v;
+            s = end;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* Values of an assignment given by domain positions; false if one is outside. */
+static bool positions_to_env(const solve_problem *p, const int64_t *pos, int64_t *values, sym_env *env)
+{
+    for (int i = 0; p->fixed && i < p->fixed->n; i++)
+        sym_env_set_range(env, p->fixed->b[i].var, p->fixed->b[i].lo, p->fixed->b[i].hi);
+    for (int j = 0; j < p->nvars; j++) {
+        if (pos[j] < 1 || pos[j] > p->vars[j].ndomain)
+            return false;
+        values[j] = p->vars[j].domain[pos[j] - 1];
+        sym_env_set(env, p->vars[j].var, values[j]);
+    }
+    return true;
+}
+
+enum { MZN_MAX_TIES = 200000 };
+
 solve_status mzn_solve(const solve_problem *p, const mzn_solve_options *o, solve_solution *out, int *nout,
                        mzn_report *rep, lm_buf *why)
 {
@@ -1272,12 +1347,13 @@ solve_status mzn_solve(const solve_problem *p, const mzn_solve_options *o, solve
     memset(rep, 0, sizeof *rep);
     *nout = 0;
     int top_k = o && o->top_k > 0 ? o->top_k : 1;
+    const char *solver = o ? o->solver : NULL, *exe = o ? o->minizinc : NULL;
     mctx c;
     ctx_init(&c, p, solver_int_max(o), why);
     solve_status status = SOLVE_ERROR;
     lkey *keys = NULL;
     stage *stages = NULL;
-    int64_t *found = NULL, *best = NULL, *line = NULL, *stage_val = NULL;
+    int64_t *pos = NULL, *kval = NULL, *excl = NULL, *stage_val = NULL, *lines = NULL, *tmpv = NULL;
     if (!p->objective) {
         lm_buf_puts(why, "the problem has no objective");
         goto end;
@@ -1290,17 +1366,22 @@ solve_status mzn_solve(const solve_problem *p, const mzn_solve_options *o, solve
     for (size_t i = 0; i < c.n.len; i++)
         rep->clipped += c.n.items[i].hoist;
 
-    /* keys in loomc's order, then stages packed while the product of ranges fits */
-    int nk = c.nkeys + p->nvars;
+    /* keys the solver minimises: the objective and the tie-breaks up to the
+     * first one that does not fit, then (if all fit) the domain positions */
+    int kx = 1;
+    while (kx < c.nkeys && !c.key_inexact[kx])
+        kx++;
+    int nk = kx + (kx == c.nkeys ? p->nvars : 0);
     keys = lm_xcalloc((size_t)nk + 1, sizeof *keys);
-    for (int k = 0; k < c.nkeys; k++) {
+    for (int k = 0; k < kx; k++) {
         keys[k].expr = c.roots.items[c.key_root[k]].name;
         key_range(&c, k, &keys[k].lo, &keys[k].hi);
     }
-    for (int j = 0; j < p->nvars; j++) {
-        keys[c.nkeys + j].expr = lm_arena_printf(&c.ar, "loomc_pos_%s", c.syms.items[j].name);
-        keys[c.nkeys + j].lo = 1;
-        keys[c.nkeys + j].hi = p->vars[j].ndomain;
+    for (int k = kx; k < nk; k++) {
+        int j = k - kx;
+        keys[k].expr = lm_arena_printf(&c.ar, "loomc_pos_%s", c.syms.items[j].name);
+        keys[k].lo = 1;
+        keys[k].hi = p->vars[j].ndomain;
     }
     stages = lm_xcalloc((size_t)nk + 1, sizeof *stages);
     int ns = 0;
@@ -1319,167 +1400,179 @@ solve_status mzn_solve(const solve_problem *p, const mzn_solve_options *o, solve
         stages[ns++] = (stage){k, cnt};
         k += cnt;
     }
-    rep->stages = ns;
-    found = lm_xcalloc((size_t)nk + 1, sizeof *found);
-    best = lm_xcalloc((size_t)(top_k * (p->nvars + 1)) + 1, sizeof *best);
-    line = lm_xcalloc(2 * (size_t)nk + 2, sizeof *line);
+    rep->stages = ns + (kx < c.nkeys);
+    int kmax = kx - 1;
+    pos = lm_xcalloc((size_t)p->nvars + 1, sizeof *pos);
+    kval = lm_xcalloc((size_t)kx + 1, sizeof *kval);
+    excl = lm_xcalloc((size_t)top_k * (size_t)(p->nvars + 1), sizeof *excl);
     stage_val = lm_xcalloc((size_t)ns + 1, sizeof *stage_val);
+    tmpv = lm_xcalloc((size_t)p->nvars + 1, sizeof *tmpv);
 
     for (int sol = 0; sol < top_k; sol++) {
         bool infeasible = false;
         for (int s = 0; s < ns; s++) {
-            /* the highest objective/tie-break key this stage's model needs */
-            int kmax = -1;
-            for (int t = 0; t <= s; t++)
-                for (int k = stages[t].first; k < stages[t].first + stages[t].count; k++)
-                    if (k < c.nkeys)
-                        kmax = k;
-            lm_buf m = {0};
-            lm_buf_printf(&m, "%% loomc lexicographic stage %d of %d\n", s + 1, ns);
-            write_body(&c, &m, NULL, kmax);
-            lm_buf_puts(&m, "\n% Stages: keys of loomc's order, weighted exactly within their ranges\n");
-            for (int t = 0; t <= s; t++) {
-                i128 w = 1;
-                for (int k = stages[t].first; k < stages[t].first + stages[t].count; k++)
-                    w *= (i128)keys[k].hi - keys[k].lo + 1;
-                lm_buf_printf(&m, "var 0..%lld: loomc_stage_%d = 0", (long long)(w - 1), t + 1);
-                for (int k = stages[t].first; k < stages[t].first + stages[t].count; k++) {
-                    w /= (i128)keys[k].hi - keys[k].lo + 1;
-                    lm_buf_printf(&m, " + (%s - ", keys[k].expr);
-                    put_int(&m, keys[k].lo);
-                    lm_buf_printf(&m, ") * %lld", (long long)w);
-                }
-                lm_buf_puts(&m, ";\n");
-                if (t < s)
-                    lm_buf_printf(&m, "constraint loomc_stage_%d = %lld;\n", t + 1, (long long)stage_val[t]);
-            }
-            for (int q = 0; q < sol; q++) {
-                if (!p->nvars)
-                    break;
-                lm_buf_puts(&m, "constraint not (");
-                for (int j = 0; j < p->nvars; j++)
-                    lm_buf_printf(&m, "%sloomc_pos_%s = %lld", j ? " /\\ " : "", c.syms.items[j].name,
-                                  (long long)best[q * (p->nvars + 1) + j]);
-                lm_buf_puts(&m, ");\n");
-            }
-            lm_buf_printf(&m, "\nsolve minimize loomc_stage_%d;\n", s + 1);
-            lm_buf_puts(&m, "output [\"loomc-solution\"");
-            for (int t = 0; t <= s; t++)
-                lm_buf_printf(&m, ", \" \\(loomc_stage_%d)\"", t + 1);
-            for (int j = 0; j < p->nvars; j++)
-                lm_buf_printf(&m, ", \" \\(loomc_pos_%s)\"", c.syms.items[j].name);
-            for (int k = 0; k <= kmax; k++)
-                lm_buf_printf(&m, ", \" \\(%s)\"", keys[k].expr);
-            lm_buf_puts(&m, ", \"\\n\"];\n");
-            lm_buf res = {0};
+            /* the keys whose expressions this stage's model needs */
+            int km = -1;
+            for (int k = 0; k < stages[s].first + stages[s].count && k < kx; k++)
+                km = k;
+            lm_buf m = {0}, res = {0};
+            stage_model(&c, &m, keys, stages, s, km, stage_val, excl, sol, false);
             rep->runs++;
-            bool ran = mzn_run(lm_buf_str(&m), o ? o->solver : NULL, o ? o->minizinc : NULL, NULL, &res, why);
+            bool ran = mzn_run(lm_buf_str(&m), solver, exe, NULL, &res, why);
             lm_buf_free(&m);
             if (!ran) {
                 lm_buf_free(&res);
                 goto end;
             }
-            bool unsat;
-            int nvals = (s + 1) + p->nvars + (kmax + 1);
-            int pr = parse_solution(lm_buf_str(&res), nvals, line, &unsat, why);
-            lm_buf_free(&res);
-            if (pr < 0)
+            bool unsat = strstr(lm_buf_str(&res), "=====UNSATISFIABLE=====") != NULL;
+            if (!unsat && !strstr(lm_buf_str(&res), "==========")) {
+                lm_buf_puts(why, "minizinc did not prove an optimum (no '==========' in its output)");
+                lm_buf_free(&res);
                 goto end;
-            if (unsat) {
+            }
+            int nvals = (s + 1) + p->nvars + (km + 1);
+            free(lines);
+            lines = NULL;
+            int nl = unsat ? 0 : parse_lines(lm_buf_str(&res), nvals, &lines, why);
+            lm_buf_free(&res);
+            if (nl < 0)
+                goto end;
+            if (unsat || nl == 0) {
                 if (s > 0) {
-                    lm_buf_puts(why, "a later stage found no solution although the one before did: the "
-                                     "bounds on tie-break subexpressions removed every optimal assignment");
+                    lm_buf_puts(why, "a later stage found no solution although the one before did");
                     goto end;
                 }
-                /* infeasible; certain unless a bound without a constraint proof was in the model */
+                /* infeasible - certain unless a bound without a constraint proof was in the model */
                 for (size_t i = 0; i < c.n.len; i++) {
                     const mnode *nd = &c.n.items[i];
-                    if (nd->hoist && !nd->cons_proof && node_in_stage(&c, (int)i, kmax)) {
-                        lm_buf_printf(why, "no solution within the solver's integers; loomc's optimum may exceed "
-                                           "%lld - use a solver with 64-bit integers (minizinc:cp-sat)",
-                                      (long long)c.clip);
+                    if (nd->hoist && !nd->cons_proof && node_in_stage(&c, (int)i, km)) {
+                        lm_buf_printf(why, "no %ssolution within the solver's integers; loomc's may exceed %lld - "
+                                           "use a solver with 64-bit integers (minizinc:cp-sat)",
+                                      sol ? "further " : "", (long long)c.clip);
                         goto end;
                     }
                 }
-                const mnode *ob = &c.n.items[c.roots.items[c.key_root[0]].node];
-                if (ob->hi > c.clip) {
-                    lm_buf_printf(why, "no solution with an objective within %lld; loomc's optimum may exceed it"
+                if (c.n.items[c.roots.items[c.key_root[0]].node].hi > c.clip) {
+                    lm_buf_printf(why, "no %ssolution with an objective within %lld; loomc's may exceed it"
                                        " - use a solver with 64-bit integers (minizinc:cp-sat)",
-                                  (long long)c.clip);
+                                  sol ? "further " : "", (long long)c.clip);
                     goto end;
                 }
                 infeasible = true;
                 break;
             }
-            stage_val[s] = line[s];
+            const int64_t *ln = &lines[(size_t)(nl - 1) * (size_t)nvals]; /* the last is the optimum */
+            stage_val[s] = ln[s];
             for (int j = 0; j < p->nvars; j++)
-                found[j] = line[s + 1 + j];
-            for (int k = 0; k <= kmax; k++)
-                found[p->nvars + k] = line[s + 1 + p->nvars + k];
-            /* certify the bounds in this stage's model */
+                pos[j] = ln[s + 1 + j];
+            for (int k = 0; k <= km; k++)
+                kval[k] = ln[s + 1 + p->nvars + k];
+            /* each explicit bound in this model is proven harmless by a
+             * constraint, or by the objective staying below its threshold */
             for (size_t i = 0; i < c.n.len; i++) {
                 const mnode *nd = &c.n.items[i];
-                if (!nd->hoist || nd->cons_proof || !node_in_stage(&c, (int)i, kmax))
+                if (!nd->hoist || nd->cons_proof || !node_in_stage(&c, (int)i, km))
                     continue;
-                if (nd->cert_key <= kmax && found[p->nvars + nd->cert_key] >= nd->thresh) {
-                    lm_buf_printf(why, "the answer's %s (%lld) reaches the threshold (%lld) of an explicit bound; "
-                                       "use a solver with 64-bit integers (minizinc:cp-sat)",
-                                  keys[nd->cert_key].expr, (long long)found[p->nvars + nd->cert_key],
-                                  (long long)nd->thresh);
+                if (nd->cert_key <= km && kval[nd->cert_key] >= nd->thresh) {
+                    lm_buf_printf(why, "the answer's %s (%lld) reaches the threshold (%lld) of an explicit "
+                                       "bound; use a solver with 64-bit integers (minizinc:cp-sat)",
+                                  keys[nd->cert_key].expr, (long long)kval[nd->cert_key], (long long)nd->thresh);
                     goto end;
                 }
             }
-            for (int k = 0; k <= kmax; k++)
-                if (found[p->nvars + k] >= c.clip && c.n.items[c.roots.items[c.key_root[k]].node].hi > c.clip) {
-                    lm_buf_printf(why, "the answer's %s reaches the model's bound %lld; use a solver with 64-bit "
-                                       "integers (minizinc:cp-sat)", keys[k].expr, (long long)c.clip);
-                    goto end;
-                }
+            if (kval[0] >= c.clip && c.n.items[c.roots.items[c.key_root[0]].node].hi > c.clip) {
+                lm_buf_printf(why, "the answer's objective reaches the model's bound %lld; use a solver with "
+                                   "64-bit integers (minizinc:cp-sat)", (long long)c.clip);
+                goto end;
+            }
         }
         if (infeasible)
             break;
+        if (kx < c.nkeys) {
+            /* the remaining tie-breaks do not fit the solver's integers:
+             * list every assignment tied so far and rank them exactly */
+            lm_buf m = {0}, res = {0};
+            stage_model(&c, &m, keys, stages, ns - 1, kmax, stage_val, excl, sol, true);
+            static const char *const all[] = {"-a", NULL};
+            rep->runs++;
+            bool ran = mzn_run(lm_buf_str(&m), solver, exe, all, &res, why);
+            lm_buf_free(&m);
+            if (!ran) {
+                lm_buf_free(&res);
+                goto end;
+            }
+            if (!strstr(lm_buf_str(&res), "==========")) {
+                lm_buf_puts(why, "minizinc did not finish listing the tied assignments");
+                lm_buf_free(&res);
+                goto end;
+            }
+            int nvals = ns + p->nvars + kx;
+            free(lines);
+            lines = NULL;
+            int nl = parse_lines(lm_buf_str(&res), nvals, &lines, why);
+            lm_buf_free(&res);
+            if (nl <= 0) {
+                if (nl == 0)
+                    lm_buf_puts(why, "minizinc listed no assignment for an optimum it had found");
+                goto end;
+            }
+            if (nl > MZN_MAX_TIES) {
+                lm_buf_printf(why, "%d assignments tie before a tie-break that does not fit the solver's "
+                                   "integers; too many to rank", nl);
+                goto end;
+            }
+            rep->ranked += nl;
+            int best = -1;
+            int64_t btb[SOLVE_MAX_TIEBREAK] = {0};
+            for (int l = 0; l < nl; l++) {
+                const int64_t *lp = &lines[(size_t)l * (size_t)nvals + (size_t)ns];
+                sym_env env = {0};
+                bool ok = positions_to_env(p, lp, tmpv, &env);
+                int64_t tb[SOLVE_MAX_TIEBREAK];
+                for (int t = kx - 1; ok && t < p->ntiebreak; t++)
+                    ok = sym_eval(p->tiebreak[t], &env, &tb[t]) == SYM_OK;
+                sym_env_free(&env);
+                if (!ok) {
+                    lm_buf_puts(why, "loomc cannot evaluate a tie-break at an assignment minizinc listed");
+                    goto end;
+                }
+                int cmp = best < 0 ? -1 : 0;
+                for (int t = kx - 1; !cmp && t < p->ntiebreak; t++)
+                    cmp = tb[t] < btb[t] ? -1 : tb[t] > btb[t];
+                const int64_t *bp = best >= 0 ? &lines[(size_t)best * (size_t)nvals + (size_t)ns] : NULL;
+                for (int j = 0; !cmp && j < p->nvars; j++)
+                    cmp = lp[j] < bp[j] ? -1 : lp[j] > bp[j];
+                if (cmp < 0) {
+                    best = l;
+                    memcpy(btb, tb, sizeof tb);
+                }
+            }
+            memcpy(pos, &lines[(size_t)best * (size_t)nvals + (size_t)ns], sizeof(int64_t) * (size_t)p->nvars);
+        }
         /* map back and evaluate with loomc's own semantics */
         solve_solution *so = &out[*nout];
         memset(so, 0, sizeof *so);
         so->values = lm_xcalloc((size_t)p->nvars + 1, sizeof(int64_t));
-        sym_env env = {0};
-        for (int i = 0; p->fixed && i < p->fixed->n; i++)
-            sym_env_set_range(&env, p->fixed->b[i].var, p->fixed->b[i].lo, p->fixed->b[i].hi);
-        for (int j = 0; j < p->nvars; j++) {
-            int64_t pos = found[j];
-            if (pos < 1 || pos > p->vars[j].ndomain) {
-                lm_buf_puts(why, "minizinc returned a position outside a domain");
-                sym_env_free(&env);
-                free(so->values);
-                goto end;
-            }
-            so->values[j] = p->vars[j].domain[pos - 1];
-            best[sol * (p->nvars + 1) + j] = pos;
-            sym_env_set(&env, p->vars[j].var, so->values[j]);
-        }
-        bool evok = sym_eval(p->objective, &env, &so->objective) == SYM_OK;
-        for (int t = 0; t < p->ntiebreak; t++)
-            evok = evok && sym_eval(p->tiebreak[t], &env, &so->tiebreak[t]) == SYM_OK;
-        sym_env_free(&env);
-        if (!evok) {
-            lm_buf_puts(why, "loomc cannot evaluate the objective at minizinc's solution");
-            free(so->values);
-            goto end;
-        }
-        if (so->objective != found[p->nvars]) {
-            lm_buf_printf(why, "minizinc's objective %lld differs from loomc's %lld at the same assignment",
-                          (long long)found[p->nvars], (long long)so->objective);
-            free(so->values);
-            goto end;
-        }
-        for (int t = 0; t < p->ntiebreak; t++)
-            if (so->tiebreak[t] != found[p->nvars + 1 + t]) {
-                lm_buf_printf(why, "minizinc's tie-break %d is %lld, loomc's %lld at the same assignment", t + 1,
-                              (long long)found[p->nvars + 1 + t], (long long)so->tiebreak[t]);
-                free(so->values);
-                goto end;
-            }
         (*nout)++;
+        sym_env env = {0};
+        bool ok = positions_to_env(p, pos, so->values, &env);
+        ok = ok && sym_eval(p->objective, &env, &so->objective) == SYM_OK;
+        for (int t = 0; ok && t < p->ntiebreak; t++)
+            ok = sym_eval(p->tiebreak[t], &env, &so->tiebreak[t]) == SYM_OK;
+        sym_env_free(&env);
+        if (!ok) {
+            lm_buf_puts(why, "loomc cannot evaluate minizinc's solution");
+            goto end;
+        }
+        for (int k = 0; k < kx; k++) {
+            int64_t mine = k == 0 ? so->objective : so->tiebreak[k - 1];
+            if (mine != kval[k]) {
+                lm_buf_printf(why, "minizinc's %s is %lld, loomc's %lld at the same assignment", keys[k].expr,
+                              (long long)kval[k], (long long)mine);
+                goto end;
+            }
+        }
+        memcpy(&excl[(size_t)sol * (size_t)p->nvars], pos, sizeof(int64_t) * (size_t)p->nvars);
         if (!p->nvars)
             break;
     }
@@ -1491,10 +1584,12 @@ end:
     }
     free(keys);
     free(stages);
-    free(found);
-    free(best);
-    free(line);
+    free(pos);
+    free(kval);
+    free(excl);
     free(stage_val);
+    free(lines);
+    free(tmpv);
     ctx_free(&c);
     lm_buf_free(&dummy);
     return status;

@@ -74,6 +74,8 @@ typedef struct mzn_report {
     int runs;              /* minizinc invocations */
     int stages;            /* stages of the lexicographic solve of the first solution */
     int clipped;           /* subexpressions with an explicit bound */
+    int ranked;            /* tied assignments listed by minizinc and ranked by loomc, for
+                              tie-breaks beyond the solver's integers */
 } mzn_report;
 
 /* Solve p with MiniZinc. Same result as solve_run (solutions best first in

@@ -280,9 +280,9 @@ static void translation_matches_sym_eval(void **state)
     assert_true(neg_div > 5); /* the rounding direction was really exercised */
 }
 
-/* Each operator over whole domains, where the solver (not the compiler)
- * does the work: for every value pair, the model with the constraint
- * `op(x, y) = want` must keep exactly the pairs where loomc agrees. */
+/* Each division operator over whole domains of mixed signs, where the solver
+ * (not the compiler) does the work: the least and the greatest value, and the
+ * assignment loomc's tie-breaks pick among the pairs that reach it. */
 static void operators_over_domains(void **state)
 {
     (void)state;
@@ -293,14 +293,12 @@ static void operators_over_domains(void **state)
     for (size_t k = 0; k < LM_COUNT(kinds); k++) {
         const sym_expr *ops[2] = {x, y};
         const sym_expr *e = sym_raw(C, kinds[k], ops, 2);
-        /* minimise a key that orders the pairs by |e - target| so the optimum is checked,
-         * and compare every solution of the top list with loomc's */
+        /* the least and the greatest value, with ties broken through the operator again */
         solve_var vars[] = {{x, dx, 7}, {y, dy, 6}};
-        solve_problem p = {.vars = vars, .nvars = 2, .objective = e, .tiebreak = {sub(K(0), e)}, .ntiebreak = 1};
-        cross_check(&p, 4, "operator over domains", NULL);
+        solve_problem p = {.vars = vars, .nvars = 2, .objective = e, .tiebreak = {mul(e, y)}, .ntiebreak = 1};
+        cross_check(&p, 2, "operator over domains", NULL);
         p.objective = sub(K(0), e);
-        p.tiebreak[0] = mul(e, y);
-        cross_check(&p, 3, "operator over domains, maximised", NULL);
+        cross_check(&p, 1, "operator over domains, maximised", NULL);
     }
 }
 
@@ -459,7 +457,7 @@ static void random_problems_match_builtin(void **state)
 {
     (void)state;
     need_minizinc();
-    enum { TAME = 24, WILD = 24 };
+    enum { TAME = 16, WILD = 16 };
     rcounts n = {0};
     for (int i = 0; i < TAME; i++)
         random_instance(0x4d5a0000u + (uint64_t)i, false, &n);
@@ -494,7 +492,7 @@ static void gemm_problem(void **state)
                        .tiebreak = {mul(mul(sym_cdiv(C, V("M"), BM), sym_cdiv(C, V("N"), BN)), read),
                                     sub(K(0), D)},
                        .ntiebreak = 2};
-    cross_check(&p, 3, "gemm", NULL);
+    cross_check(&p, 2, "gemm", NULL);
     sym_env_free(&fixed);
 }
 
@@ -516,7 +514,7 @@ static void ranges_beyond_32_bits(void **state)
     solve_constraint c1[] = {{sub(K(1500), add(x, y)), "x + y >= 1500"}};
     solve_problem p = {.vars = vars, .nvars = 2, .cons = c1, .ncons = 1, .fixed = &fixed,
                        .objective = mul(mul(x, y), V("BIG"))};
-    cross_check(&p, 2, "big objective", &rep);
+    cross_check(&p, 1, "big objective", &rep);
     assert_true(rep.clipped >= 1);
     lm_buf m = {0}, why = {0};
     assert_true(mzn_write_model(&m, &p, NULL, NULL, &why));
@@ -530,7 +528,7 @@ static void ranges_beyond_32_bits(void **state)
     p.cons = c2;
     p.ncons = 2;
     p.objective = sub(K(100000), add(x, y));
-    cross_check(&p, 2, "big constraint", &rep);
+    cross_check(&p, 1, "big constraint", &rep);
     assert_true(rep.clipped >= 1);
     assert_true(mzn_write_model(&m, &p, NULL, NULL, &why));
     assert_non_null(strstr(lm_buf_str(&m), "a constraint is violated"));
@@ -543,8 +541,17 @@ static void ranges_beyond_32_bits(void **state)
     p.objective = add(sym_floordiv(C, mul(mul(x, y), V("BIG")), K(1000)), y);
     p.tiebreak[0] = mul(mul(x, K(1000000)), y);
     p.ntiebreak = 1;
-    cross_check(&p, 3, "bytes over bandwidth", &rep);
-    assert_true(rep.clipped >= 2);
+    cross_check(&p, 2, "bytes over bandwidth", &rep);
+    assert_true(rep.clipped >= 1);
+    assert_true(rep.ranked >= 1); /* the tie-break is ranked by loomc */
+    /* the third best has x*y*BIG beyond the bound and an objective above its
+     * threshold: not certifiable, and said so */
+    solve_solution o3[3];
+    int n3 = 0;
+    mzn_solve_options mo3 = {.top_k = 3};
+    assert_int_equal(mzn_solve(&p, &mo3, o3, &n3, NULL, &why), SOLVE_ERROR);
+    assert_non_null(strstr(lm_buf_str(&why), "no further solution within the solver's integers"));
+    lm_buf_free(&why);
 
     /* an optimum beyond 32 bits cannot be certified: a clear error */
     static int64_t dz[] = {60000, 70000};

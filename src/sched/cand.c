@@ -9,8 +9,8 @@
  *    with x/y axes;
  *  - a load multicast or forwarded along x (y) does not depend on the axis on
  *    x (y) - the cores of a row (column) then need the same block at the same
- *    step (acc_access.reuse); along the whole grid it depends on no spread
- *    axis at all;
+ *    step (acc_access.reuse); multicast to the whole grid needs a placement
+ *    over both core dimensions and a load that depends on no spread axis;
  *  - the chip supports the multicast shape (rows, columns and the grid are
  *    rectangles: arch.mcast_rect).
  * Sub-grids smaller than the chip and several programs per core (waves) are
@@ -126,15 +126,18 @@ static bool transport_ok(const sched_operand *t, const acc_access *x, const sche
     if (t->transport == SCHED_MCAST && !a->mcast_rect)
         return false;
     if (t->along == SCHED_ON_XY) {
-        bool any = false;
+        /* the whole grid: only when the placement spreads over both core
+           dimensions (with one, it is that row or column) */
+        bool sx = false, sy = false;
         for (int g = 0; g < rank; g++) {
             if (p[g] == SCHED_ON_TIME)
                 continue;
-            any = true;
+            sx |= p[g] == SCHED_ON_X || p[g] == SCHED_ON_XY;
+            sy |= p[g] == SCHED_ON_Y || p[g] == SCHED_ON_XY;
             if (!((x->reuse >> g) & 1u))
                 return false;
         }
-        return any;
+        return sx && sy;
     }
     int g = axis_on(p, rank, t->along);
     return g >= 0 && ((x->reuse >> g) & 1u);

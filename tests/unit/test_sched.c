@@ -1,0 +1,664 @@
+/* test_sched.c - the symbolic scheduler end to end on the kernels in
+ * kernels/, compiled from source through the driver (run from the repository
+ * root, as tests/run.sh does):
+ *  - the summary of matmul, flash attention and both launches of flash
+ *    decode: buffers, tile shapes, formats, work per loop body and FLOPs,
+ *    each expected figure derived here from the kernel's source;
+ *  - candidate enumeration and dominance pruning on matmul, on a square and
+ *    a non-square grid, with the counts derived by hand;
+ *  - latency terms of one candidate evaluated at a point and compared with a
+ *    derivation from the hardware description's numbers;
+ *  - the chosen schedule against exhaustive enumeration of every surviving
+ *    candidate on a small instance;
+ *  - errors: a shape no candidate fits names the L1 constraint;
+ *  - plan files: written, read back, turned into schedules; malformed text
+ *    reported with its position;
+ *  - a spread of shapes on both chips all compile within the effort limit.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/driver.h"
+
+/* ---- compiling a kernel ------------------------------------------------ */
+
+typedef struct job {
+    drv_result r;
+    arch_desc *a;
+    lm_diag d;
+    char *errtext;
+    size_t errlen;
+    FILE *err;
+    fe_kv kv[16];
+    int nshape, nconst;
+    char names[16][32];
+} job;
+
+/* "M=512,N=512" into kv[first..] */
+static int parse(job *j, int first, const char *text)
+{
+    int n = 0;
+    const char *p = text;
+    while (p && *p) {
+        const char *eq = strchr(p, '=');
+        assert_non_null(eq);
+        int k = first + n++;
+        size_t len = (size_t)(eq - p);
+        memcpy(j->names[k], p, len);
+        j->names[k][len] = 0;
+        j->kv[k] = (fe_kv){j->names[k], atoll(eq + 1)};
+        p = strchr(eq, ',');
+        if (p)
+            p++;
+    }
+    return n;
+}
+
+/* Compile (and, with `schedule`, schedule) a kernel; false with the
+ * messages in j->errtext when the driver reports an error. */
+static bool compile(job *j, const char *path, const char *arch, const char *shapes, const char *consts, bool schedule)
+{
+    memset(j, 0, sizeof *j);
+    j->nshape = parse(j, 0, shapes);
+    j->nconst = consts ? parse(j, j->nshape, consts) : 0;
+    j->err = open_memstream(&j->errtext, &j->errlen);
+    lm_diag_init(&j->d, j->err);
+    j->d.no_caret = true;
+    char apath[256];
+    snprintf(apath, sizeof apath, "arch/%s.yaml", arch);
+    j->a = arch_load(apath, &j->d);
+    assert_non_null(j->a);
+    drv_opts o = {.path = path};
+    o.launch.shapes = j->kv;
+    o.launch.nshapes = j->nshape;
+    o.launch.consts = j->kv + j->nshape;
+    o.launch.nconsts = j->nconst;
+    bool ok = drv_compile(&j->r, &o, &j->d);
+    assert_true(ok);
+    if (schedule) {
+        drv_sched_opts so = {.arch = j->a, .top_k = 1};
+        ok = drv_schedule(&j->r, &so, &j->d);
+    }
+    fflush(j->err);
+    return ok;
+}
+
+/* Summaries only (no solving), for each selected launch. */
+static sched_kernel *summarize(job *j, int launch)
+{
+    const fe_spec *spec = j->r.spec;
+    sched_free fr[SCHED_MAX_VARS];
+    int nf = 0;
+    for (int i = 0; i < spec->nfrees; i++)
+        fr[nf++] = (sched_free){.var = spec->frees[i].var, .pinned = spec->frees[i].bound};
+    sched_kernel *k = LM_NEW(&j->r.arena, sched_kernel);
+    assert_true(sched_summarize(k, j->r.launches[launch].func, j->r.launches[launch].access, j->a, fr, nf, j->r.sym,
+                                &j->r.arena, &j->d));
+    sched_alloc(k);
+    return k;
+}
+
+static void release(job *j)
+{
+    drv_free(&j->r);
+    arch_free(j->a);
+    fclose(j->err);
+    free(j->errtext);
+}
+
+/* Evaluate e with the launch sizes and extra NAME=V bindings. */
+static int64_t ev(job *j, const sym_expr *e, const char *extra)
+{
+    sym_env env = {0};
+    const sym_env *b = &j->r.spec->env;
+    for (int i = 0; i < b->n; i++)
+        sym_env_set_range(&env, b->b[i].var, b->b[i].lo, b->b[i].hi);
+    const char *p = extra;
+    while (p && *p) {
+        const char *eq = strchr(p, '=');
+        char name[64];
+        memcpy(name, p, (size_t)(eq - p));
+        name[eq - p] = 0;
+        sym_env_set(&env, sym_var(j->r.sym, name), atoll(eq + 1));
+        p = strchr(eq, ',');
+        if (p)
+            p++;
+    }
+    int64_t v = 0;
+    sym_status st = sym_eval(e, &env, &v);
+    if (st != SYM_OK)
+        fail_msg("cannot evaluate %s (status %d)", sym_str(&j->r.arena, e), (int)st);
+    sym_env_free(&env);
+    return v;
+}
+
+static const sched_buf *buf(const sched_kernel *k, const char *name)
+{
+    for (int i = 0; i < k->nbufs; i++)
+        if (!strcmp(k->bufs[i].name, name))
+            return &k->bufs[i];
+    fail_msg("no buffer %s", name);
+    return NULL;
+}
+
+static int count_kind(const sched_kernel *k, sched_bufkind kind)
+{
+    int n = 0;
+    for (int i = 0; i < k->nbufs; i++)
+        n += k->bufs[i].kind == kind;
+    return n;
+}
+
+/* ---- summaries ---------------------------------------------------------- */
+
+static void summary_matmul(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=512,N=512,K=512", NULL, false));
+    sched_kernel *k = summarize(&j, 0);
+    const char *at = "BLOCK_M=64,BLOCK_N=128,BLOCK_K=256";
+    /* a [BLOCK_M, BLOCK_K] and b [BLOCK_K, BLOCK_N] per K step; acc carried; c stored from acc */
+    assert_int_equal(k->nbufs, 4);
+    const sched_buf *a = buf(k, "a"), *b = buf(k, "b"), *acc = buf(k, "acc"), *c = buf(k, "c");
+    assert_int_equal(a->kind, SCHED_BUF_IN);
+    assert_int_equal(b->kind, SCHED_BUF_IN);
+    assert_int_equal(acc->kind, SCHED_BUF_CARRY);
+    assert_int_equal(c->kind, SCHED_BUF_OUT);
+    assert_int_equal(ev(&j, a->tile_rows, at), 64 / 32);
+    assert_int_equal(ev(&j, a->tile_cols, at), 256 / 32);
+    assert_int_equal(ev(&j, b->tile_rows, at), 256 / 32);
+    assert_int_equal(ev(&j, b->tile_cols, at), 128 / 32);
+    assert_int_equal(ev(&j, a->bytes, at), 2 * 8 * j.a->tile_bytes[ARCH_BF16]);
+    assert_int_equal(ev(&j, acc->bytes, at), 2 * 4 * j.a->tile_bytes[ARCH_FP32]);
+    assert_int_equal(a->format, ARCH_BF16);
+    assert_int_equal(acc->format, ARCH_FP32); /* the f32 accumulator lives in L1 as fp32 pages */
+    assert_int_equal(a->level, 1);
+    assert_int_equal(acc->level, 0);
+    /* c is stored straight from the accumulator: same storage */
+    assert_int_equal(c->alias, (int)(acc - k->bufs));
+    assert_int_equal(c->color, acc->color);
+    assert_true(a->color != b->color && a->color != acc->color);
+    assert_string_equal(a->depth->name, "depth.a");
+    /* one K loop of cdiv(K, BLOCK_K) steps, (64/32)(256/32)(128/32) tile products each */
+    assert_int_equal(k->nloops, 1);
+    assert_int_equal(ev(&j, k->loops[0].trips, at), 2);
+    assert_int_equal(ev(&j, k->work[1].matmul, at), 2 * 8 * 4);
+    assert_int_equal(ev(&j, k->work[1].eltwise, at), 0);
+    assert_int_equal(ev(&j, k->work[0].matmul, at), 0);
+    assert_int_equal(k->ndots, 1);
+    assert_int_equal(ev(&j, k->flops, at), 2LL * 64 * 128 * 256 * 2);
+    /* the kernel stores fp32: Dst in 32-bit mode; bf16 inputs: HiFi2 */
+    assert_true(k->fp32_acc);
+    assert_int_equal(k->fidelity, ARCH_HIFI2);
+    /* all three block sizes tile a dimension that boundary checks pad */
+    assert_int_equal(k->nfree, 3);
+    for (int i = 0; i < 3; i++) {
+        assert_true(k->frees[i].block_dim);
+        assert_null(k->frees[i].must_divide);
+    }
+    release(&j);
+}
+
+static void summary_attention(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/flash_attention.py", "wormhole_n150", "B=1,H=2,S=256,D=64", NULL, false));
+    sched_kernel *k = summarize(&j, 0);
+    const char *at = "BLOCK_M=128,BLOCK_N=64";
+    int64_t mt = 128 / 32, nt = 64 / 32, dt = 64 / 32;
+    assert_int_equal(count_kind(k, SCHED_BUF_IN), 3);    /* q, k, v */
+    assert_int_equal(count_kind(k, SCHED_BUF_OUT), 1);   /* o */
+    assert_int_equal(count_kind(k, SCHED_BUF_CARRY), 3); /* m_i, l_i, acc */
+    /* temps: in the loop the first dot, *qk_scale, where, row max, m_i - m_new,
+       exp2 (alpha), s - m_new, exp2 (p), l_i*alpha, row sum, p to bf16,
+       acc*alpha (12; m_new, the new l_i and the second dot write the
+       carries); after it acc / l_i (the cast writes o) */
+    assert_int_equal(count_kind(k, SCHED_BUF_TEMP), 13);
+    /* m_i is read (m_i - m_new) after m_new is computed: two instances */
+    assert_int_equal(ev(&j, buf(k, "m_i")->depth, ""), 2);
+    assert_int_equal(ev(&j, buf(k, "l_i")->depth, ""), 1);
+    assert_int_equal(ev(&j, buf(k, "acc")->depth, ""), 1);
+    /* a [BLOCK_M] vector is a column of BLOCK_M/32 tiles */
+    assert_int_equal(ev(&j, buf(k, "m_i")->tile_rows, at), mt);
+    assert_int_equal(ev(&j, buf(k, "m_i")->tile_cols, at), 1);
+    /* [1, 1, BLOCK_N, D] blocks fold their leading dims */
+    assert_int_equal(ev(&j, buf(k, "k")->tile_rows, at), nt);
+    assert_int_equal(ev(&j, buf(k, "k")->tile_cols, at), dt);
+    assert_int_equal(buf(k, "p")->format, ARCH_FP32);
+    assert_int_equal(buf(k, "o")->format, ARCH_BF16);
+    /* per iteration: two dots of mt*nt*dt products; element-wise: *scale,
+       where, s - m_new (mt*nt each), acc*alpha (mt*dt), max, m_i - m_new,
+       l_i*alpha, + (mt each); SFPU: exp2 of s (mt*nt) and of alpha (mt);
+       reductions read mt*nt tiles twice; one cast of p */
+    assert_int_equal(ev(&j, k->work[1].matmul, at), 2 * mt * nt * dt);
+    assert_int_equal(ev(&j, k->work[1].eltwise, at), 3 * mt * nt + mt * dt + 4 * mt);
+    assert_int_equal(ev(&j, k->work[1].sfpu, at), mt * nt + mt);
+    assert_int_equal(ev(&j, k->work[1].reduce, at), 2 * mt * nt);
+    assert_int_equal(ev(&j, k->work[1].copy, at), mt * nt);
+    /* after the loop: acc / l_i = reciprocal of l_i (mt) then a multiply (mt*dt); the cast */
+    assert_int_equal(ev(&j, k->work[0].eltwise, at), mt * dt);
+    assert_int_equal(ev(&j, k->work[0].sfpu, at), mt);
+    assert_int_equal(ev(&j, k->work[0].copy, at), mt * dt);
+    /* FLOPs: two products of 2*BLOCK_M*BLOCK_N*D per key block, S/BLOCK_N blocks */
+    assert_int_equal(ev(&j, k->flops, at), 2 * (2LL * 128 * 64 * 64) * (256 / 64));
+    assert_false(k->fp32_acc); /* the output is bf16 */
+    release(&j);
+}
+
+static void summary_decode(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/flash_decode.py", "wormhole_n150", "B=2,H=32,HKV=8,S=1024,D=128", NULL, false));
+    assert_int_equal(j.r.nlaunches, 2);
+    sched_kernel *sp = summarize(&j, 0), *cb = summarize(&j, 1);
+    const char *at = "BLOCK_N=128,NUM_SPLITS=8";
+    /* BLOCK_H = max(32/8, 16) = 16 query rows: one tile row */
+    int64_t mt = 1, nt = 128 / 32, dt = 128 / 32;
+    assert_int_equal(count_kind(sp, SCHED_BUF_IN), 3);  /* q, k, v */
+    assert_int_equal(count_kind(sp, SCHED_BUF_OUT), 2); /* part, lse (scratch through DRAM) */
+    assert_int_equal(ev(&j, buf(sp, "q")->tile_rows, at), mt);
+    assert_int_equal(buf(sp, "part")->format, ARCH_FP32);
+    assert_int_equal(ev(&j, sp->work[1].matmul, at), 2 * mt * nt * dt);
+    /* *scale, where, s - m_new (mt*nt); acc*rescale, acc + pv (mt*dt);
+       max, m_i - m_new, l_i*rescale, + (mt) */
+    assert_int_equal(ev(&j, sp->work[1].eltwise, at), 3 * mt * nt + 2 * mt * dt + 4 * mt);
+    assert_int_equal(ev(&j, sp->work[1].sfpu, at), mt * nt + mt);
+    assert_int_equal(ev(&j, sp->work[1].reduce, at), 2 * mt * nt);
+    assert_true(sp->fp32_acc); /* part is fp32 */
+    /* the 8-row granule of the matrix engine sees 16 rows */
+    assert_int_equal(ev(&j, sp->dots[0].m_rows, at), 16);
+    /* NUM_SPLITS is not a block size; BLOCK_N is, along S */
+    bool seen_ns = false;
+    for (int i = 0; i < sp->nfree; i++)
+        if (!strcmp(sp->frees[i].var->name, "NUM_SPLITS")) {
+            seen_ns = true;
+            assert_false(sp->frees[i].block_dim);
+        } else {
+            assert_true(sp->frees[i].block_dim);
+        }
+    assert_true(seen_ns);
+    /* the combine uses NUM_SPLITS only */
+    assert_int_equal(cb->nfree, 1);
+    assert_string_equal(cb->frees[0].var->name, "NUM_SPLITS");
+    /* combine: lse [NUM_SPLITS] and part [NUM_SPLITS, D] per program; max of lse,
+       lse - max, exp2, parts*w, column sums of parts*w and of w, / sum, cast */
+    int64_t st = 1; /* cdiv(8, 32) */
+    assert_int_equal(ev(&j, cb->work[0].eltwise, at), st + st * dt + dt);
+    assert_int_equal(ev(&j, cb->work[0].sfpu, at), st);
+    assert_int_equal(ev(&j, cb->work[0].reduce, at), st + st * dt + st);
+    assert_int_equal(ev(&j, cb->work[0].copy, at), dt);
+    assert_int_equal(cb->nloops, 0);
+    release(&j);
+}
+
+/* ---- candidates ------------------------------------------------------- */
+
+static void candidates_matmul(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=512,N=512,K=512", NULL, false));
+    sched_kernel *k = summarize(&j, 0);
+    sched_cands cs;
+    sched_candidates(&cs, k, j.a, &j.r.spec->env, j.r.sym, &j.r.arena);
+    /* 4 places for each of 2 axes, 9 transports for each of 2 loads */
+    assert_int_equal(cs.enumerated, 16 * 81);
+    /* legal: 2D (y,x) and (x,y): each load shared along the other axis' dimension
+       (dram, mcast edge/interior, forward): 2 * 4 * 4 = 32; one axis on x or y,
+       the other in time: the load independent of it has 4 ways: 4 * 4 = 16;
+       both flattened: 1; one flattened: the other load multicast to the grid
+       or not (3) twice: 6; all in time: 1 */
+    assert_int_equal(cs.legal, 32 + 16 + 1 + 6 + 1);
+    /* kept on the 8x8 grid: (y,x) with both loads shared, 3 x 3 mechanisms (the
+       transposed placement ties and comes later); one axis flattened over the
+       grid (16 programs at BLOCK=32 > 8 per row) with the other load sent to
+       all, edge or interior: 2 x 2 */
+    assert_int_equal(cs.n, 9 + 4);
+    assert_int_equal(cs.pruned, cs.legal - cs.n);
+    assert_int_equal(cs.c[0].place[0], SCHED_ON_Y);
+    assert_int_equal(cs.c[0].place[1], SCHED_ON_X);
+    assert_int_equal(cs.c[0].ops[0].transport, SCHED_MCAST);
+    assert_int_equal(cs.c[0].ops[0].along, SCHED_ON_X);
+    assert_int_equal(cs.c[0].extent, 64);
+    assert_string_equal(cs.c[0].label,
+                        "pid_m->y pid_n->x; a: mcast along x (edge sender); b: mcast along y (edge sender)");
+    release(&j);
+
+    /* on 13x10 the transposed placement shares a over 10 cores and b over 13:
+       no longer a tie, both kept */
+    assert_true(compile(&j, "kernels/matmul.py", "blackhole_p150", "M=512,N=512,K=512", NULL, false));
+    k = summarize(&j, 0);
+    sched_candidates(&cs, k, j.a, &j.r.spec->env, j.r.sym, &j.r.arena);
+    assert_int_equal(cs.legal, 56);
+    assert_int_equal(cs.n, 9 + 9 + 4);
+    release(&j);
+
+    /* one program along M (M = 32): multicasting b along y reaches nobody, so it
+       ties with reading from DRAM and is dropped */
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=32,N=512,K=512", NULL, false));
+    k = summarize(&j, 0);
+    sched_candidates(&cs, k, j.a, &j.r.spec->env, j.r.sym, &j.r.arena);
+    for (int i = 0; i < cs.n; i++)
+        for (int o = 0; o < cs.c[i].nops; o++)
+            if (cs.c[i].ops[o].access == 1) /* b */
+                assert_true(cs.c[i].ops[o].transport == SCHED_DRAM || cs.c[i].ops[o].along != SCHED_ON_Y);
+    release(&j);
+}
+
+/* ---- the model at a point ------------------------------------------------ */
+
+static int64_t term(job *j, const sched_model *m, sched_termkind kind, int level, const char *name, const char *at)
+{
+    for (int i = 0; i < m->nterms; i++)
+        if (m->terms[i].kind == kind && m->terms[i].level == level && (!name || !strcmp(m->terms[i].name, name)))
+            return ev(j, m->terms[i].cycles, at);
+    fail_msg("no term %s at level %d", name ? name : "?", level);
+    return -1;
+}
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t rnd(double x) { return llround(x); }
+
+static void model_at_a_point(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=512,N=512,K=512", NULL, false));
+    sched_kernel *k = summarize(&j, 0);
+    sched_cands cs;
+    sched_candidates(&cs, k, j.a, &j.r.spec->env, j.r.sym, &j.r.arena);
+    sched_model m;
+    assert_true(sched_model_build(&m, k, &cs.c[0], j.a, &j.r.spec->env, "", j.r.sym, &j.r.arena, &j.d));
+    const char *at = "BLOCK_M=64,BLOCK_N=64,BLOCK_K=512,grid.x=8,grid.y=8,depth.a=2,depth.b=2,depth.c=1,sub.h=2,sub.w=2";
+    const arch_desc *a = j.a;
+
+    /* reading a (64 x 512 bf16 = 2 x 16 tiles) from DRAM at the edge sender:
+       latency + mean hops from a bank + max(bytes at min(core, link) rate,
+       one command per tile) + CB handshake */
+    int64_t tiles = 2 * 16, bytes = tiles * a->tile_bytes[ARCH_BF16];
+    int64_t hops = (a->noc_w + 3) / 4 + (a->noc_h + 3) / 4;
+    int64_t lat = rnd(a->noc_inject_cycles + a->noc_eject_cycles);
+    int64_t read = rnd(a->dram_latency_cycles) + lat + hops * rnd(a->noc_hop_cycles) +
+                   LM_MAX(cdiv(bytes * 1000, rnd(LM_MIN(a->core_read_bpc, a->link_bytes_per_cycle) * 1000)),
+                          tiles * rnd(a->noc_cmd_cycles)) +
+                   rnd(a->cb_handshake_cycles);
+    /* then multicast along the row of 8 cores: setup + bytes at the multicast
+       rate + the path to the far end (7 hops), and the semaphore round trip */
+    int64_t far = 8 - 1;
+    int64_t mc = rnd(a->mcast_setup_cycles) + cdiv(bytes * 1000, rnd(LM_MIN(a->mcast_bpc, a->link_bytes_per_cycle) * 1000)) +
+                 lat + far * rnd(a->noc_hop_cycles);
+    int64_t sem = 2 * rnd(a->sem_cycles) + 2 * (lat + far * rnd(a->noc_hop_cycles));
+    assert_int_equal(term(&j, &m, SCHED_T_READ, 1, "read a", at), read + mc + sem);
+
+    /* compute per K step: 2x2 output tiles, 16 K tiles, one 2x2 sub-block:
+       unpack 16 x (2 tiles of a + 2 of b), math 16 x 2 x 2 products at HiFi2
+       (full 32-row tiles: 4 granules each), pack 4 fp32 tiles; slowest of
+       the three + one Dst hand-off + the CB handshakes of a and b */
+    int64_t unpack = cdiv(16 * (2 + 2) * a->tile_bytes[ARCH_BF16] * 1000, rnd(a->unpack_bpc * 1000));
+    int64_t math = cdiv(16 * 2 * 8 * rnd(a->matmul_tile_cycles[ARCH_HIFI2] * 1000), 4) / 1000;
+    int64_t pack = cdiv(4 * a->tile_bytes[ARCH_FP32] * 1000, rnd(a->pack_bpc * 1000));
+    assert_int_equal(term(&j, &m, SCHED_T_DETAIL, 1, "unpack", at), unpack);
+    assert_int_equal(term(&j, &m, SCHED_T_DETAIL, 1, "math", at), math);
+    assert_int_equal(term(&j, &m, SCHED_T_DETAIL, 1, "pack", at), pack);
+    int64_t comp = LM_MAX(LM_MAX(unpack, math), pack) + rnd(a->dst_handoff_cycles) + 2 * rnd(a->cb_handshake_cycles);
+    assert_int_equal(term(&j, &m, SCHED_T_COMPUTE, 1, "compute", at), comp);
+
+    /* one K step (K = BLOCK_K): the loop is its stages in a row */
+    int64_t loop = 2 * (read + mc + sem) + comp;
+    assert_int_equal(term(&j, &m, SCHED_T_LEVEL, 1, NULL, at), loop);
+
+    /* c (2x2 fp32 tiles) written once per program; 8x8 programs on 8x8 cores */
+    int64_t cb = 4 * a->tile_bytes[ARCH_FP32];
+    int64_t write = rnd(a->dram_write_latency_cycles + a->cb_handshake_cycles + a->barrier_cycles) + lat +
+                    hops * rnd(a->noc_hop_cycles) +
+                    LM_MAX(cdiv(cb * 1000, rnd(LM_MIN(a->core_write_bpc, a->link_bytes_per_cycle) * 1000)),
+                           4 * rnd(a->noc_cmd_cycles));
+    assert_int_equal(term(&j, &m, SCHED_T_WRITE, 0, "write c", at), write);
+    assert_int_equal(term(&j, &m, SCHED_T_COUNT, 0, NULL, at), 1);
+    /* program level: no reads; its compute stage is the loop plus the
+       reserve/push of c; then c is written */
+    int64_t core = loop + rnd(a->cb_handshake_cycles) + write;
+    assert_int_equal(term(&j, &m, SCHED_T_LEVEL, 0, NULL, at), core);
+
+    /* DRAM traffic: a read once per row of 8 (64 programs x 32 tiles / 8), b
+       likewise, c written once per program */
+    int64_t rd = 2 * (64 * bytes / 8), wr = 64 * cb;
+    assert_int_equal(ev(&j, m.dram_bytes, at), rd + wr);
+    int64_t bound = cdiv(rd * 1000, rnd(LM_MIN(a->dram_bank_read_bpc, a->link_bytes_per_cycle) * a->num_dram_banks * 1000)) +
+                    cdiv(wr * 1000, rnd(LM_MIN(a->dram_bank_write_bpc, a->link_bytes_per_cycle) * a->num_dram_banks * 1000));
+    int64_t launch = rnd(a->kernel_launch_cycles);
+    assert_int_equal(ev(&j, m.cycles, at), LM_MAX(launch + core, launch + bound));
+
+    /* L1: a and b at depth 2, acc (holding c) once */
+    assert_int_equal(ev(&j, m.l1_bytes, at), 2 * bytes + 2 * bytes + cb);
+    release(&j);
+}
+
+/* ---- optimality against enumeration --------------------------------------- */
+
+static void chosen_is_the_enumerated_optimum(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=64,N=96,K=128", NULL, false));
+    /* a 2x2 grid keeps enumeration small */
+    j.a->grid_w = 2;
+    j.a->grid_h = 2;
+    drv_sched_opts so = {.arch = j.a, .top_k = 1};
+    assert_true(drv_schedule(&j.r, &so, &j.d));
+    const drv_sched *ds = j.r.sched;
+    int64_t best = INT64_MAX, best_tb[3] = {0};
+    for (int i = 0; i < ds->job.cands[0].n; i++) {
+        sched_model m;
+        assert_true(sched_model_build(&m, ds->job.k[0], &ds->job.cands[0].c[i], j.a, &ds->bound, "", j.r.sym,
+                                      &j.r.arena, &j.d));
+        solve_options o = {.top_k = 1};
+        solve_solution sol;
+        int n = 0;
+        lm_buf why = {0};
+        solve_status st = solve_exhaustive(&m.problem, &o, &sol, &n, &why);
+        assert_int_equal(st, SOLVE_OPTIMAL);
+        lm_buf_free(&why);
+        if (!n)
+            continue;
+        bool better = sol.objective < best;
+        for (int t = 0; t < 3 && !better && sol.objective == best; t++) {
+            if (sol.tiebreak[t] != best_tb[t]) {
+                better = sol.tiebreak[t] < best_tb[t];
+                break;
+            }
+        }
+        if (better) {
+            best = sol.objective;
+            memcpy(best_tb, sol.tiebreak, sizeof best_tb);
+        }
+        solve_free_solutions(&sol, n);
+    }
+    assert_int_equal(ds->result.cycles, best);
+    for (int t = 0; t < 3; t++)
+        assert_int_equal(ds->result.top[0].sol.tiebreak[t], best_tb[t]);
+    release(&j);
+}
+
+/* ---- errors --------------------------------------------------------------- */
+
+static void infeasible_shape_names_the_constraint(void **state)
+{
+    (void)state;
+    job j;
+    /* D = 8192: q alone is 32 x 8192 bf16 = 512 KiB and the fp32 accumulator 1 MiB */
+    assert_false(compile(&j, "kernels/flash_attention.py", "wormhole_n150", "B=1,H=1,S=128,D=8192", NULL, true));
+    assert_non_null(strstr(j.errtext, "no schedule fits"));
+    assert_non_null(strstr(j.errtext, "L1 capacity"));
+    release(&j);
+    /* pinned block sizes whose accumulator alone exceeds L1 */
+    assert_false(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=2048,N=2048,K=256",
+                         "BLOCK_M=1024,BLOCK_N=1024", true));
+    assert_non_null(strstr(j.errtext, "L1 capacity"));
+    release(&j);
+}
+
+/* ---- plan files -------------------------------------------------------------- */
+
+static void plan_round_trip(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/flash_decode.py", "wormhole_n150", "B=2,H=32,HKV=8,S=2048,D=128", NULL, true));
+    const drv_sched *ds = j.r.sched;
+    sched_plan_kv shape[5] = {{"B", 2}, {"H", 32}, {"HKV", 8}, {"S", 2048}, {"D", 128}};
+    sched_plan p;
+    sched_plan_from(&p, &ds->job, &ds->result, "kernels/flash_decode.py", "flash_decode", shape, 5, NULL, 0,
+                    &j.r.arena);
+    lm_buf b = {0};
+    sched_plan_write(&b, &p);
+    sched_plan *q = sched_plan_parse("plan.json", lm_buf_str(&b), b.len, &j.r.arena, &j.d);
+    assert_non_null(q);
+    assert_string_equal(q->kernel_file, "kernels/flash_decode.py");
+    assert_string_equal(q->arch, "wormhole_n150");
+    assert_int_equal(q->nshape, 5);
+    assert_int_equal(q->predicted_cycles, ds->result.cycles);
+    assert_int_equal(q->nlaunches, 2);
+    for (int l = 0; l < 2; l++) {
+        const sched_schedule *orig = &ds->result.best[l];
+        sched_schedule back;
+        assert_true(sched_plan_schedule(&q->launches[l], ds->job.k[l], "plan.json", &back, j.r.sym, &j.r.arena, &j.d));
+        assert_memory_equal(back.cand.place, orig->cand.place, sizeof back.cand.place);
+        assert_int_equal(back.cand.nops, orig->cand.nops);
+        for (int i = 0; i < back.cand.nops; i++) {
+            assert_int_equal(back.cand.ops[i].transport, orig->cand.ops[i].transport);
+            assert_int_equal(back.cand.ops[i].access, orig->cand.ops[i].access);
+        }
+        assert_int_equal(back.values.n, orig->values.n);
+        for (int i = 0; i < orig->values.n; i++) {
+            int64_t lo, hi;
+            assert_true(sym_env_get(&back.values, orig->values.b[i].var, &lo, &hi));
+            assert_int_equal(lo, orig->values.b[i].lo);
+        }
+        assert_int_equal(back.predicted_cycles, orig->predicted_cycles);
+        sym_env_free(&back.values);
+    }
+    /* written again, the same text */
+    lm_buf b2 = {0};
+    sched_plan_write(&b2, q);
+    /* the mapping label is not read back; everything else is */
+    assert_int_equal(strstr(lm_buf_str(&b), "\"placement\"") != NULL, strstr(lm_buf_str(&b2), "\"placement\"") != NULL);
+    lm_buf_free(&b);
+    lm_buf_free(&b2);
+    release(&j);
+}
+
+static void plan_errors_have_positions(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"{\"format\": \"loomc-plan\",\n  \"version\": 1,,\n}", "plan.json:2:16: error: expected a member name"},
+        {"{\"format\": \"loomc-plan\"", "plan.json:1:24: error: expected ',' or '}'"},
+        {"{\"format\": \"other\", \"version\": 1, \"kernel_file\": \"k.py\", \"arch\": \"a\", \"shape\": {}, "
+         "\"launches\": []}",
+         "plan.json:1:12: error: the plan: format is \"other\""},
+        {"{\"format\": \"loomc-plan\", \"version\": 1, \"kernel_file\": \"k.py\", \"arch\": \"a\",\n \"shape\": "
+         "{\"M\": 1.5}, \"launches\": []}",
+         "plan.json:2:18: error: shape.M: expected an integer, got a fraction"},
+        {"{\"format\": \"loomc-plan\", \"version\": 1, \"kernel_file\": \"k.py\", \"arch\": \"a\", \"shape\": {},\n"
+         "\"launches\": [{\"launch\": 0, \"kernel\": \"f\", \"placement\": [\"z\"], \"transports\": [], \"values\": {}}]}",
+         "plan.json:2:53: error: launches[0].placement[0]: expected \"x\", \"y\", \"xy\" or \"time\", got \"z\""},
+        {"{\"format\": \"loomc-plan\", \"version\": 1, \"kernel_file\": \"k.py\", \"arch\": \"a\", \"shape\": {},\n"
+         "\"launches\": [{\"launch\": 0, \"kernel\": \"f\", \"placement\": [\"x\"], \"transports\": [{\"load\": \"a\", "
+         "\"access\": 0, \"transport\": \"mcast\"}], \"values\": {}}]}",
+         "error: launches[0].transports[0]: missing member \"along\""},
+        {"{\"format\": \"loomc-plan\", \"version\": 1, \"kernel_file\": \"k.py\", \"arch\": \"a\", \"shape\": {}, "
+         "\"launches\": [], \"extra\": 1}",
+         "error: the plan: unknown member \"extra\""},
+    };
+    for (size_t i = 0; i < LM_COUNT(cases); i++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        lm_diag d;
+        lm_diag_init(&d, f);
+        d.no_caret = true;
+        lm_arena ar;
+        lm_arena_init(&ar);
+        sched_plan *p = sched_plan_parse("plan.json", cases[i].text, strlen(cases[i].text), &ar, &d);
+        fflush(f);
+        assert_null(p);
+        if (!strstr(text, cases[i].want))
+            fail_msg("case %zu: expected '%s' in '%s'", i, cases[i].want, text);
+        fclose(f);
+        free(text);
+        lm_arena_free(&ar);
+    }
+}
+
+/* ---- a spread of shapes ------------------------------------------------------- */
+
+static void spread_of_shapes_compiles(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *kernel, *shape, *consts;
+    } cases[] = {
+        {"kernels/matmul.py", "M=256,N=256,K=256", NULL},
+        {"kernels/matmul.py", "M=1024,N=1024,K=1024", NULL},
+        {"kernels/matmul.py", "M=2048,N=2048,K=2048", NULL},
+        {"kernels/matmul.py", "M=32,N=4096,K=4096", NULL},     /* skinny: one row block */
+        {"kernels/matmul.py", "M=4096,N=64,K=4096", NULL},     /* tall and thin */
+        {"kernels/matmul.py", "M=1000,N=1000,K=1000", NULL},   /* not tile multiples: padded */
+        {"kernels/matmul.py", "M=512,N=512,K=16384", NULL},    /* long K */
+        {"kernels/flash_attention.py", "B=1,H=8,S=256,D=64", NULL},
+        {"kernels/flash_attention.py", "B=2,H=16,S=4096,D=128", NULL},
+        {"kernels/flash_attention.py", "B=1,H=8,S=2048,D=64", "CAUSAL=1"},
+        {"kernels/flash_decode.py", "B=1,H=32,HKV=8,S=8192,D=128", NULL},  /* GQA 4:1 */
+        {"kernels/flash_decode.py", "B=8,H=64,HKV=8,S=2048,D=128", NULL},  /* GQA 8:1 */
+        {"kernels/flash_decode.py", "B=1,H=16,HKV=16,S=32768,D=64", NULL}, /* MHA, long cache */
+    };
+    static const char *const archs[] = {"wormhole_n150", "blackhole_p150"};
+    for (size_t ai = 0; ai < LM_COUNT(archs); ai++)
+        for (size_t i = 0; i < LM_COUNT(cases); i++) {
+            job j;
+            if (!compile(&j, cases[i].kernel, archs[ai], cases[i].shape, cases[i].consts, true))
+                fail_msg("%s %s on %s: %s", cases[i].kernel, cases[i].shape, archs[ai], j.errtext);
+            const sched_result *r = &j.r.sched->result;
+            assert_true(r->cycles > 0);
+            if (r->limited)
+                fail_msg("%s %s on %s: solver effort limit hit", cases[i].kernel, cases[i].shape, archs[ai]);
+            /* the chosen values fit L1 and the launches add up */
+            int64_t sum = 0;
+            for (int l = 0; l < j.r.sched->job.nlaunches; l++) {
+                int64_t l1 = 0;
+                assert_true(sched_choice_eval(&j.r.sched->job, &r->top[0], r->top[0].m[l]->l1_bytes, &l1));
+                assert_true(l1 <= arch_usable_l1(j.a));
+                sum += r->best[l].predicted_cycles;
+            }
+            assert_int_equal(sum, r->cycles);
+            release(&j);
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(summary_matmul),
+        cmocka_unit_test(summary_attention),
+        cmocka_unit_test(summary_decode),
+        cmocka_unit_test(candidates_matmul),
+        cmocka_unit_test(model_at_a_point),
+        cmocka_unit_test(chosen_is_the_enumerated_optimum),
+        cmocka_unit_test(infeasible_shape_names_the_constraint),
+        cmocka_unit_test(plan_round_trip),
+        cmocka_unit_test(plan_errors_have_positions),
+        cmocka_unit_test(spread_of_shapes_compiles),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

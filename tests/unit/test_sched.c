@@ -569,10 +569,10 @@ static void plan_errors_have_positions(void **state)
          "plan.json:1:12: error: the plan: format is \"other\""},
         {"{\"format\": \"loomc-plan\", \"version\": 1, \"kernel_file\": \"k.py\", \"arch\": \"a\",\n \"shape\": "
          "{\"M\": 1.5}, \"launches\": []}",
-         "plan.json:2:18: error: shape.M: expected an integer, got a fraction"},
+         "plan.json:2:17: error: shape.M: expected an integer, got a fraction"},
         {"{\"format\": \"loomc-plan\", \"version\": 1, \"kernel_file\": \"k.py\", \"arch\": \"a\", \"shape\": {},\n"
          "\"launches\": [{\"launch\": 0, \"kernel\": \"f\", \"placement\": [\"z\"], \"transports\": [], \"values\": {}}]}",
-         "plan.json:2:53: error: launches[0].placement[0]: expected \"x\", \"y\", \"xy\" or \"time\", got \"z\""},
+         "plan.json:2:57: error: launches[0].placement[0]: expected \"x\", \"y\", \"xy\" or \"time\", got \"z\""},
         {"{\"format\": \"loomc-plan\", \"version\": 1, \"kernel_file\": \"k.py\", \"arch\": \"a\", \"shape\": {},\n"
          "\"launches\": [{\"launch\": 0, \"kernel\": \"f\", \"placement\": [\"x\"], \"transports\": [{\"load\": \"a\", "
          "\"access\": 0, \"transport\": \"mcast\"}], \"values\": {}}]}",

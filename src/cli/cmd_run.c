@@ -23,7 +23,8 @@ static void run_help(FILE *f)
             "usage: loomc run KERNEL.py --arch NAME|FILE --shape NAME=N[,...] [--const NAME=N]...\n"
             "                 [--kernel NAME] [--schedule loom|manual] [--set NAME=N[,...]]...\n"
             "                 [--place AXIS=P[,...]] [--transport LOAD=T[,...]] [--check]\n"
-            "                 [--timing-only] [--trace FILE] [--json] [--exact-exp] [--print]\n\n"
+            "                 [--timing-only] [--trace FILE] [--json] [--exact-exp] [--print]\n"
+            "                 [--seed N] [--fidelity F]\n\n"
             "Compile the kernel, choose a schedule, lower every launch to a dataflow program\n"
             "(per-core reader, compute and writer kernels), simulate the launches one after\n"
             "the other on the chip and report the simulated cycles. With --check, the outputs\n"
@@ -50,6 +51,8 @@ static void run_help(FILE *f)
             "  --json               the report as one JSON object\n"
             "  --exact-exp          exp in exact rather than the chip's approximate mode\n"
             "  --print              print the lowered dataflow programs first\n"
+            "  --seed N             inputs are pseudo-random from N (default 0)\n"
+            "  --fidelity F         matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4\n"
             "  --help               show this text\n\n"
             "A job of several launches (a split kernel and its combine kernel) runs them in\n"
             "order; scratch tensors carry the data between them and the cycles add up.\n"
@@ -278,6 +281,8 @@ int cli_run(int argc, char **argv)
     sp_vec places = {0}, transports = {0};
     const char *path = NULL, *kernel = NULL, *arch_name = NULL, *schedule = "loom", *trace = NULL;
     bool check = false, timing_only = false, json = false, exact_exp = false, print = false;
+    uint64_t seed = 0;
+    const char *fidelity = NULL;
     int rc = LOOMC_EUSER;
     bool err = false;
     drv_result r;
@@ -318,6 +323,24 @@ int cli_run(int argc, char **argv)
                 goto out;
             }
             schedule = val;
+        } else if (cli_opt(argc, argv, &i, "--seed", &val, &err)) {
+            char *end;
+            if (!err) {
+                errno = 0;
+                unsigned long long v = strtoull(val, &end, 10);
+                if (!*val || *end || errno) {
+                    cli_usage_error("run", "--seed needs a non-negative integer, got '%s'", val);
+                    goto out;
+                }
+                seed = v;
+            }
+        } else if (cli_opt(argc, argv, &i, "--fidelity", &val, &err)) {
+            arch_fidelity fx;
+            if (!err && !arch_fidelity_parse(val, &fx)) {
+                cli_usage_error("run", "--fidelity must be LoFi, HiFi2, HiFi3 or HiFi4, got '%s'", val);
+                goto out;
+            }
+            fidelity = val;
         } else if (cli_opt(argc, argv, &i, "--trace", &val, &err)) {
             trace = val;
         } else if (cli_flag(argv, i, "--check")) {
@@ -435,6 +458,8 @@ int cli_run(int argc, char **argv)
         }
         for (size_t i = 0; i < sets.len; i++)
             set_value(&s->values, r.sym, sets.items[i].name, sets.items[i].value);
+        if (fidelity)
+            arch_fidelity_parse(fidelity, &s->fidelity);
         for (size_t i = 0; i < places.len; i++)
             if (plaxis[i] < dl->func->grid_rank)
                 s->cand.place[plaxis[i]] = pls[i];
@@ -465,7 +490,7 @@ int cli_run(int argc, char **argv)
     sched_run_result res;
     if (ok) {
         sched_run_opts ro = {.arch = arch, .check = check, .timing_only = timing_only, .exact_exp = exact_exp,
-                             .trace_path = trace, .seed = 0, .programs = print ? &progs : NULL};
+                             .trace_path = trace, .seed = seed, .programs = print ? &progs : NULL};
         ok = sched_run_job(&res, kp, sp, n, (const tir_tensor *const *)r.spec->tensors, r.spec->ntensors, &ro, r.sym,
                            &d);
     }

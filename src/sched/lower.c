@@ -241,6 +241,7 @@ typedef struct lw {
     int time[TIR_MAX_GRID];
     int64_t dst_cap;
     int nmoved;           /* core-to-core loads so far (engine alternation) */
+    bool lockstep;        /* core-to-core transports: every core runs every wave */
     struct opnum *nums;   /* preorder positions of the ops */
     int nnums;
     const tir_op **def;   /* defining op by value uid (NULL: block argument) */
@@ -1185,28 +1186,9 @@ static bool plan_transport(lw *L, access *x)
                 return false;
             }
     }
-    if (h->along == SCHED_ON_XY) {
-        /* the whole grid takes part in every wave only when no core ever idles */
-        for (int gr = 0; gr < 3; gr++) {
-            int64_t cores = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
-            if (L->ngrp[gr] && L->E[gr] % cores) {
-                fail(L, loc, "'%s' is multicast to the whole grid, but the last wave of programs leaves cores idle "
-                             "(%lld programs on %lld cores)", tn, (long long)L->E[gr], (long long)cores);
-                return false;
-            }
-        }
-    }
-    /* the middle core sends only when it takes part in every wave */
-    if (h->interior_sender) {
-        int gr = h->along == SCHED_ON_X ? G_X : h->along == SCHED_ON_Y ? G_Y : G_XY;
-        int64_t cores = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
-        if ((L->ngrp[gr] && L->E[gr] % cores) || (L->ngrp[G_XY] && L->E[G_XY] % (L->gx * L->gy)))
-            h->interior_sender = false;
-    }
-    if (h->transport == SCHED_MCAST || h->transport == SCHED_FORWARD) {
-        x->kernel = L->nmoved % 2 == 0 ? DF_READER : DF_WRITER;
-        L->nmoved++;
-    }
+    x->kernel = L->nmoved % 2 == 0 ? DF_READER : DF_WRITER;
+    L->nmoved++;
+    L->lockstep = true;
     return true;
 }
 
@@ -1223,6 +1205,8 @@ typedef struct kctx {
     const df_expr *pid[TIR_MAX_GRID];
     const df_expr *wave[3];
     const df_expr *nw[3]; /* wave counts (args) */
+    const df_expr *in[3]; /* 1 when the program's index along the group is in range */
+    const df_expr *act;   /* 1 when the program exists (else the core only helps its groups) */
     struct {
         const sym_expr *iv;
         const df_expr *e;
@@ -1427,35 +1411,21 @@ static df_stmt *open_ir_loop(kctx *K, const tir_op *f, df_stmt **saved)
     return s;
 }
 
-/* Cores of the group that take part in the current wave (a prefix of the
- * row or column, starting at the edge sender). */
-static const df_expr *active(kctx *K, sched_place along)
+/* Cores of the group a shared block goes to: all of them (lockstep). */
+static int64_t group_size(lw *L, sched_place along)
 {
-    lw *L = K->L;
-    const df_expr *cx = df_slot(K->p, DF_SLOT_CX), *cy = df_slot(K->p, DF_SLOT_CY);
-    int64_t n = L->gx * L->gy;
-    if (along == SCHED_ON_X) {
-        if (L->ngrp[G_X])
-            return x_min(K, C(K, L->gx), BIN(K, DF_X_SUB, C(K, L->E[G_X]), BIN(K, DF_X_MUL, C(K, L->gx), K->wave[G_X])));
-        if (L->ngrp[G_XY]) {
-            const df_expr *left = BIN(K, DF_X_SUB, C(K, L->E[G_XY]), BIN(K, DF_X_MUL, C(K, n), K->wave[G_XY]));
-            left = BIN(K, DF_X_SUB, left, BIN(K, DF_X_MUL, cy, C(K, L->gx)));
-            return x_max(K, x_min(K, C(K, L->gx), left), C(K, 0));
-        }
-        return C(K, L->gx);
-    }
-    if (along == SCHED_ON_Y) {
-        if (L->ngrp[G_Y])
-            return x_min(K, C(K, L->gy), BIN(K, DF_X_SUB, C(K, L->E[G_Y]), BIN(K, DF_X_MUL, C(K, L->gy), K->wave[G_Y])));
-        if (L->ngrp[G_XY]) {
-            const df_expr *left = BIN(K, DF_X_SUB, C(K, L->E[G_XY]), BIN(K, DF_X_MUL, C(K, n), K->wave[G_XY]));
-            left = BIN(K, DF_X_SUB, BIN(K, DF_X_SUB, left, cx), C(K, 1));
-            left = BIN(K, DF_X_ADD, BIN(K, DF_X_DIV, left, C(K, L->gx)), C(K, 1));
-            return x_max(K, x_min(K, C(K, L->gy), left), C(K, 0));
-        }
-        return C(K, L->gy);
-    }
-    return C(K, n);
+    return along == SCHED_ON_X ? L->gx : along == SCHED_ON_Y ? L->gy : L->gx * L->gy;
+}
+
+/* 1 when the program's indices along the axes that stay the same within
+ * the group are in range: the group has a block to share. */
+static const df_expr *takes_part(kctx *K, sched_place along)
+{
+    if (along == SCHED_ON_X)
+        return K->in[G_Y];
+    if (along == SCHED_ON_Y)
+        return K->in[G_X];
+    return C(K, 1);
 }
 
 static int64_t sender_pos(lw *L, const access *x, int64_t n)
@@ -1487,6 +1457,30 @@ static void sem_op(kctx *K, df_op op, int sem, const df_expr *value, const df_ex
     put(K, s);
 }
 
+/* A program that does not exist on this core (the last, partial wave)
+ * still takes its part in the group's handshake, but its block is not
+ * pushed to the compute kernel: the reserved pages are simply reused. A
+ * sender then waits for its multicast to leave before the pages are
+ * refilled. */
+static void push_or_drop(kctx *K, const access *x, bool sender)
+{
+    df_stmt *saved;
+    int w = open_if(K, K->act, &saved);
+    if (w) {
+        cbop(K, DF_CB_PUSH, x->cb, x->tiles);
+        if (w == 2)
+            close_for(K, saved);
+    }
+    if (sender && w != 1) {
+        w = open_if(K, BIN(K, DF_X_SUB, C(K, 1), K->act), &saved);
+        if (w) {
+            put(K, S(K, DF_WRITE_BARRIER));
+            if (w == 2)
+                close_for(K, saved);
+        }
+    }
+}
+
 static void emit_load(kctx *K, const access *x)
 {
     lw *L = K->L;
@@ -1499,7 +1493,7 @@ static void emit_load(kctx *K, const access *x)
         return;
     }
     const df_expr *cx = df_slot(K->p, DF_SLOT_CX), *cy = df_slot(K->p, DF_SLOT_CY);
-    const df_expr *A = active(K, h->along);
+    const df_expr *A = C(K, group_size(L, h->along));
     df_stmt *saved;
     if (h->transport == SCHED_MCAST) {
         int64_t sx = 0, sy = 0;
@@ -1552,7 +1546,7 @@ static void emit_load(kctx *K, const access *x)
             sem_op(K, DF_SEM_INC, x->sem_ready, C(K, 1), px, py);
             sem_op(K, DF_SEM_WAIT, x->sem_valid, C(K, 1), NULL, NULL);
         }
-        cbop(K, DF_CB_PUSH, x->cb, T);
+        push_or_drop(K, x, sender);
         return;
     }
     /* forwarding: core 0 of the row (column) reads, each core passes the
@@ -1588,7 +1582,7 @@ static void emit_load(kctx *K, const access *x)
         if (w == 2)
             close_for(K, saved);
     }
-    cbop(K, DF_CB_PUSH, x->cb, T);
+    push_or_drop(K, x, first);
 }
 
 static void emit_store_dm(kctx *K, const access *x)
@@ -1628,10 +1622,18 @@ static void emit_dm_block(kctx *K, const tir_block *b)
         int i = access_of(L, op);
         if (i < 0 || L->ax[i].kernel != K->kind)
             continue;
-        if (L->ax[i].is_store)
-            emit_store_dm(K, &L->ax[i]);
+        const access *x = &L->ax[i];
+        bool shared = !x->is_store && x->how.transport != SCHED_DRAM;
+        df_stmt *saved;
+        int w = open_if(K, shared ? takes_part(K, x->how.along) : K->act, &saved);
+        if (!w)
+            continue;
+        if (x->is_store)
+            emit_store_dm(K, x);
         else
-            emit_load(K, &L->ax[i]);
+            emit_load(K, x);
+        if (w == 2)
+            close_for(K, saved);
     }
 }
 
@@ -2466,6 +2468,8 @@ static bool open_programs(kctx *K, df_stmt **saved, int *nsaved)
     *nsaved = 0;
     const df_expr *cx = df_slot(K->p, DF_SLOT_CX), *cy = df_slot(K->p, DF_SLOT_CY);
     static const int order[3] = {G_Y, G_X, G_XY};
+    for (int gr = 0; gr < 3; gr++)
+        K->in[gr] = C(K, 1);
     for (int oi = 0; oi < 3; oi++) {
         int gr = order[oi];
         K->wave[gr] = C(K, 0);
@@ -2473,16 +2477,18 @@ static bool open_programs(kctx *K, df_stmt **saved, int *nsaved)
             continue;
         int64_t n = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
         const df_expr *idx = gr == G_X ? cx : gr == G_Y ? cy : BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, cy, C(K, L->gx)), cx);
-        if (L->E[gr] != n) {
+        int64_t W = cdiv64(L->E[gr], n);
+        if (L->lockstep ? W > 1 : L->E[gr] != n) {
             char name[16];
             snprintf(name, sizeof name, "w_%s", grp_name[gr]);
-            df_stmt *f = open_for(K, name, C(K, 0), K->nw[gr], &saved[*nsaved]);
+            df_stmt *f = open_for(K, name, C(K, 0), L->lockstep ? C(K, W) : K->nw[gr], &saved[*nsaved]);
             if (!f)
                 return false;
             (*nsaved)++;
             K->wave[gr] = df_slot(K->p, f->var);
         }
         const df_expr *q = BIN(K, DF_X_ADD, idx, BIN(K, DF_X_MUL, C(K, n), K->wave[gr]));
+        K->in[gr] = x_min(K, x_max(K, BIN(K, DF_X_SUB, C(K, L->E[gr]), q), C(K, 0)), C(K, 1));
         for (int i = L->ngrp[gr] - 1; i >= 0; i--) {
             int g = L->grp[gr][i];
             if (i == 0) {
@@ -2503,6 +2509,7 @@ static bool open_programs(kctx *K, df_stmt **saved, int *nsaved)
         (*nsaved)++;
         K->pid[g] = df_slot(K->p, f->var);
     }
+    K->act = BIN(K, DF_X_MUL, BIN(K, DF_X_MUL, K->in[G_X], K->in[G_Y]), K->in[G_XY]);
     return true;
 }
 
@@ -2535,10 +2542,16 @@ static void emit_kernel(lw *L, df_class *c, df_kernel_kind kind, const int rect[
     int nsaved;
     if (!open_programs(&K, saved, &nsaved))
         return;
-    if (kind == DF_COMPUTE)
-        emit_cblock(&K, L->f->body);
-    else
+    if (kind == DF_COMPUTE) {
+        df_stmt *g;
+        int w = open_if(&K, K.act, &g);
+        if (w)
+            emit_cblock(&K, L->f->body);
+        if (w == 2)
+            close_for(&K, g);
+    } else {
         emit_dm_block(&K, L->f->body);
+    }
     while (nsaved > 0)
         close_for(&K, saved[--nsaved]);
     if (kind != DF_COMPUTE && kernel_moves(L, kind))
@@ -2603,8 +2616,8 @@ static bool build_classes(lw *L)
                         has &= waves_at(L, gr, x, y) > 0;
                     any |= has;
                 }
-            if (!any)
-                continue;
+            if (!any && !L->lockstep)
+                continue; /* (in lockstep an idle core still passes blocks on) */
             char name[40];
             snprintf(name, sizeof name, "cores_%d_%d", rect[0], rect[1]);
             df_class *c = df_add_class(L->p, name, df_const(L->p, rect[0]), df_const(L->p, rect[1]),
@@ -2615,7 +2628,7 @@ static bool build_classes(lw *L)
             const df_expr *cx = df_slot(L->p, DF_SLOT_CX), *cy = df_slot(L->p, DF_SLOT_CY);
             for (int gr = 0; gr < 3; gr++) {
                 int64_t n = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
-                if (!L->ngrp[gr] || L->E[gr] == n)
+                if (!L->ngrp[gr] || L->E[gr] == n || L->lockstep)
                     continue;
                 /* programs left for this core: ceil((E - index) / n), none past the end */
                 const df_expr *idx = gr == G_X   ? cx

@@ -1,0 +1,561 @@
+/* test_lower.c - the lowering (src/sched/lower.c) end to end: kernels of
+ * kernels/ compiled through the driver, schedules built here by hand (every
+ * placement and transport the lowering supports), lowered, validated,
+ * simulated on the Wormhole n150 description and compared with the Tile IR
+ * interpreter through sched_run_job. Also: the structure of the programs
+ * (roles as classes, multicast handshakes, CBs), the text round trip, the
+ * tensor layout helpers, the 'mask' op against first principles, and the
+ * errors for what cannot be lowered.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "df/df.h"
+#include "driver/driver.h"
+#include "sched/sched.h"
+#include "sim/num.h"
+#include "sim/sim.h"
+
+static arch_desc *WH;
+
+static int setup(void **st)
+{
+    (void)st;
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    WH = arch_load("wormhole_n150", &d);
+    return WH ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+    (void)st;
+    arch_free(WH);
+    return 0;
+}
+
+/* ---- a compiled job and hand-made schedules ------------------------------------ */
+
+typedef struct job {
+    drv_result r;
+    lm_diag d;
+    FILE *err;          /* diagnostics, kept for assertions on messages */
+    char *errtext;
+    size_t errlen;
+    sched_kernel k[SCHED_MAX_LAUNCHES];
+    sched_schedule s[SCHED_MAX_LAUNCHES];
+} job;
+
+static int parse_kv(const char *text, fe_kv *out, int max, char *store, size_t storelen)
+{
+    int n = 0;
+    snprintf(store, storelen, "%s", text);
+    for (char *save = NULL, *tok = strtok_r(store, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        assert_non_null(eq);
+        *eq = 0;
+        out[n].name = tok;
+        out[n].value = strtoll(eq + 1, NULL, 10);
+        n++;
+    }
+    return n;
+}
+
+/* Compile, summarise, and give every launch a schedule: axis 0 on y, axis
+ * 1 on x, loads from DRAM, values = the spec's plus `values`. */
+static void job_open(job *j, const char *path, const char *shapes, const char *consts, const char *values)
+{
+    static char sbuf[256], cbuf[256], vbuf[256];
+    fe_kv sk[16], ck[16], vk[16];
+    memset(j, 0, sizeof *j);
+    j->err = open_memstream(&j->errtext, &j->errlen);
+    lm_diag_init(&j->d, j->err);
+    drv_opts o = {0};
+    o.path = path;
+    o.launch.shapes = sk;
+    o.launch.nshapes = parse_kv(shapes, sk, 16, sbuf, sizeof sbuf);
+    o.launch.consts = ck;
+    o.launch.nconsts = consts ? parse_kv(consts, ck, 16, cbuf, sizeof cbuf) : 0;
+    bool ok = drv_compile(&j->r, &o, &j->d);
+    fflush(j->err);
+    if (!ok)
+        print_error("%s\n", j->errtext);
+    assert_true(ok);
+    int nv = parse_kv(values, vk, 16, vbuf, sizeof vbuf);
+    const fe_spec *spec = j->r.spec;
+    sched_free frees[SCHED_MAX_VARS];
+    int nf = 0;
+    for (int i = 0; i < spec->nfrees; i++)
+        frees[nf++] = (sched_free){.var = spec->frees[i].var, .pinned = spec->frees[i].bound};
+    for (int l = 0; l < j->r.nlaunches; l++) {
+        drv_launch *dl = &j->r.launches[l];
+        ok = sched_summarize(&j->k[l], dl->func, dl->access, WH, frees, nf, j->r.sym, &j->r.arena, &j->d);
+        assert_true(ok);
+        sched_schedule *s = &j->s[l];
+        s->k = &j->k[l];
+        for (int g = 0; g < TIR_MAX_GRID; g++)
+            s->cand.place[g] = g == 0 ? SCHED_ON_Y : g == 1 ? SCHED_ON_X : SCHED_ON_TIME;
+        for (int i = 0; i < dl->access->n; i++)
+            if (!dl->access->acc[i].is_store)
+                s->cand.ops[s->cand.nops++] = (sched_operand){i, SCHED_DRAM, SCHED_ON_TIME, false};
+        for (int i = 0; i < spec->env.n; i++)
+            sym_env_set(&s->values, spec->env.b[i].var, spec->env.b[i].lo);
+        for (int i = 0; i < nv; i++)
+            sym_env_set(&s->values, sym_var(j->r.sym, vk[i].name), vk[i].value);
+        s->fidelity = j->k[l].fidelity;
+        s->fp32_acc = j->k[l].fp32_acc;
+        s->origin = "test";
+        s->predicted_cycles = -1;
+    }
+}
+
+static void job_close(job *j)
+{
+    for (int l = 0; l < j->r.nlaunches; l++)
+        sym_env_free(&j->s[l].values);
+    drv_free(&j->r);
+    fclose(j->err);
+    free(j->errtext);
+}
+
+static void place(job *j, int l, int axis, sched_place p) { j->s[l].cand.place[axis] = p; }
+
+/* Set the transport of the loads of tensor `name` in launch l. */
+static void transport(job *j, int l, const char *name, sched_transport t, sched_place along, bool mid)
+{
+    bool found = false;
+    for (int i = 0; i < j->s[l].cand.nops; i++) {
+        sched_operand *o = &j->s[l].cand.ops[i];
+        const acc_access *aa = &j->k[l].acc->acc[o->access];
+        if (aa->tensor && !strcmp(aa->tensor->name, name)) {
+            o->transport = t;
+            o->along = along;
+            o->interior_sender = mid;
+            found = true;
+        }
+    }
+    assert_true(found);
+}
+
+static df_program *lower(job *j, int l)
+{
+    df_program *p = sched_lower(&j->k[l], &j->s[l], WH, j->r.sym, &j->d);
+    fflush(j->err);
+    if (!p)
+        print_error("%s\n", j->errtext);
+    return p;
+}
+
+/* Lower, validate, simulate and check the whole job; returns the result. */
+static sched_run_result run_checked(job *j)
+{
+    const sched_kernel *kp[SCHED_MAX_LAUNCHES];
+    const sched_schedule *sp[SCHED_MAX_LAUNCHES];
+    for (int l = 0; l < j->r.nlaunches; l++)
+        kp[l] = &j->k[l], sp[l] = &j->s[l];
+    sched_run_opts o = {.arch = WH, .check = true, .seed = 7};
+    sched_run_result r;
+    bool ok = sched_run_job(&r, kp, sp, j->r.nlaunches, (const tir_tensor *const *)j->r.spec->tensors,
+                            j->r.spec->ntensors, &o, j->r.sym, &j->d);
+    fflush(j->err);
+    if (!ok)
+        print_error("%s\n", j->errtext);
+    assert_true(ok);
+    for (int i = 0; i < r.noutputs; i++)
+        if (!r.outputs[i].pass)
+            print_error("%s: max abs %g, max rel %g > tolerance %g\n", r.outputs[i].tensor, r.outputs[i].max_abs,
+                        r.outputs[i].max_rel, r.outputs[i].tolerance);
+    assert_int_equal(r.check, SCHED_CHECK_PASS);
+    assert_true(r.noutputs >= 1);
+    assert_true(r.cycles > 0);
+    return r;
+}
+
+static int count_ops(df_stmt *const *body, int n, df_op op)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++) {
+        c += body[i]->op == op;
+        if (body[i]->op == DF_FOR)
+            c += count_ops(body[i]->body, body[i]->nbody, op);
+    }
+    return c;
+}
+
+static int class_ops(const df_class *c, df_kernel_kind k, df_op op)
+{
+    return count_ops(c->kernels[k].body, c->kernels[k].nbody, op);
+}
+
+static const df_class *class_at(const df_program *p, int x, int y)
+{
+    for (int i = 0; i < p->nclasses; i++) {
+        const df_class *c = &p->classes[i];
+        if (x >= c->x0 && x <= c->x1 && y >= c->y0 && y <= c->y1)
+            return c;
+    }
+    return NULL;
+}
+
+/* The printed program parses back to the same text. */
+static void round_trip(const df_program *p)
+{
+    lm_buf a = {0}, b = {0};
+    df_print(&a, p);
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    df_program *q = df_parse("lowered", lm_buf_str(&a), a.len, &d);
+    assert_non_null(q);
+    assert_true(df_bind(q, NULL, 0, &d));
+    assert_true(df_validate(q, WH, &d));
+    df_print(&b, q);
+    assert_string_equal(lm_buf_str(&a), lm_buf_str(&b));
+    df_free(q);
+    lm_buf_free(&a);
+    lm_buf_free(&b);
+}
+
+/* ---- matmul --------------------------------------------------------------------- */
+
+static const char *MM = "kernels/matmul.py";
+
+static void matmul_dram(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, MM, "M=256,N=256,K=256", NULL, "BLOCK_M=64,BLOCK_N=64,BLOCK_K=64,grid.x=4,grid.y=4");
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    /* one class, every core alike: 16 programs on 16 cores, no waves */
+    assert_int_equal(p->nclasses, 1);
+    const df_class *c = &p->classes[0];
+    assert_int_equal(c->x1 - c->x0 + 1, 4);
+    assert_int_equal(c->y1 - c->y0 + 1, 4);
+    assert_int_equal(p->nsems, 0);
+    /* K loop of 4 blocks: two reads per step in the reader, one matmul
+       accumulating in place in the compute kernel, one write */
+    assert_int_equal(class_ops(c, DF_READER, DF_READ), 2);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_MATMUL), 1);
+    assert_int_equal(class_ops(c, DF_WRITER, DF_WRITE), 1);
+    assert_true(df_validate(p, WH, &j.d));
+    round_trip(p);
+    df_free(p);
+    sched_run_result r = run_checked(&j);
+    /* 2*M*N*K FLOPs in tile matmuls */
+    assert_true(fabs(r.flops - 2.0 * 256 * 256 * 256) < 1);
+    job_close(&j);
+}
+
+static void matmul_mcast(void **st, int n, bool mid)
+{
+    (void)st;
+    job j;
+    char shapes[64], vals[128];
+    snprintf(shapes, sizeof shapes, "M=%d,N=%d,K=256", 64 * n, 64 * n);
+    snprintf(vals, sizeof vals, "BLOCK_M=64,BLOCK_N=64,BLOCK_K=64,grid.x=%d,grid.y=%d", n, n);
+    job_open(&j, MM, shapes, NULL, vals);
+    /* pid.0 (rows of C) on y, pid.1 on x: a is shared along a row, b along a column */
+    transport(&j, 0, "a", SCHED_MCAST, SCHED_ON_X, mid);
+    transport(&j, 0, "b", SCHED_MCAST, SCHED_ON_Y, mid);
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    assert_int_equal(p->nsems, 4); /* ready and valid per multicast operand */
+    int sx = mid ? (n - 1) / 2 : 0;
+    /* the sender of a reads and multicasts; the others receive */
+    const df_class *snd = class_at(p, sx, sx), *rcv = class_at(p, (sx + 1) % n, (sx + 1) % n);
+    assert_non_null(snd);
+    assert_non_null(rcv);
+    assert_int_equal(class_ops(snd, DF_READER, DF_READ), 1);
+    assert_int_equal(class_ops(snd, DF_READER, DF_MCAST), 1);
+    assert_int_equal(class_ops(snd, DF_READER, DF_SEM_MCAST), 1);
+    assert_int_equal(class_ops(rcv, DF_READER, DF_READ), 0);
+    assert_int_equal(class_ops(rcv, DF_READER, DF_SEM_INC), 1);
+    /* b moves in the writer kernel, on the other NoC */
+    assert_int_equal(class_ops(snd, DF_WRITER, DF_MCAST), 1);
+    assert_int_equal(class_ops(rcv, DF_WRITER, DF_SEM_WAIT), 1);
+    /* roles: sender column/row bands -> 4 classes (edge) or 9 (middle of 3+) */
+    assert_int_equal(p->nclasses, mid && n > 2 ? 9 : 4);
+    assert_true(df_validate(p, WH, &j.d));
+    round_trip(p);
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+}
+
+static void matmul_mcast_2x2(void **st) { matmul_mcast(st, 2, false); }
+static void matmul_mcast_4x4(void **st) { matmul_mcast(st, 4, false); }
+static void matmul_mcast_4x4_middle(void **st) { matmul_mcast(st, 4, true); }
+
+/* More programs than cores: waves, the last one partial, so the multicast
+ * groups shrink; forwarding along rows and columns. */
+static void matmul_waves_forward(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, MM, "M=256,N=256,K=128", NULL, "BLOCK_M=32,BLOCK_N=64,BLOCK_K=64,grid.x=3,grid.y=3");
+    transport(&j, 0, "a", SCHED_FORWARD, SCHED_ON_X, false);
+    transport(&j, 0, "b", SCHED_FORWARD, SCHED_ON_Y, false);
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    /* 8 row blocks on 3 rows, 4 column blocks on 3 columns: every core runs
+       3 x 2 waves in lockstep (a core without a program in the last wave
+       still passes blocks on), so no wave count depends on the core */
+    const df_class *c = class_at(p, 1, 1);
+    assert_non_null(c);
+    assert_int_equal(c->nargs, 0);
+    assert_int_equal(class_ops(c, DF_READER, DF_SEND), 1);
+    bool wy = false;
+    for (int i = 0; i < c->nslots; i++)
+        wy |= !strcmp(c->slot_names[i], "w_y");
+    assert_true(wy);
+    df_free(p);
+    run_checked(&j);
+    /* the same with multicast from the edge */
+    transport(&j, 0, "a", SCHED_MCAST, SCHED_ON_X, false);
+    transport(&j, 0, "b", SCHED_MCAST, SCHED_ON_Y, false);
+    run_checked(&j);
+    job_close(&j);
+}
+
+/* Axes flattened over the grid, and an axis looped in time with a
+ * multicast of the operand that does not depend on the spread axis. */
+static void matmul_xy_and_time(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, MM, "M=128,N=192,K=64", NULL, "BLOCK_M=32,BLOCK_N=64,BLOCK_K=32,grid.x=3,grid.y=2");
+    place(&j, 0, 0, SCHED_ON_XY);
+    place(&j, 0, 1, SCHED_ON_XY);
+    run_checked(&j);
+    place(&j, 0, 0, SCHED_ON_TIME);
+    place(&j, 0, 1, SCHED_ON_X);
+    transport(&j, 0, "a", SCHED_MCAST, SCHED_ON_X, false);
+    sym_env_set(&j.s[0].values, sym_var(j.r.sym, "grid.y"), 1);
+    run_checked(&j);
+    job_close(&j);
+}
+
+/* ---- attention ------------------------------------------------------------------- */
+
+static const char *FA = "kernels/flash_attention.py";
+
+static void attention(void **st, bool causal, bool mcast)
+{
+    (void)st;
+    job j;
+    job_open(&j, FA, "B=1,H=2,S=128,D=64", causal ? "CAUSAL=1" : "CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=64,grid.x=2,grid.y=2");
+    if (mcast) {
+        /* query blocks along x share every key and value block */
+        place(&j, 0, 0, SCHED_ON_X);
+        place(&j, 0, 1, SCHED_ON_Y);
+        transport(&j, 0, "k", SCHED_MCAST, SCHED_ON_X, false);
+        transport(&j, 0, "v", SCHED_MCAST, SCHED_ON_X, false);
+    }
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    const df_class *c = &p->classes[0];
+    /* two dots, the mask (with the causal predicate too), two row reductions
+       per key block; -inf starts the running maximum */
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_MATMUL), 2);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_MASK), 1);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 2);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_FILL), 3);
+    assert_true(df_validate(p, WH, &j.d));
+    round_trip(p);
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+}
+
+static void attention_plain(void **st) { attention(st, false, false); }
+static void attention_causal(void **st) { attention(st, true, false); }
+static void attention_mcast(void **st) { attention(st, false, true); }
+
+static void attention_small_blocks(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, FA, "B=1,H=2,S=128,D=64", "CAUSAL=1", "BLOCK_M=32,BLOCK_N=32,grid.x=2,grid.y=4");
+    run_checked(&j);
+    job_close(&j);
+}
+
+/* ---- what cannot be lowered ------------------------------------------------------- */
+
+static bool err_has(job *j, const char *text)
+{
+    fflush(j->err);
+    return j->errtext && strstr(j->errtext, text);
+}
+
+/* The causal loop runs fewer key blocks for earlier query blocks: cores
+ * of one row would not take the same blocks. */
+static void error_mcast_uneven_loop(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, FA, "B=1,H=2,S=128,D=64", "CAUSAL=1", "BLOCK_M=64,BLOCK_N=64,grid.x=2,grid.y=2");
+    place(&j, 0, 0, SCHED_ON_X);
+    place(&j, 0, 1, SCHED_ON_Y);
+    transport(&j, 0, "k", SCHED_MCAST, SCHED_ON_X, false);
+    assert_null(sched_lower(&j.k[0], &j.s[0], WH, j.r.sym, &j.d));
+    assert_true(err_has(&j, "number of trips that depends on pid.0"));
+    job_close(&j);
+}
+
+static void error_mcast_dependent(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, MM, "M=128,N=128,K=64", NULL, "BLOCK_M=64,BLOCK_N=64,BLOCK_K=64,grid.x=2,grid.y=2");
+    transport(&j, 0, "b", SCHED_MCAST, SCHED_ON_X, false);
+    assert_null(sched_lower(&j.k[0], &j.s[0], WH, j.r.sym, &j.d));
+    assert_true(err_has(&j, "depends on pid.1"));
+    job_close(&j);
+}
+
+static void error_unaligned_and_unbound(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, MM, "M=128,N=128,K=64", NULL, "BLOCK_M=48,BLOCK_N=64,BLOCK_K=64,grid.x=2,grid.y=2");
+    assert_null(sched_lower(&j.k[0], &j.s[0], WH, j.r.sym, &j.d));
+    assert_true(err_has(&j, "tile boundary"));
+    job_close(&j);
+    job_open(&j, MM, "M=128,N=128,K=64", NULL, "BLOCK_M=64,BLOCK_N=64,grid.x=2,grid.y=2");
+    assert_null(sched_lower(&j.k[0], &j.s[0], WH, j.r.sym, &j.d));
+    assert_true(err_has(&j, "no value to 'BLOCK_K'"));
+    job_close(&j);
+    job_open(&j, MM, "M=128,N=128,K=64", NULL, "BLOCK_M=64,BLOCK_N=64,BLOCK_K=64,grid.x=9,grid.y=2");
+    assert_null(sched_lower(&j.k[0], &j.s[0], WH, j.r.sym, &j.d));
+    assert_true(err_has(&j, "does not fit"));
+    job_close(&j);
+}
+
+/* ---- tensor layout ------------------------------------------------------------------ */
+
+static void layout_dims(void **st)
+{
+    (void)st;
+    int64_t r, c;
+    int64_t s1[] = {40};
+    sched_tensor_dims(s1, 1, &r, &c);
+    assert_int_equal(r, 1);
+    assert_int_equal(c, 64);
+    int64_t s2[] = {33, 64};
+    sched_tensor_dims(s2, 2, &r, &c);
+    assert_int_equal(r, 64);
+    assert_int_equal(c, 64);
+    /* [B, H, S, D]: B*H heads of S rows, S padded per head */
+    int64_t s4[] = {2, 3, 40, 16};
+    sched_tensor_dims(s4, 4, &r, &c);
+    assert_int_equal(r, 2 * 3 * 64);
+    assert_int_equal(c, 32);
+    /* element (1, 2, 5, 7) lands at row (1*3 + 2)*64 + 5, column 7; padding is zero */
+    int64_t n = 2 * 3 * 40 * 16;
+    float *nd = malloc((size_t)n * sizeof *nd), *back = malloc((size_t)n * sizeof *back);
+    float *flat = malloc((size_t)(r * c) * sizeof *flat);
+    for (int64_t i = 0; i < n; i++)
+        nd[i] = (float)(i + 1);
+    sched_tensor_to_2d(nd, s4, 4, flat);
+    int64_t e = ((1 * 3 + 2) * 40 + 5) * 16 + 7;
+    assert_true(flat[((1 * 3 + 2) * 64 + 5) * 32 + 7] == nd[e]);
+    assert_true(flat[(0 * 64 + 45) * 32 + 3] == 0.0f);
+    assert_true(flat[5 * 32 + 20] == 0.0f);
+    sched_tensor_from_2d(flat, s4, 4, back);
+    assert_memory_equal(nd, back, (size_t)n * sizeof *nd);
+    free(nd);
+    free(back);
+    free(flat);
+}
+
+/* ---- the mask op ----------------------------------------------------------------- */
+
+/* Element (i, j) of a 64 x 64 block keeps its value when i - j >= 0 and
+ * -j + 40 >= 0 (j <= 40); otherwise it becomes the scalar. */
+static void mask_op(void **st)
+{
+    (void)st;
+    const char *text = "program m\n"
+                       "tensor A rows=64 cols=64 format=fp32 role=input\n"
+                       "tensor C rows=64 cols=64 format=fp32 role=output\n"
+                       "class main x0=0 y0=0 x1=0 y1=0 {\n"
+                       "  cb 0 format=fp32 pages=4\n"
+                       "  cb 1 format=fp32 pages=4\n"
+                       "  reader {\n"
+                       "    cb_reserve cb=0 n=4\n"
+                       "    read tensor=A row=0 col=0 rows=2 cols=2 cb=0\n"
+                       "    read_barrier\n"
+                       "    cb_push cb=0 n=4\n"
+                       "  }\n"
+                       "  compute {\n"
+                       "    cb_wait cb=0 n=4\n"
+                       "    cb_reserve cb=1 n=4\n"
+                       "    mask a=0 out=1 rows=2 cols=2 p1r=1 p1c=-1 p2c=-1 p2k=40 scalar=-2.5\n"
+                       "    cb_pop cb=0 n=4\n"
+                       "    cb_push cb=1 n=4\n"
+                       "  }\n"
+                       "  writer {\n"
+                       "    cb_wait cb=1 n=4\n"
+                       "    write cb=1 tensor=C row=0 col=0 rows=2 cols=2\n"
+                       "    write_barrier\n"
+                       "    cb_pop cb=1 n=4\n"
+                       "  }\n"
+                       "}\n";
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    df_program *p = df_parse("mask.df", text, strlen(text), &d);
+    assert_non_null(p);
+    assert_true(df_bind(p, NULL, 0, &d));
+    assert_true(df_validate(p, WH, &d));
+    float *a = malloc(64 * 64 * sizeof *a);
+    for (int i = 0; i < 64 * 64; i++)
+        a[i] = (float)i;
+    const float *init[2] = {a, NULL};
+    sim_options o = {.tensor_init = init, .keep_tensors = true};
+    sim_result *r = sim_run(p, WH, &o, &d);
+    assert_non_null(r);
+    assert_int_equal(r->ntensors, 2);
+    const float *out = r->tensor_data[1];
+    for (int i = 0; i < 64; i++)
+        for (int jj = 0; jj < 64; jj++) {
+            bool keep = i - jj >= 0 && 40 - jj >= 0;
+            assert_true(out[i * 64 + jj] == (keep ? a[i * 64 + jj] : -2.5f));
+        }
+    /* the given input came back unchanged */
+    assert_memory_equal(r->tensor_data[0], a, 64 * 64 * sizeof *a);
+    sim_result_free(r);
+    free(a);
+    df_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(layout_dims),
+        cmocka_unit_test(mask_op),
+        cmocka_unit_test(matmul_dram),
+        cmocka_unit_test(matmul_mcast_2x2),
+        cmocka_unit_test(matmul_mcast_4x4),
+        cmocka_unit_test(matmul_mcast_4x4_middle),
+        cmocka_unit_test(matmul_waves_forward),
+        cmocka_unit_test(matmul_xy_and_time),
+        cmocka_unit_test(attention_plain),
+        cmocka_unit_test(attention_causal),
+        cmocka_unit_test(attention_mcast),
+        cmocka_unit_test(attention_small_blocks),
+        cmocka_unit_test(error_mcast_uneven_loop),
+        cmocka_unit_test(error_mcast_dependent),
+        cmocka_unit_test(error_unaligned_and_unbound),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

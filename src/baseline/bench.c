@@ -1,0 +1,507 @@
+/* bench.c - one benchmark row end to end, and the whole run: for each
+ * shape of a suite on each chip, compile with loomc (timed), simulate
+ * loomc's pick and its next four, TTNN's default schedule, the oracle's
+ * points and the tuner's trials - every one lowered by sched_lower and run
+ * by the simulator in timing-only mode, so the comparison is like for like.
+ *
+ * The best known schedule of a row is the best the oracle, loomc's five
+ * and the tuner found (all points of loomc's space); regrets are measured
+ * against it. With an exact oracle it is the true optimum of the space.
+ * TTNN's schedule is a point of the same space's lowering, but it may sit
+ * outside loomc's domains, so it is reported beside, not counted in.
+ *
+ * Oracle and tuner runs are capped at cap_factor x the best so far: a
+ * schedule that slow can never be the best, and stopping it early keeps
+ * the oracle affordable. Capped runs are "censored" (cycles is a lower
+ * bound); model-quality runs are never capped.
+ */
+#include "baseline/bench.h"
+
+#include "baseline/ttnn.h"
+#include "df/df.h"
+#include "driver/driver.h"
+#include "sim/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- capturing diagnostics ----------------------------------------------- */
+
+typedef struct capture {
+    char *text;
+    size_t len;
+    FILE *f;
+    lm_diag d;
+} capture;
+
+static void cap_open(capture *c)
+{
+    memset(c, 0, sizeof *c);
+    c->f = open_memstream(&c->text, &c->len);
+    lm_diag_init(&c->d, c->f ? c->f : stderr);
+    c->d.no_caret = true;
+}
+
+/* The first line of what was reported, copied into ar ("" if nothing). */
+static const char *cap_close(capture *c, lm_arena *ar)
+{
+    if (c->f)
+        fclose(c->f);
+    const char *r = "";
+    if (c->text) {
+        size_t n = strcspn(c->text, "\n");
+        const char *t = c->text;
+        /* drop the "loomc: error: " / "file:l:c: error: " prefix for tables */
+        const char *e = strstr(t, "error: ");
+        if (e && (size_t)(e - t) < n) {
+            n -= (size_t)(e + 7 - t);
+            t = e + 7;
+        }
+        r = lm_arena_strndup(ar, t, n);
+    }
+    free(c->text);
+    memset(c, 0, sizeof *c);
+    return r;
+}
+
+/* ---- evaluating schedules -------------------------------------------- */
+
+typedef struct rowctx {
+    const sched_job *job;
+    const arch_desc *arch;
+    sym_ctx *sym;
+    const bl_space *sp;
+    sched_schedule scheds[SCHED_MAX_LAUNCHES];
+    lm_arena *ar;            /* for failure reasons */
+    /* progress */
+    bool progress;
+    double last_print;
+    const char *what;        /* "oracle", "tuner", ... */
+} rowctx;
+
+/* Lower and simulate a job's schedules (timing-only); cap > 0 stops at that
+ * many cycles (summed over launches) and reports censored. */
+static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, bl_eval *out, const char **why)
+{
+    out->ok = false;
+    out->censored = false;
+    out->cycles = out->sim_seconds = 0;
+    for (int l = 0; l < n; l++) {
+        capture cp;
+        cap_open(&cp);
+        df_program *p = sched_lower(c->job->k[l], &s[l], c->arch, c->sym, &cp.d);
+        if (!p || !df_validate(p, c->arch, &cp.d)) {
+            df_free(p);
+            *why = lm_arena_printf(c->ar, "lowering: %s", cap_close(&cp, c->ar));
+            return false;
+        }
+        sim_options so = {.timing_only = true};
+        if (cap > 0) {
+            double left = cap - out->cycles;
+            if (left <= 0) {
+                df_free(p);
+                cap_close(&cp, c->ar);
+                out->censored = true;
+                out->cycles = cap;
+                break;
+            }
+            so.max_cycles = left;
+        }
+        sim_result *r = sim_run(p, c->arch, &so, &cp.d);
+        df_free(p);
+        const char *msg = cap_close(&cp, c->ar);
+        if (!r) {
+            if (cap > 0 && strstr(msg, "past the budget of")) {
+                out->censored = true;
+                out->cycles = cap;
+                out->sim_seconds = cap / (c->arch->clock_ghz * 1e9);
+                out->ok = true;
+                return true;
+            }
+            *why = lm_arena_printf(c->ar, "simulation: %s", msg);
+            return false;
+        }
+        out->cycles += r->cycles;
+        out->sim_seconds += r->seconds;
+        sim_result_free(r);
+    }
+    out->ok = true;
+    return true;
+}
+
+static bool eval_point(void *ctx, int s, const int64_t *values, double cap, bl_eval *out, const char **why)
+{
+    rowctx *c = ctx;
+    sched_choice ch = *(const sched_choice *)c->sp->st[s].tag;
+    ch.sol.values = (int64_t *)values;
+    sched_choice_schedules(c->job, &ch, c->scheds, c->sym);
+    out->predicted = bl_space_predict(c->sp, s, values);
+    return simulate(c, c->scheds, c->job->nlaunches, cap, out, why);
+}
+
+static void progress_cb(void *ctx, int64_t runs)
+{
+    rowctx *c = ctx;
+    if (!c->progress)
+        return;
+    double now = bl_wall_seconds();
+    if (now - c->last_print >= 10.0) {
+        fprintf(stderr, "bench:   ... %lld schedules simulated (%s)\n", (long long)runs, c->what);
+        c->last_print = now;
+    }
+}
+
+/* ---- one row ------------------------------------------------------------ */
+
+static int stratum_of(const bl_space *sp, const sched_choice *c, int nl)
+{
+    for (int s = 0; s < sp->nst; s++) {
+        const sched_choice *t = sp->st[s].tag;
+        bool same = true;
+        for (int l = 0; l < nl; l++)
+            same &= t->cand[l] == c->cand[l];
+        if (same)
+            return s;
+    }
+    return -1;
+}
+
+static const char *choice_label(const sched_job *job, const sched_choice *c, lm_arena *ar)
+{
+    lm_buf b = {0};
+    for (int l = 0; l < job->nlaunches; l++)
+        lm_buf_printf(&b, "%s%s", l ? " | " : "", c->m[l]->cand->label ? c->m[l]->cand->label : "?");
+    const char *r = lm_arena_strdup(ar, lm_buf_str(&b));
+    lm_buf_free(&b);
+    return r;
+}
+
+/* "label; NAME=V ..." of a point. */
+static const char *point_label(const bl_space *sp, const sched_job *job, const bl_entry *e, lm_arena *ar)
+{
+    const sched_choice *c = sp->st[e->s].tag;
+    const solve_problem *p = sp->st[e->s].problem;
+    lm_buf b = {0};
+    lm_buf_printf(&b, "%s;", choice_label(job, c, ar));
+    for (int j = 0; j < p->nvars; j++)
+        lm_buf_printf(&b, " %s=%lld", p->vars[j].var->name, (long long)e->values[j]);
+    const char *r = lm_arena_strdup(ar, lm_buf_str(&b));
+    lm_buf_free(&b);
+    return r;
+}
+
+static void row_fail(bl_row *row, const char *why)
+{
+    row->ok = false;
+    row->why = why;
+}
+
+static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_suite_shape *sh, const arch_desc *arch)
+{
+    lm_arena *ar = &b->ar;
+    const bl_bench_opts *o = &b->opts;
+    row->spearman = NAN;
+    const char *why = NULL;
+    if (!bl_suite_eval(op->flops, sh, &row->flops, &why, ar))
+        row->flops = 0;
+    if (op->bytes && !bl_suite_eval(op->bytes, sh, &row->bytes, &why, ar))
+        row->bytes = 0;
+    row->clock_ghz = arch->clock_ghz;
+
+    drv_opts dopt = {.path = op->kernel,
+                     .launch = {.shapes = sh->sizes, .nshapes = sh->nsizes, .consts = sh->consts, .nconsts = sh->nconsts}};
+    /* 1. what `loomc compile` costs: compile and pick one schedule */
+    {
+        capture cp;
+        cap_open(&cp);
+        drv_result r;
+        memset(&r, 0, sizeof r);
+        double t0 = bl_wall_seconds();
+        bool ok = drv_compile(&r, &dopt, &cp.d);
+        drv_sched_opts so = {.arch = arch, .top_k = 1};
+        ok = ok && drv_schedule(&r, &so, &cp.d);
+        row->compile_seconds = bl_wall_seconds() - t0;
+        drv_free(&r);
+        const char *msg = cap_close(&cp, ar);
+        if (!ok) {
+            row_fail(row, lm_arena_printf(ar, "compile: %s", msg));
+            return;
+        }
+    }
+
+    /* 2. the five best, the space, and everything simulated */
+    capture cp;
+    cap_open(&cp);
+    drv_result r;
+    memset(&r, 0, sizeof r);
+    drv_sched_opts so = {.arch = arch, .top_k = 5};
+    if (!drv_compile(&r, &dopt, &cp.d) || !drv_schedule(&r, &so, &cp.d)) {
+        drv_free(&r);
+        row_fail(row, lm_arena_printf(ar, "compile: %s", cap_close(&cp, ar)));
+        return;
+    }
+    cap_close(&cp, ar);
+    sched_job *job = &r.sched->job;
+    sched_result *res = &r.sched->result;
+    const sched_kernel *k0 = job->k[0];
+    row->fidelity = arch_fidelity_name(k0->fidelity);
+    row->peak_tflops = arch_peak_tflops(arch, k0->fidelity);
+    if (row->bytes > 0 && row->flops > 0) {
+        double bw = arch_dram_read_bpc(arch) * arch->clock_ghz * 1e9; /* bytes/s */
+        row->dram_tflops = row->flops / (row->bytes / bw) / 1e12;
+    }
+
+    bl_space sp = {0};
+    sp.nst = res->nbests;
+    sp.st = LM_NEWN(&r.arena, bl_stratum, sp.nst ? sp.nst : 1);
+    for (int i = 0; i < sp.nst; i++)
+        sp.st[i] = (bl_stratum){&res->bests[i].problem, job->bound, &res->bests[i],
+                                choice_label(job, &res->bests[i], &r.arena)};
+    rowctx rc = {.job = job, .arch = arch, .sym = r.sym, .sp = &sp, .ar = ar, .progress = o->progress,
+                 .last_print = bl_wall_seconds(), .what = "loomc"};
+    bl_evaluator ev;
+    double capf = o->model_quality ? 0 : (o->cap_factor > 0 ? o->cap_factor : 8.0);
+    bl_evaluator_init(&ev, &sp, eval_point, &rc, capf);
+    ev.progress = progress_cb;
+    ev.progress_ctx = &rc;
+
+    /* loomc's pick and its next four */
+    int pick = -1;
+    row->top5_cycles = INFINITY;
+    row->ntop = res->ntop;
+    for (int i = 0; i < res->ntop; i++) {
+        int s = stratum_of(&sp, &res->top[i], job->nlaunches);
+        if (s < 0)
+            continue;
+        int e = bl_evaluate(&ev, s, res->top[i].sol.values);
+        if (i == 0)
+            pick = e;
+        row->top5_cycles = LM_MIN(row->top5_cycles, bl_entry_cycles(&ev.entries.items[e]));
+    }
+    if (pick < 0 || !ev.entries.items[pick].e.ok) {
+        row_fail(row, lm_arena_printf(ar, "loomc's schedule: %s", ev.first_why ? ev.first_why : "not in the space"));
+        bl_evaluator_free(&ev);
+        drv_free(&r);
+        return;
+    }
+    const bl_entry *pe = &ev.entries.items[pick];
+    row->loomc_cycles = pe->e.cycles;
+    row->loomc_predicted = res->cycles;
+    row->loomc_label = point_label(&sp, job, pe, ar);
+
+    /* TTNN's default */
+    if (!o->model_quality) {
+        rc.what = "ttnn";
+        bl_sched *ts = lm_xcalloc(1, sizeof *ts);
+        bl_sched_opts to = {.kind = BL_SCHED_DEFAULT};
+        if (bl_ttnn_schedule(ts, job->k, job->nlaunches, job->bound, arch, &to, r.sym, &r.arena)) {
+            bl_eval te = {0};
+            const char *twhy = NULL;
+            if (simulate(&rc, ts->s, ts->nlaunches, 0, &te, &twhy) && te.ok) {
+                row->ttnn_ok = true;
+                row->ttnn_cycles = te.cycles;
+            } else {
+                row->ttnn_why = twhy;
+            }
+        } else {
+            row->ttnn_why = lm_arena_strdup(ar, ts->why);
+        }
+        bl_sched_free(ts);
+        free(ts);
+    }
+
+    /* the oracle */
+    row->best_cycles = row->top5_cycles;
+    bl_oracle orc = {0};
+    if (!o->no_oracle) {
+        rc.what = "oracle";
+        bl_oracle_opts oo = {.bound = b->opts.oracle_bound, .seed = o->seed};
+        bl_oracle_run(&orc, &sp, &ev, &oo);
+        row->oracle_ran = true;
+        row->oracle_exact = orc.exact;
+        row->space = orc.space;
+        row->space_known = orc.space_known;
+        row->oracle_points = orc.npts;
+        row->oracle_cycles = orc.best >= 0 ? orc.best_cycles : INFINITY;
+        row->best_cycles = LM_MIN(row->best_cycles, row->oracle_cycles);
+        /* predicted against simulated over the oracle's points (and loomc's pick) */
+        bool has_pick = false;
+        double *pred = lm_xcalloc((size_t)(orc.npts + 1), sizeof *pred);
+        double *simc = lm_xcalloc((size_t)(orc.npts + 1), sizeof *simc);
+        int nq = 0;
+        for (int i = 0; i < orc.npts; i++) {
+            const bl_entry *x = &ev.entries.items[orc.pts[i]];
+            has_pick |= orc.pts[i] == pick;
+            if (x->e.ok && !x->e.censored && x->e.predicted >= 0) {
+                pred[nq] = (double)x->e.predicted;
+                simc[nq] = x->e.cycles;
+                nq++;
+            }
+        }
+        if (!has_pick && pe->e.predicted >= 0) {
+            pred[nq] = (double)pe->e.predicted;
+            simc[nq] = pe->e.cycles;
+            nq++;
+        }
+        row->spearman_n = nq;
+        row->spearman = nq >= 2 ? bl_spearman(pred, simc, nq) : NAN;
+        free(pred);
+        free(simc);
+    }
+
+    /* the tuner */
+    bl_tuner tn = {0};
+    if (!o->no_tuner && !o->model_quality && b->ntrials) {
+        rc.what = "tuner";
+        bl_tuner_opts to = {.nmarks = b->ntrials, .seed = o->seed};
+        memcpy(to.marks, b->trials, sizeof to.marks);
+        bl_tuner_run(&tn, &sp, &ev, &to);
+        row->nmarks = tn.nmarks;
+        memcpy(row->marks, tn.marks, sizeof row->marks);
+        if (tn.nmarks && tn.marks[tn.nmarks - 1].best >= 0)
+            row->best_cycles = LM_MIN(row->best_cycles, tn.marks[tn.nmarks - 1].best_cycles);
+    }
+
+    /* the best known point */
+    int best = pick;
+    for (size_t i = 0; i < ev.entries.len; i++) {
+        const bl_entry *x = &ev.entries.items[i];
+        if (x->e.ok && !x->e.censored && x->e.cycles < ev.entries.items[best].e.cycles)
+            best = (int)i;
+    }
+    row->best_cycles = ev.entries.items[best].e.cycles;
+    row->best_label = point_label(&sp, job, &ev.entries.items[best], ar);
+    /* loomc's rank among every point that ran (the oracle's, loomc's five, the tuner's) */
+    if (row->oracle_ran) {
+        int64_t better = 0, n = 0;
+        for (size_t i = 0; i < ev.entries.len; i++) {
+            const bl_entry *x = &ev.entries.items[i];
+            if (!x->e.ok)
+                continue;
+            n++;
+            if ((int)i != pick && x->e.cycles < row->loomc_cycles)
+                better++;
+        }
+        row->loomc_rank = better + 1;
+        row->ranked = n;
+    }
+    row->failures = ev.failures;
+    row->failure_why = ev.first_why ? lm_arena_strdup(ar, ev.first_why) : NULL;
+    if (ev.failures)
+        row->failure_point = point_label(&sp, job, &ev.entries.items[ev.first_fail], ar);
+    row->ok = true;
+
+    bl_tuner_free(&tn);
+    bl_oracle_free(&orc);
+    bl_evaluator_free(&ev);
+    for (int l = 0; l < SCHED_MAX_LAUNCHES; l++)
+        sym_env_free(&rc.scheds[l].values);
+    drv_free(&r);
+}
+
+/* ---- the run --------------------------------------------------------------- */
+
+bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_bench_opts *o, lm_diag *d)
+{
+    memset(b, 0, sizeof *b);
+    lm_arena_init(&b->ar);
+    b->suites = suites;
+    b->nsuites = nsuites;
+    b->opts = *o;
+    /* budgets: the command line, else the first suite that sets them, else defaults */
+    if (!b->opts.oracle_bound)
+        for (int i = 0; i < nsuites && !b->opts.oracle_bound; i++)
+            b->opts.oracle_bound = suites[i].oracle_bound;
+    if (!b->opts.oracle_bound)
+        b->opts.oracle_bound = BL_DEFAULT_BOUND;
+    if (o->ntrials) {
+        b->ntrials = o->ntrials;
+        memcpy(b->trials, o->trials, sizeof b->trials);
+    } else {
+        for (int i = 0; i < nsuites && !b->ntrials; i++)
+            if (suites[i].ntrials) {
+                b->ntrials = suites[i].ntrials;
+                memcpy(b->trials, suites[i].trials, sizeof b->trials);
+            }
+        if (!b->ntrials) {
+            b->ntrials = 3;
+            b->trials[0] = 10;
+            b->trials[1] = 100;
+            b->trials[2] = 1000;
+        }
+    }
+
+    /* rows in table order: suite, operator, chip, shape */
+    LM_VEC(bl_row) rows = {0};
+    LM_VEC(arch_desc *) loaded = {0};
+    bool ok = true;
+    int total = 0;
+    for (int si = 0; si < nsuites; si++) {
+        int na = o->narchs ? o->narchs : (suites[si].narchs ? suites[si].narchs : 1);
+        for (int oi = 0; oi < suites[si].nops; oi++)
+            total += na * suites[si].ops[oi].nshapes;
+    }
+    int done = 0;
+    for (int si = 0; si < nsuites && ok; si++) {
+        const bl_suite *su = &suites[si];
+        const char *const *archs = o->narchs ? o->archs : su->archs;
+        static const char *const dflt[] = {"wormhole_n150"};
+        int na = o->narchs ? o->narchs : su->narchs;
+        if (!na) {
+            archs = dflt;
+            na = 1;
+        }
+        for (int oi = 0; oi < su->nops && ok; oi++) {
+            const bl_suite_op *op = &su->ops[oi];
+            for (int ai = 0; ai < na && ok; ai++) {
+                arch_desc *a = arch_load(archs[ai], d);
+                if (!a) {
+                    ok = false;
+                    break;
+                }
+                LM_PUSH(&loaded, a);
+                for (int hi = 0; hi < op->nshapes; hi++) {
+                    bl_row row = {0};
+                    row.op = oi;
+                    row.shape = hi;
+                    row.suite_op = op->name;
+                    row.label = op->shapes[hi].label;
+                    row.arch = lm_arena_strdup(&b->ar, a->name);
+                    done++;
+                    double t0 = bl_wall_seconds();
+                    if (o->progress)
+                        fprintf(stderr, "bench: [%d/%d] %s %s on %s\n", done, total, op->name, row.label, a->name);
+                    run_row(b, &row, op, &op->shapes[hi], a);
+                    if (o->progress) {
+                        if (row.ok)
+                            fprintf(stderr,
+                                    "bench:   loomc %.0f cycles, ttnn %s%.0f, best known %.0f (%s, %lld points), "
+                                    "%.1f s\n",
+                                    row.loomc_cycles, row.ttnn_ok ? "" : "n/a ", row.ttnn_ok ? row.ttnn_cycles : 0.0,
+                                    row.best_cycles, row.oracle_exact ? "exact" : "sampled",
+                                    (long long)row.oracle_points, bl_wall_seconds() - t0);
+                        else
+                            fprintf(stderr, "bench:   failed: %s\n", row.why);
+                    }
+                    LM_PUSH(&rows, row);
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < loaded.len; i++)
+        arch_free(loaded.items[i]);
+    LM_VEC_FREE(&loaded);
+    b->nrows = (int)rows.len;
+    b->rows = LM_NEWN(&b->ar, bl_row, rows.len ? rows.len : 1);
+    if (rows.len)
+        memcpy(b->rows, rows.items, sizeof *b->rows * rows.len);
+    LM_VEC_FREE(&rows);
+    return ok;
+}
+
+void bl_bench_free(bl_bench *b)
+{
+    lm_arena_free(&b->ar);
+    memset(b, 0, sizeof *b);
+}

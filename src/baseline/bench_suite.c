@@ -1,0 +1,404 @@
+/* bench_suite.c - the benchmark suite files of bench/ (*.suite), a small
+ * line format documented in docs/evaluation.md:
+ *
+ *   suite gemm-quick                # a name for reports
+ *   arch wormhole_n150 blackhole_p150
+ *   oracle-bound 300                # optional budgets (the command line wins)
+ *   tuner-trials 10,100
+ *   operator gemm                   # starts an operator
+ *   kernel ../kernels/matmul.py     # relative to the suite file
+ *   flops 2*M*N*K                   # useful FLOPs (an expression of sizes and consts)
+ *   bytes 2*M*K + 2*K*N + 4*M*N     # least DRAM traffic (optional)
+ *   shape M=512 N=512 K=512 [const NAME=N ...]
+ *
+ * Everything after '#' is a comment. Errors name file:line:col.
+ */
+#include "baseline/bench.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tok {
+    const char *s; /* arena copy */
+    int col;       /* 1-based */
+} tok;
+
+typedef struct pctx {
+    const char *file;
+    lm_arena *ar;
+    lm_diag *d;
+    int line;
+    bool failed;
+} pctx;
+
+static void err(pctx *p, int col, const char *fmt, ...) LM_PRINTF(3, 4);
+static void err(pctx *p, int col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lm_verror(p->d, (lm_loc){p->file, p->line, col}, fmt, ap);
+    va_end(ap);
+    p->failed = true;
+}
+
+static bool is_name(const char *s)
+{
+    if (!(*s == '_' || isalpha((unsigned char)*s)))
+        return false;
+    for (s++; *s; s++)
+        if (!(*s == '_' || isalnum((unsigned char)*s)))
+            return false;
+    return true;
+}
+
+static bool parse_int(const char *s, int64_t *out)
+{
+    if (!*s)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end || errno)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* NAME=N with N > 0 for sizes (any integer for consts). */
+static bool parse_kv(pctx *p, const tok *t, fe_kv *out)
+{
+    const char *eq = strchr(t->s, '=');
+    if (!eq || eq == t->s) {
+        err(p, t->col, "expected NAME=VALUE, got '%s'", t->s);
+        return false;
+    }
+    char *name = lm_arena_strndup(p->ar, t->s, (size_t)(eq - t->s));
+    if (!is_name(name)) {
+        err(p, t->col, "'%s' is not a name", name);
+        return false;
+    }
+    int64_t v;
+    if (!parse_int(eq + 1, &v)) {
+        err(p, t->col + (int)(eq - t->s) + 1, "the value of %s must be an integer, got '%s'", name, eq + 1);
+        return false;
+    }
+    *out = (fe_kv){name, v};
+    return true;
+}
+
+/* The expression text after a keyword: checked with the symbolic parser so
+ * a typo is reported here rather than when the shape runs. */
+static const char *parse_expr(pctx *p, const char *text, int col)
+{
+    while (*text == ' ' || *text == '\t') {
+        text++;
+        col++;
+    }
+    size_t n = strlen(text);
+    while (n && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+        n--;
+    if (!n) {
+        err(p, col, "expected an expression");
+        return NULL;
+    }
+    char *e = lm_arena_strndup(p->ar, text, n);
+    sym_ctx *sc = sym_ctx_new();
+    const char *pos = NULL;
+    const sym_expr *x = sym_parse(sc, e, &pos);
+    int ecol = col + (pos ? (int)(pos - e) : 0);
+    sym_ctx_free(sc);
+    if (!x) {
+        err(p, ecol, "cannot read the expression '%s' (integers, names, + - *, parentheses, cdiv, floordiv, mod, "
+                     "min, max)",
+            e);
+        return NULL;
+    }
+    return e;
+}
+
+static const char *dirname_of(lm_arena *ar, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? lm_arena_strndup(ar, path, (size_t)(slash - path)) : ".";
+}
+
+static bool parse_trials(pctx *p, const tok *t, int64_t *out, int *n)
+{
+    *n = 0;
+    const char *s = t->s;
+    while (*s) {
+        const char *c = strchr(s, ',');
+        size_t len = c ? (size_t)(c - s) : strlen(s);
+        char *item = lm_arena_strndup(p->ar, s, len);
+        int64_t v;
+        if (!parse_int(item, &v) || v <= 0) {
+            err(p, t->col + (int)(s - t->s), "trial counts are positive integers, got '%s'", item);
+            return false;
+        }
+        if (*n == BL_MAX_MARKS) {
+            err(p, t->col + (int)(s - t->s), "at most %d trial counts", BL_MAX_MARKS);
+            return false;
+        }
+        if (*n && v <= out[*n - 1]) {
+            err(p, t->col + (int)(s - t->s), "trial counts must increase (%lld after %lld)", (long long)v,
+                (long long)out[*n - 1]);
+            return false;
+        }
+        out[(*n)++] = v;
+        if (!c)
+            break;
+        s = c + 1;
+    }
+    if (*n == 0) {
+        err(p, t->col, "expected trial counts such as 10,100,1000");
+        return false;
+    }
+    return true;
+}
+
+bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    out->file = file;
+    pctx p = {file, ar, d, 0, false};
+    const char *dir = dirname_of(ar, file);
+    LM_VEC(bl_suite_op) ops = {0};
+    LM_VEC(bl_suite_shape) shapes = {0};
+    LM_VEC(const char *) archs = {0};
+    bl_suite_op *op = NULL;
+    const char *pos = text, *end = text + len;
+    int op_line = 0;
+
+#define FINISH_OP()                                                                                                \
+    do {                                                                                                           \
+        if (op) {                                                                                                  \
+            int save = p.line;                                                                                     \
+            p.line = op_line;                                                                                      \
+            if (!op->kernel)                                                                                       \
+                err(&p, op->loc.col, "operator '%s' has no 'kernel' line", op->name);                              \
+            else if (!op->flops)                                                                                   \
+                err(&p, op->loc.col, "operator '%s' has no 'flops' line", op->name);                               \
+            else if (!shapes.len)                                                                                  \
+                err(&p, op->loc.col, "operator '%s' has no 'shape' line", op->name);                               \
+            p.line = save;                                                                                         \
+            op->nshapes = (int)shapes.len;                                                                         \
+            op->shapes = LM_NEWN(ar, bl_suite_shape, shapes.len ? shapes.len : 1);                                 \
+            if (shapes.len)                                                                                        \
+                memcpy(op->shapes, shapes.items, sizeof *op->shapes * shapes.len);                                 \
+            shapes.len = 0;                                                                                        \
+        }                                                                                                          \
+    } while (0)
+
+    while (pos < end && !p.failed) {
+        p.line++;
+        const char *nl = memchr(pos, '\n', (size_t)(end - pos));
+        size_t ll = nl ? (size_t)(nl - pos) : (size_t)(end - pos);
+        char *line = lm_arena_strndup(ar, pos, ll);
+        pos = nl ? nl + 1 : end;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        /* tokens */
+        LM_VEC(tok) t = {0};
+        for (char *c = line; *c;) {
+            if (*c == ' ' || *c == '\t' || *c == '\r') {
+                c++;
+                continue;
+            }
+            char *st = c;
+            while (*c && *c != ' ' && *c != '\t' && *c != '\r')
+                c++;
+            LM_PUSH(&t, ((tok){lm_arena_strndup(ar, st, (size_t)(c - st)), (int)(st - line) + 1}));
+        }
+        if (!t.len) {
+            LM_VEC_FREE(&t);
+            continue;
+        }
+        const char *kw = t.items[0].s;
+        int kcol = t.items[0].col;
+        const char *rest = line + kcol - 1 + strlen(kw);
+        int rcol = kcol + (int)strlen(kw);
+        if (!strcmp(kw, "suite")) {
+            if (t.len != 2)
+                err(&p, kcol, "expected 'suite NAME'");
+            else if (out->name)
+                err(&p, kcol, "the suite is already named '%s'", out->name);
+            else
+                out->name = t.items[1].s;
+        } else if (!strcmp(kw, "arch")) {
+            if (t.len < 2)
+                err(&p, kcol, "expected 'arch NAME...'");
+            for (size_t i = 1; i < t.len; i++)
+                LM_PUSH(&archs, t.items[i].s);
+        } else if (!strcmp(kw, "oracle-bound")) {
+            int64_t v;
+            if (t.len != 2)
+                err(&p, kcol, "expected 'oracle-bound N'");
+            else if (!parse_int(t.items[1].s, &v) || v <= 0)
+                err(&p, t.items[1].col, "the oracle bound is a positive integer, got '%s'", t.items[1].s);
+            else
+                out->oracle_bound = v;
+        } else if (!strcmp(kw, "tuner-trials")) {
+            if (t.len != 2)
+                err(&p, kcol, "expected 'tuner-trials N[,N...]'");
+            else
+                parse_trials(&p, &t.items[1], out->trials, &out->ntrials);
+        } else if (!strcmp(kw, "operator")) {
+            if (t.len != 2) {
+                err(&p, kcol, "expected 'operator NAME'");
+            } else {
+                op = ops.len ? &ops.items[ops.len - 1] : NULL;
+                FINISH_OP();
+                if (!p.failed) {
+                    LM_PUSH(&ops, ((bl_suite_op){.name = t.items[1].s, .loc = {file, p.line, t.items[1].col}}));
+                    op = &ops.items[ops.len - 1];
+                    op_line = p.line;
+                }
+            }
+        } else if (!strcmp(kw, "kernel") || !strcmp(kw, "flops") || !strcmp(kw, "bytes") || !strcmp(kw, "shape")) {
+            /* ops may move as the vector grows: always use the last */
+            op = ops.len ? &ops.items[ops.len - 1] : NULL;
+            if (!op) {
+                err(&p, kcol, "'%s' before any 'operator' line", kw);
+            } else if (!strcmp(kw, "kernel")) {
+                if (t.len != 2)
+                    err(&p, kcol, "expected 'kernel PATH'");
+                else if (op->kernel)
+                    err(&p, kcol, "operator '%s' already has a kernel", op->name);
+                else
+                    op->kernel = t.items[1].s[0] == '/' ? t.items[1].s
+                                                        : lm_arena_printf(ar, "%s/%s", dir, t.items[1].s);
+            } else if (!strcmp(kw, "flops") || !strcmp(kw, "bytes")) {
+                const char **dst = kw[0] == 'f' ? &op->flops : &op->bytes;
+                if (*dst) {
+                    err(&p, kcol, "operator '%s' already has a '%s' line", op->name, kw);
+                } else {
+                    *dst = parse_expr(&p, rest, rcol);
+                    lm_loc *l = kw[0] == 'f' ? &op->flops_loc : &op->bytes_loc;
+                    *l = (lm_loc){file, p.line, rcol + 1};
+                }
+            } else {
+                LM_VEC(fe_kv) sizes = {0};
+                LM_VEC(fe_kv) consts = {0};
+                bool in_const = false;
+                lm_buf label = {0};
+                for (size_t i = 1; i < t.len && !p.failed; i++) {
+                    if (!strcmp(t.items[i].s, "const")) {
+                        if (in_const)
+                            err(&p, t.items[i].col, "'const' given twice");
+                        in_const = true;
+                        continue;
+                    }
+                    fe_kv kv;
+                    if (!parse_kv(&p, &t.items[i], &kv))
+                        break;
+                    for (size_t j = 0; j < sizes.len; j++)
+                        if (!strcmp(sizes.items[j].name, kv.name))
+                            err(&p, t.items[i].col, "'%s' is given twice", kv.name);
+                    for (size_t j = 0; j < consts.len; j++)
+                        if (!strcmp(consts.items[j].name, kv.name))
+                            err(&p, t.items[i].col, "'%s' is given twice", kv.name);
+                    if (!in_const && kv.value <= 0)
+                        err(&p, t.items[i].col, "size %s must be at least 1, got %lld", kv.name, (long long)kv.value);
+                    if (in_const)
+                        LM_PUSH(&consts, kv);
+                    else
+                        LM_PUSH(&sizes, kv);
+                    lm_buf_printf(&label, "%s%s=%lld", label.len ? " " : "", kv.name, (long long)kv.value);
+                }
+                if (!p.failed && !sizes.len)
+                    err(&p, kcol, "expected 'shape NAME=N...' with at least one size");
+                if (!p.failed) {
+                    bl_suite_shape sh = {.label = lm_arena_strdup(ar, lm_buf_str(&label)), .loc = {file, p.line, kcol}};
+                    sh.nsizes = (int)sizes.len;
+                    sh.sizes = LM_NEWN(ar, fe_kv, sizes.len ? sizes.len : 1);
+                    if (sizes.len)
+                        memcpy(sh.sizes, sizes.items, sizeof *sh.sizes * sizes.len);
+                    sh.nconsts = (int)consts.len;
+                    sh.consts = LM_NEWN(ar, fe_kv, consts.len ? consts.len : 1);
+                    if (consts.len)
+                        memcpy(sh.consts, consts.items, sizeof *sh.consts * consts.len);
+                    LM_PUSH(&shapes, sh);
+                }
+                LM_VEC_FREE(&sizes);
+                LM_VEC_FREE(&consts);
+                lm_buf_free(&label);
+            }
+        } else {
+            err(&p, kcol,
+                "unknown directive '%s' (expected suite, arch, oracle-bound, tuner-trials, operator, kernel, flops, "
+                "bytes or shape)",
+                kw);
+        }
+        LM_VEC_FREE(&t);
+    }
+    if (!p.failed) {
+        op = ops.len ? &ops.items[ops.len - 1] : NULL;
+        FINISH_OP();
+    }
+#undef FINISH_OP
+    if (!p.failed && !ops.len) {
+        p.line = LM_MAX(p.line, 1);
+        err(&p, 1, "the suite has no 'operator'");
+    }
+    if (!p.failed) {
+        if (!out->name) {
+            /* the file name without folder and extension */
+            const char *b = strrchr(file, '/');
+            b = b ? b + 1 : file;
+            const char *dot = strrchr(b, '.');
+            out->name = lm_arena_strndup(ar, b, dot ? (size_t)(dot - b) : strlen(b));
+        }
+        out->nops = (int)ops.len;
+        out->ops = LM_NEWN(ar, bl_suite_op, ops.len);
+        memcpy(out->ops, ops.items, sizeof *out->ops * ops.len);
+        out->narchs = (int)archs.len;
+        out->archs = LM_NEWN(ar, const char *, archs.len ? archs.len : 1);
+        if (archs.len)
+            memcpy(out->archs, archs.items, sizeof *out->archs * archs.len);
+    }
+    LM_VEC_FREE(&ops);
+    LM_VEC_FREE(&shapes);
+    LM_VEC_FREE(&archs);
+    return !p.failed;
+}
+
+bool bl_suite_eval(const char *expr, const bl_suite_shape *sh, double *out, const char **why, lm_arena *ar)
+{
+    sym_ctx *sc = sym_ctx_new();
+    const sym_expr *e = sym_parse(sc, expr, NULL);
+    bool ok = false;
+    if (!e) {
+        *why = lm_arena_printf(ar, "cannot read '%s'", expr);
+    } else {
+        sym_env env = {0};
+        for (int i = 0; i < sh->nsizes; i++)
+            sym_env_set(&env, sym_var(sc, sh->sizes[i].name), sh->sizes[i].value);
+        for (int i = 0; i < sh->nconsts; i++)
+            sym_env_set(&env, sym_var(sc, sh->consts[i].name), sh->consts[i].value);
+        int64_t v;
+        sym_status st = sym_eval(e, &env, &v);
+        if (st == SYM_OK) {
+            *out = (double)v;
+            ok = true;
+        } else {
+            const sym_expr *vars[16];
+            int nv = sym_vars(e, vars, 16);
+            const char *missing = NULL;
+            for (int i = 0; i < nv && !missing; i++) {
+                int64_t lo, hi;
+                if (vars[i]->kind == SYM_VAR && !sym_env_get(&env, vars[i], &lo, &hi))
+                    missing = vars[i]->name;
+            }
+            *why = missing ? lm_arena_printf(ar, "'%s' names %s, which the shape does not give", expr, missing)
+                           : lm_arena_printf(ar, "'%s' cannot be evaluated (%s)", expr,
+                                             st == SYM_DIV_ZERO ? "division by zero" : "overflow");
+        }
+        sym_env_free(&env);
+    }
+    sym_ctx_free(sc);
+    return ok;
+}

@@ -341,7 +341,8 @@ int cli_compile(int argc, char **argv)
             }
             lm_buf_free(&pb);
         }
-        fputs(lm_buf_str(&b), stdout);
+        if (wrote)
+            fputs(lm_buf_str(&b), stdout);
         lm_buf_free(&b);
         rc = wrote ? LOOMC_OK : LOOMC_EUSER;
     }

@@ -283,7 +283,7 @@ static void explain_runner_up(lm_buf *b, const sched_job *job, const sched_resul
                     vw = term_value(&ew, &mw->terms[j]);
                     found = true;
                 }
-            if (vr <= vw)
+            if (vr == vw || (d > 0 && vr < vw))
                 continue;
             const char *what = tr->level < 0 || (tr->kind == SCHED_T_LEVEL && tr->level == 0)
                                    ? tr->name
@@ -293,15 +293,17 @@ static void explain_runner_up(lm_buf *b, const sched_job *job, const sched_resul
             ds[nd++] = (diff){what, vw, vr};
         }
     }
+    /* largest difference first (stable) */
     for (int i = 1; i < nd; i++) {
         diff x = ds[i];
         int j = i - 1;
-        while (j >= 0 && ds[j].b - ds[j].a < x.b - x.a)
+        while (j >= 0 && llabs(ds[j].b - ds[j].a) < llabs(x.b - x.a))
             ds[j + 1] = ds[j], j--;
         ds[j + 1] = x;
     }
     if (nd)
-        lm_buf_puts(b, "  where it is slower (chosen -> runner-up, cycles):\n");
+        lm_buf_puts(b, d > 0 ? "  where it is slower (chosen -> runner-up, cycles):\n"
+                             : "  where the two differ (chosen -> runner-up, cycles):\n");
     for (int i = 0; i < nd && i < 4; i++)
         lm_buf_printf(b, "    %-52s %lld -> %lld\n", ds[i].what, (long long)ds[i].a, (long long)ds[i].b);
     sym_env_free(&ew);

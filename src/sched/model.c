@@ -457,6 +457,9 @@ static const sym_expr *level_latency(mctx *c, int level)
             stage st = read_cost(c, b);
             r = add(c, r, st.cycles);
             fill = add(c, fill, st.fill);
+            if (b->access >= 0 && operand_of(c, b) && operand_of(c, b)->transport == SCHED_FORWARD)
+                add_term(c, SCHED_T_FILL, lm_arena_printf(c->ar, "fill the forwarding chain of %s", b->name), st.fill,
+                         level);
             add_term(c, SCHED_T_READ, lm_arena_printf(c->ar, "read %s", b->name), st.cycles, level);
         } else if (b->kind == SCHED_BUF_OUT) {
             const sym_expr *wc = write_cost(c, b);

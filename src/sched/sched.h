@@ -261,6 +261,7 @@ typedef enum sched_termkind {
     SCHED_T_BOUND,   /* a whole-launch lower bound (DRAM bandwidth) */
     SCHED_T_FIXED,   /* fixed costs (kernel launch) */
     SCHED_T_TOTAL,   /* the launch's latency */
+    SCHED_T_FILL,    /* filling a forwarding chain, once per execution of a level */
 } sched_termkind;
 
 typedef struct sched_term {

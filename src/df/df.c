@@ -173,6 +173,44 @@ static const df_field f_mask[] = {
     F("at_out", EXPR, at_out, OPT, "0"),
 };
 
+/* Element-granular moves between a DRAM tensor and a CB tile block: a
+ * rows x cols rectangle of elements (rows rstride apart in the tensor) and
+ * the block's elements from (er, ec), the block bw tiles wide. */
+static const df_field f_read_elems[] = {
+    F("tensor", TENSOR, tensor, REQ, NULL),
+    F("row", EXPR, row, REQ, NULL),
+    F("col", EXPR, col, REQ, NULL),
+    F("rows", EXPR, rows, OPT, "1"),
+    F("cols", EXPR, cols, OPT, "1"),
+    F("rstride", EXPR, rstride, OPT, "1"),
+    F("cb", CB, cb, REQ, NULL),
+    F("at", EXPR, at, OPT, "0"),
+    F("er", EXPR, er, OPT, "0"),
+    F("ec", EXPR, ec, OPT, "0"),
+    F("bw", EXPR, bw, OPT, "1"),
+};
+static const df_field f_write_elems[] = {
+    F("cb", CB, cb, REQ, NULL),
+    F("at", EXPR, at, OPT, "0"),
+    F("er", EXPR, er, OPT, "0"),
+    F("ec", EXPR, ec, OPT, "0"),
+    F("bw", EXPR, bw, OPT, "1"),
+    F("tensor", TENSOR, tensor, REQ, NULL),
+    F("row", EXPR, row, REQ, NULL),
+    F("col", EXPR, col, REQ, NULL),
+    F("rows", EXPR, rows, OPT, "1"),
+    F("cols", EXPR, cols, OPT, "1"),
+    F("rstride", EXPR, rstride, OPT, "1"),
+};
+static const df_field f_transpose[] = {
+    F("a", CB, cb, REQ, NULL),
+    F("out", CB, cb_out, REQ, NULL),
+    F("rows", EXPR, rows, OPT, "1"),
+    F("cols", EXPR, cols, OPT, "1"),
+    F("at", EXPR, at, OPT, "0"),
+    F("at_out", EXPR, at_out, OPT, "0"),
+};
+
 #define FIELDS(a) a, (int)LM_COUNT(a)
 #define NOFIELDS NULL, 0
 
@@ -202,6 +240,9 @@ const df_opinfo df_ops[DF_NOPS] = {
     [DF_COPY] = {"copy", FIELDS(f_copy), DF_ENGINE_COMPUTE},
     [DF_FILL] = {"fill", FIELDS(f_fill), DF_ENGINE_COMPUTE},
     [DF_MASK] = {"mask", FIELDS(f_mask), DF_ENGINE_COMPUTE},
+    [DF_READ_ELEMS] = {"read_elems", FIELDS(f_read_elems), DF_ENGINE_DM},
+    [DF_WRITE_ELEMS] = {"write_elems", FIELDS(f_write_elems), DF_ENGINE_DM},
+    [DF_TRANSPOSE] = {"transpose", FIELDS(f_transpose), DF_ENGINE_COMPUTE},
 };
 
 df_op df_op_lookup(const char *name)
@@ -225,7 +266,8 @@ const df_field *df_field_lookup(df_op op, const char *key)
 /* ---- names -------------------------------------------------------------------- */
 
 static const char *const eltop_names[DF_NELTOPS] = {"add", "sub", "mul", "max"};
-static const char *const sfpuop_names[DF_NSFPUOPS] = {"exp", "exp2", "log", "recip", "neg", "scale"};
+static const char *const sfpuop_names[DF_NSFPUOPS] = {"exp", "exp2", "log", "recip", "neg", "scale",
+                                                      "gtz", "gez", "ltz", "lez", "eqz", "nez"};
 static const char *const redop_names[DF_NREDOPS] = {"max", "sum"};
 static const char *const bcast_names[DF_NBCASTS] = {"none", "col", "row", "scalar"};
 static const char *const role_names[] = {"input", "output", "scratch"};

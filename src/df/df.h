@@ -73,6 +73,12 @@ typedef enum df_sfpuop {
     DF_RECIP,
     DF_NEG,
     DF_SCALE, /* multiply by the float field `scalar` */
+    DF_GTZ,   /* comparisons with zero: 1.0 where true, else 0.0 */
+    DF_GEZ,
+    DF_LTZ,
+    DF_LEZ,
+    DF_EQZ,
+    DF_NEZ,
     DF_NSFPUOPS
 } df_sfpuop;
 typedef enum df_redop { DF_RMAX, DF_RSUM, DF_NREDOPS } df_redop;
@@ -105,7 +111,10 @@ typedef enum df_bcast { DF_BC_NONE, DF_BC_COL, DF_BC_ROW, DF_BC_SCALAR, DF_NBCAS
     X(REDUCE, "reduce")         /* op a -> out: rows x cols tiles to rows x 1 */   \
     X(COPY, "copy")             /* a -> out: n tiles through Dst (unpack, pack) */ \
     X(FILL, "fill")             /* out: n tiles set to `scalar` */                 \
-    X(MASK, "mask")             /* a -> out: rows x cols tiles; elements failing an affine index predicate become `scalar` */
+    X(MASK, "mask")             /* a -> out: rows x cols tiles; elements failing an affine index predicate become `scalar` */ \
+    X(READ_ELEMS, "read_elems")   /* tensor elements (row + i*rstride, col + j) -> block element (er + i, ec + j) */ \
+    X(WRITE_ELEMS, "write_elems") /* block element (er + i, ec + j) -> tensor element (row + i*rstride, col + j) */ \
+    X(TRANSPOSE, "transpose")   /* a -> out: rows x cols tiles to cols x rows, each tile transposed */
 
 typedef enum df_op {
 #define X(e, s) DF_##e,
@@ -146,6 +155,8 @@ struct df_stmt {
                                             (add into the output pages), e.g. acc=min(k,1) */
     const df_expr *p1r, *p1c, *p1k;      /* MASK: predicates p?r*i + p?c*j + p?k >= 0 over the global */
     const df_expr *p2r, *p2c, *p2k;      /*   element indices i = row*32 + r, j = col*32 + c (absent: 0) */
+    const df_expr *er, *ec, *bw;         /* READ/WRITE_ELEMS: first element in the tile block, block width in tiles */
+    const df_expr *rstride;              /* READ/WRITE_ELEMS: tensor rows between consecutive rows moved */
     double scalar;                       /* FILL value, SFPU scale factor, MASK replacement */
     /* FOR body */
     df_stmt **body;

@@ -333,6 +333,13 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
                pages_in(v, s, i, s->cb_out, at_out, n, name);
     case DF_FILL:
         return positive(v, s, i, n, "n") && pages_in(v, s, i, s->cb_out, at_out, n, name);
+    case DF_TRANSPOSE:
+        return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols") &&
+               pages_in(v, s, i, s->cb, at, block, "transpose a") &&
+               pages_in(v, s, i, s->cb_out, at_out, block, "transpose out");
+    case DF_READ_ELEMS:
+    case DF_WRITE_ELEMS:
+        return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols");
     case DF_MASK:
         return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols") &&
                pages_in(v, s, i, s->cb, at, block, "mask a") && pages_in(v, s, i, s->cb_out, at_out, block, "mask out");
@@ -352,7 +359,8 @@ static void check_refs(const vctx *v, const df_stmt *s)
         if (ids[j] >= 0 && !dup && !find_cb(v->c, ids[j]))
             lm_error(v->d, s->loc, "CB %d is not declared in class '%s'", ids[j], v->c->name);
     }
-    if ((s->op == DF_READ || s->op == DF_WRITE) && s->tensor >= 0) {
+    if ((s->op == DF_READ || s->op == DF_WRITE || s->op == DF_READ_ELEMS || s->op == DF_WRITE_ELEMS) &&
+        s->tensor >= 0) {
         const df_cb *cb = find_cb(v->c, s->cb);
         const df_tensor *t = &v->p->tensors[s->tensor];
         if (cb && cb->format != t->format)

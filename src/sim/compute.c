@@ -83,7 +83,8 @@ int sim_compute_nchunks(sim *s, sim_engine *e, const df_stmt *st)
         int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
         return r <= 0 || c <= 0 ? 0 : (int)cdiv(r, cap);
     }
-    case DF_MASK: {
+    case DF_MASK:
+    case DF_TRANSPOSE: {
         int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
         return r <= 0 || c <= 0 ? 0 : (int)cdiv(r * c, cap);
     }
@@ -245,6 +246,27 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         }
         break;
     }
+    case DF_TRANSPOSE: {
+        /* input tile (r, c) becomes output tile (c, r), transposed: one pass
+           through Dst per tile, as transpose_wh does */
+        int64_t rows = evx(s, e, st, st->rows), cols = evx(s, e, st, st->cols);
+        int64_t t0 = (int64_t)j * cap, t1 = LM_MIN(rows * cols, t0 + cap);
+        c->ntiles = (int)(t1 - t0);
+        c->math = c->ntiles * a->eltwise_tile_cycles;
+        c->pack = c->ntiles * per_out;
+        unpack = c->ntiles * tbytes(s, e, st->cb) / a->unpack_bpc;
+        c->buf = take_buf(s, e);
+        for (int64_t t = t0; t < t1; t++) {
+            int64_t r = t / cols, q = t % cols;
+            c->out[t - t0] = (int32_t)(at_out + q * rows + r);
+            const float *pa = in_page(s, e, st, st->cb, at + t);
+            if (s->failed)
+                return 0;
+            if (c->buf >= 0)
+                num_tile_transpose(buf_tile(s, e, c, (int)(t - t0)), pa);
+        }
+        break;
+    }
     case DF_MASK: {
         /* one element-wise pass per tile: the predicates are index
          * arithmetic, like the iota-and-compare a kernel would run */
@@ -340,6 +362,19 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
                     break;
                 case DF_SCALE:
                     num_tile_scale(dst, pa, (float)st->scalar);
+                    break;
+                case DF_GTZ:
+                case DF_GEZ:
+                case DF_LTZ:
+                case DF_LEZ:
+                case DF_EQZ:
+                case DF_NEZ:
+                    for (int q = 0; q < NUM_TILE_ELEMS; q++) {
+                        float x = pa[q];
+                        bool b = st->sub == DF_GTZ ? x > 0 : st->sub == DF_GEZ ? x >= 0 : st->sub == DF_LTZ ? x < 0
+                                 : st->sub == DF_LEZ ? x <= 0 : st->sub == DF_EQZ ? x == 0 : x != 0;
+                        dst[q] = b ? 1.0f : 0.0f;
+                    }
                     break;
                 default:
                     LM_BUG("bad sfpu op %d", st->sub);

@@ -218,6 +218,78 @@ static double packets(const sim *s, double bytes)
     return p < 1 ? 1 : p;
 }
 
+/* read_elems / write_elems: one transfer per row segment that stays within
+ * one tensor tile and one CB tile (on the chip: a NoC read or write of the
+ * face-row bytes); each costs a command. The arrival copies the segment. */
+static int elems_op(sim *s, sim_engine *e, const df_stmt *st)
+{
+    if (e->phase == 1) {
+        trace_done(s, e, st);
+        return STEP_NEXT;
+    }
+    const df_tensor *t = &s->p->tensors[st->tensor];
+    int64_t row = ev(s, e, st->row), col = ev(s, e, st->col), rows = ev(s, e, st->rows), cols = ev(s, e, st->cols);
+    int64_t rs = ev(s, e, st->rstride), at = ev(s, e, st->at), er = ev(s, e, st->er), ec = ev(s, e, st->ec);
+    int64_t bw = ev(s, e, st->bw);
+    sim_cbs *cb = get_cb(s, e, st->cb);
+    if (!cb || s->failed)
+        return STEP_WAIT;
+    if (rows < 1 || cols < 1 || rs < 1 || bw < 1 || er < 0 || ec < 0 || row < 0 || col < 0 ||
+        row + (rows - 1) * rs >= t->rows || col + cols > t->cols) {
+        sim_fail(s, st, "elements rows %lld..%lld (every %lld), cols %lld..%lld are outside tensor '%s' (%lld x %lld)",
+                 (long long)row, (long long)(row + (rows - 1) * rs), (long long)rs, (long long)col,
+                 (long long)(col + cols - 1), t->name, (long long)t->rows, (long long)t->cols);
+        return STEP_WAIT;
+    }
+    int64_t last = at + ((er + rows - 1) / NUM_TILE) * bw + (ec + cols - 1) / NUM_TILE;
+    if (at < 0 || (ec + cols - 1) / NUM_TILE >= bw || last >= cb->pages) {
+        sim_fail(s, st, "block elements (%lld,%lld)..(%lld,%lld) of a %lld-tile-wide block at page %lld are outside "
+                 "CB %d (%lld pages)", (long long)er, (long long)ec, (long long)(er + rows - 1),
+                 (long long)(ec + cols - 1), (long long)bw, (long long)at, st->cb, (long long)cb->pages);
+        return STEP_WAIT;
+    }
+    bool is_read = st->op == DF_READ_ELEMS;
+    const sim_tensor_data *td = &s->tens[st->tensor];
+    sim_core *c = core_of(s, e);
+    double esize = (double)s->a->tile_bytes[t->format] / NUM_TILE_ELEMS;
+    double cmd = s->a->noc_cmd_cycles;
+    sim_xspec x = {0};
+    x.kind = is_read ? SIM_X_READ : SIM_X_WRITE;
+    x.noc = e->noc;
+    x.owner = (int32_t)(e - s->eng);
+    x.src = c->noc;
+    int64_t n = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t tr = row + i * rs, br = er + i;
+        for (int64_t j = 0; j < cols;) {
+            int64_t tc = col + j, bc = ec + j;
+            int64_t w = LM_MIN(cols - j, LM_MIN(NUM_TILE - tc % NUM_TILE, NUM_TILE - bc % NUM_TILE));
+            int64_t tpage = (tr / NUM_TILE) * td->tc + tc / NUM_TILE;
+            int64_t bpage = at + (br / NUM_TILE) * bw + bc / NUM_TILE;
+            x.payload = (double)w * esize;
+            x.bank = sim_dram_bank(s->a, t->first_bank, tpage);
+            int32_t xi = sim_net_issue(&s->net, &x, now(s) + (double)(n + 1) * cmd);
+            sim_xfer *X = &s->net.xf[xi];
+            X->u.core = e->core;
+            X->u.cb = st->cb;
+            X->u.page = (int32_t)(((is_read ? cb->wr : cb->rd) + bpage) % cb->pages);
+            X->u.tensor = st->tensor;
+            X->u.tpage = (int32_t)tpage;
+            X->u.elems = true;
+            X->u.tr = (uint8_t)(tr % NUM_TILE), X->u.tc = (uint8_t)(tc % NUM_TILE);
+            X->u.br = (uint8_t)(br % NUM_TILE), X->u.bc = (uint8_t)(bc % NUM_TILE);
+            X->u.w = (uint8_t)w;
+            if (is_read)
+                e->nreads++;
+            else
+                e->nwrites++;
+            n++;
+            j += w;
+        }
+    }
+    return busy_for(s, e, (double)n * cmd);
+}
+
 static int dram_op(sim *s, sim_engine *e, const df_stmt *st)
 {
     if (e->phase == 1) {
@@ -465,7 +537,12 @@ void sim_xfer_arrived(void *ctx, int32_t xi)
     s->t_last = now(s);
     switch ((sim_xkind)X->kind) {
     case SIM_X_READ:
-        if (s->functional) {
+        if (s->functional && X->u.elems) {
+            sim_cbs *D = &s->cores[X->u.core].cb[X->u.cb];
+            memcpy(D->data + (size_t)X->u.page * NUM_TILE_ELEMS + X->u.br * NUM_TILE + X->u.bc,
+                   s->tens[X->u.tensor].pages + (size_t)X->u.tpage * NUM_TILE_ELEMS + X->u.tr * NUM_TILE + X->u.tc,
+                   X->u.w * sizeof(float));
+        } else if (s->functional) {
             sim_cbs *D = &s->cores[X->u.core].cb[X->u.cb];
             float *dst = D->data + (size_t)X->u.page * NUM_TILE_ELEMS;
             memcpy(dst, s->tens[X->u.tensor].pages + (size_t)X->u.tpage * NUM_TILE_ELEMS,
@@ -475,7 +552,12 @@ void sim_xfer_arrived(void *ctx, int32_t xi)
         }
         break;
     case SIM_X_WRITE:
-        if (s->functional) {
+        if (s->functional && X->u.elems) {
+            sim_cbs *S = &s->cores[X->u.core].cb[X->u.cb];
+            memcpy(s->tens[X->u.tensor].pages + (size_t)X->u.tpage * NUM_TILE_ELEMS + X->u.tr * NUM_TILE + X->u.tc,
+                   S->data + (size_t)X->u.page * NUM_TILE_ELEMS + X->u.br * NUM_TILE + X->u.bc,
+                   X->u.w * sizeof(float));
+        } else if (s->functional) {
             sim_cbs *S = &s->cores[X->u.core].cb[X->u.cb];
             float *dst = s->tens[X->u.tensor].pages + (size_t)X->u.tpage * NUM_TILE_ELEMS;
             memcpy(dst, S->data + (size_t)X->u.page * NUM_TILE_ELEMS, NUM_TILE_ELEMS * sizeof *dst);
@@ -650,6 +732,9 @@ static int step_op(sim *s, sim_engine *e, const df_stmt *st)
     case DF_READ:
     case DF_WRITE:
         return dram_op(s, e, st);
+    case DF_READ_ELEMS:
+    case DF_WRITE_ELEMS:
+        return elems_op(s, e, st);
     case DF_SEND:
     case DF_MCAST:
     case DF_SEM_INC:
@@ -667,6 +752,7 @@ static int step_op(sim *s, sim_engine *e, const df_stmt *st)
     case DF_COPY:
     case DF_FILL:
     case DF_MASK:
+    case DF_TRANSPOSE:
         return compute_op(s, e, st);
     default:
         LM_BUG("unexpected op %d", (int)st->op);

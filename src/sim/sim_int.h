@@ -174,6 +174,8 @@ typedef struct sim_xfer {
         int32_t sem;
         int64_t value;
         bool loopback;
+        bool elems;                  /* read/write_elems: w elements of one row */
+        uint8_t tr, tc, br, bc, w;   /* at (tr, tc) of the tensor tile, (br, bc) of the CB page */
     } u;
 } sim_xfer;
 

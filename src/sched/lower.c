@@ -198,6 +198,8 @@ typedef struct access {
     const sym_expr *var[ACC_MAX_TERMS * 4];
     int64_t rco[ACC_MAX_TERMS * 4], cco[ACC_MAX_TERMS * 4];
     int64_t r0, c0;
+    bool elems;           /* not whole tiles: element moves (coordinates in elements) */
+    int64_t rows_el, cols_el, rstride;
     sched_operand how;
     df_kernel_kind kernel; /* DF_READER or DF_WRITER */
     int sem_ready, sem_valid;
@@ -1065,26 +1067,41 @@ static bool plan_access(lw *L, int idx)
         if (!ev(L, aa->tensor->shape[d], &dim[d], loc) || !ev(L, aa->block[d], &blk[d], loc))
             return false;
     /* rows of the 2-D layout a unit step of each dimension moves */
-    int64_t rstride[TIR_MAX_RANK] = {0};
+    int64_t lrow[TIR_MAX_RANK] = {0};
     if (r >= 2) {
-        rstride[r - 2] = 1;
+        lrow[r - 2] = 1;
         for (int d = r - 3; d >= 0; d--)
-            rstride[d] = rstride[d + 1] * (d + 1 == r - 2 ? pad32(dim[r - 2]) : dim[d + 1]);
+            lrow[d] = lrow[d + 1] * (d + 1 == r - 2 ? pad32(dim[r - 2]) : dim[d + 1]);
     }
-    /* the block's rows must be contiguous: a leading dimension may span
-       more than one index only when everything inside it is whole */
-    int64_t rows_el = 1;
+    /* The block's rows: contiguous when only the innermost row dimension
+       spans more than one index, or everything inside a spanning dimension
+       is whole (and unpadded); otherwise evenly spaced when a single
+       dimension spans (rows `rstride` apart, e.g. one row per split). */
+    int64_t rows_el = 1, rstride = 1;
+    int spanning = 0, span_dim = -1;
+    bool contiguous = true;
     for (int d = 0; d <= r - 2; d++) {
         rows_el *= blk[d];
-        if (d < r - 2 && blk[d] > 1)
-            for (int e = d + 1; e <= r - 2; e++)
-                if (blk[e] != dim[e] || (e == r - 2 && dim[e] != pad32(dim[e]))) {
-                    fail(L, loc, "the block [%s] of '%s' is not a contiguous run of rows of its tile layout",
-                         sym_str(&L->ar, aa->block[0]), aa->tensor->name);
-                    return false;
-                }
+        if (blk[d] > 1) {
+            spanning++;
+            span_dim = d;
+            if (d < r - 2)
+                for (int e = d + 1; e <= r - 2; e++)
+                    if (blk[e] != dim[e] || (e == r - 2 && dim[e] != pad32(dim[e])))
+                        contiguous = false;
+        }
+    }
+    if (!contiguous) {
+        if (spanning != 1) {
+            fail(L, loc, "the block of '%s' is spread over its tile layout in more than one direction", aa->tensor->name);
+            return false;
+        }
+        rstride = lrow[span_dim];
     }
     int64_t cols_el = r >= 1 ? blk[r - 1] : 1;
+    x->rows_el = rows_el;
+    x->cols_el = cols_el;
+    x->rstride = rstride;
     x->tr = cdiv64(rows_el, LW_TILE);
     x->tc = cdiv64(cols_el, LW_TILE);
     x->tiles = x->tr * x->tc;
@@ -1098,29 +1115,58 @@ static bool plan_access(lw *L, int idx)
         if (is_col)
             ck += cst;
         else
-            rk += cst * rstride[d];
+            rk += cst * lrow[d];
         for (int t = 0; t < ad->nterms; t++) {
             int64_t co;
             if (!ev(L, ad->terms[t].coeff, &co, loc))
                 return false;
-            if (!add_term(L, x, ad->terms[t].var, is_col ? 0 : co * rstride[d], is_col ? co : 0)) {
+            if (!add_term(L, x, ad->terms[t].var, is_col ? 0 : co * lrow[d], is_col ? co : 0)) {
                 fail(L, loc, "too many index terms in an access of '%s'", aa->tensor->name);
                 return false;
             }
         }
     }
-    bool ok = rk % LW_TILE == 0 && ck % LW_TILE == 0;
-    for (int t = 0; t < x->nterms; t++)
-        ok &= x->rco[t] % LW_TILE == 0 && x->cco[t] % LW_TILE == 0;
-    if (!ok) {
-        fail(L, loc, "a block of '%s' does not start on a tile boundary of its layout (offsets along the last "
-                     "two dimensions must be multiples of %d)", aa->tensor->name, LW_TILE);
-        return false;
+    /* A padded dimension r-2 (not a multiple of 32) must not be walked past
+       its extent by an offset: the next index lives a padded stride away. */
+    if (r >= 2 && dim[r - 2] != pad32(dim[r - 2])) {
+        int64_t hi = 0;
+        const acc_dim *ad = &aa->dims[r - 2];
+        int64_t cst = 0;
+        bool known = ev(L, ad->constant ? ad->constant : sym_const(L->sc, 0), &cst, loc);
+        hi = cst;
+        for (int t = 0; known && t < ad->nterms; t++) {
+            int64_t co = 0, vmax = -1;
+            known = ev(L, ad->terms[t].coeff, &co, loc);
+            const char *vn = ad->terms[t].var->name;
+            if (!strncmp(vn, "pid.", 4) && atoi(vn + 4) < L->f->grid_rank)
+                vmax = L->ext[atoi(vn + 4)] - 1;
+            else
+                known = false; /* a loop index: bounded by the loop, not checked here */
+            if (known)
+                hi += co > 0 ? co * vmax : 0;
+        }
+        if (known && hi >= dim[r - 2]) {
+            fail(L, loc, "an offset of '%s' along its dimension %d reaches %lld, past its extent %lld, which the tile "
+                         "layout pads to %lld (view the tensor so that the offset stays inside, or make the extent a "
+                         "multiple of %d)", aa->tensor->name, r - 2, (long long)hi, (long long)dim[r - 2],
+                 (long long)pad32(dim[r - 2]), LW_TILE);
+            return false;
+        }
     }
-    x->r0 = rk / LW_TILE;
-    x->c0 = ck / LW_TILE;
+    /* Whole tiles when the block starts on a tile boundary and its rows are
+       contiguous; a store also needs whole tiles (it must not write what
+       lies beside the block). Otherwise the block moves element by element. */
+    bool aligned = rk % LW_TILE == 0 && ck % LW_TILE == 0 && rstride == 1;
     for (int t = 0; t < x->nterms; t++)
-        x->rco[t] /= LW_TILE, x->cco[t] /= LW_TILE;
+        aligned &= x->rco[t] % LW_TILE == 0 && x->cco[t] % LW_TILE == 0;
+    if (x->is_store && (rows_el % LW_TILE || cols_el % LW_TILE))
+        aligned = false;
+    x->elems = !aligned;
+    x->r0 = aligned ? rk / LW_TILE : rk;
+    x->c0 = aligned ? ck / LW_TILE : ck;
+    if (aligned)
+        for (int t = 0; t < x->nterms; t++)
+            x->rco[t] /= LW_TILE, x->cco[t] /= LW_TILE;
     /* depth: the summary's buffer, else depth.<tensor>, else 2 (loads) / 1 (stores) */
     int64_t depth = -1;
     for (int b = 0; b < L->k->nbufs; b++)
@@ -1435,6 +1481,20 @@ static int64_t sender_pos(lw *L, const access *x, int64_t n)
 
 static void emit_read(kctx *K, const access *x)
 {
+    if (x->elems) {
+        df_stmt *s = S(K, DF_READ_ELEMS);
+        s->tensor = x->tensor;
+        s->row = affine(K, x, true);
+        s->col = affine(K, x, false);
+        s->rows = C(K, x->rows_el);
+        s->cols = C(K, x->cols_el);
+        s->rstride = C(K, x->rstride);
+        s->cb = x->cb;
+        s->bw = C(K, x->tc);
+        put(K, s);
+        put(K, S(K, DF_READ_BARRIER));
+        return;
+    }
     df_stmt *s = S(K, DF_READ);
     s->tensor = x->tensor;
     s->row = affine(K, x, true);
@@ -1589,6 +1649,21 @@ static void emit_store_dm(kctx *K, const access *x)
 {
     int64_t T = x->tiles;
     cbop(K, DF_CB_WAIT, x->cb, T);
+    if (x->elems) {
+        df_stmt *s = S(K, DF_WRITE_ELEMS);
+        s->cb = x->cb;
+        s->bw = C(K, x->tc);
+        s->tensor = x->tensor;
+        s->row = affine(K, x, true);
+        s->col = affine(K, x, false);
+        s->rows = C(K, x->rows_el);
+        s->cols = C(K, x->cols_el);
+        s->rstride = C(K, x->rstride);
+        put(K, s);
+        put(K, S(K, DF_WRITE_BARRIER));
+        cbop(K, DF_CB_POP, x->cb, T);
+        return;
+    }
     df_stmt *s = S(K, DF_WRITE);
     s->cb = x->cb;
     s->tensor = x->tensor;

@@ -1,6 +1,10 @@
-# Blocks must start on tile boundaries of the tensor layout (32 x 32 tiles).
-# RUN: loomc run %s --arch wormhole_n150 --shape M=96,N=64,K=64 --schedule manual --set BLOCK_M=48,BLOCK_N=32,BLOCK_K=32
-# EXPECT: does not start on a tile boundary
+# Blocks that do not start on tile boundaries of the tensor layout move
+# element by element (read_elems / write_elems), and the result still checks.
+# RUN: loomc run %s --arch wormhole_n150 --shape M=96,N=64,K=64 --schedule manual --set BLOCK_M=48,BLOCK_N=32,BLOCK_K=32 --check --print
+# EXIT: 0
+# STDOUT: read_elems tensor=a
+# STDOUT: write_elems cb=
+# STDOUT: check                pass
 import triton
 import triton.language as tl
 import loomc

@@ -474,10 +474,123 @@ static void add_parent(mctx *c, int child, int parent)
     nd->parents = np;
 }
 
+static int64_t eval_node(mctx *c, int id, const int64_t *vals, int64_t *memo, bool *have, bool *ok)
+{
+    if (have[id])
+        return memo[id];
+    const mnode *nd = &c->n.items[id];
+    i128 v = 0;
+    i128 a = nd->nargs > 0 ? eval_node(c, nd->args[0], vals, memo, have, ok) : 0;
+    i128 d = nd->nargs > 1 ? eval_node(c, nd->args[1], vals, memo, have, ok) : 0;
+    switch (nd->kind) {
+    case SYM_CONST:
+        v = nd->sym->value;
+        break;
+    case SYM_VAR:
+        v = nd->var >= 0 ? vals[nd->var] : c->syms.items[nd->sym_index].value;
+        break;
+    case SYM_ADD:
+        for (int i = 0; i < nd->nargs; i++)
+            v += eval_node(c, nd->args[i], vals, memo, have, ok);
+        break;
+    case SYM_MUL:
+        v = a * d;
+        break;
+    case SYM_MIN:
+    case SYM_MAX:
+        v = a;
+        for (int i = 1; i < nd->nargs; i++) {
+            i128 o = eval_node(c, nd->args[i], vals, memo, have, ok);
+            v = nd->kind == SYM_MIN ? (o < v ? o : v) : (o > v ? o : v);
+        }
+        break;
+    default:
+        if (d == 0) {
+            *ok = false;
+            break;
+        }
+        v = nd->kind == SYM_FLOORDIV ? fdiv128(a, d) : nd->kind == SYM_CDIV ? cdiv128(a, d) : pymod128(a, d);
+    }
+    memo[id] = clamp128(v);
+    have[id] = true;
+    return memo[id];
+}
+
+/* Interval arithmetic forgets that operands share variables
+ * (cdiv(1024, BM) * cdiv(BM, 32) is at most 32, not 512), so a node whose
+ * interval leaves the solver's range but that depends on few assignments
+ * gets its exact range by evaluating them all. */
+enum { TIGHTEN_MAX = 6000 };
+
+static void tighten(mctx *c)
+{
+    const solve_problem *p = c->p;
+    size_t nn = c->n.len;
+    if (p->nvars > 64)
+        return;
+    uint64_t *mask = lm_xcalloc(nn + 1, sizeof *mask);
+    int64_t *memo = lm_xcalloc(nn + 1, sizeof *memo);
+    bool *have = lm_xcalloc(nn + 1, sizeof *have);
+    bool *sub = lm_xcalloc(nn + 1, sizeof *sub);
+    int64_t *vals = lm_xcalloc((size_t)p->nvars + 1, sizeof *vals);
+    int *idx = lm_xcalloc((size_t)p->nvars + 1, sizeof *idx);
+    for (int j = 0; j < p->nvars; j++)
+        vals[j] = p->vars[j].ndomain ? p->vars[j].domain[0] : 0;
+    for (size_t i = 0; i < nn; i++) {
+        mnode *nd = &c->n.items[i];
+        if (nd->kind == SYM_VAR && nd->var >= 0)
+            mask[i] = (uint64_t)1 << nd->var;
+        for (int k = 0; k < nd->nargs; k++)
+            mask[i] |= mask[nd->args[k]];
+        if (nd->nargs)
+            interval(c, nd); /* again, over operands tightened before */
+        if (nd->par || (nd->lo >= -c->clip && nd->hi <= c->clip))
+            continue;
+        int64_t combos = 1;
+        int vs[64], nvs = 0;
+        for (int j = 0; j < p->nvars && combos <= TIGHTEN_MAX; j++)
+            if (mask[i] >> j & 1) {
+                combos *= LM_MAX(p->vars[j].ndomain, 1);
+                vs[nvs++] = j;
+            }
+        if (combos > TIGHTEN_MAX || combos == 0)
+            continue;
+        memset(sub, 0, nn);
+        mark_reach(c, sub, (int)i);
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        memset(idx, 0, sizeof(int) * (size_t)(p->nvars + 1));
+        for (int64_t t = 0; t < combos; t++) {
+            for (int v = 0; v < nvs; v++)
+                vals[vs[v]] = p->vars[vs[v]].domain[idx[vs[v]]];
+            for (size_t q = 0; q <= i; q++)
+                if (sub[q])
+                    have[q] = false;
+            bool ok = true;
+            int64_t v = eval_node(c, (int)i, vals, memo, have, &ok);
+            if (ok)
+                lo = LM_MIN(lo, v), hi = LM_MAX(hi, v);
+            for (int v2 = 0; v2 < nvs; v2++) { /* next assignment */
+                if (++idx[vs[v2]] < p->vars[vs[v2]].ndomain)
+                    break;
+                idx[vs[v2]] = 0;
+            }
+        }
+        if (lo <= hi && !is_inf(lo) && !is_inf(hi))
+            nd->lo = LM_MAX(nd->lo, lo), nd->hi = LM_MIN(nd->hi, hi);
+    }
+    free(mask);
+    free(memo);
+    free(have);
+    free(sub);
+    free(vals);
+    free(idx);
+}
+
 /* Decide which nodes are declared with explicit domains, and prove each
  * clipping. Runs once all roots are built. */
 static void analyse(mctx *c)
 {
+    tighten(c);
     size_t nn = c->n.len, nr = c->roots.len;
     c->reach = LM_NEWN(&c->ar, bool *, nr ? nr : 1);
     for (size_t r = 0; r < nr; r++) {
@@ -898,48 +1011,6 @@ static void key_range(mctx *c, int k, int64_t *lo, int64_t *hi)
 }
 
 /* ---- the exported model ---------------------------------------------------------- */
-
-static int64_t eval_node(mctx *c, int id, const int64_t *vals, int64_t *memo, bool *have, bool *ok)
-{
-    if (have[id])
-        return memo[id];
-    const mnode *nd = &c->n.items[id];
-    i128 v = 0;
-    i128 a = nd->nargs > 0 ? eval_node(c, nd->args[0], vals, memo, have, ok) : 0;
-    i128 d = nd->nargs > 1 ? eval_node(c, nd->args[1], vals, memo, have, ok) : 0;
-    switch (nd->kind) {
-    case SYM_CONST:
-        v = nd->sym->value;
-        break;
-    case SYM_VAR:
-        v = nd->var >= 0 ? vals[nd->var] : c->syms.items[nd->sym_index].value;
-        break;
-    case SYM_ADD:
-        for (int i = 0; i < nd->nargs; i++)
-            v += eval_node(c, nd->args[i], vals, memo, have, ok);
-        break;
-    case SYM_MUL:
-        v = a * d;
-        break;
-    case SYM_MIN:
-    case SYM_MAX:
-        v = a;
-        for (int i = 1; i < nd->nargs; i++) {
-            i128 o = eval_node(c, nd->args[i], vals, memo, have, ok);
-            v = nd->kind == SYM_MIN ? (o < v ? o : v) : (o > v ? o : v);
-        }
-        break;
-    default:
-        if (d == 0) {
-            *ok = false;
-            break;
-        }
-        v = nd->kind == SYM_FLOORDIV ? fdiv128(a, d) : nd->kind == SYM_CDIV ? cdiv128(a, d) : pymod128(a, d);
-    }
-    memo[id] = clamp128(v);
-    have[id] = true;
-    return memo[id];
-}
 
 bool mzn_write_model(lm_buf *b, const solve_problem *p, const char *header_comment, const mzn_options *o,
                      lm_buf *why)

@@ -330,22 +330,35 @@ static bool shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *ran
     for (int d = 0; d < t->rank; d++)
         if (!ev(L, t->shape[d], &dims[d], loc))
             return false;
-    int first = 0;
-    while (t->rank - first > 2 && dims[first] == 1)
-        first++;
-    int r = t->rank - first;
-    if (r > 2) {
-        fail(L, loc, "a tile of rank %d with more than two dimensions above 1 (%s)", t->rank,
-             tir_type_str(&L->ar, t));
+    /* dimensions of extent 1 carry no data: a [1, NS, 1, D] block is the
+       [NS, D] tile it holds; a lone extent is a column [N, 1] unless it is
+       the last dimension of a longer shape ([1, N], a row) */
+    int idx[TIR_MAX_RANK], nd = 0;
+    for (int d = 0; d < t->rank; d++)
+        if (dims[d] != 1)
+            idx[nd++] = d;
+    if (nd > 2) {
+        fail(L, loc, "a tile with more than two dimensions above 1 (%s)", tir_type_str(&L->ar, t));
         return false;
     }
-    *rank = r;
-    if (r == 0)
+    if (t->rank == 0) {
+        *rank = 0;
         *er = *ec = 1;
-    else if (r == 1)
-        *er = dims[first], *ec = 1;
-    else
-        *er = dims[first], *ec = dims[first + 1];
+    } else if (nd == 2) {
+        *rank = 2;
+        *er = dims[idx[0]], *ec = dims[idx[1]];
+    } else if (nd == 1 && t->rank == 1) {
+        *rank = 1;
+        *er = dims[idx[0]], *ec = 1;
+    } else if (nd == 1) {
+        *rank = 2;
+        bool last = idx[0] == t->rank - 1;
+        *er = last ? 1 : dims[idx[0]];
+        *ec = last ? dims[idx[0]] : 1;
+    } else {
+        *rank = t->rank == 1 ? 1 : 2;
+        *er = *ec = 1;
+    }
     return true;
 }
 
@@ -398,6 +411,7 @@ static void redim(int64_t c[2], int from, int64_t fr, int64_t fc, int to, int64_
 }
 
 static void classify_block(lw *L, const tir_block *b);
+static bool is_alias_op(tir_opcode c);
 
 static bool host_float(lw *L, const tir_value *x, double *out)
 {
@@ -611,7 +625,16 @@ static void classify_op(lw *L, const tir_op *op)
     vinfo *v = V(L, r);
     if (r->type.kind != TIR_TILE)
         return; /* pointers, block pointers, descriptors */
-    if (!tir_elem_is_float(r->type.elem)) {
+    bool data_cmp = tir_op_has(op->code, TIR_P_CMP) && op->nopnds == 2 &&
+                    (tir_elem_is_float(op->opnds[0]->type.elem) || tir_elem_is_float(op->opnds[1]->type.elem));
+    bool data_view = is_alias_op(op->code) && op->nopnds == 1 && V(L, op->opnds[0])->kind == VK_TILE;
+    if (data_cmp) {
+        /* a condition computed from data: a tile of 1.0 and 0.0 */
+        set_tile(L, r, r->uid, op->loc);
+        V(L, r)->fmt = ARCH_FP32;
+        return;
+    }
+    if (!tir_elem_is_float(r->type.elem) && !data_view) {
         if (r->type.rank == 0)
             return; /* integer scalars: their symbolic values suffice */
         classify_index(L, op);
@@ -720,11 +743,6 @@ static void classify_op(lw *L, const tir_op *op)
         break;
     default:
         fail(L, op->loc, "'%s' on float tiles has no dataflow counterpart", tir_op_name(op->code));
-        return;
-    }
-    if (r->type.rank == 0 && op->code != TIR_LOAD && op->code != TIR_DESC_LOAD) {
-        fail(L, op->loc, "'%s' producing a float scalar computed on the device (only tiles, and scalars known "
-                         "when compiling, can be lowered)", tir_op_name(op->code));
         return;
     }
     /* a new root: computed on the chip (unary ops and casts of a broadcast
@@ -1042,6 +1060,50 @@ static bool add_term(lw *L, access *x, const sym_expr *var, int64_t rc, int64_t 
     return true;
 }
 
+/* The block pointer or descriptor an access goes through: its make op,
+ * followed back through advances and loop-carried arguments. */
+static const tir_op *make_of(const tir_value *v)
+{
+    for (int guard = 0; v && guard < 64; guard++) {
+        if (v->def) {
+            if (v->def->code == TIR_MAKE_BLOCK_PTR || v->def->code == TIR_MAKE_DESC)
+                return v->def;
+            if (v->def->code != TIR_ADVANCE)
+                return NULL;
+            v = v->def->opnds[0];
+        } else if (v->block && v->block->owner && v->block->owner->code == TIR_FOR && v->argno >= 1) {
+            v = tir_for_init(v->block->owner, v->argno - 1);
+        } else {
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* True when the access's dimensions are its tensor's (every stride of the
+ * view is one of the tensor's, as the access analysis matched them); else
+ * false with the view's strides in out. */
+static bool view_strides(lw *L, const acc_access *aa, int64_t *out)
+{
+    const tir_op *m = make_of(aa->op->opnds[0]);
+    const tir_tensor *t = aa->tensor;
+    if (!m || !t->strides)
+        return true;
+    int rk = m->rank;
+    bool all = aa->rank == t->rank;
+    for (int i = 0; i < rk && i < TIR_MAX_RANK; i++) {
+        const sym_expr *st = m->opnds[1 + rk + i]->sym;
+        bool found = false;
+        for (int d = 0; d < t->rank; d++)
+            found |= st && t->strides[d] == st;
+        all &= found;
+        out[i] = 0;
+        if (st)
+            sym_eval(st, &L->s->values, &out[i]);
+    }
+    return all || aa->rank != rk;
+}
+
 static bool plan_access(lw *L, int idx)
 {
     const acc_access *aa = &L->acc->acc[idx];
@@ -1062,43 +1124,80 @@ static bool plan_access(lw *L, int idx)
     }
     x->tensor = tensor_index(L, aa->tensor);
     int r = aa->rank;
-    int64_t dim[TIR_MAX_RANK], blk[TIR_MAX_RANK];
+    const tir_tensor *tt = aa->tensor;
+    int tr_ = tt->rank;
+    int64_t dim[TIR_MAX_RANK] = {0}, blk[TIR_MAX_RANK] = {0};
+    for (int d = 0; d < tr_; d++)
+        if (!ev(L, tt->shape[d], &dim[d], loc))
+            return false;
     for (int d = 0; d < r; d++)
-        if (!ev(L, aa->tensor->shape[d], &dim[d], loc) || !ev(L, aa->block[d], &blk[d], loc))
+        if (!ev(L, aa->block[d], &blk[d], loc))
             return false;
-    /* rows of the 2-D layout a unit step of each dimension moves */
+    /* lrow[d]: rows of the 2-D layout a unit step along access dimension d
+       moves; coldim: the dimension along the layout's columns. When the
+       analysis placed the offsets on the tensor's dimensions they are those;
+       otherwise they are a view's, whose strides say where each step goes. */
     int64_t lrow[TIR_MAX_RANK] = {0};
-    if (r >= 2) {
-        lrow[r - 2] = 1;
-        for (int d = r - 3; d >= 0; d--)
-            lrow[d] = lrow[d + 1] * (d + 1 == r - 2 ? pad32(dim[r - 2]) : dim[d + 1]);
-    }
-    /* The block's rows: contiguous when only the innermost row dimension
-       spans more than one index, or everything inside a spanning dimension
-       is whole (and unpadded); otherwise evenly spaced when a single
-       dimension spans (rows `rstride` apart, e.g. one row per split). */
-    int64_t rows_el = 1, rstride = 1;
-    int spanning = 0, span_dim = -1;
-    bool contiguous = true;
-    for (int d = 0; d <= r - 2; d++) {
-        rows_el *= blk[d];
-        if (blk[d] > 1) {
-            spanning++;
-            span_dim = d;
-            if (d < r - 2)
-                for (int e = d + 1; e <= r - 2; e++)
-                    if (blk[e] != dim[e] || (e == r - 2 && dim[e] != pad32(dim[e])))
-                        contiguous = false;
+    int coldim = r - 1;
+    int64_t vstride[TIR_MAX_RANK];
+    bool view = !view_strides(L, aa, vstride);
+    if (!view) {
+        if (r >= 2) {
+            lrow[r - 2] = 1;
+            for (int d = r - 3; d >= 0; d--)
+                lrow[d] = lrow[d + 1] * (d + 1 == r - 2 ? pad32(dim[r - 2]) : dim[d + 1]);
         }
-    }
-    if (!contiguous) {
-        if (spanning != 1) {
-            fail(L, loc, "the block of '%s' is spread over its tile layout in more than one direction", aa->tensor->name);
+    } else {
+        /* row-major element offsets of the view, laid onto the tensor's rows:
+           exact when its rows are not padded (or there is one group of them) */
+        int64_t rowlen = tr_ >= 1 ? dim[tr_ - 1] : 1, lead = 1;
+        for (int d = 0; d + 2 < tr_; d++)
+            lead *= dim[d];
+        bool ok = rowlen == pad32(rowlen) && (tr_ < 2 || lead == 1 || dim[tr_ - 2] == pad32(dim[tr_ - 2]));
+        coldim = -1;
+        for (int d = 0; ok && d < r; d++) {
+            if (vstride[d] == 1 && coldim < 0)
+                coldim = d;
+            else if (vstride[d] % rowlen == 0)
+                lrow[d] = vstride[d] / rowlen;
+            else
+                ok = false;
+        }
+        if (!ok || coldim < 0) {
+            fail(L, loc, "the view of '%s' (strides that are not the tensor's) does not map onto its tile layout",
+                 tt->name);
             return false;
         }
-        rstride = lrow[span_dim];
     }
-    int64_t cols_el = r >= 1 ? blk[r - 1] : 1;
+    /* The block's rows: contiguous when the dimensions that span more than
+       one index nest exactly (each step of an outer one is a whole inner
+       run), or evenly spaced when a single one spans (e.g. one row per
+       split); anything else is refused. */
+    int64_t rows_el = 1, rstride = 1;
+    int span[TIR_MAX_RANK], nspan = 0;
+    for (int d = 0; d < r; d++)
+        if (d != coldim && blk[d] > 1) {
+            rows_el *= blk[d];
+            span[nspan++] = d;
+        }
+    for (int i = 1; i < nspan; i++) /* outermost (largest step) first */
+        for (int j = i; j > 0 && lrow[span[j - 1]] < lrow[span[j]]; j--) {
+            int t = span[j];
+            span[j] = span[j - 1];
+            span[j - 1] = t;
+        }
+    if (nspan == 1) {
+        rstride = lrow[span[0]];
+    } else if (nspan > 1) {
+        bool nested = lrow[span[nspan - 1]] == 1;
+        for (int i = 0; i + 1 < nspan; i++)
+            nested &= lrow[span[i]] == blk[span[i + 1]] * lrow[span[i + 1]];
+        if (!nested) {
+            fail(L, loc, "the block of '%s' is spread over its tile layout in more than one direction", tt->name);
+            return false;
+        }
+    }
+    int64_t cols_el = coldim >= 0 ? blk[coldim] : 1;
     x->rows_el = rows_el;
     x->cols_el = cols_el;
     x->rstride = rstride;
@@ -1111,7 +1210,7 @@ static bool plan_access(lw *L, int idx)
         int64_t cst;
         if (!ev(L, ad->constant ? ad->constant : sym_const(L->sc, 0), &cst, loc))
             return false;
-        bool is_col = d == r - 1;
+        bool is_col = d == coldim;
         if (is_col)
             ck += cst;
         else
@@ -1128,7 +1227,7 @@ static bool plan_access(lw *L, int idx)
     }
     /* A padded dimension r-2 (not a multiple of 32) must not be walked past
        its extent by an offset: the next index lives a padded stride away. */
-    if (r >= 2 && dim[r - 2] != pad32(dim[r - 2])) {
+    if (!view && r >= 2 && dim[r - 2] != pad32(dim[r - 2])) {
         int64_t hi = 0;
         const acc_dim *ad = &aa->dims[r - 2];
         int64_t cst = 0;
@@ -1903,20 +2002,15 @@ static void end_temp(kctx *K, const opnd *o, bool was_temp)
         cbop(K, DF_CB_POP, o->cb, o->tiles);
 }
 
-static void emit_binary(kctx *K, const tir_op *op)
+/* a (code) b into the reserved pages of `out`, rows x cols tiles; the
+ * temporaries of this step are op's k0 and k0 + 1. False after reporting. */
+static bool binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, opnd b, int64_t rows, int64_t cols,
+                  int out)
 {
     lw *L = K->L;
-    const tir_value *res = op->results[0];
-    vinfo *ri = V(L, res);
-    int r = ri->root;
-    const vinfo *rr = &L->v[r];
-    opnd a, b;
-    if (!get_opnd(K, op->opnds[0], rr, &a, op->loc) || !get_opnd(K, op->opnds[1], rr, &b, op->loc))
-        return;
-    tir_opcode code = op->code;
     if (code == TIR_MIN) {
         fail(L, op->loc, "tl.minimum of tiles (the tile ops have max only)");
-        return;
+        return false;
     }
     bool comm = code == TIR_ADD || code == TIR_MUL || code == TIR_MAX;
     if (a.k != O_FULL && b.k == O_FULL && comm) {
@@ -1924,37 +2018,30 @@ static void emit_binary(kctx *K, const tir_op *op)
         a = b;
         b = t;
     }
-    int64_t rows = rr->tr, cols = rr->tc, T = rows * cols;
+    int64_t T = rows * cols;
     arch_format tf = ARCH_FP32;
     /* x * c, x / c: the SFPU scales */
     if (a.k == O_FULL && b.k == O_CONST && (code == TIR_MUL || code == TIR_DIV)) {
-        int out = out_open(K, r);
         sfpu(K, DF_SCALE, a.cb, a.at, out, T, code == TIR_MUL ? b.c : 1.0 / b.c);
-        out_close(K, r);
-        return;
+        return true;
     }
     if (a.k == O_FULL && code == TIR_DIV) {
         /* x / y = x * (1/y), the reciprocal taken once over y's own tiles */
-        if (b.k == O_CONST)
-            return;
-        int t = temp_cb(K, op, 0, b.tiles, tf);
+        int t = temp_cb(K, op, k0, b.tiles, tf);
         cbop(K, DF_CB_RESERVE, t, b.tiles);
         sfpu(K, DF_RECIP, b.cb, b.at, t, b.tiles, 1);
         cbop(K, DF_CB_PUSH, t, b.tiles);
         cbop(K, DF_CB_WAIT, t, b.tiles);
-        int out = out_open(K, r);
         elt(K, DF_MUL, a.cb, a.at, t, 0, bc_of(b.k), out, rows, cols);
-        out_close(K, r);
         cbop(K, DF_CB_POP, t, b.tiles);
-        return;
+        return true;
     }
     if (a.k == O_CONST && b.k == O_FULL && code == TIR_DIV) {
         /* c / y */
-        int out = out_open(K, r);
         if (a.c == 1.0) {
             sfpu(K, DF_RECIP, b.cb, b.at, out, T, 1);
         } else {
-            int t = temp_cb(K, op, 0, T, tf);
+            int t = temp_cb(K, op, k0, T, tf);
             cbop(K, DF_CB_RESERVE, t, T);
             sfpu(K, DF_RECIP, b.cb, b.at, t, T, 1);
             cbop(K, DF_CB_PUSH, t, T);
@@ -1962,54 +2049,151 @@ static void emit_binary(kctx *K, const tir_op *op)
             sfpu(K, DF_SCALE, t, 0, out, T, a.c);
             cbop(K, DF_CB_POP, t, T);
         }
-        out_close(K, r);
-        return;
+        return true;
     }
     if (a.k == O_CONST && b.k == O_FULL && code == TIR_SUB) {
         /* c - y = (-y) + c */
-        int t = temp_cb(K, op, 0, T, tf);
+        int t = temp_cb(K, op, k0, T, tf);
         cbop(K, DF_CB_RESERVE, t, T);
         sfpu(K, DF_NEG, b.cb, b.at, t, T, 1);
         cbop(K, DF_CB_PUSH, t, T);
         cbop(K, DF_CB_WAIT, t, T);
         opnd c;
-        const_tile(K, op, 1, a.c, &c);
-        int out = out_open(K, r);
+        const_tile(K, op, k0 + 1, a.c, &c);
         elt(K, DF_ADD, t, 0, c.cb, 0, DF_BC_SCALAR, out, rows, cols);
-        out_close(K, r);
         cbop(K, DF_CB_POP, t, T);
         end_temp(K, &c, true);
-        return;
+        return true;
     }
     df_eltop eo = code == TIR_ADD ? DF_ADD : code == TIR_SUB ? DF_SUB : code == TIR_MUL ? DF_MUL : DF_MAXOP;
     if (code != TIR_ADD && code != TIR_SUB && code != TIR_MUL && code != TIR_MAX) {
         fail(L, op->loc, "'%s' of these operands has no tile op", tir_op_name(code));
-        return;
+        return false;
     }
     if (a.k == O_FULL) {
         bool ct = b.k == O_CONST;
         if (ct)
-            const_tile(K, op, 1, b.c, &b);
-        int out = out_open(K, r);
+            const_tile(K, op, k0 + 1, b.c, &b);
         elt(K, eo, a.cb, a.at, b.cb, b.at, bc_of(b.k), out, rows, cols);
-        out_close(K, r);
         end_temp(K, &b, ct);
-        return;
+        return true;
     }
     if (b.k == O_FULL && code == TIR_SUB && (a.k == O_COL || a.k == O_SCALAR)) {
         /* v - x = -(x - v) */
-        int t = temp_cb(K, op, 0, T, tf);
+        int t = temp_cb(K, op, k0, T, tf);
         cbop(K, DF_CB_RESERVE, t, T);
         elt(K, DF_SUB, b.cb, b.at, a.cb, a.at, bc_of(a.k), t, rows, cols);
         cbop(K, DF_CB_PUSH, t, T);
         cbop(K, DF_CB_WAIT, t, T);
-        int out = out_open(K, r);
         sfpu(K, DF_NEG, t, 0, out, T, 1);
-        out_close(K, r);
         cbop(K, DF_CB_POP, t, T);
-        return;
+        return true;
     }
     fail(L, op->loc, "'%s' of two broadcast operands", tir_op_name(code));
+    return false;
+}
+
+
+static void emit_binary(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int r = V(L, op->results[0])->root;
+    const vinfo *rr = &L->v[r];
+    opnd a, b;
+    if (!get_opnd(K, op->opnds[0], rr, &a, op->loc) || !get_opnd(K, op->opnds[1], rr, &b, op->loc))
+        return;
+    int out = out_open(K, r);
+    binop(K, op, 0, op->code, a, b, rr->tr, rr->tc, out);
+    out_close(K, r);
+}
+
+/* A temporary of n tiles made by `fn`... the three steps of every temp. */
+static int temp_open(kctx *K, const tir_op *op, int k, int64_t n)
+{
+    int t = temp_cb(K, op, k, n, ARCH_FP32);
+    cbop(K, DF_CB_RESERVE, t, n);
+    return t;
+}
+
+static opnd temp_ready(kctx *K, int t, int64_t n)
+{
+    cbop(K, DF_CB_PUSH, t, n);
+    cbop(K, DF_CB_WAIT, t, n);
+    return (opnd){O_FULL, 0, t, 0, n};
+}
+
+/* A comparison of data: 1.0 where it holds, 0.0 elsewhere (the SFPU's
+ * comparisons with zero, after a subtraction). */
+static void emit_cmp(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int r = V(L, op->results[0])->root;
+    const vinfo *rr = &L->v[r];
+    opnd a, b;
+    if (!get_opnd(K, op->opnds[0], rr, &a, op->loc) || !get_opnd(K, op->opnds[1], rr, &b, op->loc))
+        return;
+    tir_opcode code = op->code;
+    if (a.k != O_FULL && b.k == O_FULL) {
+        /* c < y  <=>  y > c */
+        opnd t = a;
+        a = b;
+        b = t;
+        code = code == TIR_CMP_LT ? TIR_CMP_GT : code == TIR_CMP_GT ? TIR_CMP_LT : code == TIR_CMP_LE ? TIR_CMP_GE
+               : code == TIR_CMP_GE ? TIR_CMP_LE : code;
+    }
+    if (a.k != O_FULL) {
+        fail(L, op->loc, "a comparison of two broadcast values");
+        return;
+    }
+    df_sfpuop so = code == TIR_CMP_GT ? DF_GTZ : code == TIR_CMP_GE ? DF_GEZ : code == TIR_CMP_LT ? DF_LTZ
+                   : code == TIR_CMP_LE ? DF_LEZ : code == TIR_CMP_EQ ? DF_EQZ : DF_NEZ;
+    int64_t T = rr->tr * rr->tc;
+    bool diff = !(b.k == O_CONST && b.c == 0.0);
+    opnd d = a;
+    if (diff) {
+        int t = temp_open(K, op, 0, T);
+        if (!binop(K, op, 1, TIR_SUB, a, b, rr->tr, rr->tc, t))
+            return;
+        d = temp_ready(K, t, T);
+    }
+    int out = out_open(K, r);
+    sfpu(K, so, d.cb, d.at, out, T, 1);
+    out_close(K, r);
+    if (diff)
+        cbop(K, DF_CB_POP, d.cb, T);
+}
+
+/* where(c, x, y) on a condition computed from data: y + c * (x - y). */
+static void emit_select(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int r = V(L, op->results[0])->root;
+    const vinfo *rr = &L->v[r];
+    opnd c, x, y;
+    if (!get_opnd(K, op->opnds[0], rr, &c, op->loc) || !get_opnd(K, op->opnds[1], rr, &x, op->loc) ||
+        !get_opnd(K, op->opnds[2], rr, &y, op->loc))
+        return;
+    if ((x.k == O_CONST && !isfinite(x.c)) || (y.k == O_CONST && !isfinite(y.c))) {
+        fail(L, op->loc, "tl.where on data with an infinite value (it is computed as y + c*(x - y))");
+        return;
+    }
+    int64_t rows = rr->tr, cols = rr->tc, T = rows * cols;
+    int t1 = temp_open(K, op, 0, T);
+    if (x.k == O_CONST && y.k == O_CONST) {
+        fill(K, t1, T, x.c - y.c);
+    } else if (!binop(K, op, 1, TIR_SUB, x, y, rows, cols, t1)) {
+        return;
+    }
+    opnd d = temp_ready(K, t1, T);
+    int t2 = temp_open(K, op, 3, T);
+    if (!binop(K, op, 4, TIR_MUL, c, d, rows, cols, t2))
+        return;
+    opnd e = temp_ready(K, t2, T);
+    int out = out_open(K, r);
+    binop(K, op, 6, TIR_ADD, e, y, rows, cols, out);
+    out_close(K, r);
+    cbop(K, DF_CB_POP, t1, T);
+    cbop(K, DF_CB_POP, t2, T);
 }
 
 static void emit_unary(kctx *K, const tir_op *op)
@@ -2061,35 +2245,68 @@ static void emit_unary(kctx *K, const tir_op *op)
     out_close(K, r);
 }
 
+static void mask_stmt(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t cols, const pred *p, int np,
+                      double scalar);
+
+/* Reductions become row reductions: along axis 0 the block is transposed
+ * first (transpose_wh), and columns past the value's extent - padding or
+ * whatever the pages held - are masked to the reduction's identity. */
 static void emit_reduce(kctx *K, const tir_op *op)
 {
     lw *L = K->L;
     int r = V(L, op->results[0])->root;
     const vinfo *xi = V(L, op->opnds[0]);
-    if (xi->kind != VK_TILE || xi->bc != BC_NONE || xi->trans || xi->tview || xi->rank != 2 || op->ival != 1) {
-        fail(L, op->loc, "'%s' along axis %lld (only row reductions, axis=1 of a 2-D tile, have a tile op)",
-             tir_op_name(op->code), (long long)op->ival);
-        return;
-    }
-    if (xi->ec % LW_TILE) {
-        fail(L, op->loc, "a row reduction over %lld columns (a multiple of %d is needed: padding would join in)",
-             (long long)xi->ec, LW_TILE);
+    bool is_max = op->code == TIR_REDUCE_MAX;
+    if (op->code == TIR_REDUCE_MIN || xi->kind != VK_TILE || xi->bc != BC_NONE || xi->trans || xi->tview ||
+        (op->ival == 0 && op->keep_dims && xi->rank == 2) || op->ival > 1 || xi->rank == 0) {
+        fail(L, op->loc, "'%s' along axis %lld of this value has no tile op", tir_op_name(op->code),
+             (long long)op->ival);
         return;
     }
     int cb;
     int64_t at;
     if (!read_at(K, xi->root, &cb, &at, op->loc))
         return;
+    const vinfo *xr = &L->v[xi->root];
+    int64_t rows = xr->tr, cols = xr->tc, valid = xr->ec;
+    int tt = -1, tm = -1;
+    if (op->ival == 0) {
+        /* rows become columns: a 2-D block or a column vector */
+        tt = temp_open(K, op, 0, rows * cols);
+        df_stmt *s = S(K, DF_TRANSPOSE);
+        s->cb = cb;
+        s->at = C(K, at);
+        s->cb_out = tt;
+        s->rows = C(K, rows);
+        s->cols = C(K, cols);
+        put(K, s);
+        temp_ready(K, tt, rows * cols);
+        int64_t t = rows;
+        rows = cols, cols = t;
+        valid = xr->er;
+        cb = tt, at = 0;
+    }
+    if (valid % LW_TILE) {
+        tm = temp_open(K, op, 1, rows * cols);
+        pred p = {{0, -1}, sym_const(L->sc, valid - 1)};
+        mask_stmt(K, cb, at, tm, rows, cols, &p, 1, is_max ? -INFINITY : 0.0);
+        temp_ready(K, tm, rows * cols);
+        cb = tm, at = 0;
+    }
     int out = out_open(K, r);
     df_stmt *s = S(K, DF_REDUCE);
-    s->sub = op->code == TIR_REDUCE_MAX ? DF_RMAX : DF_RSUM;
+    s->sub = is_max ? DF_RMAX : DF_RSUM;
     s->cb = cb;
     s->at = C(K, at);
     s->cb_out = out;
-    s->rows = C(K, xi->tr);
-    s->cols = C(K, xi->tc);
+    s->rows = C(K, rows);
+    s->cols = C(K, cols);
     put(K, s);
     out_close(K, r);
+    if (tt >= 0)
+        cbop(K, DF_CB_POP, tt, rows * cols);
+    if (tm >= 0)
+        cbop(K, DF_CB_POP, tm, rows * cols);
 }
 
 static void mask_stmt(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t cols, const pred *p, int np,
@@ -2121,8 +2338,12 @@ static void emit_where(kctx *K, const tir_op *op)
     int r = V(L, op->results[0])->root;
     const vinfo *rr = &L->v[r];
     const vinfo *m = V(L, op->opnds[0]);
+    if (m->kind == VK_TILE) {
+        emit_select(K, op);
+        return;
+    }
     if (m->kind != VK_MASK) {
-        fail(L, op->loc, "tl.where on a condition computed from data (only index masks can be lowered)");
+        fail(L, op->loc, "tl.where on a condition the lowering cannot follow");
         return;
     }
     opnd x, y;
@@ -2426,6 +2647,18 @@ static void emit_cstore(kctx *K, const tir_op *op)
     cbop(K, DF_CB_RESERVE, x->cb, x->tiles);
     if (vi->kind == VK_CONST) {
         fill(K, x->cb, x->tiles, vi->c);
+    } else if (vi->kind == VK_TILE && vi->tview && vi->bc == BC_NONE) {
+        int cb;
+        int64_t at;
+        if (!read_at(K, vi->root, &cb, &at, op->loc))
+            return;
+        df_stmt *s = S(K, DF_TRANSPOSE);
+        s->cb = cb;
+        s->at = C(K, at);
+        s->cb_out = x->cb;
+        s->rows = C(K, L->v[vi->root].tr);
+        s->cols = C(K, 1);
+        put(K, s);
     } else {
         opnd o;
         if (!get_opnd(K, val, NULL, &o, op->loc))
@@ -2485,6 +2718,14 @@ static void emit_cop(kctx *K, const tir_op *op)
         return;
     case TIR_WHERE:
         emit_where(K, op);
+        return;
+    case TIR_CMP_EQ:
+    case TIR_CMP_NE:
+    case TIR_CMP_LT:
+    case TIR_CMP_LE:
+    case TIR_CMP_GT:
+    case TIR_CMP_GE:
+        emit_cmp(K, op);
         return;
     case TIR_DOT:
         emit_dot(K, op);
@@ -2762,8 +3003,8 @@ static void plan_stores(lw *L)
             return;
         x->copy_in = true;
         if (vi->kind == VK_TILE) {
-            if (vi->bc != BC_NONE || vi->trans || vi->tview) {
-                fail(L, loc, "storing a broadcast, transposed or row view of a vector (it would need a transpose)");
+            if (vi->bc != BC_NONE || vi->trans) {
+                fail(L, loc, "storing a broadcast or transposed view");
                 return;
             }
             if (vi->tr != x->tr || vi->tc != x->tc) {
@@ -2774,7 +3015,9 @@ static void plan_stores(lw *L)
             }
             int r = vi->root;
             vinfo *ri = &L->v[r];
-            if (ri->rl == R_RESULT && ri->fmt == tf && only_use(L, r) == op) {
+            if (vi->tview) {
+                /* a column vector stored as a row: transposed into the CB */
+            } else if (ri->rl == R_RESULT && ri->fmt == tf && only_use(L, r) == op) {
                 store *cs = &L->st[ri->st];
                 cs->writer_pops = true;
                 x->copy_in = false;
@@ -2782,7 +3025,7 @@ static void plan_stores(lw *L)
                 x->cb = -2 - ri->st; /* resolved when CBs are numbered */
                 continue;
             }
-            if (computed_by_compute(L, r) && ri->dest == D_OWN && ri->fmt == tf && only_use(L, r) == op) {
+            else if (computed_by_compute(L, r) && ri->dest == D_OWN && ri->fmt == tf && only_use(L, r) == op) {
                 ri->dest = D_OUT;
                 ri->dest_ref = i;
                 x->copy_in = false;

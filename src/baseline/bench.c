@@ -282,10 +282,12 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
     if (pick < 0 || !ev.entries.items[pick].e.ok) {
         row_fail(row, lm_arena_printf(ar, "loomc's schedule: %s", ev.first_why ? ev.first_why : "not in the space"));
         bl_evaluator_free(&ev);
+        for (int l = 0; l < SCHED_MAX_LAUNCHES; l++)
+            sym_env_free(&rc.scheds[l].values);
         drv_free(&r);
         return;
     }
-    const bl_entry *pe = &ev.entries.items[pick];
+    const bl_entry *pe = &ev.entries.items[pick]; /* valid until the next evaluation */
     row->loomc_cycles = pe->e.cycles;
     row->loomc_predicted = res->cycles;
     row->loomc_label = point_label(&sp, job, pe, ar);
@@ -339,9 +341,10 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
                 nq++;
             }
         }
-        if (!has_pick && pe->e.predicted >= 0) {
-            pred[nq] = (double)pe->e.predicted;
-            simc[nq] = pe->e.cycles;
+        const bl_entry *pe2 = &ev.entries.items[pick]; /* entries may have moved */
+        if (!has_pick && pe2->e.predicted >= 0) {
+            pred[nq] = (double)pe2->e.predicted;
+            simc[nq] = pe2->e.cycles;
             nq++;
         }
         row->spearman_n = nq;

@@ -478,7 +478,7 @@ bool bl_bench_plots(const bl_bench *b, const char *dir, lm_diag *d)
                            "intensity loomc_tflops ttnn_tflops best_tflops rank ranked\n",
                       g[i].op, g[i].arch);
         double peak = 0, bw = 0, aimin = INFINITY, aimax = 0;
-        bool any_roof = false, any_rank = false;
+        bool any_roof = false, any_rank = false, any_speedup = false;
         for (int k = 0; k < g[i].n; k++) {
             const bl_row *r = &b->rows[g[i].rows[k]];
             lm_buf_printf(&db, "%d \"%s\"", k, r->label);
@@ -507,32 +507,37 @@ bool bl_bench_plots(const bl_bench *b, const char *dir, lm_diag *d)
                 aimax = LM_MAX(aimax, ai);
             }
             any_rank |= r->oracle_ran;
+            any_speedup |= r->ttnn_ok;
         }
         ok = write_file(dir, dat, &db, d);
         lm_buf_free(&db);
 
         const char *title = lm_arena_printf(&ar, "%s on %s", g[i].op, g[i].arch);
-        /* speedup per shape */
+        /* speedup per shape (gnuplot rejects a plot with no point: groups whose
+           rows all failed get the data file only) */
         lm_buf s = {0};
         const char *png = fname(g[i].op, g[i].arch, "_speedup.svg", &ar);
-        lm_buf_printf(&s,
-                      "# speedup over TTNN's default schedule per shape (simulated)\n"
-                      "set terminal svg size 1000,460 dynamic font 'sans,10'\nset termoption noenhanced\n"
-                      "set output '%s'\n"
-                      "set datafile missing '?'\n"
-                      "set title '%s: speedup over TTNN defaults (simulated)'\n"
-                      "set style data histograms\nset style histogram clustered gap 1\n"
-                      "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
-                      "set ylabel 'speedup over TTNN (x, simulated)'\nset yrange [0:*]\n"
-                      "set xtics rotate by -30 left font ',8'\nset grid ytics\nset key top left\n"
-                      "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'gray40'\n"
-                      "plot '%s' using 3:xtic(2) title 'loomc', '' using 4 title 'tuner@%lld', "
-                      "'' using 5 title 'best known'\n",
-                      png, title, dat, (long long)last);
-        const char *gp = fname(g[i].op, g[i].arch, "_speedup.gp", &ar);
-        ok = ok && write_file(dir, gp, &s, d);
-        LM_PUSH(&scripts, gp);
-        lm_buf_free(&s);
+        const char *gp;
+        if (any_speedup) {
+            lm_buf_printf(&s,
+                          "# speedup over TTNN's default schedule per shape (simulated)\n"
+                          "set terminal svg size 1000,460 dynamic font 'sans,10'\nset termoption noenhanced\n"
+                          "set output '%s'\n"
+                          "set datafile missing '?'\n"
+                          "set title '%s: speedup over TTNN defaults (simulated)'\n"
+                          "set style data histograms\nset style histogram clustered gap 1\n"
+                          "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
+                          "set ylabel 'speedup over TTNN (x, simulated)'\nset yrange [0:*]\n"
+                          "set xtics rotate by -30 left font ',8'\nset grid ytics\nset key top left\n"
+                          "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'gray40'\n"
+                          "plot '%s' using 3:xtic(2) title 'loomc', '' using 4 title 'tuner@%lld', "
+                          "'' using 5 title 'best known'\n",
+                          png, title, dat, (long long)last);
+            gp = fname(g[i].op, g[i].arch, "_speedup.gp", &ar);
+            ok = ok && write_file(dir, gp, &s, d);
+            LM_PUSH(&scripts, gp);
+            lm_buf_free(&s);
+        }
         /* roofline */
         if (any_roof) {
             lm_buf_printf(&s,

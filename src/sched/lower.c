@@ -2891,6 +2891,8 @@ static int cuts(lw *L, bool xdim, int64_t *out)
         int64_t s = x->how.transport == SCHED_MCAST ? sender_pos(L, x, n) : 0;
         out[k++] = s;
         out[k++] = s + 1;
+        if (x->how.transport == SCHED_FORWARD)
+            out[k++] = n - 1; /* the end of the chain passes nothing on */
     }
     out[k++] = n;
     /* sort, unique, within [0, n] */

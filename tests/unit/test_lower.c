@@ -408,6 +408,131 @@ static void attention_small_blocks(void **st)
     job_close(&j);
 }
 
+/* ---- flash decode: two launches through scratch tensors ----------------------------- */
+
+static const char *FD = "kernels/flash_decode.py";
+
+/* The split kernel reads 16-row query blocks of 4 heads, stores partial
+ * outputs and per-row log-sum-exps (a column vector stored as a row, via a
+ * transpose); the combine kernel reads one row of each split (element moves
+ * a tile apart), reduces along axis 0 (transpose, mask, row reduce) and
+ * stores one row. */
+static void decode(void **st, const char *shapes, const char *values, bool forward)
+{
+    (void)st;
+    job j;
+    job_open(&j, FD, shapes, NULL, values);
+    assert_int_equal(j.r.nlaunches, 2);
+    if (forward) {
+        /* the query block is the same for every split of a kv head: pass it on */
+        transport(&j, 0, "q", SCHED_FORWARD, SCHED_ON_X, false);
+    }
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    const df_class *c = &p->classes[0];
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_TRANSPOSE), 1);                   /* lse as a row */
+    assert_true(class_ops(c, DF_COMPUTE, DF_SFPU) >= 4);                           /* exp2 x2, gtz, log, ... */
+    assert_int_equal(class_ops(c, DF_WRITER, DF_WRITE_ELEMS), 2);                  /* part (16 rows), lse */
+    round_trip(p);
+    df_free(p);
+    p = lower(&j, 1);
+    assert_non_null(p);
+    c = &p->classes[0];
+    assert_int_equal(class_ops(c, DF_READER, DF_READ_ELEMS), 2);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_TRANSPOSE), 4); /* max, two sums, the stored row */
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 3);
+    round_trip(p);
+    df_free(p);
+    sched_run_result r = run_checked(&j);
+    assert_int_equal(r.nlaunches, 2);
+    assert_true(fabs(r.cycles - (r.launches[0].cycles + r.launches[1].cycles)) < 1e-6);
+    job_close(&j);
+}
+
+static void decode_gqa(void **st)
+{
+    decode(st, "B=1,H=8,HKV=2,S=512,D=64", "BLOCK_N=64,NUM_SPLITS=4,grid.x=4,grid.y=2", false);
+}
+
+static void decode_mha_forward(void **st)
+{
+    decode(st, "B=1,H=4,HKV=4,S=256,D=64", "BLOCK_N=32,NUM_SPLITS=3,grid.x=3,grid.y=4", true);
+}
+
+/* ---- element moves, transpose and comparisons in the simulator ---------------------- */
+
+/* A 20 x 40 rectangle of A, every other row from (3, 5), lands at element
+ * (1, 2) of a 2 x 2 tile block; the block is transposed; the whole of it is
+ * written to C; gtz of C's copy marks the positive values. */
+static void elems_transpose_compare(void **st)
+{
+    (void)st;
+    const char *text = "program el\n"
+                       "tensor A rows=64 cols=64 format=fp32 role=input\n"
+                       "tensor C rows=64 cols=64 format=fp32 role=output\n"
+                       "tensor G rows=64 cols=64 format=fp32 role=output\n"
+                       "class main x0=0 y0=0 x1=0 y1=0 {\n"
+                       "  cb 0 format=fp32 pages=4\n"
+                       "  cb 1 format=fp32 pages=4\n"
+                       "  cb 2 format=fp32 pages=4\n"
+                       "  reader {\n"
+                       "    cb_reserve cb=0 n=4\n"
+                       "    read_elems tensor=A row=3 col=5 rows=20 cols=40 rstride=2 cb=0 er=1 ec=2 bw=2\n"
+                       "    read_barrier\n"
+                       "    cb_push cb=0 n=4\n"
+                       "  }\n"
+                       "  compute {\n"
+                       "    cb_wait cb=0 n=4\n"
+                       "    cb_reserve cb=1 n=4\n"
+                       "    transpose a=0 out=1 rows=2 cols=2\n"
+                       "    cb_push cb=1 n=4\n"
+                       "    cb_reserve cb=2 n=4\n"
+                       "    sfpu op=gtz a=0 out=2 n=4\n"
+                       "    cb_push cb=2 n=4\n"
+                       "    cb_pop cb=0 n=4\n"
+                       "  }\n"
+                       "  writer {\n"
+                       "    cb_wait cb=1 n=4\n"
+                       "    write_elems cb=1 bw=2 tensor=C row=0 col=0 rows=64 cols=64\n"
+                       "    write_barrier\n"
+                       "    cb_pop cb=1 n=4\n"
+                       "    cb_wait cb=2 n=4\n"
+                       "    write tensor=G cb=2 row=0 col=0 rows=2 cols=2\n"
+                       "    write_barrier\n"
+                       "    cb_pop cb=2 n=4\n"
+                       "  }\n"
+                       "}\n";
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    df_program *p = df_parse("el.df", text, strlen(text), &d);
+    assert_non_null(p);
+    assert_true(df_bind(p, NULL, 0, &d));
+    assert_true(df_validate(p, WH, &d));
+    float *a = malloc(64 * 64 * sizeof *a);
+    for (int i = 0; i < 64 * 64; i++)
+        a[i] = (float)(i % 7) - 3.0f;
+    const float *init[3] = {a, NULL, NULL};
+    sim_options o = {.tensor_init = init, .keep_tensors = true};
+    sim_result *r = sim_run(p, WH, &o, &d);
+    assert_non_null(r);
+    const float *c = r->tensor_data[1], *g = r->tensor_data[2];
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            /* block element (x, y) holds A(3 + 2*(x-1), 5 + (y-2)) inside the rectangle, 0 elsewhere
+               (fresh pages); C(y, x) is block element (x, y) */
+            bool in = x >= 1 && x < 21 && y >= 2 && y < 42;
+            float want = in ? a[(3 + 2 * (x - 1)) * 64 + 5 + (y - 2)] : 0.0f;
+            assert_true(c[y * 64 + x] == want);
+            /* G(y, x) is block element (y, x), not transposed */
+            bool in2 = y >= 1 && y < 21 && x >= 2 && x < 42;
+            float bv = in2 ? a[(3 + 2 * (y - 1)) * 64 + 5 + (x - 2)] : 0.0f;
+            assert_true(g[y * 64 + x] == (bv > 0 ? 1.0f : 0.0f));
+        }
+    sim_result_free(r);
+    free(a);
+    df_free(p);
+}
+
 /* ---- what cannot be lowered ------------------------------------------------------- */
 
 static bool err_has(job *j, const char *text)
@@ -568,6 +693,9 @@ int main(void)
         cmocka_unit_test(attention_causal),
         cmocka_unit_test(attention_mcast),
         cmocka_unit_test(attention_small_blocks),
+        cmocka_unit_test(decode_gqa),
+        cmocka_unit_test(decode_mha_forward),
+        cmocka_unit_test(elems_transpose_compare),
         cmocka_unit_test(error_mcast_uneven_loop),
         cmocka_unit_test(error_mcast_dependent),
         cmocka_unit_test(error_unbound_and_grid),

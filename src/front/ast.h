@@ -167,8 +167,19 @@ typedef struct fe_module {
 
 /* Parse a whole file. Reports errors through d (file:line:col, naming the
  * construct) and returns NULL on failure. Limits (docs/limits.md): nesting
- * depth FE_MAX_DEPTH, identifier length FE_MAX_IDENT. */
-enum { FE_MAX_DEPTH = 64, FE_MAX_IDENT = 255 };
+ * depth FE_MAX_DEPTH, identifier length FE_MAX_IDENT, tokens per file
+ * FE_MAX_TOKENS (fe_lex), parameters per function FE_MAX_PARAMS, arguments
+ * per call FE_MAX_ARGS, top-level functions per file FE_MAX_FUNCS. They keep
+ * memory proportional to the file and every pass over the tree fast: checks
+ * for repeated names are quadratic in the parameters and arguments. */
+enum {
+    FE_MAX_DEPTH = 64,
+    FE_MAX_IDENT = 255,
+    FE_MAX_TOKENS = 1000000,
+    FE_MAX_PARAMS = 255,
+    FE_MAX_ARGS = 255,
+    FE_MAX_FUNCS = 256,
+};
 fe_module *fe_parse(const char *file, const char *src, size_t len, lm_arena *a, lm_diag *d);
 
 /* Print the tree as stable S-expression text (tests and `loomc ir --ast`). */

@@ -170,6 +170,10 @@ static void env_set(chk *c, const char *name, cval v)
         b->v = v;
         return;
     }
+    /* lookups are linear and every loop saves the environment */
+    if (c->nenv >= FE_MAX_NAMES)
+        cfail(c, c->k->loc, "kernel '%s' binds more than %d names; that is the limit", c->k->name,
+              (int)FE_MAX_NAMES);
     if (c->nenv == c->capenv) {
         int cap = c->capenv ? 2 * c->capenv : 32;
         binding *n = LM_NEWN(c->a, binding, cap);
@@ -491,8 +495,14 @@ static bool fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_
         if (is_cmp(op)) {
             const sym_expr *d = sym_sub(s, a, b);
             int64_t dv;
-            if (sym_is_const(d, &dv) || (ct_known(c, a, &av) && ct_known(c, b, &bv) && lm_add_ok(av, -bv, &dv))) {
+            if (sym_is_const(d, &dv)) {
                 *out = cv_bool(c, cmp_result(op, dv < 0 ? -1 : dv > 0));
+                return true;
+            }
+            /* known values are compared directly: their difference may not
+               fit in 64 bits (0 < -2**63) */
+            if (ct_known(c, a, &av) && ct_known(c, b, &bv)) {
+                *out = cv_bool(c, cmp_result(op, av < bv ? -1 : av > bv));
                 return true;
             }
             *dep = ct_unbound(c, d);
@@ -2662,6 +2672,54 @@ static bool sweep(tir_func *f, tir_block *blk, const int *uses)
     return changed;
 }
 
+/* The limits on a checked kernel (docs/limits.md), enforced before the
+ * passes whose cost grows faster than the kernel (common subexpressions,
+ * dead code): the number of ops, and the elements of every tile whose shape
+ * the bindings determine. Tiles sized by free constexprs are the solver's
+ * to keep within the limit. */
+/* " = [64, 2097152]" when some dimension of t is a name, else "". */
+static const char *shape_values(chk *c, const tir_type *t)
+{
+    bool named = false;
+    int64_t v;
+    for (int i = 0; i < t->rank; i++)
+        named |= !sym_is_const(t->shape[i], &v);
+    if (!named)
+        return "";
+    lm_buf b = {0};
+    lm_buf_puts(&b, " = [");
+    for (int i = 0; i < t->rank; i++) {
+        ct_known(c, t->shape[i], &v);
+        lm_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)v);
+    }
+    lm_buf_putc(&b, ']');
+    const char *s = lm_arena_strdup(c->a, lm_buf_str(&b));
+    lm_buf_free(&b);
+    return s;
+}
+
+static void check_limits(chk *c, const tir_block *blk, int *nops)
+{
+    for (const tir_op *op = blk->first; op; op = op->next) {
+        if (++*nops > FE_MAX_OPS)
+            cfail(c, op->loc, "kernel '%s' has more than %d Tile IR operations; that is the limit", c->k->name,
+                  (int)FE_MAX_OPS);
+        for (int r = 0; r < op->nresults; r++) {
+            const tir_type *t = &op->results[r]->type;
+            int64_t n = 1, v;
+            for (int i = 0; i < t->rank && n > 0; i++) {
+                if (!ct_known(c, t->shape[i], &v))
+                    n = 0;
+                else if (v > 0 && (!lm_mul_ok(n, v, &n) || n > FE_MAX_TILE_ELEMS))
+                    cfail(c, op->loc, "a tile of shape %s%s has more than %d elements; that is the limit (Triton's)",
+                          shape_str(c, t->rank, t->shape), shape_values(c, t), (int)FE_MAX_TILE_ELEMS);
+            }
+        }
+        for (int r = 0; r < op->nregions; r++)
+            check_limits(c, op->regions[r], nops);
+    }
+}
+
 static void remove_dead(chk *c)
 {
     bool changed = true;
@@ -2801,6 +2859,8 @@ tir_func *fe_check(const fe_names *nm, const fe_spec *spec, const fe_launch *l, 
     bind_params(c);
     exec_stmts(c, k->body, k->nbody, true);
     tir_op_build(&c->b, TIR_RETURN, k->loc, NULL, 0, NULL, 0);
+    int nops = 0;
+    check_limits(c, f->body, &nops);
     op_stack st = {0};
     cse_block(c, f->body, &st);
     remove_dead(c);

@@ -65,6 +65,18 @@ typedef struct fe_kv {
     int64_t value;
 } fe_kv;
 
+/* Limits (docs/limits.md). Sizes and --const values lie within
+ * +-FE_MAX_SIZE, so that the product of any two fits in 64 bits; a tensor
+ * has at most FE_MAX_TENSOR_ELEMS elements, so that its bytes and offsets
+ * fit with room to spare; a launch spec launches at most FE_MAX_LAUNCHES
+ * kernels; a tile whose shape is known has at most FE_MAX_TILE_ELEMS
+ * elements (Triton's own limit); a kernel checks into at most FE_MAX_OPS
+ * Tile IR operations; a kernel or a launch spec binds at most FE_MAX_NAMES
+ * names (their lookups are linear). */
+#define FE_MAX_SIZE INT64_C(2147483647)
+#define FE_MAX_TENSOR_ELEMS (INT64_C(1) << 40)
+enum { FE_MAX_LAUNCHES = 64, FE_MAX_TILE_ELEMS = 1 << 20, FE_MAX_OPS = 5000, FE_MAX_NAMES = 512 };
+
 typedef struct fe_launch_opts {
     const char *kernel; /* --kernel: a launch spec or a kernel it launches; NULL */
     const fe_kv *shapes;

@@ -402,9 +402,23 @@ static lval eval_tensor_ctor(lctx *c, const fe_expr *e, tir_role role)
             if (v < 1)
                 lfail(c, shape_e->loc, "dimension %d of the tensor is %lld; sizes must be at least 1", i,
                       (long long)v);
+            if (v > FE_MAX_SIZE)
+                lfail(c, shape_e->loc, "dimension %d of the tensor is %lld; the limit is %lld (2**31 - 1)", i,
+                      (long long)v, (long long)FE_MAX_SIZE);
         } else if (!unb || !find_symbol(c->spec->frees, c->spec->nfrees, unb)) {
             known_int(c, t->shape[i], shape_e->loc, "a tensor dimension");
         }
+    }
+    /* its elements, when every dimension is known (checked arithmetic:
+       six dimensions of 2**31 - 1 overflow 64 bits) */
+    int64_t elems = 1;
+    bool all_known = true;
+    for (int i = 0; i < sh.n && all_known; i++) {
+        int64_t v;
+        all_known = fe_spec_eval(c->spec, t->shape[i], &v, NULL);
+        if (all_known && (!lm_mul_ok(elems, v, &elems) || elems > FE_MAX_TENSOR_ELEMS))
+            lfail(c, shape_e->loc, "the tensor has more than %lld (2**40) elements; that is the limit",
+                  (long long)FE_MAX_TENSOR_ELEMS);
     }
     const sym_expr *st = sym_const(c->sym, 1);
     for (int i = sh.n - 1; i >= 0; i--) {
@@ -824,6 +838,9 @@ static void assign(lctx *c, const fe_expr *target, lval v, lm_loc loc)
         if (find_symbol(sp->frees, sp->nfrees, target->name))
             lfail(c, target->loc, "'%s' is a free constexpr of a launched kernel and cannot be assigned",
                   target->name);
+        if (c->nlocals >= FE_MAX_NAMES && !find_local(c, target->name))
+            lfail(c, target->loc, "launch spec '%s' assigns more than %d names; that is the limit", sp->name,
+                  (int)FE_MAX_NAMES);
         if (v.kind == LV_TENSOR) {
             if (v.t->name)
                 lfail(c, target->loc, "tensor '%s' is given a second name '%s'; use one name per tensor",
@@ -1006,6 +1023,9 @@ static void bind_options(lctx *c)
                         o->shapes[i].name, sp->name, symbol_list(c, sp->sizes, sp->nsizes));
         if (o->shapes[i].value < 1)
             lfail_plain(c, "size %s must be at least 1, got %lld", s->name, (long long)o->shapes[i].value);
+        if (o->shapes[i].value > FE_MAX_SIZE)
+            lfail_plain(c, "size %s is %lld; the limit is %lld (2**31 - 1)", s->name, (long long)o->shapes[i].value,
+                        (long long)FE_MAX_SIZE);
         s->bound = true;
         s->value = o->shapes[i].value;
     }
@@ -1015,6 +1035,9 @@ static void bind_options(lctx *c)
                   sp->sizes[i].name, sp->name, sp->sizes[i].name);
     for (int i = 0; i < o->nconsts; i++) {
         const char *name = o->consts[i].name;
+        if (o->consts[i].value > FE_MAX_SIZE || o->consts[i].value < -FE_MAX_SIZE)
+            lfail_plain(c, "--const %s=%lld is out of range; the limit is %lld (2**31 - 1) either way", name,
+                        (long long)o->consts[i].value, (long long)FE_MAX_SIZE);
         fe_symbol *s = find_symbol(sp->options, sp->noptions, name);
         if (!s)
             s = find_symbol(sp->frees, sp->nfrees, name);
@@ -1059,7 +1082,9 @@ fe_spec *fe_read_launch(const fe_names *nm, const fe_launch_opts *opts, sym_ctx 
     int nlaunch = 0, nfree = 0;
     for (int i = 0; i < fn->nbody; i++)
         if (launch_target(fn->body[i])) {
-            nlaunch++;
+            if (++nlaunch > FE_MAX_LAUNCHES)
+                lfail(c, fn->body[i]->loc, "launch spec '%s' launches more than %d kernels; that is the limit",
+                      fn->name, (int)FE_MAX_LAUNCHES);
             nfree += launched_kernel(c, launch_target(fn->body[i]))->nparams;
         }
     sp->launches = LM_NEWN(a, fe_launch, nlaunch ? nlaunch : 1);

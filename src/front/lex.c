@@ -92,6 +92,11 @@ static void take_newline(lexer *l)
 
 static void push_tok(lexer *l, fe_tok_kind kind, const char *text, lm_loc loc)
 {
+    /* tokens take far more memory than their text: bound them */
+    if (l->toks.len >= FE_MAX_TOKENS) {
+        lex_error(l, loc, "the file has more than %d tokens; that is the limit", (int)FE_MAX_TOKENS);
+        return;
+    }
     fe_token t = {.kind = kind, .text = text, .loc = loc};
     LM_PUSH(&l->toks, t);
 }

@@ -271,6 +271,8 @@ static bool call_args(parser *p, fe_expr *e)
             if (!v)
                 return false;
             fe_keyword kw = {name, v, t->loc};
+            if (e->nitems + e->nkws >= FE_MAX_ARGS)
+                return perr(p, t->loc, "more than %d arguments in one call", (int)FE_MAX_ARGS);
             APUSH(p, e->kws, e->nkws, kcap, kw);
         } else {
             if (e->nkws)
@@ -282,6 +284,8 @@ static bool call_args(parser *p, fe_expr *e)
                 return perr(p, cur(p)->loc, "generator expressions are not supported");
             if (is_op(p, "="))
                 return perr(p, cur(p)->loc, "expected a name before '=' in a keyword argument");
+            if (e->nitems >= FE_MAX_ARGS)
+                return perr(p, t->loc, "more than %d arguments in one call", (int)FE_MAX_ARGS);
             APUSH(p, e->items, e->nitems, cap, v);
         }
         if (!accept_op(p, ","))
@@ -750,6 +754,8 @@ static bool params(parser *p, fe_param **out, int *n, const char *close, bool an
         fe_param prm = {.loc = t->loc};
         if (!(prm.name = expect_name(p, "a parameter name")))
             return false;
+        if (*n >= FE_MAX_PARAMS)
+            return perr(p, t->loc, "more than %d parameters", (int)FE_MAX_PARAMS);
         for (int i = 0; i < *n; i++)
             if (!strcmp((*out)[i].name, prm.name))
                 return perr(p, t->loc, "duplicate parameter '%s'", prm.name);
@@ -1408,8 +1414,14 @@ fe_module *fe_parse(const char *file, const char *src, size_t len, lm_arena *a, 
         return NULL;
     parser p = {.t = toks.t, .n = toks.n, .a = a, .d = d};
     stmt_list body = {0};
-    while (!p.failed && !is_kind(&p, FE_T_EOF))
+    int nfuncs = 0;
+    while (!p.failed && !is_kind(&p, FE_T_EOF)) {
+        int before = body.n;
         statement(&p, &body);
+        for (int i = before; i < body.n && !p.failed; i++)
+            if (body.v[i]->kind == FE_S_DEF && ++nfuncs > FE_MAX_FUNCS)
+                perr(&p, body.v[i]->loc, "more than %d functions in one file", (int)FE_MAX_FUNCS);
+    }
     if (p.failed)
         return NULL;
     LM_ASSERT(p.depth[0] == 0 && p.depth[1] == 0);

@@ -201,7 +201,7 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
 {
     lm_arena *ar = &b->ar;
     const bl_bench_opts *o = &b->opts;
-    row->spearman = NAN;
+    row->spearman = row->spearman_top = NAN;
     const char *why = NULL;
     if (!bl_suite_eval(op->flops, sh, &row->flops, &why, ar))
         row->flops = 0;
@@ -349,6 +349,7 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
         }
         row->spearman_n = nq;
         row->spearman = nq >= 2 ? bl_spearman(pred, simc, nq) : NAN;
+        row->spearman_top = nq >= 2 ? bl_spearman_best(pred, simc, nq, 0.10, 10, &row->spearman_top_n) : NAN;
         free(pred);
         free(simc);
     }

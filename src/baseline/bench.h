@@ -43,6 +43,10 @@ void bl_ranks(const double *x, int n, double *rank);
 /* Spearman's rank correlation of (x, y): Pearson's correlation of their
  * ranks (ties averaged). 0 when n < 2 or either side is constant. */
 double bl_spearman(const double *x, const double *y, int n);
+/* The same over the points whose `sim` is among the best fraction `frac`
+ * (at least min_n of them; ties by position): does the model also order
+ * the good schedules, not just tell good from bad? *used = points taken. */
+double bl_spearman_best(const double *pred, const double *sim, int n, double frac, int min_n, int *used);
 
 /* splitmix64: the same sequence on every machine. */
 uint64_t bl_rng_next(uint64_t *state);
@@ -302,6 +306,8 @@ typedef struct bl_row {
     int64_t loomc_rank, ranked; /* loomc's pick among every point simulated (1 = best) */
     double spearman;       /* predicted vs simulated over the oracle's points */
     int64_t spearman_n;
+    double spearman_top;   /* ... over the best 10% of them (simulated; at least 10) */
+    int spearman_top_n;
     int64_t failures;      /* points that could not be lowered or simulated */
     const char *failure_why;
     const char *failure_point; /* the first of them */

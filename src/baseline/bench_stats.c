@@ -85,6 +85,29 @@ double bl_spearman(const double *x, const double *y, int n)
     return sxy / sqrt(sxx * syy);
 }
 
+double bl_spearman_best(const double *pred, const double *sim, int n, double frac, int min_n, int *used)
+{
+    int k = (int)ceil(frac * n);
+    k = LM_MIN(n, LM_MAX(k, min_n));
+    *used = k;
+    if (k < 2)
+        return 0;
+    ranked *r = lm_xmalloc(sizeof *r * (size_t)n);
+    for (int i = 0; i < n; i++)
+        r[i] = (ranked){sim[i], i};
+    qsort(r, (size_t)n, sizeof *r, cmp_ranked);
+    double *p = lm_xmalloc(sizeof *p * (size_t)k), *q = lm_xmalloc(sizeof *q * (size_t)k);
+    for (int i = 0; i < k; i++) {
+        p[i] = pred[r[i].i];
+        q[i] = sim[r[i].i];
+    }
+    double rho = bl_spearman(p, q, k);
+    free(r);
+    free(p);
+    free(q);
+    return rho;
+}
+
 uint64_t bl_rng_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);

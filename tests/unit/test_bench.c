@@ -199,6 +199,15 @@ static void ranks_and_spearman(void **state)
        4.5 / sqrt(4.5 * 5) = 3 / sqrt(10) */
     double u[] = {1, 2, 2, 3}, v[] = {1, 2, 3, 4};
     assert_true(fabs(bl_spearman(u, v, 4) - 3.0 / sqrt(10.0)) < 1e-12);
+    /* over the best 40% by the second list (at least 2): of q = (2, 1, 4, 3, 5) the two
+       smallest are q = 1 (p = 2) and q = 2 (p = 1): the model orders them backwards */
+    int used = 0;
+    assert_true(fabs(bl_spearman_best(p, q, 5, 0.4, 2, &used) + 1.0) < 1e-12);
+    assert_int_equal(used, 2);
+    /* the floor wins over the fraction: the best 3 are q = 1, 2, 3 with p = 2, 1, 4:
+       ranks (2, 1, 3) against (1, 2, 3), d = (1, -1, 0): 1 - 6*2/24 = 0.5 */
+    assert_true(fabs(bl_spearman_best(p, q, 5, 0.1, 3, &used) - 0.5) < 1e-12);
+    assert_int_equal(used, 3);
     /* degenerate: too few points, or a constant side */
     double k[] = {7, 7, 7};
     assert_true(bl_spearman(p, q, 1) == 0);

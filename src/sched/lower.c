@@ -200,6 +200,9 @@ typedef struct access {
     int64_t r0, c0;
     bool elems;           /* not whole tiles: element moves (coordinates in elements) */
     int64_t rows_el, cols_el, rstride;
+    /* boundary checks: the rows (cols) moved are min(block, extent - offset)
+       along the dimension that spans them; NULL when not clipped */
+    const sym_expr *clip_rows, *clip_cols;
     sched_operand how;
     df_kernel_kind kernel; /* DF_READER or DF_WRITER */
     int sem_ready, sem_valid;
@@ -946,6 +949,11 @@ static void plan_loop(lw *L, const tir_op *f)
             return;
         }
         int64_t T = ai->tr * ai->tc;
+        /* the summary's buffer may keep it in another format (a baseline's
+           bf16 partials under a block-float output) */
+        for (int b = 0; b < L->k->nbufs; b++)
+            if (L->k->bufs[b].kind == SCHED_BUF_CARRY && L->k->bufs[b].value == arg)
+                ai->fmt = V(L, res)->fmt = L->k->bufs[b].format;
         int sti = new_store(L, ST_CARRY, T, 2 * T, ai->fmt, f->loc);
         ai->st = sti;
         V(L, res)->st = sti;
@@ -987,8 +995,7 @@ static void plan_loop(lw *L, const tir_op *f)
             if (j != i && y->opnds[j] != tir_for_arg(f, j) && V(L, y->opnds[j])->kind == VK_TILE &&
                 V(L, y->opnds[j])->root == r)
                 twice = true;
-        if (!twice && d && d->parent == body && computed_by_compute(L, r) && L->v[r].dest == D_OWN &&
-            L->v[r].fmt == ai->fmt) {
+        if (!twice && d && d->parent == body && computed_by_compute(L, r) && L->v[r].dest == D_OWN) {
             vinfo *ri = &L->v[r];
             ri->st = sti;
             ri->rl = R_NEW;
@@ -1078,6 +1085,42 @@ static const tir_op *make_of(const tir_value *v)
         }
     }
     return NULL;
+}
+
+/* Per access dimension: whether a boundary check clips it (descriptors clip
+ * every dimension, block pointers the dimensions listed) and its extent
+ * (the tensor's, or the view's when the dimensions are a view's). */
+static void clip_info(lw *L, const acc_access *aa, bool view, bool *checked, const sym_expr **ext)
+{
+    const tir_op *m = make_of(aa->op->opnds[0]);
+    const tir_tensor *t = aa->tensor;
+    bool desc = aa->op->code == TIR_DESC_LOAD || aa->op->code == TIR_DESC_STORE;
+    for (int d = 0; d < aa->rank; d++) {
+        checked[d] = desc;
+        ext[d] = view && m ? m->opnds[1 + d]->sym : d < t->rank ? t->shape[d] : NULL;
+    }
+    if (desc || !m)
+        return;
+    int rk = m->rank;
+    bool used[TIR_MAX_RANK] = {0};
+    for (int i = 0; i < rk; i++) {
+        if (!(aa->op->bcheck >> i & 1))
+            continue;
+        if (view) {
+            checked[i] = true;
+            continue;
+        }
+        /* the tensor dimension this view dimension walks (as the analysis matched it) */
+        const sym_expr *st = m->opnds[1 + rk + i]->sym;
+        int d = t->rank - 1;
+        while (d >= 0 && (used[d] || !st || t->strides[d] != st))
+            d--;
+        if (d >= 0) {
+            used[d] = true;
+            checked[d] = true;
+        }
+    }
+    (void)L;
 }
 
 /* True when the access's dimensions are its tensor's (every stride of the
@@ -1198,6 +1241,28 @@ static bool plan_access(lw *L, int idx)
         }
     }
     int64_t cols_el = coldim >= 0 ? blk[coldim] : 1;
+    /* boundary checks that can cut a block short: only the elements inside
+       move (the rest of the pages keep what they held) */
+    bool checked[TIR_MAX_RANK];
+    const sym_expr *ext[TIR_MAX_RANK];
+    clip_info(L, aa, view, checked, ext);
+    for (int d = 0; d < r; d++) {
+        int64_t e;
+        if (!checked[d] || !ext[d] || sym_eval(ext[d], &L->s->values, &e) != SYM_OK || blk[d] <= 1)
+            continue;
+        if (e % blk[d] == 0 && e >= blk[d])
+            continue; /* whole blocks (offsets are multiples of the block) */
+        const sym_expr *left = sym_sub(L->sc, ext[d], aa->dims[d].offset ? aa->dims[d].offset : sym_const(L->sc, 0));
+        if (d == coldim)
+            x->clip_cols = left;
+        else if (nspan == 1 && span[0] == d)
+            x->clip_rows = left;
+        else {
+            fail(L, loc, "a boundary check of '%s' cuts its block along a dimension the element moves cannot "
+                         "shorten", tt->name);
+            return false;
+        }
+    }
     x->rows_el = rows_el;
     x->cols_el = cols_el;
     x->rstride = rstride;
@@ -1259,6 +1324,8 @@ static bool plan_access(lw *L, int idx)
     for (int t = 0; t < x->nterms; t++)
         aligned &= x->rco[t] % LW_TILE == 0 && x->cco[t] % LW_TILE == 0;
     if (x->is_store && (rows_el % LW_TILE || cols_el % LW_TILE))
+        aligned = false;
+    if (x->clip_rows || x->clip_cols)
         aligned = false;
     x->elems = !aligned;
     x->r0 = aligned ? rk / LW_TILE : rk;
@@ -1578,6 +1645,15 @@ static int64_t sender_pos(lw *L, const access *x, int64_t n)
     return x->how.interior_sender ? (n - 1) / 2 : 0;
 }
 
+/* Rows or columns an element move covers: the block's, or what is left of
+ * the extent when a boundary check cuts it. */
+static const df_expr *moved(kctx *K, int64_t n, const sym_expr *left)
+{
+    if (!left)
+        return C(K, n);
+    return x_min(K, C(K, n), xs(K, left));
+}
+
 static void emit_read(kctx *K, const access *x)
 {
     if (x->elems) {
@@ -1585,8 +1661,8 @@ static void emit_read(kctx *K, const access *x)
         s->tensor = x->tensor;
         s->row = affine(K, x, true);
         s->col = affine(K, x, false);
-        s->rows = C(K, x->rows_el);
-        s->cols = C(K, x->cols_el);
+        s->rows = moved(K, x->rows_el, x->clip_rows);
+        s->cols = moved(K, x->cols_el, x->clip_cols);
         s->rstride = C(K, x->rstride);
         s->cb = x->cb;
         s->bw = C(K, x->tc);
@@ -1755,8 +1831,8 @@ static void emit_store_dm(kctx *K, const access *x)
         s->tensor = x->tensor;
         s->row = affine(K, x, true);
         s->col = affine(K, x, false);
-        s->rows = C(K, x->rows_el);
-        s->cols = C(K, x->cols_el);
+        s->rows = moved(K, x->rows_el, x->clip_rows);
+        s->cols = moved(K, x->cols_el, x->clip_cols);
         s->rstride = C(K, x->rstride);
         put(K, s);
         put(K, S(K, DF_WRITE_BARRIER));
@@ -2990,6 +3066,15 @@ static bool build_classes(lw *L)
     return true;
 }
 
+/* Whether a loop runs exactly one trip in every program. */
+static bool one_trip(lw *L, const tir_op *f)
+{
+    if (!f || f->code != TIR_FOR || !f->sym)
+        return false;
+    int64_t n;
+    return sym_eval(f->sym, &L->s->values, &n) == SYM_OK && n == 1;
+}
+
 static void plan_stores(lw *L)
 {
     for (int i = 0; i < L->acc->n && !L->failed; i++) {
@@ -3001,8 +3086,10 @@ static void plan_stores(lw *L)
         const tir_value *val = op->opnds[1];
         const vinfo *vi = V(L, val);
         arch_format tf;
-        if (!elem_format(L, x->aa->tensor->elem, &tf, loc))
+        (void)tf;
+        if (x->tensor < 0)
             return;
+        tf = L->p->tensors[x->tensor].format;
         x->copy_in = true;
         if (vi->kind == VK_TILE) {
             if (vi->bc != BC_NONE || vi->trans) {
@@ -3019,9 +3106,14 @@ static void plan_stores(lw *L)
             vinfo *ri = &L->v[r];
             if (vi->tview) {
                 /* a column vector stored as a row: transposed into the CB */
-            } else if (ri->rl == R_RESULT && ri->fmt == tf && only_use(L, r) == op) {
+            } else if (ri->rl == R_RESULT && only_use(L, r) == op &&
+                       (ri->fmt == tf || (L->st[ri->st].inplace && one_trip(L, L->def[r])))) {
+                /* written out straight from where it was made; an accumulator
+                   whose loop runs once never adds in L1, so it can be packed
+                   in the tensor's format at once */
                 store *cs = &L->st[ri->st];
                 cs->writer_pops = true;
+                cs->fmt = tf;
                 x->copy_in = false;
                 x->root = r;
                 x->cb = -2 - ri->st; /* resolved when CBs are numbered */
@@ -3094,6 +3186,21 @@ static bool setup_grid(lw *L)
     return true;
 }
 
+/* The storage format of a tensor: the summary's IN/OUT buffer says it (a
+ * baseline may have chosen a block float), else the element type. */
+static bool tensor_format(lw *L, const tir_tensor *t, arch_format *fmt)
+{
+    for (int b = 0; b < L->k->nbufs; b++) {
+        const sched_buf *sb = &L->k->bufs[b];
+        if ((sb->kind == SCHED_BUF_IN || sb->kind == SCHED_BUF_OUT) && sb->access >= 0 && sb->access < L->acc->n &&
+            L->acc->acc[sb->access].tensor == t) {
+            *fmt = sb->format;
+            return true;
+        }
+    }
+    return elem_format(L, t->elem, fmt, t->loc);
+}
+
 static bool add_tensors(lw *L)
 {
     /* every tensor the kernel touches, in launch-spec order of first access */
@@ -3108,7 +3215,7 @@ static bool add_tensors(lw *L)
         int64_t rows, cols;
         sched_tensor_dims(shape, t->rank, &rows, &cols);
         arch_format fmt;
-        if (!elem_format(L, t->elem, &fmt, t->loc))
+        if (!tensor_format(L, t, &fmt))
             return false;
         df_role role = t->role == TIR_INPUT ? DF_INPUT : t->role == TIR_OUTPUT ? DF_OUTPUT : DF_SCRATCH;
         int ti = df_add_tensor(L->p, t->name, df_const(L->p, rows), df_const(L->p, cols), fmt, role, t->loc);
@@ -3207,7 +3314,8 @@ struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, c
                      x->aa->tensor->name, (long long)x->tr, (long long)x->tc);
                 break;
             }
-            ri->st = new_store(&L, ST_LOAD, x->tiles, x->tiles * x->depth, ri->fmt, x->aa->op->loc);
+            ri->st = new_store(&L, ST_LOAD, x->tiles, x->tiles * x->depth, L.p->tensors[x->tensor].format,
+                               x->aa->op->loc);
             x->cb = -2 - ri->st;
         }
         plan_block(&L, k->f->body);

@@ -115,10 +115,12 @@ void sched_plan_from(sched_plan *p, const sched_job *job, const sched_result *r,
     p->spec = spec;
     p->arch = job->arch->name;
     p->shape = LM_NEWN(ar, sched_plan_kv, nshape ? nshape : 1);
-    memcpy(p->shape, shape, sizeof *shape * (size_t)nshape);
+    if (nshape)
+        memcpy(p->shape, shape, sizeof *shape * (size_t)nshape);
     p->nshape = nshape;
     p->consts = LM_NEWN(ar, sched_plan_kv, nconsts ? nconsts : 1);
-    memcpy(p->consts, consts, sizeof *consts * (size_t)nconsts);
+    if (nconsts)
+        memcpy(p->consts, consts, sizeof *consts * (size_t)nconsts);
     p->nconsts = nconsts;
     p->predicted_cycles = r->cycles;
     p->nlaunches = job->nlaunches;

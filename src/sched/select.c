@@ -145,7 +145,8 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
         const solve_problem *q = &x->models[l][i].problem;
         solve_problem p = *q;
         p.vars = lm_xmalloc(sizeof *p.vars * (size_t)(q->nvars ? q->nvars : 1));
-        memcpy(p.vars, q->vars, sizeof *p.vars * (size_t)q->nvars);
+        if (q->nvars)
+            memcpy(p.vars, q->vars, sizeof *p.vars * (size_t)q->nvars);
         p.cons = lm_xmalloc(sizeof *p.cons * (size_t)(q->ncons + 1));
         memcpy(p.cons, q->cons, sizeof *p.cons * (size_t)q->ncons);
         int64_t *pinned = lm_xmalloc(sizeof *pinned * (size_t)(q->nvars ? q->nvars : 1));
@@ -185,7 +186,8 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
         for (int k = 0; k < nsol; k++) {
             solved sv = {.launch = l, .cand = i, .sigma = sigma, .rank = k, .sol = sols[k]};
             sv.sol.values = LM_NEWN(x->ar, int64_t, q->nvars ? q->nvars : 1);
-            memcpy(sv.sol.values, sols[k].values, sizeof(int64_t) * (size_t)q->nvars);
+            if (q->nvars)
+                memcpy(sv.sol.values, sols[k].values, sizeof(int64_t) * (size_t)q->nvars);
             LM_PUSH(out, sv);
             LM_PUSH(&objs, sols[k].objective);
             if (k == 0)

@@ -1,0 +1,111 @@
+#!/bin/sh
+# compile_time.sh - how long `loomc compile` takes and how much memory it
+# needs, per (kernel, shape, chip), over a spread of shapes: square, LLM and
+# skinny GEMMs, short, long and causal attention, decode with and without
+# grouped-query attention, on Wormhole n150 and Blackhole p150. Each
+# compilation runs REPEAT times (default 3); the table shows the median wall
+# time (loomc's own compile_seconds: reading the kernel to the chosen
+# schedule), the median CPU time of the whole process (user + system, from
+# /usr/bin/time: what the machine's load does not inflate) and the peak
+# resident memory. The summary gives the medians and maxima and their ratio
+# to the targets (median <= 100 ms, peak <= 200 MiB per compilation).
+# A benchmark, not a test: its figures depend on the machine.
+#
+# usage: bench/compile_time.sh [LOOMC] [REPEAT]   (default build/loomc, 3)
+cd "$(dirname "$0")/.." || exit 1
+LOOMC=${1:-build/loomc}
+REPEAT=${2:-3}
+if [ ! -x "$LOOMC" ]; then
+    echo "compile_time: $LOOMC is missing; build it first (make)" >&2
+    exit 1
+fi
+if [ ! -x /usr/bin/time ]; then
+    echo "compile_time: /usr/bin/time is needed for CPU time and peak memory" >&2
+    exit 1
+fi
+export LOOMC_ARCH_PATH="${LOOMC_ARCH_PATH:-$PWD/arch}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# kernel|shape|consts (one per line)
+cat >"$tmp/cases" <<'EOF'
+kernels/matmul.py|M=256,N=256,K=256|
+kernels/matmul.py|M=512,N=512,K=512|
+kernels/matmul.py|M=1024,N=1024,K=1024|
+kernels/matmul.py|M=2048,N=2048,K=2048|
+kernels/matmul.py|M=4096,N=4096,K=4096|
+kernels/matmul.py|M=8192,N=8192,K=8192|
+kernels/matmul.py|M=4096,N=11008,K=4096|
+kernels/matmul.py|M=4096,N=4096,K=11008|
+kernels/matmul.py|M=1000,N=1000,K=1000|
+kernels/matmul.py|M=32,N=4096,K=4096|
+kernels/matmul.py|M=32,N=11008,K=4096|
+kernels/matmul.py|M=128,N=4096,K=4096|
+kernels/matmul.py|M=4096,N=64,K=4096|
+kernels/flash_attention.py|B=1,H=8,S=256,D=64|
+kernels/flash_attention.py|B=1,H=8,S=1024,D=64|
+kernels/flash_attention.py|B=1,H=32,S=4096,D=128|
+kernels/flash_attention.py|B=4,H=16,S=2048,D=128|
+kernels/flash_attention.py|B=1,H=8,S=2048,D=64|CAUSAL=1
+kernels/flash_attention.py|B=1,H=32,S=8192,D=128|CAUSAL=1
+kernels/flash_decode.py|B=1,H=32,HKV=8,S=4096,D=128|
+kernels/flash_decode.py|B=4,H=32,HKV=8,S=4096,D=128|
+kernels/flash_decode.py|B=8,H=64,HKV=8,S=2048,D=128|
+kernels/flash_decode.py|B=1,H=32,HKV=32,S=32768,D=128|
+kernels/flash_decode.py|B=16,H=32,HKV=4,S=8192,D=128|
+EOF
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+printf "%-28s %-34s %-15s %9s %9s %9s\n" kernel shape chip "wall ms" "cpu ms" "peak MiB"
+: >"$tmp/all_wall"
+: >"$tmp/all_cpu"
+: >"$tmp/all_mem"
+fail=0
+for arch in wormhole_n150 blackhole_p150; do
+    while IFS='|' read -r kernel shape consts; do
+        [ -n "$kernel" ] || continue
+        set -- compile "$kernel" --arch "$arch" --shape "$shape" --json
+        [ -n "$consts" ] && set -- "$@" --const "$consts"
+        : >"$tmp/wall"
+        : >"$tmp/cpu"
+        : >"$tmp/mem"
+        i=0
+        while [ $i -lt "$REPEAT" ]; do
+            if ! /usr/bin/time -f "%U %S %M" -o "$tmp/time" "$LOOMC" "$@" >"$tmp/out" 2>"$tmp/err"; then
+                echo "compile_time: failed: loomc $*" >&2
+                sed 's/^/    /' "$tmp/err" >&2
+                fail=1
+                break
+            fi
+            sed -n 's/.*"compile_seconds": *\([0-9.]*\).*/\1/p' "$tmp/out" | awk '{ print $1 * 1000 }' >>"$tmp/wall"
+            tail -n 1 "$tmp/time" | awk '{ print ($1 + $2) * 1000 }' >>"$tmp/cpu"
+            tail -n 1 "$tmp/time" | awk '{ print $3 / 1024 }' >>"$tmp/mem"
+            i=$((i + 1))
+        done
+        w=$(median <"$tmp/wall")
+        c=$(median <"$tmp/cpu")
+        m=$(sort -g "$tmp/mem" | tail -n 1)
+        echo "$w" >>"$tmp/all_wall"
+        echo "$c" >>"$tmp/all_cpu"
+        echo "$m" >>"$tmp/all_mem"
+        label=$(basename "$kernel" .py)
+        [ -n "$consts" ] && shape="$shape,$consts"
+        printf "%-28s %-34s %-15s %9.1f %9.1f %9.1f\n" "$label" "$shape" "$arch" "$w" "$c" "$m"
+    done <"$tmp/cases"
+done
+
+mw=$(median <"$tmp/all_wall")
+mc=$(median <"$tmp/all_cpu")
+xw=$(sort -g "$tmp/all_wall" | tail -n 1)
+xc=$(sort -g "$tmp/all_cpu" | tail -n 1)
+xm=$(sort -g "$tmp/all_mem" | tail -n 1)
+n=$(wc -l <"$tmp/all_wall")
+awk -v n="$n" -v mw="$mw" -v mc="$mc" -v xw="$xw" -v xc="$xc" -v xm="$xm" 'BEGIN {
+    printf "\n%d compilations (median of each over its repeats)\n", n
+    printf "  median wall  %7.1f ms  (%.2f x the 100 ms target: %s)\n", mw, mw / 100, mw <= 100 ? "met" : "MISSED"
+    printf "  median cpu   %7.1f ms  (%.2f x the 100 ms target: %s)\n", mc, mc / 100, mc <= 100 ? "met" : "MISSED"
+    printf "  slowest      %7.1f ms wall, %.1f ms cpu\n", xw, xc
+    printf "  peak memory  %7.1f MiB (%.3f x the 200 MiB target: %s)\n", xm, xm / 200, xm <= 200 ? "met" : "MISSED"
+}'
+exit $fail

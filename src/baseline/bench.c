@@ -217,11 +217,11 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
         cap_open(&cp);
         drv_result r;
         memset(&r, 0, sizeof r);
-        double t0 = bl_wall_seconds();
+        double t0 = bl_cpu_seconds();
         bool ok = drv_compile(&r, &dopt, &cp.d);
         drv_sched_opts so = {.arch = arch, .top_k = 1};
         ok = ok && drv_schedule(&r, &so, &cp.d);
-        row->compile_seconds = bl_wall_seconds() - t0;
+        row->compile_seconds = bl_cpu_seconds() - t0;
         drv_free(&r);
         const char *msg = cap_close(&cp, ar);
         if (!ok) {
@@ -325,6 +325,7 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
         row->space = orc.space;
         row->space_known = orc.space_known;
         row->oracle_points = orc.npts;
+        row->oracle_ran_points = orc.sampled + orc.polished;
         row->oracle_cycles = orc.best >= 0 ? orc.best_cycles : INFINITY;
         row->best_cycles = LM_MIN(row->best_cycles, row->oracle_cycles);
         /* predicted against simulated over the oracle's points (and loomc's pick) */
@@ -394,6 +395,9 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
     row->failure_why = ev.first_why ? lm_arena_strdup(ar, ev.first_why) : NULL;
     if (ev.failures)
         row->failure_point = point_label(&sp, job, &ev.entries.items[ev.first_fail], ar);
+    row->nfail_kinds = ev.nkinds;
+    for (int i = 0; i < ev.nkinds; i++)
+        row->fail_kinds[i] = (bl_fail_kind){lm_arena_strdup(ar, ev.kinds[i].kind), ev.kinds[i].count};
     row->ok = true;
 
     bl_tuner_free(&tn);
@@ -478,13 +482,17 @@ bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_ben
                         fprintf(stderr, "bench: [%d/%d] %s %s on %s\n", done, total, op->name, row.label, a->name);
                     run_row(b, &row, op, &op->shapes[hi], a);
                     if (o->progress) {
-                        if (row.ok)
-                            fprintf(stderr,
-                                    "bench:   loomc %.0f cycles, ttnn %s%.0f, best known %.0f (%s, %lld points), "
-                                    "%.1f s\n",
-                                    row.loomc_cycles, row.ttnn_ok ? "" : "n/a ", row.ttnn_ok ? row.ttnn_cycles : 0.0,
-                                    row.best_cycles, row.oracle_exact ? "exact" : "sampled",
-                                    (long long)row.oracle_points, bl_wall_seconds() - t0);
+                        if (row.ok) {
+                            fprintf(stderr, "bench:   loomc %.0f cycles", row.loomc_cycles);
+                            if (row.ttnn_ok)
+                                fprintf(stderr, ", ttnn %.0f", row.ttnn_cycles);
+                            fprintf(stderr, ", best known %.0f", row.best_cycles);
+                            if (row.oracle_ran)
+                                fprintf(stderr, " (oracle %s, %lld schedules ran, %lld could not)",
+                                        row.oracle_exact ? "exact" : "sampled", (long long)row.oracle_ran_points,
+                                        (long long)(row.oracle_points - row.oracle_ran_points));
+                            fprintf(stderr, ", %.1f s\n", bl_wall_seconds() - t0);
+                        }
                         else
                             fprintf(stderr, "bench:   failed: %s\n", row.why);
                     }

@@ -55,8 +55,11 @@ uint64_t bl_rng_below(uint64_t *state, uint64_t n);
 /* Uniform in [0, 1). */
 double bl_rng_unit(uint64_t *state);
 
-/* Monotonic host seconds, for cost columns only (never in tested output). */
+/* Monotonic host seconds (progress lines), and CPU seconds of this process
+ * (the cost columns: compile and tuning time, steady on a loaded machine).
+ * Never in tested output. */
 double bl_wall_seconds(void);
+double bl_cpu_seconds(void);
 
 /* ======================================================================
  * oracle.c - the schedule space, its points, the evaluator, the oracle
@@ -101,7 +104,7 @@ typedef struct bl_eval {
     bool censored;       /* stopped at the cycle cap: cycles is a lower bound */
     double cycles;       /* simulated cycles (summed over the job's launches) */
     double sim_seconds;  /* cycles at the chip's clock */
-    double wall_seconds; /* host time the evaluation took */
+    double wall_seconds; /* host CPU seconds the evaluation took */
     int64_t predicted;   /* the model's cycles, -1 if unknown */
 } bl_eval;
 
@@ -118,6 +121,16 @@ typedef struct bl_entry {
     uint64_t hash;
 } bl_entry;
 
+enum { BL_MAX_KINDS = 8 };
+
+/* Failures grouped by the start of their reason (up to the first number,
+ * quote or parenthesis): "lowering: read: tile block at", "simulation:
+ * deadlock at cycle", ... The last kind collects the rest. */
+typedef struct bl_fail_kind {
+    const char *kind;
+    int64_t count;
+} bl_fail_kind;
+
 /* Memoises evaluations: a point is simulated at most once per evaluator,
  * whoever asks (loomc's picks, the oracle, the tuner). */
 typedef struct bl_evaluator {
@@ -133,6 +146,8 @@ typedef struct bl_evaluator {
     int64_t failures;
     int first_fail;       /* entry index of the first failure */
     const char *first_why;/* the first failure's reason */
+    bl_fail_kind kinds[BL_MAX_KINDS];
+    int nkinds;
     lm_arena ar;
     /* progress: called after every new evaluation when set */
     void (*progress)(void *ctx, int64_t runs);
@@ -188,7 +203,7 @@ typedef struct bl_tuner_mark {
     double best_cycles;
     double sim_seconds;  /* simulated time of every trial so far: what tuning on the
                             device would spend running kernels */
-    double wall_seconds; /* host time the trials took in the simulator */
+    double wall_seconds; /* host CPU seconds the trials took in the simulator */
 } bl_tuner_mark;
 
 typedef struct bl_tuner_opts {
@@ -282,7 +297,7 @@ typedef struct bl_row {
     const char *arch;
     bool ok;               /* compiled and loomc's pick simulated */
     const char *why;       /* when !ok */
-    double compile_seconds;
+    double compile_seconds; /* host CPU seconds of loomc compile */
     double flops, bytes;   /* useful work and least DRAM traffic (0: unknown) */
     double peak_tflops, dram_tflops; /* roofline: chip peak at the kernel's fidelity; DRAM bound */
     const char *fidelity;
@@ -299,7 +314,8 @@ typedef struct bl_row {
     double ttnn_cycles;
     /* oracle */
     bool oracle_ran, oracle_exact, space_known;
-    int64_t space, oracle_points;
+    int64_t space, oracle_points; /* legal points; points the oracle tried */
+    int64_t oracle_ran_points;    /* ... of which ran */
     double oracle_cycles;  /* the oracle's own best */
     double best_cycles;    /* best known: the oracle, loomc's five, the tuner */
     const char *best_label;
@@ -311,6 +327,8 @@ typedef struct bl_row {
     int64_t failures;      /* points that could not be lowered or simulated */
     const char *failure_why;
     const char *failure_point; /* the first of them */
+    bl_fail_kind fail_kinds[BL_MAX_KINDS];
+    int nfail_kinds;
     /* tuner */
     int nmarks;
     bl_tuner_mark marks[BL_MAX_MARKS];

@@ -96,7 +96,7 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
     lm_buf_printf(out, "%-10s %-15s %6s  %-26s %-15s %7s", "", "", "", "geomean [min, max]", "mean / max", "mean");
     for (int m = 0; m < b->ntrials; m++)
         lm_buf_printf(out, " %10s", "mean");
-    lm_buf_printf(out, " %10s %9s  %s\n", "mean", "host", "exact/all");
+    lm_buf_printf(out, " %10s %9s  %s\n", "mean", "host CPU", "exact/all");
     for (int i = 0; i < ng; i++) {
         double *sp = lm_xcalloc((size_t)g[i].n, sizeof *sp);
         int nsp = 0, nok = 0, nexact = 0, noracle = 0;
@@ -216,14 +216,19 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
                 lm_buf_printf(out, "    best:  %s\n", r->best_label);
             if (!r->ttnn_ok && r->ttnn_why)
                 lm_buf_printf(out, "    ttnn n/a: %s\n", r->ttnn_why);
-            if (r->failures)
-                lm_buf_printf(out, "    %lld points could not be run, e.g. %s\n      (%s)\n", (long long)r->failures,
-                              r->failure_why ? r->failure_why : "?", r->failure_point ? r->failure_point : "?");
+            if (r->failures) {
+                lm_buf_printf(out, "    %lld points could not be run:", (long long)r->failures);
+                for (int q = 0; q < r->nfail_kinds; q++)
+                    lm_buf_printf(out, "%s %lld '%s...'", q ? "," : "", (long long)r->fail_kinds[q].count,
+                                  r->fail_kinds[q].kind);
+                lm_buf_printf(out, "\n      first: %s\n      (%s)\n", r->failure_why ? r->failure_why : "?",
+                              r->failure_point ? r->failure_point : "?");
+            }
         }
     }
     if (b->ntrials) {
         lm_buf_printf(out, "\ntuner@N: the tuner's best after N simulated trials (regret against best known; "
-                           "'tune s' = host seconds of the last budget, simulated kernel time in the JSON).\n");
+                           "'compile s' and 'tune s' = host CPU seconds, the latter for the last budget; the simulated kernel time of tuning is in the JSON).\n");
     }
     groups_free(g, ng);
 }
@@ -372,9 +377,11 @@ void bl_bench_json(lm_buf *out, const bl_bench *b)
         jnum(out, bl_regret(r->top5_cycles, r->best_cycles));
         lm_buf_puts(out, "}");
         if (r->oracle_ran) {
-            lm_buf_printf(out, ",\n     \"oracle\": {\"exact\": %s, \"space\": %lld, \"space_known\": %s, \"points\": %lld",
+            lm_buf_printf(out,
+                          ",\n     \"oracle\": {\"exact\": %s, \"space\": %lld, \"space_known\": %s, \"points\": %lld, "
+                          "\"points_ran\": %lld",
                           r->oracle_exact ? "true" : "false", (long long)r->space, r->space_known ? "true" : "false",
-                          (long long)r->oracle_points);
+                          (long long)r->oracle_points, (long long)r->oracle_ran_points);
             lm_buf_puts(out, ", \"cycles\": ");
             jnum(out, r->oracle_cycles);
             lm_buf_printf(out, ", \"loomc_rank\": %lld, \"ranked\": %lld, \"spearman\": ", (long long)r->loomc_rank,
@@ -407,6 +414,13 @@ void bl_bench_json(lm_buf *out, const bl_bench *b)
             jstr(out, r->failure_why);
             lm_buf_puts(out, ", \"failed_schedule\": ");
             jstr(out, r->failure_point);
+            lm_buf_puts(out, ", \"failed_kinds\": {");
+            for (int q = 0; q < r->nfail_kinds; q++) {
+                lm_buf_puts(out, q ? ", " : "");
+                jstr(out, r->fail_kinds[q].kind);
+                lm_buf_printf(out, ": %lld", (long long)r->fail_kinds[q].count);
+            }
+            lm_buf_puts(out, "}");
         }
         lm_buf_puts(out, "}");
     }

@@ -318,6 +318,28 @@ static void grow(bl_evaluator *ev)
     }
 }
 
+static void count_kind(bl_evaluator *ev, const char *why)
+{
+    if (!why)
+        why = "unknown";
+    size_t n = strcspn(why, "0123456789'\"(");
+    while (n && why[n - 1] == ' ')
+        n--;
+    if (n == 0)
+        n = strlen(why);
+    for (int i = 0; i < ev->nkinds; i++)
+        if (strlen(ev->kinds[i].kind) == n && !strncmp(ev->kinds[i].kind, why, n)) {
+            ev->kinds[i].count++;
+            return;
+        }
+    if (ev->nkinds < BL_MAX_KINDS - 1)
+        ev->kinds[ev->nkinds++] = (bl_fail_kind){lm_arena_strndup(&ev->ar, why, n), 1};
+    else if (ev->nkinds == BL_MAX_KINDS - 1)
+        ev->kinds[ev->nkinds++] = (bl_fail_kind){"other", 1};
+    else
+        ev->kinds[BL_MAX_KINDS - 1].count++;
+}
+
 double bl_entry_cycles(const bl_entry *e) { return e->e.ok ? e->e.cycles : INFINITY; }
 
 int bl_evaluate(bl_evaluator *ev, int s, const int64_t *values)
@@ -334,7 +356,7 @@ int bl_evaluate(bl_evaluator *ev, int s, const int64_t *values)
     x.values = copy;
     double cap = ev->cap_factor > 0 && ev->best > 0 ? ev->cap_factor * ev->best : 0;
     const char *why = NULL;
-    double t0 = bl_wall_seconds();
+    double t0 = bl_cpu_seconds();
     if (!ev->fn(ev->ctx, s, values, cap, &x.e, &why)) {
         x.e.ok = false;
         if (!ev->failures)
@@ -342,8 +364,9 @@ int bl_evaluate(bl_evaluator *ev, int s, const int64_t *values)
         ev->failures++;
         if (!ev->first_why)
             ev->first_why = why ? lm_arena_strdup(&ev->ar, why) : "unknown";
+        count_kind(ev, why);
     }
-    x.e.wall_seconds = bl_wall_seconds() - t0;
+    x.e.wall_seconds = bl_cpu_seconds() - t0;
     if (x.e.ok && !x.e.censored && (ev->best <= 0 || x.e.cycles < ev->best))
         ev->best = x.e.cycles;
     ev->runs++;

@@ -247,11 +247,11 @@ static void explain_runner_up(lm_buf *b, const sched_job *job, const sched_resul
         lm_buf_printf(b, "  predicted %lld cycles: %lld more (+%.1f%%)\n", (long long)ru->cycles, (long long)d,
                       100.0 * (double)d / (double)(w->cycles ? w->cycles : 1));
     } else {
-        static const char *const tb[3] = {"DRAM traffic", "L1 use", "handshakes"};
+        static const char *const tb[4] = {"DRAM traffic", "L1 use", "handshakes", "engine busy cycles"};
         int t = 0;
-        while (t < 3 && ru->sol.tiebreak[t] == w->sol.tiebreak[t])
+        while (t < 4 && ru->sol.tiebreak[t] == w->sol.tiebreak[t])
             t++;
-        if (t < 3)
+        if (t < 4)
             lm_buf_printf(b, "  predicted %lld cycles, a tie; it loses on %s (%lld vs %lld)\n", (long long)ru->cycles,
                           tb[t], (long long)ru->sol.tiebreak[t], (long long)w->sol.tiebreak[t]);
         else

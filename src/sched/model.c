@@ -379,10 +379,24 @@ static const sym_expr *compute_cost(mctx *c, int level, const sym_expr **unpack_
             const sched_dot *dt = &k->dots[o->dot];
             const sym_expr *mt = fix(c, dt->m_tiles), *nt = fix(c, dt->n_tiles), *kt = fix(c, dt->k_tiles);
             const sym_expr *nsub = mul(c, fdv(c, mt, c->subh), fdv(c, nt, c->subw));
-            /* each sub-block unpacks sub.h tiles of in0 and sub.w of in1 per K tile */
-            const sym_expr *ub = add(c, mul(c, c->subh, K(c, a->tile_bytes[dt->a_format])),
-                                     mul(c, c->subw, K(c, a->tile_bytes[dt->b_format])));
-            unpack = add(c, unpack, mul(c, mul(c, kt, nsub), ub));
+            /* each sub-block unpacks sub.h tiles of in0 and sub.w of in1 per K
+               tile: kt x (mt/h)(nt/w) x (h TBa + w TBb) = kt mt nt (TBa/w + TBb/h) */
+            int64_t tba = a->tile_bytes[dt->a_format], tbb = a->tile_bytes[dt->b_format];
+            const sym_expr *ub = add(c, mul(c, c->subh, K(c, tba)), mul(c, c->subw, K(c, tbb)));
+            const sym_expr *ubytes = mul(c, mul(c, kt, nsub), ub);
+            /* The same quantity is at least kt mt nt min(TBa/w + TBb/h) over the
+               sub-blocks Dst holds. Writing that floor into the expression (a
+               max that never changes its value where the sub-block divides the
+               block) keeps the solver's bound tight while sub.h and sub.w are
+               still open; without it the bound falls to the 8x8 corner. */
+            int dst = k->fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;
+            int64_t best = INT64_MAX;
+            for (int h = 1; h <= LM_MIN(8, dst); h++)
+                for (int w = 1; w <= LM_MIN(8, dst) && h * w <= dst; w++)
+                    best = LM_MIN(best, tba / w + tbb / h);
+            const sym_expr *mnk = mul(c, mul(c, kt, mt), nt);
+            unpack = add(c, unpack, mx(c, ubytes, mul(c, mnk, K(c, best))));
+            nsub = mx(c, nsub, cdv(c, mul(c, mt, nt), K(c, dst)));
             /* in0 rows below a tile cost by the matrix engine's row granule */
             const sym_expr *gran = mn(c, cdv(c, fix(c, dt->m_rows), K(c, llround(a->matmul_rows_granule))),
                                       mul(c, mt, K(c, per_tile)));
@@ -444,8 +458,11 @@ static const sym_expr *pipeline(mctx *c, const sym_expr *n, const sym_expr *r, c
 }
 
 /* The latency of one execution of level `level` (a loop body: all its
- * iterations; the program level: all programs of the busiest core). */
-static const sym_expr *level_latency(mctx *c, int level)
+ * iterations; the program level: all programs of the busiest core). *busy
+ * gets the same with no overlap at all: the time the core's engines are
+ * busy, the last tie-break (among schedules of equal latency, the one with
+ * the most slack). */
+static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy)
 {
     const sched_kernel *k = c->k;
     const sym_expr *r = K(c, 0), *w = K(c, 0), *fill = K(c, 0);
@@ -475,12 +492,17 @@ static const sym_expr *level_latency(mctx *c, int level)
         add_term(c, SCHED_T_DETAIL, "math", mth, level);
         add_term(c, SCHED_T_DETAIL, "pack", p, level);
     }
+    const sym_expr *ccb = cc;
     for (int i = 0; i < k->nloops; i++)
-        if (k->loops[i].parent + 1 == level)
-            cc = add(c, cc, level_latency(c, 1 + i));
+        if (k->loops[i].parent + 1 == level) {
+            const sym_expr *cb;
+            cc = add(c, cc, level_latency(c, 1 + i, &cb));
+            ccb = add(c, ccb, cb);
+        }
     add_term(c, SCHED_T_COMPUTE, "compute", cc, level);
     const sym_expr *n = level == 0 ? c->waves : c->trips[level - 1];
     const sym_expr *t = add(c, pipeline(c, n, r, cc, w, serial(c, level)), fill);
+    *busy = add(c, mul(c, n, add(c, add(c, r, ccb), w)), fill);
     add_term(c, SCHED_T_COUNT, level == 0 ? "programs per core" : "iterations", n, level);
     add_term(c, SCHED_T_LEVEL, level == 0 ? "all programs of the busiest core" : "all iterations", t, level);
     return t;
@@ -567,7 +589,8 @@ bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candid
     }
 
     /* ---- latency ---- */
-    const sym_expr *core = level_latency(c, 0);
+    const sym_expr *busy;
+    const sym_expr *core = level_latency(c, 0, &busy);
     const sym_expr *launch = K(c, llround(a->kernel_launch_cycles));
     const sym_expr *total = add(c, launch, core);
 
@@ -608,7 +631,8 @@ bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candid
     p->tiebreak[0] = m->dram_bytes;
     p->tiebreak[1] = m->l1_bytes;
     p->tiebreak[2] = m->handshakes;
-    p->ntiebreak = 3;
+    p->tiebreak[3] = m->busy = busy;
+    p->ntiebreak = 4;
     p->fixed = NULL;
     /* the vectors' storage moves to the arena (the model outlives this call) */
     solve_var *vv = LM_NEWN(ar, solve_var, p->nvars ? p->nvars : 1);

@@ -282,6 +282,8 @@ typedef struct sched_model {
     const sym_expr *dram_bytes;   /* tie-break 1: DRAM traffic */
     const sym_expr *l1_bytes;     /* L1 in use (tie-break 2: more headroom preferred) */
     const sym_expr *handshakes;   /* tie-break 3: CB/semaphore handshakes */
+    const sym_expr *busy;         /* tie-break 4: engine busy cycles with no overlap (less is
+                                     more slack for the same latency) */
     const sym_expr *gx, *gy;      /* the core grid (variables or 1) */
 } sched_model;
 

@@ -16,8 +16,8 @@
  * the second best so far": anything above cannot enter the result or be
  * the runner-up, and the bound lets the search prune it early.
  *
- * Choices are ordered by (cycles, DRAM bytes, L1 bytes, handshakes,
- * candidates in enumeration order, sigma, rank) - deterministic.
+ * Choices are ordered by (cycles, DRAM bytes, L1 bytes, handshakes, busy
+ * cycles, candidates in enumeration order, sigma, rank) - deterministic.
  */
 #include "sched.h"
 
@@ -37,7 +37,7 @@ static int cmp_choice(const sched_choice *a, const sched_choice *b, int nl)
 {
     if (a->sol.objective != b->sol.objective)
         return a->sol.objective < b->sol.objective ? -1 : 1;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (a->sol.tiebreak[i] != b->sol.tiebreak[i])
             return a->sol.tiebreak[i] < b->sol.tiebreak[i] ? -1 : 1;
     for (int l = 0; l < nl; l++)
@@ -80,8 +80,8 @@ static void joint(solve_problem *p, sched_model *const *ms, int nl, sym_ctx *s, 
     p->vars = LM_NEWN(ar, solve_var, nv ? nv : 1);
     p->cons = LM_NEWN(ar, solve_constraint, nc ? nc : 1);
     p->objective = sym_const(s, 0);
-    p->ntiebreak = 3;
-    for (int t = 0; t < 3; t++)
+    p->ntiebreak = 4;
+    for (int t = 0; t < 4; t++)
         p->tiebreak[t] = sym_const(s, 0);
     for (int l = 0; l < nl; l++) {
         const solve_problem *q = &ms[l]->problem;
@@ -99,7 +99,7 @@ static void joint(solve_problem *p, sched_model *const *ms, int nl, sym_ctx *s, 
             p->ncons++;
         }
         p->objective = sym_add(s, p->objective, q->objective);
-        for (int t = 0; t < 3; t++)
+        for (int t = 0; t < 4; t++)
             p->tiebreak[t] = sym_add(s, p->tiebreak[t], q->tiebreak[t]);
     }
 }
@@ -230,7 +230,7 @@ static sched_choice make_choice(selctx *x, const solved *const *parts)
                         ch.sol.values[v] = parts[l]->sol.values[w];
         for (int l = 0; l < nl; l++) {
             ch.sol.objective += parts[l]->sol.objective;
-            for (int t = 0; t < 3; t++)
+            for (int t = 0; t < 4; t++)
                 ch.sol.tiebreak[t] += parts[l]->sol.tiebreak[t];
         }
     }

@@ -455,7 +455,7 @@ static void chosen_is_the_enumerated_optimum(void **state)
     drv_sched_opts so = {.arch = j.a, .top_k = 1};
     assert_true(drv_schedule(&j.r, &so, &j.d));
     const drv_sched *ds = j.r.sched;
-    int64_t best = INT64_MAX, best_tb[3] = {0};
+    int64_t best = INT64_MAX, best_tb[4] = {0};
     for (int i = 0; i < ds->job.cands[0].n; i++) {
         sched_model m;
         assert_true(sched_model_build(&m, ds->job.k[0], &ds->job.cands[0].c[i], j.a, &ds->bound, "", j.r.sym,
@@ -470,7 +470,7 @@ static void chosen_is_the_enumerated_optimum(void **state)
         if (!n)
             continue;
         bool better = sol.objective < best;
-        for (int t = 0; t < 3 && !better && sol.objective == best; t++) {
+        for (int t = 0; t < 4 && !better && sol.objective == best; t++) {
             if (sol.tiebreak[t] != best_tb[t]) {
                 better = sol.tiebreak[t] < best_tb[t];
                 break;
@@ -483,7 +483,7 @@ static void chosen_is_the_enumerated_optimum(void **state)
         solve_free_solutions(&sol, n);
     }
     assert_int_equal(ds->result.cycles, best);
-    for (int t = 0; t < 3; t++)
+    for (int t = 0; t < 4; t++)
         assert_int_equal(ds->result.top[0].sol.tiebreak[t], best_tb[t]);
     release(&j);
 }

@@ -67,9 +67,8 @@ typedef struct sched_buf {
     const sym_expr *tile_rows; /* the instance as a 2-D block of tiles (leading dims folded) */
     const sym_expr *tile_cols;
     const sym_expr *tiles;     /* tile_rows * tile_cols */
-    const sym_expr *bytes;     /* one instance: tiles * bytes per tile of `format` (arch-independent
-                                  symbol `tile.<format>` is not used: the summary takes the byte
-                                  counts from the arch passed to sched_summarize) */
+    const sym_expr *bytes;     /* one instance: tiles * bytes per tile of `format` (from the arch
+                                  passed to sched_summarize) */
     arch_format format;        /* storage format of its pages */
     int loop;                  /* innermost loop it is produced in (index into loops), -1 = program level */
     int level;                 /* the same as a level: loop + 1 */

@@ -26,6 +26,13 @@ enum {
     MAX_LOOP_DEPTH = 16,  /* nested for loops in a kernel */
     MAX_EXPR_DEPTH = 64,  /* nesting of an expression tree (evaluation recurses) */
     MAX_CB_ID = 1023,     /* CB ids beyond this are certainly a typo; the chip's limit is checked by df_validate */
+    /* Program-level items: every declaration looks its name up among all
+       of them, so their number bounds the parse's quadratic part. Classes
+       are disjoint rectangles of the grid, so no chip has more. */
+    MAX_TENSORS = 1024,
+    MAX_SEMS = 1024,
+    MAX_CHECKS = 256,
+    MAX_CLASSES = ARCH_MAX_GRID * ARCH_MAX_GRID,
 };
 
 /* ---- lexer -------------------------------------------------------------------- */
@@ -1176,7 +1183,8 @@ static void parse_param(parser *P, const item *it)
     if (!parse_int_word(P, v, vl, vloc, INT64_MIN + 1, INT64_MAX, "param value", &val))
         return;
     if (df_add_param(P->p, word_dup(P, n, nl), val, loc_of(P, &it->w[1])) < 0)
-        lm_error(P->d, loc_of(P, &it->w[1]), "too many params");
+        lm_error(P->d, loc_of(P, &it->w[1]), "too many params: every class has room for %d variables (cx, cy, "
+                 "params, arguments and loop variables)", DF_MAX_SLOTS);
 }
 
 static void parse_tensor(parser *P, const item *it)
@@ -1184,6 +1192,10 @@ static void parse_tensor(parser *P, const item *it)
     static const char *const keys[] = {"rows", "cols", "format", "role", "seed", "first_bank"};
     if (it->n < 2 || memchr(it->w[1].s, '=', (size_t)it->w[1].len)) {
         lm_error(P->d, loc_of(P, &it->w[0]), "expected 'tensor NAME rows=.. cols=.. format=.. role=..'");
+        return;
+    }
+    if (P->p->ntensors >= MAX_TENSORS) {
+        lm_error(P->d, loc_of(P, &it->w[0]), "more than %d tensors in one program", MAX_TENSORS);
         return;
     }
     bool ok = new_program_name(P, &it->w[1], it->w[1].s, it->w[1].len, "tensor");
@@ -1217,6 +1229,10 @@ static void parse_sem(parser *P, const item *it)
         lm_error(P->d, loc_of(P, &it->w[0]), "expected 'sem NAME [init=..]'");
         return;
     }
+    if (P->p->nsems >= MAX_SEMS) {
+        lm_error(P->d, loc_of(P, &it->w[0]), "more than %d semaphores in one program", MAX_SEMS);
+        return;
+    }
     bool ok = new_program_name(P, &it->w[1], it->w[1].s, it->w[1].len, "semaphore");
     kvs k;
     ok &= split_kvs(P, it, 2, keys, 1, "sem", &k);
@@ -1234,6 +1250,10 @@ static void parse_check(parser *P, const item *it)
     if (it->n < 2 || !(word_is(&it->w[1], "matmul") || word_is(&it->w[1], "attention"))) {
         lm_error(P->d, loc_of(P, it->n < 2 ? &it->w[0] : &it->w[1]),
                  "expected 'check matmul' or 'check attention'");
+        return;
+    }
+    if (P->p->nchecks >= MAX_CHECKS) {
+        lm_error(P->d, loc_of(P, &it->w[0]), "more than %d checks in one program", MAX_CHECKS);
         return;
     }
     bool mm = word_is(&it->w[1], "matmul");
@@ -1335,6 +1355,12 @@ df_program *df_parse(const char *file, const char *text, size_t len, lm_diag *d)
             parse_check(&P, &it);
             expect_no_block(&P, &it);
         } else if (word_is(w, "class")) {
+            if (P.p->nclasses >= MAX_CLASSES) {
+                lm_error(d, loc_of(&P, w), "more than %d classes in one program", MAX_CLASSES);
+                if (it.end.kind == T_LBRACE)
+                    skip_block(&P);
+                continue;
+            }
             parse_class(&P, &it);
             continue;
         } else {

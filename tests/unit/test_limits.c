@@ -431,6 +431,57 @@ static void tile_elements(void **st)
     free(text);
 }
 
+/* ---- dataflow programs ----------------------------------------------------------- */
+
+/* df_parse on text; returns the messages (heap, "" when it parsed). */
+static char *df_errors(const char *text)
+{
+    char *msgs = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&msgs, &n);
+    lm_diag d;
+    lm_diag_init(&d, f);
+    d.no_caret = true;
+    df_program *p = df_parse("t.df", text, strlen(text), &d);
+    fclose(f);
+    assert_true((p != NULL) == (d.nerrors == 0));
+    df_free(p);
+    return msgs;
+}
+
+/* `count` items made by `fmt` (given the index twice) after the program
+ * line must parse; one more must fail with `want`. */
+static void df_count_limit(const char *fmt, int count, const char *want)
+{
+    lm_buf b = {0};
+    lm_buf_puts(&b, "program p\n"
+                    "tensor A rows=32 cols=32 format=bf16 role=input\n"
+                    "tensor C rows=32 cols=32 format=fp32 role=output\n");
+    for (int i = 0; i < count; i++)
+        lm_buf_printf(&b, fmt, i, i % 64, i / 64);
+    char *e = df_errors(lm_buf_str(&b));
+    if (*e)
+        fail_msg("unexpected error: %s", e);
+    free(e);
+    lm_buf_printf(&b, fmt, count, 0, 0);
+    e = df_errors(lm_buf_str(&b));
+    if (!strstr(e, want))
+        fail_msg("expected an error containing '%s', got '%s'", want, e);
+    free(e);
+    lm_buf_free(&b);
+}
+
+static void dataflow_counts(void **st)
+{
+    (void)st;
+    /* the program already has two tensors */
+    df_count_limit("tensor T%d rows=32 cols=32 format=bf16 role=scratch\n", 1022, "more than 1024 tensors");
+    df_count_limit("sem S%d\n", 1024, "more than 1024 semaphores");
+    df_count_limit("check matmul out=C a=A b=A\n", 256, "more than 256 checks");
+    df_count_limit("class c%d x0=%d y0=%d x1=0 y1=0 {\n}\n", 4096, "more than 4096 classes");
+    df_count_limit("param P%d = 1\n", 254, "too many params: every class has room for 256 variables");
+}
+
 /* ---- the simulator's budgets, on a one-core chip ---------------------------------- */
 
 static const char one_core_yaml[] =
@@ -571,8 +622,8 @@ int main(void)
         cmocka_unit_test(nesting_depth), cmocka_unit_test(parameters),   cmocka_unit_test(arguments),
         cmocka_unit_test(functions),     cmocka_unit_test(launches),     cmocka_unit_test(kernel_names),
         cmocka_unit_test(spec_names),    cmocka_unit_test(kernel_ops),   cmocka_unit_test(size_values),
-        cmocka_unit_test(tensor_sizes),  cmocka_unit_test(tile_elements), cmocka_unit_test(one_core_chip),
-        cmocka_unit_test(sim_budgets),
+        cmocka_unit_test(tensor_sizes),  cmocka_unit_test(tile_elements), cmocka_unit_test(dataflow_counts),
+        cmocka_unit_test(one_core_chip), cmocka_unit_test(sim_budgets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -198,6 +198,7 @@ typedef struct access {
     const sym_expr *var[ACC_MAX_TERMS * 4];
     int64_t rco[ACC_MAX_TERMS * 4], cco[ACC_MAX_TERMS * 4];
     int64_t r0, c0;
+    bool stretched;       /* shared inside a loop whose trips differ within the group */
     bool elems;           /* not whole tiles: element moves (coordinates in elements) */
     int64_t rows_el, cols_el, rstride;
     /* boundary checks: the rows (cols) moved are min(block, extent - offset)
@@ -247,6 +248,9 @@ typedef struct lw {
     int64_t dst_cap;
     int nmoved;           /* core-to-core loads so far (engine alternation) */
     bool lockstep;        /* core-to-core transports: every core runs every wave */
+    const tir_op *stretch[ACC_MAX_LOOPS]; /* loops whose trips differ within a group sharing blocks */
+    int64_t stretch_max[ACC_MAX_LOOPS];    /* their most trips over all programs */
+    int nstretch;
     struct opnum *nums;   /* preorder positions of the ops */
     int nnums;
     const tir_op **def;   /* defining op by value uid (NULL: block argument) */
@@ -1352,6 +1356,35 @@ static bool plan_access(lw *L, int idx)
     return true;
 }
 
+/* The most trips of a loop over every program (its count may depend on the
+ * program ids only). */
+static bool most_trips(lw *L, const sym_expr *trips, int64_t *most)
+{
+    int64_t n = 1;
+    for (int g = 0; g < L->f->grid_rank; g++)
+        n *= L->ext[g];
+    if (n > (1 << 20))
+        return false;
+    sym_env env = {0};
+    for (int i = 0; i < L->s->values.n; i++)
+        sym_env_set(&env, L->s->values.b[i].var, L->s->values.b[i].lo);
+    bool ok = true;
+    *most = 0;
+    for (int64_t q = 0; q < n && ok; q++) {
+        int64_t rem = q;
+        for (int g = L->f->grid_rank - 1; g >= 0; g--) {
+            sym_env_set(&env, tir_pid_var(L->sc, g), rem % L->ext[g]);
+            rem /= L->ext[g];
+        }
+        int64_t t;
+        ok = sym_eval(trips, &env, &t) == SYM_OK;
+        if (ok && t > *most)
+            *most = t;
+    }
+    sym_env_free(&env);
+    return ok;
+}
+
 /* A load with a core-to-core transport shares blocks with the cores of its
  * row (x), column (y) or the whole grid (xy); decide who sends, and check
  * that every core of the group needs the same block at the same step. */
@@ -1387,16 +1420,34 @@ static bool plan_transport(lw *L, access *x)
                          "cores", tn, sched_transport_name(h->transport), sched_place_name(h->along), g);
             return false;
         }
+    /* A loop around it whose trips differ between the cores of the group
+       (causal attention: later query blocks see more keys) is stretched in
+       the data-movement kernels to the most trips of any program: every core
+       takes part in every block, and pushes only those of its own trips. */
     for (int l = 0; l < aa->nloops; l++) {
-        const sym_expr *trips = aa->loops[l]->sym;
+        const tir_op *lp = aa->loops[l];
+        const sym_expr *trips = lp->sym;
+        bool differs = false;
         for (int g = 0; g < L->f->grid_rank; g++)
-            if (varies[g] && (!trips || sym_depends_on(trips, tir_pid_var(L->sc, g)))) {
-                fail(L, loc, "'%s' is %s along %s, but the loop around it runs a number of trips that depends "
-                             "on pid.%d (%s), so the cores of a group do not take the same blocks; use DRAM for it",
-                     tn, sched_transport_name(h->transport), sched_place_name(h->along), g,
-                     trips ? sym_str(&L->ar, trips) : "unknown");
-                return false;
-            }
+            differs |= varies[g] && (!trips || sym_depends_on(trips, tir_pid_var(L->sc, g)));
+        if (!differs)
+            continue;
+        int64_t most;
+        if (!trips || !most_trips(L, trips, &most)) {
+            fail(L, loc, "'%s' is %s along %s, but the trips of the loop around it (%s) differ between the cores "
+                         "of a group and cannot be bounded over the programs; use DRAM for it",
+                 tn, sched_transport_name(h->transport), sched_place_name(h->along),
+                 trips ? sym_str(&L->ar, trips) : "unknown");
+            return false;
+        }
+        x->stretched = true;
+        bool known = false;
+        for (int i = 0; i < L->nstretch; i++)
+            known |= L->stretch[i] == lp;
+        if (!known && L->nstretch < ACC_MAX_LOOPS) {
+            L->stretch[L->nstretch] = lp;
+            L->stretch_max[L->nstretch++] = most;
+        }
     }
     x->kernel = L->nmoved % 2 == 0 ? DF_READER : DF_WRITER;
     L->nmoved++;
@@ -1419,6 +1470,7 @@ typedef struct kctx {
     const df_expr *nw[3]; /* wave counts (args) */
     const df_expr *in[3]; /* 1 when the program's index along the group is in range */
     const df_expr *act;   /* 1 when the program exists (else the core only helps its groups) */
+    const df_expr *live;  /* 1 inside the program's own trips of the stretched loops around */
     struct {
         const sym_expr *iv;
         const df_expr *e;
@@ -1596,6 +1648,21 @@ static bool has_access(lw *L, const tir_block *b, df_kernel_kind kind)
     return false;
 }
 
+static bool has_stretched(lw *L, const tir_block *b, df_kernel_kind kind)
+{
+    for (const tir_op *op = b->first; op; op = op->next) {
+        if (is_access_op(op->code)) {
+            int i = access_of(L, op);
+            if (i >= 0 && L->ax[i].kernel == kind && L->ax[i].stretched)
+                return true;
+        }
+        for (int r = 0; r < op->nregions; r++)
+            if (has_stretched(L, op->regions[r], kind))
+                return true;
+    }
+    return false;
+}
+
 static void add_iv(kctx *K, const tir_op *f, const df_expr *e)
 {
     if (K->nivs < LW_MAX_IVS) {
@@ -1700,14 +1767,15 @@ static void sem_op(kctx *K, df_op op, int sem, const df_expr *value, const df_ex
 static void push_or_drop(kctx *K, const access *x, bool sender)
 {
     df_stmt *saved;
-    int w = open_if(K, K->act, &saved);
+    const df_expr *mine = BIN(K, DF_X_MUL, K->act, K->live);
+    int w = open_if(K, mine, &saved);
     if (w) {
         cbop(K, DF_CB_PUSH, x->cb, x->tiles);
         if (w == 2)
             close_for(K, saved);
     }
     if (sender && w != 1) {
-        w = open_if(K, BIN(K, DF_X_SUB, C(K, 1), K->act), &saved);
+        w = open_if(K, BIN(K, DF_X_SUB, C(K, 1), mine), &saved);
         if (w) {
             put(K, S(K, DF_WRITE_BARRIER));
             if (w == 2)
@@ -1860,11 +1928,30 @@ static void emit_dm_block(kctx *K, const tir_block *b)
                 continue;
             df_stmt *saved;
             int nivs = K->nivs;
-            if (!open_ir_loop(K, op, &saved))
+            const df_expr *live = K->live;
+            int64_t most = -1;
+            for (int i = 0; i < L->nstretch; i++)
+                if (L->stretch[i] == op && has_stretched(L, op->regions[0], K->kind))
+                    most = L->stretch_max[i];
+            if (most >= 0) {
+                /* every core runs the most trips; its own ones are live */
+                const df_expr *own = xs(K, op->sym);
+                char name[24];
+                snprintf(name, sizeof name, "i%s", op->iv && op->iv->name ? op->iv->name + 3 : "x");
+                df_stmt *f = open_for(K, name, C(K, 0), C(K, most), &saved);
+                if (!f)
+                    return;
+                const df_expr *iv = df_slot(K->p, f->var);
+                add_iv(K, op, iv);
+                const df_expr *mine = x_min(K, x_max(K, BIN(K, DF_X_SUB, own, iv), C(K, 0)), C(K, 1));
+                K->live = BIN(K, DF_X_MUL, K->live, mine);
+            } else if (!open_ir_loop(K, op, &saved)) {
                 return;
+            }
             emit_dm_block(K, op->regions[0]);
             close_for(K, saved);
             K->nivs = nivs;
+            K->live = live;
             continue;
         }
         if (!is_access_op(op->code))
@@ -1875,7 +1962,7 @@ static void emit_dm_block(kctx *K, const tir_block *b)
         const access *x = &L->ax[i];
         bool shared = !x->is_store && x->how.transport != SCHED_DRAM;
         df_stmt *saved;
-        int w = open_if(K, shared ? takes_part(K, x->how.along) : K->act, &saved);
+        int w = open_if(K, shared ? takes_part(K, x->how.along) : BIN(K, DF_X_MUL, K->act, K->live), &saved);
         if (!w)
             continue;
         if (x->is_store)
@@ -2922,6 +3009,7 @@ static void emit_kernel(lw *L, df_class *c, df_kernel_kind kind, const int rect[
     K.c = c;
     K.kind = kind;
     K.x0 = rect[0], K.y0 = rect[1], K.x1 = rect[2], K.y1 = rect[3];
+    K.live = df_const(L->p, 1);
     for (int g = 0; g < 3; g++)
         K.nw[g] = nw[g];
     for (int s = 0; s < L->nst; s++)

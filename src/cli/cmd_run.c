@@ -21,7 +21,7 @@ static void run_help(FILE *f)
 {
     fprintf(f,
             "usage: loomc run KERNEL.py --arch NAME|FILE --shape NAME=N[,...] [--const NAME=N]...\n"
-            "                 [--kernel NAME] [--schedule loom|manual] [--set NAME=N[,...]]...\n"
+            "                 [--kernel NAME] [--schedule loom|manual|PLAN.json] [--set NAME=N[,...]]...\n"
             "                 [--place AXIS=P[,...]] [--transport LOAD=T[,...]] [--check]\n"
             "                 [--timing-only] [--trace FILE] [--json] [--exact-exp] [--print]\n"
             "                 [--seed N] [--fidelity F]\n\n"
@@ -35,6 +35,7 @@ static void run_help(FILE *f)
             "  --const NAME=N       an option of the launch spec, or pin a free constexpr\n"
             "  --kernel NAME        the launch spec to use, or a kernel it launches\n"
             "  --schedule loom      loomc's solver chooses (default)\n"
+            "  --schedule PLAN.json the schedules of a plan file (loomc compile -o)\n"
             "  --schedule manual    program axis 0 on core rows (y), axis 1 on columns (x),\n"
             "                       others a loop on each core; every load from DRAM; the\n"
             "                       grid as large as the programs allow; free constexprs must\n"
@@ -317,12 +318,7 @@ int cli_run(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--arch", &val, &err)) {
             arch_name = val;
         } else if (cli_opt(argc, argv, &i, "--schedule", &val, &err)) {
-            if (!err && strcmp(val, "loom") && strcmp(val, "manual")) {
-                cli_usage_error("run", "--schedule must be 'loom' or 'manual', got '%s' (plan files are not read yet)",
-                                val);
-                goto out;
-            }
-            schedule = val;
+            schedule = val; /* loom, manual, or a plan file */
         } else if (cli_opt(argc, argv, &i, "--seed", &val, &err)) {
             char *end;
             if (!err) {
@@ -409,9 +405,14 @@ int cli_run(int argc, char **argv)
     if (!drv_compile(&r, &o, &d))
         goto out;
     bool manual = !strcmp(schedule, "manual");
-    if (!manual) {
+    if (!strcmp(schedule, "loom")) {
         drv_sched_opts so = {.arch = arch};
         if (!drv_schedule(&r, &so, &d))
+            goto out;
+    } else if (!manual) {
+        /* a plan file written by loomc compile -o (or by hand) */
+        sched_plan *plan = sched_plan_read(schedule, &r.arena, &d);
+        if (!plan || !drv_schedule_plan(&r, plan, schedule, arch, &d))
             goto out;
     }
     int n = r.nlaunches;
@@ -454,7 +455,7 @@ int cli_run(int argc, char **argv)
                 sym_env_set(&s->values, best->values.b[i].var, best->values.b[i].lo);
             kp[l] = dl->summary;
             if (!s->origin)
-                s->origin = "loomc";
+                s->origin = strcmp(schedule, "loom") ? "plan" : "loomc";
         }
         for (size_t i = 0; i < sets.len; i++)
             set_value(&s->values, r.sym, sets.items[i].name, sets.items[i].value);

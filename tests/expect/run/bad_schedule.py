@@ -1,6 +1,6 @@
-# An unknown schedule source is a usage error.
+# A schedule that is neither loom nor manual is a plan file, which must exist.
 # RUN: loomc run %s --arch wormhole_n150 --shape M=64,N=64,K=64 --schedule best
-# EXPECT: --schedule must be 'loom' or 'manual'
+# EXPECT: cannot open 'best'
 import triton
 import triton.language as tl
 import loomc

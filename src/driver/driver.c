@@ -57,6 +57,11 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
     const fe_spec *spec = r->spec;
     for (int i = 0; i < spec->env.n; i++)
         sym_env_set_range(&ds->bound, spec->env.b[i].var, spec->env.b[i].lo, spec->env.b[i].hi);
+    if (spec->nfrees > SCHED_MAX_VARS) {
+        lm_error_plain(d, "the launch spec leaves %d constexprs free; the scheduler handles at most %d",
+                       spec->nfrees, SCHED_MAX_VARS);
+        return false;
+    }
     sched_free frees[SCHED_MAX_VARS];
     int nf = 0;
     for (int i = 0; i < spec->nfrees && nf < SCHED_MAX_VARS; i++)

@@ -714,6 +714,20 @@ bool sched_summarize(sched_kernel *k, const tir_func *f, const acc_result *acc, 
         return false;
     k->npositions = c.pos;
 
+    int nin = 0;
+    for (int i = 0; i < k->nbufs; i++)
+        nin += k->bufs[i].kind == SCHED_BUF_IN;
+    if (nin > SCHED_MAX_OPS) {
+        lm_error(d, f->loc, "kernel '%s' loads %d blocks; the scheduler handles at most %d", f->name, nin,
+                 SCHED_MAX_OPS);
+        return false;
+    }
+    if (nfrees > SCHED_MAX_VARS) {
+        lm_error(d, f->loc, "the launch leaves %d constexprs free; the scheduler handles at most %d", nfrees,
+                 SCHED_MAX_VARS);
+        return false;
+    }
+
     /* merged temps (folded into a CARRY) leave the buffer list; renumber */
     int map[SCHED_MAX_BUFS];
     int n = 0;

@@ -229,8 +229,8 @@ static void placement(mctx *c)
     /* Trip counts that depend on the program id: the busiest core runs W
        programs; for a count monotone in the program id it is bounded by the
        larger of the first program's count and that of the program at the
-       centre of the busiest core's share (pid = n (W + 1) / 2W, capped at
-       n - 1: the last program when W = 1, the middle when W is large). */
+       centre of the busiest core's share (pid = n/2 + n/2W, about n (W + 1) / 2W,
+       capped at n - 1: the last program when W = 1, the middle when W is large). */
     for (int i = 0; i < k->nloops; i++) {
         const sym_expr *t0 = fix(c, k->loops[i].trips), *tb = t0;
         for (int g = 0; g < rank; g++) {
@@ -238,8 +238,10 @@ static void placement(mctx *c)
             if (!sym_depends_on(t0, pv))
                 continue;
             const sym_expr *n = c->nprog[g];
+            /* n (W + 1) / 2W written as n/2 + n/2W: each part monotone in W, so
+               the solver's bound does not collapse while the grid is open */
             const sym_expr *pb = mn(c, sub(c, n, K(c, 1)),
-                                    fdv(c, mul(c, n, add(c, wg[g], K(c, 1))), mul(c, K(c, 2), wg[g])));
+                                    add(c, fdv(c, n, K(c, 2)), fdv(c, n, mul(c, K(c, 2), wg[g]))));
             t0 = xsubst(c->s, t0, pv, K(c, 0));
             tb = xsubst(c->s, tb, pv, pb);
         }

@@ -516,7 +516,10 @@ static bool get_int(ctx *c, const yaml_node_t *n, const field *f, const char *pa
     if (!parse_int(n, out)) {
         double v;
         describe_int(want, sizeof want, f, false);
-        if (parse_num(n, &v))
+        if (parse_num(n, &v) && v == floor(v) && fabs(v) >= 9.2e18) {
+            describe_int(want, sizeof want, f, true);
+            lm_error(c->d, loc_of(c, n), "%s: expected %s, got %s (too large)", path, want, got(n, gb, sizeof gb));
+        } else if (parse_num(n, &v))
             lm_error(c->d, loc_of(c, n), "%s: expected %s, got %s (not a whole number)", path, want,
                      got(n, gb, sizeof gb));
         else

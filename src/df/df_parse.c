@@ -79,10 +79,12 @@ static lm_loc loc_of(const parser *P, const tok *t) { return (lm_loc){P->file, t
 
 static void next_tok(parser *P, tok *t)
 {
-    while (P->pos < P->end && (*P->pos == ' ' || *P->pos == '\t' || *P->pos == '\r'))
+    /* lines end with LF, CRLF or a lone CR (as in the kernel lexer) */
+    while (P->pos < P->end &&
+           (*P->pos == ' ' || *P->pos == '\t' || (*P->pos == '\r' && P->pos + 1 < P->end && P->pos[1] == '\n')))
         P->pos++;
     if (P->pos < P->end && *P->pos == '#')
-        while (P->pos < P->end && *P->pos != '\n')
+        while (P->pos < P->end && *P->pos != '\n' && *P->pos != '\r')
             P->pos++;
     t->s = P->pos;
     t->line = P->line;
@@ -94,9 +96,9 @@ static void next_tok(parser *P, tok *t)
         return;
     }
     char c = *P->pos;
-    if (c == '\n') {
+    if (c == '\n' || c == '\r') {
         t->kind = T_NL;
-        P->pos++;
+        P->pos += c == '\r' && P->pos + 1 < P->end && P->pos[1] == '\n' ? 2 : 1;
         P->line++;
         P->line_start = P->pos;
         return;
@@ -1307,6 +1309,9 @@ df_program *df_parse(const char *file, const char *text, size_t len, lm_diag *d)
     P.end = text + len;
     P.line = 1;
     P.line_start = text;
+    /* a UTF-8 byte order mark is not part of the text */
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        P.pos = P.line_start = text + 3;
     P.d = d;
     P.p = df_new("program");
     int errors0 = d->nerrors;

@@ -474,22 +474,25 @@ static bool fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_
         const sym_expr *a = x->i, *b = y->i;
         int64_t av, bv, bz;
         bool bzero = sym_is_const(b, &bz) && bz == 0;
-        if (!strcmp(op, "+")) {
-            *out = cv_int(sym_add(s, a, b));
-            return true;
-        }
-        if (!strcmp(op, "-")) {
-            *out = cv_int(sym_sub(s, a, b));
-            return true;
-        }
-        if (!strcmp(op, "*")) {
-            *out = cv_int(sym_mul(s, a, b));
-            return true;
-        }
-        if (!strcmp(op, "//") || !strcmp(op, "%")) {
+        const sym_expr *r = NULL;
+        if (!strcmp(op, "+"))
+            r = sym_add(s, a, b);
+        else if (!strcmp(op, "-"))
+            r = sym_sub(s, a, b);
+        else if (!strcmp(op, "*"))
+            r = sym_mul(s, a, b);
+        else if (!strcmp(op, "//") || !strcmp(op, "%")) {
             if (bzero)
                 cfail(c, loc, "division by zero");
-            *out = cv_int(!strcmp(op, "//") ? sym_floordiv(s, a, b) : sym_mod(s, a, b));
+            r = !strcmp(op, "//") ? sym_floordiv(s, a, b) : sym_mod(s, a, b);
+        }
+        if (r) {
+            /* integers are 64-bit: known operands whose result cannot be
+               computed overflowed (2**62 * 4, -2**63 // -1) */
+            if (ct_known(c, a, &av) && ct_known(c, b, &bv) && !ct_known(c, r, &bz))
+                cfail(c, loc, "integer overflow in '%s' (%lld %s %lld does not fit in 64 bits)", op, (long long)av,
+                      op, (long long)bv);
+            *out = cv_int(r);
             return true;
         }
         if (is_cmp(op)) {
@@ -730,8 +733,12 @@ static cval unop(chk *c, const char *op, cval x, lm_loc loc)
         as_tile(c, &x, loc, "the operand of unary '+'");
         return x;
     }
-    if (x.kind == C_INT && !strcmp(op, "-"))
+    if (x.kind == C_INT && !strcmp(op, "-")) {
+        int64_t k;
+        if (ct_known(c, x.i, &k) && k == INT64_MIN)
+            cfail(c, loc, "integer overflow in unary '-' (-(%lld) does not fit in 64 bits)", (long long)k);
         return cv_int(sym_neg(c->s, x.i));
+    }
     if (x.kind == C_FLOAT && !strcmp(op, "-"))
         return (cval){.kind = C_FLOAT, .f = -x.f};
     if (x.kind == C_INT && !strcmp(op, "~")) {

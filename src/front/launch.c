@@ -324,6 +324,18 @@ static int64_t known_int(lctx *c, const sym_expr *e, lm_loc loc, const char *wha
     lfail(c, loc, "%s cannot be computed (division by zero or overflow)", what);
 }
 
+/* Integers are 64-bit: known operands whose result cannot be computed
+ * overflowed (M * M * M with M = 2**31 - 1); say so where it happens rather
+ * than leave an expression no later stage can evaluate. */
+static void check_fits(lctx *c, const sym_expr *a, const sym_expr *b, const sym_expr *r, const char *op, lm_loc loc)
+{
+    int64_t av, bv, rv;
+    if (fe_spec_eval(c->spec, a, &av, NULL) && fe_spec_eval(c->spec, b, &bv, NULL) &&
+        !fe_spec_eval(c->spec, r, &rv, NULL))
+        lfail(c, loc, "integer overflow in '%s' (%lld %s %lld does not fit in 64 bits)", op, (long long)av, op,
+              (long long)bv);
+}
+
 static double as_float(lctx *c, const lval *v, lm_loc loc)
 {
     if (v->kind == LV_FLOAT)
@@ -476,7 +488,9 @@ static lval eval_call(lctx *c, const fe_expr *e)
         int64_t yv;
         if (sym_is_const(y, &yv) && yv == 0)
             lfail(c, e->items[1]->loc, "division by zero");
-        return lv_int(sym_cdiv(c->sym, x, y));
+        const sym_expr *r = sym_cdiv(c->sym, x, y);
+        check_fits(c, x, y, r, "cdiv", e->loc);
+        return lv_int(r);
     }
     if (!q && f->kind == FE_E_NAME && !find_local(c, f->name)) {
         if (!strcmp(f->name, "min") || !strcmp(f->name, "max")) {
@@ -521,17 +535,22 @@ static lval eval_binop(lctx *c, const fe_expr *e)
     if ((x.kind != LV_INT && x.kind != LV_FLOAT) || (y.kind != LV_INT && y.kind != LV_FLOAT))
         lfail(c, e->loc, "operator '%s' needs numbers, got %s and %s", op, lkind_name(&x), lkind_name(&y));
     if (ints) {
+        const sym_expr *r = NULL;
         if (!strcmp(op, "+"))
-            return lv_int(sym_add(c->sym, x.i, y.i));
-        if (!strcmp(op, "-"))
-            return lv_int(sym_sub(c->sym, x.i, y.i));
-        if (!strcmp(op, "*"))
-            return lv_int(sym_mul(c->sym, x.i, y.i));
-        if (!strcmp(op, "//") || !strcmp(op, "%")) {
+            r = sym_add(c->sym, x.i, y.i);
+        else if (!strcmp(op, "-"))
+            r = sym_sub(c->sym, x.i, y.i);
+        else if (!strcmp(op, "*"))
+            r = sym_mul(c->sym, x.i, y.i);
+        else if (!strcmp(op, "//") || !strcmp(op, "%")) {
             int64_t yv;
             if (sym_is_const(y.i, &yv) && yv == 0)
                 lfail(c, e->loc, "division by zero");
-            return lv_int(!strcmp(op, "//") ? sym_floordiv(c->sym, x.i, y.i) : sym_mod(c->sym, x.i, y.i));
+            r = !strcmp(op, "//") ? sym_floordiv(c->sym, x.i, y.i) : sym_mod(c->sym, x.i, y.i);
+        }
+        if (r) {
+            check_fits(c, x.i, y.i, r, op, e->loc);
+            return lv_int(r);
         }
         if (!strcmp(op, "**")) {
             int64_t b = known_int(c, x.i, e->loc, "'**'"), p = known_int(c, y.i, e->loc, "'**'");
@@ -624,8 +643,12 @@ static lval eval(lctx *c, const fe_expr *e)
     case FE_E_BINOP: return eval_binop(c, e);
     case FE_E_UNOP: {
         lval x = eval(c, e->a);
-        if (!strcmp(e->op, "-") && x.kind == LV_INT)
-            return lv_int(sym_neg(c->sym, x.i));
+        if (!strcmp(e->op, "-") && x.kind == LV_INT) {
+            const sym_expr *zero = sym_const(c->sym, 0);
+            const sym_expr *r = sym_neg(c->sym, x.i);
+            check_fits(c, zero, x.i, r, "-", e->loc);
+            return lv_int(r);
+        }
         if (!strcmp(e->op, "-") && x.kind == LV_FLOAT)
             return lv_float(-x.f);
         if (!strcmp(e->op, "+") && (x.kind == LV_INT || x.kind == LV_FLOAT))
@@ -774,8 +797,19 @@ static void eval_launch(lctx *c, const fe_stmt *s)
         lfail(c, sub->items[0]->loc, "the grid must be a tuple of one to three integer expressions, got %s",
               g.kind == LV_TUPLE ? lm_arena_printf(c->a, "a tuple of %d", g.n) : lkind_name(&g));
     l->grid_rank = g.n;
-    for (int i = 0; i < g.n; i++)
-        l->grid[i] = as_int(c, &g.items[i], sub->items[0]->loc, "a grid dimension");
+    for (int i = 0; i < g.n; i++) {
+        lm_loc gl = sub->items[sub->nitems == g.n ? i : 0]->loc;
+        l->grid[i] = as_int(c, &g.items[i], gl, "a grid dimension");
+        int64_t v;
+        const char *unb = NULL;
+        if (fe_spec_eval(sp, l->grid[i], &v, &unb)) {
+            if (v < 1 || v > FE_MAX_SIZE)
+                lfail(c, gl, "the grid has %lld programs along axis %d; it must have 1 to %lld", (long long)v, i,
+                      (long long)FE_MAX_SIZE);
+        } else if (!unb) {
+            known_int(c, l->grid[i], gl, "a grid dimension");
+        }
+    }
 
     /* arguments */
     l->nargs = k->nparams;

@@ -203,8 +203,27 @@ static int utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
             return 0;
         v = v << 6 | (s[i] & 0x3f);
     }
+    /* overlong forms, UTF-16 surrogates and code points past U+10FFFF are
+       not UTF-8 either (Python refuses them too) */
+    static const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (v < least[len] || (v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff)
+        return 0;
     *cp = v;
     return len;
+}
+
+/* The length of the character at l->pos; 0 (reported) when it is not
+ * UTF-8. Strings and comments keep their bytes, but the file must be text. */
+static int char_len(lexer *l)
+{
+    const unsigned char *s = (const unsigned char *)l->src + l->pos;
+    uint32_t cp;
+    if (s[0] < 0x80)
+        return 1;
+    int n = utf8_decode(s, l->len - l->pos, &cp);
+    if (n == 0)
+        lex_error(l, loc_at(l, l->pos), "unexpected byte 0x%02X (the file is not valid UTF-8)", s[0]);
+    return n;
 }
 
 static void unexpected_char(lexer *l)
@@ -543,8 +562,12 @@ static void lex_string(lexer *l, size_t nprefix)
             take_newline(l);
             continue;
         }
-        sb_putc(&b, (char)c);
-        l->pos++;
+        int n = char_len(l);
+        if (n == 0)
+            break;
+        for (int k = 0; k < n; k++)
+            sb_putc(&b, l->src[l->pos + (size_t)k]);
+        l->pos += (size_t)n;
     }
     free(b.s);
 }
@@ -614,8 +637,12 @@ static void lex_all(lexer *l)
         if (c < 0)
             break;
         if (c == '#') {
-            while (l->pos < l->len && !is_newline(l->src[l->pos]))
-                l->pos++;
+            while (l->pos < l->len && !is_newline(l->src[l->pos])) {
+                int n = char_len(l);
+                if (n == 0)
+                    break;
+                l->pos += (size_t)n;
+            }
             continue;
         }
         if (is_newline(c)) {

@@ -1,0 +1,22 @@
+# RUN: loomc ir %s --shape M=64
+# EXPECT: a tile of shape [1099511627776] has more than 1048576 elements
+# tl.arange over 2**40 elements: past the tile limit
+import triton
+import triton.language as tl
+import loomc
+
+
+@triton.jit
+def copy(x_ptr, y_ptr, M):
+    xb = tl.make_block_ptr(base=x_ptr, shape=(M,), strides=(1,), offsets=(0,), block_shape=(32,), order=(0,))
+    yb = tl.make_block_ptr(base=y_ptr, shape=(M,), strides=(1,), offsets=(0,), block_shape=(32,), order=(0,))
+    x = tl.load(xb, boundary_check=(0,))
+    r = tl.arange(0, 1099511627776)
+    tl.store(yb, x, boundary_check=(0,))
+
+
+@loomc.launch
+def spec(M):
+    x = loomc.tensor((M,), tl.float32)
+    y = loomc.output((M,), tl.float32)
+    copy[(1,)](x, y, M)

@@ -3224,14 +3224,84 @@ static void plan_stores(lw *L)
     }
 }
 
+static int pos_end(lw *L, const tir_op *op)
+{
+    for (int i = 0; i < L->nnums; i++)
+        if (L->nums[i].op == op)
+            return L->nums[i].end;
+    return -1;
+}
+
+/* Values of the compute kernel whose lifetimes never overlap share a CB
+ * (of their format, as large as the largest): a value is popped before the
+ * next one in the same CB is reserved, in program order, which the pack
+ * engine (behind unpack) never waits on out of order. Lifetimes run from
+ * the producing op to the end of the op, at the value's own level, that
+ * holds its last use - a whole loop when it is read inside one. */
+static void share_cbs(lw *L)
+{
+    int slot_of[LW_MAX_STORES], nslots = 0;
+    struct {
+        int last, first_store;
+        arch_format fmt;
+    } slot[LW_MAX_STORES];
+    for (int s = 0; s < L->nst; s++) {
+        slot_of[s] = -1;
+        if (L->st[s].kind != ST_OWN)
+            continue;
+        for (int u = 0; u < L->nv; u++) {
+            const vinfo *v = &L->v[u];
+            if (v->kind != VK_TILE || v->root != u || v->st != s || v->dest != D_OWN || !L->def[u])
+                continue;
+            L->st[s].first = pos(L, L->def[u]);
+            L->st[s].last = v->last_top ? LM_MAX(pos_end(L, v->last_top), L->st[s].first) : L->st[s].first;
+        }
+    }
+    /* by first production; a slot whose last member ended before takes it */
+    for (;;) {
+        int best = -1;
+        for (int s = 0; s < L->nst; s++)
+            if (L->st[s].kind == ST_OWN && slot_of[s] < 0 && L->st[s].first >= 0 &&
+                (best < 0 || L->st[s].first < L->st[best].first))
+                best = s;
+        if (best < 0)
+            break;
+        store *b = &L->st[best];
+        int k = -1;
+        for (int i = 0; i < nslots && k < 0; i++)
+            if (slot[i].fmt == b->fmt && slot[i].last < b->first)
+                k = i;
+        if (k < 0) {
+            k = nslots++;
+            slot[k].fmt = b->fmt;
+            slot[k].first_store = best;
+            slot[k].last = -1;
+        }
+        slot_of[best] = k;
+        slot[k].last = b->last;
+        store *f = &L->st[slot[k].first_store];
+        if (f->pages < b->pages)
+            f->pages = b->pages;
+    }
+    for (int s = 0; s < L->nst; s++)
+        if (slot_of[s] >= 0 && slot[slot_of[s]].first_store != s)
+            L->st[s].cb = -3 - slot[slot_of[s]].first_store; /* shares that store's CB */
+}
+
 static bool number_cbs(lw *L)
 {
     /* loads, outputs, carried tiles, then values of the compute kernel */
+    share_cbs(L);
     static const stkind order[] = {ST_LOAD, ST_OUT, ST_CARRY, ST_OWN};
     for (size_t o = 0; o < LM_COUNT(order); o++)
         for (int s = 0; s < L->nst; s++)
-            if (L->st[s].kind == order[o] && L->st[s].cb < 0)
+            if (L->st[s].kind == order[o] && L->st[s].cb == -1)
                 L->st[s].cb = next_cb(L, (lm_loc){0});
+    for (int s = 0; s < L->nst; s++)
+        if (L->st[s].cb <= -3) {
+            const store *f = &L->st[-3 - L->st[s].cb];
+            L->st[s].cb = f->cb;
+        }
     for (int i = 0; i < L->acc->n; i++)
         if (L->ax[i].cb <= -2)
             L->ax[i].cb = L->st[-2 - L->ax[i].cb].cb;

@@ -1,7 +1,8 @@
 # loomc build.
 #   make            build build/loomc (gcc)
 #   make test       install missing Debian packages, build with gcc, with clang and with
-#                   clang + AddressSanitizer/UndefinedBehaviorSanitizer, run the suite on each
+#                   clang + AddressSanitizer/UndefinedBehaviorSanitizer, run the suite on each,
+#                   then the determinism checks and Valgrind's memcheck on the gcc build
 #   make demo       build, then run the main job on the kernels in kernels/
 #   make bench      benchmarks (never part of the tests)
 #   make fuzz       build the libFuzzer harnesses of tests/fuzz/ and run each for
@@ -62,6 +63,8 @@ test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) tests-bin BUILD=build/clang CC=clang
 	@$(MAKE) --no-print-directory -j$(JOBS) tests-bin BUILD=build/asan CC=clang SAN=1
 	@sh tests/run.sh build build/clang build/asan
+	@sh tests/determinism/run.sh build
+	@sh tests/valgrind.sh build
 
 # Quick check with one compiler only (not what CI runs).
 check: $(BUILD)/loomc $(TESTBIN)

@@ -199,6 +199,7 @@ typedef struct access {
     int64_t rco[ACC_MAX_TERMS * 4], cco[ACC_MAX_TERMS * 4];
     int64_t r0, c0;
     bool stretched;       /* shared inside a loop whose trips differ within the group */
+    int clean;            /* load cut short: the store of its masked copy (else 0) */
     bool elems;           /* not whole tiles: element moves (coordinates in elements) */
     int64_t rows_el, cols_el, rstride;
     /* boundary checks: the rows (cols) moved are min(block, extent - offset)
@@ -2836,6 +2837,30 @@ static void emit_cstore(kctx *K, const tir_op *op)
     cbop(K, DF_CB_PUSH, x->cb, x->tiles);
 }
 
+/* A load cut short by a boundary check: its pages past the extent hold
+ * what they held before, so the values are copied with those elements set
+ * to zero (the padding the kernel asked for) before anything reads them. */
+static void emit_clean(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int i = access_of(L, op);
+    if (i < 0 || !L->ax[i].clean)
+        return;
+    const access *x = &L->ax[i];
+    pred p[2];
+    int np = 0;
+    if (x->clip_rows)
+        p[np++] = (pred){{-1, 0}, sym_sub(L->sc, x->clip_rows, sym_const(L->sc, 1))};
+    if (x->clip_cols)
+        p[np++] = (pred){{0, -1}, sym_sub(L->sc, x->clip_cols, sym_const(L->sc, 1))};
+    int out = L->st[x->clean].cb;
+    cbop(K, DF_CB_WAIT, x->cb, x->tiles);
+    cbop(K, DF_CB_RESERVE, out, x->tiles);
+    mask_stmt(K, x->cb, 0, out, x->tr, x->tc, p, np, 0.0);
+    cbop(K, DF_CB_PUSH, out, x->tiles);
+    cbop(K, DF_CB_POP, x->cb, x->tiles);
+}
+
 static void emit_cop(kctx *K, const tir_op *op)
 {
     lw *L = K->L;
@@ -2895,6 +2920,7 @@ static void emit_cop(kctx *K, const tir_op *op)
         return;
     case TIR_LOAD:
     case TIR_DESC_LOAD:
+        emit_clean(K, op);
         return;
     default:
         fail(L, op->loc, "'%s' has no tile op", tir_op_name(op->code));
@@ -3472,9 +3498,20 @@ struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, c
                      x->aa->tensor->name, (long long)x->tr, (long long)x->tc);
                 break;
             }
-            ri->st = new_store(&L, ST_LOAD, x->tiles, x->tiles * x->depth, L.p->tensors[x->tensor].format,
+            int ls = new_store(&L, ST_LOAD, x->tiles, x->tiles * x->depth, L.p->tensors[x->tensor].format,
                                x->aa->op->loc);
-            x->cb = -2 - ri->st;
+            x->cb = -2 - ls;
+            ri->st = ls;
+            if (x->clip_rows || x->clip_cols) {
+                /* what a boundary check leaves out reads as padding: the compute
+                   kernel masks it in a copy of its own (the pages hold stale data) */
+                if (x->aa->op->code == TIR_LOAD && x->aa->op->padding == TIR_PAD_NAN) {
+                    fail(&L, x->aa->op->loc, "padding_option=\"nan\" on a block a boundary check cuts short");
+                    break;
+                }
+                x->clean = new_store(&L, ST_OWN, x->tiles, x->tiles, ri->fmt, x->aa->op->loc);
+                ri->st = x->clean;
+            }
         }
         plan_block(&L, k->f->body);
         plan_dot_acc(&L, k->f->body);

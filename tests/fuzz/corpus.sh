@@ -62,6 +62,19 @@ for src in tests/fuzz/fuzz_*.c; do
         ;;
     fuzz_plan)
         copy $(find tests -name '*.json' | sort)
+        # plans as `loomc compile -o` writes them, when a loomc is built
+        loomc=${LOOMC:-build/loomc}
+        if [ -x "$loomc" ]; then
+            n=0
+            for args in "kernels/matmul.py --shape M=512,N=512,K=512" "kernels/matmul.py --shape M=64,N=96,K=33" \
+                "kernels/flash_attention.py --shape B=1,H=8,S=1024,D=64" \
+                "kernels/flash_decode.py --shape B=1,H=8,HKV=2,S=1024,D=64"; do
+                n=$((n + 1))
+                # shellcheck disable=SC2086
+                LOOMC_ARCH_PATH="$PWD/arch" "$loomc" compile $args --arch wormhole_n150 \
+                    -o "$out/$h/plan_$n.json" >/dev/null 2>&1 || rm -f "$out/$h/plan_$n.json"
+            done
+        fi
         ;;
     esac
     echo "corpus: $h: $(find "$out/$h" -type f | wc -l) files"

@@ -2993,7 +2993,8 @@ static bool open_programs(kctx *K, df_stmt **saved, int *nsaved)
             K->wave[gr] = df_slot(K->p, f->var);
         }
         const df_expr *q = BIN(K, DF_X_ADD, idx, BIN(K, DF_X_MUL, C(K, n), K->wave[gr]));
-        K->in[gr] = x_min(K, x_max(K, BIN(K, DF_X_SUB, C(K, L->E[gr]), q), C(K, 0)), C(K, 1));
+        /* whole waves: every index is in range */
+        K->in[gr] = L->E[gr] % n == 0 ? C(K, 1) : x_min(K, x_max(K, BIN(K, DF_X_SUB, C(K, L->E[gr]), q), C(K, 0)), C(K, 1));
         for (int i = L->ngrp[gr] - 1; i >= 0; i--) {
             int g = L->grp[gr][i];
             if (i == 0) {

@@ -392,4 +392,25 @@ bl_chip bl_chip_of(const arch_desc *a);
 void bl_sched_set_formats(sched_kernel *k, arch_format in, arch_format out, bool keep_scratch,
                           const arch_desc *a, sym_ctx *s);
 
+/* One buffer's storage format (an IN or OUT buffer, e.g. only the KV cache
+ * of a decode kernel); the dots' operand formats and the default fidelity
+ * follow as in bl_sched_set_formats. */
+void bl_sched_set_buf_format(sched_kernel *k, int buf, arch_format f, const arch_desc *a, sym_ctx *s);
+/* The buffer operand `which` (0: in0, 1: in1) of dot `dot` reads, views
+ * peeled; -1 when it is not a buffer. */
+int bl_dot_operand_buf(const sched_kernel *k, int dot, int which);
+
+/* Carry the summary's buffer formats (bl_sched_set_formats) into a program
+ * sched_lower made from it: each DRAM tensor takes the format of the
+ * buffer that loads or stores it, and every CB the program reads it into or
+ * writes it from takes the same (ttnn_df.c). */
+struct df_program;
+void bl_df_apply_formats(struct df_program *p, const sched_kernel *k);
+/* TTNN's NoC assignment in its multicast matmul factories: in0 (A) on NoC 1,
+ * in1 (B) and the output writer on NoC 0 (Wormhole's preferred NoCs for DRAM
+ * writes and reads).  When the lowered program of a one-dot kernel has A on
+ * the reader kernel (NoC 0) and B and C on the writer (NoC 1), the two
+ * kernels of every core are exchanged.  Returns whether it did. */
+bool bl_df_ttnn_nocs(struct df_program *p, const sched_kernel *k);
+
 #endif

@@ -74,6 +74,46 @@ static bool is_scratch(const sched_kernel *k, const sched_buf *b)
     return t && t->role == TIR_SCRATCH;
 }
 
+/* The dots' operand formats and the default fidelity from the buffers. */
+static void follow_formats(sched_kernel *k)
+{
+    k->fp32_acc = false;
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_OUT && k->bufs[i].format == ARCH_FP32)
+            k->fp32_acc = true;
+    bool all_bfp = k->ndots > 0;
+    for (int i = 0; i < k->ndots; i++) {
+        sched_dot *d = &k->dots[i];
+        int ba = operand_buf(k, d->op->opnds[0]), bb = operand_buf(k, d->op->opnds[1]);
+        if (ba >= 0)
+            d->a_format = k->bufs[ba].format;
+        if (bb >= 0)
+            d->b_format = k->bufs[bb].format;
+        bool bfp_a = d->a_format == ARCH_BFP8_B || d->a_format == ARCH_BFP4_B;
+        bool bfp_b = d->b_format == ARCH_BFP8_B || d->b_format == ARCH_BFP4_B;
+        if (!(bfp_a && bfp_b))
+            all_bfp = false;
+    }
+    k->fidelity = all_bfp ? ARCH_LOFI : ARCH_HIFI2;
+}
+
+int bl_dot_operand_buf(const sched_kernel *k, int dot, int which)
+{
+    if (dot < 0 || dot >= k->ndots || which < 0 || which > 1)
+        return -1;
+    return operand_buf(k, k->dots[dot].op->opnds[which]);
+}
+
+void bl_sched_set_buf_format(sched_kernel *k, int buf, arch_format f, const arch_desc *a, sym_ctx *s)
+{
+    if (buf < 0 || buf >= k->nbufs)
+        return;
+    sched_buf *b = &k->bufs[buf];
+    b->format = f;
+    b->bytes = buf_bytes(s, b, a);
+    follow_formats(k);
+}
+
 void bl_sched_set_formats(sched_kernel *k, arch_format in, arch_format out, bool keep_scratch,
                           const arch_desc *a, sym_ctx *s)
 {
@@ -100,24 +140,7 @@ void bl_sched_set_formats(sched_kernel *k, arch_format in, arch_format out, bool
         }
         acc->bytes = buf_bytes(s, acc, a);
     }
-    k->fp32_acc = false;
-    for (int i = 0; i < k->nbufs; i++)
-        if (k->bufs[i].kind == SCHED_BUF_OUT && k->bufs[i].format == ARCH_FP32)
-            k->fp32_acc = true;
-    bool all_bfp = k->ndots > 0;
-    for (int i = 0; i < k->ndots; i++) {
-        sched_dot *d = &k->dots[i];
-        int ba = operand_buf(k, d->op->opnds[0]), bb = operand_buf(k, d->op->opnds[1]);
-        if (ba >= 0)
-            d->a_format = k->bufs[ba].format;
-        if (bb >= 0)
-            d->b_format = k->bufs[bb].format;
-        bool bfp_a = d->a_format == ARCH_BFP8_B || d->a_format == ARCH_BFP4_B;
-        bool bfp_b = d->b_format == ARCH_BFP8_B || d->b_format == ARCH_BFP4_B;
-        if (!(bfp_a && bfp_b))
-            all_bfp = false;
-    }
-    k->fidelity = all_bfp ? ARCH_LOFI : ARCH_HIFI2;
+    follow_formats(k);
 }
 
 /* ---- building a schedule ------------------------------------------------ */

@@ -7,7 +7,9 @@
  * for the element-wise, SFPU, copy and fill ops, or up to one Dst half of
  * output rows for a reduction. Costs come from the description only:
  *
- *   unpack  bytes of the input tiles (in their CB's format) / unpack_bpc
+ *   unpack  bytes of the input tiles (in their CB's format) / unpack_bpc;
+ *           a matmul sub-block h x w unpacks, per K tile, min(h, w) tiles
+ *           of one operand and h*w of the other (see sim_compute_unpack)
  *   math    tiles x the op's cycles per tile: matmul_tile_cycles[fidelity]
  *           (scaled by the in0 row granule for tiles shorter than it),
  *           eltwise_tile_cycles, bcast_tile_cycles when an operand is
@@ -169,7 +171,16 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         c->math = (double)(sh * sw * k) * a->matmul_tile_cycles[kl->fidelity] * rows_factor;
         c->pack = (double)c->ntiles * per_out;
         c->flops = (double)(sh * sw * k) * 2.0 * a->tile_h * a->tile_w * a->tile_w;
-        unpack = ((double)(sh * k) * tbytes(s, e, st->cb) + (double)(k * sw) * tbytes(s, e, st->cb_b)) / a->unpack_bpc;
+        /* The unpacker feeds the matrix engine a pair of source tiles per
+           tile product; its source registers hold one tile per operand. Per
+           K tile it holds one operand's tile while it streams the other's
+           along the sub-block's longer side, then refills the held one
+           (tenstorrent/tt-llk, llk_unpack_AB_matmul: reuse_a = ct_dim >=
+           rt_dim). So a sub-block unpacks, per K tile, min(h, w) tiles of the
+           held operand and h*w tiles of the streamed one - not h + w. */
+        double held = sw >= sh ? (double)sh * tbytes(s, e, st->cb) : (double)sw * tbytes(s, e, st->cb_b);
+        double streamed = (double)(sh * sw) * (sw >= sh ? tbytes(s, e, st->cb_b) : tbytes(s, e, st->cb));
+        unpack = (double)k * (held + streamed) / a->unpack_bpc;
         for (int r = 0; r < sh; r++)
             for (int q = 0; q < sw; q++)
                 c->out[r * sw + q] = (int32_t)(at_out + (bi * sh + r) * n + bj * sw + q);

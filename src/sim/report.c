@@ -114,6 +114,7 @@ sim_result *sim_report(sim *s)
             double f = s->eng[s->cores[i].eng[k]].busy / T;
             r->cores[i].busy[k] = f;
             r->busy_avg[k] += f / s->ncores;
+            r->engine_done[k] = LM_MAX(r->engine_done[k], s->eng[s->cores[i].eng[k]].t_done);
         }
     }
 

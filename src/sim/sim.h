@@ -100,6 +100,10 @@ typedef struct sim_result {
     uint64_t events;                /* events processed */
     uint64_t rate_updates;          /* fair-share recomputations of the NoC model */
     double busy_avg[SIM_NENGINES];  /* busy fraction per engine kind, averaged over cores */
+    double engine_done[SIM_NENGINES]; /* cycle at which the last core's engine of each kind
+                                         finished its kernel (a profiler's per-RISC kernel
+                                         window ends there: e.g. the math kernel's duration
+                                         excludes the final pack and output writes) */
     sim_core_stat *cores;
     int ncores;
     sim_link_stat *links;           /* hottest links first (at most top_links) */

@@ -324,8 +324,13 @@ static bool elem_format(lw *L, tir_elem e, arch_format *f, lm_loc loc)
     case TIR_F32:
         *f = ARCH_FP32;
         return true;
+    case TIR_F16:
+        /* the descriptions have no f16 tile format: f16 values are exact in
+           fp32 tiles (the rounding of f16 intermediates is not modelled) */
+        *f = ARCH_FP32;
+        return true;
     default:
-        fail(L, loc, "%s tiles have no tile format on this chip (bf16 and f32 are supported)", tir_elem_name(e));
+        fail(L, loc, "%s tiles have no tile format on this chip (bf16, f16 and f32 are supported)", tir_elem_name(e));
         return false;
     }
 }
@@ -2518,6 +2523,15 @@ static void emit_where(kctx *K, const tir_op *op)
     memcpy(p, m->p, sizeof p);
     opnd keep = x;
     double other;
+    int filled = -1;
+    int64_t T0 = rr->tr * rr->tc;
+    if (x.k == O_CONST && y.k == O_CONST) {
+        /* a tile of two constants: filled with one, masked to the other */
+        filled = temp_open(K, op, 2, T0);
+        fill(K, filled, T0, x.c);
+        keep = temp_ready(K, filled, T0);
+        x = keep;
+    }
     if (x.k == O_FULL && y.k == O_CONST) {
         other = y.c;
     } else if (x.k == O_CONST && y.k == O_FULL && np == 1) {
@@ -2539,6 +2553,8 @@ static void emit_where(kctx *K, const tir_op *op)
         int out = out_open(K, r);
         mask_stmt(K, keep.cb, keep.at, out, rr->tr, rr->tc, p, np, other);
         out_close(K, r);
+        if (filled >= 0)
+            cbop(K, DF_CB_POP, filled, T);
         return;
     }
     int t = temp_cb(K, op, 0, T, rr->fmt);
@@ -2550,6 +2566,8 @@ static void emit_where(kctx *K, const tir_op *op)
     mask_stmt(K, t, 0, out, rr->tr, rr->tc, p + 2, np - 2, other);
     out_close(K, r);
     cbop(K, DF_CB_POP, t, T);
+    if (filled >= 0)
+        cbop(K, DF_CB_POP, filled, T);
 }
 
 /* The output sub-block of a matmul: the schedule's sub.h x sub.w when it
@@ -3159,19 +3177,19 @@ static bool build_classes(lw *L)
             if (L->failed)
                 return false;
             /* CBs last: the compute kernel may have asked for temporaries */
+            /* a CB shared by several values is as large as the largest */
             for (int s = 0; s < L->nst; s++) {
                 const store *st = &L->st[s];
-                if (st->cb < 0)
+                bool first = st->cb >= 0;
+                for (int o = 0; o < s && first; o++)
+                    first = L->st[o].cb != st->cb;
+                if (!first)
                     continue;
-                bool dup = false;
-                for (int b = 0; b < c->ncbs; b++)
-                    if (c->cbs[b].id == st->cb) {
-                        dup = true;
-                        if (c->cbs[b].pages < st->pages)
-                            c->cbs[b].pages_e = df_const(L->p, st->pages), c->cbs[b].pages = st->pages;
-                    }
-                if (!dup)
-                    df_add_cb(L->p, c, st->cb, st->fmt, df_const(L->p, st->pages), (lm_loc){0});
+                int64_t pages = 0;
+                for (int o = s; o < L->nst; o++)
+                    if (L->st[o].cb == st->cb)
+                        pages = LM_MAX(pages, L->st[o].pages);
+                df_add_cb(L->p, c, st->cb, st->fmt, df_const(L->p, pages), (lm_loc){0});
             }
         }
     if (L->p->nclasses == 0) {

@@ -105,7 +105,10 @@ static bool softmax_block(const tir_block *b, bool *seen_dot)
     return false;
 }
 
-static arch_format fmt_of(tir_elem e) { return e == TIR_BF16 ? ARCH_BF16 : ARCH_FP32; }
+/* The format whose error model fits an output: f16 is held in fp32 tiles,
+ * but its products go through the matrix engine at the fidelity's
+ * precision, as bf16 ones do. */
+static arch_format fmt_of(tir_elem e) { return e == TIR_BF16 || e == TIR_F16 ? ARCH_BF16 : ARCH_FP32; }
 
 bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sched_schedule *const *s, int n,
                    const tir_tensor *const *tensors, int ntensors, const sched_run_opts *o, sym_ctx *sc, lm_diag *d)

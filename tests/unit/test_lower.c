@@ -436,6 +436,20 @@ static void attention_tail(void **st)
     job_close(&j);
 }
 
+/* The tutorial-style attention kernel (f16, tl.where(mask, 0, -1e6) added to
+ * the scores, two heads per program): nothing in the lowering knows it. */
+static void attention_tutorial(void **st)
+{
+    (void)st;
+    for (int causal = 0; causal <= 1; causal++) {
+        job j;
+        job_open(&j, "tests/kernels/tutorial_attention.py", "Z=1,H=4,N_CTX=256,HEAD_DIM=64",
+                 causal ? "CAUSAL=1" : "CAUSAL=0", "BLOCK_M=64,BLOCK_N=32,grid.x=2,grid.y=4");
+        run_checked(&j);
+        job_close(&j);
+    }
+}
+
 /* ---- flash decode: two launches through scratch tensors ----------------------------- */
 
 static const char *FD = "kernels/flash_decode.py";
@@ -735,6 +749,7 @@ int main(void)
         cmocka_unit_test(attention_mcast),
         cmocka_unit_test(attention_small_blocks),
         cmocka_unit_test(attention_tail),
+        cmocka_unit_test(attention_tutorial),
         cmocka_unit_test(matmul_k_tail),
         cmocka_unit_test(decode_gqa),
         cmocka_unit_test(decode_mha_forward),

@@ -9,6 +9,7 @@
  * input, a kernel or schedule that cannot be lowered, a run-time error of
  * the program, or a failed check.
  */
+#include "baseline/ttnn.h"
 #include "cli.h"
 #include "driver/driver.h"
 #include "sched/sched.h"
@@ -21,7 +22,8 @@ static void run_help(FILE *f)
 {
     fprintf(f,
             "usage: loomc run KERNEL.py --arch NAME|FILE --shape NAME=N[,...] [--const NAME=N]...\n"
-            "                 [--kernel NAME] [--schedule loom|manual|PLAN.json] [--set NAME=N[,...]]...\n"
+            "                 [--kernel NAME] [--schedule loom|manual|ttnn|ttnn-tuned|PLAN.json]\n"
+            "                 [--set NAME=N[,...]]... [--format F] [--explain]\n"
             "                 [--place AXIS=P[,...]] [--transport LOAD=T[,...]] [--check]\n"
             "                 [--timing-only] [--trace FILE] [--json] [--exact-exp] [--print]\n"
             "                 [--seed N] [--fidelity F]\n\n"
@@ -36,6 +38,9 @@ static void run_help(FILE *f)
             "  --kernel NAME        the launch spec to use, or a kernel it launches\n"
             "  --schedule loom      loomc's solver chooses (default)\n"
             "  --schedule PLAN.json the schedules of a plan file (loomc compile -o)\n"
+            "  --schedule ttnn      TTNN's default schedule for the op (matmul, SDPA prefill,\n"
+            "                       SDPA decode) as a loomc schedule (docs/baselines.md)\n"
+            "  --schedule ttnn-tuned  the hand-tuned config of TTNN's GEMM benchmark (matmul)\n"
             "  --schedule manual    program axis 0 on core rows (y), axis 1 on columns (x),\n"
             "                       others a loop on each core; every load from DRAM; the\n"
             "                       grid as large as the programs allow; free constexprs must\n"
@@ -53,7 +58,11 @@ static void run_help(FILE *f)
             "  --exact-exp          exp in exact rather than the chip's approximate mode\n"
             "  --print              print the lowered dataflow programs first\n"
             "  --seed N             inputs are pseudo-random from N (default 0)\n"
-            "  --fidelity F         matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4\n"
+            "  --fidelity F         matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4 (default:\n"
+            "                       TTNN's rule, HiFi2, or LoFi when both inputs are block-float)\n"
+            "  --format F           storage format of the DRAM tensors the kernel loads and\n"
+            "                       stores: bf16, bfp8_b, bfp4_b (manual and ttnn schedules)\n"
+            "  --explain            why this schedule: for ttnn, the TTNN rule behind each value\n"
             "  --help               show this text\n\n"
             "A job of several launches (a split kernel and its combine kernel) runs them in\n"
             "order; scratch tensors carry the data between them and the cycles add up.\n"
@@ -284,6 +293,8 @@ int cli_run(int argc, char **argv)
     bool check = false, timing_only = false, json = false, exact_exp = false, print = false;
     uint64_t seed = 0;
     const char *fidelity = NULL;
+    const char *format = NULL;
+    bool explain = false;
     int rc = LOOMC_EUSER;
     bool err = false;
     drv_result r;
@@ -337,6 +348,15 @@ int cli_run(int argc, char **argv)
                 goto out;
             }
             fidelity = val;
+        } else if (cli_opt(argc, argv, &i, "--format", &val, &err)) {
+            arch_format fx;
+            if (!err && (!arch_format_parse(val, &fx) || fx == ARCH_FP32)) {
+                cli_usage_error("run", "--format must be bf16, bfp8_b or bfp4_b, got '%s'", val);
+                goto out;
+            }
+            format = val;
+        } else if (cli_flag(argv, i, "--explain")) {
+            explain = true;
         } else if (cli_opt(argc, argv, &i, "--trace", &val, &err)) {
             trace = val;
         } else if (cli_flag(argv, i, "--check")) {
@@ -405,11 +425,17 @@ int cli_run(int argc, char **argv)
     if (!drv_compile(&r, &o, &d))
         goto out;
     bool manual = !strcmp(schedule, "manual");
+    bool ttnn = !strcmp(schedule, "ttnn") || !strcmp(schedule, "ttnn-tuned");
+    if (format && !manual && !ttnn) {
+        cli_usage_error("run", "--format applies to --schedule manual, ttnn and ttnn-tuned (loomc's solver "
+                        "schedules the kernel's own formats)");
+        goto out;
+    }
     if (!strcmp(schedule, "loom")) {
         drv_sched_opts so = {.arch = arch};
         if (!drv_schedule(&r, &so, &d))
             goto out;
-    } else if (!manual) {
+    } else if (!manual && !ttnn) {
         /* a plan file written by loomc compile -o (or by hand) */
         sched_plan *plan = sched_plan_read(schedule, &r.arena, &d);
         if (!plan || !drv_schedule_plan(&r, plan, schedule, arch, &d))
@@ -425,6 +451,49 @@ int cli_run(int argc, char **argv)
     const sched_kernel *kp[SCHED_MAX_LAUNCHES];
     const sched_schedule *sp[SCHED_MAX_LAUNCHES];
     bool ok = true;
+    arch_format fmt = ARCH_BF16;
+    if (format)
+        arch_format_parse(format, &fmt);
+    /* TTNN's schedule (src/baseline/ttnn_sched.c) needs every launch's
+       summary at once: the decode reduction is a launch of its own. */
+    bl_sched *bs = NULL;
+    if (ttnn) {
+        sched_free frees[SCHED_MAX_VARS];
+        int nf = 0;
+        for (int i = 0; i < r.spec->nfrees && nf < SCHED_MAX_VARS; i++)
+            frees[nf++] = (sched_free){.var = r.spec->frees[i].var, .pinned = r.spec->frees[i].bound};
+        sched_kernel *kk[SCHED_MAX_LAUNCHES];
+        for (int l = 0; l < n && ok; l++) {
+            ok = sched_summarize(&kern[l], r.launches[l].func, r.launches[l].access, arch, frees, nf, r.sym,
+                                 &r.arena, &d);
+            kern[l].launch = r.launches[l].launch->index;
+            if (ok && format)
+                bl_sched_set_formats(&kern[l], fmt, fmt, true, arch, r.sym);
+            kk[l] = &kern[l];
+        }
+        if (ok) {
+            bs = lm_xcalloc(1, sizeof *bs);
+            bl_sched_opts bo = {.kind = strcmp(schedule, "ttnn") ? BL_SCHED_TUNED : BL_SCHED_DEFAULT};
+            if (fidelity) {
+                bo.have_fidelity = true;
+                arch_fidelity_parse(fidelity, &bo.fidelity);
+            }
+            ok = bl_ttnn_schedule(bs, kk, n, &r.spec->env, arch, &bo, r.sym, &r.arena);
+            if (!ok)
+                lm_error_plain(&d, "--schedule %s: %s", schedule, bs->why);
+            else if (explain) {
+                lm_buf eb = {0};
+                bl_sched_explain_print(&eb, bs, kk);
+                fputs(lm_buf_str(&eb), stdout);
+                lm_buf_free(&eb);
+            }
+        }
+    } else if (explain && r.sched) {
+        lm_buf eb = {0};
+        sched_explain(&eb, &r.sched->job, &r.sched->result, r.sym, &r.arena);
+        fputs(lm_buf_str(&eb), stdout);
+        lm_buf_free(&eb);
+    }
     for (int l = 0; l < n && ok; l++) {
         drv_launch *dl = &r.launches[l];
         sched_schedule *s = &sch[l];
@@ -438,6 +507,8 @@ int cli_run(int argc, char **argv)
                 break;
             }
             kern[l].launch = dl->launch->index;
+            if (format)
+                bl_sched_set_formats(&kern[l], fmt, fmt, true, arch, r.sym);
             s->k = &kern[l];
             manual_candidate(&s->cand, &kern[l]);
             for (int i = 0; i < r.spec->env.n; i++)
@@ -446,6 +517,12 @@ int cli_run(int argc, char **argv)
             s->fp32_acc = kern[l].fp32_acc;
             s->predicted_cycles = -1;
             s->origin = "manual";
+            kp[l] = &kern[l];
+        } else if (ttnn) {
+            *s = bs->s[l];
+            s->values = (sym_env){0};
+            for (int i = 0; i < bs->s[l].values.n; i++)
+                sym_env_set(&s->values, bs->s[l].values.b[i].var, bs->s[l].values.b[i].lo);
             kp[l] = &kern[l];
         } else {
             const sched_schedule *best = dl->schedule;
@@ -584,6 +661,10 @@ int cli_run(int argc, char **argv)
     }
     for (int l = 0; l < n; l++)
         sym_env_free(&sch[l].values);
+    if (bs) {
+        bl_sched_free(bs);
+        free(bs);
+    }
     free(kern);
     free(sch);
 out:

@@ -261,7 +261,7 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
     rowctx rc = {.job = job, .arch = arch, .sym = r.sym, .sp = &sp, .ar = ar, .progress = o->progress,
                  .last_print = bl_wall_seconds(), .what = "loomc"};
     bl_evaluator ev;
-    double capf = o->model_quality ? 0 : (o->cap_factor > 0 ? o->cap_factor : 8.0);
+    double capf = o->model_quality ? 0 : (o->cap_factor > 0 ? o->cap_factor : 4.0);
     bl_evaluator_init(&ev, &sp, eval_point, &rc, capf);
     ev.progress = progress_cb;
     ev.progress_ctx = &rc;

@@ -283,7 +283,7 @@ typedef struct bl_bench_opts {
     int ntrials;          /* 0: the suite's, else 10,100,1000 */
     bool model_quality;   /* only loomc's pick and the oracle, every run uncapped */
     bool no_tuner, no_oracle;
-    double cap_factor;    /* oracle/tuner runs stop at this x the best so far (0: 8) */
+    double cap_factor;    /* oracle/tuner runs stop at this x the best so far (0: 4) */
     uint64_t seed;
     bool progress;        /* progress lines on stderr */
 } bl_bench_opts;

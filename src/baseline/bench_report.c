@@ -76,11 +76,19 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
 {
     group *g;
     int ng = groups_of(b, &g);
-    lm_buf_printf(out, "loomc bench: every figure is simulated (cycle-approximate simulator, timing-only runs);\n"
-                       "none is a hardware measurement. Regret = cycles / best known - 1, where best known is\n"
-                       "the best of the oracle, loomc's five best and the tuner (exact oracle: the optimum).\n"
-                       "oracle bound %lld points; tuner seed %llu.\n\n",
-                  (long long)b->opts.oracle_bound, (unsigned long long)b->opts.seed);
+    lm_buf_puts(out, "loomc bench: every figure is simulated (cycle-approximate simulator, timing-only runs);\n"
+                     "none is a hardware measurement. Regret = cycles / best known - 1, where best known is\n"
+                     "the best of the oracle, loomc's five best and the tuner (exact oracle: the optimum).\n"
+                     "The oracle and the tuner search loomc's own space (its candidates, domains and\n"
+                     "legality constraints).\n");
+    if (b->opts.no_oracle)
+        lm_buf_puts(out, "no oracle (--no-oracle): best known is the best of loomc's five and the tuner; ");
+    else
+        lm_buf_printf(out, "oracle bound %lld schedules; ", (long long)b->opts.oracle_bound);
+    if (b->opts.no_tuner || !b->ntrials)
+        lm_buf_puts(out, "no tuner.\n\n");
+    else
+        lm_buf_printf(out, "tuner seed %llu.\n\n", (unsigned long long)b->opts.seed);
 
     /* Table: per operator and chip */
     lm_buf_printf(out, "%-10s %-15s %6s  %-26s %-15s %7s", "operator", "chip", "shapes", "speedup vs TTNN",

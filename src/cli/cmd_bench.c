@@ -45,7 +45,7 @@ static void usage(FILE *f)
             "  --json FILE           every row as JSON\n"
             "  --plots DIR           gnuplot data, scripts and SVG plots (speedup, roofline, rank)\n"
             "  --seed N              seed of the oracle's sample and the tuner (default 1)\n"
-            "  --cap F               stop oracle and tuner runs at F x the best so far (default 8)\n"
+            "  --cap F               stop oracle and tuner runs at F x the best so far (default 4)\n"
             "  --quiet               no progress lines on stderr\n"
             "exit status: 0 success, 1 bad input, 2 internal error\n",
             BL_DEFAULT_BOUND);

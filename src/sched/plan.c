@@ -50,8 +50,10 @@ void sched_plan_write_json(lm_buf *b, const sched_plan *p, const char *extra)
 {
     lm_buf_puts(b, "{\n  \"format\": \"loomc-plan\",\n  \"version\": 1,\n  \"kernel_file\": ");
     json_str(b, p->kernel_file);
-    lm_buf_puts(b, ",\n  \"spec\": ");
-    json_str(b, p->spec);
+    if (p->spec) { /* optional on reading, so a plan read without it is written without it */
+        lm_buf_puts(b, ",\n  \"spec\": ");
+        json_str(b, p->spec);
+    }
     lm_buf_puts(b, ",\n  \"arch\": ");
     json_str(b, p->arch);
     lm_buf_puts(b, ",\n  \"shape\": ");

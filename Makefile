@@ -62,9 +62,7 @@ test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) tests-bin BUILD=build CC=gcc
 	@$(MAKE) --no-print-directory -j$(JOBS) tests-bin BUILD=build/clang CC=clang
 	@$(MAKE) --no-print-directory -j$(JOBS) tests-bin BUILD=build/asan CC=clang SAN=1
-	@sh tests/run.sh build build/clang build/asan
-	@sh tests/determinism/run.sh build
-	@sh tests/valgrind.sh build
+	@sh tests/all.sh build build/clang build/asan
 
 # Quick check with one compiler only (not what CI runs).
 check: $(BUILD)/loomc $(TESTBIN)

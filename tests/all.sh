@@ -1,0 +1,17 @@
+#!/bin/sh
+# all.sh BUILD... - every test of `make test`: the suite on each build, the
+# determinism checks and the Valgrind run on the first build, then one total
+# line 'total: N passed, N failed'. Exit status 1 if anything failed.
+cd "$(dirname "$0")/.." || exit 1
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT INT TERM
+status=0
+sh tests/run.sh "$@" | tee "$log" || status=1
+sh tests/determinism/run.sh "$1" | tee -a "$log" || status=1
+sh tests/valgrind.sh "$1" | tee -a "$log" || status=1
+# each part ends with 'WORD: N passed, N failed'
+p=$(sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+f=$(sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log" | awk '{s+=$1} END {print s+0}')
+[ "$f" -ne 0 ] && status=1
+echo "total: $p passed, $f failed"
+exit $status

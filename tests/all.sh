@@ -4,11 +4,17 @@
 # line 'total: N passed, N failed'. Exit status 1 if anything failed.
 cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT INT TERM
+rc=$(mktemp)
+trap 'rm -f "$log" "$rc"' EXIT INT TERM
 status=0
-sh tests/run.sh "$@" | tee "$log" || status=1
-sh tests/determinism/run.sh "$1" | tee -a "$log" || status=1
-sh tests/valgrind.sh "$1" | tee -a "$log" || status=1
+# run a part, show its output as it comes, keep it for the total and its exit status
+part() {
+    { sh "$@"; echo $? >"$rc"; } | tee -a "$log"
+    [ "$(cat "$rc")" = 0 ] || status=1
+}
+part tests/run.sh "$@"
+part tests/determinism/run.sh "$1"
+part tests/valgrind.sh "$1"
 # each part ends with 'WORD: N passed, N failed'
 p=$(sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 f=$(sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log" | awk '{s+=$1} END {print s+0}')

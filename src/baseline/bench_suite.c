@@ -98,7 +98,7 @@ static const char *parse_expr(pctx *p, const char *text, int col)
         col++;
     }
     size_t n = strlen(text);
-    while (n && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+    while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\r'))
         n--;
     if (!n) {
         err(p, col, "expected an expression");

@@ -102,6 +102,13 @@ static void suite_parses(void **state)
     assert_non_null(strstr(why, "names Q"));
     parsed_free(&p);
 
+    /* CRLF line ends are accepted */
+    parse(&p, "crlf.suite", "operator g\r\nkernel k.py\r\nflops 2*M\r\nshape M=3\r\n");
+    assert_true(p.ok);
+    assert_string_equal(p.s.ops[0].flops, "2*M");
+    assert_string_equal(p.s.ops[0].kernel, "./k.py");
+    parsed_free(&p);
+
     /* no 'suite' line: named after the file */
     parse(&p, "dir/quick-one.suite", "operator g\nkernel k.py\nflops M\nshape M=1\n");
     assert_true(p.ok);

@@ -314,7 +314,6 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
     }
 
     /* the oracle */
-    row->best_cycles = row->top5_cycles;
     bl_oracle orc = {0};
     if (!o->no_oracle) {
         rc.what = "oracle";
@@ -327,7 +326,6 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
         row->oracle_points = orc.npts;
         row->oracle_ran_points = orc.sampled + orc.polished;
         row->oracle_cycles = orc.best >= 0 ? orc.best_cycles : INFINITY;
-        row->best_cycles = LM_MIN(row->best_cycles, row->oracle_cycles);
         /* predicted against simulated over the oracle's points (and loomc's pick) */
         bool has_pick = false;
         double *pred = lm_xcalloc((size_t)(orc.npts + 1), sizeof *pred);
@@ -364,11 +362,9 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
         bl_tuner_run(&tn, &sp, &ev, &to);
         row->nmarks = tn.nmarks;
         memcpy(row->marks, tn.marks, sizeof row->marks);
-        if (tn.nmarks && tn.marks[tn.nmarks - 1].best >= 0)
-            row->best_cycles = LM_MIN(row->best_cycles, tn.marks[tn.nmarks - 1].best_cycles);
     }
 
-    /* the best known point */
+    /* the best known point: every point that ran to the end, whoever asked */
     int best = pick;
     for (size_t i = 0; i < ev.entries.len; i++) {
         const bl_entry *x = &ev.entries.items[i];

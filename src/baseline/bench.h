@@ -201,6 +201,7 @@ typedef struct bl_tuner_mark {
     int64_t used;        /* trials actually run by then (less when the space ran out) */
     int best;            /* entry index of the best so far (-1: none ran) */
     double best_cycles;
+    bool lower_bound;    /* every trial so far hit the cap: best_cycles is a lower bound */
     double sim_seconds;  /* simulated time of every trial so far: what tuning on the
                             device would spend running kernels */
     double wall_seconds; /* host CPU seconds the trials took in the simulator */

@@ -62,6 +62,18 @@ static void pct(lm_buf *b, int w, double x)
         lm_buf_printf(b, "%*.1f%%", w - 1, 100.0 * x);
 }
 
+/* A regret that may be a lower bound (">300.0%"). */
+static void pct_lb(lm_buf *b, int w, double x, bool lower)
+{
+    if (isnan(x) || !lower) {
+        pct(b, w, x);
+        return;
+    }
+    char cell[32];
+    snprintf(cell, sizeof cell, ">%.1f%%", 100.0 * x);
+    lm_buf_printf(b, "%*s", w, cell);
+}
+
 static void trials_name(lm_buf *b, int64_t t)
 {
     if (t >= 1000 && t % 1000 == 0)
@@ -111,6 +123,7 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
         double r1 = 0, r1max = 0, r5 = 0, comp = 0, tune = 0;
         double tr[BL_MAX_MARKS] = {0};
         int ntr[BL_MAX_MARKS] = {0};
+        bool trlow[BL_MAX_MARKS] = {0};
         for (int k = 0; k < g[i].n; k++) {
             const bl_row *r = &b->rows[g[i].rows[k]];
             if (!r->ok)
@@ -130,6 +143,7 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
                 if (!isnan(y)) {
                     tr[m] += y;
                     ntr[m]++;
+                    trlow[m] |= r->marks[m].lower_bound;
                 }
             }
             if (r->nmarks)
@@ -157,7 +171,7 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
             lm_buf_printf(out, "%-15s %7s", "-", "-");
         }
         for (int m = 0; m < b->ntrials; m++)
-            pct(out, 11, ntr[m] ? tr[m] / ntr[m] : NAN);
+            pct_lb(out, 11, ntr[m] ? tr[m] / ntr[m] : NAN, trlow[m]);
         if (nok)
             lm_buf_printf(out, " %10.3f %9.1f  %d/%d\n", comp / nok, tune / nok, nexact, noracle);
         else
@@ -204,7 +218,8 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
                 lm_buf_printf(out, " %11s %10s", "-", "-");
             }
             for (int m = 0; m < b->ntrials; m++)
-                pct(out, 8, m < r->nmarks ? regret_or_nan(r->marks[m].best_cycles, r->best_cycles) : NAN);
+                pct_lb(out, 8, m < r->nmarks ? regret_or_nan(r->marks[m].best_cycles, r->best_cycles) : NAN,
+                       m < r->nmarks && r->marks[m].lower_bound);
             double secs = r->loomc_cycles / (r->clock_ghz * 1e9);
             double tf = r->flops > 0 ? r->flops / secs / 1e12 : 0;
             double roof = r->dram_tflops > 0 ? LM_MIN(r->peak_tflops, r->dram_tflops) : r->peak_tflops;
@@ -235,7 +250,8 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
         }
     }
     if (b->ntrials) {
-        lm_buf_printf(out, "\ntuner@N: the tuner's best after N simulated trials (regret against best known; "
+        lm_buf_printf(out, "\ntuner@N: the tuner's best after N simulated trials (regret against best known; '>' when\n"
+                           "every trial so far was stopped at the cap, so the regret is at least that; "
                            "'compile s' and 'tune s' = host CPU seconds, the latter for the last budget; the simulated kernel time of tuning is in the JSON).\n");
     }
     groups_free(g, ng);
@@ -408,6 +424,7 @@ void bl_bench_json(lm_buf *out, const bl_bench *b)
                 jnum(out, k->best >= 0 ? k->best_cycles : NAN);
                 lm_buf_puts(out, ", \"regret\": ");
                 jnum(out, k->best >= 0 ? bl_regret(k->best_cycles, r->best_cycles) : NAN);
+                lm_buf_printf(out, ", \"lower_bound\": %s", k->lower_bound ? "true" : "false");
                 lm_buf_puts(out, ", \"simulated_seconds\": ");
                 jnum(out, k->sim_seconds);
                 lm_buf_puts(out, ", \"host_seconds\": ");
@@ -517,7 +534,8 @@ bool bl_bench_plots(const bl_bench *b, const char *dir, lm_diag *d)
                 lm_buf_puts(&db, " ? ? ? ? ? ? ? ? ?\n");
                 continue;
             }
-            double tun = r->nmarks && r->marks[r->nmarks - 1].best >= 0 ? r->marks[r->nmarks - 1].best_cycles : NAN;
+            const bl_tuner_mark *lm = r->nmarks ? &r->marks[r->nmarks - 1] : NULL;
+            double tun = lm && lm->best >= 0 && !lm->lower_bound ? lm->best_cycles : NAN;
             dat_num(&db, r->ttnn_ok ? r->ttnn_cycles / r->loomc_cycles : NAN);
             dat_num(&db, r->ttnn_ok ? r->ttnn_cycles / tun : NAN);
             dat_num(&db, r->ttnn_ok ? r->ttnn_cycles / r->best_cycles : NAN);

@@ -82,6 +82,19 @@ static bool propose_local(tctx *c, const bl_entry *inc, int *s)
     return bl_space_nearest(sp, inc->s, c->tgt, c->pt);
 }
 
+/* A checkpoint. When every trial so far was stopped at the cap, the best is
+ * only known to be no faster than the least of their cycles: a lower bound. */
+static void mark(bl_tuner_mark *k, int64_t used, int best, double best_c, int low, double low_c, double simsec,
+                 double wall)
+{
+    k->used = used;
+    k->best = best >= 0 ? best : low;
+    k->best_cycles = best >= 0 ? best_c : low_c;
+    k->lower_bound = best < 0 && low >= 0;
+    k->sim_seconds = simsec;
+    k->wall_seconds = wall;
+}
+
 void bl_tuner_run(bl_tuner *t, const bl_space *sp, bl_evaluator *ev, const bl_tuner_opts *opt)
 {
     memset(t, 0, sizeof *t);
@@ -106,8 +119,8 @@ void bl_tuner_run(bl_tuner *t, const bl_space *sp, bl_evaluator *ev, const bl_tu
     int64_t cap = 8 * (budget + 4);
     t->pts = lm_xcalloc((size_t)cap, sizeof *t->pts);
 
-    int best = -1;
-    double best_c = INFINITY, simsec = 0, wall = 0;
+    int best = -1, low = -1;  /* best uncensored; least lower bound among censored */
+    double best_c = INFINITY, low_c = INFINITY, simsec = 0, wall = 0;
     int m = 0;
     bool exhausted = sp->nst == 0;
     while (!exhausted && t->trials < budget && t->attempts < 8 * (t->trials + 4)) {
@@ -138,14 +151,16 @@ void bl_tuner_run(bl_tuner *t, const bl_space *sp, bl_evaluator *ev, const bl_tu
                 best_c = x->e.cycles;
                 best = e;
             }
+            if (x->e.censored && x->e.cycles < low_c) {
+                low_c = x->e.cycles;
+                low = e;
+            }
         }
-        while (m < nm && t->trials >= t->marks[m].trials) {
-            t->marks[m] = (bl_tuner_mark){t->marks[m].trials, t->trials, best, best_c, simsec, wall};
-            m++;
-        }
+        while (m < nm && t->trials >= t->marks[m].trials)
+            mark(&t->marks[m++], t->trials, best, best_c, low, low_c, simsec, wall);
     }
     for (; m < nm; m++)
-        t->marks[m] = (bl_tuner_mark){t->marks[m].trials, t->trials, best, best_c, simsec, wall};
+        mark(&t->marks[m], t->trials, best, best_c, low, low_c, simsec, wall);
     free(c.tgt);
     free(c.pt);
     LM_VEC_FREE(&c.mine);

@@ -451,6 +451,7 @@ static void tuner_is_deterministic(void **state)
         assert_int_equal(x->values[0], y->values[0]);
     }
     for (int m = 0; m < 3; m++) {
+        assert_false(a.marks[m].lower_bound); /* nothing is capped here */
         assert_true(a.marks[m].best_cycles == b.marks[m].best_cycles);
         assert_int_equal(a.marks[m].used, o.marks[m]);
         if (m)

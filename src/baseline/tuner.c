@@ -127,10 +127,13 @@ void bl_tuner_run(bl_tuner *t, const bl_space *sp, bl_evaluator *ev, const bl_tu
         /* propose until a point not tried yet comes up */
         int s = -1;
         bool found = false;
-        bool random = t->attempts < 4 || best < 0 || t->attempts % 5 == 4;
+        /* the incumbent: the best so far, or while every trial hit the cap the
+           least of those */
+        int inc = best >= 0 ? best : low;
+        bool random = t->attempts < 4 || inc < 0 || t->attempts % 5 == 4;
         for (int attempt = 0; attempt < 200 && !found; attempt++) {
             bool r = random || attempt >= 30;
-            bool ok = r ? propose_random(&c, &s) : propose_local(&c, &ev->entries.items[best], &s);
+            bool ok = r ? propose_random(&c, &s) : propose_local(&c, &ev->entries.items[inc], &s);
             found = ok && !tried(&c, s, c.pt);
         }
         if (!found) {

@@ -8,7 +8,9 @@
 # existing file is kept. Figures written by loomc are simulated.
 #
 # usage: bench/calibrate.sh [LOOMC] [loomc calibrate options...]
-#        (default build/loomc; e.g. --table oob --max-mkn 1e10 for a quick look)
+#        (default build/loomc). With options (e.g. --table oob --max-mkn 1e10
+#        for a quick look) the partial report goes to standard output and
+#        docs/calibration.md is left alone.
 cd "$(dirname "$0")/.." || exit 1
 LOOMC=build/loomc
 case "$1" in
@@ -20,4 +22,7 @@ if [ ! -x "$LOOMC" ]; then
     exit 1
 fi
 export LOOMC_ARCH_PATH="${LOOMC_ARCH_PATH:-$PWD/arch}"
-exec "$LOOMC" calibrate --data bench/data --kernels kernels --out docs/calibration.md --progress "$@"
+if [ $# -gt 0 ]; then
+    exec "$LOOMC" calibrate --data bench/data --kernels kernels --progress "$@"
+fi
+exec "$LOOMC" calibrate --data bench/data --kernels kernels --out docs/calibration.md --progress

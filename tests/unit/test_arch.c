@@ -49,8 +49,15 @@ static void check_common_tensix(const arch_desc *a)
     assert_int_equal(a->tile_bytes[ARCH_FP32], 32 * 32 * 4);
     assert_int_equal(a->tile_bytes[ARCH_BFP8_B], 32 * 32 + 32 * 32 / 16);
     assert_int_equal(a->tile_bytes[ARCH_BFP4_B], 32 * 32 / 2 + 32 * 32 / 16);
-    for (int f = 0; f < ARCH_NFIDELITIES; f++)
-        assert_close(a->matmul_tile_cycles[f], 2.0 * 32 * 32 * 32 * (f + 1) / 4096.0);
+    /* The descriptions give the sustained rate: the ideal 2*32^3 FLOP at
+     * 4096/phases FLOP/cycle divided by the best measured utilisation (93% on
+     * N150, 96% on P150; docs/calibration.md) - never faster than the ideal,
+     * and within 10% of it. */
+    for (int f = 0; f < ARCH_NFIDELITIES; f++) {
+        double ideal = 2.0 * 32 * 32 * 32 * (f + 1) / 4096.0;
+        if (a->matmul_tile_cycles[f] < ideal || a->matmul_tile_cycles[f] > ideal / 0.9)
+            fail_msg("matmul_tile_cycles[%d] = %g, ideal %g", f, a->matmul_tile_cycles[f], ideal);
+    }
     assert_int_equal(a->num_cbs, 32);
     assert_int_equal(a->num_nocs, 2);
     /* Dst: 16 bf16 tiles in full-sync mode, half of that per half. */

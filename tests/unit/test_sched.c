@@ -403,7 +403,7 @@ static void model_at_a_point(void **state)
        (full 32-row tiles: 4 granules each), pack 4 fp32 tiles; slowest of
        the three + one Dst hand-off + the CB handshakes of a and b */
     int64_t unpack = cdiv(16 * (2 + 2) * a->tile_bytes[ARCH_BF16] * 1000, rnd(a->unpack_bpc * 1000));
-    int64_t math = cdiv(16 * 2 * 8 * rnd(a->matmul_tile_cycles[ARCH_HIFI2] * 1000), 4) / 1000;
+    int64_t math = cdiv(cdiv(16 * 2 * 8 * rnd(a->matmul_tile_cycles[ARCH_HIFI2] * 1000), 4), 1000); /* whole cycles, rounded up */
     int64_t pack = cdiv(4 * a->tile_bytes[ARCH_FP32] * 1000, rnd(a->pack_bpc * 1000));
     assert_int_equal(term(&j, &m, SCHED_T_DETAIL, 1, "unpack", at), unpack);
     assert_int_equal(term(&j, &m, SCHED_T_DETAIL, 1, "math", at), math);

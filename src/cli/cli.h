@@ -5,6 +5,7 @@
 #define LOOMC_CLI_H
 
 #include "loomc.h"
+#include "opts.h"
 #include "util/base.h"
 
 typedef int (*cli_fn)(int argc, char **argv);
@@ -34,12 +35,5 @@ struct sim_cli_opts {
 };
 /* Returns the exit status. */
 int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const struct sim_cli_opts *o);
-
-/* Shared option helpers (opts.c). */
-/* True when argv[*i] is `--name VALUE` or `--name=VALUE`; sets *val and
- * advances *i past a separate value. Reports a missing value. */
-bool cli_opt(int argc, char **argv, int *i, const char *name, const char **val, bool *err);
-bool cli_flag(char **argv, int i, const char *name);
-void cli_usage_error(const char *cmd, const char *fmt, ...) LM_PRINTF(2, 3);
 
 #endif

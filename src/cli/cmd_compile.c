@@ -50,79 +50,6 @@ static void compile_help(FILE *f)
             "constraint), 2 internal error.\n");
 }
 
-typedef LM_VEC(fe_kv) kv_vec;
-
-/* NAME=N[,NAME=N...] appended to v; false after reporting a usage error. */
-static bool parse_kvs(const char *opt, const char *text, kv_vec *v, lm_arena *a)
-{
-    const char *p = text;
-    if (!*p) {
-        cli_usage_error("compile", "%s needs NAME=VALUE", opt);
-        return false;
-    }
-    while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        char *item = lm_arena_strndup(a, p, n);
-        char *eq = strchr(item, '=');
-        if (!eq || eq == item) {
-            cli_usage_error("compile", "%s: expected NAME=VALUE, got '%s'", opt, item);
-            return false;
-        }
-        *eq = 0;
-        const char *val = eq + 1;
-        for (const char *q = item; *q; q++)
-            if (!(*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-                  (q > item && *q >= '0' && *q <= '9'))) {
-                cli_usage_error("compile", "%s: '%s' is not a name", opt, item);
-                return false;
-            }
-        int64_t x;
-        if (!strcmp(val, "True")) {
-            x = 1;
-        } else if (!strcmp(val, "False")) {
-            x = 0;
-        } else {
-            char *end;
-            errno = 0;
-            long long ll = strtoll(val, &end, 10);
-            if (!*val || *end || errno) {
-                cli_usage_error("compile", "%s: the value of %s must be an integer, got '%s'", opt, item, val);
-                return false;
-            }
-            x = ll;
-        }
-        for (size_t i = 0; i < v->len; i++)
-            if (!strcmp(v->items[i].name, item)) {
-                cli_usage_error("compile", "%s: '%s' is given twice", opt, item);
-                return false;
-            }
-        LM_PUSH(v, ((fe_kv){item, x}));
-        if (!comma)
-            break;
-        p = comma + 1;
-        if (!*p) {
-            cli_usage_error("compile", "%s: trailing ','", opt);
-            return false;
-        }
-    }
-    return true;
-}
-
-static bool parse_count(const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    long long x = strtoll(val, &end, 10);
-    if (!*val || *end || errno || x < lo || x > hi) {
-        cli_usage_error("compile", "%s needs an integer from %lld to %lld, got '%s'", opt, (long long)lo, (long long)hi,
-                        val);
-        return false;
-    }
-    *out = x;
-    return true;
-}
-
 static double now_seconds(void)
 {
     struct timespec t;
@@ -297,8 +224,9 @@ int cli_compile(int argc, char **argv)
 {
     lm_arena a;
     lm_arena_init(&a);
-    kv_vec shapes = {0}, consts = {0};
-    const char *path = NULL, *kernel = NULL, *arch_name = NULL, *out_path = NULL, *mzn_dir = NULL, *mzn_solver = NULL;
+    cli_kernel_opts ko;
+    cli_kernel_opts_init(&ko, "compile", "missing --arch NAME|FILE (the chip to schedule for)", &a);
+    const char *out_path = NULL, *mzn_dir = NULL, *mzn_solver = NULL;
     bool json = false, explain = false, err = false;
     int64_t top = 0, node_limit = 0;
     int rc = LOOMC_EUSER;
@@ -310,33 +238,20 @@ int cli_compile(int argc, char **argv)
             rc = LOOMC_OK;
             goto out;
         }
+        cli_take t = cli_kernel_opt(&ko, argc, argv, &i);
+        if (t == CLI_BAD)
+            goto out;
+        if (t == CLI_TAKEN)
+            continue;
         if (cli_flag(argv, i, "--json")) {
             json = true;
         } else if (cli_flag(argv, i, "--explain")) {
             explain = true;
-        } else if (cli_opt(argc, argv, &i, "--shape", &val, &err)) {
-            if (!err && !parse_kvs("--shape", val, &shapes, &a))
-                goto out;
-        } else if (cli_opt(argc, argv, &i, "--const", &val, &err)) {
-            if (!err && !parse_kvs("--const", val, &consts, &a))
-                goto out;
-        } else if (cli_opt(argc, argv, &i, "--kernel", &val, &err)) {
-            if (!err && kernel) {
-                cli_usage_error("compile", "--kernel is given twice");
-                goto out;
-            }
-            kernel = val;
-        } else if (cli_opt(argc, argv, &i, "--arch", &val, &err)) {
-            if (!err && arch_name) {
-                cli_usage_error("compile", "--arch is given twice");
-                goto out;
-            }
-            arch_name = val;
         } else if (cli_opt(argc, argv, &i, "--top", &val, &err)) {
-            if (!err && !parse_count("--top", val, 1, 1000, &top))
+            if (!err && !cli_parse_count("compile", "--top", val, 1, 1000, &top))
                 goto out;
         } else if (cli_opt(argc, argv, &i, "--node-limit", &val, &err)) {
-            if (!err && !parse_count("--node-limit", val, 1, (int64_t)1 << 40, &node_limit))
+            if (!err && !cli_parse_count("compile", "--node-limit", val, 1, (int64_t)1 << 40, &node_limit))
                 goto out;
         } else if (cli_opt(argc, argv, &i, "--emit-mzn", &val, &err)) {
             if (!err)
@@ -356,39 +271,22 @@ int cli_compile(int argc, char **argv)
                 goto out;
             }
             out_path = val;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_usage_error("compile", "unknown option '%s'", argv[i]);
+        } else if (!cli_kernel_arg(&ko, argv[i])) {
             goto out;
-        } else if (path) {
-            cli_usage_error("compile", "expected one kernel file, got '%s' and '%s'", path, argv[i]);
-            goto out;
-        } else {
-            path = argv[i];
         }
     }
-    if (err)
+    if (err || !cli_kernel_complete(&ko))
         goto out;
-    if (!path) {
-        cli_usage_error("compile", "missing the kernel file");
-        goto out;
-    }
-    if (!arch_name) {
-        cli_usage_error("compile", "missing --arch NAME|FILE (the chip to schedule for)");
-        goto out;
-    }
+    const char *path = ko.path;
 
     double t0 = now_seconds();
     lm_diag d;
     lm_diag_init(&d, stderr);
-    arch = arch_load(arch_name, &d);
+    arch = arch_load(ko.arch, &d);
     if (!arch)
         goto out;
-    drv_opts o = {.path = path};
-    o.launch.kernel = kernel;
-    o.launch.shapes = shapes.items;
-    o.launch.nshapes = (int)shapes.len;
-    o.launch.consts = consts.items;
-    o.launch.nconsts = (int)consts.len;
+    drv_opts o;
+    cli_kernel_drv_opts(&ko, &o);
     drv_result r;
     drv_sched_opts so = {.arch = arch, .top_k = (int)(top > 0 ? top : 1), .node_limit = node_limit};
     if (drv_compile(&r, &o, &d) && drv_schedule(&r, &so, &d)) {
@@ -404,14 +302,14 @@ int cli_compile(int argc, char **argv)
         }
 
         /* the plan */
-        sched_plan_kv *sk = LM_NEWN(&a, sched_plan_kv, shapes.len + 1);
-        for (size_t i = 0; i < shapes.len; i++)
-            sk[i] = (sched_plan_kv){shapes.items[i].name, shapes.items[i].value};
-        sched_plan_kv *ck = LM_NEWN(&a, sched_plan_kv, consts.len + 1);
-        for (size_t i = 0; i < consts.len; i++)
-            ck[i] = (sched_plan_kv){consts.items[i].name, consts.items[i].value};
+        sched_plan_kv *sk = LM_NEWN(&a, sched_plan_kv, ko.shapes.len + 1);
+        for (size_t i = 0; i < ko.shapes.len; i++)
+            sk[i] = (sched_plan_kv){ko.shapes.items[i].name, ko.shapes.items[i].value};
+        sched_plan_kv *ck = LM_NEWN(&a, sched_plan_kv, ko.consts.len + 1);
+        for (size_t i = 0; i < ko.consts.len; i++)
+            ck[i] = (sched_plan_kv){ko.consts.items[i].name, ko.consts.items[i].value};
         sched_plan plan;
-        sched_plan_from(&plan, &ds->job, res, path, spec->name, sk, (int)shapes.len, ck, (int)consts.len, &r.arena);
+        sched_plan_from(&plan, &ds->job, res, path, spec->name, sk, (int)ko.shapes.len, ck, (int)ko.consts.len, &r.arena);
         double flops = 0;
         bool have_flops = sched_job_flops(&ds->job, &res->top[0], &flops) && flops > 0;
         double us = (double)res->cycles / (arch->clock_ghz * 1000.0);
@@ -453,10 +351,10 @@ int cli_compile(int argc, char **argv)
             lm_buf_free(&x);
         } else {
             lm_buf_printf(&b, "compile %s (%s) for %s:", spec->name, path, arch->name);
-            for (size_t i = 0; i < shapes.len; i++)
-                lm_buf_printf(&b, " %s=%lld", shapes.items[i].name, (long long)shapes.items[i].value);
-            for (size_t i = 0; i < consts.len; i++)
-                lm_buf_printf(&b, " %s=%lld", consts.items[i].name, (long long)consts.items[i].value);
+            for (size_t i = 0; i < ko.shapes.len; i++)
+                lm_buf_printf(&b, " %s=%lld", ko.shapes.items[i].name, (long long)ko.shapes.items[i].value);
+            for (size_t i = 0; i < ko.consts.len; i++)
+                lm_buf_printf(&b, " %s=%lld", ko.consts.items[i].name, (long long)ko.consts.items[i].value);
             lm_buf_printf(&b, "\ncandidates: %d enumerated, %d legal, %d pruned as dominated; %d problems solved, "
                               "%d with a schedule within the bound, %d at the effort limit\n",
                           res->enumerated, res->legal, res->pruned, res->combos, res->feasible, res->limited);
@@ -516,8 +414,7 @@ int cli_compile(int argc, char **argv)
 out:
     if (arch)
         arch_free(arch);
-    LM_VEC_FREE(&shapes);
-    LM_VEC_FREE(&consts);
+    cli_kernel_opts_free(&ko);
     lm_arena_free(&a);
     return rc;
 }

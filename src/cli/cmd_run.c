@@ -70,63 +70,6 @@ static void run_help(FILE *f)
             "be lowered, a run-time error or a failed check, 2 internal error.\n");
 }
 
-typedef LM_VEC(fe_kv) kv_vec;
-
-/* NAME=N[,NAME=N...] appended to v. A name given twice is an error, except
- * for --set, where the later value wins (overrides on top of a base line). */
-static bool parse_kvs(const char *opt, const char *text, kv_vec *v, lm_arena *a)
-{
-    bool later_wins = !strcmp(opt, "--set");
-    const char *p = text;
-    if (!*p) {
-        cli_usage_error("run", "%s needs NAME=VALUE", opt);
-        return false;
-    }
-    while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        char *item = lm_arena_strndup(a, p, n);
-        char *eq = strchr(item, '=');
-        if (!eq || eq == item) {
-            cli_usage_error("run", "%s: expected NAME=VALUE, got '%s'", opt, item);
-            return false;
-        }
-        *eq = 0;
-        const char *val = eq + 1;
-        int64_t x;
-        if (!strcmp(val, "True")) {
-            x = 1;
-        } else if (!strcmp(val, "False")) {
-            x = 0;
-        } else {
-            char *end;
-            errno = 0;
-            long long ll = strtoll(val, &end, 10);
-            if (!*val || *end || errno) {
-                cli_usage_error("run", "%s: the value of %s must be an integer, got '%s'", opt, item, val);
-                return false;
-            }
-            x = ll;
-        }
-        bool dup = false;
-        for (size_t i = 0; i < v->len; i++)
-            if (!strcmp(v->items[i].name, item)) {
-                if (!later_wins) {
-                    cli_usage_error("run", "%s: '%s' is given twice", opt, item);
-                    return false;
-                }
-                v->items[i].value = x;
-                dup = true;
-            }
-        if (!dup)
-            LM_PUSH(v, ((fe_kv){item, x}));
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    return true;
-}
-
 typedef struct strpair {
     const char *key, *val;
 } strpair;
@@ -287,13 +230,16 @@ int cli_run(int argc, char **argv)
 {
     lm_arena a;
     lm_arena_init(&a);
-    kv_vec shapes = {0}, consts = {0}, sets = {0};
+    cli_kernel_opts ko;
+    cli_kernel_opts_init(&ko, "run", "missing --arch NAME|FILE", &a);
+    cli_kvs sets = {0};
     sp_vec places = {0}, transports = {0};
-    const char *path = NULL, *kernel = NULL, *arch_name = NULL, *schedule = "loom", *trace = NULL;
+    const char *schedule = "loom", *trace = NULL;
     bool check = false, timing_only = false, json = false, exact_exp = false, print = false;
     uint64_t seed = 0;
-    const char *fidelity = NULL;
-    const char *format = NULL;
+    bool have_fidelity = false, have_format = false;
+    arch_fidelity fidelity = ARCH_HIFI2;
+    arch_format fmt = ARCH_BF16;
     bool explain = false;
     int rc = LOOMC_EUSER;
     bool err = false;
@@ -309,14 +255,14 @@ int cli_run(int argc, char **argv)
             rc = LOOMC_OK;
             goto out;
         }
-        if (cli_opt(argc, argv, &i, "--shape", &val, &err)) {
-            if (!err && !parse_kvs("--shape", val, &shapes, &a))
-                goto out;
-        } else if (cli_opt(argc, argv, &i, "--const", &val, &err)) {
-            if (!err && !parse_kvs("--const", val, &consts, &a))
-                goto out;
-        } else if (cli_opt(argc, argv, &i, "--set", &val, &err)) {
-            if (!err && !parse_kvs("--set", val, &sets, &a))
+        cli_take t = cli_kernel_opt(&ko, argc, argv, &i);
+        if (t == CLI_BAD)
+            goto out;
+        if (t == CLI_TAKEN)
+            continue;
+        if (cli_opt(argc, argv, &i, "--set", &val, &err)) {
+            /* overrides on top of a base line: the later value wins */
+            if (!err && !cli_parse_kvs("run", "--set", val, CLI_KV_LATER_WINS, &sets, &a))
                 goto out;
         } else if (cli_opt(argc, argv, &i, "--place", &val, &err)) {
             if (!err && !parse_pairs("--place", val, &places, &a))
@@ -324,12 +270,8 @@ int cli_run(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--transport", &val, &err)) {
             if (!err && !parse_pairs("--transport", val, &transports, &a))
                 goto out;
-        } else if (cli_opt(argc, argv, &i, "--kernel", &val, &err)) {
-            kernel = val;
-        } else if (cli_opt(argc, argv, &i, "--arch", &val, &err)) {
-            arch_name = val;
         } else if (cli_opt(argc, argv, &i, "--schedule", &val, &err)) {
-            schedule = val; /* loom, manual, or a plan file */
+            schedule = val; /* loom, manual, ttnn, ttnn-tuned or a plan file */
         } else if (cli_opt(argc, argv, &i, "--seed", &val, &err)) {
             char *end;
             if (!err) {
@@ -342,19 +284,13 @@ int cli_run(int argc, char **argv)
                 seed = v;
             }
         } else if (cli_opt(argc, argv, &i, "--fidelity", &val, &err)) {
-            arch_fidelity fx;
-            if (!err && !arch_fidelity_parse(val, &fx)) {
-                cli_usage_error("run", "--fidelity must be LoFi, HiFi2, HiFi3 or HiFi4, got '%s'", val);
+            if (!err && !cli_parse_fidelity("run", val, &fidelity))
                 goto out;
-            }
-            fidelity = val;
+            have_fidelity = true;
         } else if (cli_opt(argc, argv, &i, "--format", &val, &err)) {
-            arch_format fx;
-            if (!err && (!arch_format_parse(val, &fx) || fx == ARCH_FP32)) {
-                cli_usage_error("run", "--format must be bf16, bfp8_b or bfp4_b, got '%s'", val);
+            if (!err && !cli_parse_format("run", val, &fmt))
                 goto out;
-            }
-            format = val;
+            have_format = true;
         } else if (cli_flag(argv, i, "--explain")) {
             explain = true;
         } else if (cli_opt(argc, argv, &i, "--trace", &val, &err)) {
@@ -369,26 +305,12 @@ int cli_run(int argc, char **argv)
             exact_exp = true;
         } else if (cli_flag(argv, i, "--print")) {
             print = true;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_usage_error("run", "unknown option '%s'", argv[i]);
+        } else if (!cli_kernel_arg(&ko, argv[i])) {
             goto out;
-        } else if (path) {
-            cli_usage_error("run", "expected one kernel file, got '%s' and '%s'", path, argv[i]);
-            goto out;
-        } else {
-            path = argv[i];
         }
     }
-    if (err)
+    if (err || !cli_kernel_complete(&ko))
         goto out;
-    if (!path) {
-        cli_usage_error("run", "missing the kernel file");
-        goto out;
-    }
-    if (!arch_name) {
-        cli_usage_error("run", "missing --arch NAME|FILE");
-        goto out;
-    }
     if (check && timing_only) {
         cli_usage_error("run", "--check needs the arithmetic that --timing-only skips");
         goto out;
@@ -413,20 +335,16 @@ int cli_run(int argc, char **argv)
         plaxis[i] = (int)ax;
     }
 
-    arch = arch_load(arch_name, &d);
+    arch = arch_load(ko.arch, &d);
     if (!arch)
         goto out;
-    drv_opts o = {.path = path};
-    o.launch.kernel = kernel;
-    o.launch.shapes = shapes.items;
-    o.launch.nshapes = (int)shapes.len;
-    o.launch.consts = consts.items;
-    o.launch.nconsts = (int)consts.len;
+    drv_opts o;
+    cli_kernel_drv_opts(&ko, &o);
     if (!drv_compile(&r, &o, &d))
         goto out;
     bool manual = !strcmp(schedule, "manual");
     bool ttnn = !strcmp(schedule, "ttnn") || !strcmp(schedule, "ttnn-tuned");
-    if (format && !manual && !ttnn) {
+    if (have_format && !manual && !ttnn) {
         cli_usage_error("run", "--format applies to --schedule manual, ttnn and ttnn-tuned (loomc's solver "
                         "schedules the kernel's own formats)");
         goto out;
@@ -451,9 +369,6 @@ int cli_run(int argc, char **argv)
     const sched_kernel *kp[SCHED_MAX_LAUNCHES];
     const sched_schedule *sp[SCHED_MAX_LAUNCHES];
     bool ok = true;
-    arch_format fmt = ARCH_BF16;
-    if (format)
-        arch_format_parse(format, &fmt);
     /* TTNN's schedule (src/baseline/ttnn_sched.c) needs every launch's
        summary at once: the decode reduction is a launch of its own. */
     bl_sched *bs = NULL;
@@ -467,17 +382,15 @@ int cli_run(int argc, char **argv)
             ok = sched_summarize(&kern[l], r.launches[l].func, r.launches[l].access, arch, frees, nf, r.sym,
                                  &r.arena, &d);
             kern[l].launch = r.launches[l].launch->index;
-            if (ok && format)
+            if (ok && have_format)
                 bl_sched_set_formats(&kern[l], fmt, fmt, true, arch, r.sym);
             kk[l] = &kern[l];
         }
         if (ok) {
             bs = lm_xcalloc(1, sizeof *bs);
             bl_sched_opts bo = {.kind = strcmp(schedule, "ttnn") ? BL_SCHED_TUNED : BL_SCHED_DEFAULT};
-            if (fidelity) {
-                bo.have_fidelity = true;
-                arch_fidelity_parse(fidelity, &bo.fidelity);
-            }
+            bo.have_fidelity = have_fidelity;
+            bo.fidelity = fidelity;
             ok = bl_ttnn_schedule(bs, kk, n, &r.spec->env, arch, &bo, r.sym, &r.arena);
             if (!ok)
                 lm_error_plain(&d, "--schedule %s: %s", schedule, bs->why);
@@ -507,7 +420,7 @@ int cli_run(int argc, char **argv)
                 break;
             }
             kern[l].launch = dl->launch->index;
-            if (format)
+            if (have_format)
                 bl_sched_set_formats(&kern[l], fmt, fmt, true, arch, r.sym);
             s->k = &kern[l];
             manual_candidate(&s->cand, &kern[l]);
@@ -536,8 +449,8 @@ int cli_run(int argc, char **argv)
         }
         for (size_t i = 0; i < sets.len; i++)
             set_value(&s->values, r.sym, sets.items[i].name, sets.items[i].value);
-        if (fidelity)
-            arch_fidelity_parse(fidelity, &s->fidelity);
+        if (have_fidelity)
+            s->fidelity = fidelity;
         for (size_t i = 0; i < places.len; i++)
             if (plaxis[i] < dl->func->grid_rank)
                 s->cand.place[plaxis[i]] = pls[i];
@@ -671,8 +584,7 @@ out:
     drv_free(&r);
     if (arch)
         arch_free(arch);
-    LM_VEC_FREE(&shapes);
-    LM_VEC_FREE(&consts);
+    cli_kernel_opts_free(&ko);
     LM_VEC_FREE(&sets);
     LM_VEC_FREE(&places);
     LM_VEC_FREE(&transports);

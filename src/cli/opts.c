@@ -1,6 +1,10 @@
-/* opts.c - option parsing helpers shared by the subcommands. */
-#include "cli.h"
+/* opts.c - option parsing shared by the subcommands (opts.h): one reader
+ * for `--name VALUE`, one for NAME=N lists, and the kernel options of ir,
+ * compile and run, so each is accepted and rejected in one place. */
+#include "opts.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool cli_opt(int argc, char **argv, int *i, const char *name, const char **val, bool *err)
@@ -34,4 +38,184 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\n(see 'loomc %s --help')\n", cmd);
+}
+
+static bool is_name(const char *s)
+{
+    for (const char *q = s; *q; q++)
+        if (!(*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (q > s && *q >= '0' && *q <= '9')))
+            return false;
+    return true;
+}
+
+bool cli_parse_kvs(const char *cmd, const char *opt, const char *text, unsigned flags, cli_kvs *v, lm_arena *a)
+{
+    const char *p = text;
+    if (!*p) {
+        cli_usage_error(cmd, "%s needs NAME=VALUE", opt);
+        return false;
+    }
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char *item = lm_arena_strndup(a, p, n);
+        char *eq = strchr(item, '=');
+        if (!eq || eq == item) {
+            cli_usage_error(cmd, "%s: expected NAME=VALUE, got '%s'", opt, item);
+            return false;
+        }
+        *eq = 0;
+        const char *val = eq + 1;
+        if ((flags & CLI_KV_NAMES) && !is_name(item)) {
+            cli_usage_error(cmd, "%s: '%s' is not a name", opt, item);
+            return false;
+        }
+        int64_t x;
+        if (!strcmp(val, "True")) {
+            x = 1;
+        } else if (!strcmp(val, "False")) {
+            x = 0;
+        } else {
+            char *end;
+            errno = 0;
+            long long ll = strtoll(val, &end, 10);
+            if (!*val || *end || errno) {
+                cli_usage_error(cmd, "%s: the value of %s must be an integer, got '%s'", opt, item, val);
+                return false;
+            }
+            x = ll;
+        }
+        bool dup = false;
+        for (size_t i = 0; i < v->len; i++)
+            if (!strcmp(v->items[i].name, item)) {
+                if (!(flags & CLI_KV_LATER_WINS)) {
+                    cli_usage_error(cmd, "%s: '%s' is given twice", opt, item);
+                    return false;
+                }
+                v->items[i].value = x;
+                dup = true;
+            }
+        if (!dup)
+            LM_PUSH(v, ((fe_kv){item, x}));
+        if (!comma)
+            break;
+        p = comma + 1;
+        if (!*p) {
+            cli_usage_error(cmd, "%s: trailing ','", opt);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool cli_parse_count(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(val, &end, 10);
+    if (!*val || *end || errno || x < lo || x > hi) {
+        cli_usage_error(cmd, "%s needs an integer from %lld to %lld, got '%s'", opt, (long long)lo, (long long)hi,
+                        val);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+bool cli_parse_fidelity(const char *cmd, const char *val, arch_fidelity *out)
+{
+    if (arch_fidelity_parse(val, out))
+        return true;
+    cli_usage_error(cmd, "--fidelity must be LoFi, HiFi2, HiFi3 or HiFi4, got '%s'", val);
+    return false;
+}
+
+bool cli_parse_format(const char *cmd, const char *val, arch_format *out)
+{
+    if (arch_format_parse(val, out) && *out != ARCH_FP32)
+        return true;
+    cli_usage_error(cmd, "--format must be bf16, bfp8_b or bfp4_b, got '%s'", val);
+    return false;
+}
+
+void cli_kernel_opts_init(cli_kernel_opts *k, const char *cmd, const char *arch_needed, lm_arena *a)
+{
+    memset(k, 0, sizeof *k);
+    k->cmd = cmd;
+    k->arch_needed = arch_needed;
+    k->arena = a;
+}
+
+/* A single-valued option given twice is an error rather than a silent
+   override: a command line built by a script should not depend on order. */
+static cli_take once(cli_kernel_opts *k, const char *opt, const char **slot, const char *val)
+{
+    if (*slot) {
+        cli_usage_error(k->cmd, "%s is given twice", opt);
+        return CLI_BAD;
+    }
+    *slot = val;
+    return CLI_TAKEN;
+}
+
+cli_take cli_kernel_opt(cli_kernel_opts *k, int argc, char **argv, int *i)
+{
+    const char *val = NULL;
+    bool err = false;
+    cli_take t;
+    if (cli_opt(argc, argv, i, "--shape", &val, &err))
+        t = err || !cli_parse_kvs(k->cmd, "--shape", val, CLI_KV_NAMES, &k->shapes, k->arena) ? CLI_BAD : CLI_TAKEN;
+    else if (cli_opt(argc, argv, i, "--const", &val, &err))
+        t = err || !cli_parse_kvs(k->cmd, "--const", val, CLI_KV_NAMES, &k->consts, k->arena) ? CLI_BAD : CLI_TAKEN;
+    else if (cli_opt(argc, argv, i, "--kernel", &val, &err))
+        t = err ? CLI_BAD : once(k, "--kernel", &k->kernel, val);
+    else if (k->arch_needed && cli_opt(argc, argv, i, "--arch", &val, &err))
+        t = err ? CLI_BAD : once(k, "--arch", &k->arch, val);
+    else
+        t = CLI_OTHER;
+    return t;
+}
+
+bool cli_kernel_arg(cli_kernel_opts *k, const char *arg)
+{
+    if (arg[0] == '-' && arg[1]) {
+        cli_usage_error(k->cmd, "unknown option '%s'", arg);
+        return false;
+    }
+    if (k->path) {
+        cli_usage_error(k->cmd, "expected one kernel file, got '%s' and '%s'", k->path, arg);
+        return false;
+    }
+    k->path = arg;
+    return true;
+}
+
+bool cli_kernel_complete(const cli_kernel_opts *k)
+{
+    if (!k->path) {
+        cli_usage_error(k->cmd, "missing the kernel file");
+        return false;
+    }
+    if (k->arch_needed && !k->arch) {
+        cli_usage_error(k->cmd, "%s", k->arch_needed);
+        return false;
+    }
+    return true;
+}
+
+void cli_kernel_drv_opts(const cli_kernel_opts *k, drv_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->path = k->path;
+    o->launch.kernel = k->kernel;
+    o->launch.shapes = k->shapes.items;
+    o->launch.nshapes = (int)k->shapes.len;
+    o->launch.consts = k->consts.items;
+    o->launch.nconsts = (int)k->consts.len;
+}
+
+void cli_kernel_opts_free(cli_kernel_opts *k)
+{
+    LM_VEC_FREE(&k->shapes);
+    LM_VEC_FREE(&k->consts);
 }

@@ -1,0 +1,65 @@
+/* opts.h - option parsing shared by the loomc subcommands: the generic
+ * `--name VALUE` reader, usage errors, and the options every command that
+ * reads a kernel takes (KERNEL.py, --shape, --const, --kernel, --arch), so
+ * that ir, compile and run accept and reject them the same way with the
+ * same messages. */
+#ifndef LOOMC_CLI_OPTS_H
+#define LOOMC_CLI_OPTS_H
+
+#include "arch/arch.h"
+#include "driver/driver.h"
+#include "util/base.h"
+
+/* True when argv[*i] is `--name VALUE` or `--name=VALUE`; sets *val and
+ * advances *i past a separate value. Reports a missing value (sets *err). */
+bool cli_opt(int argc, char **argv, int *i, const char *name, const char **val, bool *err);
+bool cli_flag(char **argv, int i, const char *name);
+/* "loomc CMD: error: ..." and a pointer to the command's --help. */
+void cli_usage_error(const char *cmd, const char *fmt, ...) LM_PRINTF(2, 3);
+
+typedef LM_VEC(fe_kv) cli_kvs;
+
+enum {
+    CLI_KV_NAMES = 1,      /* every NAME must be an identifier */
+    CLI_KV_LATER_WINS = 2, /* a NAME given again overrides (else an error) */
+};
+/* NAME=N[,NAME=N...] (N an integer, True or False) appended to v; names are
+ * copied into a. False after reporting a usage error of command cmd. */
+bool cli_parse_kvs(const char *cmd, const char *opt, const char *text, unsigned flags, cli_kvs *v, lm_arena *a);
+/* An integer in [lo, hi]; false after reporting a usage error. */
+bool cli_parse_count(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out);
+/* --fidelity LoFi|HiFi2|HiFi3|HiFi4 and --format bf16|bfp8_b|bfp4_b (the
+ * storage formats of DRAM tensors; fp32 is not one); false after reporting. */
+bool cli_parse_fidelity(const char *cmd, const char *val, arch_fidelity *out);
+bool cli_parse_format(const char *cmd, const char *val, arch_format *out);
+
+/* The kernel, the launch spec's values and the chip of a kernel command. */
+typedef struct cli_kernel_opts {
+    const char *cmd;         /* the subcommand, for messages */
+    const char *arch_needed; /* the message when --arch is missing; NULL: no --arch option */
+    const char *path;        /* KERNEL.py */
+    const char *kernel;      /* --kernel */
+    const char *arch;        /* --arch NAME|FILE */
+    cli_kvs shapes, consts;  /* --shape, --const */
+    lm_arena *arena;         /* holds the parsed names */
+} cli_kernel_opts;
+
+typedef enum cli_take {
+    CLI_OTHER, /* not one of these options: the command's own, or unknown */
+    CLI_TAKEN, /* taken (and *i advanced past its value) */
+    CLI_BAD,   /* one of these options, wrong; reported */
+} cli_take;
+
+void cli_kernel_opts_init(cli_kernel_opts *k, const char *cmd, const char *arch_needed, lm_arena *a);
+/* argv[*i] as --shape, --const, --kernel or (when the command takes it) --arch. */
+cli_take cli_kernel_opt(cli_kernel_opts *k, int argc, char **argv, int *i);
+/* An argument no option took: an unknown option, or the kernel file (only
+ * one). False after reporting. */
+bool cli_kernel_arg(cli_kernel_opts *k, const char *arg);
+/* After the arguments: the kernel file (and --arch) given? Reports. */
+bool cli_kernel_complete(const cli_kernel_opts *k);
+/* The driver's options for this kernel (pointing into k). */
+void cli_kernel_drv_opts(const cli_kernel_opts *k, drv_opts *o);
+void cli_kernel_opts_free(cli_kernel_opts *k);
+
+#endif

@@ -669,7 +669,7 @@ int cli_calibrate(int argc, char **argv)
     const char *only[8];
     int nonly = 0;
     for (int i = 1; i < argc; i++) {
-        const char *v;
+        const char *v = NULL;
         bool err = false;
         if (cli_flag(argv, i, "--help") || cli_flag(argv, i, "-h")) {
             cal_help(stdout);
@@ -681,15 +681,24 @@ int cli_calibrate(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--out", &v, &err)) {
             outp = v;
         } else if (cli_opt(argc, argv, &i, "--limit", &v, &err)) {
-            co.limit = atoi(v);
+            int64_t n = 0;
+            if (err || !cli_parse_count("calibrate", "--limit", v, 0, INT32_MAX, &n))
+                return LOOMC_EUSER;
+            co.limit = (int)n;
         } else if (cli_opt(argc, argv, &i, "--max-mkn", &v, &err)) {
-            co.max_mkn = atof(v);
+            char *end = NULL;
+            if (!err)
+                co.max_mkn = strtod(v, &end);
+            if (!err && (!*v || *end || !(co.max_mkn >= 0))) {
+                cli_usage_error("calibrate", "--max-mkn needs a non-negative number, got '%s'", v);
+                return LOOMC_EUSER;
+            }
         } else if (cli_opt(argc, argv, &i, "--table", &v, &err)) {
-            if (strcmp(v, "oob") && strcmp(v, "oob11") && strcmp(v, "tuned") && strcmp(v, "decode")) {
+            if (!err && strcmp(v, "oob") && strcmp(v, "oob11") && strcmp(v, "tuned") && strcmp(v, "decode")) {
                 cli_usage_error("calibrate", "unknown table '%s' (oob, oob11, tuned, decode)", v);
                 return LOOMC_EUSER;
             }
-            if (nonly < (int)LM_COUNT(only))
+            if (!err && nonly < (int)LM_COUNT(only))
                 only[nonly++] = v;
         } else if (cli_flag(argv, i, "--progress")) {
             co.progress = true;

@@ -43,6 +43,13 @@ bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
         tir_verify_or_bug(dl->func, "checking");
         dl->access = acc_analyze(dl->func, r->sym, &r->arena);
     }
+    /* the DRAM layout of each tensor, from every access of the job */
+    const acc_result *acc[SCHED_MAX_LAUNCHES * 4];
+    int na = 0;
+    for (int i = 0; i < r->nlaunches && na < (int)LM_COUNT(acc); i++)
+        acc[na++] = r->launches[i].access;
+    for (int t = 0; t < r->spec->ntensors; t++)
+        r->spec->tensors[t]->fold_rows = sched_tensor_folds(r->spec->tensors[t], acc, na, &r->spec->env);
     return true;
 }
 

@@ -186,6 +186,8 @@ typedef struct tir_tensor {
     int rank;
     const sym_expr **shape;   /* sizes, symbolic */
     const sym_expr **strides; /* row-major: product of the sizes after each dim */
+    bool fold_rows;           /* DRAM layout: the leading dimensions are folded into rows before
+                                 padding to the tile (set for the job by sched_tensor_folds) */
     lm_loc loc;
 } tir_tensor;
 

@@ -28,7 +28,10 @@
  *    loop level that uses it and popped after the last one.
  *  - DRAM layout. A tensor of rank r is stored as TT's tile layout does:
  *    2-D, rows = all leading dimensions times dimension r-2 padded to 32,
- *    columns = dimension r-1 padded to 32, padding zero. Every block access
+ *    columns = dimension r-1 padded to 32, padding zero; a tensor that some
+ *    access of the job views with leading dimensions merged into its rows
+ *    is folded instead (all leading dimensions and r-2 as rows, padded
+ *    once: sched_tensor_folds). Every block access
  *    must cover whole tiles of that layout (offsets along the last two
  *    dimensions multiples of 32); a block may be shorter than a tile along
  *    dimension r-2 or r-1 only where the padding supplies the rest.
@@ -53,7 +56,7 @@ enum { LW_TILE = 32, LW_MAX_PRED = 8, LW_MAX_STORES = 128, LW_MAX_TEMPS = 256, L
 
 static int64_t pad32(int64_t n) { return (n + LW_TILE - 1) / LW_TILE * LW_TILE; }
 
-void sched_tensor_dims(const int64_t *shape, int rank, int64_t *rows, int64_t *cols)
+void sched_tensor_dims(const int64_t *shape, int rank, bool fold, int64_t *rows, int64_t *cols)
 {
     if (rank <= 0) {
         *rows = *cols = 1;
@@ -64,28 +67,29 @@ void sched_tensor_dims(const int64_t *shape, int rank, int64_t *rows, int64_t *c
         *rows = 1;
         return;
     }
-    int64_t r = pad32(shape[rank - 2]);
-    for (int d = 0; d < rank - 2; d++)
+    int64_t r = fold ? 1 : pad32(shape[rank - 2]);
+    for (int d = 0; d < rank - (fold ? 1 : 2); d++)
         r *= shape[d];
-    *rows = r;
+    *rows = fold ? pad32(r) : r;
 }
 
 /* Row of the 2-D layout holding element idx of the tensor: the leading
- * indices in mixed radix, times the padded extent of dimension r-2. */
-static int64_t layout_row(const int64_t *shape, int rank, const int64_t *idx)
+ * indices in mixed radix, times the padded extent of dimension r-2 (or,
+ * folded, all of them in mixed radix with dimension r-2). */
+static int64_t layout_row(const int64_t *shape, int rank, bool fold, const int64_t *idx)
 {
     if (rank < 2)
         return 0;
     int64_t lead = 0;
     for (int d = 0; d < rank - 2; d++)
         lead = lead * shape[d] + idx[d];
-    return lead * pad32(shape[rank - 2]) + idx[rank - 2];
+    return lead * (fold ? shape[rank - 2] : pad32(shape[rank - 2])) + idx[rank - 2];
 }
 
-static void layout_move(const int64_t *shape, int rank, float *nd, float *flat, bool to_flat)
+static void layout_move(const int64_t *shape, int rank, bool fold, float *nd, float *flat, bool to_flat)
 {
     int64_t rows, cols;
-    sched_tensor_dims(shape, rank, &rows, &cols);
+    sched_tensor_dims(shape, rank, fold, &rows, &cols);
     int64_t n = 1;
     for (int d = 0; d < rank; d++)
         n *= shape[d];
@@ -98,7 +102,7 @@ static void layout_move(const int64_t *shape, int rank, float *nd, float *flat, 
             idx[d] = rem % shape[d];
             rem /= shape[d];
         }
-        int64_t at = layout_row(shape, rank, idx) * cols + (rank > 0 ? idx[rank - 1] : 0);
+        int64_t at = layout_row(shape, rank, fold, idx) * cols + (rank > 0 ? idx[rank - 1] : 0);
         if (to_flat)
             flat[at] = nd[e];
         else
@@ -106,14 +110,14 @@ static void layout_move(const int64_t *shape, int rank, float *nd, float *flat, 
     }
 }
 
-void sched_tensor_to_2d(const float *nd, const int64_t *shape, int rank, float *flat)
+void sched_tensor_to_2d(const float *nd, const int64_t *shape, int rank, bool fold, float *flat)
 {
-    layout_move(shape, rank, (float *)nd, flat, true);
+    layout_move(shape, rank, fold, (float *)nd, flat, true);
 }
 
-void sched_tensor_from_2d(const float *flat, const int64_t *shape, int rank, float *nd)
+void sched_tensor_from_2d(const float *flat, const int64_t *shape, int rank, bool fold, float *nd)
 {
-    layout_move(shape, rank, nd, (float *)flat, false);
+    layout_move(shape, rank, fold, nd, (float *)flat, false);
 }
 
 /* ======================================================================
@@ -1133,16 +1137,18 @@ static void clip_info(lw *L, const acc_access *aa, bool view, bool *checked, con
     (void)L;
 }
 
-/* True when the access's dimensions are its tensor's (every stride of the
- * view is one of the tensor's, as the access analysis matched them); else
- * false with the view's strides in out. */
-static bool view_strides(lw *L, const acc_access *aa, int64_t *out)
+/* True when the access analysis placed the access on its tensor's own
+ * dimensions (every stride of the view is one of the tensor's); false when
+ * the access's dimensions are a view's. */
+static bool on_tensor_dims(const acc_access *aa)
 {
     const tir_op *m = make_of(aa->op->opnds[0]);
     const tir_tensor *t = aa->tensor;
-    if (!m || !t->strides)
+    if (!m || !t || !t->strides)
         return true;
     int rk = m->rank;
+    if (aa->rank != rk)
+        return true;
     bool all = aa->rank == t->rank;
     for (int i = 0; i < rk && i < TIR_MAX_RANK; i++) {
         const sym_expr *st = m->opnds[1 + rk + i]->sym;
@@ -1150,11 +1156,64 @@ static bool view_strides(lw *L, const acc_access *aa, int64_t *out)
         for (int d = 0; d < t->rank; d++)
             found |= st && t->strides[d] == st;
         all &= found;
-        out[i] = 0;
-        if (st)
-            sym_eval(st, &L->s->values, &out[i]);
     }
-    return all || aa->rank != rk;
+    return all;
+}
+
+/* on_tensor_dims, with the view's strides in out. */
+static bool view_strides(lw *L, const acc_access *aa, int64_t *out)
+{
+    const tir_op *m = make_of(aa->op->opnds[0]);
+    if (m)
+        for (int i = 0; i < m->rank && i < TIR_MAX_RANK; i++) {
+            const sym_expr *st = m->opnds[1 + m->rank + i]->sym;
+            out[i] = 0;
+            if (st)
+                sym_eval(st, &L->s->values, &out[i]);
+        }
+    return on_tensor_dims(aa);
+}
+
+/* Whether an access reads or writes rows of several indices of the leading
+ * dimensions as one run: its dimensions are a view's (q of [B, H, D] seen as
+ * [B*HKV, H/HKV, D]), or a view dimension placed on dimension r-2 is longer
+ * than it (o of [B, H, D] seen as [B*H, D]). */
+static bool spans_leading(const acc_access *aa, int64_t inner, const sym_env *sizes)
+{
+    if (!on_tensor_dims(aa))
+        return true;
+    const tir_op *m = make_of(aa->op->opnds[0]);
+    const tir_tensor *t = aa->tensor;
+    if (!m || m->code != TIR_MAKE_BLOCK_PTR)
+        return false;
+    int rk = m->rank;
+    bool used[TIR_MAX_RANK] = {0};
+    for (int i = 0; i < rk; i++) {
+        /* the tensor dimension the analysis placed view dimension i on */
+        const sym_expr *st = m->opnds[1 + rk + i]->sym;
+        int d = t->rank - 1;
+        while (d >= 0 && (used[d] || !st || t->strides[d] != st))
+            d--;
+        if (d < 0)
+            continue;
+        used[d] = true;
+        int64_t ext;
+        if (d == t->rank - 2 && sym_eval(m->opnds[1 + i]->sym, sizes, &ext) == SYM_OK && ext > inner)
+            return true;
+    }
+    return false;
+}
+
+bool sched_tensor_folds(const tir_tensor *t, const acc_result *const *acc, int n, const sym_env *sizes)
+{
+    int64_t inner;
+    if (!t || t->rank < 3 || sym_eval(t->shape[t->rank - 2], sizes, &inner) != SYM_OK || inner == pad32(inner))
+        return false; /* both layouts are the same */
+    for (int l = 0; l < n; l++)
+        for (int i = 0; acc[l] && i < acc[l]->n; i++)
+            if (acc[l]->acc[i].tensor == t && spans_leading(&acc[l]->acc[i], inner, sizes))
+                return true;
+    return false;
 }
 
 static bool plan_access(lw *L, int idx)
@@ -1194,19 +1253,22 @@ static bool plan_access(lw *L, int idx)
     int coldim = r - 1;
     int64_t vstride[TIR_MAX_RANK];
     bool view = !view_strides(L, aa, vstride);
+    bool fold = tt->fold_rows;
     if (!view) {
         if (r >= 2) {
             lrow[r - 2] = 1;
             for (int d = r - 3; d >= 0; d--)
-                lrow[d] = lrow[d + 1] * (d + 1 == r - 2 ? pad32(dim[r - 2]) : dim[d + 1]);
+                lrow[d] = lrow[d + 1] * (d + 1 == r - 2 && !fold ? pad32(dim[r - 2]) : dim[d + 1]);
         }
     } else {
         /* row-major element offsets of the view, laid onto the tensor's rows:
-           exact when its rows are not padded (or there is one group of them) */
+           exact when its rows are not padded, or there is one group of them,
+           or the layout folds the leading dimensions into rows */
         int64_t rowlen = tr_ >= 1 ? dim[tr_ - 1] : 1, lead = 1;
         for (int d = 0; d + 2 < tr_; d++)
             lead *= dim[d];
-        bool ok = rowlen == pad32(rowlen) && (tr_ < 2 || lead == 1 || dim[tr_ - 2] == pad32(dim[tr_ - 2]));
+        bool ok = rowlen == pad32(rowlen) &&
+                  (tr_ < 2 || lead == 1 || fold || dim[tr_ - 2] == pad32(dim[tr_ - 2]));
         coldim = -1;
         for (int d = 0; ok && d < r; d++) {
             if (vstride[d] == 1 && coldim < 0)
@@ -1302,7 +1364,7 @@ static bool plan_access(lw *L, int idx)
     }
     /* A padded dimension r-2 (not a multiple of 32) must not be walked past
        its extent by an offset: the next index lives a padded stride away. */
-    if (!view && r >= 2 && dim[r - 2] != pad32(dim[r - 2])) {
+    if (!view && !fold && r >= 2 && dim[r - 2] != pad32(dim[r - 2])) {
         int64_t hi = 0;
         const acc_dim *ad = &aa->dims[r - 2];
         int64_t cst = 0;
@@ -3416,7 +3478,7 @@ static bool add_tensors(lw *L)
             if (!ev(L, t->shape[d], &shape[d], t->loc))
                 return false;
         int64_t rows, cols;
-        sched_tensor_dims(shape, t->rank, &rows, &cols);
+        sched_tensor_dims(shape, t->rank, t->fold_rows, &rows, &cols);
         arch_format fmt;
         if (!tensor_format(L, t, &fmt))
             return false;

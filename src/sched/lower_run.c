@@ -170,7 +170,7 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
                 for (int i = 0; i < ntensors; i++)
                     if (!strcmp(tensors[i]->name, p->tensors[t].name)) {
                         init[t] = lm_xmalloc((size_t)(p->tensors[t].rows * p->tensors[t].cols + 1) * sizeof **init);
-                        sched_tensor_to_2d(dev[i], shapes[i], tensors[i]->rank, init[t]);
+                        sched_tensor_to_2d(dev[i], shapes[i], tensors[i]->rank, tensors[i]->fold_rows, init[t]);
                     }
         }
         sim_options so = {0};
@@ -193,7 +193,8 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
                 for (int t = 0; t < p->ntensors; t++)
                     for (int i = 0; i < ntensors; i++)
                         if (!strcmp(tensors[i]->name, p->tensors[t].name) && tensors[i]->role != TIR_INPUT)
-                            sched_tensor_from_2d(r->tensor_data[t], shapes[i], tensors[i]->rank, dev[i]);
+                            sched_tensor_from_2d(r->tensor_data[t], shapes[i], tensors[i]->rank,
+                                                 tensors[i]->fold_rows, dev[i]);
             sim_result_free(r);
         } else {
             ok = false;

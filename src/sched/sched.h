@@ -452,11 +452,19 @@ bool sched_plan_schedule(const sched_plan_launch *pl, const sched_kernel *k, con
 /* DRAM layout of a tensor in a lowered program (TT's tile layout): 2-D,
  * rows = the leading dimensions times dimension r-2 padded to 32, columns =
  * dimension r-1 padded to 32; a vector is one row. Padding holds zeros.
- * loomc run moves host data in and out with these. */
-void sched_tensor_dims(const int64_t *shape, int rank, int64_t *rows, int64_t *cols);
+ * Folded (`fold`, tir_tensor.fold_rows): the leading dimensions and r-2
+ * together form the rows, padded once (the tensor tilized as a matrix of
+ * its rows). loomc run moves host data in and out with these. */
+void sched_tensor_dims(const int64_t *shape, int rank, bool fold, int64_t *rows, int64_t *cols);
 /* Row-major N-D data -> the rows x cols array (padding zeroed), and back. */
-void sched_tensor_to_2d(const float *nd, const int64_t *shape, int rank, float *flat);
-void sched_tensor_from_2d(const float *flat, const int64_t *shape, int rank, float *nd);
+void sched_tensor_to_2d(const float *nd, const int64_t *shape, int rank, bool fold, float *flat);
+void sched_tensor_from_2d(const float *flat, const int64_t *shape, int rank, bool fold, float *nd);
+/* Whether tensor t must be stored folded for the accesses of a job (acc[0..n-1],
+ * one per launch; sizes bound in `sizes`): some access moves rows of several
+ * indices of its leading dimensions as one run (a view that merges them
+ * into the row dimension), which the padded layout cannot place when
+ * dimension r-2 is not a multiple of 32. Otherwise the padded layout. */
+bool sched_tensor_folds(const tir_tensor *t, const acc_result *const *acc, int n, const sym_env *sizes);
 
 /* ======================================================================
  * lower_run.c - a job lowered, simulated and checked (loomc run, tests)

@@ -501,6 +501,54 @@ static void decode_mha_forward(void **st)
     decode(st, "B=1,H=4,HKV=4,S=256,D=64", "BLOCK_N=32,NUM_SPLITS=3,grid.x=3,grid.y=4", true);
 }
 
+/* Batches with grouped heads: the split kernel views q [B, H, D] as [B*HKV,
+ * H/HKV, D] and the combine kernel o as [B*H, D], so both tensors move rows
+ * of several batches as one run. With H not a multiple of 32 the padded
+ * layout (32 rows per batch) cannot place them; those two tensors are
+ * stored folded (B*H rows, padded once), the scratch tensors, accessed on
+ * their own dimensions, stay padded. Checked against the interpreter for
+ * several batches and group sizes (1, 2, 4, 8 query heads per kv head). */
+static void decode_batched(void **st)
+{
+    (void)st;
+    static const struct {
+        int b, h, hkv, splits, gx, gy;
+        bool forward;
+    } cases[] = {
+        {2, 8, 2, 2, 2, 4, false}, {3, 8, 8, 2, 2, 8, false}, {4, 8, 2, 4, 4, 8, true},
+        {2, 8, 1, 2, 2, 2, false}, {2, 12, 4, 2, 2, 6, true},
+    };
+    for (size_t i = 0; i < LM_COUNT(cases); i++) {
+        int B = cases[i].b, H = cases[i].h, HKV = cases[i].hkv, NS = cases[i].splits;
+        char shapes[96], values[96];
+        snprintf(shapes, sizeof shapes, "B=%d,H=%d,HKV=%d,S=256,D=64", B, H, HKV);
+        snprintf(values, sizeof values, "BLOCK_N=64,NUM_SPLITS=%d,grid.x=%d,grid.y=%d", NS, cases[i].gx, cases[i].gy);
+        job j;
+        job_open(&j, FD, shapes, NULL, values);
+        if (cases[i].forward)
+            transport(&j, 0, "q", SCHED_FORWARD, SCHED_ON_X, false);
+        int64_t group = H / HKV, pad_group = (group + 31) / 32 * 32;
+        for (int l = 0; l < 2; l++) {
+            df_program *p = lower(&j, l);
+            assert_non_null(p);
+            for (int t = 0; t < p->ntensors; t++) {
+                const df_tensor *dt = &p->tensors[t];
+                int64_t rows = dt->rows;
+                if (!strcmp(dt->name, "q") || !strcmp(dt->name, "o"))
+                    assert_int_equal(rows, (B * H + 31) / 32 * 32); /* folded */
+                else if (!strcmp(dt->name, "part"))
+                    assert_int_equal(rows, (int64_t)B * HKV * NS * pad_group); /* padded per split */
+                else if (!strcmp(dt->name, "k"))
+                    assert_int_equal(rows, (int64_t)B * HKV * 256);
+            }
+            round_trip(p);
+            df_free(p);
+        }
+        run_checked(&j);
+        job_close(&j);
+    }
+}
+
 /* ---- element moves, transpose and comparisons in the simulator ---------------------- */
 
 /* A 20 x 40 rectangle of A, every other row from (3, 5), lands at element
@@ -643,16 +691,16 @@ static void layout_dims(void **st)
     (void)st;
     int64_t r, c;
     int64_t s1[] = {40};
-    sched_tensor_dims(s1, 1, &r, &c);
+    sched_tensor_dims(s1, 1, false, &r, &c);
     assert_int_equal(r, 1);
     assert_int_equal(c, 64);
     int64_t s2[] = {33, 64};
-    sched_tensor_dims(s2, 2, &r, &c);
+    sched_tensor_dims(s2, 2, false, &r, &c);
     assert_int_equal(r, 64);
     assert_int_equal(c, 64);
     /* [B, H, S, D]: B*H heads of S rows, S padded per head */
     int64_t s4[] = {2, 3, 40, 16};
-    sched_tensor_dims(s4, 4, &r, &c);
+    sched_tensor_dims(s4, 4, false, &r, &c);
     assert_int_equal(r, 2 * 3 * 64);
     assert_int_equal(c, 32);
     /* element (1, 2, 5, 7) lands at row (1*3 + 2)*64 + 5, column 7; padding is zero */
@@ -661,13 +709,29 @@ static void layout_dims(void **st)
     float *flat = malloc((size_t)(r * c) * sizeof *flat);
     for (int64_t i = 0; i < n; i++)
         nd[i] = (float)(i + 1);
-    sched_tensor_to_2d(nd, s4, 4, flat);
+    sched_tensor_to_2d(nd, s4, 4, false, flat);
     int64_t e = ((1 * 3 + 2) * 40 + 5) * 16 + 7;
     assert_true(flat[((1 * 3 + 2) * 64 + 5) * 32 + 7] == nd[e]);
     assert_true(flat[(0 * 64 + 45) * 32 + 3] == 0.0f);
     assert_true(flat[5 * 32 + 20] == 0.0f);
-    sched_tensor_from_2d(flat, s4, 4, back);
+    sched_tensor_from_2d(flat, s4, 4, false, back);
     assert_memory_equal(nd, back, (size_t)n * sizeof *nd);
+    free(flat);
+    /* folded: the 2*3*40 = 240 rows run on without padding, padded once to 256;
+       element (1, 2, 5, 7) is row (1*3 + 2)*40 + 5 */
+    sched_tensor_dims(s4, 4, true, &r, &c);
+    assert_int_equal(r, 256);
+    assert_int_equal(c, 32);
+    flat = malloc((size_t)(r * c) * sizeof *flat);
+    sched_tensor_to_2d(nd, s4, 4, true, flat);
+    assert_true(flat[((1 * 3 + 2) * 40 + 5) * 32 + 7] == nd[e]);
+    assert_true(flat[(0 * 40 + 39 + 1) * 32 + 3] == nd[((0 * 3 + 1) * 40 + 0) * 16 + 3]); /* next head follows */
+    assert_true(flat[245 * 32 + 3] == 0.0f);
+    sched_tensor_from_2d(flat, s4, 4, true, back);
+    assert_memory_equal(nd, back, (size_t)n * sizeof *nd);
+    /* rank 2 and below: one group of rows, the same either way */
+    sched_tensor_dims(s2, 2, true, &r, &c);
+    assert_int_equal(r, 64);
     free(nd);
     free(back);
     free(flat);
@@ -753,6 +817,7 @@ int main(void)
         cmocka_unit_test(matmul_k_tail),
         cmocka_unit_test(decode_gqa),
         cmocka_unit_test(decode_mha_forward),
+        cmocka_unit_test(decode_batched),
         cmocka_unit_test(elems_transpose_compare),
         cmocka_unit_test(attention_causal_mcast),
         cmocka_unit_test(error_mcast_dependent),

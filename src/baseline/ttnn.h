@@ -367,7 +367,7 @@ typedef struct bl_sched {
 
 /* TTNN's schedule for the job's launches (k[0..nlaunches)), with the sizes
  * and pinned constexprs of `bound`, on chip `a`.  Formats are the kernel
- * buffers' (see bl_sched_set_formats).  The result is large: allocate it
+ * buffers' (see sched_set_formats).  The result is large: allocate it
  * on the heap.  Returns out->ok; release with bl_sched_free either way. */
 bool bl_ttnn_schedule(bl_sched *out, sched_kernel *const *k, int nlaunches, const sym_env *bound,
                       const arch_desc *a, const bl_sched_opts *o, sym_ctx *s, lm_arena *ar);
@@ -383,24 +383,7 @@ arch_fidelity bl_default_fidelity(arch_format a, arch_format b, bl_chip chip);
 /* The chip family of a description (Blackhole has L-shaped multicast). */
 bl_chip bl_chip_of(const arch_desc *a);
 
-/* Storage formats of a summarised kernel, as `--format` sets them: every
- * block load (IN buffer) gets `in`, every block store (OUT buffer) `out`;
- * the dots' operand formats, the buffers' byte counts, Dst accumulation
- * (fp32 only for an fp32 store) and the kernel's default fidelity follow.
- * Loads and stores of integer or fp32 scratch tensors written by another
- * launch of the job are left alone when `keep_scratch` is set. */
-void bl_sched_set_formats(sched_kernel *k, arch_format in, arch_format out, bool keep_scratch,
-                          const arch_desc *a, sym_ctx *s);
-
-/* One buffer's storage format (an IN or OUT buffer, e.g. only the KV cache
- * of a decode kernel); the dots' operand formats and the default fidelity
- * follow as in bl_sched_set_formats. */
-void bl_sched_set_buf_format(sched_kernel *k, int buf, arch_format f, const arch_desc *a, sym_ctx *s);
-/* The buffer operand `which` (0: in0, 1: in1) of dot `dot` reads, views
- * peeled; -1 when it is not a buffer. */
-int bl_dot_operand_buf(const sched_kernel *k, int dot, int which);
-
-/* Carry the summary's buffer formats (bl_sched_set_formats) into a program
+/* Carry the summary's buffer formats (sched_set_formats) into a program
  * sched_lower made from it: each DRAM tensor takes the format of the
  * buffer that loads or stores it, and every CB the program reads it into or
  * writes it from takes the same (ttnn_df.c). */

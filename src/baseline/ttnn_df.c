@@ -4,7 +4,7 @@
  * `--format` (and the calibration against TTNN's tables, whose tensors are
  * bfp8_b or bfp4_b) changes the storage format of a kernel's DRAM tensors,
  * which the Tile IR's element types cannot express (they are bf16 or f32).
- * bl_sched_set_formats records the formats on the summary's IN and OUT
+ * sched_set_formats records the formats on the summary's IN and OUT
  * buffers; this pass carries them into a lowered program: each DRAM
  * tensor takes the format of the buffer that loads or stores it, and so
  * does every circular buffer the program reads that tensor into or writes
@@ -113,7 +113,7 @@ bool bl_df_ttnn_nocs(struct df_program *p, const sched_kernel *k)
 {
     if (k->ndots != 1)
         return false;
-    int a = tensor_of_buf(p, k, bl_dot_operand_buf(k, 0, 0)), b = tensor_of_buf(p, k, bl_dot_operand_buf(k, 0, 1));
+    int a = tensor_of_buf(p, k, sched_dot_operand_buf(k, 0, 0)), b = tensor_of_buf(p, k, sched_dot_operand_buf(k, 0, 1));
     int c = -1;
     for (int i = 0; i < k->nbufs; i++)
         if (k->bufs[i].kind == SCHED_BUF_OUT)

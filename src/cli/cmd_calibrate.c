@@ -214,12 +214,12 @@ static bool run_job(const job_spec *js, run_result *rr)
         goto done;
     }
     if (js->matmul) {
-        bl_sched_set_formats(&k[0], js->fmt, js->fmt, true, a, r.sym);
+        sched_set_formats(&k[0], js->fmt, js->fmt, true, a, r.sym);
     } else {
         /* decode: the KV cache (the second operands of both dots of the split
            launch) in fmt; Q, the output and the scratch as written */
-        bl_sched_set_buf_format(&k[0], bl_dot_operand_buf(&k[0], 0, 1), js->fmt, a, r.sym);
-        bl_sched_set_buf_format(&k[0], bl_dot_operand_buf(&k[0], 1, 1), js->fmt, a, r.sym);
+        sched_set_buf_format(&k[0], sched_dot_operand_buf(&k[0], 0, 1), js->fmt, a, r.sym);
+        sched_set_buf_format(&k[0], sched_dot_operand_buf(&k[0], 1, 1), js->fmt, a, r.sym);
     }
     bs = lm_xcalloc(1, sizeof *bs);
     bl_sched_opts so = {.kind = js->kind, .have_fidelity = true, .fidelity = js->fidelity};

@@ -61,7 +61,7 @@ static void run_help(FILE *f)
             "  --fidelity F         matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4 (default:\n"
             "                       TTNN's rule, HiFi2, or LoFi when both inputs are block-float)\n"
             "  --format F           storage format of the DRAM tensors the kernel loads and\n"
-            "                       stores: bf16, bfp8_b, bfp4_b (manual and ttnn schedules)\n"
+            "                       stores: bf16, bfp8_b, bfp4_b (every schedule)\n"
             "  --explain            why this schedule: for ttnn, the TTNN rule behind each value\n"
             "  --help               show this text\n\n"
             "A job of several launches (a split kernel and its combine kernel) runs them in\n"
@@ -344,19 +344,21 @@ int cli_run(int argc, char **argv)
         goto out;
     bool manual = !strcmp(schedule, "manual");
     bool ttnn = !strcmp(schedule, "ttnn") || !strcmp(schedule, "ttnn-tuned");
-    if (have_format && !manual && !ttnn) {
-        cli_usage_error("run", "--format applies to --schedule manual, ttnn and ttnn-tuned (loomc's solver "
-                        "schedules the kernel's own formats)");
-        goto out;
-    }
+    /* the format and fidelity reach loomc's solver and a plan through the
+       driver, TTNN's and the manual schedule below, each on the summary
+       before it is scheduled */
+    drv_sched_opts so = {.arch = arch, .have_format = have_format, .format = fmt, .have_fidelity = have_fidelity,
+                         .fidelity = fidelity};
     if (!strcmp(schedule, "loom")) {
-        drv_sched_opts so = {.arch = arch};
         if (!drv_schedule(&r, &so, &d))
             goto out;
-    } else if (!manual && !ttnn) {
+    } else if (manual || ttnn) {
+        if (!drv_summarize(&r, &so, &d))
+            goto out;
+    } else {
         /* a plan file written by loomc compile -o (or by hand) */
         sched_plan *plan = sched_plan_read(schedule, &r.arena, &d);
-        if (!plan || !drv_schedule_plan(&r, plan, schedule, arch, &d))
+        if (!plan || !drv_schedule_plan(&r, plan, schedule, &so, &d))
             goto out;
     }
     int n = r.nlaunches;
@@ -364,7 +366,6 @@ int cli_run(int argc, char **argv)
         lm_error_plain(&d, "a job of %d launches (at most %d)", n, SCHED_MAX_LAUNCHES);
         goto out;
     }
-    sched_kernel *kern = lm_xcalloc((size_t)(n > 0 ? n : 1), sizeof *kern);
     sched_schedule *sch = lm_xcalloc((size_t)(n > 0 ? n : 1), sizeof *sch);
     const sched_kernel *kp[SCHED_MAX_LAUNCHES];
     const sched_schedule *sp[SCHED_MAX_LAUNCHES];
@@ -373,35 +374,20 @@ int cli_run(int argc, char **argv)
        summary at once: the decode reduction is a launch of its own. */
     bl_sched *bs = NULL;
     if (ttnn) {
-        sched_free frees[SCHED_MAX_VARS];
-        int nf = 0;
-        for (int i = 0; i < r.spec->nfrees && nf < SCHED_MAX_VARS; i++)
-            frees[nf++] = (sched_free){.var = r.spec->frees[i].var, .pinned = r.spec->frees[i].bound};
-        sched_kernel *kk[SCHED_MAX_LAUNCHES];
-        for (int l = 0; l < n && ok; l++) {
-            ok = sched_summarize(&kern[l], r.launches[l].func, r.launches[l].access, arch, frees, nf, r.sym,
-                                 &r.arena, &d);
-            kern[l].launch = r.launches[l].launch->index;
-            if (ok && have_format)
-                bl_sched_set_formats(&kern[l], fmt, fmt, true, arch, r.sym);
-            kk[l] = &kern[l];
+        bs = lm_xcalloc(1, sizeof *bs);
+        bl_sched_opts bo = {.kind = strcmp(schedule, "ttnn") ? BL_SCHED_TUNED : BL_SCHED_DEFAULT};
+        bo.have_fidelity = have_fidelity;
+        bo.fidelity = fidelity;
+        ok = bl_ttnn_schedule(bs, r.sched->job.k, n, &r.spec->env, arch, &bo, r.sym, &r.arena);
+        if (!ok)
+            lm_error_plain(&d, "--schedule %s: %s", schedule, bs->why);
+        else if (explain) {
+            lm_buf eb = {0};
+            bl_sched_explain_print(&eb, bs, r.sched->job.k);
+            fputs(lm_buf_str(&eb), stdout);
+            lm_buf_free(&eb);
         }
-        if (ok) {
-            bs = lm_xcalloc(1, sizeof *bs);
-            bl_sched_opts bo = {.kind = strcmp(schedule, "ttnn") ? BL_SCHED_TUNED : BL_SCHED_DEFAULT};
-            bo.have_fidelity = have_fidelity;
-            bo.fidelity = fidelity;
-            ok = bl_ttnn_schedule(bs, kk, n, &r.spec->env, arch, &bo, r.sym, &r.arena);
-            if (!ok)
-                lm_error_plain(&d, "--schedule %s: %s", schedule, bs->why);
-            else if (explain) {
-                lm_buf eb = {0};
-                bl_sched_explain_print(&eb, bs, kk);
-                fputs(lm_buf_str(&eb), stdout);
-                lm_buf_free(&eb);
-            }
-        }
-    } else if (explain && r.sched) {
+    } else if (explain && !manual) {
         lm_buf eb = {0};
         sched_explain(&eb, &r.sched->job, &r.sched->result, r.sym, &r.arena);
         fputs(lm_buf_str(&eb), stdout);
@@ -410,40 +396,28 @@ int cli_run(int argc, char **argv)
     for (int l = 0; l < n && ok; l++) {
         drv_launch *dl = &r.launches[l];
         sched_schedule *s = &sch[l];
+        sched_kernel *k = dl->summary;
+        kp[l] = k;
         if (manual) {
-            sched_free frees[SCHED_MAX_VARS];
-            int nf = 0;
-            for (int i = 0; i < r.spec->nfrees && nf < SCHED_MAX_VARS; i++)
-                frees[nf++] = (sched_free){.var = r.spec->frees[i].var, .pinned = r.spec->frees[i].bound};
-            if (!sched_summarize(&kern[l], dl->func, dl->access, arch, frees, nf, r.sym, &r.arena, &d)) {
-                ok = false;
-                break;
-            }
-            kern[l].launch = dl->launch->index;
-            if (have_format)
-                bl_sched_set_formats(&kern[l], fmt, fmt, true, arch, r.sym);
-            s->k = &kern[l];
-            manual_candidate(&s->cand, &kern[l]);
+            s->k = k;
+            manual_candidate(&s->cand, k);
             for (int i = 0; i < r.spec->env.n; i++)
                 sym_env_set(&s->values, r.spec->env.b[i].var, r.spec->env.b[i].lo);
-            s->fidelity = kern[l].fidelity;
-            s->fp32_acc = kern[l].fp32_acc;
+            s->fidelity = k->fidelity;
+            s->fp32_acc = k->fp32_acc;
             s->predicted_cycles = -1;
             s->origin = "manual";
-            kp[l] = &kern[l];
         } else if (ttnn) {
             *s = bs->s[l];
             s->values = (sym_env){0};
             for (int i = 0; i < bs->s[l].values.n; i++)
                 sym_env_set(&s->values, bs->s[l].values.b[i].var, bs->s[l].values.b[i].lo);
-            kp[l] = &kern[l];
         } else {
             const sched_schedule *best = dl->schedule;
             *s = *best;
             s->values = (sym_env){0};
             for (int i = 0; i < best->values.n; i++)
                 sym_env_set(&s->values, best->values.b[i].var, best->values.b[i].lo);
-            kp[l] = dl->summary;
             if (!s->origin)
                 s->origin = strcmp(schedule, "loom") ? "plan" : "loomc";
         }
@@ -560,8 +534,9 @@ int cli_run(int argc, char **argv)
             lm_buf_putc(&b, '\n');
             for (int i = 0; i < res.noutputs; i++) {
                 const sched_run_output *ro = &res.outputs[i];
-                lm_buf_printf(&b, "  %s: %s, max abs %.3g, max rel %.3g (tolerance %.3g)%s\n", ro->tensor,
-                              ro->pass ? "pass" : "fail", ro->max_abs, ro->max_rel, ro->tolerance,
+                lm_buf_printf(&b, "  %s: %s, max abs %.3g, max rel%s %.3g (tolerance %.3g)%s\n", ro->tensor,
+                              ro->pass ? "pass" : "fail", ro->max_abs, ro->block_rel ? " to block max" : "",
+                              ro->max_rel, ro->tolerance,
                               ro->nonfinite ? ", non-finite values" : "");
             }
         }
@@ -578,7 +553,6 @@ int cli_run(int argc, char **argv)
         bl_sched_free(bs);
         free(bs);
     }
-    free(kern);
     free(sch);
 out:
     drv_free(&r);

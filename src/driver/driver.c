@@ -53,7 +53,24 @@ bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
     return true;
 }
 
-bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
+/* Launch i's summary, in the formats and at the fidelity o asks for. */
+static bool summarize(drv_result *r, int i, sched_kernel *k, const drv_sched_opts *o, const sched_free *frees, int nf,
+                      lm_diag *d)
+{
+    drv_launch *dl = &r->launches[i];
+    if (!sched_summarize(k, dl->func, dl->access, o->arch, frees, nf, r->sym, &r->arena, d))
+        return false;
+    k->launch = dl->launch->index;
+    if (o->have_format)
+        sched_set_formats(k, o->format, o->format, true, o->arch, r->sym);
+    if (o->have_fidelity)
+        k->fidelity = o->fidelity;
+    sched_alloc(k);
+    dl->summary = k;
+    return true;
+}
+
+bool drv_summarize(drv_result *r, const drv_sched_opts *o, lm_diag *d)
 {
     if (r->nlaunches > SCHED_MAX_LAUNCHES) {
         lm_error_plain(d, "the launch spec has %d launches; the scheduler handles at most %d", r->nlaunches,
@@ -77,19 +94,25 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
     sched_job *job = &ds->job;
     job->arch = o->arch;
     job->bound = &ds->bound;
-    /* per launch: summary -> L1 allocation -> candidates */
+    /* per launch: summary -> formats -> L1 allocation */
     for (int i = 0; i < r->nlaunches; i++) {
-        drv_launch *dl = &r->launches[i];
         sched_kernel *k = &ds->kernels[i];
-        if (!sched_summarize(k, dl->func, dl->access, o->arch, frees, nf, r->sym, &r->arena, d))
+        if (!summarize(r, i, k, o, frees, nf, d))
             return false;
-        k->launch = dl->launch->index;
-        sched_alloc(k);
-        sched_candidates(&job->cands[i], k, o->arch, &ds->bound, r->sym, &r->arena);
         job->k[i] = k;
-        dl->summary = k;
     }
     job->nlaunches = r->nlaunches;
+    return true;
+}
+
+bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
+{
+    if (!drv_summarize(r, o, d))
+        return false;
+    drv_sched *ds = r->sched;
+    sched_job *job = &ds->job;
+    for (int i = 0; i < r->nlaunches; i++)
+        sched_candidates(&job->cands[i], job->k[i], o->arch, &ds->bound, r->sym, &r->arena);
     /* the job: a model per candidate, solved, ranked */
     sched_select_opts so = {.top_k = o->top_k > 0 ? o->top_k : 1, .node_limit = o->node_limit};
     if (!sched_select(&ds->result, job, &so, r->sym, &r->arena, d))
@@ -99,32 +122,14 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
     return true;
 }
 
-bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file, const arch_desc *a, lm_diag *d)
+bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file, const drv_sched_opts *o,
+                       lm_diag *d)
 {
-    drv_sched *ds = r->sched = LM_NEW(&r->arena, drv_sched);
-    const fe_spec *spec = r->spec;
-    for (int i = 0; i < spec->env.n; i++)
-        sym_env_set_range(&ds->bound, spec->env.b[i].var, spec->env.b[i].lo, spec->env.b[i].hi);
-    sched_free frees[SCHED_MAX_VARS];
-    int nf = 0;
-    for (int i = 0; i < spec->nfrees && nf < SCHED_MAX_VARS; i++)
-        frees[nf++] = (sched_free){.var = spec->frees[i].var, .pinned = spec->frees[i].bound};
-    if (r->nlaunches > SCHED_MAX_LAUNCHES) {
-        lm_error_plain(d, "the launch spec has %d launches; the scheduler handles at most %d", r->nlaunches,
-                       SCHED_MAX_LAUNCHES);
+    if (!drv_summarize(r, o, d))
         return false;
-    }
-    ds->job.arch = a;
-    ds->job.bound = &ds->bound;
+    drv_sched *ds = r->sched;
     for (int i = 0; i < r->nlaunches; i++) {
-        drv_launch *dl = &r->launches[i];
-        sched_kernel *k = &ds->kernels[i];
-        if (!sched_summarize(k, dl->func, dl->access, a, frees, nf, r->sym, &r->arena, d))
-            return false;
-        k->launch = dl->launch->index;
-        sched_alloc(k);
-        ds->job.k[i] = k;
-        dl->summary = k;
+        sched_kernel *k = ds->job.k[i];
         const sched_plan_launch *pl = NULL;
         for (int j = 0; j < p->nlaunches; j++)
             if (p->launches[j].launch == k->launch)
@@ -133,11 +138,19 @@ bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file
             lm_error(d, (lm_loc){plan_file, 0, 0}, "the plan has no schedule for launch %d (%s)", k->launch, k->name);
             return false;
         }
-        if (!sched_plan_schedule(pl, k, plan_file, &ds->result.best[i], r->sym, &r->arena, d))
+        sched_schedule *sc = &ds->result.best[i];
+        if (!sched_plan_schedule(pl, k, plan_file, sc, r->sym, &r->arena, d))
             return false;
-        dl->schedule = &ds->result.best[i];
+        /* the plan's fidelity and Dst mode were chosen for the kernel's own
+           formats: another format brings its own (as for a solved schedule) */
+        if (o->have_format) {
+            sc->fidelity = k->fidelity;
+            sc->fp32_acc = k->fp32_acc;
+        }
+        if (o->have_fidelity)
+            sc->fidelity = o->fidelity;
+        r->launches[i].schedule = sc;
     }
-    ds->job.nlaunches = r->nlaunches;
     ds->result.cycles = p->predicted_cycles;
     return true;
 }

@@ -5,7 +5,8 @@
  * Pass order: read the file -> fe_lex/fe_parse -> fe_names_init ->
  * fe_read_launch -> for each selected launch: fe_check -> tir verify ->
  * acc_analyze (drv_compile); then, for a chip (drv_schedule): for each
- * launch sched_summarize -> sched_alloc -> sched_candidates; then, for the
+ * launch sched_summarize -> sched_set_formats (--format) -> sched_alloc ->
+ * sched_candidates; then, for the
  * whole job, sched_select (a model per candidate, solved, ranked).
  */
 #ifndef LOOMC_DRIVER_H
@@ -42,6 +43,14 @@ typedef struct drv_sched_opts {
     const arch_desc *arch;
     int top_k;           /* solutions kept across candidates (0: 1) */
     int64_t node_limit;  /* solver effort per candidate (0: the solver's default) */
+    /* --format: the storage format of the DRAM tensors the kernels load and
+       store (sched_set_formats), set on every summary before allocation, so
+       the schedule is chosen for it; otherwise the element types' formats */
+    bool have_format;
+    arch_format format;
+    /* --fidelity: the matrix engine's fidelity instead of the default rule */
+    bool have_fidelity;
+    arch_fidelity fidelity;
 } drv_sched_opts;
 
 typedef struct drv_result {
@@ -64,15 +73,22 @@ typedef struct drv_result {
  * r is filled as far as the compilation got and must be released with
  * drv_free in either case, after d is no longer used. */
 bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d);
+/* After drv_compile: summarise every selected launch for one chip, in o's
+ * formats and at o's fidelity, with its L1 allocation (r->sched->kernels,
+ * drv_launch.summary), without scheduling: for schedules made elsewhere
+ * (TTNN's, a manual one). drv_schedule and drv_schedule_plan start here. */
+bool drv_summarize(drv_result *r, const drv_sched_opts *o, lm_diag *d);
 /* After drv_compile: schedule all selected launches for one chip. Errors
  * (a kernel the scheduler cannot place, a shape no candidate fits) are
  * reported through d; returns false. */
 bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d);
 /* After drv_compile: instead of solving, take the schedules of a plan file
  * (sched_plan_read) for the selected launches: each launch is summarised
- * and its plan entry checked against it (kernel, mapping, every symbol the
+ * (with o's formats and fidelity; top_k and node_limit are not used) and
+ * its plan entry checked against it (kernel, mapping, every symbol the
  * lowering reads). `plan_file` names the plan in messages. */
-bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file, const arch_desc *a, lm_diag *d);
+bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file, const drv_sched_opts *o,
+                       lm_diag *d);
 void drv_free(drv_result *r);
 
 #endif

@@ -110,6 +110,21 @@ static bool softmax_block(const tir_block *b, bool *seen_dot)
  * precision, as bf16 ones do. */
 static arch_format fmt_of(tir_elem e) { return e == TIR_BF16 || e == TIR_F16 ? ARCH_BF16 : ARCH_FP32; }
 
+/* An input as the host converts it to its DRAM storage format (as
+ * ttnn.from_torch with a dtype does): rounded in the tensor's 2-D tile
+ * layout, where each run of 16 values of a row is a face row sharing one
+ * block-float exponent (the layout's rows are whole tiles wide). Both the
+ * reference and the simulator then start from exactly these values. */
+static void host_convert(float *nd, const int64_t *shape, int rank, bool fold, int64_t rows, int64_t cols,
+                         arch_format f)
+{
+    float *flat = lm_xcalloc((size_t)(rows * cols + 1), sizeof *flat);
+    sched_tensor_to_2d(nd, shape, rank, fold, flat);
+    num_round_array(flat, rows * cols, f);
+    sched_tensor_from_2d(flat, shape, rank, fold, nd);
+    free(flat);
+}
+
 bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sched_schedule *const *s, int n,
                    const tir_tensor *const *tensors, int ntensors, const sched_run_opts *o, sym_ctx *sc, lm_diag *d)
 {
@@ -151,6 +166,14 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
         sym_env_free(&env);
     }
     arch_fidelity fid = ARCH_HIFI4;
+    /* each tensor's storage format in the lowered programs (the summary's
+       buffers may store it in another format than its element type's) */
+    arch_format store[64];
+    bool converted[64];
+    for (int i = 0; i < ntensors && i < 64; i++) {
+        store[i] = fmt_of(tensors[i]->elem);
+        converted[i] = false;
+    }
     for (int l = 0; ok && l < n; l++) {
         if (s[l]->fidelity < fid)
             fid = s[l]->fidelity;
@@ -162,6 +185,21 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
         }
         if (o->programs)
             df_print(o->programs, p);
+        for (int t = 0; t < p->ntensors; t++)
+            for (int i = 0; i < ntensors; i++) {
+                if (strcmp(tensors[i]->name, p->tensors[t].name))
+                    continue;
+                /* a format other than the element type's tile format (f16
+                   tiles are fp32) was chosen for storage (--format) */
+                if (p->tensors[t].format != (tensors[i]->elem == TIR_BF16 ? ARCH_BF16 : ARCH_FP32))
+                    store[i] = p->tensors[t].format;
+                if (check && tensors[i]->role == TIR_INPUT && !converted[i]) {
+                    host_convert(dev[i], shapes[i], tensors[i]->rank, tensors[i]->fold_rows, p->tensors[t].rows,
+                                 p->tensors[t].cols, p->tensors[t].format);
+                    memcpy(ref[i].data, dev[i], (size_t)ref[i].numel * sizeof *dev[i]);
+                    converted[i] = true;
+                }
+            }
         /* the simulator's tensors from the host copies */
         float **init = NULL;
         if (check) {
@@ -226,15 +264,17 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
             if (tensors[i]->role != TIR_OUTPUT || out->noutputs == SCHED_MAX_OUTPUTS)
                 continue;
             num_cmp c = num_compare(dev[i], ref[i].data, ref[i].numel);
-            arch_format f = fmt_of(tensors[i]->elem);
+            arch_format f = store[i];
             sched_run_output *ro = &out->outputs[out->noutputs++];
             ro->tensor = tensors[i]->name;
             ro->max_abs = c.max_abs;
-            ro->max_rel = c.max_rel;
+            /* block-float outputs are compared relative to their block's
+               largest magnitude, as the format stores them */
+            ro->block_rel = f == ARCH_BFP8_B || f == ARCH_BFP4_B;
+            ro->max_rel = ro->block_rel ? c.max_rel_block : c.max_rel;
             ro->nonfinite = c.nonfinite;
             ro->tolerance = num_tolerance(f, depth, fid) * (softmax ? 2 : 1);
-            double got = (f == ARCH_BFP8_B || f == ARCH_BFP4_B) ? c.max_rel_block : c.max_rel;
-            ro->pass = c.nonfinite == 0 && got <= ro->tolerance;
+            ro->pass = c.nonfinite == 0 && ro->max_rel <= ro->tolerance;
             if (!ro->pass)
                 out->check = SCHED_CHECK_FAIL;
             if (c.max_abs > out->max_error || isnan(c.max_abs))

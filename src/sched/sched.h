@@ -174,6 +174,28 @@ const char *sched_level_name(const sched_kernel *k, int level, lm_arena *ar);
 void sched_print_summary(lm_buf *b, const sched_kernel *k);
 
 /* ======================================================================
+ * format.c - storage formats of the buffers (--format)
+ * ==================================================================== */
+
+/* Storage formats of a summarised kernel, as `--format` sets them: every
+ * block load (IN buffer) gets `in`, every block store (OUT buffer) `out`;
+ * a store straight from the accumulator keeps the partial sums between K
+ * blocks in `out` when that is bf16 or fp32, else in bf16 (TTNN's rule).
+ * The dots' operand formats, the buffers' byte counts, Dst accumulation
+ * (fp32 only for an fp32 store) and the kernel's default fidelity follow.
+ * Loads and stores of scratch tensors written by another launch of the job
+ * are left alone when `keep_scratch` is set. Call before sched_alloc. */
+void sched_set_formats(sched_kernel *k, arch_format in, arch_format out, bool keep_scratch, const arch_desc *a,
+                       sym_ctx *s);
+/* One buffer's storage format (an IN or OUT buffer, e.g. only the KV cache
+ * of a decode kernel); the rest follows as in sched_set_formats. */
+void sched_set_buf_format(sched_kernel *k, int buf, arch_format f, const arch_desc *a, sym_ctx *s);
+/* The IN buffer holding the value v (views peeled), or -1. */
+int sched_operand_buf(const sched_kernel *k, const tir_value *v);
+/* The buffer operand `which` (0: in0, 1: in1) of dot `dot` reads, or -1. */
+int sched_dot_operand_buf(const sched_kernel *k, int dot, int which);
+
+/* ======================================================================
  * alloc.c - L1 allocation of the virtual buffers
  * ==================================================================== */
 
@@ -493,7 +515,8 @@ typedef struct sched_run_launch {
 typedef struct sched_run_output {
     const char *tensor;
     bool pass;
-    double max_abs, max_rel, tolerance;
+    double max_abs, max_rel, tolerance; /* max_rel is the measure compared with the tolerance */
+    bool block_rel;                     /* max_rel is relative to a block's largest magnitude (bfp outputs) */
     int64_t nonfinite;
 } sched_run_output;
 

@@ -47,7 +47,8 @@ static void apply(const sched_plan *p)
     fz_diag(&d);
     drv_result r;
     if (drv_compile(&r, &o, &d)) {
-        if (!drv_schedule_plan(&r, p, "plan.json", chip, &d))
+        drv_sched_opts so = {.arch = chip};
+        if (!drv_schedule_plan(&r, p, "plan.json", &so, &d))
             fz_require_error(&d, "drv_schedule_plan");
     }
     drv_free(&r);

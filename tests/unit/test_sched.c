@@ -11,6 +11,8 @@
  *  - the chosen schedule against exhaustive enumeration of every surviving
  *    candidate on a small instance;
  *  - errors: a shape no candidate fits names the L1 constraint;
+ *  - the driver's --format and --fidelity reach the solver, the summary's
+ *    buffers and the lowered program;
  *  - plan files: written, read back, turned into schedules; malformed text
  *    reported with its position;
  *  - a spread of shapes on both chips all compile within the effort limit.
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "df/df.h"
 #include "driver/driver.h"
 
 /* ---- compiling a kernel ------------------------------------------------ */
@@ -506,6 +509,73 @@ static void infeasible_shape_names_the_constraint(void **state)
     release(&j);
 }
 
+/* ---- --format on loomc's own schedule ------------------------------------ */
+
+/* The driver's format option reaches the summary before the solver: every
+ * block load and store is stored in the format, so its buffers count the
+ * format's tile bytes (a block-float tile: one byte per value - sign and 7
+ * magnitude bits for bfp8_b, two values per byte for bfp4_b - plus one
+ * exponent byte per 16-value face row, 64 of them), the partial sums
+ * between K blocks stay bf16 in a buffer of their own (TTNN's rule for a
+ * block-float output), the math runs at LoFi (both inputs block-float),
+ * and the lowered program's tensors and circular buffers carry it. */
+static void format_reaches_the_solver(void **state)
+{
+    (void)state;
+    static const struct {
+        arch_format f;
+        int64_t tile_bytes;
+    } cases[] = {{ARCH_BFP8_B, 32 * 32 + 64}, {ARCH_BFP4_B, 32 * 32 / 2 + 64}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        job j;
+        assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=256,N=256,K=512", NULL, false));
+        assert_int_equal(j.a->tile_bytes[cases[c].f], cases[c].tile_bytes);
+        drv_sched_opts so = {.arch = j.a, .top_k = 1, .have_format = true, .format = cases[c].f};
+        assert_true(drv_schedule(&j.r, &so, &j.d));
+        const sched_kernel *k = j.r.launches[0].summary;
+        const sched_schedule *sc = j.r.launches[0].schedule;
+        char at[256];
+        int n = 0;
+        for (int i = 0; i < sc->values.n; i++)
+            n += snprintf(at + n, sizeof at - (size_t)n, "%s%s=%lld", i ? "," : "", sc->values.b[i].var->name,
+                          (long long)sc->values.b[i].lo);
+        for (int i = 0; i < k->nbufs; i++) {
+            const sched_buf *b = &k->bufs[i];
+            arch_format want = b->kind == SCHED_BUF_CARRY ? ARCH_BF16 : cases[c].f;
+            assert_int_equal(b->format, want);
+            assert_int_equal(ev(&j, b->bytes, at), ev(&j, b->tiles, at) * j.a->tile_bytes[want]);
+        }
+        assert_int_equal(buf(k, "c")->alias, -1); /* the partials in a buffer of their own */
+        assert_int_equal(k->fidelity, ARCH_LOFI);
+        assert_int_equal(sc->fidelity, ARCH_LOFI);
+        assert_false(sc->fp32_acc);
+        df_program *p = sched_lower(k, sc, j.a, j.r.sym, &j.d);
+        assert_non_null(p);
+        for (int t = 0; t < p->ntensors; t++)
+            assert_int_equal(p->tensors[t].format, cases[c].f);
+        int nfmt = 0;
+        for (int cl = 0; cl < p->nclasses; cl++)
+            for (int i = 0; i < p->classes[cl].ncbs; i++) {
+                arch_format f = p->classes[cl].cbs[i].format;
+                assert_true(f == cases[c].f || f == ARCH_BF16);
+                nfmt += f == cases[c].f;
+            }
+        assert_true(nfmt >= 3); /* a, b and c on every core class at least */
+        df_free(p);
+        release(&j);
+    }
+
+    /* --fidelity overrides the rule, for the solver as for the schedule */
+    job j;
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=256,N=256,K=512", NULL, false));
+    drv_sched_opts so = {.arch = j.a, .top_k = 1, .have_format = true, .format = ARCH_BFP8_B, .have_fidelity = true,
+                         .fidelity = ARCH_HIFI4};
+    assert_true(drv_schedule(&j.r, &so, &j.d));
+    assert_int_equal(j.r.launches[0].summary->fidelity, ARCH_HIFI4);
+    assert_int_equal(j.r.launches[0].schedule->fidelity, ARCH_HIFI4);
+    release(&j);
+}
+
 /* ---- plan files -------------------------------------------------------------- */
 
 static void plan_round_trip(void **state)
@@ -656,6 +726,7 @@ int main(void)
         cmocka_unit_test(model_at_a_point),
         cmocka_unit_test(chosen_is_the_enumerated_optimum),
         cmocka_unit_test(infeasible_shape_names_the_constraint),
+        cmocka_unit_test(format_reaches_the_solver),
         cmocka_unit_test(plan_round_trip),
         cmocka_unit_test(plan_errors_have_positions),
         cmocka_unit_test(spread_of_shapes_compiles),

@@ -94,7 +94,7 @@ static job *compile(const char *kernel, const char *shape, const char *arch)
 static void formats(job *j, arch_format f)
 {
     for (int i = 0; i < j->n; i++)
-        bl_sched_set_formats(&j->k[i], f, f, true, j->a, j->r.sym);
+        sched_set_formats(&j->k[i], f, f, true, j->a, j->r.sym);
 }
 
 static bool convert(job *j, bl_sched_kind kind)

@@ -202,6 +202,27 @@ static const df_field f_write_elems[] = {
     F("cols", EXPR, cols, OPT, "1"),
     F("rstride", EXPR, rstride, OPT, "1"),
 };
+/* Element-granular move from the front pages of a CB to another core's
+ * reserved pages: a rows x cols rectangle of the block at (er, ec), bw
+ * tiles wide, to the destination CB's block at (der, dec), dbw tiles wide,
+ * from its write pointer + dst_at. Partial results travel to a reducer core
+ * this way, each row of a tile one NoC write. */
+static const df_field f_send_elems[] = {
+    F("cb", CB, cb, REQ, NULL),
+    F("at", EXPR, at, OPT, "0"),
+    F("er", EXPR, er, OPT, "0"),
+    F("ec", EXPR, ec, OPT, "0"),
+    F("bw", EXPR, bw, OPT, "1"),
+    F("rows", EXPR, rows, OPT, "1"),
+    F("cols", EXPR, cols, OPT, "1"),
+    F("x", EXPR, x, REQ, NULL),
+    F("y", EXPR, y, REQ, NULL),
+    F("dcb", CB, cb_out, REQ, NULL),
+    F("dst_at", EXPR, dst_at, OPT, "0"),
+    F("der", EXPR, der, OPT, "0"),
+    F("dec", EXPR, dec, OPT, "0"),
+    F("dbw", EXPR, dbw, OPT, "1"),
+};
 static const df_field f_transpose[] = {
     F("a", CB, cb, REQ, NULL),
     F("out", CB, cb_out, REQ, NULL),
@@ -243,6 +264,7 @@ const df_opinfo df_ops[DF_NOPS] = {
     [DF_READ_ELEMS] = {"read_elems", FIELDS(f_read_elems), DF_ENGINE_DM},
     [DF_WRITE_ELEMS] = {"write_elems", FIELDS(f_write_elems), DF_ENGINE_DM},
     [DF_TRANSPOSE] = {"transpose", FIELDS(f_transpose), DF_ENGINE_COMPUTE},
+    [DF_SEND_ELEMS] = {"send_elems", FIELDS(f_send_elems), DF_ENGINE_DM},
 };
 
 df_op df_op_lookup(const char *name)

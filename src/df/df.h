@@ -114,7 +114,8 @@ typedef enum df_bcast { DF_BC_NONE, DF_BC_COL, DF_BC_ROW, DF_BC_SCALAR, DF_NBCAS
     X(MASK, "mask")             /* a -> out: rows x cols tiles; elements failing an affine index predicate become `scalar` */ \
     X(READ_ELEMS, "read_elems")   /* tensor elements (row + i*rstride, col + j) -> block element (er + i, ec + j) */ \
     X(WRITE_ELEMS, "write_elems") /* block element (er + i, ec + j) -> tensor element (row + i*rstride, col + j) */ \
-    X(TRANSPOSE, "transpose")   /* a -> out: rows x cols tiles to cols x rows, each tile transposed */
+    X(TRANSPOSE, "transpose")   /* a -> out: rows x cols tiles to cols x rows, each tile transposed */ \
+    X(SEND_ELEMS, "send_elems") /* block element (er + i, ec + j) of cb -> core (x, y) cb dcb, its reserved block element (der + i, dec + j) */
 
 typedef enum df_op {
 #define X(e, s) DF_##e,
@@ -157,6 +158,8 @@ struct df_stmt {
     const df_expr *p2r, *p2c, *p2k;      /*   element indices i = row*32 + r, j = col*32 + c (absent: 0) */
     const df_expr *er, *ec, *bw;         /* READ/WRITE_ELEMS: first element in the tile block, block width in tiles */
     const df_expr *rstride;              /* READ/WRITE_ELEMS: tensor rows between consecutive rows moved */
+    const df_expr *der, *dec, *dbw;      /* SEND_ELEMS: first element in the destination's block, its width
+                                            in tiles (the destination CB is cb_out) */
     double scalar;                       /* FILL value, SFPU scale factor, MASK replacement */
     /* FOR body */
     df_stmt **body;

@@ -340,6 +340,8 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
     case DF_READ_ELEMS:
     case DF_WRITE_ELEMS:
         return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols");
+    case DF_SEND_ELEMS:
+        return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols") && in_grid(v, s, i, x, y);
     case DF_MASK:
         return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols") &&
                pages_in(v, s, i, s->cb, at, block, "mask a") && pages_in(v, s, i, s->cb_out, at_out, block, "mask out");
@@ -351,7 +353,9 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
 /* Checks that do not depend on the core. */
 static void check_refs(const vctx *v, const df_stmt *s)
 {
-    const int ids[3] = {s->cb, s->cb_b, s->cb_out};
+    /* send_elems names the destination core's CB in cb_out: the simulator
+       checks it there */
+    const int ids[3] = {s->cb, s->cb_b, s->op == DF_SEND_ELEMS ? -1 : s->cb_out};
     for (int j = 0; j < 3; j++) {
         bool dup = false;
         for (int k = 0; k < j; k++)

@@ -343,6 +343,89 @@ static int dram_op(sim *s, sim_engine *e, const df_stmt *st)
     return busy_for(s, e, (double)ntiles * cmd);
 }
 
+/* send_elems: one core-to-core write per row segment that stays within one
+ * tile of the source block and one of the destination block (on the chip:
+ * a NoC write of the face-row bytes), each with its command cost. The
+ * destination pages are resolved on arrival from the receiver's write
+ * pointer, as for send. Formats must agree: a partial row of a block float
+ * cannot be re-encoded on its own. */
+static int send_elems_op(sim *s, sim_engine *e, const df_stmt *st)
+{
+    if (e->phase == 1) {
+        trace_done(s, e, st);
+        return STEP_NEXT;
+    }
+    int64_t at = ev(s, e, st->at), er = ev(s, e, st->er), ec = ev(s, e, st->ec), bw = ev(s, e, st->bw);
+    int64_t rows = ev(s, e, st->rows), cols = ev(s, e, st->cols);
+    int64_t dat = ev(s, e, st->dst_at), der = ev(s, e, st->der), dec = ev(s, e, st->dec), dbw = ev(s, e, st->dbw);
+    int dx = (int)ev(s, e, st->x), dy = (int)ev(s, e, st->y);
+    sim_cbs *cb = get_cb(s, e, st->cb);
+    if (!cb || s->failed)
+        return STEP_WAIT;
+    int dc = core_index(s, dx, dy);
+    if (dc < 0) {
+        sim_fail(s, st, "send_elems to (%d,%d), which is not a core of the program", dx, dy);
+        return STEP_WAIT;
+    }
+    const sim_cbs *D = &s->cores[dc].cb[st->cb_out];
+    if (st->cb_out < 0 || st->cb_out >= s->a->num_cbs || !D->used) {
+        sim_fail(s, st, "send_elems to (%d,%d): its CB %d is not declared", dx, dy, st->cb_out);
+        return STEP_WAIT;
+    }
+    if (D->format != cb->format) {
+        sim_fail(s, st, "send_elems from %s pages to %s pages: element moves need one format",
+                 df_format_name(cb->format), df_format_name(D->format));
+        return STEP_WAIT;
+    }
+    int64_t last = at + ((er + rows - 1) / NUM_TILE) * bw + (ec + cols - 1) / NUM_TILE;
+    int64_t dlast = dat + ((der + rows - 1) / NUM_TILE) * dbw + (dec + cols - 1) / NUM_TILE;
+    if (rows < 1 || cols < 1 || bw < 1 || dbw < 1 || er < 0 || ec < 0 || der < 0 || dec < 0 || at < 0 || dat < 0 ||
+        (ec + cols - 1) / NUM_TILE >= bw || (dec + cols - 1) / NUM_TILE >= dbw || last >= cb->pages ||
+        dlast >= D->pages) {
+        sim_fail(s, st, "send_elems of elements (%lld,%lld)..(%lld,%lld) of a %lld-tile-wide block at page %lld "
+                 "(CB %d, %lld pages) to (%lld,%lld) of a %lld-tile-wide block at page %lld (CB %d, %lld pages) is "
+                 "out of range", (long long)er, (long long)ec, (long long)(er + rows - 1), (long long)(ec + cols - 1),
+                 (long long)bw, (long long)at, st->cb, (long long)cb->pages, (long long)der, (long long)dec,
+                 (long long)dbw, (long long)dat, st->cb_out, (long long)D->pages);
+        return STEP_WAIT;
+    }
+    sim_core *c = core_of(s, e);
+    double esize = (double)s->a->tile_bytes[cb->format] / NUM_TILE_ELEMS;
+    double cmd = s->a->noc_cmd_cycles;
+    sim_xspec x = {0};
+    x.kind = SIM_X_SEND;
+    x.noc = e->noc;
+    x.owner = (int32_t)(e - s->eng);
+    x.src = c->noc;
+    x.dst = noc_pos(s, dx, dy);
+    int64_t n = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t sr = er + i, dr = der + i;
+        for (int64_t j = 0; j < cols;) {
+            int64_t sc = ec + j, dcol = dec + j;
+            int64_t w = LM_MIN(cols - j, LM_MIN(NUM_TILE - sc % NUM_TILE, NUM_TILE - dcol % NUM_TILE));
+            x.payload = (double)w * esize;
+            int32_t xi = sim_net_issue(&s->net, &x, now(s) + (double)(n + 1) * cmd);
+            sim_xfer *X = &s->net.xf[xi];
+            X->u.core = e->core;
+            X->u.cb = st->cb;
+            X->u.page = (int32_t)((cb->rd + at + (sr / NUM_TILE) * bw + sc / NUM_TILE) % cb->pages);
+            X->u.dcore = dc;
+            X->u.dcb = st->cb_out;
+            X->u.dat = (int32_t)(dat + (dr / NUM_TILE) * dbw + dcol / NUM_TILE);
+            X->u.n = 1;
+            X->u.elems = true;
+            X->u.br = (uint8_t)(sr % NUM_TILE), X->u.bc = (uint8_t)(sc % NUM_TILE);
+            X->u.tr = (uint8_t)(dr % NUM_TILE), X->u.tc = (uint8_t)(dcol % NUM_TILE);
+            X->u.w = (uint8_t)w;
+            e->nwrites++;
+            n++;
+            j += w;
+        }
+    }
+    return busy_for(s, e, (double)n * cmd);
+}
+
 /* Cores of a rectangle that receive a multicast, as NoC positions. */
 static int mcast_dests(sim *s, sim_engine *e, const df_stmt *st, int x0, int y0, int x1, int y1, bool loopback)
 {
@@ -566,7 +649,14 @@ void sim_xfer_arrived(void *ctx, int32_t xi)
         }
         break;
     case SIM_X_SEND:
-        if (s->functional) {
+        if (s->functional && X->u.elems) {
+            /* send_elems: w elements of one row, (br, bc) of the source page to
+               (tr, tc) of the destination page */
+            sim_cbs *S = &s->cores[X->u.core].cb[X->u.cb], *D = &s->cores[X->u.dcore].cb[X->u.dcb];
+            memcpy(D->data + (size_t)((D->wr + X->u.dat) % D->pages) * NUM_TILE_ELEMS + X->u.tr * NUM_TILE + X->u.tc,
+                   S->data + (size_t)X->u.page * NUM_TILE_ELEMS + X->u.br * NUM_TILE + X->u.bc,
+                   X->u.w * sizeof(float));
+        } else if (s->functional) {
             sim_cbs *D = &s->cores[X->u.dcore].cb[X->u.cb];
             copy_pages(s, X->u.core, X->u.cb, X->u.page, X->u.dcore, X->u.cb, (int32_t)((D->wr + X->u.dat) % D->pages),
                        X->u.n);
@@ -735,6 +825,8 @@ static int step_op(sim *s, sim_engine *e, const df_stmt *st)
     case DF_READ_ELEMS:
     case DF_WRITE_ELEMS:
         return elems_op(s, e, st);
+    case DF_SEND_ELEMS:
+        return send_elems_op(s, e, st);
     case DF_SEND:
     case DF_MCAST:
     case DF_SEM_INC:

@@ -623,6 +623,94 @@ static void elems_transpose_compare(void **st)
     df_free(p);
 }
 
+/* send_elems: core (0,0) holds a 64 x 64 block of A and sends rows 3..5,
+ * columns 20..59 (across a tile boundary) to core (1,0), whose CB (declared
+ * only there) takes them at element (33, 10) of its 2 x 2 tile block, behind
+ * a ready/valid handshake; (1,0) writes the block to C. Every other element
+ * of C is 0 (fresh pages). A destination CB the receiver does not declare is
+ * an error of the simulation. */
+static void send_elems_op(void **st)
+{
+    (void)st;
+    const char *text = "program se\n"
+                       "tensor A rows=64 cols=64 format=fp32 role=input\n"
+                       "tensor C rows=64 cols=64 format=fp32 role=output\n"
+                       "sem ready\n"
+                       "sem valid\n"
+                       "class src x0=0 y0=0 x1=0 y1=0 {\n"
+                       "  cb 0 format=fp32 pages=4\n"
+                       "  reader {\n"
+                       "    cb_reserve cb=0 n=4\n"
+                       "    read tensor=A row=0 col=0 rows=2 cols=2 cb=0\n"
+                       "    read_barrier\n"
+                       "    cb_push cb=0 n=4\n"
+                       "  }\n"
+                       "  writer {\n"
+                       "    cb_wait cb=0 n=4\n"
+                       "    sem_wait sem=ready value=1\n"
+                       "    send_elems cb=0 er=3 ec=20 bw=2 rows=3 cols=40 x=1 y=0 dcb=DCB der=33 dec=10 dbw=2\n"
+                       "    sem_inc sem=valid x=1 y=0\n"
+                       "    write_barrier\n"
+                       "    cb_pop cb=0 n=4\n"
+                       "  }\n"
+                       "}\n"
+                       "class dst x0=1 y0=0 x1=1 y1=0 {\n"
+                       "  cb 1 format=fp32 pages=4\n"
+                       "  reader {\n"
+                       "    cb_reserve cb=1 n=4\n"
+                       "    sem_inc sem=ready x=0 y=0\n"
+                       "    sem_wait sem=valid value=1\n"
+                       "    cb_push cb=1 n=4\n"
+                       "  }\n"
+                       "  writer {\n"
+                       "    cb_wait cb=1 n=4\n"
+                       "    write cb=1 tensor=C row=0 col=0 rows=2 cols=2\n"
+                       "    write_barrier\n"
+                       "    cb_pop cb=1 n=4\n"
+                       "  }\n"
+                       "}\n";
+    for (int bad = 0; bad <= 1; bad++) {
+        char prog[4096];
+        const char *at = strstr(text, "DCB");
+        snprintf(prog, sizeof prog, "%.*s%s%s", (int)(at - text), text, bad ? "2" : "1", at + 3);
+        char *errtext = NULL;
+        size_t errlen = 0;
+        FILE *ef = open_memstream(&errtext, &errlen);
+        lm_diag d;
+        lm_diag_init(&d, ef);
+        df_program *p = df_parse("se.df", prog, strlen(prog), &d);
+        assert_non_null(p);
+        assert_true(df_bind(p, NULL, 0, &d));
+        assert_true(df_validate(p, WH, &d));
+        round_trip(p);
+        float *a = malloc(64 * 64 * sizeof *a);
+        for (int i = 0; i < 64 * 64; i++)
+            a[i] = (float)(i % 11) - 5.0f;
+        const float *init[2] = {a, NULL};
+        sim_options o = {.tensor_init = init, .keep_tensors = true};
+        sim_result *r = sim_run(p, WH, &o, &d);
+        fflush(ef);
+        if (bad) {
+            assert_null(r);
+            assert_non_null(strstr(errtext, "its CB 2 is not declared"));
+        } else {
+            assert_non_null(r);
+            const float *c = r->tensor_data[1];
+            for (int y = 0; y < 64; y++)
+                for (int x = 0; x < 64; x++) {
+                    bool in = y >= 33 && y < 36 && x >= 10 && x < 50;
+                    float want = in ? a[(3 + y - 33) * 64 + 20 + x - 10] : 0.0f;
+                    assert_true(c[y * 64 + x] == want);
+                }
+            sim_result_free(r);
+        }
+        fclose(ef);
+        free(errtext);
+        free(a);
+        df_free(p);
+    }
+}
+
 /* ---- what cannot be lowered ------------------------------------------------------- */
 
 static bool err_has(job *j, const char *text)
@@ -818,6 +906,7 @@ int main(void)
         cmocka_unit_test(decode_gqa),
         cmocka_unit_test(decode_mha_forward),
         cmocka_unit_test(decode_batched),
+        cmocka_unit_test(send_elems_op),
         cmocka_unit_test(elems_transpose_compare),
         cmocka_unit_test(attention_causal_mcast),
         cmocka_unit_test(error_mcast_dependent),

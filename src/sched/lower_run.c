@@ -10,9 +10,11 @@
  * and handed to the next launch's simulation, while the interpreter keeps
  * its own copy, so a wrong split kernel shows in the combined output.
  *
- * The comparison uses the simulator's error model (num_tolerance) for the
- * output's storage format, the deepest accumulation of the job and the
- * lowest matrix fidelity of its schedules, doubled for a softmax (an
+ * The comparison uses the simulator's error model (num_tolerance_packed)
+ * for the output's storage format, the deepest accumulation of the job, the
+ * roundings of partial sums kept between K blocks in a carried buffer (bf16
+ * partials under a bf16 output) and the lowest matrix fidelity of its
+ * schedules, doubled for a softmax (an
  * exponential of a dot product's result): exp turns a score's absolute
  * error into a relative error of its weight, and the weights are rounded to
  * bf16 before the next product, so the fidelity's error shows twice.
@@ -40,36 +42,66 @@ static bool eval_shape(const tir_tensor *t, const sched_schedule *const *s, int 
     return true;
 }
 
-/* The deepest chain of products summed into one output element: K of each
- * dot, times the trips of the loops around it when it accumulates into a
- * carried value (an upper bound over programs). */
-static int64_t depth_block(const tir_block *b, const sched_schedule *s, sym_env *env, int64_t outer)
+/* What the tolerance needs to know about the job's accumulations: the
+ * deepest chain of products summed into one output element (K of each dot,
+ * times the trips of the loops around it when it accumulates into a carried
+ * value), and how often a partial sum is rounded on the way: a dot
+ * accumulating into a carried value over T trips stores its partial sums T-1
+ * times in the carried buffer's format (bf16 partials under a bf16 output,
+ * TTNN's rule) before the result. Upper bounds over programs. */
+typedef struct acc_bound {
+    int64_t depth;
+    int64_t packs;      /* roundings of a partial sum to `partials` */
+    arch_format partials;
+} acc_bound;
+
+/* The format a carried value is kept in between trips (fp32 when the
+   summary has no buffer for it). */
+static arch_format carried_format(const sched_kernel *k, const tir_value *v)
 {
-    int64_t best = 1;
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_CARRY && k->bufs[i].value == v)
+            return k->bufs[i].format;
+    return ARCH_FP32;
+}
+
+static int roundoff_rank(arch_format f)
+{
+    return f == ARCH_FP32 ? 0 : f == ARCH_BF16 ? 1 : f == ARCH_BFP8_B ? 2 : 3;
+}
+
+static void depth_block(const tir_block *b, const sched_kernel *k, const sched_schedule *s, sym_env *env,
+                        int64_t outer, acc_bound *out)
+{
     for (const tir_op *op = b->first; op; op = op->next) {
         if (op->code == TIR_DOT && op->opnds[0]->type.rank >= 1) {
-            int64_t k = 1;
+            int64_t kk = 1;
             const tir_type *t = &op->opnds[0]->type;
-            sym_eval(t->shape[t->rank - 1], &s->values, &k);
-            int64_t d = k * (op->nopnds == 3 ? outer : 1);
-            if (d > best)
-                best = d;
+            sym_eval(t->shape[t->rank - 1], &s->values, &kk);
+            bool acc = op->nopnds == 3;
+            int64_t d = kk * (acc ? outer : 1);
+            if (d > out->depth)
+                out->depth = d;
+            if (acc && outer > 1) {
+                arch_format f = carried_format(k, op->opnds[2]);
+                if (outer - 1 > out->packs)
+                    out->packs = outer - 1;
+                if (roundoff_rank(f) > roundoff_rank(out->partials))
+                    out->partials = f;
+            }
         }
         if (op->code == TIR_FOR) {
             int64_t lo = 1, hi = 1;
             if (op->sym)
                 sym_bounds(op->sym, env, &lo, &hi);
-            int64_t d = depth_block(op->regions[0], s, env, outer * (hi > 1 ? hi : 1));
-            if (d > best)
-                best = d;
+            depth_block(op->regions[0], k, s, env, outer * (hi > 1 ? hi : 1), out);
         }
     }
-    return best;
 }
 
-static int64_t job_depth(const sched_kernel *const *k, const sched_schedule *const *s, int n, sym_ctx *sc)
+static acc_bound job_depth(const sched_kernel *const *k, const sched_schedule *const *s, int n, sym_ctx *sc)
 {
-    int64_t best = 1;
+    acc_bound best = {.depth = 1, .packs = 0, .partials = ARCH_FP32};
     for (int l = 0; l < n; l++) {
         sym_env env = {0};
         for (int i = 0; i < s[l]->values.n; i++)
@@ -80,10 +112,8 @@ static int64_t job_depth(const sched_kernel *const *k, const sched_schedule *con
             sym_eval(f->grid[g], &s[l]->values, &e);
             sym_env_set_range(&env, tir_pid_var(sc, g), 0, e > 0 ? e - 1 : 0);
         }
-        int64_t d = depth_block(f->body, s[l], &env, 1);
+        depth_block(f->body, k[l], s[l], &env, 1, &best);
         sym_env_free(&env);
-        if (d > best)
-            best = d;
     }
     return best;
 }
@@ -253,7 +283,7 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
     }
     out->tflops = out->seconds > 0 ? out->flops / out->seconds / 1e12 : 0;
     if (ok && check) {
-        int64_t depth = job_depth(k, s, n, sc);
+        acc_bound depth = job_depth(k, s, n, sc);
         bool softmax = false;
         for (int l = 0; l < n && !softmax; l++) {
             bool dot = false;
@@ -273,7 +303,8 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
             ro->block_rel = f == ARCH_BFP8_B || f == ARCH_BFP4_B;
             ro->max_rel = ro->block_rel ? c.max_rel_block : c.max_rel;
             ro->nonfinite = c.nonfinite;
-            ro->tolerance = num_tolerance(f, depth, fid) * (softmax ? 2 : 1);
+            ro->tolerance =
+                num_tolerance_packed(f, depth.depth, fid, depth.partials, depth.packs) * (softmax ? 2 : 1);
             ro->pass = c.nonfinite == 0 && ro->max_rel <= ro->tolerance;
             if (!ro->pass)
                 out->check = SCHED_CHECK_FAIL;

@@ -527,6 +527,18 @@ double num_tolerance(arch_format f, int64_t k_depth, arch_fidelity fid)
     return 2.0 * unit_roundoff(f) + 3.0 * fidelity_error(fid) + k * ldexp(1.0, -24);
 }
 
+/* Each of the `packs` roundings of a partial sum S_j errs by at most half an
+ * ulp, rms at most u_p / sqrt(3) of |S_j|; with random signs S_j has rms
+ * sqrt(j / (packs + 1)) of rms(ref), so the errors add up to an rms of
+ * u_p sqrt(packs / 2) / sqrt(3) of rms(ref). The largest over an output is
+ * further out than for a plain walk, because the walks of some elements
+ * wander far: docs/numerics.md, hence 5. */
+double num_tolerance_packed(arch_format f, int64_t k_depth, arch_fidelity fid, arch_format partials, int64_t packs)
+{
+    double p = packs > 0 ? 5.0 * unit_roundoff(partials) * sqrt((double)packs / 2.0) : 0.0;
+    return num_tolerance(f, k_depth, fid) + p;
+}
+
 bool num_within_tolerance_fid(const num_cmp *c, arch_format f, int64_t k_depth, arch_fidelity fid)
 {
     if (c->nonfinite > 0)

@@ -97,6 +97,9 @@ bool num_within_tolerance_fid(const num_cmp *c, arch_format f, int64_t k_depth, 
 /* The bound both use: the largest allowed max_rel (bf16, fp32) or
  * max_rel_block (bfp8_b, bfp4_b). */
 double num_tolerance(arch_format f, int64_t k_depth, arch_fidelity fid);
+/* The same when the partial sums were rounded `packs` times to format
+ * `partials` on the way (K blocks accumulated through a bf16 buffer). */
+double num_tolerance_packed(arch_format f, int64_t k_depth, arch_fidelity fid, arch_format partials, int64_t packs);
 
 /* Deterministic pseudo-random fill in [-1, 1), rounded to format f. */
 void num_fill_random(float *x, int64_t n, uint64_t seed, arch_format f);

@@ -381,6 +381,88 @@ static void matmul_k_tail(void **st)
 
 /* ---- attention ------------------------------------------------------------------- */
 
+/* The partial sums of a bf16 matmul between K blocks (--format bf16: the
+ * partials kept in the output's format, TTNN's interm CB with packer L1
+ * accumulation). Emulated here from the primitives: per K block the block's
+ * tile products are summed in fp32 in Dst, the packer adds them to the bf16
+ * partial in L1 and rounds the sum to bf16 - once per block. The simulated
+ * output must be exactly that, and differ from one rounding at the end (the
+ * partials are rounded). The check of the run allows for those roundings. */
+static void matmul_bf16_partials(void **st)
+{
+    (void)st;
+    enum { M = 64, N = 64, K = 1024, BK = 32, T = 32 };
+    job j;
+    job_open(&j, MM, "M=64,N=64,K=1024", NULL, "BLOCK_M=32,BLOCK_N=32,BLOCK_K=32,grid.x=2,grid.y=2");
+    sched_set_formats(&j.k[0], ARCH_BF16, ARCH_BF16, true, WH, j.r.sym);
+    j.s[0].fidelity = ARCH_HIFI4;
+    j.s[0].fp32_acc = j.k[0].fp32_acc;
+    assert_false(j.s[0].fp32_acc);
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    float *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N);
+    num_fill_random(A, M * K, 5, ARCH_BF16);
+    num_fill_random(B, K * N, 6, ARCH_BF16);
+    const float *init[8] = {0};
+    int tc = -1;
+    for (int t = 0; t < p->ntensors; t++) {
+        if (!strcmp(p->tensors[t].name, "a"))
+            init[t] = A;
+        else if (!strcmp(p->tensors[t].name, "b"))
+            init[t] = B;
+        else if (!strcmp(p->tensors[t].name, "c"))
+            tc = t;
+    }
+    assert_true(tc >= 0);
+    assert_int_equal(p->tensors[tc].format, ARCH_BF16);
+    sim_options so = {.tensor_init = init, .keep_tensors = true};
+    sim_result *r = sim_run(p, WH, &so, &j.d);
+    assert_non_null(r);
+    const float *C = r->tensor_data[tc];
+
+    static float ta[T * T], tb[T * T], blk[T * T], part[T * T], once[T * T];
+    int64_t same = 0, differs_from_once = 0;
+    for (int ti = 0; ti < M / T; ti++)
+        for (int tj = 0; tj < N / T; tj++) {
+            memset(once, 0, sizeof once);
+            for (int kb = 0; kb < K / BK; kb++) {
+                memset(blk, 0, sizeof blk);
+                for (int tk = kb * BK / T; tk < (kb + 1) * BK / T; tk++) {
+                    for (int i = 0; i < T; i++) {
+                        memcpy(ta + i * T, A + (size_t)(ti * T + i) * K + tk * T, T * sizeof(float));
+                        memcpy(tb + i * T, B + (size_t)(tk * T + i) * N + tj * T, T * sizeof(float));
+                    }
+                    num_tile_matmul_acc(blk, ta, tb, ARCH_HIFI4);
+                    num_tile_matmul_acc(once, ta, tb, ARCH_HIFI4);
+                }
+                for (int q = 0; q < T * T; q++)
+                    part[q] = kb ? part[q] + blk[q] : blk[q];
+                num_pack_tile(part, ARCH_BF16);
+            }
+            num_pack_tile(once, ARCH_BF16);
+            for (int i = 0; i < T; i++)
+                for (int q = 0; q < T; q++) {
+                    float got = C[(size_t)(ti * T + i) * N + tj * T + q];
+                    same += memcmp(&got, &part[i * T + q], sizeof got) == 0;
+                    differs_from_once += got != once[i * T + q];
+                }
+        }
+    assert_int_equal(same, M * N);
+    assert_true(differs_from_once > 0);
+    sim_result_free(r);
+    df_free(p);
+    free(A);
+    free(B);
+    /* the check of such a run allows for the K/BK - 1 roundings of the
+       partials (and the default fidelity's error) */
+    j.s[0].fidelity = j.k[0].fidelity;
+    sched_run_result rr = run_checked(&j);
+    assert_int_equal(rr.noutputs, 1);
+    assert_true(fabs(rr.outputs[0].tolerance -
+                     num_tolerance_packed(ARCH_BF16, K, j.k[0].fidelity, ARCH_BF16, K / BK - 1)) < 1e-12);
+    job_close(&j);
+}
+
 static const char *FA = "kernels/flash_attention.py";
 
 static void attention(void **st, bool causal, bool mcast)
@@ -891,6 +973,7 @@ int main(void)
         cmocka_unit_test(layout_dims),
         cmocka_unit_test(mask_op),
         cmocka_unit_test(matmul_dram),
+        cmocka_unit_test(matmul_bf16_partials),
         cmocka_unit_test(matmul_mcast_2x2),
         cmocka_unit_test(matmul_mcast_4x4),
         cmocka_unit_test(matmul_mcast_4x4_middle),

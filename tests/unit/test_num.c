@@ -348,6 +348,63 @@ static void blocked_matmul_within_tolerance(void **state)
     free(R);
 }
 
+/* K blocks accumulated through a bf16 partials buffer, as the packer's L1
+ * accumulation does under a bf16 output: each block's products summed in
+ * fp32, added to the bf16 partial and rounded, once per block. The
+ * roundings of the partial sums are a real error the plain bound does not
+ * cover (here it is exceeded several times over); the bound with the
+ * partials' term covers it, and still rejects a wrong result. */
+static void packed_partials_within_tolerance(void **state)
+{
+    (void)state;
+    enum { M = 64, N = 64, K = 1024 };
+    float *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N);
+    float *C = malloc(sizeof(float) * M * N), *R = malloc(sizeof(float) * M * N);
+    num_fill_random(A, M * K, 41, ARCH_BF16);
+    num_fill_random(B, K * N, 42, ARCH_BF16);
+    num_ref_matmul(M, N, K, A, B, R);
+    static const int bks[] = {32, 64, 256};
+    for (size_t bi = 0; bi < sizeof bks / sizeof bks[0]; bi++) {
+        int bk = bks[bi], nkb = K / bk;
+        static float ta[TE], tb[TE], blk[TE], part[TE];
+        for (int ti = 0; ti < M / T; ti++)
+            for (int tj = 0; tj < N / T; tj++) {
+                for (int kb = 0; kb < nkb; kb++) {
+                    memset(blk, 0, sizeof blk);
+                    for (int tk = kb * bk / T; tk < (kb + 1) * bk / T; tk++) {
+                        get_tile(ta, A, K, ti, tk);
+                        get_tile(tb, B, N, tk, tj);
+                        num_tile_matmul_acc(blk, ta, tb, ARCH_HIFI4);
+                    }
+                    for (int q = 0; q < TE; q++)
+                        part[q] = kb ? part[q] + blk[q] : blk[q];
+                    num_pack_tile(part, ARCH_BF16);
+                }
+                put_tile(C, part, N, ti, tj);
+            }
+        num_cmp c = num_compare(C, R, M * N);
+        double tol = num_tolerance_packed(ARCH_BF16, K, ARCH_HIFI4, ARCH_BF16, nkb - 1);
+        assert_true(c.max_rel <= tol);
+        if (bk == 32)
+            assert_true(c.max_rel > 2 * num_tolerance(ARCH_BF16, K, ARCH_HIFI4));
+        /* the term is u_p sqrt(packs / 2) scaled, and nothing without packs */
+        assert_true(fabs(tol - num_tolerance(ARCH_BF16, K, ARCH_HIFI4) - 5 * 0x1p-8 * sqrt((nkb - 1) / 2.0)) < 1e-12);
+        /* a quarter of an element's magnitude off still fails */
+        int64_t at = 777;
+        C[at] += 0.25f * fmaxf(fabsf(R[at]), (float)c.ref_rms);
+        num_cmp w = num_compare(C, R, M * N);
+        assert_true(w.max_rel > tol);
+    }
+    assert_true(num_tolerance_packed(ARCH_BF16, K, ARCH_HIFI2, ARCH_BF16, 0) == num_tolerance(ARCH_BF16, K, ARCH_HIFI2));
+    /* fp32 partials add next to nothing: their unit roundoff is 2^-24 */
+    assert_true(fabs(num_tolerance_packed(ARCH_FP32, K, ARCH_HIFI4, ARCH_FP32, 31) -
+                     num_tolerance(ARCH_FP32, K, ARCH_HIFI4) - 5 * 0x1p-24 * sqrt(31 / 2.0)) < 1e-15);
+    free(A);
+    free(B);
+    free(C);
+    free(R);
+}
+
 /* ---- element-wise ------------------------------------------------------ */
 
 static void reduce_rows(void **state)
@@ -734,6 +791,7 @@ int main(void)
         cmocka_unit_test(fidelity_phases_by_hand),
         cmocka_unit_test(matmul_matches_reference),
         cmocka_unit_test(blocked_matmul_within_tolerance),
+        cmocka_unit_test(packed_partials_within_tolerance),
         cmocka_unit_test(reduce_rows),
         cmocka_unit_test(broadcast_binops),
         cmocka_unit_test(unops_scale_transpose),

@@ -381,21 +381,36 @@ static const sym_expr *compute_cost(mctx *c, int level, const sym_expr **unpack_
             const sched_dot *dt = &k->dots[o->dot];
             const sym_expr *mt = fix(c, dt->m_tiles), *nt = fix(c, dt->n_tiles), *kt = fix(c, dt->k_tiles);
             const sym_expr *nsub = mul(c, fdv(c, mt, c->subh), fdv(c, nt, c->subw));
-            /* each sub-block unpacks sub.h tiles of in0 and sub.w of in1 per K
-               tile: kt x (mt/h)(nt/w) x (h TBa + w TBb) = kt mt nt (TBa/w + TBb/h) */
+            /* The unpacker feeds the matrix engine one tile of each operand per
+               tile product and holds one operand's tile while it streams the
+               other's along the sub-block's longer side (in0 is held when
+               sub.w >= sub.h); per K tile a sub-block therefore unpacks
+               min(h, w) tiles of the held operand and h*w of the streamed one
+               (docs/scheduler.md, "Model"). */
             int64_t tba = a->tile_bytes[dt->a_format], tbb = a->tile_bytes[dt->b_format];
-            const sym_expr *ub = add(c, mul(c, c->subh, K(c, tba)), mul(c, c->subw, K(c, tbb)));
+            const sym_expr *hw = mul(c, c->subh, c->subw), *lo = mn(c, c->subh, c->subw);
+            const sym_expr *ub;
+            if (tba == tbb) {
+                ub = mul(c, add(c, lo, hw), K(c, tba));
+            } else {
+                /* held_a = 1 when sub.w >= sub.h (in0 held), else 0 */
+                const sym_expr *held_a = mn(c, K(c, 1), mx(c, K(c, 0), add(c, sub(c, c->subw, c->subh), K(c, 1))));
+                const sym_expr *held_b = mn(c, K(c, 1), mx(c, K(c, 0), sub(c, c->subh, c->subw)));
+                ub = add(c, mul(c, held_a, add(c, mul(c, c->subh, K(c, tba)), mul(c, hw, K(c, tbb)))),
+                         mul(c, held_b, add(c, mul(c, c->subw, K(c, tbb)), mul(c, hw, K(c, tba)))));
+            }
             const sym_expr *ubytes = mul(c, mul(c, kt, nsub), ub);
-            /* The same quantity is at least kt mt nt min(TBa/w + TBb/h) over the
-               sub-blocks Dst holds. Writing that floor into the expression (a
-               max that never changes its value where the sub-block divides the
-               block) keeps the solver's bound tight while sub.h and sub.w are
-               still open; without it the bound falls to the 8x8 corner. */
+            /* The same quantity is at least kt mt nt min(bytes per tile product)
+               over the sub-blocks Dst holds: TBheld/max(h, w) + TBstreamed.
+               Writing that floor into the expression (a max that never changes
+               its value where the sub-block divides the block) keeps the
+               solver's bound tight while sub.h and sub.w are still open;
+               without it the bound falls to the 8x8 corner. */
             int dst = k->fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;
             int64_t best = INT64_MAX;
             for (int h = 1; h <= LM_MIN(8, dst); h++)
                 for (int w = 1; w <= LM_MIN(8, dst) && h * w <= dst; w++)
-                    best = LM_MIN(best, tba / w + tbb / h);
+                    best = LM_MIN(best, w >= h ? tba / w + tbb : tbb / h + tba);
             const sym_expr *mnk = mul(c, mul(c, kt, mt), nt);
             unpack = add(c, unpack, mx(c, ubytes, mul(c, mnk, K(c, best))));
             nsub = mx(c, nsub, cdv(c, mul(c, mt, nt), K(c, dst)));

@@ -370,6 +370,35 @@ static int64_t term(job *j, const sched_model *m, sched_termkind kind, int level
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t rnd(double x) { return llround(x); }
 
+/* The matmul unpack term follows the unpacker's operand reuse: per K tile a
+ * sub-block of h x w output tiles holds one operand's tile while it streams
+ * the other's along its longer side, so it reads min(h, w) + h*w tiles (not
+ * h + w). A 128 x 256 block over K = 64 is 4 x 8 output tiles and 2 K
+ * tiles; every sub-block Dst holds (fp32 accumulation: h*w <= 4). */
+static void matmul_unpack_reuse(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=512,N=512,K=512", NULL, false));
+    sched_kernel *k = summarize(&j, 0);
+    sched_cands cs;
+    sched_candidates(&cs, k, j.a, &j.r.spec->env, j.r.sym, &j.r.arena);
+    sched_model m;
+    assert_true(sched_model_build(&m, k, &cs.c[0], j.a, &j.r.spec->env, "", j.r.sym, &j.r.arena, &j.d));
+    const arch_desc *a = j.a;
+    static const int sub[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {1, 4}, {4, 1}};
+    for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+        int h = sub[i][0], w = sub[i][1];
+        char at[200];
+        snprintf(at, sizeof at, "BLOCK_M=128,BLOCK_N=256,BLOCK_K=64,grid.x=4,grid.y=2,depth.a=2,depth.b=2,depth.c=1,"
+                                "sub.h=%d,sub.w=%d", h, w);
+        int64_t nsub = (4 / h) * (8 / w), per_k = LM_MIN(h, w) + h * w;
+        int64_t bytes = 2 * nsub * per_k * a->tile_bytes[ARCH_BF16];
+        assert_int_equal(term(&j, &m, SCHED_T_DETAIL, 1, "unpack", at), cdiv(bytes * 1000, rnd(a->unpack_bpc * 1000)));
+    }
+    release(&j);
+}
+
 static void model_at_a_point(void **state)
 {
     (void)state;
@@ -402,10 +431,10 @@ static void model_at_a_point(void **state)
     assert_int_equal(term(&j, &m, SCHED_T_READ, 1, "read a", at), read + mc + sem);
 
     /* compute per K step: 2x2 output tiles, 16 K tiles, one 2x2 sub-block:
-       unpack 16 x (2 tiles of a + 2 of b), math 16 x 2 x 2 products at HiFi2
+       unpack 16 x (2 tiles of a held + 2x2 of b streamed), math 16 x 2 x 2 products at HiFi2
        (full 32-row tiles: 4 granules each), pack 4 fp32 tiles; slowest of
        the three + one Dst hand-off + the CB handshakes of a and b */
-    int64_t unpack = cdiv(16 * (2 + 2) * a->tile_bytes[ARCH_BF16] * 1000, rnd(a->unpack_bpc * 1000));
+    int64_t unpack = cdiv(16 * (2 + 2 * 2) * a->tile_bytes[ARCH_BF16] * 1000, rnd(a->unpack_bpc * 1000));
     int64_t math = cdiv(cdiv(16 * 2 * 8 * rnd(a->matmul_tile_cycles[ARCH_HIFI2] * 1000), 4), 1000); /* whole cycles, rounded up */
     int64_t pack = cdiv(4 * a->tile_bytes[ARCH_FP32] * 1000, rnd(a->pack_bpc * 1000));
     assert_int_equal(term(&j, &m, SCHED_T_DETAIL, 1, "unpack", at), unpack);
@@ -724,6 +753,7 @@ int main(void)
         cmocka_unit_test(summary_decode),
         cmocka_unit_test(candidates_matmul),
         cmocka_unit_test(model_at_a_point),
+        cmocka_unit_test(matmul_unpack_reuse),
         cmocka_unit_test(chosen_is_the_enumerated_optimum),
         cmocka_unit_test(infeasible_shape_names_the_constraint),
         cmocka_unit_test(format_reaches_the_solver),

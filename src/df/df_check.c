@@ -372,8 +372,8 @@ static void check_refs(const vctx *v, const df_stmt *s)
                      "unchanged", df_ops[s->op].name, t->name, df_format_name(t->format), cb->id,
                      df_format_name(cb->format));
     }
-    if (s->op == DF_SFPU && s->exact && s->sub != DF_EXP)
-        lm_error(v->d, s->loc, "sfpu: exact=1 applies to op=exp only");
+    if (s->op == DF_SFPU && s->exact && s->sub != DF_EXP && s->sub != DF_EXP2)
+        lm_error(v->d, s->loc, "sfpu: exact=1 applies to op=exp and op=exp2 only");
 }
 
 static void check_loop_nonempty(const vctx *v, const df_stmt *s)

@@ -67,6 +67,7 @@ typedef struct xrun {
     size_t dcap;
     lm_buf *why;
     bool bad;
+    float (*exp)(float), (*exp2)(float); /* tl.exp, tl.exp2 */
 } xrun;
 
 /* ---- errors -------------------------------------------------------------- */
@@ -507,8 +508,8 @@ static bool op_unary(xrun *x, const tir_op *op)
         switch (op->code) {
         case TIR_NEG: FLOOP(-p[k]); break;
         case TIR_ABS: FLOOP(fabsf(p[k])); break;
-        case TIR_EXP: FLOOP(expf(p[k])); break;
-        case TIR_EXP2: FLOOP(exp2f(p[k])); break;
+        case TIR_EXP: FLOOP(x->exp(p[k])); break;
+        case TIR_EXP2: FLOOP(x->exp2(p[k])); break;
         case TIR_LOG: FLOOP(logf(p[k])); break;
         case TIR_LOG2: FLOOP(log2f(p[k])); break;
         case TIR_SQRT: FLOOP(sqrtf(p[k])); break;
@@ -1153,7 +1154,16 @@ static bool run_programs(xrun *x)
     return true;
 }
 
+static float lib_exp(float v) { return expf(v); }
+static float lib_exp2(float v) { return exp2f(v); }
+
 bool tirx_run(const tir_func *f, const sym_env *values, tirx_tensor *tensors, int ntensors, lm_buf *why)
+{
+    return tirx_run_opts(f, values, tensors, ntensors, NULL, why);
+}
+
+bool tirx_run_opts(const tir_func *f, const sym_env *values, tirx_tensor *tensors, int ntensors, const tirx_opts *o,
+                   lm_buf *why)
 {
     if (!tir_verify(f, why)) {
         if (why)
@@ -1165,6 +1175,8 @@ bool tirx_run(const tir_func *f, const sym_env *values, tirx_tensor *tensors, in
     x.ts = tensors;
     x.nts = ntensors;
     x.why = why;
+    x.exp = o && o->exp ? o->exp : lib_exp;
+    x.exp2 = o && o->exp2 ? o->exp2 : lib_exp2;
     x.nvals = f->nvalues;
     x.vals = lm_xcalloc((size_t)(f->nvalues > 0 ? f->nvalues : 1), sizeof(xv));
     for (int i = 0; values && i < values->n; i++)

@@ -65,4 +65,15 @@ float tirx_round(tir_elem e, float v);
  * Tensors may then be partly written. */
 bool tirx_run(const tir_func *f, const sym_env *values, tirx_tensor *tensors, int ntensors, lm_buf *why);
 
+/* Options of a run: the functions tl.exp and tl.exp2 compute (NULL: the C
+ * library's expf and exp2f). A caller comparing with a simulation that uses
+ * the chip's approximate exp passes that approximation, so the comparison
+ * checks everything else at the format's tolerance. */
+typedef struct tirx_opts {
+    float (*exp)(float);
+    float (*exp2)(float);
+} tirx_opts;
+bool tirx_run_opts(const tir_func *f, const sym_env *values, tirx_tensor *tensors, int ntensors, const tirx_opts *o,
+                   lm_buf *why);
+
 #endif

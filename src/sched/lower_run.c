@@ -274,7 +274,10 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
         df_free(p);
         if (ok && check) {
             lm_buf why = {0};
-            if (!tirx_run(k[l]->f, &s[l]->values, ref, ntensors, &why)) {
+            /* the reference computes exp and exp2 as the simulation does:
+               the chip's approximate pass unless --exact-exp */
+            tirx_opts xo = {o->exact_exp ? NULL : num_exp_approx, o->exact_exp ? NULL : num_exp2_approx};
+            if (!tirx_run_opts(k[l]->f, &s[l]->values, ref, ntensors, &xo, &why)) {
                 lm_error_plain(d, "the reference interpreter failed: %s", lm_buf_str(&why));
                 ok = false;
             }

@@ -14,7 +14,7 @@
  *           (scaled by the in0 row granule for tiles shorter than it),
  *           eltwise_tile_cycles, bcast_tile_cycles when an operand is
  *           broadcast, mask as one element-wise pass, reduce_tile_cycles per input tile, SFPU exp
- *           (approximate or exact), recip; exp2 and log cost as exact exp,
+ *           and exp2 (approximate or exact), recip; log costs as exact exp,
  *           neg/scale, copy and fill as one element-wise pass
  *   pack    bytes of the output tiles (in the output CB's format) / pack_bpc
  *
@@ -324,9 +324,11 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         if (st->op == DF_SFPU) {
             switch ((df_sfpuop)st->sub) {
             case DF_EXP:
+            case DF_EXP2:
+                /* exp2(x) = exp(x ln 2): in approximate mode the scale folds
+                   into the algorithm's constants, one pass like exp */
                 per = exact ? a->sfpu_exp_exact_tile_cycles : a->sfpu_exp_tile_cycles;
                 break;
-            case DF_EXP2:
             case DF_LOG:
                 per = a->sfpu_exp_exact_tile_cycles;
                 break;
@@ -360,7 +362,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
                     num_tile_unop(dst, pa, exact ? NUM_EXP : NUM_EXP_APPROX);
                     break;
                 case DF_EXP2:
-                    num_tile_unop(dst, pa, NUM_EXP2);
+                    num_tile_unop(dst, pa, exact ? NUM_EXP2 : NUM_EXP2_APPROX);
                     break;
                 case DF_LOG:
                     num_tile_unop(dst, pa, NUM_LOG);

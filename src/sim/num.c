@@ -312,14 +312,18 @@ void num_tile_binop(float *dst, const float *a, const float *b, num_binop op, nu
  * clamped there (the result is then 0). The product x * A is exact in
  * double and the sum is rounded once, so the result does not depend on
  * whether the compiler fuses the multiply-add. */
-float num_exp_approx(float x)
+/* The algorithm with the input scale s folded into its constants, as the
+ * LLK does for exp(s x) (tenstorrent/tt-llk pull 211): A' = A s and the
+ * clamp -88.5 / s, both rounded to fp32 like the host-side constants. */
+static float exp_approx_scaled(float x, double s)
 {
     if (isnan(x))
         return x;
-    if (x < -88.5f)
-        x = -88.5f;
-    const double A = 369.329925537109375;  /* 2^8 / ln 2 in fp32 */
-    const double BC = 32500.818359375;     /* 127 * 2^8 - 11.18, in fp32 */
+    const double A = (double)(float)(369.329925537109375 * s); /* 2^8 / ln 2 in fp32, times s */
+    const float lo = (float)(-88.5 / s);
+    if (x < lo)
+        x = lo;
+    const double BC = 32500.818359375; /* 127 * 2^8 - 11.18, in fp32 */
     double t = A * (double)x + BC;
     if (!(t > 0.0))
         return 0.0f;
@@ -331,6 +335,11 @@ float num_exp_approx(float x)
     return u2f(q << 15);
 }
 
+float num_exp_approx(float x) { return exp_approx_scaled(x, 1.0); }
+
+/* 2^x = exp(x ln 2): the same SFPU pass with ln 2 folded in (A' = 2^8). */
+float num_exp2_approx(float x) { return exp_approx_scaled(x, (double)0.693147182464599609375f); }
+
 void num_tile_unop(float *dst, const float *a, num_unop op)
 {
     for (int i = 0; i < NUM_TILE_ELEMS; i++) {
@@ -339,6 +348,7 @@ void num_tile_unop(float *dst, const float *a, num_unop op)
         case NUM_EXP: dst[i] = expf(x); break;
         case NUM_EXP_APPROX: dst[i] = num_exp_approx(x); break;
         case NUM_EXP2: dst[i] = exp2f(x); break;
+        case NUM_EXP2_APPROX: dst[i] = num_exp2_approx(x); break;
         case NUM_LOG: dst[i] = logf(x); break;
         case NUM_RECIP: dst[i] = 1.0f / x; break;
         case NUM_NEG: dst[i] = -x; break;

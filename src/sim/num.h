@@ -50,6 +50,7 @@ typedef enum num_unop {
     NUM_EXP,      /* exact exp */
     NUM_EXP_APPROX, /* the chip's approximate exp */
     NUM_EXP2,
+    NUM_EXP2_APPROX, /* the same approximate pass with ln 2 folded into its scale */
     NUM_LOG,
     NUM_RECIP,
     NUM_NEG,
@@ -62,6 +63,8 @@ void num_tile_binop(float *dst, const float *a, const float *b, num_binop op, nu
 void num_tile_unop(float *dst, const float *a, num_unop op);
 /* The chip's approximate exp (the SFPU's fast approximate mode) on one value. */
 float num_exp_approx(float x);
+/* 2^x by that approximation: exp(x ln 2) with the scale folded in. */
+float num_exp2_approx(float x);
 void num_tile_scale(float *dst, const float *a, float s);
 /* Row reduction: dst column 0 gets max/sum over each row of a (combined with
  * dst's column 0 when `accumulate`); other columns are zero. */

@@ -966,6 +966,7 @@ typedef struct e2e {
     drv_result r;
     lm_diag d;
     job j;
+    const tirx_opts *opts; /* the run's exp and exp2 (NULL: exact) */
 } e2e;
 
 /* "M=72,N=40" -> key/value pairs in the arena of the test */
@@ -1019,7 +1020,7 @@ static void e2e_run(e2e *e, const char *path, const char *shapes, const char *co
     }
     for (int i = 0; i < e->r.nlaunches; i++) {
         lm_buf why = {0};
-        ok = tirx_run(e->r.launches[i].func, &spec->env, e->j.t, e->j.n, &why);
+        ok = tirx_run_opts(e->r.launches[i].func, &spec->env, e->j.t, e->j.n, e->opts, &why);
         if (!ok)
             print_error("launch %d: %s\n", i, lm_buf_str(&why));
         lm_buf_free(&why);
@@ -1150,6 +1151,34 @@ static void e2e_attention_causal(void **state)
     e2e_attention(true);
 }
 
+static int64_t exp2_calls;
+static float counting_exp2(float x)
+{
+    exp2_calls++;
+    return exp2f(x);
+}
+
+/* tirx_opts replaces tl.exp2: the kernel's exp2 runs on its whole score
+ * block and on the rescale vector once per key block, so 2 heads x 3 query
+ * blocks x 3 key blocks x (16 x 16 + 16) calls, and the result is the
+ * exact one's. */
+static void e2e_exp2_option(void **state)
+{
+    (void)state;
+    tirx_opts o = {NULL, counting_exp2};
+    e2e e = {.opts = &o};
+    exp2_calls = 0;
+    e2e_run(&e, "kernels/flash_attention.py", "B=1,H=2,S=40,D=16", "BLOCK_M=16,BLOCK_N=16");
+    assert_true(exp2_calls == 2 * 3 * 3 * (16 * 16 + 16));
+    tirx_tensor *q = e2e_tensor(&e, "q"), *k = e2e_tensor(&e, "k"), *v = e2e_tensor(&e, "v");
+    int64_t n = 2 * 40 * 16;
+    float *ref = malloc(sizeof(float) * (size_t)n);
+    num_ref_attention(1, 2, 2, 40, 40, 16, q->data, k->data, v->data, 0.25f, false, ref);
+    check_attention_out(e2e_tensor(&e, "o")->data, ref, n, NULL);
+    free(ref);
+    e2e_free(&e);
+}
+
 /* The tutorial-style attention: f16, two heads per program through a
  * static_range holding the key loop, 2-D descriptors over all heads' rows
  * (so N_CTX must be a multiple of the blocks), causal by default. */
@@ -1216,6 +1245,7 @@ int main(void)
         cmocka_unit_test(e2e_tutorial_matmul),
         cmocka_unit_test(e2e_attention_plain),
         cmocka_unit_test(e2e_attention_causal),
+        cmocka_unit_test(e2e_exp2_option),
         cmocka_unit_test(e2e_tutorial_attention),
         cmocka_unit_test(e2e_flash_decode),
     };

@@ -535,6 +535,38 @@ static void approximate_exp_error(void **state)
         assert_true(d[i] == num_exp_approx(a[i]));
 }
 
+static void approximate_exp2(void **state)
+{
+    (void)state;
+    /* 2^x is the same pass with ln 2 folded into the constant: t = 2^8 x +
+     * (127 * 2^8 - 11.18), so the error bound of exp holds unchanged. At a
+     * whole x = k, t rounds to 2^8 (k + 127) - 11: exponent field k + 126 and
+     * the top mantissa bits 245/256, i.e. 2^(k-1) (1 + 245/256). */
+    double worst = 0.0;
+    float prev = 0.0f;
+    for (int i = -12000; i <= 12000; i++) {
+        float x = (float)i / 100.0f;
+        float got = num_exp2_approx(x);
+        double ref = exp2((double)x);
+        worst = fmax(worst, fabs((got - ref) / ref));
+        assert_true(got >= prev); /* monotonic */
+        prev = got;
+    }
+    assert_true(worst < 0.0315);
+    for (int k = -20; k <= 20; k++)
+        assert_true(num_exp2_approx((float)k) == (float)ldexp(1.0 + 245.0 / 256.0, k - 1));
+    /* the clamp moves with the scale: -88.5 / ln 2 = -127.68 */
+    assert_true(num_exp2_approx(-200.0f) == 0.0f);
+    assert_true(isinf(num_exp2_approx(200.0f)));
+    assert_true(isnan(num_exp2_approx(NAN)));
+    static float a[TE], d[TE];
+    for (int i = 0; i < TE; i++)
+        a[i] = (float)(i - 512) / 32.0f;
+    num_tile_unop(d, a, NUM_EXP2_APPROX);
+    for (int i = 0; i < TE; i++)
+        assert_true(d[i] == num_exp2_approx(a[i]));
+}
+
 /* ---- references -------------------------------------------------------- */
 
 static void ref_matmul_small(void **state)
@@ -796,6 +828,7 @@ int main(void)
         cmocka_unit_test(broadcast_binops),
         cmocka_unit_test(unops_scale_transpose),
         cmocka_unit_test(approximate_exp_error),
+        cmocka_unit_test(approximate_exp2),
         cmocka_unit_test(ref_matmul_small),
         cmocka_unit_test(attention_reference),
         cmocka_unit_test(attention_from_tiles),

@@ -171,6 +171,7 @@ typedef struct bl_sdpa_input {
     int grid_x, grid_y;
     int q_chunk, k_chunk;  /* 0 = TTNN's default (32) */
     bool causal;
+    bool fp32_acc;         /* compute kernel config: fp32_dest_acc_en (default off) */
     arch_format fmt_q, fmt_k, fmt_v, fmt_out;
     int64_t tile_bytes[ARCH_NFORMATS];
 } bl_sdpa_input;
@@ -341,6 +342,13 @@ typedef struct bl_sched_opts {
     bl_sched_kind kind;
     bool have_fidelity;     /* --fidelity given: overrides TTNN's rule */
     arch_fidelity fidelity;
+    /* SDPA prefill: the parts of an SDPAProgramConfig and compute kernel
+       config a caller gives (0 / false: TTNN's defaults) */
+    int sdpa_q_chunk, sdpa_k_chunk;  /* q_chunk_size, k_chunk_size (elements) */
+    int sdpa_grid_x, sdpa_grid_y;    /* compute_with_storage_grid_size: at most the chip's grid */
+    bool have_fp32_acc;              /* fp32_dest_acc_en given */
+    bool fp32_acc;
+    bool sdpa_interm_16b;            /* TTNN's bf16 intermediate CBs (sched_schedule.interm_16b) */
 } bl_sched_opts;
 
 enum { BL_NOTES_MAX = 16 };

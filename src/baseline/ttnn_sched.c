@@ -608,8 +608,19 @@ static bool sdpa_prefill(bctx *c)
     in.NKH = (int)ar.HKV;
     in.Sq = in.Sk = ar.S;
     in.DH = (int)ar.D;
-    in.grid_x = c->a->grid_w;
-    in.grid_y = c->a->grid_h;
+    /* a program config's grid (compute_with_storage_grid_size) restricts the
+       cores TTNN uses; it cannot exceed the chip's */
+    const bl_sched_opts *o = c->o;
+    int gw = o->sdpa_grid_x > 0 ? o->sdpa_grid_x : c->a->grid_w;
+    int gh = o->sdpa_grid_y > 0 ? o->sdpa_grid_y : c->a->grid_h;
+    if (gw > c->a->grid_w || gh > c->a->grid_h)
+        return fail(R, "the program config's grid %dx%d is larger than %s's %dx%d", gw, gh, c->a->name,
+                    c->a->grid_w, c->a->grid_h);
+    in.grid_x = gw;
+    in.grid_y = gh;
+    in.q_chunk = o->sdpa_q_chunk;
+    in.k_chunk = o->sdpa_k_chunk;
+    in.fp32_acc = o->have_fp32_acc && o->fp32_acc;
     in.causal = causal;
     in.fmt_q = k->bufs[ar.bq].format;
     in.fmt_k = k->bufs[ar.bk].format;
@@ -625,8 +636,14 @@ static bool sdpa_prefill(bctx *c)
 
     sched_begin(c, 0, "ttnn");
     sched_schedule *sc = &R->s[0];
-    setv(c, 0, ar.bm->name, cfg->q_chunk, "q_chunk_size (TTNN's default %d)", 32);
-    setv(c, 0, ar.bn->name, cfg->k_chunk, "k_chunk_size (TTNN's default %d)", 32);
+    if (in.q_chunk)
+        setv(c, 0, ar.bm->name, cfg->q_chunk, "q_chunk_size (the program config's)");
+    else
+        setv(c, 0, ar.bm->name, cfg->q_chunk, "q_chunk_size (TTNN's default %d)", 32);
+    if (in.k_chunk)
+        setv(c, 0, ar.bn->name, cfg->k_chunk, "k_chunk_size (the program config's)");
+    else
+        setv(c, 0, ar.bn->name, cfg->k_chunk, "k_chunk_size (TTNN's default %d)", 32);
     int h, w;
     shared_subblock(cfg->qk_subblock_h, cfg->qk_subblock_w, cfg->pv_subblock_h, cfg->pv_subblock_w,
                     cfg->Sq_chunk_t, cfg->Sk_chunk_t, cfg->DHt, &h, &w);
@@ -651,7 +668,7 @@ static bool sdpa_prefill(bctx *c)
        else every program flattened over the cores TTNN keeps busy. */
     int heads_par = cfg->batch_parallel * cfg->head_parallel, q_par = cfg->q_parallel;
     sched_candidate *cd = &sc->cand;
-    if (heads_par <= c->a->grid_h && q_par <= c->a->grid_w) {
+    if (heads_par <= gh && q_par <= gw) {
         cd->place[ar.axis_q] = SCHED_ON_X;
         cd->place[ar.axis_h] = SCHED_ON_Y;
         setv(c, 0, "grid.x", q_par, "qpf = min(cores / (bpf x hpf), q chunks) = %d query-chunk groups", q_par);
@@ -669,7 +686,7 @@ static bool sdpa_prefill(bctx *c)
         cd->place[ar.axis_h] = SCHED_ON_XY;
         int64_t gx, gy;
         bool exact;
-        grid_for(cfg->active_cores, c->a->grid_w, c->a->grid_h, &gx, &gy, &exact);
+        grid_for(cfg->active_cores, gw, gh, &gx, &gy, &exact);
         setv(c, 0, "grid.x", gx, "%d cores work (bpf %d x hpf %d x qpf %d)", cfg->active_cores,
              cfg->batch_parallel, cfg->head_parallel, cfg->q_parallel);
         setv(c, 0, "grid.y", gy, "see grid.x");
@@ -688,6 +705,12 @@ static bool sdpa_prefill(bctx *c)
     sc->fp32_acc = cfg->fp32_acc;
     bl_explain_add(&R->map[0], "fidelity", sc->fidelity, "%s",
                    c->o->have_fidelity ? "--fidelity" : "SDPA default compute config (HiFi2, approximate exp)");
+    if (o->sdpa_interm_16b) {
+        /* TTNN's QK scratch, statistics and output accumulator CBs are bf16
+           (even with fp32 accumulation) and its kernel works on them in place */
+        sc->interm_16b = true;
+        bl_explain_add(&R->map[0], "intermediates", 16, "bf16 CBs, as TTNN's SDPA factory allocates them");
+    }
     sched_end(c, 0);
     return true;
 }

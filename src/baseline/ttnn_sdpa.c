@@ -197,15 +197,15 @@ bool bl_sdpa_prefill_default(const bl_sdpa_input *in, bl_sdpa_config *c)
     bl_explain_add(e, "active_cores", c->active_cores, "cores whose batch, head and Q-chunk ranges are "
                    "all non-empty (of %d)", cores);
 
-    /* Compute config when none is given. */
+    /* Compute config when none is given (fp32 accumulation may be given). */
     c->fidelity = ARCH_HIFI2;
     c->math_approx = true;
     c->exp_approx = true;
-    c->fp32_acc = false;
+    c->fp32_acc = in->fp32_acc;
     c->packer_l1_acc = false;
     c->dst_size = c->fp32_acc ? 4 : 8;
-    bl_explain_add(e, "fidelity", c->fidelity, "HiFi2, approximate math and exp, no fp32 acc, "
-                   "no packer L1 acc: SDPA's defaults");
+    bl_explain_add(e, "fidelity", c->fidelity, "HiFi2, approximate math and exp, %s, "
+                   "no packer L1 acc: SDPA's defaults", in->fp32_acc ? "fp32 acc given" : "no fp32 acc");
     bl_explain_add(e, "dst_size", c->dst_size, "8 Dst tiles in half-sync mode (4 with fp32 acc)");
     sdpa_subblocks(c);
     sdpa_cbs(c, in);

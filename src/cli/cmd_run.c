@@ -26,7 +26,7 @@ static void run_help(FILE *f)
             "                 [--set NAME=N[,...]]... [--format F] [--explain]\n"
             "                 [--place AXIS=P[,...]] [--transport LOAD=T[,...]] [--check]\n"
             "                 [--timing-only] [--trace FILE] [--json] [--exact-exp] [--print]\n"
-            "                 [--seed N] [--fidelity F]\n\n"
+            "                 [--seed N] [--fidelity F] [--sdpa-config NAME=N[,...]]\n\n"
             "Compile the kernel, choose a schedule, lower every launch to a dataflow program\n"
             "(per-core reader, compute and writer kernels), simulate the launches one after\n"
             "the other on the chip and report the simulated cycles. With --check, the outputs\n"
@@ -63,6 +63,10 @@ static void run_help(FILE *f)
             "  --format F           storage format of the DRAM tensors the kernel loads and\n"
             "                       stores: bf16, bfp8_b, bfp4_b (every schedule)\n"
             "  --explain            why this schedule: for ttnn, the TTNN rule behind each value\n"
+            "  --sdpa-config NAME=N,...  --schedule ttnn for SDPA prefill with a program config:\n"
+            "                       q_chunk, k_chunk (elements), grid_x, grid_y (the cores it\n"
+            "                       may use), fp32_acc (0/1), interm_bf16 (1: TTNN's bf16\n"
+            "                       intermediate CBs instead of fp32)\n"
             "  --help               show this text\n\n"
             "A job of several launches (a split kernel and its combine kernel) runs them in\n"
             "order; scratch tensors carry the data between them and the cycles add up.\n"
@@ -232,7 +236,7 @@ int cli_run(int argc, char **argv)
     lm_arena_init(&a);
     cli_kernel_opts ko;
     cli_kernel_opts_init(&ko, "run", "missing --arch NAME|FILE", &a);
-    cli_kvs sets = {0};
+    cli_kvs sets = {0}, sdpa = {0};
     sp_vec places = {0}, transports = {0};
     const char *schedule = "loom", *trace = NULL;
     bool check = false, timing_only = false, json = false, exact_exp = false, print = false;
@@ -263,6 +267,9 @@ int cli_run(int argc, char **argv)
         if (cli_opt(argc, argv, &i, "--set", &val, &err)) {
             /* overrides on top of a base line: the later value wins */
             if (!err && !cli_parse_kvs("run", "--set", val, CLI_KV_LATER_WINS, &sets, &a))
+                goto out;
+        } else if (cli_opt(argc, argv, &i, "--sdpa-config", &val, &err)) {
+            if (!err && !cli_parse_kvs("run", "--sdpa-config", val, CLI_KV_NAMES, &sdpa, &a))
                 goto out;
         } else if (cli_opt(argc, argv, &i, "--place", &val, &err)) {
             if (!err && !parse_pairs("--place", val, &places, &a))
@@ -314,6 +321,40 @@ int cli_run(int argc, char **argv)
     if (check && timing_only) {
         cli_usage_error("run", "--check needs the arithmetic that --timing-only skips");
         goto out;
+    }
+    /* TTNN's options: the fidelity, and an SDPA program config */
+    bl_sched_opts bo = {.kind = strcmp(schedule, "ttnn") ? BL_SCHED_TUNED : BL_SCHED_DEFAULT};
+    bo.have_fidelity = have_fidelity;
+    bo.fidelity = fidelity;
+    if (sdpa.len && strcmp(schedule, "ttnn")) {
+        cli_usage_error("run", "--sdpa-config goes with --schedule ttnn");
+        goto out;
+    }
+    for (size_t i = 0; i < sdpa.len; i++) {
+        const char *k = sdpa.items[i].name;
+        int64_t v = sdpa.items[i].value;
+        bool flag = !strcmp(k, "fp32_acc") || !strcmp(k, "interm_bf16");
+        if (flag ? v != 0 && v != 1 : v < 0 || v > 1 << 20) {
+            cli_usage_error("run", "--sdpa-config %s=%lld is out of range", k, (long long)v);
+            goto out;
+        }
+        if (!strcmp(k, "q_chunk"))
+            bo.sdpa_q_chunk = (int)v;
+        else if (!strcmp(k, "k_chunk"))
+            bo.sdpa_k_chunk = (int)v;
+        else if (!strcmp(k, "grid_x"))
+            bo.sdpa_grid_x = (int)v;
+        else if (!strcmp(k, "grid_y"))
+            bo.sdpa_grid_y = (int)v;
+        else if (!strcmp(k, "fp32_acc"))
+            bo.have_fp32_acc = true, bo.fp32_acc = v != 0;
+        else if (!strcmp(k, "interm_bf16"))
+            bo.sdpa_interm_16b = v != 0;
+        else {
+            cli_usage_error("run", "--sdpa-config: unknown name '%s' (q_chunk, k_chunk, grid_x, grid_y, fp32_acc, "
+                            "interm_bf16)", k);
+            goto out;
+        }
     }
     sched_operand tops[16];
     for (size_t i = 0; i < transports.len; i++)
@@ -375,9 +416,6 @@ int cli_run(int argc, char **argv)
     bl_sched *bs = NULL;
     if (ttnn) {
         bs = lm_xcalloc(1, sizeof *bs);
-        bl_sched_opts bo = {.kind = strcmp(schedule, "ttnn") ? BL_SCHED_TUNED : BL_SCHED_DEFAULT};
-        bo.have_fidelity = have_fidelity;
-        bo.fidelity = fidelity;
         ok = bl_ttnn_schedule(bs, r.sched->job.k, n, &r.spec->env, arch, &bo, r.sym, &r.arena);
         if (!ok)
             lm_error_plain(&d, "--schedule %s: %s", schedule, bs->why);
@@ -560,6 +598,7 @@ out:
         arch_free(arch);
     cli_kernel_opts_free(&ko);
     LM_VEC_FREE(&sets);
+    LM_VEC_FREE(&sdpa);
     LM_VEC_FREE(&places);
     LM_VEC_FREE(&transports);
     lm_arena_free(&a);

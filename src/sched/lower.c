@@ -385,6 +385,10 @@ static bool shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *ran
 
 static vinfo *V(lw *L, const tir_value *x) { return &L->v[x->uid]; }
 
+/* The CB format of the compute kernel's f32 values: fp32, or bf16 when the
+ * schedule keeps its intermediates in 16-bit CBs (TTNN's SDPA). */
+static arch_format interm_format(const lw *L) { return L->s->interm_16b ? ARCH_BF16 : ARCH_FP32; }
+
 static void set_tile(lw *L, const tir_value *x, int root, lm_loc loc)
 {
     vinfo *v = V(L, x);
@@ -395,8 +399,8 @@ static void set_tile(lw *L, const tir_value *x, int root, lm_loc loc)
         return;
     v->tr = cdiv64(v->er, LW_TILE);
     v->tc = cdiv64(v->ec, LW_TILE);
-    if (tir_elem_is_float(x->type.elem))
-        elem_format(L, x->type.elem, &v->fmt, loc);
+    if (tir_elem_is_float(x->type.elem) && elem_format(L, x->type.elem, &v->fmt, loc) && v->fmt == ARCH_FP32)
+        v->fmt = interm_format(L);
 }
 
 static bool is_tile_value(const tir_value *x)
@@ -648,7 +652,7 @@ static void classify_op(lw *L, const tir_op *op)
     if (data_cmp) {
         /* a condition computed from data: a tile of 1.0 and 0.0 */
         set_tile(L, r, r->uid, op->loc);
-        V(L, r)->fmt = ARCH_FP32;
+        V(L, r)->fmt = interm_format(L);
         return;
     }
     if (!tir_elem_is_float(r->type.elem) && !data_view) {
@@ -676,6 +680,20 @@ static void classify_op(lw *L, const tir_op *op)
         if (!tir_elem_is_float(op->opnds[0]->type.elem)) {
             fail(L, op->loc, "a cast from an integer tile has no dataflow counterpart");
             return;
+        }
+        if (L->s->interm_16b && V(L, op->opnds[0])->kind == VK_TILE) {
+            /* with 16-bit intermediates a cast between two float types that
+               land in one CB format changes nothing: a view */
+            const vinfo *xi = V(L, op->opnds[0]);
+            arch_format rf;
+            if (elem_format(L, r->type.elem, &rf, op->loc) && (rf == ARCH_FP32 ? interm_format(L) : rf) ==
+                                                                   L->v[xi->root].fmt) {
+                set_tile(L, r, xi->root, op->loc);
+                v->bc = xi->bc;
+                v->trans = xi->trans;
+                v->tview = xi->tview;
+                return;
+            }
         }
         break;
     case TIR_SPLAT:
@@ -867,7 +885,8 @@ static void uses_block(lw *L, const tir_block *b)
                     continue;
                 note_use(L, op->opnds[i], op);
             }
-        } else if (!(is_alias_op(op->code) && op->nresults == 1 && V(L, op->results[0])->kind == VK_TILE)) {
+        } else if (!((is_alias_op(op->code) || op->code == TIR_CAST) && op->nresults == 1 &&
+                     V(L, op->results[0])->kind == VK_TILE && V(L, op->results[0])->root != op->results[0]->uid)) {
             for (int i = 0; i < op->nopnds; i++)
                 note_use(L, op->opnds[i], op);
         }
@@ -968,6 +987,8 @@ static void plan_loop(lw *L, const tir_op *f)
         for (int b = 0; b < L->k->nbufs; b++)
             if (L->k->bufs[b].kind == SCHED_BUF_CARRY && L->k->bufs[b].value == arg)
                 ai->fmt = V(L, res)->fmt = L->k->bufs[b].format;
+        if (ai->fmt == ARCH_FP32)
+            ai->fmt = V(L, res)->fmt = interm_format(L);
         int sti = new_store(L, ST_CARRY, T, 2 * T, ai->fmt, f->loc);
         ai->st = sti;
         V(L, res)->st = sti;
@@ -2216,7 +2237,7 @@ static df_bcast bc_of(okind k) { return k == O_COL ? DF_BC_COL : k == O_SCALAR ?
 /* A constant as a one-tile operand: filled into a temporary CB. */
 static void const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o)
 {
-    int cb = temp_cb(K, op, k, 1, ARCH_FP32);
+    int cb = temp_cb(K, op, k, 1, interm_format(K->L));
     cbop(K, DF_CB_RESERVE, cb, 1);
     fill(K, cb, 1, c);
     cbop(K, DF_CB_PUSH, cb, 1);
@@ -2250,7 +2271,7 @@ static bool binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
         b = t;
     }
     int64_t T = rows * cols;
-    arch_format tf = ARCH_FP32;
+    arch_format tf = interm_format(L);
     /* x * c, x / c: the SFPU scales */
     if (a.k == O_FULL && b.k == O_CONST && (code == TIR_MUL || code == TIR_DIV)) {
         sfpu(K, DF_SCALE, a.cb, a.at, out, T, code == TIR_MUL ? b.c : 1.0 / b.c);
@@ -2341,7 +2362,7 @@ static void emit_binary(kctx *K, const tir_op *op)
 /* A temporary of n tiles made by `fn`... the three steps of every temp. */
 static int temp_open(kctx *K, const tir_op *op, int k, int64_t n)
 {
-    int t = temp_cb(K, op, k, n, ARCH_FP32);
+    int t = temp_cb(K, op, k, n, interm_format(K->L));
     cbop(K, DF_CB_RESERVE, t, n);
     return t;
 }
@@ -2450,7 +2471,7 @@ static void emit_unary(kctx *K, const tir_op *op)
     }
     if (op->code == TIR_LOG2) {
         /* log2(x) = ln(x) / ln(2) */
-        int t = temp_cb(K, op, 0, T, ARCH_FP32);
+        int t = temp_cb(K, op, 0, T, interm_format(L));
         cbop(K, DF_CB_RESERVE, t, T);
         sfpu(K, DF_LOG, cb, at, t, T, 1);
         cbop(K, DF_CB_PUSH, t, T);

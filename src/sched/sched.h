@@ -326,6 +326,8 @@ typedef struct sched_schedule {
                                  (heap; sym_env_free) */
     arch_fidelity fidelity;
     bool fp32_acc;            /* Dst in 32-bit mode */
+    bool interm_16b;          /* the compute kernel's f32 values live in bf16 CBs (TTNN's SDPA
+                                 intermediates); a cast to bf16 of such a value is a view */
     int64_t predicted_cycles; /* loomc's model; -1 when not modelled */
     const char *origin;       /* "loomc", "ttnn", "ttnn-tuned", "oracle", "tuner" */
 } sched_schedule;

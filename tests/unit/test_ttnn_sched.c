@@ -475,6 +475,77 @@ static void sdpa_prefill(void **state)
     release(j);
 }
 
+/* Ops `op` in a statement list, inside loops too. */
+static int count_ops(df_stmt *const *body, int n, df_op op)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++) {
+        c += body[i]->op == op;
+        if (body[i]->op == DF_FOR)
+            c += count_ops(body[i]->body, body[i]->nbody, op);
+    }
+    return c;
+}
+
+/* A program config: chunks, a restricted grid, fp32 accumulation, and
+ * TTNN's bf16 intermediates, carried into the lowered program. */
+static void sdpa_program_config(void **state)
+{
+    (void)state;
+    job *j = compile("kernels/flash_attention.py", "B=1,H=2,S=1024,D=128", "blackhole_p150_fw19");
+    j->bs = calloc(1, sizeof *j->bs);
+    bl_sched_opts o = {.kind = BL_SCHED_DEFAULT, .sdpa_q_chunk = 256, .sdpa_k_chunk = 512, .sdpa_grid_x = 1,
+                       .sdpa_grid_y = 1, .sdpa_interm_16b = true};
+    assert_true(bl_ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &o, j->r.sym, &j->r.arena));
+    /* one core: bpf = hpf = qpf = 1, so both axes go round the one core in
+       waves; 4 query chunks per core -> Q double-buffered. QK^T out 8x16 tiles:
+       sub_w = min(16, 8) = 8 = dst, h = 1, both chunks even -> 2 x 4; P V out
+       8x4: sub_w = 4 = DHt, sub_h = min(8, 8/4) = 2; 2x4 divides both. */
+    assert_int_equal(val(j, 0, "BLOCK_M"), 256);
+    assert_int_equal(val(j, 0, "BLOCK_N"), 512);
+    assert_int_equal(val(j, 0, "grid.x"), 1);
+    assert_int_equal(val(j, 0, "grid.y"), 1);
+    assert_int_equal(val(j, 0, "depth.q"), 2);
+    assert_int_equal(val(j, 0, "sub.h"), 2);
+    assert_int_equal(val(j, 0, "sub.w"), 4);
+    assert_true(j->bs->s[0].interm_16b);
+    assert_false(j->bs->s[0].fp32_acc);
+    /* every CB of the compute kernel's values is bf16, and the cast of P to
+       bf16 is a view: no copy op */
+    struct df_program *p = sched_lower(&j->k[0], &j->bs->s[0], j->a, j->r.sym, &j->d);
+    assert_non_null(p);
+    bl_df_apply_formats(p, &j->k[0]);
+    assert_true(df_validate(p, j->a, &j->d));
+    int ncb = 0, copies = 0;
+    for (int c = 0; c < p->nclasses; c++) {
+        for (int i = 0; i < p->classes[c].ncbs; i++, ncb++)
+            assert_int_equal(p->classes[c].cbs[i].format, ARCH_BF16);
+        const df_kernel *kc = &p->classes[c].kernels[DF_COMPUTE];
+        copies += count_ops(kc->body, kc->nbody, DF_COPY);
+    }
+    assert_true(ncb > 6);
+    assert_int_equal(copies, 0);
+    df_free(p);
+    release(j);
+
+    /* a grid larger than the chip's is refused */
+    j = compile("kernels/flash_attention.py", "B=1,H=2,S=1024,D=128", "wormhole_n150");
+    j->bs = calloc(1, sizeof *j->bs);
+    bl_sched_opts big = {.kind = BL_SCHED_DEFAULT, .sdpa_grid_x = 9, .sdpa_grid_y = 8};
+    assert_false(bl_ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &big, j->r.sym, &j->r.arena));
+    assert_non_null(strstr(j->bs->why, "larger"));
+    release(j);
+
+    /* fp32 accumulation halves Dst: QK^T 1x1 tiles of 32/32 chunks stay 1x1 */
+    j = compile("kernels/flash_attention.py", "B=1,H=8,S=1024,D=64", "wormhole_n150");
+    j->bs = calloc(1, sizeof *j->bs);
+    bl_sched_opts f32 = {.kind = BL_SCHED_DEFAULT, .have_fp32_acc = true, .fp32_acc = true};
+    assert_true(bl_ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &f32, j->r.sym, &j->r.arena));
+    assert_true(j->bs->s[0].fp32_acc);
+    assert_int_equal(j->bs->sdpa.dst_size, 4);
+    release(j);
+}
+
 static void sdpa_decode(void **state)
 {
     (void)state;
@@ -546,7 +617,7 @@ int main(void)
         cmocka_unit_test(mm_4096_cubed),    cmocka_unit_test(mm_8192_cubed),  cmocka_unit_test(mm_row_1d),
         cmocka_unit_test(mm_narrow),        cmocka_unit_test(mm_k_one_tile),  cmocka_unit_test(mm_unaligned),
         cmocka_unit_test(mm_block_float),   cmocka_unit_test(mm_kernel_formats), cmocka_unit_test(mm_blackhole),
-        cmocka_unit_test(mm_tuned),         cmocka_unit_test(sdpa_prefill),   cmocka_unit_test(sdpa_decode),
+        cmocka_unit_test(mm_tuned),         cmocka_unit_test(sdpa_prefill),   cmocka_unit_test(sdpa_program_config),   cmocka_unit_test(sdpa_decode),
         cmocka_unit_test(not_ttnn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

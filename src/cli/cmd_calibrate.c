@@ -12,9 +12,14 @@
  *     utilisation  = ideal cycles / simulated device cycles
  * with cycles_per_tile LoFi 16, HiFi2 32, HiFi3 48, HiFi4 64 and cores the
  * table's grid.  It puts that beside the published device utilisation with
- * the relative error and summarises per chip and format.  A last table
- * compares Flash Decode's simulated effective KV bandwidth with the ~180
- * GB/s TTNN reports on Wormhole.
+ * the relative error and summarises per chip and format.  The attention
+ * table does the same for the published SDPA prefill rows that
+ * kernels/flash_attention.py can express (TTNN's SDPA schedule with the
+ * row's program config: chunk sizes, grid, fp32 accumulation, and TTNN's
+ * bf16 intermediates), with utilisation as TTNN's sdpa_perf_utils defines
+ * it, and lists the other rows with the reason.  A last table compares
+ * Flash Decode's simulated effective KV bandwidth with the ~180 GB/s TTNN
+ * reports on Wormhole.
  *
  * The output is Markdown (docs/calibration.md); everything in it above the
  * "## Corrections" heading is generated, the Corrections section is kept
@@ -28,6 +33,7 @@
 #include "sim/sim.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,15 +41,16 @@ static void cal_help(FILE *f)
 {
     fprintf(f, "usage: loomc calibrate [--data DIR] [--kernels DIR] [--out FILE] [--table NAME]...\n"
                "                       [--limit N] [--max-mkn X] [--progress]\n\n"
-               "Simulate TTNN's schedules for every row of the published GEMM tables and of Flash\n"
-               "Decode, and write the simulated device utilisation beside the published one\n"
+               "Simulate TTNN's schedules for every row of the published GEMM tables, of SDPA\n"
+               "prefill (attention) and of Flash Decode, and write the simulated device\n"
+               "utilisation beside the published one\n"
                "(Markdown, docs/calibration.md). Timing-only simulation throughout.\n\n"
                "options:\n"
                "  --data DIR      the published tables (default bench/data)\n"
                "  --kernels DIR   the kernels (default kernels)\n"
                "  --out FILE      write here, keeping the file's '## Corrections' section\n"
                "                  (default: standard output)\n"
-               "  --table NAME    only this table: oob, oob11, tuned, decode (repeatable)\n"
+               "  --table NAME    only this table: oob, oob11, tuned, attention, decode (repeatable)\n"
                "  --limit N       only the first N rows of each table (quick checks)\n"
                "  --max-mkn X     skip GEMM rows with M*K*N above X (quick checks)\n"
                "  --progress      one line per row on standard error\n"
@@ -62,17 +69,39 @@ typedef struct csv {
     char *cell[CSV_MAX_ROWS][CSV_MAX_COLS];
 } csv;
 
+/* Split one line into fields in place. A field may be quoted ("a, b"), with
+ * "" for a quote inside it; the quotes are removed. */
 static void split_line(char *line, char **out, int *n)
 {
     *n = 0;
-    for (char *p = line;; p++) {
+    char *p = line;
+    for (;;) {
+        char *w = p, *start = p;
+        if (*p == '"') {
+            for (p++; *p; p++) {
+                if (*p == '"' && p[1] == '"')
+                    *w++ = '"', p++;
+                else if (*p == '"')
+                    break;
+                else
+                    *w++ = *p;
+            }
+            if (*p == '"')
+                p++;
+            while (*p && *p != ',')
+                *w++ = *p++;
+        } else {
+            while (*p && *p != ',')
+                p++;
+            w = p;
+        }
+        bool more = *p == ',';
+        *w = 0;
         if (*n < CSV_MAX_COLS)
-            out[(*n)++] = p;
-        char *c = strchr(p, ',');
-        if (!c)
+            out[(*n)++] = start;
+        if (!more)
             break;
-        *c = 0;
-        p = c;
+        p++;
     }
 }
 
@@ -158,7 +187,12 @@ typedef struct run_result {
     double cycles;        /* simulated device cycles, summed over launches */
     const char *label;    /* TTNN's config kind, for the table */
     char sched[160];      /* the schedule's key values */
+    /* SDPA prefill: the busiest core's work (K chunks processed) over an even
+       split on the program grid, for TTNN's assignment and the schedule's */
+    double busy_ttnn, busy_sched;
 } run_result;
+
+typedef enum job_kind { JOB_MATMUL, JOB_DECODE, JOB_PREFILL } job_kind;
 
 typedef struct job_spec {
     const char *kernel;     /* path */
@@ -167,10 +201,70 @@ typedef struct job_spec {
     const char *arch;
     bl_sched_kind kind;
     arch_fidelity fidelity;
-    bool matmul;            /* all tensors in `fmt`; else decode: K, V in `fmt`, the rest as written */
+    job_kind what;          /* MATMUL: all tensors in `fmt`; DECODE: K, V in `fmt`, the rest as written;
+                               PREFILL: Q and O in `fmt`, K and V in `fmt_kv` */
     arch_format fmt;
     bool math_window;       /* device time = the math kernel's window (the GEMM tables) */
+    const fe_kv *consts;    /* launch options (CAUSAL) */
+    int nconsts;
+    arch_format fmt_kv;
+    const bl_sched_opts *sdpa; /* PREFILL: the program config (chunks, grid, fp32 acc, intermediates) */
 } job_spec;
+
+/* K chunks a Q chunk of SDPA prefill processes: all of them, or under a
+ * causal mask those up to its last row (TTNN's and the kernel's rule). */
+static int64_t chunk_work(const bl_sdpa_config *c, bool causal, int64_t S, int64_t i)
+{
+    int64_t kv = causal ? LM_MIN((i + 1) * c->q_chunk, S) : S;
+    return (kv + c->k_chunk - 1) / c->k_chunk;
+}
+
+/* The busiest core's K-chunk count, TTNN's assignment (contiguous ranges,
+ * paired under causal balance) and the schedule's (cyclic waves over its
+ * grid), each divided by an even split over the program grid's cores. */
+static void prefill_balance(const bl_sched *bs, int64_t S, bool causal, int cores, const sym_env *v, sym_ctx *sy,
+                            run_result *rr)
+{
+    const bl_sdpa_config *c = &bs->sdpa;
+    int nq = c->q_num_chunks, nbh = c->B * c->NQH;
+    double total = 0;
+    for (int i = 0; i < nq; i++)
+        total += (double)chunk_work(c, causal, S, i) * nbh;
+    if (total <= 0 || cores <= 0)
+        return;
+    int *ch = lm_xcalloc((size_t)nq + 1, sizeof *ch);
+    double best = 0;
+    for (int core = 0; core < c->num_cores; core++) {
+        bl_sdpa_core_work w;
+        int n = bl_sdpa_prefill_core_work(c, core, &w, ch, nq);
+        double work = 0;
+        for (int i = 0; i < n && i < nq; i++)
+            work += (double)chunk_work(c, causal, S, ch[i]);
+        work *= (double)(w.batch_end - w.batch_start) * (w.head_end - w.head_start);
+        best = LM_MAX(best, work);
+    }
+    rr->busy_ttnn = best / (total / cores);
+    int64_t gx = 1, gy = 1, hi;
+    sym_env_get(v, sym_var(sy, "grid.x"), &gx, &hi);
+    sym_env_get(v, sym_var(sy, "grid.y"), &gy, &hi);
+    int64_t ncore = gx * gy;
+    double *work = lm_xcalloc((size_t)ncore, sizeof *work);
+    /* the kernel's grid is (query chunks, batch x heads): on x and y each core
+       takes every gx-th chunk of every gy-th head; flattened (xy), program
+       p = chunk * B*H + head goes to core p mod gx*gy */
+    bool xy = bs->s[0].cand.place[0] == SCHED_ON_XY;
+    for (int i = 0; i < nq; i++)
+        for (int j = 0; j < nbh; j++) {
+            int64_t core = xy ? ((int64_t)i * nbh + j) % ncore : (j % gy) * gx + i % gx;
+            work[core] += (double)chunk_work(c, causal, S, i);
+        }
+    best = 0;
+    for (int64_t i = 0; i < ncore; i++)
+        best = LM_MAX(best, work[i]);
+    rr->busy_sched = best / (total / cores);
+    free(work);
+    free(ch);
+}
 
 static bool run_job(const job_spec *js, run_result *rr)
 {
@@ -183,7 +277,8 @@ static bool run_job(const job_spec *js, run_result *rr)
     lm_diag d;
     lm_diag_init(&d, stderr);
     drv_result r;
-    drv_opts o = {.path = js->kernel, .launch = {.shapes = js->shape, .nshapes = js->nshape}};
+    drv_opts o = {.path = js->kernel,
+                  .launch = {.shapes = js->shape, .nshapes = js->nshape, .consts = js->consts, .nconsts = js->nconsts}};
     bool ok = drv_compile(&r, &o, &d);
     sched_kernel *k = NULL;
     bl_sched *bs = NULL;
@@ -213,8 +308,13 @@ static bool run_job(const job_spec *js, run_result *rr)
         snprintf(rr->why, sizeof rr->why, "the kernel cannot be summarised");
         goto done;
     }
-    if (js->matmul) {
+    if (js->what == JOB_MATMUL) {
         sched_set_formats(&k[0], js->fmt, js->fmt, true, a, r.sym);
+    } else if (js->what == JOB_PREFILL) {
+        /* Q and the output in the row's Q format, K and V in its KV format */
+        sched_set_formats(&k[0], js->fmt, js->fmt, true, a, r.sym);
+        sched_set_buf_format(&k[0], sched_dot_operand_buf(&k[0], 0, 1), js->fmt_kv, a, r.sym);
+        sched_set_buf_format(&k[0], sched_dot_operand_buf(&k[0], 1, 1), js->fmt_kv, a, r.sym);
     } else {
         /* decode: the KV cache (the second operands of both dots of the split
            launch) in fmt; Q, the output and the scratch as written */
@@ -223,6 +323,12 @@ static bool run_job(const job_spec *js, run_result *rr)
     }
     bs = lm_xcalloc(1, sizeof *bs);
     bl_sched_opts so = {.kind = js->kind, .have_fidelity = true, .fidelity = js->fidelity};
+    if (js->sdpa) {
+        so = *js->sdpa;
+        so.kind = js->kind;
+        so.have_fidelity = true;
+        so.fidelity = js->fidelity;
+    }
     if (!bl_ttnn_schedule(bs, kp, r.nlaunches, &bound, a, &so, r.sym, &r.arena)) {
         snprintf(rr->why, sizeof rr->why, "%s", bs->why);
         ok = false;
@@ -246,6 +352,21 @@ static bool run_job(const job_spec *js, run_result *rr)
     } else {
         rr->label = bl_family_name(bs->family);
     }
+    if (bs->family == BL_FAMILY_SDPA_PREFILL) {
+        const bl_sdpa_config *c = &bs->sdpa;
+        int64_t S = 0, gx = 1, gy = 1, hi;
+        sym_env_get(&bs->s[0].values, sym_var(r.sym, "S"), &S, &hi);
+        sym_env_get(&bs->s[0].values, sym_var(r.sym, "grid.x"), &gx, &hi);
+        sym_env_get(&bs->s[0].values, sym_var(r.sym, "grid.y"), &gy, &hi);
+        bool causal = false;
+        for (int i = 0; i < js->nconsts; i++)
+            causal |= !strcmp(js->consts[i].name, "CAUSAL") && js->consts[i].value;
+        prefill_balance(bs, S, causal, c->num_cores, &bs->s[0].values, r.sym, rr);
+        snprintf(rr->sched, sizeof rr->sched, "bpf %d hpf %d qpf %d (%d per core); %s %lldx%lld, sub %dx%d / %dx%d",
+                 c->batch_parallel, c->head_parallel, c->q_parallel, c->q_per_core,
+                 bs->s[0].cand.place[0] == SCHED_ON_XY ? "flattened on" : "grid", (long long)gx, (long long)gy,
+                 c->qk_subblock_h, c->qk_subblock_w, c->pv_subblock_h, c->pv_subblock_w);
+    }
     for (int l = 0; l < r.nlaunches && ok; l++) {
         df_program *p = sched_lower(&k[l], &bs->s[l], a, r.sym, &d);
         if (!p) {
@@ -254,10 +375,26 @@ static bool run_job(const job_spec *js, run_result *rr)
             break;
         }
         bl_df_apply_formats(p, &k[l]);
-        if (js->matmul)
+        if (js->what == JOB_MATMUL)
             bl_df_ttnn_nocs(p, &k[l]);
-        if (!df_validate(p, a, &d)) {
-            snprintf(rr->why, sizeof rr->why, "the lowered program does not validate");
+        /* the validator's message (e.g. CBs beyond L1) becomes the row's reason */
+        char *msg = NULL;
+        size_t msglen = 0;
+        FILE *mf = open_memstream(&msg, &msglen);
+        lm_diag vd;
+        lm_diag_init(&vd, mf ? mf : stderr);
+        bool valid = df_validate(p, a, &vd);
+        if (mf)
+            fclose(mf);
+        if (!valid) {
+            const char *m = msg ? strstr(msg, "error: ") : NULL;
+            snprintf(rr->why, sizeof rr->why, "the lowered program does not validate: %s", m ? m + 7 : "");
+            char *nl = strchr(rr->why, '\n');
+            if (nl)
+                *nl = 0;
+        }
+        free(msg);
+        if (!valid) {
             df_free(p);
             ok = false;
             break;
@@ -371,7 +508,7 @@ static void run_table(const cal_opts *co, const char *file, const char *table, b
             continue;
         }
         fe_kv shape[3] = {{"M", ro.M}, {"N", ro.N}, {"K", ro.K}};
-        job_spec js = {kernel, shape, 3, arch, kind, fid, true, fmt, true};
+        job_spec js = {kernel, shape, 3, arch, kind, fid, JOB_MATMUL, fmt, true, NULL, 0, fmt, NULL};
         run_result rr;
         ro.ok = run_job(&js, &rr);
         ro.label = rr.label;
@@ -446,7 +583,8 @@ static void run_decode(const cal_opts *co, dec_vec *out, double *pub, double *pu
                    the combine launch has four times the programs. */
                 d.H = nq;
                 fe_kv shape[5] = {{"B", d.B}, {"H", d.H}, {"HKV", nkv}, {"S", d.S}, {"D", d.D}};
-                job_spec js = {kernel, shape, 5, "wormhole_n150", BL_SCHED_DEFAULT, ARCH_HIFI2, false, kvf, false};
+                job_spec js = {kernel, shape, 5, "wormhole_n150", BL_SCHED_DEFAULT, ARCH_HIFI2, JOB_DECODE, kvf, false,
+                               NULL, 0, kvf, NULL};
                 run_result rr;
                 d.ok = run_job(&js, &rr);
                 if (!d.ok && nq < 32 && strstr(rr.why, "lowering")) {
@@ -467,6 +605,333 @@ static void run_decode(const cal_opts *co, dec_vec *out, double *pub, double *pu
                             d.ok ? "simulated" : d.why, d.gbs);
                 LM_PUSH(out, d);
             }
+}
+
+/* ---- attention: SDPA prefill ------------------------------------------------- */
+
+static int dcmp(const void *a, const void *b);
+
+typedef struct att_out {
+    char source[64], table[64], kernel[96], variant[64];
+    bool expressible;
+    char why[256];          /* not expressible, or not simulated */
+    const char *arch;
+    int gx, gy, cores;      /* the row's program grid */
+    int B, H, HKV, D;
+    int64_t S;
+    bool causal, fp32;
+    int qc, kc;
+    arch_format fq, fkv;
+    arch_fidelity fid;
+    char notes[256];        /* assumptions taken for the row */
+    double pub_ms, pub_tflops_core, pub_util;
+    bool ok;
+    double sim_cycles, sim_ms, sim_util, rel;
+    char sched[160];
+    double busy_ttnn, busy_sched;
+} att_out;
+
+typedef LM_VEC(att_out) att_vec;
+
+/* The integer a cell starts with ("32 (assumed)" -> 32); false if none. */
+static bool lead_int(const char *cell, int64_t *v)
+{
+    char *end;
+    long long x = strtoll(cell, &end, 10);
+    if (end == cell)
+        return false;
+    *v = x;
+    return true;
+}
+
+static void add_note(att_out *o, const char *fmt, ...) LM_PRINTF(2, 3);
+static void add_note(att_out *o, const char *fmt, ...)
+{
+    size_t n = strlen(o->notes);
+    if (n && n + 2 < sizeof o->notes) {
+        memcpy(o->notes + n, "; ", 3);
+        n += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->notes + n, sizeof o->notes - n, fmt, ap);
+    va_end(ap);
+}
+
+/* Which published rows flash_attention.py under TTNN's schedule expresses,
+ * and how; `why` says why not. */
+static bool att_row(const csv *c, int i, const arch_desc *bh, att_out *o)
+{
+    memset(o, 0, sizeof *o);
+    snprintf(o->source, sizeof o->source, "%s", col(c, i, "source"));
+    snprintf(o->table, sizeof o->table, "%s", col(c, i, "table"));
+    snprintf(o->kernel, sizeof o->kernel, "%s", col(c, i, "kernel"));
+    snprintf(o->variant, sizeof o->variant, "%s", col(c, i, "variant"));
+    int64_t dqk = 0, dv = 0, v;
+    bool have_dqk = lead_int(col(c, i, "d_qk"), &dqk), have_dv = lead_int(col(c, i, "d_v"), &dv);
+    const char *variant = col(c, i, "variant"), *causal = col(c, i, "causal");
+    o->pub_ms = atof(col(c, i, "time_ms"));
+    o->pub_tflops_core = atof(col(c, i, "tflops_per_core"));
+#define NOPE(...) (snprintf(o->why, sizeof o->why, __VA_ARGS__), false)
+    if (have_dqk && have_dv && dqk != dv)
+        return NOPE("MLA: d_qk %lld != d_v %lld, and the kernel's Q, K and V share one head dim", (long long)dqk,
+                    (long long)dv);
+    if (!strstr(o->kernel, "legacy") && !strstr(o->kernel, "unchanged"))
+        return NOPE("a precision recipe (STANDARD, FAST, BALANCED, ACCURATE or a routed call): another compute "
+                    "path; only the kernels before the recipes are compared");
+    if (strstr(variant, "sliding"))
+        return NOPE("a sliding-window mask: the kernel's mask is causal or none");
+    if (strstr(variant, "padding mask"))
+        return NOPE("a user padding mask: the kernel has no mask input");
+    if (strstr(causal, "chunked"))
+        return NOPE("chunked prefill (queries at an offset into a paged cache): the kernel's Q and K share one "
+                    "sequence");
+    if (!have_dqk)
+        return NOPE("head dim not stated");
+    if (lead_int(col(c, i, "n_q_heads"), &v)) {
+        o->H = (int)v;
+    } else if (o->pub_tflops_core > 0) {
+        o->H = 1; /* a per-core rate: one head on one core */
+        add_note(o, "heads not stated: one");
+    } else {
+        return NOPE("heads not stated");
+    }
+    o->D = (int)dqk;
+    if (!lead_int(col(c, i, "q_chunk"), &v) || (o->qc = (int)v) <= 0 || !lead_int(col(c, i, "k_chunk"), &v) ||
+        (o->kc = (int)v) <= 0)
+        return NOPE("chunk sizes not stated");
+    if (o->pub_ms <= 0 && o->pub_tflops_core <= 0)
+        return NOPE("no time given");
+    o->expressible = true;
+    if (strstr(col(c, i, "n_q_heads"), "assumed") || strstr(col(c, i, "d_qk"), "assumed"))
+        add_note(o, "heads/head dim as the source's neighbouring rows (assumed there)");
+    o->B = lead_int(col(c, i, "batch"), &v) && v > 0 ? (int)v : 1;
+    o->HKV = lead_int(col(c, i, "n_kv_heads"), &v) && v > 0 ? (int)v : o->H;
+    if (o->HKV != o->H)
+        add_note(o, "GQA %d/%d: the kernel reads a K/V head per query head; TTNN's cores each read their K/V "
+                    "chunks too, so the traffic is alike", o->H, o->HKV);
+    int64_t sq = 0, sk = 0;
+    bool hq = lead_int(col(c, i, "seq_q"), &sq), hk = lead_int(col(c, i, "seq_k"), &sk);
+    if (!hq && hk) {
+        sq = sk;
+        add_note(o, "seq_q not stated: taken equal to seq_k %lld", (long long)sk);
+    }
+    o->S = sq;
+    if (hk && sk != sq)
+        return NOPE("seq_q %lld != seq_k %lld", (long long)sq, (long long)sk);
+    if (strstr(variant, "joint"))
+        add_note(o, "joint attention over the concatenated tokens, simulated as one sequence of %lld", (long long)o->S);
+    o->causal = !strncmp(causal, "True", 4);
+    if (strstr(causal, "assumed"))
+        add_note(o, "non-causal assumed");
+    o->fp32 = !strncmp(col(c, i, "fp32_dest"), "True", 4);
+    const char *fq = col(c, i, "q_dtype"), *fkv = col(c, i, "kv_dtype"), *fid = col(c, i, "fidelity");
+    char w[32];
+    o->fq = o->fkv = ARCH_BF16;
+    if (sscanf(fkv, "%31s", w) == 1 && arch_format_parse(w, &o->fkv) && !(sscanf(fq, "%31s", w) == 1 &&
+                                                                           arch_format_parse(w, &o->fq)))
+        o->fq = o->fkv;
+    else if (sscanf(fq, "%31s", w) == 1)
+        arch_format_parse(w, &o->fq);
+    if (!*fq && !*fkv)
+        add_note(o, "formats not stated: bf16");
+    o->fid = ARCH_HIFI2;
+    if (sscanf(fid, "%31s", w) != 1 || !arch_fidelity_parse(w, &o->fid))
+        add_note(o, "fidelity not stated: SDPA's default HiFi2");
+    /* The grid: one core, 8x8, or the stock P150's program grid (11x10: 12
+       enabled columns, one for dispatch; sdpa_perf_utils.py) */
+    const char *cores = col(c, i, "cores");
+    o->arch = "blackhole_p150_fw19";
+    o->gx = bh->grid_w, o->gy = bh->grid_h;
+    int a2, b2;
+    if (sscanf(cores, "%*d (%dx%d)", &a2, &b2) == 2)
+        o->gx = a2, o->gy = b2;
+    else if (lead_int(cores, &v) && v == 1)
+        o->gx = o->gy = 1;
+    else if (!(lead_int(cores, &v) && v == (int64_t)bh->grid_w * bh->grid_h))
+        add_note(o, "grid not stated: the stock P150's %dx%d", bh->grid_w, bh->grid_h);
+    o->cores = o->gx * o->gy;
+    return true;
+#undef NOPE
+}
+
+/* FLOPs as TTNN's sdpa_perf_utils counts them: 2 sq sk (d_qk + d_v) heads,
+ * halved under a causal mask. */
+static double att_flops(const att_out *o)
+{
+    double f = 2.0 * (double)o->S * (double)o->S * (2.0 * o->D) * o->H * o->B;
+    return o->causal ? f / 2 : f;
+}
+
+static void run_attention(const cal_opts *co, att_vec *out)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/ttnn_sdpa_prefill.csv", co->data);
+    csv *c = csv_read(path);
+    arch_desc *bh = get_arch("blackhole_p150_fw19");
+    if (!c || !bh) {
+        csv_free(c);
+        return;
+    }
+    char kernel[1024];
+    snprintf(kernel, sizeof kernel, "%s/flash_attention.py", co->kernels);
+    int n = 0;
+    for (int i = 0; i < c->nrows; i++) {
+        att_out o;
+        if (!att_row(c, i, bh, &o)) {
+            LM_PUSH(out, o);
+            continue;
+        }
+        double clock = bh->clock_ghz * 1e9;
+        /* published utilisation of the HiFi2 rate, 2048 FLOP/cycle/core */
+        o.pub_util = o.pub_ms > 0 ? att_flops(&o) / (o.cores * o.pub_ms * 1e-3 * clock * 2048.0)
+                                  : o.pub_tflops_core * 1e12 / (clock * 2048.0);
+        if (co->limit > 0 && n++ >= co->limit) {
+            snprintf(o.why, sizeof o.why, "skipped (--limit)");
+            LM_PUSH(out, o);
+            continue;
+        }
+        fe_kv shape[4] = {{"B", o.B}, {"H", o.H}, {"S", o.S}, {"D", o.D}};
+        fe_kv consts[1] = {{"CAUSAL", o.causal}};
+        bl_sched_opts so = {.sdpa_q_chunk = o.qc, .sdpa_k_chunk = o.kc, .sdpa_grid_x = o.gx, .sdpa_grid_y = o.gy,
+                            .have_fp32_acc = true, .fp32_acc = o.fp32, .sdpa_interm_16b = true};
+        job_spec js = {kernel, shape, 4, o.arch, BL_SCHED_DEFAULT, o.fid, JOB_PREFILL, o.fq, false, consts, 1, o.fkv,
+                       &so};
+        run_result rr;
+        o.ok = run_job(&js, &rr);
+        snprintf(o.sched, sizeof o.sched, "%s", rr.sched);
+        o.busy_ttnn = rr.busy_ttnn;
+        o.busy_sched = rr.busy_sched;
+        if (o.ok) {
+            o.sim_cycles = rr.cycles;
+            o.sim_ms = rr.cycles / clock * 1e3;
+            o.sim_util = att_flops(&o) / (o.cores * rr.cycles * 2048.0);
+            o.rel = o.sim_util / o.pub_util - 1.0;
+        } else {
+            snprintf(o.why, sizeof o.why, "%s", rr.why);
+        }
+        if (co->progress)
+            fprintf(stderr, "calibrate attention B=%d H=%d S=%lld D=%d%s q%d/k%d on %dx%d: %s %.1f%% (published %.1f%%)\n",
+                    o.B, o.H, (long long)o.S, o.D, o.causal ? " causal" : "", o.qc, o.kc, o.gx, o.gy,
+                    o.ok ? "simulated" : o.why, 100 * o.sim_util, 100 * o.pub_util);
+        LM_PUSH(out, o);
+    }
+    csv_free(c);
+}
+
+static void print_attention(lm_buf *b, const att_vec *att)
+{
+    lm_buf_puts(b, "## Attention: SDPA prefill on Blackhole P150\n\n"
+                   "Source: `bench/data/ttnn_sdpa_prefill.csv` (TTNN's FlashAttention tech reports; every published "
+                   "row with a time is Blackhole). Method, per row: compile `kernels/flash_attention.py` for the row's "
+                   "batch, query heads, sequence and head dim (causal as the row says); take TTNN's SDPA prefill "
+                   "schedule with the row's program config - q_chunk and k_chunk as published, the grid as stated "
+                   "(`compute_with_storage_grid_size`: one core, 8x8, or the stock P150's 11x10 program grid) - and "
+                   "TTNN's bf16 intermediate CBs (docs/baselines.md); Q and the output in the row's Q format, K and V "
+                   "in its KV format, the matrix engine at its fidelity (SDPA's default HiFi2 where none is "
+                   "stated), fp32 Dst accumulation where it says fp32_dest; lower it with loomc's lowering and "
+                   "simulate it on `blackhole_p150_fw19`. The device time is the whole run after the kernel launch "
+                   "(the reports give the op's device time). Utilisation as TTNN's `sdpa_perf_utils.py` defines it: "
+                   "FLOPs = 2 sq sk (d_qk + d_v) heads (halved when causal) over cores x cycles x 2048 (the HiFi2 "
+                   "rate) at 1.35 GHz; the single-core row publishes TFLOP/s per core. Relative error = simulated "
+                   "/ published utilisation - 1 (positive: the simulation is faster); ** marks rows outside +-25%. "
+                   "'Busiest core' is the busiest core's K-chunk steps over an even split on the row's grid, for "
+                   "TTNN's assignment (contiguous chunk ranges) and for the schedule's (cyclic): the schedule cannot "
+                   "express TTNN's ranges, so where the two differ the rows time different balances.\n\n");
+    lm_buf_puts(b, "| B x heads x S x D | causal | q/k chunk | grid | formats Q/KV | fidelity | fp32 dest | TTNN "
+                   "kernel (source) | TTNN schedule | busiest core TTNN / schedule | published | published util % | "
+                   "simulated ms | simulated util % | relative error | notes |\n"
+                   "|---|---|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|\n");
+    for (size_t i = 0; i < att->len; i++) {
+        const att_out *o = &att->items[i];
+        if (!o->expressible)
+            continue;
+        char pub[48];
+        if (o->pub_ms > 0)
+            snprintf(pub, sizeof pub, "%.3g ms", o->pub_ms);
+        else
+            snprintf(pub, sizeof pub, "%.2f TFLOP/s per core", o->pub_tflops_core);
+        char src[64];
+        snprintf(src, sizeof src, "%s", o->source);
+        char *at = strchr(src, '@');
+        if (at)
+            *at = 0;
+        lm_buf_printf(b, "| %dx%dx%lldx%d | %s | %d/%d | %dx%d | %s/%s | %s | %s | %s (%s) | %s | ", o->B, o->H,
+                      (long long)o->S, o->D, o->causal ? "yes" : "no", o->qc, o->kc, o->gx, o->gy,
+                      arch_format_name(o->fq), arch_format_name(o->fkv), arch_fidelity_name(o->fid),
+                      o->fp32 ? "yes" : "no", o->kernel, src, o->sched[0] ? o->sched : "-");
+        if (o->busy_ttnn > 0)
+            lm_buf_printf(b, "%.2f / %.2f | ", o->busy_ttnn, o->busy_sched);
+        else
+            lm_buf_puts(b, "- | ");
+        lm_buf_printf(b, "%s | %.1f | ", pub, 100 * o->pub_util);
+        if (o->ok)
+            lm_buf_printf(b, "%.3f | %.1f | %+.1f%%%s | ", o->sim_ms, 100 * o->sim_util, 100 * o->rel,
+                          fabs(o->rel) > 0.25 ? " **" : "");
+        else
+            lm_buf_printf(b, "not simulated: %s | - | - | ", o->why);
+        lm_buf_printf(b, "%s |\n", o->notes[0] ? o->notes : "");
+    }
+    /* the rows that cannot be expressed, by reason */
+    lm_buf_puts(b, "\nPublished rows not simulated, by reason:\n\n| reason | rows | sources |\n|---|---:|---|\n");
+    for (size_t i = 0; i < att->len; i++) {
+        const att_out *o = &att->items[i];
+        if (o->expressible)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !att->items[j].expressible && !strcmp(att->items[j].why, o->why);
+        if (seen)
+            continue;
+        int n = 0;
+        char srcs[512] = "";
+        for (size_t j = i; j < att->len; j++) {
+            const att_out *q = &att->items[j];
+            if (q->expressible || strcmp(q->why, o->why))
+                continue;
+            n++;
+            char name[64];
+            snprintf(name, sizeof name, "%s", q->source);
+            char *at = strchr(name, '@');
+            if (at)
+                *at = 0;
+            if (!strstr(srcs, name) && strlen(srcs) + strlen(name) + 3 < sizeof srcs) {
+                if (*srcs)
+                    strcat(srcs, ", ");
+                strcat(srcs, name);
+            }
+        }
+        lm_buf_printf(b, "| %s | %d | %s |\n", o->why, n, srcs);
+    }
+    lm_buf_putc(b, '\n');
+}
+
+static void print_att_summary(lm_buf *b, const att_vec *att)
+{
+    double *rel = lm_xcalloc(att->len + 1, sizeof *rel);
+    int n = 0, within = 0, failed = 0;
+    double worst = 0;
+    for (size_t i = 0; i < att->len; i++) {
+        const att_out *o = &att->items[i];
+        if (!o->expressible)
+            continue;
+        if (!o->ok) {
+            failed++;
+            continue;
+        }
+        rel[n++] = fabs(o->rel);
+        within += fabs(o->rel) <= 0.25;
+        if (fabs(o->rel) > fabs(worst))
+            worst = o->rel;
+    }
+    qsort(rel, (size_t)n, sizeof *rel, dcmp);
+    double med = !n ? 0 : n % 2 ? rel[n / 2] : (rel[n / 2 - 1] + rel[n / 2]) / 2;
+    char f[48] = "";
+    if (failed)
+        snprintf(f, sizeof f, "%d not simulated", failed);
+    lm_buf_printf(b, "| attention | p150 | as stated | as stated | %d | %.1f%% | - | %+.1f%% | %d of %d | %s |\n", n,
+                  100 * med, 100 * worst, within, n, f);
+    free(rel);
 }
 
 /* ---- the report --------------------------------------------------------------- */
@@ -581,15 +1046,15 @@ static bool wanted(const char *const *only, int nonly, const char *t)
     return false;
 }
 
-static void report(lm_buf *b, const row_vec *rows, const dec_vec *dec, double pub, double pub_max,
-                   const char *const *only, int nonly)
+static void report(lm_buf *b, const row_vec *rows, const dec_vec *dec, const att_vec *att, double pub,
+                   double pub_max, const char *const *only, int nonly)
 {
     lm_buf_puts(b, "# Calibration: the simulator against TTNN's published measurements\n\n"
                    "Generated by `bench/calibrate.sh` (`loomc calibrate`); everything above the Corrections section "
                    "is regenerated, do not edit it by hand. Every loomc figure here is **simulated** (timing-only "
                    "simulation of the lowered program); the published figures are TTNN's measurements on the chip, "
                    "with their sources in the headers of `bench/data/*.csv`.\n\n"
-                   "Method, per row: compile `kernels/matmul.py` for the row's M, K, N; take TTNN's choice for it "
+                   "Method, per GEMM row: compile `kernels/matmul.py` for the row's M, K, N; take TTNN's choice for it "
                    "(the default selector, or the benchmark's hand-tuned config) as a loomc schedule "
                    "(docs/baselines.md); store A, B and C in the row's format and run the matrix engine at the "
                    "row's fidelity; lower it with loomc's lowering; simulate it on the row's chip "
@@ -603,14 +1068,19 @@ static void report(lm_buf *b, const row_vec *rows, const dec_vec *dec, double pu
                    "with the output on NoC 0; the calibration gives the lowered program that assignment "
                    "(docs/baselines.md). Relative error = simulated / published - 1; ** marks rows "
                    "outside +-25%.\n\n"
-                   "Target: median absolute relative error <= 10% per chip and format, every row within +-25%.\n\n");
+                   "Target (GEMM tables): median absolute relative error <= 10% per chip and format, every row within "
+                   "+-25%. The attention table (SDPA prefill) states its method with it; its rows are compared in the "
+                   "Corrections section.\n\n");
     lm_buf_puts(b, "## Summary\n\nTables: oob = TTNN default, N150 and P150 13x10; oob11 = TTNN default, P150 11x10; "
-                   "tuned = TTNN's hand-tuned configs, N150.\n\n| table | chip | grid | format | rows | median abs. error "
+                   "tuned = TTNN's hand-tuned configs, N150; attention = TTNN's SDPA prefill with the published program "
+                   "configs, P150.\n\n| table | chip | grid | format | rows | median abs. error "
                    "| median abs. error (util points) | worst error | within +-25% | |\n"
                    "|---|---|---|---|---:|---:|---:|---:|---|---|\n");
     for (size_t t = 0; t < LM_COUNT(TABLES); t++)
         if (wanted(only, nonly, TABLES[t][0]))
             print_summary(b, rows, TABLES[t][0]);
+    if (wanted(only, nonly, "attention"))
+        print_att_summary(b, att);
     lm_buf_putc(b, '\n');
     for (size_t t = 0; t < LM_COUNT(TABLES); t++) {
         if (!wanted(only, nonly, TABLES[t][0]))
@@ -618,6 +1088,8 @@ static void report(lm_buf *b, const row_vec *rows, const dec_vec *dec, double pu
         lm_buf_printf(b, "## %s\n\nSource: `bench/data/%s`.\n\n", TABLES[t][2], TABLES[t][1]);
         print_rows(b, rows, TABLES[t][0]);
     }
+    if (wanted(only, nonly, "attention"))
+        print_attention(b, att);
     if (wanted(only, nonly, "decode")) {
         lm_buf_puts(b, "## Flash Decode: effective KV-cache bandwidth on Wormhole n150\n\n"
                        "Source: `bench/data/ttnn_flash_decode.csv` (FlashDecode.md, Experiment 1: BF16 Q, BFP8 KV "
@@ -694,8 +1166,9 @@ int cli_calibrate(int argc, char **argv)
                 return LOOMC_EUSER;
             }
         } else if (cli_opt(argc, argv, &i, "--table", &v, &err)) {
-            if (!err && strcmp(v, "oob") && strcmp(v, "oob11") && strcmp(v, "tuned") && strcmp(v, "decode")) {
-                cli_usage_error("calibrate", "unknown table '%s' (oob, oob11, tuned, decode)", v);
+            if (!err && strcmp(v, "oob") && strcmp(v, "oob11") && strcmp(v, "tuned") && strcmp(v, "attention") &&
+                strcmp(v, "decode")) {
+                cli_usage_error("calibrate", "unknown table '%s' (oob, oob11, tuned, attention, decode)", v);
                 return LOOMC_EUSER;
             }
             if (!err && nonly < (int)LM_COUNT(only))
@@ -711,15 +1184,18 @@ int cli_calibrate(int argc, char **argv)
     }
     row_vec rows = {0};
     dec_vec dec = {0};
+    att_vec att = {0};
     for (size_t t = 0; t < LM_COUNT(TABLES); t++)
         if (wanted(only, nonly, TABLES[t][0]))
             run_table(&co, TABLES[t][1], TABLES[t][0], strcmp(TABLES[t][0], "tuned") ? BL_SCHED_DEFAULT : BL_SCHED_TUNED,
                       &rows);
+    if (wanted(only, nonly, "attention"))
+        run_attention(&co, &att);
     double pub = 0, pub_max = 0;
     if (wanted(only, nonly, "decode"))
         run_decode(&co, &dec, &pub, &pub_max);
     lm_buf b = {0};
-    report(&b, &rows, &dec, pub, pub_max, only, nonly);
+    report(&b, &rows, &dec, &att, pub, pub_max, only, nonly);
     int rc = LOOMC_OK;
     if (outp) {
         char *corr = kept_corrections(outp);
@@ -745,6 +1221,7 @@ int cli_calibrate(int argc, char **argv)
     }
     LM_VEC_FREE(&rows);
     LM_VEC_FREE(&dec);
+    LM_VEC_FREE(&att);
     for (size_t i = 0; i < LM_COUNT(arches); i++)
         if (arches[i].a)
             arch_free(arches[i].a);

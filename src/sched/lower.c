@@ -1583,6 +1583,22 @@ static void put(kctx *K, df_stmt *s)
 static const df_expr *C(kctx *K, int64_t v) { return df_const(K->p, v); }
 static const df_expr *BIN(kctx *K, df_xkind k, const df_expr *a, const df_expr *b) { return df_bin(K->p, k, a, b); }
 
+static bool core_eval(kctx *K, const df_expr *e, int x, int y, int64_t *out);
+
+/* Whether a loop's bounds, known on every core of the class, leave it empty
+ * on all of them (a split past the end of a sequence, a core without a
+ * program in the last wave). */
+static bool empty_everywhere(kctx *K, const df_expr *lo, const df_expr *hi)
+{
+    for (int y = K->y0; y <= K->y1; y++)
+        for (int x = K->x0; x <= K->x1; x++) {
+            int64_t a, b;
+            if (!core_eval(K, lo, x, y, &a) || !core_eval(K, hi, x, y, &b) || a < b)
+                return false;
+        }
+    return true;
+}
+
 static df_stmt *open_for(kctx *K, const char *var, const df_expr *lo, const df_expr *hi, df_stmt **saved)
 {
     df_stmt *f = df_for(K->p, K->c, var, lo, hi, NULL, (lm_loc){0});
@@ -1590,7 +1606,12 @@ static df_stmt *open_for(kctx *K, const char *var, const df_expr *lo, const df_e
         fail(K->L, (lm_loc){0}, "the program needs more loop variables than a class can hold");
         return NULL;
     }
-    put(K, f);
+    /* a loop no core of the class runs is left out: its body is built into
+       the detached statement and dropped (the program is the same as with
+       zero trips, and hand-written programs keep the check that flags
+       such loops as mistakes) */
+    if (!empty_everywhere(K, lo, hi))
+        put(K, f);
     *saved = K->loop;
     K->loop = f;
     return f;

@@ -391,17 +391,4 @@ arch_fidelity bl_default_fidelity(arch_format a, arch_format b, bl_chip chip);
 /* The chip family of a description (Blackhole has L-shaped multicast). */
 bl_chip bl_chip_of(const arch_desc *a);
 
-/* Carry the summary's buffer formats (sched_set_formats) into a program
- * sched_lower made from it: each DRAM tensor takes the format of the
- * buffer that loads or stores it, and every CB the program reads it into or
- * writes it from takes the same (ttnn_df.c). */
-struct df_program;
-void bl_df_apply_formats(struct df_program *p, const sched_kernel *k);
-/* TTNN's NoC assignment in its multicast matmul factories: in0 (A) on NoC 1,
- * in1 (B) and the output writer on NoC 0 (Wormhole's preferred NoCs for DRAM
- * writes and reads).  When the lowered program of a one-dot kernel has A on
- * the reader kernel (NoC 0) and B and C on the writer (NoC 1), the two
- * kernels of every core are exchanged.  Returns whether it did. */
-bool bl_df_ttnn_nocs(struct df_program *p, const sched_kernel *k);
-
 #endif

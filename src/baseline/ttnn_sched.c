@@ -391,6 +391,18 @@ static bool mm_emit(bctx *c, const mm_roles *m, const mm_plan *p, const char *or
         bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "transport %s", bn), SCHED_MCAST,
                        "in1 senders (%s) read B and multicast it along their %s", p->transpose ? "left column" : "top row",
                        p->transpose ? "row" : "column");
+        /* TTNN's NoCs, by operand whatever transpose_mcast: in0 on the NoC
+           preferred for DRAM writes, in1 and the output writer (one kernel)
+           on the one preferred for DRAM reads - NoC 1 and NoC 0 on Wormhole
+           and Blackhole alike. */
+        o0->noc = SCHED_NOC_1;
+        o1->noc = SCHED_NOC_0;
+        cd->store_noc = SCHED_NOC_0;
+        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "noc %s", an), SCHED_NOC_1,
+                       "in0 kernels on the NoC preferred for DRAM writes");
+        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "noc %s", bn), SCHED_NOC_0,
+                       "in1 sender/receiver-writer kernels on the NoC preferred for DRAM reads");
+        bl_explain_add(&r->map[0], "noc stores", SCHED_NOC_0, "the output is written by the in1 kernels");
     } else {
         /* 1D: the multicast operand's blocks go to the whole grid from core
            (0, 0); the other operand's blocks are read by each core; the
@@ -907,6 +919,8 @@ static void map_print(lm_buf *b, const bl_explain *e)
             name = sched_place_name((sched_place)it->value);
         else if (!strncmp(it->param, "transport", 9))
             name = sched_transport_name((sched_transport)it->value);
+        else if (!strncmp(it->param, "noc", 3))
+            name = sched_noc_name((sched_noc)it->value);
         else if (!strcmp(it->param, "fidelity"))
             name = arch_fidelity_name((arch_fidelity)it->value);
         if (name)

@@ -374,9 +374,6 @@ static bool run_job(const job_spec *js, run_result *rr)
             ok = false;
             break;
         }
-        bl_df_apply_formats(p, &k[l]);
-        if (js->what == JOB_MATMUL)
-            bl_df_ttnn_nocs(p, &k[l]);
         /* the validator's message (e.g. CBs beyond L1) becomes the row's reason */
         char *msg = NULL;
         size_t msglen = 0;
@@ -1064,10 +1061,10 @@ static void report(lm_buf *b, const row_vec *rows, const dec_vec *dec, const att
                    "cycles. The published device cycles are the math kernel's (TRISC1) duration from the device "
                    "profiler, so the simulated device cycles run from the kernels' start (after the kernel launch "
                    "the simulator charges) to the end of the last core's math kernel: the final pack and output "
-                   "writes are outside the window, as on the chip. TTNN's multicast matmuls run A on NoC 1 and B "
-                   "with the output on NoC 0; the calibration gives the lowered program that assignment "
-                   "(docs/baselines.md). Relative error = simulated / published - 1; ** marks rows "
-                   "outside +-25%.\n\n"
+                   "writes are outside the window, as on the chip. TTNN's 2D multicast matmuls run A on NoC 1 and B "
+                   "with the output on NoC 0; TTNN's schedule carries that choice into the lowering, as in "
+                   "`loomc run` and `loomc bench` (docs/baselines.md). Relative error = simulated / published - 1; "
+                   "** marks rows outside +-25%.\n\n"
                    "Target (GEMM tables): median absolute relative error <= 10% per chip and format, every row within "
                    "+-25%. The attention table (SDPA prefill) states its method with it; its rows are compared in the "
                    "Corrections section.\n\n");

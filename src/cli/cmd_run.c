@@ -121,6 +121,7 @@ static bool parse_place(const char *s, sched_place *out)
 static bool parse_transport(const char *s, sched_operand *o)
 {
     o->interior_sender = false;
+    o->noc = SCHED_NOC_ANY;
     if (!strcmp(s, "dram")) {
         o->transport = SCHED_DRAM;
         o->along = SCHED_ON_TIME;
@@ -158,7 +159,7 @@ static void manual_candidate(sched_candidate *c, const sched_kernel *k)
         c->place[g] = g == 0 ? SCHED_ON_Y : g == 1 ? SCHED_ON_X : SCHED_ON_TIME;
     for (int i = 0; i < k->acc->n && c->nops < SCHED_MAX_OPS; i++)
         if (!k->acc->acc[i].is_store)
-            c->ops[c->nops++] = (sched_operand){i, SCHED_DRAM, SCHED_ON_TIME, false};
+            c->ops[c->nops++] = (sched_operand){i, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
     c->persistent = true;
 }
 

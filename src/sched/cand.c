@@ -48,17 +48,27 @@ const char *sched_transport_name(sched_transport t)
     return "?";
 }
 
+const char *sched_noc_name(sched_noc n)
+{
+    switch (n) {
+    case SCHED_NOC_ANY: return "any";
+    case SCHED_NOC_0: return "NoC 0";
+    case SCHED_NOC_1: return "NoC 1";
+    }
+    return "?";
+}
+
 /* The nine transports of one load, in enumeration order. */
 static const sched_operand transports[] = {
-    {0, SCHED_DRAM, SCHED_ON_TIME, false},
-    {0, SCHED_MCAST, SCHED_ON_X, false},
-    {0, SCHED_MCAST, SCHED_ON_X, true},
-    {0, SCHED_MCAST, SCHED_ON_Y, false},
-    {0, SCHED_MCAST, SCHED_ON_Y, true},
-    {0, SCHED_MCAST, SCHED_ON_XY, false},
-    {0, SCHED_MCAST, SCHED_ON_XY, true},
-    {0, SCHED_FORWARD, SCHED_ON_X, false},
-    {0, SCHED_FORWARD, SCHED_ON_Y, false},
+    {0, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY},
+    {0, SCHED_MCAST, SCHED_ON_X, false, SCHED_NOC_ANY},
+    {0, SCHED_MCAST, SCHED_ON_X, true, SCHED_NOC_ANY},
+    {0, SCHED_MCAST, SCHED_ON_Y, false, SCHED_NOC_ANY},
+    {0, SCHED_MCAST, SCHED_ON_Y, true, SCHED_NOC_ANY},
+    {0, SCHED_MCAST, SCHED_ON_XY, false, SCHED_NOC_ANY},
+    {0, SCHED_MCAST, SCHED_ON_XY, true, SCHED_NOC_ANY},
+    {0, SCHED_FORWARD, SCHED_ON_X, false, SCHED_NOC_ANY},
+    {0, SCHED_FORWARD, SCHED_ON_Y, false, SCHED_NOC_ANY},
 };
 enum { NTRANSPORTS = (int)(sizeof transports / sizeof transports[0]) };
 
@@ -91,7 +101,11 @@ const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *
             lm_buf_printf(&b, " along %s", sched_place_name(o->along));
         if (o->transport == SCHED_MCAST)
             lm_buf_puts(&b, o->interior_sender ? " (interior sender)" : " (edge sender)");
+        if (o->noc != SCHED_NOC_ANY)
+            lm_buf_printf(&b, " on %s", sched_noc_name(o->noc));
     }
+    if (c->store_noc != SCHED_NOC_ANY)
+        lm_buf_printf(&b, "; stores on %s", sched_noc_name(c->store_noc));
     const char *s = lm_arena_strdup(ar, lm_buf_str(&b));
     lm_buf_free(&b);
     return s;

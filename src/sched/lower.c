@@ -1237,6 +1237,11 @@ bool sched_tensor_folds(const tir_tensor *t, const acc_result *const *acc, int n
     return false;
 }
 
+/* The data-movement kernel that runs on a NoC: the simulator gives the
+ * reader NoC 0 and the writer NoC 1 (TT-Metalium's defaults), so a transport
+ * whose schedule fixes its NoC goes on that kernel. */
+static df_kernel_kind noc_kernel(sched_noc n) { return n == SCHED_NOC_1 ? DF_WRITER : DF_READER; }
+
 static bool plan_access(lw *L, int idx)
 {
     const acc_access *aa = &L->acc->acc[idx];
@@ -1437,11 +1442,14 @@ static bool plan_access(lw *L, int idx)
         depth = 1;
     x->depth = depth;
     /* transport */
-    x->how = (sched_operand){idx, SCHED_DRAM, SCHED_ON_TIME, false};
+    x->how = (sched_operand){idx, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
     for (int o = 0; o < L->s->cand.nops; o++)
         if (L->s->cand.ops[o].access == idx)
             x->how = L->s->cand.ops[o];
     x->kernel = x->is_store ? DF_WRITER : DF_READER;
+    sched_noc noc = x->is_store ? L->s->cand.store_noc : x->how.noc;
+    if (noc != SCHED_NOC_ANY)
+        x->kernel = noc_kernel(noc);
     return true;
 }
 
@@ -1538,8 +1546,12 @@ static bool plan_transport(lw *L, access *x)
             L->stretch_max[L->nstretch++] = most;
         }
     }
-    x->kernel = L->nmoved % 2 == 0 ? DF_READER : DF_WRITER;
-    L->nmoved++;
+    if (h->noc != SCHED_NOC_ANY) {
+        x->kernel = noc_kernel(h->noc);
+    } else {
+        x->kernel = L->nmoved % 2 == 0 ? DF_READER : DF_WRITER;
+        L->nmoved++;
+    }
     L->lockstep = true;
     return true;
 }

@@ -229,13 +229,24 @@ typedef enum sched_transport {
 const char *sched_place_name(sched_place p);         /* "x", "y", "xy", "time" */
 const char *sched_transport_name(sched_transport t); /* "dram", "mcast", "forward" */
 
+/* Which NoC carries a transport's traffic (its DRAM reads or writes, its
+ * multicasts or forwards and their handshakes). loomc's own schedules leave
+ * it to the lowering; a baseline that fixes it (TTNN's multicast matmul:
+ * in0 on NoC 1, in1 and the output on NoC 0) sets it. The lowering puts
+ * the transport on the data-movement kernel that runs on that NoC (the
+ * reader on NoC 0, the writer on NoC 1, as the simulator runs them). */
+typedef enum sched_noc { SCHED_NOC_ANY, SCHED_NOC_0, SCHED_NOC_1 } sched_noc;
+
 typedef struct sched_operand {
     int access;                /* a load: index into the kernel's acc_result */
     sched_transport transport;
     sched_place along;         /* MCAST/FORWARD: SCHED_ON_X (along a row), SCHED_ON_Y (along a
                                   column) or SCHED_ON_XY (MCAST only: the whole gx x gy grid) */
     bool interior_sender;      /* MCAST: the sender is the middle core of its row/column */
+    sched_noc noc;             /* SCHED_NOC_ANY: the lowering chooses */
 } sched_operand;
+
+const char *sched_noc_name(sched_noc n); /* "any", "NoC 0", "NoC 1" */
 
 typedef struct sched_candidate {
     int id;                          /* position in enumeration order */
@@ -243,6 +254,7 @@ typedef struct sched_candidate {
     sched_operand ops[SCHED_MAX_OPS];/* one per load, in access order */
     int nops;
     bool persistent;                 /* always true: a core runs its programs as one loop */
+    sched_noc store_noc;             /* the NoC of the block stores (SCHED_NOC_ANY: the lowering's) */
     int64_t extent;                  /* parallel extent: most cores it can keep busy */
     const char *label;               /* "pid.0->y pid.1->x; a: mcast along x; b: mcast along y" */
 } sched_candidate;

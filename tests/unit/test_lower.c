@@ -105,7 +105,7 @@ static void job_open(job *j, const char *path, const char *shapes, const char *c
             s->cand.place[g] = g == 0 ? SCHED_ON_Y : g == 1 ? SCHED_ON_X : SCHED_ON_TIME;
         for (int i = 0; i < dl->access->n; i++)
             if (!dl->access->acc[i].is_store)
-                s->cand.ops[s->cand.nops++] = (sched_operand){i, SCHED_DRAM, SCHED_ON_TIME, false};
+                s->cand.ops[s->cand.nops++] = (sched_operand){i, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
         for (int i = 0; i < spec->env.n; i++)
             sym_env_set(&s->values, spec->env.b[i].var, spec->env.b[i].lo);
         for (int i = 0; i < nv; i++)
@@ -293,6 +293,57 @@ static void matmul_mcast(void **st, int n, bool mid)
 static void matmul_mcast_2x2(void **st) { matmul_mcast(st, 2, false); }
 static void matmul_mcast_4x4(void **st) { matmul_mcast(st, 4, false); }
 static void matmul_mcast_4x4_middle(void **st) { matmul_mcast(st, 4, true); }
+
+/* A NoC fixed per transport, as TTNN's 2D multicast matmul fixes it (in0
+ * on NoC 1, in1 and the output on NoC 0), also in the transposed layout
+ * (transpose_mcast: M on the columns, A multicast down them from the top
+ * row, B along the rows from the left column): each transfer goes on the
+ * data-movement kernel that runs on its NoC - the reader on NoC 0, the
+ * writer on NoC 1 - whatever its direction, and the result is right. */
+static void matmul_mcast_nocs(void **st, bool transposed)
+{
+    (void)st;
+    job j;
+    job_open(&j, MM, "M=256,N=256,K=256", NULL, "BLOCK_M=64,BLOCK_N=64,BLOCK_K=64,grid.x=4,grid.y=4");
+    sched_place mp = transposed ? SCHED_ON_X : SCHED_ON_Y, np = transposed ? SCHED_ON_Y : SCHED_ON_X;
+    place(&j, 0, 0, mp);
+    place(&j, 0, 1, np);
+    transport(&j, 0, "a", SCHED_MCAST, np, false);
+    transport(&j, 0, "b", SCHED_MCAST, mp, false);
+    for (int i = 0; i < j.s[0].cand.nops; i++)
+        j.s[0].cand.ops[i].noc = i == 0 ? SCHED_NOC_1 : SCHED_NOC_0;
+    j.s[0].cand.store_noc = SCHED_NOC_0;
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    /* the corner core sends both: A from the writer, B from the reader,
+       which also writes C */
+    const df_class *c = class_at(p, 0, 0);
+    assert_non_null(c);
+    assert_int_equal(class_ops(c, DF_WRITER, DF_READ), 1);
+    assert_int_equal(class_ops(c, DF_WRITER, DF_MCAST), 1);
+    assert_int_equal(class_ops(c, DF_READER, DF_READ), 1);
+    assert_int_equal(class_ops(c, DF_READER, DF_MCAST), 1);
+    assert_int_equal(class_ops(c, DF_READER, DF_WRITE), 1);
+    assert_int_equal(class_ops(c, DF_WRITER, DF_WRITE), 0);
+    /* A travels along x untransposed, along y transposed */
+    const df_class *a_rcv = transposed ? class_at(p, 0, 1) : class_at(p, 1, 0);
+    assert_non_null(a_rcv);
+    assert_int_equal(class_ops(a_rcv, DF_WRITER, DF_SEM_INC), 1); /* ready to A's sender, on NoC 1 */
+    assert_int_equal(class_ops(a_rcv, DF_WRITER, DF_READ), 0);
+    /* every core writes its C block from the reader (NoC 0) */
+    for (int i = 0; i < p->nclasses; i++) {
+        assert_int_equal(class_ops(&p->classes[i], DF_READER, DF_WRITE), 1);
+        assert_int_equal(class_ops(&p->classes[i], DF_WRITER, DF_WRITE), 0);
+    }
+    assert_true(df_validate(p, WH, &j.d));
+    round_trip(p);
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+}
+
+static void matmul_mcast_nocs_2d(void **st) { matmul_mcast_nocs(st, false); }
+static void matmul_mcast_nocs_transposed(void **st) { matmul_mcast_nocs(st, true); }
 
 /* More programs than cores: waves, the last one partial, so the multicast
  * groups shrink; forwarding along rows and columns. */
@@ -977,6 +1028,8 @@ int main(void)
         cmocka_unit_test(matmul_mcast_2x2),
         cmocka_unit_test(matmul_mcast_4x4),
         cmocka_unit_test(matmul_mcast_4x4_middle),
+        cmocka_unit_test(matmul_mcast_nocs_2d),
+        cmocka_unit_test(matmul_mcast_nocs_transposed),
         cmocka_unit_test(matmul_waves_forward),
         cmocka_unit_test(matmul_xy_and_time),
         cmocka_unit_test(attention_plain),

@@ -136,7 +136,6 @@ static void lower_and_run(job *j)
         if (!p)
             fprintf(stderr, "lowering %s failed: %s\n", j->k[l].name, j->bs->s[l].cand.label);
         assert_non_null(p);
-        bl_df_apply_formats(p, &j->k[l]);
         assert_true(df_validate(p, j->a, &j->d));
         sim_options so = {.timing_only = true};
         sim_result *sr = sim_run(p, j->a, &so, &j->d);
@@ -186,6 +185,54 @@ static void check_2d(const job *j)
     /* M on rows, N on columns; A along the rows from the left column, B down
        the columns from the top row. */
     check_cand(j, SCHED_ON_Y, SCHED_ON_X, SCHED_MCAST, SCHED_ON_X, SCHED_MCAST, SCHED_ON_Y);
+    /* TTNN's NoCs: in0 on the one preferred for DRAM writes (NoC 1), in1 and
+       the output writer on the one preferred for DRAM reads (NoC 0) */
+    const sched_candidate *c = &j->bs->s[0].cand;
+    assert_int_equal(c->ops[0].noc, SCHED_NOC_1);
+    assert_int_equal(c->ops[1].noc, SCHED_NOC_0);
+    assert_int_equal(c->store_noc, SCHED_NOC_0);
+}
+
+/* Whether kernel k of class c reads (DF_READ) or writes (DF_WRITE) tensor t. */
+static bool kernel_touches(df_stmt *const *body, int n, int t, df_op op)
+{
+    for (int i = 0; i < n; i++) {
+        if (body[i]->op == DF_FOR && kernel_touches(body[i]->body, body[i]->nbody, t, op))
+            return true;
+        if (body[i]->op == op && body[i]->tensor == t)
+            return true;
+    }
+    return false;
+}
+
+/* The lowered 2D program runs every transfer on the NoC TTNN gives it: A's
+ * reads on the writer kernel (NoC 1 in the simulator), B's reads and C's
+ * writes on the reader kernel (NoC 0), on every core class. */
+static void check_2d_nocs(job *j)
+{
+    struct df_program *p = sched_lower(&j->k[0], &j->bs->s[0], j->a, j->r.sym, &j->d);
+    assert_non_null(p);
+    int ta = -1, tb = -1, tc = -1;
+    for (int t = 0; t < p->ntensors; t++) {
+        ta = !strcmp(p->tensors[t].name, "a") ? t : ta;
+        tb = !strcmp(p->tensors[t].name, "b") ? t : tb;
+        tc = !strcmp(p->tensors[t].name, "c") ? t : tc;
+    }
+    assert_true(ta >= 0 && tb >= 0 && tc >= 0);
+    int a_reads = 0, b_reads = 0, c_writes = 0;
+    for (int i = 0; i < p->nclasses; i++) {
+        const df_kernel *rd = &p->classes[i].kernels[DF_READER], *wr = &p->classes[i].kernels[DF_WRITER];
+        assert_false(kernel_touches(rd->body, rd->nbody, ta, DF_READ));
+        assert_false(kernel_touches(wr->body, wr->nbody, tb, DF_READ));
+        assert_false(kernel_touches(wr->body, wr->nbody, tc, DF_WRITE));
+        a_reads += kernel_touches(wr->body, wr->nbody, ta, DF_READ);
+        b_reads += kernel_touches(rd->body, rd->nbody, tb, DF_READ);
+        c_writes += kernel_touches(rd->body, rd->nbody, tc, DF_WRITE);
+    }
+    /* the left column and the top row (the corner is both) read; every class writes */
+    assert_true(a_reads >= 1 && b_reads >= 1);
+    assert_int_equal(c_writes, p->nclasses);
+    df_free(p);
 }
 
 /* ---- matmul, default selection, Wormhole n150 8x8 ------------------------ */
@@ -211,7 +258,9 @@ static void mm_512_cubed(void **state)
     assert_non_null(strstr(lm_buf_str(&b), "MCAST_2D"));
     assert_non_null(strstr(lm_buf_str(&b), "in0_block_w"));
     assert_non_null(strstr(lm_buf_str(&b), "BLOCK_K"));
+    assert_non_null(strstr(lm_buf_str(&b), "noc a"));
     lm_buf_free(&b);
+    check_2d_nocs(j);
     lower_and_run(j);
     release(j);
 }
@@ -514,7 +563,6 @@ static void sdpa_program_config(void **state)
        bf16 is a view: no copy op */
     struct df_program *p = sched_lower(&j->k[0], &j->bs->s[0], j->a, j->r.sym, &j->d);
     assert_non_null(p);
-    bl_df_apply_formats(p, &j->k[0]);
     assert_true(df_validate(p, j->a, &j->d));
     int ncb = 0, copies = 0;
     for (int c = 0; c < p->nclasses; c++) {

@@ -1580,8 +1580,6 @@ typedef struct kctx {
     int ncond;
     int nloopvars;
     int x0, y0, x1, y1;   /* the class's rectangle */
-    df_stmt *dead[LW_MAX_IVS]; /* loops no core of the class runs (removed after emission) */
-    int ndead;
 } kctx;
 
 static void put(kctx *K, df_stmt *s)
@@ -1812,36 +1810,7 @@ static df_stmt *open_ir_loop(kctx *K, const tir_op *f, df_stmt **saved)
     if (!s)
         return NULL;
     add_iv(K, f, df_slot(K->p, s->var));
-    /* A loop that runs no trip on any core of the class (a split past the
-       end of the sequence) is emitted - the emission state after it is that
-       of a loop of no trips - and then removed: it would do nothing. */
-    bool stat = true, none = true;
-    for (int y = K->y0; y <= K->y1 && stat; y++)
-        for (int x = K->x0; x <= K->x1 && stat; x++) {
-            int64_t v;
-            stat = core_eval(K, hi, x, y, &v);
-            none &= stat && v <= 0;
-        }
-    if (stat && none && K->ndead < LW_MAX_IVS)
-        K->dead[K->ndead++] = s;
     return s;
-}
-
-/* Drop the statements in K->dead from a statement list (and nested loops). */
-static int drop_dead(const kctx *K, df_stmt **body, int n)
-{
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        bool dead = false;
-        for (int j = 0; j < K->ndead; j++)
-            dead |= body[i] == K->dead[j];
-        if (dead)
-            continue;
-        if (body[i]->op == DF_FOR)
-            body[i]->nbody = drop_dead(K, body[i]->body, body[i]->nbody);
-        body[m++] = body[i];
-    }
-    return m;
 }
 
 /* Cores of the group a shared block goes to: all of them (lockstep). */
@@ -3229,10 +3198,6 @@ static void emit_kernel(lw *L, df_class *c, df_kernel_kind kind, const int rect[
         close_for(&K, saved[--nsaved]);
     if (kind != DF_COMPUTE && kernel_moves(L, kind))
         put(&K, S(&K, DF_WRITE_BARRIER));
-    if (K.ndead) {
-        df_kernel *kk = &c->kernels[kind];
-        kk->nbody = drop_dead(&K, kk->body, kk->nbody);
-    }
 }
 
 /* Column (row) boundaries where a core's role changes. */

@@ -111,8 +111,11 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
         return false;
     drv_sched *ds = r->sched;
     sched_job *job = &ds->job;
-    for (int i = 0; i < r->nlaunches; i++)
+    for (int i = 0; i < r->nlaunches; i++) {
+        /* the L1 the model counts is the lowering's own (its CBs at a probe) */
+        sched_lower_l1(job->k[i], o->arch, &ds->bound, r->sym, &r->arena);
         sched_candidates(&job->cands[i], job->k[i], o->arch, &ds->bound, r->sym, &r->arena);
+    }
     /* the job: a model per candidate, solved, ranked */
     sched_select_opts so = {.top_k = o->top_k > 0 ? o->top_k : 1, .node_limit = o->node_limit};
     if (!sched_select(&ds->result, job, &so, r->sym, &r->arena, d))

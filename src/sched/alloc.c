@@ -76,8 +76,40 @@ static const sym_expr *buf_l1(const sched_buf *b, sym_ctx *s, const char *prefix
     return sym_mul(s, b->bytes, depth);
 }
 
+/* e with variable v replaced by r. */
+static const sym_expr *replace(sym_ctx *s, const sym_expr *e, const sym_expr *v, const sym_expr *r)
+{
+    if (e == v)
+        return r;
+    if (e->kind == SYM_CONST || e->kind == SYM_VAR || !sym_depends_on(e, v))
+        return e;
+    const sym_expr *a[16];
+    const sym_expr **args = e->nargs <= 16 ? a : lm_xmalloc(sizeof *args * (size_t)e->nargs);
+    for (int i = 0; i < e->nargs; i++)
+        args[i] = replace(s, e->args[i], v, r);
+    const sym_expr *x = sym_make(s, e->kind, args, e->nargs);
+    if (args != a)
+        free(args);
+    return x;
+}
+
 const sym_expr *sched_l1_bytes(const sched_kernel *k, sym_ctx *s, const char *prefix)
 {
+    if (k->cb_bytes) {
+        /* the lowering's own CBs (sched_lower_l1), with this launch's depths */
+        const sym_expr *e = k->cb_bytes;
+        for (int i = 0; prefix && *prefix && i < k->nbufs; i++) {
+            const sched_buf *b = &k->bufs[i];
+            if (b->kind != SCHED_BUF_IN && b->kind != SCHED_BUF_OUT)
+                continue;
+            char name[256];
+            snprintf(name, sizeof name, "depth.%s", b->name);
+            const sym_expr *v = sym_var(s, name);
+            snprintf(name, sizeof name, "%sdepth.%s", prefix, b->name);
+            e = replace(s, e, v, sym_var(s, name));
+        }
+        return e;
+    }
     int ns = 0;
     for (int i = 0; i < k->nbufs; i++)
         ns = LM_MAX(ns, k->bufs[i].color + 1);

@@ -325,9 +325,56 @@ void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_c
         const sched_model *m = w->m[l];
         int64_t l1 = 0;
         eval_in(m->l1_bytes, &env, &l1);
+        if (k->l1) {
+            /* the lowering's CBs (sched_lower_l1), this launch's variables unprefixed */
+            size_t pl = strlen(m->prefix);
+            for (int i = 0; pl && i < w->problem.nvars; i++) {
+                const char *nm = w->problem.vars[i].var->name;
+                if (!strncmp(nm, m->prefix, pl))
+                    sym_env_set(&env, sym_var(s, nm + pl), w->sol.values[i]);
+            }
+            const sched_l1_plan *pn = &k->l1[0];
+            for (int i = 0; i < k->nl1; i++) {
+                int64_t on = 0;
+                if (eval_in(k->l1[i].when, &env, &on) && on)
+                    pn = &k->l1[i];
+            }
+            int used = 0;
+            for (int i = 0; i < pn->ncbs; i++) {
+                int64_t most = 0;
+                for (int u = 0; u < pn->cbs[i].nuses; u++) {
+                    int64_t v = 0;
+                    eval_in(pn->cbs[i].uses[u].bytes, &env, &v);
+                    most = LM_MAX(most, v);
+                }
+                used += most > 0;
+            }
+            lm_buf_printf(b, "  L1: %lld of %lld usable bytes in %d CBs (values never live at once share one)\n",
+                          (long long)l1, (long long)arch_usable_l1(job->arch), used);
+            for (int i = 0; i < pn->ncbs; i++) {
+                const sched_l1_cb *cb = &pn->cbs[i];
+                lm_buf tmp = {0};
+                int64_t most = 0;
+                for (int u = 0; u < cb->nuses; u++) {
+                    int64_t v = 0;
+                    eval_in(cb->uses[u].bytes, &env, &v);
+                    most = LM_MAX(most, v);
+                    if (v > 0)
+                        lm_buf_printf(&tmp, "%s%s %lld B", tmp.len ? ", " : "", cb->uses[u].what, (long long)v);
+                }
+                if (most > 0)
+                    lm_buf_printf(b, "    %-5s %s\n", arch_format_name(cb->format), lm_buf_str(&tmp));
+                lm_buf_free(&tmp);
+            }
+            sym_env_free(&env);
+            continue;
+        }
         int nslots = 0;
         for (int i = 0; i < k->nbufs; i++)
             nslots = LM_MAX(nslots, k->bufs[i].color + 1);
+        if (k->l1_why)
+            lm_buf_printf(b, "  (the lowering's CBs are not known: %s; the allocation's estimate follows)\n",
+                          k->l1_why);
         lm_buf_printf(b, "  L1: %lld of %lld usable bytes; %d buffers in %d slots (buffers never live at once share one)\n",
                       (long long)l1, (long long)arch_usable_l1(job->arch), k->nbufs, nslots);
         for (int sl = 0; sl < nslots; sl++) {

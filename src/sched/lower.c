@@ -154,6 +154,12 @@ typedef struct store {
     bool writer_pops; /* CARRY: its final value is written out straight from it */
     bool old_popped;  /* emission state of a ping-pong CARRY */
     int first, last;  /* OWN: lifetime in op order (CB sharing) */
+    bool noshare;     /* OWN that never shares its CB (the masked copy of a load) */
+    /* the L1 plan (sched_lower_l1): pages = stiles x smult as expressions of
+       the schedule's symbols, times sind (NULL: 1); sbytes replaces the
+       product (with its format) where the probe's values choose the format */
+    const sym_expr *stiles, *smult, *sind, *sbytes;
+    const char *what;
 } store;
 
 typedef enum dkind { D_OWN, D_CARRY, D_OUT, D_DOT } dkind;
@@ -171,6 +177,7 @@ typedef struct vinfo {
     bool tview;          /* a [1, N] view of a column vector: unusable as data */
     int64_t er, ec;      /* element shape as 2-D (a vector is [N, 1]) */
     int64_t tr, tc;      /* tiles of that shape */
+    const sym_expr *ser, *sec; /* er and ec as expressions (the L1 plan) */
     arch_format fmt;
     int rank;
     /* INDEX / MASK */
@@ -197,6 +204,8 @@ typedef struct access {
     int tensor;           /* df tensor */
     int cb;
     int64_t tr, tc, tiles, depth;
+    const sym_expr *stiles, *sdepth; /* tiles and depth as expressions (the L1 plan) */
+    const sym_expr *sclip;           /* 1 when a boundary check cuts the block short, else 0 */
     /* tile coordinates: affine in pid/iv, already divided by 32 */
     int nterms;
     const sym_expr *var[ACC_MAX_TERMS * 4];
@@ -222,6 +231,15 @@ typedef struct temp {
     int k;
     int st;
 } temp;
+
+/* A CB of the L1 plan that the probe's values leave out. */
+typedef struct lw_virt {
+    const tir_op *op;
+    int k;
+    arch_format fmt;
+    const sym_expr *bytes;
+    const char *what;
+} lw_virt;
 
 typedef struct lw {
     const sched_kernel *k;
@@ -259,6 +277,11 @@ typedef struct lw {
     struct opnum *nums;   /* preorder positions of the ops */
     int nnums;
     const tir_op **def;   /* defining op by value uid (NULL: block argument) */
+    /* recording the L1 plan (sched_lower_l1): CBs that exist only at other
+       values than the probe's, each alone in its CB */
+    bool record;
+    lw_virt virt[LW_MAX_TEMPS];
+    int nvirt;
 } lw;
 
 enum { G_X, G_Y, G_XY };
@@ -341,8 +364,10 @@ static bool elem_format(lw *L, tir_elem e, arch_format *f, lm_loc loc)
 
 /* The 2-D element shape of a tile type: leading 1s dropped, a vector is a
  * column [N, 1], a scalar [1, 1]. */
-static bool shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *rank, lm_loc loc)
+static bool shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *rank, const sym_expr **ser,
+                    const sym_expr **sec, lm_loc loc)
 {
+    const sym_expr *one = sym_const(L->sc, 1);
     int64_t dims[TIR_MAX_RANK] = {0};
     for (int d = 0; d < t->rank; d++)
         if (!ev(L, t->shape[d], &dims[d], loc))
@@ -358,20 +383,24 @@ static bool shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *ran
         fail(L, loc, "a tile with more than two dimensions above 1 (%s)", tir_type_str(&L->ar, t));
         return false;
     }
+    *ser = *sec = one;
     if (t->rank == 0) {
         *rank = 0;
         *er = *ec = 1;
     } else if (nd == 2) {
         *rank = 2;
         *er = dims[idx[0]], *ec = dims[idx[1]];
+        *ser = t->shape[idx[0]], *sec = t->shape[idx[1]];
     } else if (nd == 1 && t->rank == 1) {
         *rank = 1;
         *er = dims[idx[0]], *ec = 1;
+        *ser = t->shape[idx[0]];
     } else if (nd == 1) {
         *rank = 2;
         bool last = idx[0] == t->rank - 1;
         *er = last ? 1 : dims[idx[0]];
         *ec = last ? dims[idx[0]] : 1;
+        *(last ? sec : ser) = t->shape[idx[0]];
     } else {
         *rank = t->rank == 1 ? 1 : 2;
         *er = *ec = 1;
@@ -395,7 +424,7 @@ static void set_tile(lw *L, const tir_value *x, int root, lm_loc loc)
     v->kind = VK_TILE;
     v->root = root;
     v->st = -1;
-    if (!shape2d(L, &x->type, &v->er, &v->ec, &v->rank, loc))
+    if (!shape2d(L, &x->type, &v->er, &v->ec, &v->rank, &v->ser, &v->sec, loc))
         return;
     v->tr = cdiv64(v->er, LW_TILE);
     v->tc = cdiv64(v->ec, LW_TILE);
@@ -450,7 +479,8 @@ static void classify_index(lw *L, const tir_op *op)
     vinfo *v = V(L, r);
     int64_t er, ec;
     int rank;
-    if (!shape2d(L, &r->type, &er, &ec, &rank, op->loc))
+    const sym_expr *ser, *sec;
+    if (!shape2d(L, &r->type, &er, &ec, &rank, &ser, &sec, op->loc))
         return;
     v->rank = rank;
     v->er = er;
@@ -789,6 +819,7 @@ static void classify_op(lw *L, const tir_op *op)
             const vinfo *xr = &L->v[x->root];
             v->bc = x->bc;
             v->er = xr->er, v->ec = xr->ec, v->tr = xr->tr, v->tc = xr->tc, v->rank = xr->rank;
+            v->ser = xr->ser, v->sec = xr->sec;
         }
     }
 }
@@ -935,6 +966,44 @@ static int new_store(lw *L, stkind kind, int64_t tiles, int64_t pages, arch_form
     return L->nst++;
 }
 
+/* Tiles of an er x ec element block, as an expression. */
+static const sym_expr *sym_tiles(lw *L, const sym_expr *er, const sym_expr *ec)
+{
+    const sym_expr *t = sym_const(L->sc, LW_TILE);
+    return sym_mul(L->sc, sym_cdiv(L->sc, er, t), sym_cdiv(L->sc, ec, t));
+}
+
+static const sym_expr *vtiles(lw *L, const vinfo *v) { return sym_tiles(L, v->ser, v->sec); }
+
+/* The L1 plan's view of store s: its pages as tiles x mult. */
+static void store_sym(lw *L, int s, const sym_expr *tiles, const sym_expr *mult, const char *what)
+{
+    store *st = &L->st[s];
+    st->stiles = tiles;
+    st->smult = mult ? mult : sym_const(L->sc, 1);
+    st->what = what;
+}
+
+/* 1 when e > 0, else 0 (e >= 0). */
+static const sym_expr *positive(lw *L, const sym_expr *e)
+{
+    return sym_min(L->sc, sym_const(L->sc, 1), sym_max(L->sc, sym_const(L->sc, 0), e));
+}
+
+/* A CB the probe's values leave out but others need (recorded once per op
+ * and step), alone in its CB. */
+static void plan_virtual(lw *L, const tir_op *op, int k, arch_format fmt, const sym_expr *bytes, const char *what)
+{
+    if (!L->record)
+        return;
+    for (int i = 0; i < L->nvirt; i++)
+        if (L->virt[i].op == op && L->virt[i].k == k)
+            return;
+    if (L->nvirt == LW_MAX_TEMPS)
+        return;
+    L->virt[L->nvirt++] = (lw_virt){op, k, fmt, bytes, what};
+}
+
 static int next_cb(lw *L, lm_loc loc)
 {
     if (L->ncbs >= L->a->num_cbs) {
@@ -990,12 +1059,15 @@ static void plan_loop(lw *L, const tir_op *f)
         if (ai->fmt == ARCH_FP32)
             ai->fmt = V(L, res)->fmt = interm_format(L);
         int sti = new_store(L, ST_CARRY, T, 2 * T, ai->fmt, f->loc);
+        store_sym(L, sti, vtiles(L, ai), sym_const(L->sc, 2),
+                  lm_arena_printf(&L->ar, "%s (carried)", arg->name ? arg->name : "a tile"));
         ai->st = sti;
         V(L, res)->st = sti;
         const tir_value *yv = y->opnds[i];
         const vinfo *yi = V(L, yv);
         if (yv == arg) {
             L->st[sti].pages = T;
+            L->st[sti].smult = sym_const(L->sc, 1);
             continue;
         }
         if (yi->kind != VK_TILE || yi->bc != BC_NONE || yi->trans || yi->tview) {
@@ -1011,6 +1083,7 @@ static void plan_loop(lw *L, const tir_op *f)
             store *s = &L->st[sti];
             s->inplace = true;
             s->pages = T;
+            s->smult = sym_const(L->sc, 1);
             vinfo *ri = &L->v[r];
             ri->st = sti;
             ri->rl = R_NEW;
@@ -1441,6 +1514,21 @@ static bool plan_access(lw *L, int idx)
     if (depth < 1)
         depth = 1;
     x->depth = depth;
+    /* the same as expressions, for the L1 plan */
+    const sym_expr *srows = sym_const(L->sc, 1), *sclip = sym_const(L->sc, 0);
+    for (int d = 0; d < r; d++) {
+        if (d != coldim && blk[d] > 1)
+            srows = sym_mul(L->sc, srows, aa->block[d]);
+        int64_t e;
+        if (checked[d] && ext[d] && sym_eval(ext[d], &L->s->values, &e) == SYM_OK)
+            sclip = sym_add(L->sc, sclip, sym_mod(L->sc, ext[d], aa->block[d]));
+    }
+    x->stiles = sym_tiles(L, srows, coldim >= 0 ? aa->block[coldim] : sym_const(L->sc, 1));
+    x->sclip = positive(L, sclip);
+    x->sdepth = sym_const(L->sc, depth);
+    for (int b = 0; b < L->k->nbufs; b++)
+        if (L->k->bufs[b].access == idx && L->k->bufs[b].depth && evd(L, L->k->bufs[b].depth, -1) >= 1)
+            x->sdepth = L->k->bufs[b].depth;
     /* transport */
     x->how = (sched_operand){idx, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
     for (int o = 0; o < L->s->cand.nops; o++)
@@ -2109,6 +2197,7 @@ typedef struct opnd {
     int cb;
     int64_t at;
     int64_t tiles; /* pages the op reads (the root's block) */
+    const sym_expr *stiles; /* the same as an expression (the L1 plan) */
 } opnd;
 
 static store *root_store(lw *L, int r)
@@ -2152,6 +2241,7 @@ static bool get_opnd(kctx *K, const tir_value *x, const vinfo *res, opnd *o, lm_
         return false;
     const vinfo *ri = &L->v[xi->root];
     o->tiles = ri->tr * ri->tc;
+    o->stiles = vtiles(L, ri);
     switch (xi->bc) {
     case BC_NONE:
         if (res && (ri->tr != res->tr || ri->tc != res->tc)) {
@@ -2172,7 +2262,7 @@ static bool get_opnd(kctx *K, const tir_value *x, const vinfo *res, opnd *o, lm_
 }
 
 /* A temporary CB for step k of an op, the same in every class. */
-static int temp_cb(kctx *K, const tir_op *op, int k, int64_t tiles, arch_format fmt)
+static int temp_cb(kctx *K, const tir_op *op, int k, int64_t tiles, const sym_expr *stiles, arch_format fmt)
 {
     lw *L = K->L;
     for (int i = 0; i < L->ntmp; i++)
@@ -2183,6 +2273,7 @@ static int temp_cb(kctx *K, const tir_op *op, int k, int64_t tiles, arch_format 
         return 0;
     }
     int s = new_store(L, ST_TEMP, tiles, tiles, fmt, op->loc);
+    store_sym(L, s, stiles, NULL, lm_arena_printf(&L->ar, "a temporary of line %d", op->loc.line));
     L->st[s].cb = next_cb(L, op->loc);
     L->tmp[L->ntmp++] = (temp){op, k, s};
     return L->st[s].cb;
@@ -2271,7 +2362,7 @@ static df_bcast bc_of(okind k) { return k == O_COL ? DF_BC_COL : k == O_SCALAR ?
 /* A constant as a one-tile operand: filled into a temporary CB. */
 static void const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o)
 {
-    int cb = temp_cb(K, op, k, 1, interm_format(K->L));
+    int cb = temp_cb(K, op, k, 1, sym_const(K->L->sc, 1), interm_format(K->L));
     cbop(K, DF_CB_RESERVE, cb, 1);
     fill(K, cb, 1, c);
     cbop(K, DF_CB_PUSH, cb, 1);
@@ -2280,6 +2371,7 @@ static void const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o)
     o->cb = cb;
     o->at = 0;
     o->tiles = 1;
+    o->stiles = sym_const(K->L->sc, 1);
 }
 
 static void end_temp(kctx *K, const opnd *o, bool was_temp)
@@ -2291,7 +2383,7 @@ static void end_temp(kctx *K, const opnd *o, bool was_temp)
 /* a (code) b into the reserved pages of `out`, rows x cols tiles; the
  * temporaries of this step are op's k0 and k0 + 1. False after reporting. */
 static bool binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, opnd b, int64_t rows, int64_t cols,
-                  int out)
+                  const sym_expr *sT, int out)
 {
     lw *L = K->L;
     if (code == TIR_MIN) {
@@ -2313,7 +2405,7 @@ static bool binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
     }
     if (a.k == O_FULL && code == TIR_DIV) {
         /* x / y = x * (1/y), the reciprocal taken once over y's own tiles */
-        int t = temp_cb(K, op, k0, b.tiles, tf);
+        int t = temp_cb(K, op, k0, b.tiles, b.stiles, tf);
         cbop(K, DF_CB_RESERVE, t, b.tiles);
         sfpu(K, DF_RECIP, b.cb, b.at, t, b.tiles, 1);
         cbop(K, DF_CB_PUSH, t, b.tiles);
@@ -2327,7 +2419,7 @@ static bool binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
         if (a.c == 1.0) {
             sfpu(K, DF_RECIP, b.cb, b.at, out, T, 1);
         } else {
-            int t = temp_cb(K, op, k0, T, tf);
+            int t = temp_cb(K, op, k0, T, sT, tf);
             cbop(K, DF_CB_RESERVE, t, T);
             sfpu(K, DF_RECIP, b.cb, b.at, t, T, 1);
             cbop(K, DF_CB_PUSH, t, T);
@@ -2339,7 +2431,7 @@ static bool binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
     }
     if (a.k == O_CONST && b.k == O_FULL && code == TIR_SUB) {
         /* c - y = (-y) + c */
-        int t = temp_cb(K, op, k0, T, tf);
+        int t = temp_cb(K, op, k0, T, sT, tf);
         cbop(K, DF_CB_RESERVE, t, T);
         sfpu(K, DF_NEG, b.cb, b.at, t, T, 1);
         cbop(K, DF_CB_PUSH, t, T);
@@ -2366,7 +2458,7 @@ static bool binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
     }
     if (b.k == O_FULL && code == TIR_SUB && (a.k == O_COL || a.k == O_SCALAR)) {
         /* v - x = -(x - v) */
-        int t = temp_cb(K, op, k0, T, tf);
+        int t = temp_cb(K, op, k0, T, sT, tf);
         cbop(K, DF_CB_RESERVE, t, T);
         elt(K, DF_SUB, b.cb, b.at, a.cb, a.at, bc_of(a.k), t, rows, cols);
         cbop(K, DF_CB_PUSH, t, T);
@@ -2389,23 +2481,23 @@ static void emit_binary(kctx *K, const tir_op *op)
     if (!get_opnd(K, op->opnds[0], rr, &a, op->loc) || !get_opnd(K, op->opnds[1], rr, &b, op->loc))
         return;
     int out = out_open(K, r);
-    binop(K, op, 0, op->code, a, b, rr->tr, rr->tc, out);
+    binop(K, op, 0, op->code, a, b, rr->tr, rr->tc, vtiles(L, rr), out);
     out_close(K, r);
 }
 
 /* A temporary of n tiles made by `fn`... the three steps of every temp. */
-static int temp_open(kctx *K, const tir_op *op, int k, int64_t n)
+static int temp_open(kctx *K, const tir_op *op, int k, int64_t n, const sym_expr *sn)
 {
-    int t = temp_cb(K, op, k, n, interm_format(K->L));
+    int t = temp_cb(K, op, k, n, sn, interm_format(K->L));
     cbop(K, DF_CB_RESERVE, t, n);
     return t;
 }
 
-static opnd temp_ready(kctx *K, int t, int64_t n)
+static opnd temp_ready(kctx *K, int t, int64_t n, const sym_expr *sn)
 {
     cbop(K, DF_CB_PUSH, t, n);
     cbop(K, DF_CB_WAIT, t, n);
-    return (opnd){O_FULL, 0, t, 0, n};
+    return (opnd){O_FULL, 0, t, 0, n, sn};
 }
 
 /* A comparison of data: 1.0 where it holds, 0.0 elsewhere (the SFPU's
@@ -2434,13 +2526,14 @@ static void emit_cmp(kctx *K, const tir_op *op)
     df_sfpuop so = code == TIR_CMP_GT ? DF_GTZ : code == TIR_CMP_GE ? DF_GEZ : code == TIR_CMP_LT ? DF_LTZ
                    : code == TIR_CMP_LE ? DF_LEZ : code == TIR_CMP_EQ ? DF_EQZ : DF_NEZ;
     int64_t T = rr->tr * rr->tc;
+    const sym_expr *sT = vtiles(L, rr);
     bool diff = !(b.k == O_CONST && b.c == 0.0);
     opnd d = a;
     if (diff) {
-        int t = temp_open(K, op, 0, T);
-        if (!binop(K, op, 1, TIR_SUB, a, b, rr->tr, rr->tc, t))
+        int t = temp_open(K, op, 0, T, sT);
+        if (!binop(K, op, 1, TIR_SUB, a, b, rr->tr, rr->tc, sT, t))
             return;
-        d = temp_ready(K, t, T);
+        d = temp_ready(K, t, T, sT);
     }
     int out = out_open(K, r);
     sfpu(K, so, d.cb, d.at, out, T, 1);
@@ -2464,19 +2557,20 @@ static void emit_select(kctx *K, const tir_op *op)
         return;
     }
     int64_t rows = rr->tr, cols = rr->tc, T = rows * cols;
-    int t1 = temp_open(K, op, 0, T);
+    const sym_expr *sT = vtiles(L, rr);
+    int t1 = temp_open(K, op, 0, T, sT);
     if (x.k == O_CONST && y.k == O_CONST) {
         fill(K, t1, T, x.c - y.c);
-    } else if (!binop(K, op, 1, TIR_SUB, x, y, rows, cols, t1)) {
+    } else if (!binop(K, op, 1, TIR_SUB, x, y, rows, cols, sT, t1)) {
         return;
     }
-    opnd d = temp_ready(K, t1, T);
-    int t2 = temp_open(K, op, 3, T);
-    if (!binop(K, op, 4, TIR_MUL, c, d, rows, cols, t2))
+    opnd d = temp_ready(K, t1, T, sT);
+    int t2 = temp_open(K, op, 3, T, sT);
+    if (!binop(K, op, 4, TIR_MUL, c, d, rows, cols, sT, t2))
         return;
-    opnd e = temp_ready(K, t2, T);
+    opnd e = temp_ready(K, t2, T, sT);
     int out = out_open(K, r);
-    binop(K, op, 6, TIR_ADD, e, y, rows, cols, out);
+    binop(K, op, 6, TIR_ADD, e, y, rows, cols, sT, out);
     out_close(K, r);
     cbop(K, DF_CB_POP, t1, T);
     cbop(K, DF_CB_POP, t2, T);
@@ -2505,7 +2599,7 @@ static void emit_unary(kctx *K, const tir_op *op)
     }
     if (op->code == TIR_LOG2) {
         /* log2(x) = ln(x) / ln(2) */
-        int t = temp_cb(K, op, 0, T, interm_format(L));
+        int t = temp_cb(K, op, 0, T, vtiles(L, rr), interm_format(L));
         cbop(K, DF_CB_RESERVE, t, T);
         sfpu(K, DF_LOG, cb, at, t, T, 1);
         cbop(K, DF_CB_PUSH, t, T);
@@ -2555,10 +2649,11 @@ static void emit_reduce(kctx *K, const tir_op *op)
         return;
     const vinfo *xr = &L->v[xi->root];
     int64_t rows = xr->tr, cols = xr->tc, valid = xr->ec;
+    const sym_expr *sn = vtiles(L, xr), *svalid = xr->sec;
     int tt = -1, tm = -1;
     if (op->ival == 0) {
         /* rows become columns: a 2-D block or a column vector */
-        tt = temp_open(K, op, 0, rows * cols);
+        tt = temp_open(K, op, 0, rows * cols, sn);
         df_stmt *s = S(K, DF_TRANSPOSE);
         s->cb = cb;
         s->at = C(K, at);
@@ -2566,18 +2661,28 @@ static void emit_reduce(kctx *K, const tir_op *op)
         s->rows = C(K, rows);
         s->cols = C(K, cols);
         put(K, s);
-        temp_ready(K, tt, rows * cols);
+        temp_ready(K, tt, rows * cols, sn);
         int64_t t = rows;
         rows = cols, cols = t;
         valid = xr->er;
+        svalid = xr->ser;
         cb = tt, at = 0;
     }
+    /* the masked copy exists where the reduced extent is not whole tiles */
+    const sym_expr *partial = positive(L, sym_mod(L->sc, svalid, sym_const(L->sc, LW_TILE)));
     if (valid % LW_TILE) {
-        tm = temp_open(K, op, 1, rows * cols);
+        tm = temp_open(K, op, 1, rows * cols, sn);
+        for (int i = 0; i < L->ntmp; i++)
+            if (L->tmp[i].op == op && L->tmp[i].k == 1)
+                L->st[L->tmp[i].st].sind = partial;
         pred p = {{0, -1}, sym_const(L->sc, valid - 1)};
         mask_stmt(K, cb, at, tm, rows, cols, &p, 1, is_max ? -INFINITY : 0.0);
-        temp_ready(K, tm, rows * cols);
+        temp_ready(K, tm, rows * cols, sn);
         cb = tm, at = 0;
+    } else {
+        plan_virtual(L, op, 1, ARCH_FP32,
+                     sym_mul(L->sc, sym_mul(L->sc, sn, partial), sym_const(L->sc, L->a->tile_bytes[ARCH_FP32])),
+                     lm_arena_printf(&L->ar, "a temporary of line %d", op->loc.line));
     }
     int out = out_open(K, r);
     df_stmt *s = S(K, DF_REDUCE);
@@ -2644,9 +2749,9 @@ static void emit_where(kctx *K, const tir_op *op)
     int64_t T0 = rr->tr * rr->tc;
     if (x.k == O_CONST && y.k == O_CONST) {
         /* a tile of two constants: filled with one, masked to the other */
-        filled = temp_open(K, op, 2, T0);
+        filled = temp_open(K, op, 2, T0, vtiles(L, rr));
         fill(K, filled, T0, x.c);
-        keep = temp_ready(K, filled, T0);
+        keep = temp_ready(K, filled, T0, vtiles(L, rr));
         x = keep;
     }
     if (x.k == O_FULL && y.k == O_CONST) {
@@ -2674,7 +2779,7 @@ static void emit_where(kctx *K, const tir_op *op)
             cbop(K, DF_CB_POP, filled, T);
         return;
     }
-    int t = temp_cb(K, op, 0, T, rr->fmt);
+    int t = temp_cb(K, op, 0, T, vtiles(L, rr), rr->fmt);
     cbop(K, DF_CB_RESERVE, t, T);
     mask_stmt(K, keep.cb, keep.at, t, rr->tr, rr->tc, p, 2, other);
     cbop(K, DF_CB_PUSH, t, T);
@@ -3335,6 +3440,7 @@ static void plan_stores(lw *L)
         lm_loc loc = op->loc;
         const tir_value *val = op->opnds[1];
         const vinfo *vi = V(L, val);
+        const sym_expr *many = NULL; /* the output's CB exists only when a loop runs more than once */
         arch_format tf;
         (void)tf;
         if (x->tensor < 0)
@@ -3354,6 +3460,22 @@ static void plan_stores(lw *L)
             }
             int r = vi->root;
             vinfo *ri = &L->v[r];
+            /* An accumulator of another format than the tensor is packed in the
+               tensor's format when its loop runs once, else copied out: the L1
+               plan takes the format and the output's CB from the trip count. */
+            if (L->record && !vi->tview && ri->rl == R_RESULT && only_use(L, r) == op && ri->fmt != tf &&
+                L->st[ri->st].inplace) {
+                const tir_op *lp = L->def[r];
+                int64_t t;
+                many = lp && lp->sym && sym_eval(lp->sym, &L->s->values, &t) == SYM_OK
+                           ? positive(L, sym_sub(L->sc, lp->sym, sym_const(L->sc, 1)))
+                           : sym_const(L->sc, 1);
+                store *cs = &L->st[ri->st];
+                const sym_expr *tb = sym_add(L->sc, sym_const(L->sc, L->a->tile_bytes[tf]),
+                                             sym_mul(L->sc, many, sym_const(L->sc, L->a->tile_bytes[cs->fmt] -
+                                                                                       L->a->tile_bytes[tf])));
+                cs->sbytes = sym_mul(L->sc, sym_mul(L->sc, cs->stiles, cs->smult), tb);
+            }
             if (vi->tview) {
                 /* a column vector stored as a row: transposed into the CB */
             } else if (ri->rl == R_RESULT && only_use(L, r) == op &&
@@ -3367,6 +3489,11 @@ static void plan_stores(lw *L)
                 x->copy_in = false;
                 x->root = r;
                 x->cb = -2 - ri->st; /* resolved when CBs are numbered */
+                if (many)
+                    plan_virtual(L, op, 0, tf,
+                                 sym_mul(L->sc, sym_mul(L->sc, many, sym_mul(L->sc, x->stiles, x->sdepth)),
+                                         sym_const(L->sc, L->a->tile_bytes[tf])),
+                                 lm_arena_printf(&L->ar, "%s (store)", x->aa->tensor->name));
                 continue;
             }
             else if (computed_by_compute(L, r) && ri->dest == D_OWN && ri->fmt == tf && only_use(L, r) == op) {
@@ -3380,6 +3507,8 @@ static void plan_stores(lw *L)
             return;
         }
         int s = new_store(L, ST_OUT, x->tiles, x->tiles * x->depth, tf, loc);
+        store_sym(L, s, x->stiles, x->sdepth, lm_arena_printf(&L->ar, "%s (store)", x->aa->tensor->name));
+        L->st[s].sind = many;
         x->cb = -2 - s;
         if (!x->copy_in)
             L->v[x->root].st = s;
@@ -3423,7 +3552,7 @@ static void share_cbs(lw *L)
     for (;;) {
         int best = -1;
         for (int s = 0; s < L->nst; s++)
-            if (L->st[s].kind == ST_OWN && slot_of[s] < 0 && L->st[s].first >= 0 &&
+            if (L->st[s].kind == ST_OWN && !L->st[s].noshare && slot_of[s] < 0 && L->st[s].first >= 0 &&
                 (best < 0 || L->st[s].first < L->st[best].first))
                 best = s;
         if (best < 0)
@@ -3573,11 +3702,57 @@ static bool add_sems(lw *L)
     return true;
 }
 
-struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
-                               lm_diag *d)
+/* The CBs of a lowered program as the L1 plan: every CB with the values
+ * sharing it, then the CBs only other values need. */
+static void record_plan(lw *L, sched_l1_plan *plan, lm_arena *ar)
+{
+    sym_ctx *sc = L->sc;
+    int n = L->ncbs + L->nvirt;
+    plan->cbs = LM_NEWN(ar, sched_l1_cb, n ? n : 1);
+    plan->ncbs = 0;
+    plan->bytes = sym_const(sc, 0);
+    for (int cb = 0; cb < L->ncbs; cb++) {
+        int nu = 0;
+        for (int s = 0; s < L->nst; s++)
+            nu += L->st[s].cb == cb;
+        if (!nu)
+            continue;
+        sched_l1_cb *c = &plan->cbs[plan->ncbs++];
+        c->uses = LM_NEWN(ar, sched_l1_use, nu);
+        c->nuses = 0;
+        const sym_expr *most = NULL;
+        for (int s = 0; s < L->nst; s++) {
+            const store *st = &L->st[s];
+            if (st->cb != cb)
+                continue;
+            if (!c->nuses)
+                c->format = st->fmt;
+            const sym_expr *b = st->sbytes ? st->sbytes
+                                           : sym_mul(sc, sym_mul(sc, st->stiles, st->smult),
+                                                     sym_const(sc, L->a->tile_bytes[st->fmt]));
+            if (st->sind)
+                b = sym_mul(sc, b, st->sind);
+            c->uses[c->nuses++] = (sched_l1_use){lm_arena_strdup(ar, st->what ? st->what : "?"), b};
+            most = most ? sym_max(sc, most, b) : b;
+        }
+        plan->bytes = sym_add(sc, plan->bytes, most);
+    }
+    for (int i = 0; i < L->nvirt; i++) {
+        sched_l1_cb *c = &plan->cbs[plan->ncbs++];
+        c->format = L->virt[i].fmt;
+        c->uses = LM_NEWN(ar, sched_l1_use, 1);
+        c->uses[0] = (sched_l1_use){lm_arena_strdup(ar, L->virt[i].what), L->virt[i].bytes};
+        c->nuses = 1;
+        plan->bytes = sym_add(sc, plan->bytes, L->virt[i].bytes);
+    }
+}
+
+static struct df_program *lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
+                                lm_diag *d, sched_l1_plan *plan, lm_arena *par)
 {
     lw L;
     memset(&L, 0, sizeof L);
+    L.record = plan != NULL;
     L.k = k;
     L.s = s;
     L.a = a;
@@ -3636,8 +3811,11 @@ struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, c
             }
             int ls = new_store(&L, ST_LOAD, x->tiles, x->tiles * x->depth, L.p->tensors[x->tensor].format,
                                x->aa->op->loc);
+            store_sym(&L, ls, x->stiles, x->sdepth, lm_arena_printf(&L.ar, "%s (load)", x->aa->tensor->name));
             x->cb = -2 - ls;
             ri->st = ls;
+            const char *cw = lm_arena_printf(&L.ar, "%s (masked copy)", x->aa->tensor->name);
+            int64_t c0;
             if (x->clip_rows || x->clip_cols) {
                 /* what a boundary check leaves out reads as padding: the compute
                    kernel masks it in a copy of its own (the pages hold stale data) */
@@ -3646,7 +3824,15 @@ struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, c
                     break;
                 }
                 x->clean = new_store(&L, ST_OWN, x->tiles, x->tiles, ri->fmt, x->aa->op->loc);
+                /* alone in its CB: it exists only where the block is cut short */
+                L.st[x->clean].noshare = true;
+                store_sym(&L, x->clean, x->stiles, NULL, cw);
+                L.st[x->clean].sind = x->sclip;
                 ri->st = x->clean;
+            } else if (!(sym_is_const(x->sclip, &c0) && c0 == 0)) {
+                plan_virtual(&L, x->aa->op, 0, ri->fmt,
+                             sym_mul(L.sc, sym_mul(L.sc, x->stiles, x->sclip), sym_const(L.sc, a->tile_bytes[ri->fmt])),
+                             cw);
             }
         }
         plan_block(&L, k->f->body);
@@ -3654,14 +3840,21 @@ struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, c
         plan_stores(&L);
         for (int u = 0; u < L.nv && !L.failed; u++) {
             vinfo *v = &L.v[u];
-            if (v->kind == VK_TILE && v->root == u && v->st < 0 && v->dest == D_OWN && computed_by_compute(&L, u))
+            if (v->kind == VK_TILE && v->root == u && v->st < 0 && v->dest == D_OWN && computed_by_compute(&L, u)) {
                 v->st = new_store(&L, ST_OWN, v->tr * v->tc, v->tr * v->tc, v->fmt, (lm_loc){0});
+                const tir_op *dop = L.def[u];
+                const char *nm = dop && dop->results[0]->name ? dop->results[0]->name
+                                 : lm_arena_printf(&L.ar, "the value of line %d", dop ? dop->loc.line : 0);
+                store_sym(&L, v->st, vtiles(&L, v), NULL, nm);
+            }
         }
         ok = !L.failed && number_cbs(&L) && add_sems(&L) && build_classes(&L);
     }
     df_program *p = L.p;
     if (ok && !df_bind(p, NULL, 0, d))
         ok = false;
+    if (ok && plan)
+        record_plan(&L, plan, par);
     free(L.v);
     free(L.ax);
     free(L.def);
@@ -3672,4 +3865,133 @@ struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, c
         return NULL;
     }
     return p;
+}
+
+struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
+                               lm_diag *d)
+{
+    return lower(k, s, a, sc, d, NULL, NULL);
+}
+
+/* A probe value of block size fr: the smallest tile multiple that divides
+ * its dimension (so that no boundary check cuts a block at the probe) and
+ * that no other block size took (so that two extents never coincide),
+ * else the first that divides. */
+static int64_t probe_block(const sched_free *fr, const arch_desc *a, const sym_env *bound, const int64_t *taken,
+                           int ntaken)
+{
+    int64_t step = LM_MAX(a->tile_h, a->tile_w), dim = 0, first = step;
+    if (!fr->dim || sym_eval(fr->dim, bound, &dim) != SYM_OK || dim < step)
+        return step;
+    bool have = false;
+    for (int64_t v = step; v <= LM_MIN(dim, 1024); v += step) {
+        if (dim % v)
+            continue;
+        bool used = false;
+        for (int i = 0; i < ntaken; i++)
+            used |= taken[i] == v;
+        if (!used)
+            return v;
+        if (!have)
+            first = v, have = true;
+    }
+    return first;
+}
+
+bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, sym_ctx *sc, lm_arena *ar)
+{
+    /* free constexprs other than block sizes may be 1, and a dimension of
+       extent 1 is dropped from a tile's 2-D form: one probe with each at 1
+       and one with it above */
+    int ones[3], n1 = 0;
+    int64_t taken[SCHED_MAX_VARS];
+    int ntaken = 0;
+    sched_schedule s;
+    memset(&s, 0, sizeof s);
+    s.k = k;
+    for (int i = 0; bound && i < bound->n; i++)
+        sym_env_set(&s.values, bound->b[i].var, bound->b[i].lo);
+    for (int i = 0; i < k->nfree; i++) {
+        const sched_free *fr = &k->frees[i];
+        int64_t lo, hi;
+        if (bound && sym_env_get(bound, fr->var, &lo, &hi))
+            continue;
+        if (fr->block_dim) {
+            int64_t v = probe_block(fr, a, bound, taken, ntaken);
+            taken[ntaken++] = v;
+            sym_env_set(&s.values, fr->var, v);
+        } else if (n1 < 3) {
+            ones[n1++] = i;
+        } else {
+            sym_env_set(&s.values, fr->var, 2);
+        }
+    }
+    sym_env_set(&s.values, sym_var(sc, "grid.x"), 1);
+    sym_env_set(&s.values, sym_var(sc, "grid.y"), 1);
+    sym_env_set(&s.values, sym_var(sc, "sub.h"), 1);
+    sym_env_set(&s.values, sym_var(sc, "sub.w"), 1);
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT)
+            sym_env_set(&s.values, sym_var(sc, lm_arena_printf(ar, "depth.%s", k->bufs[i].name)), 1);
+    for (int g = 0; g < TIR_MAX_GRID; g++)
+        s.cand.place[g] = SCHED_ON_TIME;
+    for (int i = 0; i < k->acc->n; i++) {
+        bool load = false;
+        for (int b = 0; b < k->nbufs; b++)
+            load |= k->bufs[b].kind == SCHED_BUF_IN && k->bufs[b].access == i;
+        if (load && s.cand.nops < SCHED_MAX_OPS)
+            s.cand.ops[s.cand.nops++] = (sched_operand){i, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
+    }
+    s.fidelity = k->fidelity;
+    s.fp32_acc = k->fp32_acc;
+    s.origin = "probe";
+    s.predicted_cycles = -1;
+
+    int np = 1 << n1;
+    sched_l1_plan *plans = LM_NEWN(ar, sched_l1_plan, np);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *sink = open_memstream(&text, &len);
+    lm_diag d;
+    lm_diag_init(&d, sink);
+    bool ok = sink != NULL;
+    const sym_expr *total = sym_const(sc, 0);
+    int most = 0;
+    for (int c = 0; c < np && ok; c++) {
+        const sym_expr *when = sym_const(sc, 1);
+        for (int j = 0; j < n1; j++) {
+            const sym_expr *v = k->frees[ones[j]].var;
+            bool one = (c >> j) & 1;
+            sym_env_set(&s.values, v, one ? 1 : 2);
+            /* 1 where the constexpr is 1 (or above 1), else 0 */
+            const sym_expr *ind = one ? sym_max(sc, sym_const(sc, 0), sym_sub(sc, sym_const(sc, 2), v))
+                                      : sym_min(sc, sym_const(sc, 1), sym_max(sc, sym_const(sc, 0),
+                                                                                 sym_sub(sc, v, sym_const(sc, 1))));
+            when = sym_mul(sc, when, ind);
+        }
+        struct df_program *p = lower(k, &s, a, sc, &d, &plans[c], ar);
+        ok = p != NULL;
+        df_free(p);
+        if (!ok)
+            break;
+        plans[c].when = when;
+        total = sym_add(sc, total, np > 1 ? sym_mul(sc, when, plans[c].bytes) : plans[c].bytes);
+        most = LM_MAX(most, plans[c].ncbs);
+    }
+    if (sink)
+        fclose(sink);
+    if (!ok && text) {
+        /* why, for --explain: the first line of the message */
+        size_t n = strcspn(text, "\n");
+        k->l1_why = lm_arena_strdup(ar, lm_arena_printf(ar, "%.*s", (int)n, text));
+    }
+    free(text);
+    sym_env_free(&s.values);
+    if (!ok)
+        return false;
+    k->l1 = plans;
+    k->nl1 = np;
+    k->cb_bytes = total;
+    k->cb_count = most;
+    return true;
 }

@@ -582,8 +582,9 @@ bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candid
     m->l1_bytes = l1;
     add_con(c, sub(c, l1, K(c, arch_usable_l1(a))),
             lm_arena_printf(ar, "L1 capacity (%lld usable bytes)", (long long)arch_usable_l1(a)));
-    add_con(c, K(c, k->nbufs - a->num_cbs), lm_arena_printf(ar, "circular buffers (%d needed, %d per core)", k->nbufs,
-                                                           a->num_cbs));
+    int ncbs = k->cb_bytes ? k->cb_count : k->nbufs;
+    add_con(c, K(c, ncbs - a->num_cbs), lm_arena_printf(ar, "circular buffers (%d needed, %d per core)", ncbs,
+                                                       a->num_cbs));
     if (k->ndots) {
         int dst = k->fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;
         add_con(c, sub(c, mul(c, c->subh, c->subw), K(c, dst)),

@@ -160,6 +160,14 @@ typedef struct sched_kernel {
     arch_fidelity fidelity;  /* TTNN's default: HiFi2, LoFi when both dot inputs are block-float */
     bool fp32_acc;           /* Dst in 32-bit mode: the kernel stores an fp32 result */
     int npositions;          /* op positions used by lifetimes */
+    /* sched_lower_l1: the L1 the lowering's CBs take, as an expression of
+       the schedule's symbols (depth.<buffer> unprefixed); NULL when the
+       kernel does not lower at the probe (the allocation's figure then) */
+    const sym_expr *cb_bytes;
+    int cb_count;                     /* CBs of the lowering (the most of any plan) */
+    const struct sched_l1_plan *l1;   /* the plans, one per probe (see sched_lower_l1) */
+    int nl1;
+    const char *l1_why;               /* why there is no plan (the lowering's message), or NULL */
 } sched_kernel;
 
 /* Build the summary of a checked kernel (one launch). `frees` are the
@@ -551,6 +559,37 @@ typedef struct sched_run_result {
 bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sched_schedule *const *s, int n,
                    const tir_tensor *const *tensors, int ntensors, const sched_run_opts *o, sym_ctx *sc,
                    lm_diag *d);
+
+/* The lowering's L1, CB by CB, as the model prices it (sched_lower_l1). */
+typedef struct sched_l1_use {
+    const char *what;        /* "a (load)", "acc (carried)", "s", "a temporary of line 58" */
+    const sym_expr *bytes;   /* its pages x bytes per page; 0 where it does not exist */
+} sched_l1_use;
+
+typedef struct sched_l1_cb {
+    arch_format format;
+    sched_l1_use *uses;      /* the values sharing the CB (it is as large as the largest) */
+    int nuses;
+} sched_l1_cb;
+
+typedef struct sched_l1_plan {
+    const sym_expr *when;    /* 1 where this plan applies, else 0 */
+    sched_l1_cb *cbs;
+    int ncbs;
+    const sym_expr *bytes;   /* sum over CBs of the largest use */
+} sched_l1_plan;
+
+/* The L1 plan of the lowering, for the model: the kernel is lowered at a
+ * probe schedule (one core, every axis in time, every load from DRAM,
+ * block sizes that divide their dimensions) and every CB is recorded with
+ * the expressions its pages were computed from, so that the model's L1
+ * total and the lowering's allocation are one rule. What values decide
+ * beyond sizes - a block a boundary check cuts short, a loop of one trip,
+ * a reduction over a partial tile - is recorded with an indicator; free
+ * constexprs that may be 1 (a dimension of extent 1 is dropped) get one
+ * probe per case. Sets k->cb_bytes, k->cb_count and k->l1; false (and
+ * nothing set) when the kernel does not lower at a probe. */
+bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, sym_ctx *sc, lm_arena *ar);
 
 struct df_program;
 /* The same lowering serves every kernel and every origin of schedule.

@@ -1,0 +1,243 @@
+/* test_model.c - the latency model (src/sched/model.c) against what the
+ * lowering builds: every top-k pick of several kernels and shapes (on both
+ * chips, with blocks that divide their dimensions and blocks a boundary
+ * check cuts short, split counts of 1 and more) lowers and validates, and
+ * the L1 its CBs take is the model's L1 figure exactly.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+#include <string.h>
+
+#include "df/df.h"
+#include "driver/driver.h"
+#include "sched/sched.h"
+
+static arch_desc *WH, *BH;
+
+static int setup(void **st)
+{
+    (void)st;
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    WH = arch_load("wormhole_n150", &d);
+    BH = arch_load("blackhole_p150", &d);
+    return WH && BH ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+    (void)st;
+    arch_free(WH);
+    arch_free(BH);
+    return 0;
+}
+
+static int parse_kv(const char *text, fe_kv *out, int max, char *store, size_t storelen)
+{
+    int n = 0;
+    snprintf(store, storelen, "%s", text);
+    for (char *save = NULL, *tok = strtok_r(store, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        assert_non_null(eq);
+        *eq = 0;
+        out[n].name = tok;
+        out[n].value = strtoll(eq + 1, NULL, 10);
+        n++;
+    }
+    return n;
+}
+
+/* The largest CB total of any class of a lowered program. */
+static int64_t cb_bytes(const df_program *p, const arch_desc *a)
+{
+    int64_t most = 0;
+    for (int i = 0; i < p->nclasses; i++) {
+        int64_t b = 0;
+        for (int j = 0; j < p->classes[i].ncbs; j++)
+            b += p->classes[i].cbs[j].pages * a->tile_bytes[p->classes[i].cbs[j].format];
+        most = LM_MAX(most, b);
+    }
+    return most;
+}
+
+/* Schedule with the top `topk`, lower every pick and compare its CB bytes
+ * with the model's L1 figure at the pick. */
+static void l1_agrees(const arch_desc *a, const char *path, const char *shapes, const char *consts, int topk)
+{
+    static char sbuf[256], cbuf[256];
+    fe_kv sk[16], ck[16];
+    char *errtext = NULL;
+    size_t errlen = 0;
+    FILE *err = open_memstream(&errtext, &errlen);
+    lm_diag d;
+    lm_diag_init(&d, err);
+    drv_opts o = {0};
+    o.path = path;
+    o.launch.shapes = sk;
+    o.launch.nshapes = parse_kv(shapes, sk, 16, sbuf, sizeof sbuf);
+    o.launch.consts = ck;
+    o.launch.nconsts = consts ? parse_kv(consts, ck, 16, cbuf, sizeof cbuf) : 0;
+    drv_result r;
+    bool ok = drv_compile(&r, &o, &d);
+    drv_sched_opts so = {.arch = a, .top_k = topk};
+    ok = ok && drv_schedule(&r, &so, &d);
+    fflush(err);
+    if (!ok)
+        print_error("%s\n", errtext);
+    assert_true(ok);
+    const sched_job *job = &r.sched->job;
+    const sched_result *res = &r.sched->result;
+    int bad = 0;
+    for (int t = 0; t < res->ntop; t++) {
+        const sched_choice *ch = &res->top[t];
+        sched_schedule sc[SCHED_MAX_LAUNCHES];
+        memset(sc, 0, sizeof sc);
+        sched_choice_schedules(job, ch, sc, r.sym);
+        for (int l = 0; l < job->nlaunches; l++) {
+            int64_t model = -1;
+            assert_non_null(job->k[l]->cb_bytes); /* the lowering's plan, not the allocation's estimate */
+            assert_true(sched_choice_eval(job, ch, ch->m[l]->l1_bytes, &model));
+            df_program *p = sched_lower(job->k[l], &sc[l], a, r.sym, &d);
+            fflush(err);
+            if (!p) {
+                print_error("%s %s top %d launch %d (%s): does not lower: %s\n", path, shapes, t, l,
+                            job->cands[l].c[ch->cand[l]].label, errtext);
+                bad++;
+                continue;
+            }
+            int64_t got = cb_bytes(p, a);
+            if (!df_validate(p, a, &d)) {
+                fflush(err);
+                print_error("%s %s top %d launch %d: does not validate: %s\n", path, shapes, t, l, errtext);
+                bad++;
+            }
+            if (got != model) {
+                print_error("%s %s %s top %d launch %d (%s): CBs %lld bytes, model %lld\n", path, shapes,
+                            consts ? consts : "", t, l, job->cands[l].c[ch->cand[l]].label, (long long)got,
+                            (long long)model);
+                bad++;
+            }
+            df_free(p);
+        }
+        for (int l = 0; l < job->nlaunches; l++)
+            sym_env_free(&sc[l].values);
+    }
+    drv_free(&r);
+    fclose(err);
+    free(errtext);
+    assert_int_equal(bad, 0);
+}
+
+/* Every candidate the scheduler offers lowers: each feasible candidate's
+ * best schedule is lowered and validated. */
+static void cands_lower(const arch_desc *a, const char *path, const char *shapes, const char *consts)
+{
+    static char sbuf[256], cbuf[256];
+    fe_kv sk[16], ck[16];
+    char *errtext = NULL;
+    size_t errlen = 0;
+    FILE *err = open_memstream(&errtext, &errlen);
+    lm_diag d;
+    lm_diag_init(&d, err);
+    drv_opts o = {0};
+    o.path = path;
+    o.launch.shapes = sk;
+    o.launch.nshapes = parse_kv(shapes, sk, 16, sbuf, sizeof sbuf);
+    o.launch.consts = ck;
+    o.launch.nconsts = consts ? parse_kv(consts, ck, 16, cbuf, sizeof cbuf) : 0;
+    drv_result r;
+    bool ok = drv_compile(&r, &o, &d);
+    drv_sched_opts so = {.arch = a, .top_k = 1};
+    ok = ok && drv_schedule(&r, &so, &d);
+    fflush(err);
+    if (!ok)
+        print_error("%s\n", errtext);
+    assert_true(ok);
+    const sched_job *job = &r.sched->job;
+    const sched_result *res = &r.sched->result;
+    int bad = 0;
+    for (int t = 0; t < res->nbests; t++) {
+        const sched_choice *ch = &res->bests[t];
+        sched_schedule sc[SCHED_MAX_LAUNCHES];
+        memset(sc, 0, sizeof sc);
+        sched_choice_schedules(job, ch, sc, r.sym);
+        for (int l = 0; l < job->nlaunches; l++) {
+            long pos = ftell(err);
+            df_program *p = sched_lower(job->k[l], &sc[l], a, r.sym, &d);
+            bool v = p && df_validate(p, a, &d);
+            fflush(err);
+            if (!v) {
+                print_error("%s %s %s candidate %d launch %d (%s): %s\n", path, shapes, consts ? consts : "", t, l,
+                            job->cands[l].c[ch->cand[l]].label, errtext + pos);
+                bad++;
+            }
+            df_free(p);
+        }
+        for (int l = 0; l < job->nlaunches; l++)
+            sym_env_free(&sc[l].values);
+    }
+    drv_free(&r);
+    fclose(err);
+    free(errtext);
+    assert_int_equal(bad, 0);
+}
+
+static void candidates_lower(void **st)
+{
+    (void)st;
+    cands_lower(WH, "kernels/flash_attention.py", "B=1,H=8,S=2048,D=64", "CAUSAL=1,BLOCK_M=128");
+    cands_lower(WH, "kernels/flash_attention.py", "B=1,H=8,S=2048,D=64", "CAUSAL=1,BLOCK_M=64,BLOCK_N=64");
+    cands_lower(WH, "kernels/flash_attention.py", "B=1,H=4,S=512,D=64", "CAUSAL=0");
+    cands_lower(WH, "kernels/matmul.py", "M=512,N=512,K=512", NULL);
+    cands_lower(WH, "kernels/flash_decode.py", "B=2,H=32,HKV=32,S=300,D=128", NULL);
+    cands_lower(WH, "kernels/flash_decode.py", "B=2,H=32,HKV=32,S=300,D=128", "NUM_SPLITS=8");
+    cands_lower(BH, "kernels/flash_decode.py", "B=1,H=32,HKV=8,S=1000,D=64", NULL);
+}
+
+static void l1_matmul(void **st)
+{
+    (void)st;
+    l1_agrees(WH, "kernels/matmul.py", "M=512,N=512,K=512", NULL, 5);
+    l1_agrees(WH, "kernels/matmul.py", "M=32,N=1024,K=1024", NULL, 5);
+    l1_agrees(WH, "kernels/matmul.py", "M=4096,N=4096,K=4096", NULL, 5);
+    l1_agrees(BH, "kernels/matmul.py", "M=1024,N=1024,K=1024", NULL, 5);
+    l1_agrees(WH, "kernels/matmul.py", "M=1000,N=700,K=300", NULL, 8);
+    l1_agrees(BH, "kernels/matmul.py", "M=64,N=4096,K=2048", NULL, 8);
+}
+
+static void l1_attention(void **st)
+{
+    (void)st;
+    l1_agrees(WH, "kernels/flash_attention.py", "B=1,H=4,S=512,D=64", "CAUSAL=0", 5);
+    l1_agrees(WH, "kernels/flash_attention.py", "B=1,H=4,S=512,D=64", "CAUSAL=1", 5);
+    l1_agrees(WH, "kernels/flash_attention.py", "B=1,H=8,S=2048,D=128", "CAUSAL=0", 5);
+    l1_agrees(WH, "kernels/flash_attention.py", "B=1,H=8,S=2048,D=128", "CAUSAL=1", 5);
+    l1_agrees(BH, "kernels/flash_attention.py", "B=2,H=4,S=1000,D=64", "CAUSAL=1", 5);
+}
+
+static void l1_decode(void **st)
+{
+    (void)st;
+    l1_agrees(WH, "kernels/flash_decode.py", "B=1,H=8,HKV=8,S=1024,D=64", NULL, 5);
+    l1_agrees(WH, "kernels/flash_decode.py", "B=1,H=32,HKV=8,S=8192,D=128", NULL, 5);
+    l1_agrees(BH, "kernels/flash_decode.py", "B=1,H=32,HKV=8,S=1000,D=64", NULL, 8);
+    l1_agrees(WH, "kernels/flash_decode.py", "B=2,H=32,HKV=32,S=300,D=128", NULL, 8);
+    l1_agrees(BH, "kernels/flash_decode.py", "B=4,H=8,HKV=2,S=100,D=64", NULL, 8);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(l1_matmul),
+        cmocka_unit_test(l1_attention),
+        cmocka_unit_test(l1_decode),
+        cmocka_unit_test(candidates_lower),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -395,7 +395,8 @@ typedef struct sched_result {
     sched_choice *bests;           /* each feasible combination's best, best first (the
                                       runner-up of the explanation is bests[1]) */
     int nbests;
-    const char *rejected;          /* no feasible combination: the constraint that rejected most */
+    const char *rejected;          /* no feasible combination: the constraint that rejected most
+                                      (NULL when none rejected anything) */
     sched_schedule best[SCHED_MAX_LAUNCHES]; /* the chosen schedule of each launch */
     int64_t cycles;                /* predicted cycles of the whole job */
     int64_t nodes;                 /* solver nodes visited, summed */

@@ -358,9 +358,26 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
         for (size_t j = 1; j < x.rnames.len; j++)
             if (x.rcounts.items[j] > x.rcounts.items[w])
                 w = j;
-        r->rejected = x.rnames.len ? x.rnames.items[w] : "(none)";
-        lm_error_plain(d, "no schedule fits: no candidate could meet the constraint '%s' (%d candidate problems solved)",
-                       r->rejected, r->combos);
+        r->rejected = x.rnames.len ? x.rnames.items[w] : NULL;
+        if (r->limited) {
+            /* the search stopped before it found anything: say so, rather
+               than blame a constraint that may not be the cause */
+            int64_t limit = o && o->node_limit > 0 ? o->node_limit : SOLVE_DEFAULT_NODE_LIMIT;
+            lm_error_plain(d,
+                           "no schedule found: the solver's effort limit of %lld search node%s per candidate "
+                           "problem was reached in %d of %d problems before any schedule was found; raise the "
+                           "limit with --node-limit N (default %d)%s%s%s",
+                           (long long)limit, limit == 1 ? "" : "s", r->limited, r->combos, (int)SOLVE_DEFAULT_NODE_LIMIT,
+                           r->rejected ? "; the constraint that rejected most was '" : "",
+                           r->rejected ? r->rejected : "", r->rejected ? "'" : "");
+        } else if (r->rejected) {
+            lm_error_plain(d,
+                           "no schedule fits: no candidate could meet the constraint '%s' (%d candidate problems "
+                           "solved)",
+                           r->rejected, r->combos);
+        } else {
+            lm_error_plain(d, "no schedule fits: none of the %d candidate problems has a solution", r->combos);
+        }
         ok = false;
     }
     if (ok) {

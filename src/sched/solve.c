@@ -15,13 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Default effort limit. A GEMM-sized problem (six variables, ~800k
- * assignments) finishes in about ten thousand nodes; a node costs 0.05 to
- * 0.25 microseconds, so two million nodes is a tenth to half a second: far
- * beyond what a well-posed candidate needs, but it keeps a badly bounded
- * model from stalling the compiler. */
-enum { SOLVE_DEFAULT_NODE_LIMIT = 2000000 };
-
 /* ---- top-k list ------------------------------------------------------------ */
 
 /* One ranked assignment; positions are indices into each domain, in the

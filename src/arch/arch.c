@@ -1159,18 +1159,43 @@ void arch_free(arch_desc *a)
     free(a);
 }
 
+/* The line and column of a byte offset, lines ending at LF, CRLF or a lone
+ * CR (as libyaml and every other reader count them). */
 static lm_loc offset_loc(const char *file, const char *text, size_t len, size_t off)
 {
     lm_loc l = {file, 1, 1};
-    for (size_t i = 0; i < off && i < len; i++) {
-        if (text[i] == '\n') {
+    size_t i0 = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0; /* a byte order mark is no column */
+    for (size_t i = i0; i < off && i < len; i++) {
+        if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == len || text[i + 1] != '\n'))) {
             l.line++;
             l.col = 1;
-        } else {
+        } else if (text[i] != '\r') {
             l.col++;
         }
     }
     return l;
+}
+
+/* YAML 1.1 (libyaml) also ends lines at NEL, LS and PS; no other reader
+ * does, so a description using them would be reported at lines that
+ * disagree with the quoted text. They have no use here: refuse them. */
+static bool unicode_line_breaks(const char *file, const char *text, size_t len, lm_diag *d)
+{
+    for (size_t i = 0; i + 1 < len; i++) {
+        const unsigned char *u = (const unsigned char *)text + i;
+        const char *name = NULL;
+        if (u[0] == 0xc2 && u[1] == 0x85)
+            name = "U+0085 (next line)";
+        else if (i + 2 < len && u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0xa8 || u[2] == 0xa9))
+            name = u[2] == 0xa8 ? "U+2028 (line separator)" : "U+2029 (paragraph separator)";
+        if (name) {
+            lm_error(d, offset_loc(file, text, len, i),
+                     "the character %s is not allowed in a hardware description; end lines with LF, CRLF or CR",
+                     name);
+            return true;
+        }
+    }
+    return false;
 }
 
 static void syntax_error(const char *file, const char *text, size_t len, yaml_parser_t *p,
@@ -1201,6 +1226,8 @@ arch_desc *arch_parse(const char *file, const char *text, size_t len, lm_diag *d
     c.a = a;
     a->file = lm_xstrdup(file);
 
+    if (unicode_line_breaks(file, text, len, d))
+        goto fail;
     yaml_parser_t parser;
     yaml_document_t doc;
     if (!yaml_parser_initialize(&parser))

@@ -171,6 +171,9 @@ bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t le
     bl_suite_op *op = NULL;
     const char *pos = text, *end = text + len;
     int op_line = 0;
+    /* a UTF-8 byte order mark is not part of the text, as for every reader */
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        pos += 3;
 
 #define FINISH_OP()                                                                                                \
     do {                                                                                                           \
@@ -194,10 +197,12 @@ bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t le
 
     while (pos < end && !p.failed) {
         p.line++;
-        const char *nl = memchr(pos, '\n', (size_t)(end - pos));
-        size_t ll = nl ? (size_t)(nl - pos) : (size_t)(end - pos);
-        char *line = lm_arena_strndup(ar, pos, ll);
-        pos = nl ? nl + 1 : end;
+        /* LF, CRLF and a lone CR each end a line, as in every reader */
+        const char *nl = pos;
+        while (nl < end && *nl != '\n' && *nl != '\r')
+            nl++;
+        char *line = lm_arena_strndup(ar, pos, (size_t)(nl - pos));
+        pos = nl < end && *nl == '\r' && nl + 1 < end && nl[1] == '\n' ? nl + 2 : nl < end ? nl + 1 : end;
         char *hash = strchr(line, '#');
         if (hash)
             *hash = 0;

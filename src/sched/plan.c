@@ -192,7 +192,8 @@ static void skip_ws(jparser *j)
 {
     while (j->p < j->end) {
         char c = *j->p;
-        if (c == '\n') {
+        if (c == '\n' || (c == '\r' && (j->p + 1 == j->end || j->p[1] != '\n'))) {
+            /* LF, CRLF (its CR skipped below) and a lone CR each end a line */
             j->line++;
             j->p++;
             j->line_start = j->p;
@@ -708,6 +709,9 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
 sched_plan *sched_plan_parse(const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d)
 {
     jparser j = {.file = file, .p = text, .end = text + len, .line_start = text, .line = 1, .ar = ar, .d = d};
+    /* a UTF-8 byte order mark is not part of the text, as for every reader */
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        j.p = j.line_start = text + 3;
     jval *root = parse_value(&j);
     if (root) {
         skip_ws(&j);

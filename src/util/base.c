@@ -230,7 +230,9 @@ void lm_diag_add_source(lm_diag *d, const char *name, const char *text, size_t l
     d->srcs[d->nsrcs++] = (lm_source){name, text, len};
 }
 
-/* Print the quoted source line and a caret under column `col`. */
+/* Print the quoted source line and a caret under column `col`. Lines are
+ * counted as every reader counts them: LF, CRLF and a lone CR each end one,
+ * and a UTF-8 byte order mark at the start is not part of the first. */
 static void quote_line(lm_diag *d, lm_loc loc)
 {
     if (d->no_caret || !loc.file || loc.line <= 0)
@@ -240,9 +242,16 @@ static void quote_line(lm_diag *d, lm_loc loc)
         if (strcmp(s->name, loc.file) != 0)
             continue;
         const char *p = s->text, *end = s->text + s->len;
-        for (int l = 1; l < loc.line && p < end; p++)
-            if (*p == '\n')
-                l++;
+        if (s->len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+            p += 3;
+        for (int l = 1; l < loc.line && p < end; l++) {
+            while (p < end && *p != '\n' && *p != '\r')
+                p++;
+            if (p < end && *p == '\r' && p + 1 < end && p[1] == '\n')
+                p++;
+            if (p < end)
+                p++;
+        }
         if (p >= end)
             return;
         const char *e = p;

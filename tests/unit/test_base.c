@@ -67,6 +67,39 @@ static void diag_prints_location_and_caret(void **state)
     free(text);
 }
 
+/* The quoted line is found by counting lines as every reader does: LF,
+ * CRLF and a lone CR each end one; a byte order mark is not quoted. */
+static void diag_quotes_lines_as_readers_count_them(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src;
+        int line, col;
+        const char *quote;
+    } cases[] = {
+        {"a\rbb\rccc = $\r", 3, 7, "  ccc = $\n        ^\n"},   /* old Mac line ends */
+        {"a\nb\r\nc\rd = $\n", 4, 5, "  d = $\n      ^\n"},    /* LF, CRLF and CR mixed */
+        {"a\r\n\r\n\rd\r", 4, 1, "  d\n  ^\n"},             /* empty lines of each kind */
+        {"\xef\xbb\xbfx = $\n", 1, 5, "  x = $\n      ^\n"},  /* the mark is not part of line 1 */
+        {"a\rb\r", 3, 1, ""},                                 /* past the end: nothing quoted */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        lm_diag d;
+        lm_diag_init(&d, f);
+        lm_diag_add_source(&d, "k.py", cases[i].src, strlen(cases[i].src));
+        lm_error(&d, (lm_loc){"k.py", cases[i].line, cases[i].col}, "bad");
+        fclose(f);
+        char head[64];
+        snprintf(head, sizeof head, "k.py:%d:%d: error: bad\n", cases[i].line, cases[i].col);
+        assert_int_equal(strncmp(text, head, strlen(head)), 0);
+        assert_string_equal(text + strlen(head), cases[i].quote);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -74,6 +107,7 @@ int main(void)
         cmocka_unit_test(buf_appends),
         cmocka_unit_test(checked_arithmetic),
         cmocka_unit_test(diag_prints_location_and_caret),
+        cmocka_unit_test(diag_quotes_lines_as_readers_count_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,6 +108,13 @@ static void suite_parses(void **state)
     assert_string_equal(p.s.ops[0].flops, "2*M");
     assert_string_equal(p.s.ops[0].kernel, "./k.py");
     parsed_free(&p);
+    /* and old Mac ones (a lone CR), mixed with the others, after a byte order mark */
+    parse(&p, "cr.suite", "\xef\xbb\xbfsuite cr\roperator g\r\nkernel k.py\rflops 2*M\nshape M=3\r");
+    assert_true(p.ok);
+    assert_string_equal(p.s.name, "cr");
+    assert_string_equal(p.s.ops[0].flops, "2*M");
+    assert_int_equal(p.s.ops[0].shapes[0].loc.line, 5);
+    parsed_free(&p);
 
     /* no 'suite' line: named after the file */
     parse(&p, "dir/quick-one.suite", "operator g\nkernel k.py\nflops M\nshape M=1\n");
@@ -166,6 +173,9 @@ static void suite_errors(void **state)
     expect_error("oracle-bound -3\n", "t.suite:1:14: error: the oracle bound is a positive integer, got '-3'");
     expect_error("suite a\nsuite b\n", "t.suite:2:1: error: the suite is already named 'a'");
     expect_error("# nothing\n", "t.suite:1:1: error: the suite has no 'operator'");
+    /* a lone CR ends a line: the unknown word is on line 3 */
+    expect_error("suite a\r\rbogus 1\r", "t.suite:3:1: error: unknown directive 'bogus' (expected suite, arch, "
+                                          "oracle-bound, tuner-trials, operator, kernel, flops, bytes or shape)");
 }
 
 /* ---- arithmetic ------------------------------------------------------- */

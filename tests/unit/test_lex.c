@@ -321,6 +321,37 @@ static void deep_brackets_lex(void **state)
     free(src);
 }
 
+/* The line and column of an error and the quoted line agree, whatever ends
+ * the lines: the diagnostics count lines as the lexer does. */
+static void error_quote_follows_line_ends(void **state)
+{
+    (void)state;
+    static const char *const ends[][3] = {
+        {"\n", "\n", "\n"}, {"\r\n", "\r\n", "\r\n"}, {"\r", "\r", "\r"}, {"\r", "\r\n", "\n"}, {"\n", "\r", "\r\n"},
+    };
+    for (size_t i = 0; i < LM_COUNT(ends); i++) {
+        char src[128];
+        /* the bad character is on line 4, column 9 */
+        snprintf(src, sizeof src, "import triton%s%sx = 1%s    y = $ + 1\n", ends[i][0], ends[i][1], ends[i][2]);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        lm_diag d;
+        lm_diag_init(&d, f);
+        lm_diag_add_source(&d, "t.py", src, strlen(src));
+        lm_arena a;
+        lm_arena_init(&a);
+        fe_tokens toks;
+        assert_false(fe_lex("t.py", src, strlen(src), &a, &d, &toks));
+        fclose(f);
+        assert_string_equal(text, "t.py:4:9: error: unexpected character '$'\n"
+                                  "      y = $ + 1\n"
+                                  "          ^\n");
+        free(text);
+        lm_arena_free(&a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +371,7 @@ int main(void)
         cmocka_unit_test(bracket_errors),
         cmocka_unit_test(identifier_limit),
         cmocka_unit_test(deep_brackets_lex),
+        cmocka_unit_test(error_quote_follows_line_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -655,6 +655,35 @@ static void plan_round_trip(void **state)
     release(&j);
 }
 
+/* A plan read without its optional "spec" (tests/expect/run/plan_no_spec.json)
+ * is written without it, and the written text reads back to itself. Writing
+ * it once dereferenced the missing name. */
+static void plan_without_spec_round_trips(void **state)
+{
+    (void)state;
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    lm_arena ar;
+    lm_arena_init(&ar);
+    sched_plan *p = sched_plan_read("tests/expect/run/plan_no_spec.json", &ar, &d);
+    assert_non_null(p);
+    assert_null(p->spec);
+    assert_int_equal(p->nlaunches, 1);
+    lm_buf once = {0}, twice = {0};
+    sched_plan_write(&once, p);
+    assert_null(strstr(lm_buf_str(&once), "\"spec\""));
+    assert_non_null(strstr(lm_buf_str(&once), "\"kernel_file\": \"tests/expect/run/run_json.py\""));
+    sched_plan *q = sched_plan_parse("written.json", lm_buf_str(&once), once.len, &ar, &d);
+    assert_non_null(q);
+    assert_null(q->spec);
+    sched_plan_write(&twice, q);
+    assert_string_equal(lm_buf_str(&once), lm_buf_str(&twice));
+    assert_int_equal(d.nerrors, 0);
+    lm_buf_free(&once);
+    lm_buf_free(&twice);
+    lm_arena_free(&ar);
+}
+
 static void plan_errors_have_positions(void **state)
 {
     (void)state;
@@ -758,6 +787,7 @@ int main(void)
         cmocka_unit_test(infeasible_shape_names_the_constraint),
         cmocka_unit_test(format_reaches_the_solver),
         cmocka_unit_test(plan_round_trip),
+        cmocka_unit_test(plan_without_spec_round_trips),
         cmocka_unit_test(plan_errors_have_positions),
         cmocka_unit_test(spread_of_shapes_compiles),
     };

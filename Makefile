@@ -5,8 +5,9 @@
 #                   then the determinism checks and Valgrind's memcheck on the gcc build
 #   make demo       build, then run the main job on the kernels in kernels/
 #   make bench      benchmarks (never part of the tests)
-#   make fuzz       build the libFuzzer harnesses of tests/fuzz/ and run each for
-#                   FUZZ_SECONDS (default 600; never part of the tests)
+#   make fuzz       build the libFuzzer harnesses of tests/fuzz/ and run each in turn for
+#                   FUZZ_SECONDS (default 600; never part of the tests); FUZZ_ONLY="fuzz_df ..."
+#                   runs only those
 # Variables: CC (default gcc), BUILD (output folder), SAN=1 (sanitizers).
 
 ifeq ($(origin CC),default)
@@ -83,6 +84,7 @@ clean:
 # UndefinedBehaviorSanitizer into build/fuzz/, the library instrumented for coverage;
 # each runs FUZZ_SECONDS on a corpus seeded from the project's own files.
 FUZZ_SECONDS ?= 600
+FUZZ_ONLY ?=
 FUZZ_BUILD = build/fuzz
 FUZZ_CFLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZSRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -96,7 +98,7 @@ fuzz-bin: $(FUZZBIN)
 fuzz: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) fuzz-bin BUILD=$(FUZZ_BUILD) CC=clang CFLAGS="$(FUZZ_CFLAGS)" \
 		LDFLAGS="-fsanitize=address,undefined"
-	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_ONLY)
 
 .PHONY: all deps test check demo bench clean tests-bin fuzz fuzz-bin
 -include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d)

@@ -60,6 +60,9 @@ for src in tests/fuzz/fuzz_*.c; do
         copy tests/sim/*.df
         copy $(find tests/expect -name '*.df' | sort)
         ;;
+    fuzz_suite)
+        copy bench/*.suite
+        ;;
     fuzz_plan)
         copy $(find tests -name '*.json' | sort)
         # plans as `loomc compile -o` writes them, when a loomc is built

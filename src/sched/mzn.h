@@ -1,7 +1,8 @@
 /* mzn.h - open models: a solver problem (solve.h) written as a MiniZinc
  * model, and solved by running the `minizinc` executable (Gecode by
  * default, any installed solver id otherwise), so that loomc's own
- * optimum can be checked by an independent solver.
+ * optimum can be checked by an independent solver, or replace it
+ * (`loomc compile --solver minizinc`).
  *
  * Translation (docs/scheduler.md, "Open models (MiniZinc)"):
  *  - each variable is `var {d1, ...}: NAME`, tied to a position variable
@@ -11,7 +12,11 @@
  *  - floordiv, mod and cdiv keep loomc's semantics exactly (floor division,
  *    Python's mod, ceiling division, any signs) through functions defined in
  *    the model, since MiniZinc's `div` truncates;
- *  - the objective is `loomc_objective`, in loomc's unit (cycles).
+ *  - a non-linear subexpression of few variables becomes a table over their
+ *    domain positions whose entries MiniZinc computes from the expression
+ *    (Gecode propagates a table exactly, nested max/cdiv/products poorly);
+ *  - the objective is `loomc_objective`, in loomc's unit (cycles), minimised
+ *    by branch and bound over the positions.
  *
  * Integer range: Gecode's integers are 32-bit. Every subexpression's range
  * over the domains is computed; one that may leave the solver's range gets an
@@ -21,12 +26,15 @@
  * against); the model says which in its header. Where no such proof exists
  * the export fails with a message rather than being silently inexact.
  *
- * Lexicographic order: MiniZinc has one objective, so mzn_solve solves in
- * stages - objective, each tie-break, then the domain positions - packing
- * consecutive keys into one weighted stage objective only when the product
- * of their ranges fits the solver's integers (so the weighting is exact), and
- * fixing each stage's optimum before the next. The result is the same single
- * assignment loomc's order defines.
+ * Lexicographic order: MiniZinc has one objective, so mzn_solve runs the
+ * model for the optimum, then lists every assignment that reaches it and
+ * ranks the list by the tie-breaks (as MiniZinc computes them where they fit
+ * its integers, as loomc does otherwise) and the domain positions. When too
+ * many assignments tie to list, it solves in stages instead - objective, each
+ * tie-break, then the positions - packing consecutive keys into one weighted
+ * stage objective only when the product of their ranges fits the solver's
+ * integers, and fixing each stage's optimum before the next. Either way the
+ * result is the same single assignment loomc's order defines.
  */
 #ifndef LOOMC_MZN_H
 #define LOOMC_MZN_H
@@ -43,6 +51,7 @@ typedef struct mzn_options {
     const int64_t *known;   /* loomc's solution (nvars values), if known: the header then
                                states that it lies inside every explicit bound */
     int64_t known_objective;
+    bool no_tables;         /* no tabulated subexpressions (tests of the operators) */
 } mzn_options;
 
 /* Write the model of p (primary objective, `solve minimize loomc_objective`;
@@ -68,6 +77,10 @@ typedef struct mzn_solve_options {
     int top_k;             /* solutions wanted (>= 1); each after the first is the best
                               assignment that differs from those before */
     int64_t int_max;       /* 0 = from the solver: Gecode's range, 2^60 for cp-sat */
+    bool staged;           /* reach loomc's order in stages even with Gecode (the way
+                              used for other solvers, which may not follow the search
+                              annotation) */
+    bool no_tables;        /* no tabulated subexpressions (tests of the operators) */
 } mzn_solve_options;
 
 typedef struct mzn_report {

@@ -64,6 +64,13 @@ static void need_minizinc(void)
     lm_buf_free(&why);
 }
 
+/* How cross_check runs mzn_solve: by default (the optimum, then every
+ * assignment reaching it, ranked) with tabulated subexpressions; `staged`
+ * reaches loomc's order in stages of weighted keys (the fallback for
+ * problems with too many tied assignments); `no_tables` leaves every
+ * operator to the solver's propagation. */
+static bool g_staged, g_no_tables;
+
 /* Compare mzn_solve with solve_run on one problem: same status, and the same
  * solutions (values, objective, tie-breaks) in the same order. */
 static void cross_check(const solve_problem *p, int top_k, const char *what, mzn_report *rep_out)
@@ -74,7 +81,7 @@ static void cross_check(const solve_problem *p, int top_k, const char *what, mzn
     lm_buf why = {0};
     solve_status sa = solve_run(p, &so, a, &na, NULL, &why);
     assert_true(sa == SOLVE_OPTIMAL || sa == SOLVE_INFEASIBLE);
-    mzn_solve_options mo = {.top_k = top_k};
+    mzn_solve_options mo = {.top_k = top_k, .staged = g_staged, .no_tables = g_no_tables};
     mzn_report rep;
     solve_status sb = mzn_solve(p, &mo, b, &nb, &rep, &why);
     if (sa != sb || na != nb)
@@ -125,7 +132,8 @@ static void names_layout_and_data_file(void **state)
     assert_null(mzn_name(&p, V("unused"), &ar));
 
     lm_buf m = {0}, m2 = {0}, why = {0};
-    assert_true(mzn_write_model(&m, &p, "candidate 3: test\nrun: minizinc model.mzn", NULL, &why));
+    mzn_options plain = {.no_tables = true};
+    assert_true(mzn_write_model(&m, &p, "candidate 3: test\nrun: minizinc model.mzn", &plain, &why));
     const char *s = lm_buf_str(&m);
     assert_non_null(strstr(s, "% candidate 3: test\n% run: minizinc model.mzn\n"));
     assert_non_null(strstr(s, "var {1, 2, 3}: depth_a = loomc_dom_depth_a[loomc_pos_depth_a];"));
@@ -137,12 +145,30 @@ static void names_layout_and_data_file(void **state)
     assert_non_null(strstr(s, "int: M = 1000;"));
     assert_non_null(strstr(s, "% L1 capacity: "));
     assert_non_null(strstr(s, "loomc_cdiv(M, BLOCK_M)"));
-    assert_non_null(strstr(s, "solve minimize loomc_objective;"));
+    assert_non_null(strstr(s, "solve :: int_search([loomc_pos_depth_a, loomc_pos_depth_a_2, loomc_pos_BLOCK_M, "
+                              "loomc_pos_var_2], input_order, indomain_min, complete)\n    minimize loomc_objective;"));
     assert_non_null(strstr(s, "the model is exact for a solver with 32-bit integers"));
     assert_non_null(strstr(s, "1. -depth.a"));
     /* deterministic */
-    assert_true(mzn_write_model(&m2, &p, "candidate 3: test\nrun: minizinc model.mzn", NULL, &why));
+    assert_true(mzn_write_model(&m2, &p, "candidate 3: test\nrun: minizinc model.mzn", &plain, &why));
     assert_string_equal(lm_buf_str(&m), lm_buf_str(&m2));
+    /* by default, non-linear subexpressions of few variables are tables that
+     * MiniZinc computes from the expression itself: cdiv(M, BLOCK_M) over
+     * BLOCK_M's positions; the objective (4 variables, 3*3*3*2 assignments)
+     * over all positions, its entries reading the smaller tables at the same
+     * positions (row-major: the last variable varies fastest) */
+    lm_buf mt = {0};
+    assert_true(mzn_write_model(&mt, &p, NULL, NULL, &why));
+    const char *t = lm_buf_str(&mt);
+    assert_non_null(strstr(t, "array[1..3] of int: loomc_v3 = [loomc_cdiv(M, loomc_dom_BLOCK_M[loomc_i2]) | "
+                              "loomc_i2 in 1..3];"));
+    assert_non_null(strstr(t, "array[1..54] of int: loomc_v5 = [(loomc_dom_var_2[loomc_i3] + loomc_v4[(loomc_i2 - 1) * 1 "
+                              "+ (loomc_i1 - 1) * 3 + (loomc_i0 - 1) * 9 + 1]) | loomc_i0 in 1..3, loomc_i1 in 1..3, "
+                              "loomc_i2 in 1..3, loomc_i3 in 1..2];"));
+    assert_non_null(strstr(t, "constraint table_int([loomc_pos_depth_a, loomc_pos_depth_a_2, loomc_pos_BLOCK_M, "
+                              "loomc_pos_var_2, loomc_t5], loomc_tab5);"));
+    assert_non_null(strstr(t, "var 17..194: loomc_objective = loomc_t5;"));
+    lm_buf_free(&mt);
 
     /* the exported model's optimum is loomc's */
     solve_solution a[1];
@@ -296,9 +322,15 @@ static void operators_over_domains(void **state)
         /* the least and the greatest value, with ties broken through the operator again */
         solve_var vars[] = {{x, dx, 7}, {y, dy, 6}};
         solve_problem p = {.vars = vars, .nvars = 2, .objective = e, .tiebreak = {mul(e, y)}, .ntiebreak = 1};
-        cross_check(&p, 2, "operator over domains", NULL);
-        p.objective = sub(K(0), e);
-        cross_check(&p, 1, "operator over domains, maximised", NULL);
+        /* the solver propagates the operator itself; then as a table */
+        for (int tables = 0; tables < 2; tables++) {
+            g_no_tables = !tables;
+            cross_check(&p, 2, "operator over domains", NULL);
+            p.objective = sub(K(0), e);
+            cross_check(&p, 1, "operator over domains, maximised", NULL);
+            p.objective = e;
+        }
+        g_no_tables = false;
     }
 }
 
@@ -442,7 +474,11 @@ static void random_instance(uint64_t seed, bool wild, rcounts *n)
         snprintf(what, sizeof what, "seed %llx (%s)", (unsigned long long)seed, wild ? "wild" : "tame");
         mzn_report rep;
         memset(&rep, 0, sizeof rep);
+        /* every way of solving gets its share */
+        g_staged = seed % 4 == 3;
+        g_no_tables = seed % 3 == 2;
         cross_check(&p, top_k, what, &rep);
+        g_staged = g_no_tables = false;
         n->compared++;
         n->optimal += nb > 0;
         n->infeasible += nb == 0;
@@ -493,6 +529,9 @@ static void gemm_problem(void **state)
                                     sub(K(0), D)},
                        .ntiebreak = 2};
     cross_check(&p, 2, "gemm", NULL);
+    g_staged = true;
+    cross_check(&p, 2, "gemm, staged", NULL);
+    g_staged = false;
     sym_env_free(&fixed);
 }
 

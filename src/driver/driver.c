@@ -117,7 +117,8 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
         sched_candidates(&job->cands[i], job->k[i], o->arch, &ds->bound, r->sym, &r->arena);
     }
     /* the job: a model per candidate, solved, ranked */
-    sched_select_opts so = {.top_k = o->top_k > 0 ? o->top_k : 1, .node_limit = o->node_limit};
+    sched_select_opts so = {.top_k = o->top_k > 0 ? o->top_k : 1, .node_limit = o->node_limit,
+                            .mzn_solver = o->mzn_solver};
     if (!sched_select(&ds->result, job, &so, r->sym, &r->arena, d))
         return false;
     for (int i = 0; i < r->nlaunches; i++)

@@ -51,6 +51,8 @@ typedef struct drv_sched_opts {
     /* --fidelity: the matrix engine's fidelity instead of the default rule */
     bool have_fidelity;
     arch_fidelity fidelity;
+    const char *mzn_solver; /* NULL: loomc's solver; else solve with MiniZinc and this
+                               solver id (sched_select_opts.mzn_solver) */
 } drv_sched_opts;
 
 typedef struct drv_result {

@@ -379,9 +379,31 @@ typedef struct sched_choice {
     int rank_in_candidate;                 /* 0 = the candidate's own best */
 } sched_choice;
 
+/* One problem sched_select solved, shown to an observer (tests): launch l's
+ * candidate at one value (sigma) of the constexprs the launches share. */
+typedef struct sched_solved {
+    int launch, cand, sigma;
+    const solve_problem *problem; /* as solved: shared constexprs pinned */
+    solve_status status;
+    const solve_solution *sols;   /* best first */
+    int nsol;
+} sched_solved;
+
 typedef struct sched_select_opts {
     int top_k;              /* solutions kept across candidates (>= 1) */
     int64_t node_limit;     /* solver effort per combination (0: default) */
+    /* NULL: loomc's solver. Else a MiniZinc solver id ("gecode"): every
+     * problem is solved by running the minizinc executable instead (mzn.h),
+     * and everything else - the bound from better candidates, top k, the
+     * order of choices - stays the same. */
+    const char *mzn_solver;
+    const char *minizinc;   /* that executable (NULL: $LOOMC_MINIZINC, else minizinc) */
+    /* Tests: solve every candidate without the bound from better candidates
+     * (each problem's answer is then the candidate's own optimum), and show
+     * each solved problem to observe(observe_ud, ...). */
+    bool no_cut;
+    void (*observe)(void *ud, const sched_solved *s);
+    void *observe_ud;
 } sched_select_opts;
 
 typedef struct sched_result {
@@ -400,6 +422,7 @@ typedef struct sched_result {
     sched_schedule best[SCHED_MAX_LAUNCHES]; /* the chosen schedule of each launch */
     int64_t cycles;                /* predicted cycles of the whole job */
     int64_t nodes;                 /* solver nodes visited, summed */
+    int mzn_runs;                  /* minizinc runs (sched_select_opts.mzn_solver) */
 } sched_result;
 
 /* Build, solve and rank. Reports an infeasible job (naming the constraint

@@ -18,8 +18,14 @@
  *
  * Choices are ordered by (cycles, DRAM bytes, L1 bytes, handshakes, busy
  * cycles, candidates in enumeration order, sigma, rank) - deterministic.
+ *
+ * With sched_select_opts.mzn_solver, each problem goes to MiniZinc
+ * (mzn_solve) instead of solve_run; both return the same solutions in the
+ * same order, so everything around them - the bound, top k, the ranking of
+ * choices - is this one code path for either solver.
  */
 #include "sched.h"
+#include "mzn.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +125,7 @@ typedef struct selctx {
 
 static void tally(selctx *x, const solve_problem *p, const solve_stats *st, int skip)
 {
-    for (int i = 0; i < p->ncons; i++) {
+    for (int i = 0; st->rejected_by && i < p->ncons; i++) {
         if (!st->rejected_by[i] || i == skip)
             continue;
         size_t j = 0;
@@ -159,25 +165,41 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
             }
         }
         int cut = -1;
-        if (objs.len >= (size_t)topk && cbest.len >= 2) {
+        if (objs.len >= (size_t)topk && cbest.len >= 2 && !(x->o && x->o->no_cut)) {
             int64_t bound = LM_MAX(kth(objs.items, objs.len, topk), kth(cbest.items, cbest.len, 2));
             cut = p.ncons;
             p.cons[p.ncons++] = (solve_constraint){sym_sub(s, p.objective, sym_const(s, bound)),
                                                    "(bound from better candidates)"};
         }
-        solve_options so = {.top_k = topk, .node_limit = x->o ? x->o->node_limit : 0};
         solve_solution *sols = lm_xcalloc((size_t)topk, sizeof *sols);
         int nsol = 0;
         solve_stats st;
+        memset(&st, 0, sizeof st);
         lm_buf why = {0};
-        solve_status stt = solve_run(&p, &so, sols, &nsol, &st, &why);
+        solve_status stt;
+        if (x->o && x->o->mzn_solver) {
+            mzn_solve_options mo = {.solver = x->o->mzn_solver, .minizinc = x->o->minizinc, .top_k = topk};
+            mzn_report rep;
+            stt = mzn_solve(&p, &mo, sols, &nsol, &rep, &why);
+            x->r->mzn_runs += rep.runs;
+        } else {
+            solve_options so = {.top_k = topk, .node_limit = x->o ? x->o->node_limit : 0};
+            stt = solve_run(&p, &so, sols, &nsol, &st, &why);
+        }
         x->r->nodes += st.nodes;
         x->r->combos++;
-        if (stt == SOLVE_ERROR) {
+        if (stt == SOLVE_ERROR && x->o && x->o->mzn_solver) {
+            lm_error_plain(x->d, "MiniZinc (%s) on candidate '%s' of %s: %s", x->o->mzn_solver,
+                           job->cands[l].c[i].label, job->k[l]->name, lm_buf_str(&why));
+            x->failed = true;
+        } else if (stt == SOLVE_ERROR) {
             lm_error_plain(x->d, "the model of candidate '%s' of %s cannot be evaluated: %s",
                            job->cands[l].c[i].label, job->k[l]->name, lm_buf_str(&why));
             x->failed = true;
         }
+        if (x->o && x->o->observe && !x->failed)
+            x->o->observe(x->o->observe_ud, &(sched_solved){.launch = l, .cand = i, .sigma = sigma, .problem = &p,
+                                                              .status = stt, .sols = sols, .nsol = nsol});
         if (stt == SOLVE_LIMIT)
             x->r->limited++;
         tally(x, &p, &st, cut);
@@ -253,6 +275,20 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
             lm_error_plain(d, "no mapping candidate for kernel '%s'", job->k[l]->name);
             return false;
         }
+    }
+
+    /* MiniZinc and the solver are there (a clear error now rather than one
+       per candidate) */
+    if (o && o->mzn_solver) {
+        lm_buf out = {0}, why = {0};
+        bool ok = mzn_run("solve satisfy;\n", o->mzn_solver, o->minizinc, NULL, &out, &why);
+        r->mzn_runs++;
+        if (!ok)
+            lm_error_plain(d, "--solver minizinc:%s: %s", o->mzn_solver, lm_buf_str(&why));
+        lm_buf_free(&out);
+        lm_buf_free(&why);
+        if (!ok)
+            return false;
     }
 
     /* the models of every surviving candidate of every launch */

@@ -170,12 +170,29 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
         lm_error_plain(d, "a job of more than 64 tensors");
         ok = false;
     }
+    /* the reference and the host copies hold every tensor: within the
+       simulator's budget of functional data, checked before allocating */
+    int64_t total = 0;
+    bool fits64 = true;
     for (int i = 0; ok && i < ntensors; i++) {
         if (!eval_shape(tensors[i], s, n, shapes[i])) {
             lm_error_plain(d, "the shape of tensor '%s' is not bound by the schedule", tensors[i]->name);
             ok = false;
             break;
         }
+        int64_t numel = 1;
+        for (int r = 0; r < tensors[i]->rank && fits64; r++)
+            fits64 = shapes[i][r] >= 0 && lm_mul_ok(numel, shapes[i][r], &numel);
+        fits64 = fits64 && lm_add_ok(total, numel, &total);
+    }
+    if (ok && check && (!fits64 || total > SIM_DEFAULT_MAX_DATA_ELEMS)) {
+        lm_error_plain(d, "--check would hold %s%lld tensor elements, more than the limit of %lld; check a smaller "
+                          "shape (--timing-only runs this one, without a check)",
+                       fits64 ? "" : "more than ", (long long)(fits64 ? total : INT64_MAX),
+                       (long long)SIM_DEFAULT_MAX_DATA_ELEMS);
+        ok = false;
+    }
+    for (int i = 0; ok && i < ntensors; i++) {
         if (!check)
             continue;
         sym_env env = {0};

@@ -108,6 +108,32 @@ static void setup_tensors(sim *s)
     }
 }
 
+/* A functional run stores every tensor as float tiles: refuse a program
+ * whose data would exceed the budget, before anything is allocated. */
+static bool data_fits(const df_program *p, const arch_desc *a, const sim_options *o, lm_diag *d)
+{
+    int64_t limit = o->max_data_elems > 0 ? o->max_data_elems : SIM_DEFAULT_MAX_DATA_ELEMS;
+    int64_t total = 0;
+    bool fits64 = true;
+    for (int t = 0; t < p->ntensors && fits64; t++) {
+        const df_tensor *T = &p->tensors[t];
+        int64_t tiles, n;
+        fits64 = lm_mul_ok((T->rows + a->tile_h - 1) / a->tile_h, (T->cols + a->tile_w - 1) / a->tile_w, &tiles) &&
+                 lm_mul_ok(tiles, (int64_t)a->tile_h * a->tile_w, &n) && lm_add_ok(total, n, &total);
+    }
+    if (fits64 && total <= limit)
+        return true;
+    if (fits64)
+        lm_error_plain(d, "a functional simulation would hold %lld tensor elements (padded to whole tiles), more than "
+                          "the limit of %lld; simulate timing only (--timing-only)",
+                       (long long)total, (long long)limit);
+    else
+        lm_error_plain(d, "a functional simulation would hold more than 2^63 tensor elements, more than the limit of "
+                          "%lld; simulate timing only (--timing-only)",
+                       (long long)limit);
+    return false;
+}
+
 static bool setup_cores(sim *s)
 {
     const df_program *p = s->p;
@@ -293,6 +319,8 @@ sim_result *sim_run(const df_program *p, const arch_desc *a, const sim_options *
     if (!o)
         o = &defaults;
     if (!check_arch(a, d))
+        return NULL;
+    if (!o->timing_only && !data_fits(p, a, o, d))
         return NULL;
     sim s = {0};
     s.p = p;

@@ -33,6 +33,12 @@ enum {
     SIM_DEFAULT_TOP_LINKS = 8,          /* hottest links listed in reports */
 };
 #define SIM_DEFAULT_MAX_CYCLES 1e12     /* 1000 s at 1 GHz: no real kernel runs this long */
+/* Tensor data a functional run may hold: the elements of every tensor,
+ * padded to whole tiles, summed. 2^27 floats are 512 MiB, and a checked run
+ * keeps a few copies besides; the 4096^3 GEMM needs 3 x 2^24. A program
+ * declaring more is simulated timing only (its arithmetic would take hours
+ * anyway). */
+#define SIM_DEFAULT_MAX_DATA_ELEMS ((int64_t)1 << 27)
 
 typedef struct sim_options {
     bool timing_only;      /* skip all arithmetic and data storage (big shapes) */
@@ -42,6 +48,7 @@ typedef struct sim_options {
     uint64_t max_events;   /* 0: SIM_DEFAULT_MAX_EVENTS */
     double max_cycles;     /* 0: SIM_DEFAULT_MAX_CYCLES */
     int top_links;         /* 0: SIM_DEFAULT_TOP_LINKS */
+    int64_t max_data_elems;/* functional runs: 0 = SIM_DEFAULT_MAX_DATA_ELEMS */
     /* Initial contents per tensor (indexed like df_program.tensors; rows x
      * cols floats, row-major, already in the tensor's format), or NULL for
      * the default: inputs from their seed, everything else zero. A caller

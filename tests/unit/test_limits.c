@@ -610,9 +610,29 @@ static void sim_budgets(void **st)
     e = simulate(1, &o, NULL);
     assert_non_null(strstr(e, "past the budget of 500 cycles"));
     free(e);
+    /* functional data: two tensors of one 32 x 32 tile each hold 2 x 1024
+       elements; a budget of exactly that runs, one element less refuses
+       before simulating, and a timing-only run holds no data */
+    o = (sim_options){.max_data_elems = 2048, .check = true};
+    e = simulate(1, &o, NULL);
+    if (*e)
+        fail_msg("unexpected error: %s", e);
+    free(e);
+    o = (sim_options){.max_data_elems = 2047, .check = true};
+    e = simulate(1, &o, NULL);
+    assert_non_null(strstr(e, "a functional simulation would hold 2048 tensor elements (padded to whole tiles), more "
+                              "than the limit of 2047"));
+    assert_non_null(strstr(e, "--timing-only"));
+    free(e);
+    o = (sim_options){.max_data_elems = 2047, .timing_only = true};
+    e = simulate(1, &o, NULL);
+    if (*e)
+        fail_msg("unexpected error: %s", e);
+    free(e);
     /* the defaults are what docs/limits.md says */
     assert_int_equal(SIM_DEFAULT_MAX_EVENTS, 400000000);
     assert_true(SIM_DEFAULT_MAX_CYCLES == 1e12);
+    assert_int_equal(SIM_DEFAULT_MAX_DATA_ELEMS, (int64_t)1 << 27);
 }
 
 int main(void)

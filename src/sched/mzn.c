@@ -1651,6 +1651,15 @@ static void write_exclusions(mctx *c, lm_buf *m, const int64_t *excl, int nexcl)
 
 static const char *key_name(const mctx *c, int k) { return c->roots.items[c->key_root[k]].name; }
 
+/* The objective's own bound (clip) removes nothing feasible: its range fits,
+ * or it is an explicit bound with a constraint proof (as when the problem
+ * carries a bound from better candidates, objective - B <= 0). */
+static bool obj_bound_harmless(const mctx *c)
+{
+    const mnode *o = &c->n.items[c->roots.items[c->key_root[0]].node];
+    return o->hi <= c->clip || (o->hoist && o->cons_proof);
+}
+
 /* No solution in a model with keys 0..km: certain unless an explicit bound
  * without a constraint proof, or the objective's own bound, took part. */
 static bool infeasible_certain(mctx *c, int km, int sol, lm_buf *why)
@@ -1664,7 +1673,7 @@ static bool infeasible_certain(mctx *c, int km, int sol, lm_buf *why)
             return false;
         }
     }
-    if (c->n.items[c->roots.items[c->key_root[0]].node].hi > c->clip) {
+    if (!obj_bound_harmless(c)) {
         lm_buf_printf(why, "no %ssolution with an objective within %lld; loomc's may exceed it"
                            " - use a solver with 64-bit integers (minizinc:cp-sat)",
                       sol ? "further " : "", (long long)c->clip);
@@ -1689,7 +1698,7 @@ static bool answer_certified(mctx *c, const int64_t *kval, int km, lm_buf *why)
             return false;
         }
     }
-    if (kval[0] >= c->clip && c->n.items[c->roots.items[c->key_root[0]].node].hi > c->clip) {
+    if (kval[0] >= c->clip && !obj_bound_harmless(c)) {
         lm_buf_printf(why, "the answer's objective reaches the model's bound %lld; use a solver with "
                            "64-bit integers (minizinc:cp-sat)", (long long)c->clip);
         return false;

@@ -561,6 +561,17 @@ static void ranges_beyond_32_bits(void **state)
     assert_non_null(strstr(lm_buf_str(&m), "bounded above by"));
     lm_buf_free(&m);
 
+    /* the same objective under a bound from better candidates (objective - B
+     * <= 0, as the selection adds): the objective's own bound is then proven
+     * harmless by that constraint, so infeasibility is certain, and a
+     * feasible bound gives the same optimum */
+    solve_constraint cb[] = {c1[0], {sub(p.objective, K(1000)), "(bound from better candidates)"}};
+    p.cons = cb;
+    p.ncons = 2;
+    cross_check(&p, 1, "big objective, infeasible bound", NULL);
+    cb[1].expr = sub(p.objective, K(2000000000));
+    cross_check(&p, 1, "big objective, feasible bound", NULL);
+
     /* a constraint whose left side overflows: clipped, with a constraint proof */
     solve_constraint c2[] = {{sub(mul(mul(x, y), K(1000)), V("CAP")), "x*y*1000 <= CAP"},
                              {sub(K(20), add(x, y)), "x + y >= 20"}};

@@ -8,6 +8,8 @@
  *    same values;
  *  - the selection with MiniZinc as its solver picks the same schedule as the
  *    default selection (with its bound): same candidates, values and cycles;
+ *    for one shape also with the bound, as `loomc compile --solver minizinc`
+ *    runs it: the same problems feasible and the same best of each;
  *  - the exported models (mzn_write_model with a data file, as `loomc
  *    compile --emit-mzn` writes them) run as written reach loomc's optimum.
  * Run from the repository root (as tests/run.sh does). Needs the minizinc
@@ -139,8 +141,10 @@ static void same_schedule(const sched_schedule *a, const sched_schedule *b, cons
 }
 
 /* loomc's optimum of every problem (candidate x sigma) equals MiniZinc's, and
- * both selections pick the default schedule. Returns the problems compared. */
-static int cross_check(const char *kernel, const char *arch, const char *shape, const char *consts, bool exported)
+ * both selections pick the default schedule; with `full`, also the default
+ * selection run with MiniZinc and the exported models as written. Returns
+ * the problems compared. */
+static int cross_check(const char *kernel, const char *arch, const char *shape, const char *consts, bool full)
 {
     char what[200];
     snprintf(what, sizeof what, "%s on %s, %s%s%s", kernel, arch, shape, consts ? ", " : "", consts ? consts : "");
@@ -205,8 +209,24 @@ static int cross_check(const char *kernel, const char *arch, const char *shape, 
     for (int l = 0; l < nl; l++)
         same_schedule(&r0->best[l], &rm.best[l], what);
 
+    /* and the default selection itself (with the bound from better
+     * candidates, which makes later problems infeasible) with MiniZinc: the
+     * same counts and every candidate's best in the same order */
+    if (full) {
+        sched_result rc;
+        sched_select_opts oc = {.top_k = 1, .mzn_solver = "gecode"};
+        assert_true(sched_select(&rc, sj, &oc, j.r.sym, &j.r.arena, &j.d));
+        assert_int_equal(rc.combos, r0->combos);
+        assert_int_equal(rc.feasible, r0->feasible);
+        assert_true(r0->feasible < r0->combos); /* the bound did cut */
+        assert_int_equal(rc.nbests, r0->nbests);
+        for (int i = 0; i < rc.nbests; i++)
+            same_choice(&r0->bests[i], &rc.bests[i], nl, what);
+        sched_result_free(&rc);
+    }
+
     /* the exported models, run as written, reach each candidate's optimum */
-    if (exported) {
+    if (full) {
         for (int l = 0; l < nl; l++) {
             const char *prefix = nl > 1 ? lm_arena_printf(&j.r.arena, "%s.", sj->k[l]->name) : "";
             for (int c = 0; c < sj->cands[l].n; c++) {

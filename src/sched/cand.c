@@ -58,6 +58,19 @@ const char *sched_noc_name(sched_noc n)
     return "?";
 }
 
+sched_noc sched_load_noc(const sched_candidate *c, int i)
+{
+    const sched_operand *o = &c->ops[i];
+    if (o->noc != SCHED_NOC_ANY)
+        return o->noc;
+    if (o->transport == SCHED_DRAM)
+        return SCHED_NOC_0;
+    int moved = 0;
+    for (int j = 0; j < i; j++)
+        moved += c->ops[j].transport != SCHED_DRAM && c->ops[j].noc == SCHED_NOC_ANY;
+    return moved % 2 == 0 ? SCHED_NOC_0 : SCHED_NOC_1;
+}
+
 /* The nine transports of one load, in enumeration order. */
 static const sched_operand transports[] = {
     {0, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY},
@@ -216,10 +229,13 @@ static void max_programs(const sched_kernel *k, const arch_desc *a, const sym_en
     sym_env_free(&env);
 }
 
+static int64_t cdiv64(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 typedef struct metrics {
     int64_t extent;
     int64_t reuse[SCHED_MAX_OPS];
     int mech[SCHED_MAX_OPS]; /* 0 none, 1 mcast edge, 2 mcast interior, 3 forward */
+    int64_t line[SCHED_MAX_OPS]; /* readers that share one line of their NoC's last leg */
 } metrics;
 
 static void measure(const sched_candidate *c, int rank, const int64_t *nprog, const arch_desc *a, metrics *m)
@@ -237,6 +253,18 @@ static void measure(const sched_candidate *c, int rank, const int64_t *nprog, co
     if (has_xy)
         ext *= xy;
     m->extent = ext;
+    /* the core grid's extent along x and y at most */
+    int64_t ex = 1, ey = 1;
+    for (int g = 0; g < rank; g++) {
+        if (c->place[g] == SCHED_ON_X)
+            ex = LM_MIN(nprog[g], a->grid_w);
+        else if (c->place[g] == SCHED_ON_Y)
+            ey = LM_MIN(nprog[g], a->grid_h);
+    }
+    if (has_xy) {
+        ex = LM_MIN(xy, a->grid_w);
+        ey = LM_MIN(cdiv64(xy, ex), a->grid_h);
+    }
     for (int i = 0; i < c->nops; i++) {
         const sched_operand *o = &c->ops[i];
         int64_t r = 1;
@@ -250,6 +278,19 @@ static void measure(const sched_candidate *c, int rank, const int64_t *nprog, co
         }
         m->reuse[i] = r;
         m->mech[i] = r <= 1 ? 0 : o->transport == SCHED_FORWARD ? 3 : o->interior_sender ? 2 : 1;
+        /* The readers of a load that share one line of their NoC's last leg
+           (a column on NoC 0, a row on NoC 1) take their DRAM data through
+           that line's links (the model's line term): a placement and its
+           transpose differ there, so neither dominates the other. */
+        bool noc1 = sched_load_noc(c, i) == SCHED_NOC_1;
+        if (o->transport == SCHED_DRAM || m->mech[i] == 0)
+            m->line[i] = noc1 ? ex : ey;
+        else if (o->along == SCHED_ON_XY)
+            m->line[i] = 1;
+        else if (o->along == SCHED_ON_X)
+            m->line[i] = noc1 ? 1 : ey;
+        else
+            m->line[i] = noc1 ? ex : 1;
     }
 }
 
@@ -259,6 +300,8 @@ static bool covers(const metrics *A, const metrics *B, int nops)
     if (A->extent < B->extent)
         return false;
     for (int i = 0; i < nops; i++) {
+        if (A->line[i] > B->line[i])
+            return false;
         if (B->mech[i] == 0)
             continue;
         if (A->mech[i] != B->mech[i] || A->reuse[i] < B->reuse[i])
@@ -272,7 +315,7 @@ static bool equal(const metrics *A, const metrics *B, int nops)
     if (A->extent != B->extent)
         return false;
     for (int i = 0; i < nops; i++)
-        if (A->mech[i] != B->mech[i] || A->reuse[i] != B->reuse[i])
+        if (A->mech[i] != B->mech[i] || A->reuse[i] != B->reuse[i] || A->line[i] != B->line[i])
             return false;
     return true;
 }

@@ -173,12 +173,10 @@ static void explain_terms(lm_buf *b, const sched_job *job, const sched_choice *c
                     continue;
                 present = true;
                 int64_t v = term_value(&env, t);
-                if (t->kind == SCHED_T_READ)
-                    stage[0] += v;
+                if (t->kind == SCHED_T_READ || t->kind == SCHED_T_WRITE)
+                    stage[t->writer ? 2 : 0] += v;
                 else if (t->kind == SCHED_T_COMPUTE)
                     stage[1] += v;
-                else if (t->kind == SCHED_T_WRITE)
-                    stage[2] += v;
             }
             if (!present)
                 continue;

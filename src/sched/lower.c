@@ -206,6 +206,7 @@ typedef struct access {
     int64_t tr, tc, tiles, depth;
     const sym_expr *stiles, *sdepth; /* tiles and depth as expressions (the L1 plan) */
     const sym_expr *sclip;           /* 1 when a boundary check cuts the block short, else 0 */
+    const sym_expr *scmds;           /* NoC commands per block: tiles, or row runs when moved by elements */
     /* tile coordinates: affine in pid/iv, already divided by 32 */
     int nterms;
     const sym_expr *var[ACC_MAX_TERMS * 4];
@@ -269,7 +270,6 @@ typedef struct lw {
     int ntime;
     int time[TIR_MAX_GRID];
     int64_t dst_cap;
-    int nmoved;           /* core-to-core loads so far (engine alternation) */
     bool lockstep;        /* core-to-core transports: every core runs every wave */
     const tir_op *stretch[ACC_MAX_LOOPS]; /* loops whose trips differ within a group sharing blocks */
     int64_t stretch_max[ACC_MAX_LOOPS];    /* their most trips over all programs */
@@ -1496,6 +1496,7 @@ static bool plan_access(lw *L, int idx)
         aligned &= x->rco[t] % LW_TILE == 0 && x->cco[t] % LW_TILE == 0;
     if (x->is_store && (rows_el % LW_TILE || cols_el % LW_TILE))
         aligned = false;
+    bool aligned0 = aligned; /* before the boundary checks (the L1 plan's indicator covers them) */
     if (x->clip_rows || x->clip_cols)
         aligned = false;
     x->elems = !aligned;
@@ -1523,8 +1524,14 @@ static bool plan_access(lw *L, int idx)
         if (checked[d] && ext[d] && sym_eval(ext[d], &L->s->values, &e) == SYM_OK)
             sclip = sym_add(L->sc, sclip, sym_mod(L->sc, ext[d], aa->block[d]));
     }
-    x->stiles = sym_tiles(L, srows, coldim >= 0 ? aa->block[coldim] : sym_const(L->sc, 1));
+    const sym_expr *scols = coldim >= 0 ? aa->block[coldim] : sym_const(L->sc, 1);
+    x->stiles = sym_tiles(L, srows, scols);
     x->sclip = positive(L, sclip);
+    /* element moves issue one command per row and tile column the row
+       crosses; whole tiles one per tile */
+    const sym_expr *selems = sym_mul(L->sc, srows, sym_cdiv(L->sc, scols, sym_const(L->sc, LW_TILE)));
+    x->scmds = aligned0 ? sym_add(L->sc, x->stiles, sym_mul(L->sc, x->sclip, sym_sub(L->sc, selems, x->stiles)))
+                        : selems;
     x->sdepth = sym_const(L->sc, depth);
     for (int b = 0; b < L->k->nbufs; b++)
         if (L->k->bufs[b].access == idx && L->k->bufs[b].depth && evd(L, L->k->bufs[b].depth, -1) >= 1)
@@ -1634,12 +1641,9 @@ static bool plan_transport(lw *L, access *x)
             L->stretch_max[L->nstretch++] = most;
         }
     }
-    if (h->noc != SCHED_NOC_ANY) {
-        x->kernel = noc_kernel(h->noc);
-    } else {
-        x->kernel = L->nmoved % 2 == 0 ? DF_READER : DF_WRITER;
-        L->nmoved++;
-    }
+    for (int o = 0; o < L->s->cand.nops; o++)
+        if (L->s->cand.ops[o].access == x->index)
+            x->kernel = noc_kernel(sched_load_noc(&L->s->cand, o));
     L->lockstep = true;
     return true;
 }
@@ -3710,6 +3714,13 @@ static void record_plan(lw *L, sched_l1_plan *plan, lm_arena *ar)
     int n = L->ncbs + L->nvirt;
     plan->cbs = LM_NEWN(ar, sched_l1_cb, n ? n : 1);
     plan->ncbs = 0;
+    plan->nacc = L->acc->n;
+    plan->cmds = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
+    plan->clip = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
+    for (int i = 0; i < plan->nacc; i++) {
+        plan->cmds[i] = L->ax[i].scmds;
+        plan->clip[i] = L->ax[i].sclip;
+    }
     plan->bytes = sym_const(sc, 0);
     for (int cb = 0; cb < L->ncbs; cb++) {
         int nu = 0;
@@ -3956,6 +3967,8 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     lm_diag_init(&d, sink);
     bool ok = sink != NULL;
     const sym_expr *total = sym_const(sc, 0);
+    const sym_expr **cmds = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
+    const sym_expr **clip = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     int most = 0;
     for (int c = 0; c < np && ok; c++) {
         const sym_expr *when = sym_const(sc, 1);
@@ -3976,6 +3989,13 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
             break;
         plans[c].when = when;
         total = sym_add(sc, total, np > 1 ? sym_mul(sc, when, plans[c].bytes) : plans[c].bytes);
+        for (int i = 0; i < k->acc->n && i < plans[c].nacc; i++) {
+            const sym_expr *w = plans[c].cmds[i], *q = plans[c].clip[i];
+            if (!w || !q)
+                continue;
+            cmds[i] = np > 1 ? sym_add(sc, cmds[i] ? cmds[i] : sym_const(sc, 0), sym_mul(sc, when, w)) : w;
+            clip[i] = np > 1 ? sym_add(sc, clip[i] ? clip[i] : sym_const(sc, 0), sym_mul(sc, when, q)) : q;
+        }
         most = LM_MAX(most, plans[c].ncbs);
     }
     if (sink)
@@ -3993,5 +4013,7 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     k->nl1 = np;
     k->cb_bytes = total;
     k->cb_count = most;
+    k->acc_cmds = cmds;
+    k->acc_clip = clip;
     return true;
 }

@@ -41,6 +41,7 @@ typedef struct mctx {
     const sym_expr *trips[SCHED_MAX_LOOPS]; /* effective trips of the busiest core's programs */
     const sym_expr *subh, *subw;
     const sym_expr *depth[SCHED_MAX_BUFS];
+    int64_t legs[2][2][ARCH_MAX_GRID + 1]; /* leg_load by NoC, leg and cores, plus 1 (0: not yet) */
 } mctx;
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -101,12 +102,13 @@ static void add_con(mctx *c, const sym_expr *e, const char *name)
     LM_PUSH(&c->cons, ((solve_constraint){e, name}));
 }
 
-static void add_term(mctx *c, sched_termkind kind, const char *name, const sym_expr *cycles, int level)
+static sched_term *add_term(mctx *c, sched_termkind kind, const char *name, const sym_expr *cycles, int level)
 {
     sched_model *m = c->m;
     if (m->nterms == SCHED_MAX_TERMS)
-        return;
-    m->terms[m->nterms++] = (sched_term){name, cycles, level, kind};
+        return NULL;
+    m->terms[m->nterms] = (sched_term){name, cycles, level, kind, false};
+    return &m->terms[m->nterms++];
 }
 
 /* ---- substitution of program ids ------------------------------------------ */
@@ -286,19 +288,130 @@ static const sym_expr *noc_latency(mctx *c, const sym_expr *hops)
     return add(c, K(c, llround(a->noc_inject_cycles + a->noc_eject_cycles)), mul(c, hops, K(c, llround(a->noc_hop_cycles))));
 }
 
-/* Reading `bytes` (`tiles` tiles) from DRAM: the core's NoC interface and
- * its link bound the rate; one command per tile is issued meanwhile. The
+/* Reading `bytes` in `ncmds` NoC commands from DRAM: the core's NoC
+ * interface and its link bound the rate; the commands (one per tile, one per
+ * row run when the block moves element by element) are issued meanwhile. The
  * banks' share when all active cores read is the same quantity summed over
  * the cores, so it is applied once, to the whole launch (the DRAM bound in
  * sched_model_build): kept per transfer it would multiply a count that
  * falls with the grid by a time that rises with it, and the solver's
  * interval bounds would lose all grip on grid.x and grid.y. */
-static const sym_expr *dram_read(mctx *c, const sym_expr *bytes, const sym_expr *tiles)
+static const sym_expr *dram_read(mctx *c, const sym_expr *bytes, const sym_expr *ncmds, const sym_expr *line)
 {
     const arch_desc *a = c->a;
     const sym_expr *own = xfer(c, bytes, LM_MIN(a->core_read_bpc, (double)a->link_bytes_per_cycle));
-    const sym_expr *cmds = mul(c, tiles, K(c, llround(a->noc_cmd_cycles)));
-    return add(c, add(c, K(c, llround(a->dram_latency_cycles)), noc_latency(c, K(c, dram_hops(a)))), mx(c, own, cmds));
+    const sym_expr *cmds = mul(c, ncmds, K(c, llround(a->noc_cmd_cycles)));
+    return add(c, add(c, K(c, llround(a->dram_latency_cycles)), noc_latency(c, K(c, dram_hops(a)))),
+               mx(c, mx(c, own, cmds), line));
+}
+
+/* Loads on the NoC's links from DRAM reads, computed from the description:
+ * a read's data goes bank -> core along the NoC's first dimension, then
+ * along its second (NoC 0: +x then +y, NoC 1: -y then -x; around the torus
+ * when the description says so, else toward the target). Every bank holds
+ * an equal share of each block (pages interleave over the banks).
+ *  - second leg: k cores that share one line of it (the first k core rows of
+ *    a column on NoC 0, the first k columns of a row on NoC 1) take their
+ *    data through that line's links, entering where the banks' first legs
+ *    end; S(k) is the busiest such link's load, in thousandths of one core's
+ *    block;
+ *  - first leg: when every core reads, the links out of the banks along
+ *    their row (NoC 0) or column (NoC 1) carry the banks' shares for every
+ *    core column (row) they pass; P(k) is the busiest link's load for k core
+ *    columns (rows), in thousandths of one core's block, per core of a column. */
+static void ring_add(int *load, int n, int from, int to, int dir, bool torus)
+{
+    if (!torus)
+        dir = to >= from ? 1 : -1;
+    for (int p = from, guard = 0; p != to && guard < n; guard++) {
+        load[p]++;
+        p = (p + dir + n) % n;
+    }
+}
+
+static int64_t leg_load(const arch_desc *a, int noc, bool second, int k)
+{
+    int nx = a->noc_w, ny = a->noc_h, n = LM_MAX(nx, ny);
+    int *buf = lm_xcalloc((size_t)n * (size_t)n, sizeof *buf);
+    int most = 0;
+    for (int b = 0; b < a->num_dram_banks; b++) {
+        arch_xy bk = noc == 0 ? a->dram_bank_noc[b] : a->dram_bank_noc1[b];
+        for (int j = 0; j < k; j++) {
+            if (noc == 0 && second) /* +y along the core's column, entering at the bank's row */
+                ring_add(buf, ny, bk.y, a->core_noc_y[j], 1, a->noc_torus);
+            else if (noc == 1 && second) /* -x along the core's row, entering at the bank's column */
+                ring_add(buf, nx, bk.x, a->core_noc_x[j], -1, a->noc_torus);
+            else if (noc == 0) /* +x along the bank's row to core column j */
+                ring_add(buf + (size_t)bk.y * (size_t)n, nx, bk.x, a->core_noc_x[j], 1, a->noc_torus);
+            else /* -y along the bank's column to core row j */
+                ring_add(buf + (size_t)bk.x * (size_t)n, ny, bk.y, a->core_noc_y[j], -1, a->noc_torus);
+        }
+    }
+    for (int i = 0; i < n * n; i++)
+        most = LM_MAX(most, buf[i]);
+    free(buf);
+    return a->num_dram_banks ? (int64_t)most * 1000 / a->num_dram_banks : 1000;
+}
+
+/* A load factor of k cores as an expression of k: the table of leg_load
+ * written as max over j of [k >= j] x F(j) (F never falls as k grows). */
+static const sym_expr *leg_factor(mctx *c, int noc, bool second, const sym_expr *kv, int kmax)
+{
+    int64_t kc;
+    kmax = LM_MIN(kmax, ARCH_MAX_GRID);
+    if (!c->legs[noc][second][0]) {
+        for (int j = 0; j <= kmax; j++)
+            c->legs[noc][second][j] = 1 + leg_load(c->a, noc, second, j); /* 0: not computed */
+    }
+    if (sym_is_const(kv, &kc))
+        return K(c, c->legs[noc][second][LM_MIN(LM_MAX(kc, 0), kmax)] - 1);
+    const sym_expr *f = K(c, 0);
+    for (int j = 1; j <= kmax; j++) {
+        const sym_expr *on = mn(c, K(c, 1), mx(c, K(c, 0), sub(c, kv, K(c, j - 1))));
+        f = mx(c, f, mul(c, on, K(c, c->legs[noc][second][j] - 1)));
+    }
+    return f;
+}
+
+/* The NoC a buffer's block travels on: a load's from the candidate's rule
+ * (sched_load_noc), a store's from the candidate (the writer's NoC 1 by
+ * default). */
+static int buf_noc(mctx *c, const sched_buf *b)
+{
+    if (b->kind == SCHED_BUF_OUT)
+        return c->c->store_noc == SCHED_NOC_0 ? 0 : 1;
+    for (int i = 0; i < c->c->nops; i++)
+        if (c->c->ops[i].access == b->access)
+            return sched_load_noc(c->c, i) == SCHED_NOC_1 ? 1 : 0;
+    return 0;
+}
+
+/* Cores that read a load's blocks from DRAM at the same step (all of them,
+ * or one sender per row, column or grid), and how many of them share one
+ * line of the reading NoC's second leg. */
+static void readers(mctx *c, const sched_buf *b, const sym_expr **total, const sym_expr **line)
+{
+    const sched_operand *o = operand_of(c, b);
+    int noc = buf_noc(c, b);
+    if (!o || o->transport == SCHED_DRAM) {
+        *total = c->cores;
+        *line = noc == 0 ? c->gy : c->gx;
+    } else if (o->along == SCHED_ON_XY) {
+        *total = *line = K(c, 1);
+    } else if (o->along == SCHED_ON_X) {
+        /* one sender per row, all in one column */
+        *total = c->gy;
+        *line = noc == 0 ? c->gy : K(c, 1);
+    } else {
+        *total = c->gx;
+        *line = noc == 1 ? c->gx : K(c, 1);
+    }
+}
+
+/* Cycles for a load factor (thousandths of a block) of `bytes` over one link. */
+static const sym_expr *link_time(mctx *c, const sym_expr *factor, const sym_expr *bytes)
+{
+    return cdv(c, mul(c, bytes, factor), K(c, LM_MAX(milli((double)c->a->link_bytes_per_cycle), 1)));
 }
 
 /* The semaphore round trip of a sender and its receivers `dist` hops away:
@@ -310,16 +423,45 @@ static const sym_expr *sem_round_trip(mctx *c, const sym_expr *dist)
 
 typedef struct stage {
     const sym_expr *cycles;
-    const sym_expr *fill; /* once per execution of the level (forward chains) */
+    const sym_expr *fill;  /* once per execution of the level (forward chains) */
+    const sym_expr *first; /* the first execution, when every core reads at once (set by the caller) */
 } stage;
+
+/* NoC commands that move one block of buffer b: one per tile, or, where the
+ * lowering moves the block element by element (a block a boundary check
+ * cuts short, rows off the tile grid), one per row and tile column - as the
+ * lowering's plan says (sched_lower_l1). */
+static const sym_expr *commands(mctx *c, const sched_buf *b)
+{
+    const sched_kernel *k = c->k;
+    if (k->acc_cmds && b->access >= 0 && b->access < k->acc->n && k->acc_cmds[b->access])
+        return fix(c, k->acc_cmds[b->access]);
+    return fix(c, b->tiles);
+}
 
 static stage read_cost(mctx *c, const sched_buf *b)
 {
     const arch_desc *a = c->a;
     const sched_operand *o = operand_of(c, b);
-    const sym_expr *bytes = fix(c, b->bytes), *tiles = fix(c, b->tiles);
+    const sym_expr *bytes = fix(c, b->bytes);
     const sym_expr *cb = K(c, llround(a->cb_handshake_cycles));
-    stage st = {add(c, dram_read(c, bytes, tiles), cb), K(c, 0)};
+    const sym_expr *total, *line;
+    readers(c, b, &total, &line);
+    /* the readers of one step read at once, in lockstep: their blocks share
+       the banks (and, on a shared line, its busiest entry) */
+    double rbank = LM_MIN(a->dram_bank_read_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
+    int noc = buf_noc(c, b);
+    int kmax = noc == 0 ? c->a->grid_h : c->a->grid_w;
+    const sym_expr *shared = mx(c, link_time(c, leg_factor(c, noc, true, line, kmax), bytes),
+                                xfer(c, mul(c, total, bytes), rbank));
+    if (!o || o->transport == SCHED_DRAM) {
+        /* every core reads: the banks' first legs carry the shares of all */
+        const sym_expr *per = noc == 0 ? c->gy : c->gx, *across = noc == 0 ? c->gx : c->gy;
+        int amax = noc == 0 ? c->a->grid_w : c->a->grid_h;
+        shared = mx(c, shared, link_time(c, mul(c, per, leg_factor(c, noc, false, across, amax)), bytes));
+    }
+    stage st = {add(c, dram_read(c, bytes, commands(c, b), shared), cb), K(c, 0), NULL};
+    st.first = st.cycles;
     if (!o || o->transport == SCHED_DRAM)
         return st;
     const sym_expr *g = o->along == SCHED_ON_XY ? c->cores : o->along == SCHED_ON_X ? c->gx : c->gy;
@@ -337,6 +479,7 @@ static stage read_cost(mctx *c, const sched_buf *b)
         const sym_expr *mc = add(c, mul(c, times, add(c, K(c, llround(a->mcast_setup_cycles)), mrate)),
                                  noc_latency(c, dist));
         st.cycles = add(c, add(c, st.cycles, mc), sem_round_trip(c, dist));
+        st.first = add(c, add(c, st.first, mc), sem_round_trip(c, dist));
         return st;
     }
     /* forward: every core passes the block to its neighbour; in steady state
@@ -346,30 +489,131 @@ static stage read_cost(mctx *c, const sched_buf *b)
     const sym_expr *fw = add(c, add(c, xfer(c, bytes, LM_MIN(a->core_write_bpc, (double)a->link_bytes_per_cycle)), hop),
                              sem_round_trip(c, K(c, 1)));
     st.cycles = add(c, st.cycles, fw);
+    st.first = add(c, st.first, fw);
     st.fill = mul(c, sub(c, g, K(c, 1)), fw);
     return st;
 }
 
-static const sym_expr *write_cost(mctx *c, const sched_buf *b)
+/* A store: every core writes its block at about the same step (in
+ * lockstep), so their blocks share the banks' write bandwidth. */
+static stage write_cost(mctx *c, const sched_buf *b)
 {
     const arch_desc *a = c->a;
-    const sym_expr *bytes = fix(c, b->bytes), *tiles = fix(c, b->tiles);
+    const sym_expr *bytes = fix(c, b->bytes);
     const sym_expr *own = xfer(c, bytes, LM_MIN(a->core_write_bpc, (double)a->link_bytes_per_cycle));
-    const sym_expr *cmds = mul(c, tiles, K(c, llround(a->noc_cmd_cycles)));
-    const sym_expr *fixed = K(c, llround(a->dram_write_latency_cycles + a->cb_handshake_cycles + a->barrier_cycles));
-    return add(c, add(c, fixed, noc_latency(c, K(c, dram_hops(a)))), mx(c, own, cmds));
+    const sym_expr *cmds = mul(c, commands(c, b), K(c, llround(a->noc_cmd_cycles)));
+    const sym_expr *fixed = add(c, K(c, llround(a->dram_write_latency_cycles + a->cb_handshake_cycles +
+                                                 a->barrier_cycles)),
+                                noc_latency(c, K(c, dram_hops(a))));
+    double wbank = LM_MIN(a->dram_bank_write_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
+    stage st = {add(c, fixed, mx(c, mx(c, own, cmds), xfer(c, mul(c, c->cores, bytes), wbank))), K(c, 0), NULL};
+    st.first = st.cycles;
+    return st;
+}
+
+/* One tile op of a level as the compute engine's three stages see it. */
+typedef struct opcost {
+    const sched_work_op *o;
+    const sym_expr *unpack; /* bytes */
+    const sym_expr *math;   /* thousandths of a cycle */
+    const sym_expr *pack;   /* bytes */
+    const sym_expr *chunks; /* sub-blocks or Dst batches (>= 1) */
+} opcost;
+
+static bool is_view_op(tir_opcode op)
+{
+    return op == TIR_VIEW || op == TIR_BROADCAST || op == TIR_EXPAND_DIMS || op == TIR_TRANS || op == TIR_SPLAT;
+}
+
+/* The value whose pages an operand reads (views peeled). */
+static const tir_value *peel(const tir_value *v)
+{
+    while (v->def && is_view_op(v->def->code) && v->def->nopnds)
+        v = v->def->opnds[0];
+    return v;
+}
+
+/* Does op j read what op i (earlier, same level) produced? A second work op
+ * of the same Tile IR op (a division's multiply after its reciprocal) reads
+ * the first's result. */
+static bool reads(const opcost *oj, const opcost *oi)
+{
+    const tir_op *a = oi->o->op, *b = oj->o->op;
+    if (a == b)
+        return true;
+    if (a->nresults != 1)
+        return false;
+    for (int x = 0; x < b->nopnds; x++)
+        if (peel(b->opnds[x]) == a->results[0])
+            return true;
+    return false;
+}
+
+/* Loaded blocks of a level and when each is in its CB at the first
+ * execution of the level (the loads of one data-movement kernel arrive one
+ * after the other). */
+typedef struct arrivals {
+    const tir_value *v[SCHED_MAX_BUFS];
+    const sym_expr *at[SCHED_MAX_BUFS];
+    int n;
+} arrivals;
+
+/* The chain bound of a level's compute: an op that reads the result of an
+ * earlier op of the same iteration starts unpacking only when that result
+ * is pushed, after its last chunk is packed; so along a chain of dependent
+ * ops the three stages overlap only within each op. Such an op of c chunks
+ * takes max(u, m, p) + (the two smaller) / c: its first chunk passes all
+ * three stages, the rest stream at the slowest. In steady state an op that
+ * reads only loads and carried values overlaps the previous op (or
+ * iteration) and counts its slowest stage only; the bound is the longest
+ * path through the ops. At the first execution of the level (*first) every
+ * op pays its first chunk, and one that reads a loaded block starts no
+ * earlier than the block arrives - so compute on the first load overlaps
+ * the arrival of the next. */
+static const sym_expr *chain(mctx *c, const opcost *oc, int n, const arrivals *arr, const sym_expr **first)
+{
+    const arch_desc *a = c->a;
+    const sym_expr *dp[SCHED_MAX_WORK], *df[SCHED_MAX_WORK], *longest = K(c, 0), *lfirst = K(c, 0);
+    for (int j = 0; j < n; j++) {
+        const sym_expr *u = xfer(c, oc[j].unpack, a->unpack_bpc), *m = cdv(c, oc[j].math, K(c, 1000));
+        const sym_expr *p = xfer(c, oc[j].pack, a->pack_bpc);
+        const sym_expr *top = mx(c, mx(c, u, m), p);
+        const sym_expr *two = mn(c, mn(c, add(c, u, m), add(c, u, p)), add(c, m, p));
+        const sym_expr *full = add(c, top, cdv(c, two, oc[j].chunks));
+        const sym_expr *before = NULL, *bfirst = K(c, 0);
+        for (int i = 0; i < j; i++)
+            if (reads(&oc[j], &oc[i])) {
+                before = before ? mx(c, before, dp[i]) : dp[i];
+                bfirst = mx(c, bfirst, df[i]);
+            }
+        const tir_op *op = oc[j].o->op;
+        for (int x = 0; x < op->nopnds; x++)
+            for (int l = 0; l < arr->n; l++)
+                if (peel(op->opnds[x]) == arr->v[l])
+                    bfirst = mx(c, bfirst, arr->at[l]);
+        dp[j] = before ? add(c, before, full) : top;
+        df[j] = add(c, bfirst, full);
+        longest = mx(c, longest, dp[j]);
+        lfirst = mx(c, lfirst, df[j]);
+    }
+    *first = lfirst;
+    return longest;
 }
 
 /* Compute engine at one level: unpack, math and pack run on their own
  * threads and overlap, so the stage is the slowest of the three, plus one
  * Dst hand-off per batch of tiles and the CB handshakes of its operands. */
-static const sym_expr *compute_cost(mctx *c, int level, const sym_expr **unpack_out, const sym_expr **math_out,
-                                    const sym_expr **pack_out)
+static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, const sym_expr **first_out,
+                                    const sym_expr **unpack_out, const sym_expr **math_out, const sym_expr **pack_out)
 {
     const arch_desc *a = c->a;
     const sched_kernel *k = c->k;
     const sym_expr *unpack = K(c, 0), *math_m = K(c, 0), *pack = K(c, 0), *batches = K(c, 0);
     int64_t per_tile = LM_MAX(1, (int64_t)llround(a->tile_h / a->matmul_rows_granule));
+    /* each op's own unpack bytes, math (thousandths) and pack bytes, and its
+       chunks (sub-blocks, Dst batches), for the chain bound below */
+    opcost oc[SCHED_MAX_WORK];
+    int noc = 0;
     for (int i = 0; i < k->nops; i++) {
         const sched_work_op *o = &k->ops[i];
         if (o->level != level)
@@ -412,15 +656,19 @@ static const sym_expr *compute_cost(mctx *c, int level, const sym_expr **unpack_
                 for (int w = 1; w <= LM_MIN(8, dst) && h * w <= dst; w++)
                     best = LM_MIN(best, w >= h ? tba / w + tbb : tbb / h + tba);
             const sym_expr *mnk = mul(c, mul(c, kt, mt), nt);
-            unpack = add(c, unpack, mx(c, ubytes, mul(c, mnk, K(c, best))));
+            const sym_expr *mu = mx(c, ubytes, mul(c, mnk, K(c, best)));
+            unpack = add(c, unpack, mu);
             nsub = mx(c, nsub, cdv(c, mul(c, mt, nt), K(c, dst)));
             /* in0 rows below a tile cost by the matrix engine's row granule */
             const sym_expr *gran = mn(c, cdv(c, fix(c, dt->m_rows), K(c, llround(a->matmul_rows_granule))),
                                       mul(c, mt, K(c, per_tile)));
             const sym_expr *ops = mul(c, mul(c, kt, nt), gran);
-            math_m = add(c, math_m, cdv(c, mul(c, ops, K(c, milli(a->matmul_tile_cycles[k->fidelity]))), K(c, per_tile)));
+            const sym_expr *mm =
+                cdv(c, mul(c, ops, K(c, milli(a->matmul_tile_cycles[k->fidelity]))), K(c, per_tile));
+            math_m = add(c, math_m, mm);
             pack = add(c, pack, fix(c, o->pack_bytes));
             batches = add(c, batches, nsub);
+            oc[noc++] = (opcost){o, mu, mm, fix(c, o->pack_bytes), nsub};
             continue;
         }
         case SCHED_OP_ELTWISE: cyc = a->eltwise_tile_cycles; break;
@@ -433,19 +681,43 @@ static const sym_expr *compute_cost(mctx *c, int level, const sym_expr **unpack_
         unpack = add(c, unpack, fix(c, o->unpack_bytes));
         pack = add(c, pack, fix(c, o->pack_bytes));
         batches = add(c, batches, fix(c, o->dst_batches));
+        oc[noc++] = (opcost){o, fix(c, o->unpack_bytes), mul(c, tiles, K(c, milli(cyc))), fix(c, o->pack_bytes),
+                             mx(c, K(c, 1), fix(c, o->dst_batches))};
     }
     int nio = 0;
     for (int i = 0; i < k->nbufs; i++)
         if ((k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT) && k->bufs[i].level == level)
             nio++;
+    /* a loaded block a boundary check cuts short is first copied through a
+       mask (one element-wise pass per tile) where the lowering says so */
+    for (int i = 0; k->acc_clip && i < k->nbufs; i++) {
+        const sched_buf *b = &k->bufs[i];
+        if (b->kind != SCHED_BUF_IN || b->level != level || b->access < 0 || !k->acc_clip[b->access])
+            continue;
+        const sym_expr *ind = fix(c, k->acc_clip[b->access]), *tiles = fix(c, b->tiles);
+        math_m = add(c, math_m, mul(c, ind, mul(c, tiles, K(c, milli(a->eltwise_tile_cycles)))));
+        unpack = add(c, unpack, mul(c, ind, fix(c, b->bytes)));
+        pack = add(c, pack, mul(c, ind, fix(c, b->bytes)));
+        batches = add(c, batches, mul(c, ind, cdv(c, tiles, K(c, k->fp32_acc ? a->dst_tiles_half_32b
+                                                                            : a->dst_tiles_half_16b))));
+    }
     const sym_expr *ucyc = xfer(c, unpack, a->unpack_bpc);
     const sym_expr *mcyc = cdv(c, math_m, K(c, 1000));
     const sym_expr *pcyc = xfer(c, pack, a->pack_bpc);
     *unpack_out = ucyc;
     *math_out = mcyc;
     *pack_out = pcyc;
-    return add(c, add(c, mx(c, mx(c, ucyc, mcyc), pcyc), mul(c, batches, K(c, llround(a->dst_handoff_cycles)))),
-               K(c, nio * llround(a->cb_handshake_cycles)));
+    const sym_expr *first;
+    const sym_expr *stage = mx(c, mx(c, mx(c, ucyc, mcyc), pcyc), chain(c, oc, noc, arr, &first));
+    const sym_expr *extra = add(c, mul(c, batches, K(c, llround(a->dst_handoff_cycles))),
+                                K(c, nio * llround(a->cb_handshake_cycles)));
+    /* the first execution: no shorter than the steady one after the first
+       block arrives, nor than the chain with its arrivals */
+    const sym_expr *earliest = NULL;
+    for (int l = 0; l < arr->n; l++)
+        earliest = earliest ? mn(c, earliest, arr->at[l]) : arr->at[l];
+    *first_out = add(c, mx(c, first, add(c, earliest ? earliest : K(c, 0), stage)), extra);
+    return add(c, stage, extra);
 }
 
 /* Serial indicator of a level: 1 when some IN or OUT buffer produced at the
@@ -461,17 +733,17 @@ static const sym_expr *serial(mctx *c, int level)
     return se;
 }
 
-/* Latency of `n` executions of a level whose stages are r, cc, w: the first
- * execution runs its stages one after the other; each later one adds the
- * slowest stage when they overlap, or all of them when a buffer is single:
- * sum + (n - 1) x max(top, serial x sum). Written without subtracting
- * correlated terms, so that interval bounds stay tight for the solver. */
-static const sym_expr *pipeline(mctx *c, const sym_expr *n, const sym_expr *r, const sym_expr *cc, const sym_expr *w,
-                                const sym_expr *se)
+/* Latency of `n` executions of a level: the first execution runs its
+ * stages one after the other (`first`: its reads as every core starts at
+ * once, its writes as every core ends at once); each later one adds the
+ * slowest stage (`top`) when they overlap, or all of them (`sum`) when a
+ * buffer is single: first + (n - 1) x max(top, serial x sum). Written without
+ * subtracting correlated terms, so that interval bounds stay tight for the
+ * solver. */
+static const sym_expr *pipeline(mctx *c, const sym_expr *n, const sym_expr *first, const sym_expr *sum,
+                                const sym_expr *top, const sym_expr *se)
 {
-    const sym_expr *sum = add(c, add(c, r, cc), w);
-    const sym_expr *top = mx(c, mx(c, r, cc), w);
-    return add(c, sum, mul(c, sub(c, n, K(c, 1)), mx(c, top, mul(c, se, sum))));
+    return add(c, first, mul(c, sub(c, n, K(c, 1)), mx(c, top, mul(c, se, sum))));
 }
 
 /* The latency of one execution of level `level` (a loop body: all its
@@ -482,43 +754,70 @@ static const sym_expr *pipeline(mctx *c, const sym_expr *n, const sym_expr *r, c
 static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy)
 {
     const sched_kernel *k = c->k;
-    const sym_expr *r = K(c, 0), *w = K(c, 0), *fill = K(c, 0);
+    /* per data-movement kernel (0 the reader on NoC 0, 1 the writer on
+       NoC 1): its loads (steady and first) and its stores (steady and last) */
+    const sym_expr *ld[2] = {K(c, 0), K(c, 0)}, *ldf[2] = {K(c, 0), K(c, 0)};
+    const sym_expr *st_[2] = {K(c, 0), K(c, 0)}, *stl[2] = {K(c, 0), K(c, 0)}, *fill = K(c, 0);
+    arrivals arr;
+    arr.n = 0;
     for (int i = 0; i < k->nbufs; i++) {
         const sched_buf *b = &k->bufs[i];
         if (b->level != level)
             continue;
+        int e = buf_noc(c, b);
         if (b->kind == SCHED_BUF_IN) {
             stage st = read_cost(c, b);
-            r = add(c, r, st.cycles);
+            ld[e] = add(c, ld[e], st.cycles);
+            ldf[e] = add(c, ldf[e], st.first);
+            arr.v[arr.n] = b->value;
+            arr.at[arr.n++] = ldf[e];
             fill = add(c, fill, st.fill);
             if (b->access >= 0 && operand_of(c, b) && operand_of(c, b)->transport == SCHED_FORWARD)
                 add_term(c, SCHED_T_FILL, lm_arena_printf(c->ar, "fill the forwarding chain of %s", b->name), st.fill,
                          level);
-            add_term(c, SCHED_T_READ, lm_arena_printf(c->ar, "read %s", b->name), st.cycles, level);
+            sched_term *tm = add_term(c, SCHED_T_READ,
+                                      lm_arena_printf(c->ar, "read %s%s", b->name, e ? " (writer, NoC 1)" : ""),
+                                      st.cycles, level);
+            if (tm)
+                tm->writer = e == 1;
         } else if (b->kind == SCHED_BUF_OUT) {
-            const sym_expr *wc = write_cost(c, b);
-            w = add(c, w, wc);
-            add_term(c, SCHED_T_WRITE, lm_arena_printf(c->ar, "write %s", b->name), wc, level);
+            stage st = write_cost(c, b);
+            st_[e] = add(c, st_[e], st.cycles);
+            stl[e] = add(c, stl[e], st.first);
+            sched_term *tm = add_term(c, SCHED_T_WRITE,
+                                      lm_arena_printf(c->ar, "write %s%s", b->name, e ? "" : " (reader, NoC 0)"),
+                                      st.cycles, level);
+            if (tm)
+                tm->writer = e == 1;
         }
     }
-    const sym_expr *u, *mth, *p;
-    const sym_expr *cc = compute_cost(c, level, &u, &mth, &p);
+    /* the reads of both kernels run side by side, then compute, then the writes */
+    const sym_expr *r = mx(c, ld[0], ld[1]), *w = add(c, st_[0], st_[1]);
+    const sym_expr *rf = mx(c, ldf[0], ldf[1]), *wl = add(c, stl[0], stl[1]);
+    const sym_expr *u, *mth, *p, *ccf;
+    const sym_expr *cc = compute_cost(c, level, &arr, &ccf, &u, &mth, &p);
+    const sym_expr *own_first = mx(c, rf, ccf);
     int64_t zero;
     if (!(sym_is_const(mth, &zero) && zero == 0)) {
         add_term(c, SCHED_T_DETAIL, "unpack", u, level);
         add_term(c, SCHED_T_DETAIL, "math", mth, level);
         add_term(c, SCHED_T_DETAIL, "pack", p, level);
     }
-    const sym_expr *ccb = cc;
+    const sym_expr *ccb = cc, *nested = K(c, 0);
     for (int i = 0; i < k->nloops; i++)
         if (k->loops[i].parent + 1 == level) {
-            const sym_expr *cb;
-            cc = add(c, cc, level_latency(c, 1 + i, &cb));
+            const sym_expr *cb, *lt = level_latency(c, 1 + i, &cb);
+            cc = add(c, cc, lt);
+            nested = add(c, nested, lt);
             ccb = add(c, ccb, cb);
         }
     add_term(c, SCHED_T_COMPUTE, "compute", cc, level);
     const sym_expr *n = level == 0 ? c->waves : c->trips[level - 1];
-    const sym_expr *t = add(c, pipeline(c, n, r, cc, w, serial(c, level)), fill);
+    const sym_expr *top = mx(c, mx(c, add(c, ld[0], st_[0]), add(c, ld[1], st_[1])), cc);
+    /* the first execution: the loads, the compute as its blocks arrive (the
+       chain with arrivals), the nested loops, the stores */
+    const sym_expr *first = add(c, add(c, own_first, nested), wl);
+    const sym_expr *t = add(c, pipeline(c, n, first, add(c, add(c, r, cc), w), top, serial(c, level)), fill);
     *busy = add(c, mul(c, n, add(c, add(c, r, ccb), w)), fill);
     add_term(c, SCHED_T_COUNT, level == 0 ? "programs per core" : "iterations", n, level);
     add_term(c, SCHED_T_LEVEL, level == 0 ? "all programs of the busiest core" : "all iterations", t, level);

@@ -168,6 +168,8 @@ typedef struct sched_kernel {
     const struct sched_l1_plan *l1;   /* the plans, one per probe (see sched_lower_l1) */
     int nl1;
     const char *l1_why;               /* why there is no plan (the lowering's message), or NULL */
+    const sym_expr **acc_cmds;        /* per access (sched_lower_l1): NoC commands per block moved */
+    const sym_expr **acc_clip;        /* per access: 1 when the block is cut short (a masked copy) */
 } sched_kernel;
 
 /* Build the summary of a checked kernel (one launch). `frees` are the
@@ -285,6 +287,12 @@ void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *
  * depend on, and (when a is given) a multicast shape the chip supports?
  * Describes the first problem in why. */
 bool sched_candidate_check(const sched_kernel *k, const sched_candidate *c, const arch_desc *a, lm_buf *why);
+/* The NoC (so the data-movement kernel: NoC 0 the reader, NoC 1 the writer)
+ * that carries load ops[i] of candidate c: the one it names; DRAM loads on
+ * NoC 0; loads moved core to core alternate, in access order, between the
+ * two (as TTNN's 2-D multicast matmul does). The lowering and the model
+ * both take it from here. */
+sched_noc sched_load_noc(const sched_candidate *c, int i);
 /* Build a candidate's label from its fields. */
 const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *c, lm_arena *ar);
 
@@ -310,6 +318,7 @@ typedef struct sched_term {
     const sym_expr *cycles;
     int level;             /* where it applies; -1 for totals */
     sched_termkind kind;
+    bool writer;           /* READ/WRITE: on the writer kernel (NoC 1), else the reader (NoC 0) */
 } sched_term;
 
 typedef struct sched_model {
@@ -601,6 +610,9 @@ typedef struct sched_l1_plan {
     sched_l1_cb *cbs;
     int ncbs;
     const sym_expr *bytes;   /* sum over CBs of the largest use */
+    const sym_expr **cmds;   /* per access: NoC commands per block (tiles, or row runs by elements) */
+    const sym_expr **clip;   /* per access: 1 when a boundary check cuts the block short */
+    int nacc;
 } sched_l1_plan;
 
 /* The L1 plan of the lowering, for the model: the kernel is lowered at a

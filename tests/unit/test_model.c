@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include <cmocka.h>
+#include <math.h>
 #include <string.h>
 
 #include "df/df.h"
@@ -200,6 +201,123 @@ static void candidates_lower(void **st)
     cands_lower(BH, "kernels/flash_decode.py", "B=1,H=32,HKV=8,S=1000,D=64", NULL);
 }
 
+/* ---- terms of the latency model at a point ------------------------------------- */
+
+typedef struct compiled {
+    drv_result r;
+    lm_diag d;
+    sched_model m;
+} compiled;
+
+/* Compile path at shapes, summarise with the lowering's plan, and build the
+ * model of the first candidate. */
+static void compile_model(compiled *x, const char *path, const char *shapes)
+{
+    static char sbuf[256];
+    fe_kv sk[16];
+    memset(x, 0, sizeof *x);
+    lm_diag_init(&x->d, stderr);
+    drv_opts o = {0};
+    o.path = path;
+    o.launch.shapes = sk;
+    o.launch.nshapes = parse_kv(shapes, sk, 16, sbuf, sizeof sbuf);
+    assert_true(drv_compile(&x->r, &o, &x->d));
+    drv_sched_opts so = {.arch = WH};
+    assert_true(drv_summarize(&x->r, &so, &x->d));
+    sched_kernel *k = x->r.sched->job.k[0];
+    assert_true(sched_lower_l1(k, WH, &x->r.sched->bound, x->r.sym, &x->r.arena));
+    sched_cands cs;
+    sched_candidates(&cs, k, WH, &x->r.sched->bound, x->r.sym, &x->r.arena);
+    assert_true(cs.n >= 1);
+    assert_true(sched_model_build(&x->m, k, &cs.c[0], WH, &x->r.sched->bound, "", x->r.sym, &x->r.arena, &x->d));
+}
+
+static int64_t term_at(compiled *x, sched_termkind kind, int level, const char *name, const char *at)
+{
+    static char vbuf[256];
+    fe_kv vk[16];
+    int nv = parse_kv(at, vk, 16, vbuf, sizeof vbuf);
+    sym_env env = {0};
+    for (int i = 0; i < x->r.sched->bound.n; i++)
+        sym_env_set(&env, x->r.sched->bound.b[i].var, x->r.sched->bound.b[i].lo);
+    for (int i = 0; i < nv; i++)
+        sym_env_set(&env, sym_var(x->r.sym, vk[i].name), vk[i].value);
+    int64_t v = -1;
+    bool found = false;
+    for (int i = 0; i < x->m.nterms && !found; i++) {
+        const sched_term *t = &x->m.terms[i];
+        if (t->kind == kind && t->level == level && !strcmp(t->name, name)) {
+            assert_int_equal(sym_eval(t->cycles, &env, &v), SYM_OK);
+            found = true;
+        }
+    }
+    sym_env_free(&env);
+    if (!found)
+        fail_msg("no term '%s' at level %d", name, level);
+    return v;
+}
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t milli(double x) { return llround(x * 1000); }
+
+/* y = exp(x) then z = y * y on a 64 x 128 fp32 block (2 x 4 tiles; Dst holds
+ * 4 fp32 tiles, so each op is 2 chunks). The multiply reads what the exp
+ * made, so it starts after the exp's last chunk is packed: the compute
+ * stage is the chain exp (its slowest stage: it reads only the load and
+ * overlaps the previous program) + multiply (slowest stage + the two
+ * smaller over its 2 chunks), above the engines' totals; then one Dst
+ * hand-off per chunk and the CB handshakes of x and z. */
+static void chain_of_ops(void **st)
+{
+    (void)st;
+    compiled x;
+    compile_model(&x, "tests/unit/data/chain.py", "M=1024,N=128");
+    const arch_desc *a = WH;
+    const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.z=2";
+    int64_t tb = a->tile_bytes[ARCH_FP32], T = 8;
+    int64_t u_exp = cdiv(T * tb * 1000, milli(a->unpack_bpc)), p_exp = cdiv(T * tb * 1000, milli(a->pack_bpc));
+    int64_t m_exp = cdiv(T * milli(a->sfpu_exp_tile_cycles), 1000);
+    int64_t u_mul = cdiv(2 * T * tb * 1000, milli(a->unpack_bpc)), p_mul = p_exp;
+    int64_t m_mul = cdiv(T * milli(a->eltwise_tile_cycles), 1000);
+    int64_t top_mul = LM_MAX(LM_MAX(u_mul, m_mul), p_mul);
+    int64_t two = LM_MIN(LM_MIN(u_mul + m_mul, u_mul + p_mul), m_mul + p_mul);
+    int64_t chain = LM_MAX(LM_MAX(u_exp, m_exp), p_exp) + top_mul + cdiv(two, 2);
+    int64_t totals = LM_MAX(LM_MAX(cdiv(3 * T * tb * 1000, milli(a->unpack_bpc)),
+                                   cdiv(T * (milli(a->sfpu_exp_tile_cycles) + milli(a->eltwise_tile_cycles)), 1000)),
+                            cdiv(2 * T * tb * 1000, milli(a->pack_bpc)));
+    int64_t want = LM_MAX(chain, totals) + 4 * llround(a->dst_handoff_cycles) + 2 * llround(a->cb_handshake_cycles);
+    assert_true(chain > totals); /* the chain decides here */
+    assert_int_equal(term_at(&x, SCHED_T_COMPUTE, 0, "compute", at), want);
+    drv_free(&x.r);
+}
+
+/* A block a boundary check cuts short moves element by element: one NoC
+ * command per row and tile column (64 rows x 4 = 256), not one per tile (8).
+ * One core reads: the banks' and the links' shares cannot exceed its own
+ * rate, so the read is latency + hops + max(bytes at its rate, commands). */
+static void clipped_block_commands(void **st)
+{
+    (void)st;
+    const arch_desc *a = WH;
+    const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.z=2";
+    int64_t bytes = 8 * a->tile_bytes[ARCH_FP32];
+    int64_t fixed = llround(a->dram_latency_cycles) + llround(a->noc_inject_cycles + a->noc_eject_cycles) +
+                    ((a->noc_w + 3) / 4 + (a->noc_h + 3) / 4) * llround(a->noc_hop_cycles) +
+                    llround(a->cb_handshake_cycles);
+    int64_t own = cdiv(bytes * 1000, milli(LM_MIN(a->core_read_bpc, a->link_bytes_per_cycle)));
+    int64_t cmd = llround(a->noc_cmd_cycles);
+    static const struct {
+        const char *shape;
+        int64_t cmds;
+    } cases[] = {{"M=1024,N=128", 8}, {"M=1000,N=128", 64 * 4}};
+    for (int i = 0; i < 2; i++) {
+        compiled x;
+        compile_model(&x, "tests/unit/data/chain.py", cases[i].shape);
+        assert_int_equal(term_at(&x, SCHED_T_READ, 0, "read x", at), fixed + LM_MAX(own, cases[i].cmds * cmd));
+        drv_free(&x.r);
+    }
+}
+
 static void l1_matmul(void **st)
 {
     (void)st;
@@ -238,6 +356,8 @@ int main(void)
         cmocka_unit_test(l1_attention),
         cmocka_unit_test(l1_decode),
         cmocka_unit_test(candidates_lower),
+        cmocka_unit_test(chain_of_ops),
+        cmocka_unit_test(clipped_block_commands),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -320,28 +320,34 @@ static void candidates_matmul(void **state)
        both flattened: 1; one flattened: the other load multicast to the grid
        or not (3) twice: 6; all in time: 1 */
     assert_int_equal(cs.legal, 32 + 16 + 1 + 6 + 1);
-    /* kept on the 8x8 grid: (y,x) with both loads shared, 3 x 3 mechanisms (the
-       transposed placement ties and comes later); one axis flattened over the
-       grid (16 programs at BLOCK=32 > 8 per row) with the other load sent to
-       all, edge or interior: 2 x 2 */
+    /* kept on the 8x8 grid: (x,y) with both loads shared, 3 x 3 mechanisms; one
+       axis flattened over the grid (16 programs at BLOCK=32 > 8 per row) with
+       the other load sent to all, edge or interior: 2 x 2. The (y,x) placement
+       shares as much, but there a (the first load moved, on NoC 0) has its 8
+       senders in one column and b (on NoC 1) its 8 in one row, each group
+       sharing the last leg of its NoC's route from the banks; in (x,y) every
+       sender has that leg to itself, so (x,y) dominates */
     assert_int_equal(cs.n, 9 + 4);
     assert_int_equal(cs.pruned, cs.legal - cs.n);
-    assert_int_equal(cs.c[0].place[0], SCHED_ON_Y);
-    assert_int_equal(cs.c[0].place[1], SCHED_ON_X);
+    assert_int_equal(cs.c[0].place[0], SCHED_ON_X);
+    assert_int_equal(cs.c[0].place[1], SCHED_ON_Y);
     assert_int_equal(cs.c[0].ops[0].transport, SCHED_MCAST);
-    assert_int_equal(cs.c[0].ops[0].along, SCHED_ON_X);
+    assert_int_equal(cs.c[0].ops[0].along, SCHED_ON_Y);
     assert_int_equal(cs.c[0].extent, 64);
     assert_string_equal(cs.c[0].label,
-                        "pid_m->y pid_n->x; a: mcast along x (edge sender); b: mcast along y (edge sender)");
+                        "pid_m->x pid_n->y; a: mcast along y (edge sender); b: mcast along x (edge sender)");
     release(&j);
 
     /* on 13x10 the transposed placement shares a over 10 cores and b over 13:
-       no longer a tie, both kept */
+       no longer a tie, both kept (3 x 3 each), and (y,x) also with b from DRAM
+       (a shared over 13, its 10 senders in a column, b's readers 10 to a
+       column; 3); one axis flattened as on 8x8 (4); pid_n alone on x with a
+       shared over 13 and b from DRAM, one core to a column (3) */
     assert_true(compile(&j, "kernels/matmul.py", "blackhole_p150", "M=512,N=512,K=512", NULL, false));
     k = summarize(&j, 0);
     sched_candidates(&cs, k, j.a, &j.r.spec->env, j.r.sym, &j.r.arena);
     assert_int_equal(cs.legal, 56);
-    assert_int_equal(cs.n, 9 + 9 + 4);
+    assert_int_equal(cs.n, 9 + 9 + 3 + 4 + 3);
     release(&j);
 
     /* one program along M (M = 32): multicasting b along y reaches nobody, so it
@@ -399,6 +405,22 @@ static void matmul_unpack_reuse(void **state)
     release(&j);
 }
 
+/* Thousandths of one core's block on the busiest link of a NoC 0 column
+ * into `k` cores at the first k core rows: every bank's share enters the
+ * column at the bank's row and travels +y (around the ring) to each core. */
+static int64_t column_load(const arch_desc *a, int k)
+{
+    int load[64] = {0};
+    for (int b = 0; b < a->num_dram_banks; b++)
+        for (int j = 0; j < k; j++)
+            for (int y = a->dram_bank_noc[b].y; y != a->core_noc_y[j]; y = (y + 1) % a->noc_h)
+                load[y]++;
+    int most = 0;
+    for (int y = 0; y < a->noc_h; y++)
+        most = LM_MAX(most, load[y]);
+    return (int64_t)most * 1000 / a->num_dram_banks;
+}
+
 static void model_at_a_point(void **state)
 {
     (void)state;
@@ -412,18 +434,30 @@ static void model_at_a_point(void **state)
     const char *at = "BLOCK_M=64,BLOCK_N=64,BLOCK_K=512,grid.x=8,grid.y=8,depth.a=2,depth.b=2,depth.c=1,sub.h=2,sub.w=2";
     const arch_desc *a = j.a;
 
-    /* reading a (64 x 512 bf16 = 2 x 16 tiles) from DRAM at the edge sender:
-       latency + mean hops from a bank + max(bytes at min(core, link) rate,
-       one command per tile) + CB handshake */
+    /* the first candidate places pid_m on x and pid_n on y: a is multicast
+       down each column from its edge sender (8 senders, one per column, the
+       first load moved: the reader on NoC 0), b along each row (the writer,
+       NoC 1). Reading a (64 x 512 bf16 = 2 x 16 tiles) at the sender: latency
+       + mean hops from a bank + the slowest of: bytes at min(core, link)
+       rate, one command per tile, the 8 senders' blocks over all banks, and
+       the busiest link of the sender's column (one core: its column to
+       itself) - then the CB handshake */
+    assert_int_equal(cs.c[0].place[0], SCHED_ON_X);
+    assert_int_equal(cs.c[0].ops[0].along, SCHED_ON_Y);
     int64_t tiles = 2 * 16, bytes = tiles * a->tile_bytes[ARCH_BF16];
     int64_t hops = (a->noc_w + 3) / 4 + (a->noc_h + 3) / 4;
     int64_t lat = rnd(a->noc_inject_cycles + a->noc_eject_cycles);
+    int64_t banks = cdiv(8 * bytes * 1000,
+                         rnd(LM_MIN(a->dram_bank_read_bpc, a->link_bytes_per_cycle) * a->num_dram_banks * 1000));
+    int64_t line = cdiv(bytes * column_load(a, 1), rnd(a->link_bytes_per_cycle * 1000));
     int64_t read = rnd(a->dram_latency_cycles) + lat + hops * rnd(a->noc_hop_cycles) +
-                   LM_MAX(cdiv(bytes * 1000, rnd(LM_MIN(a->core_read_bpc, a->link_bytes_per_cycle) * 1000)),
-                          tiles * rnd(a->noc_cmd_cycles)) +
+                   LM_MAX(LM_MAX(cdiv(bytes * 1000, rnd(LM_MIN(a->core_read_bpc, a->link_bytes_per_cycle) * 1000)),
+                                 tiles * rnd(a->noc_cmd_cycles)),
+                          LM_MAX(banks, line)) +
                    rnd(a->cb_handshake_cycles);
-    /* then multicast along the row of 8 cores: setup + bytes at the multicast
-       rate + the path to the far end (7 hops), and the semaphore round trip */
+    /* then multicast down the column of 8 cores: setup + bytes at the
+       multicast rate + the path to the far end (7 hops), and the semaphore
+       round trip */
     int64_t far = 8 - 1;
     int64_t mc = rnd(a->mcast_setup_cycles) + cdiv(bytes * 1000, rnd(LM_MIN(a->mcast_bpc, a->link_bytes_per_cycle) * 1000)) +
                  lat + far * rnd(a->noc_hop_cycles);
@@ -443,16 +477,24 @@ static void model_at_a_point(void **state)
     int64_t comp = LM_MAX(LM_MAX(unpack, math), pack) + rnd(a->dst_handoff_cycles) + 2 * rnd(a->cb_handshake_cycles);
     assert_int_equal(term(&j, &m, SCHED_T_COMPUTE, 1, "compute", at), comp);
 
-    /* one K step (K = BLOCK_K): the loop is its stages in a row */
-    int64_t loop = 2 * (read + mc + sem) + comp;
+    /* b (64 x 512 too) on the writer costs the same; the two read side by
+       side, so one K step (K = BLOCK_K) is one read, then the matmul - whose
+       one 2x2 sub-block, at this first (and only) step, passes unpack, math
+       and pack one after the other - with its hand-off and handshakes */
+    assert_int_equal(term(&j, &m, SCHED_T_READ, 1, "read b (writer, NoC 1)", at), read + mc + sem);
+    int64_t loop = (read + mc + sem) + unpack + math + pack + rnd(a->dst_handoff_cycles) +
+                   2 * rnd(a->cb_handshake_cycles);
     assert_int_equal(term(&j, &m, SCHED_T_LEVEL, 1, NULL, at), loop);
 
-    /* c (2x2 fp32 tiles) written once per program; 8x8 programs on 8x8 cores */
+    /* c (2x2 fp32 tiles) written once per program; 8x8 programs on 8x8 cores,
+       all writing at once: their 64 blocks share the banks */
     int64_t cb = 4 * a->tile_bytes[ARCH_FP32];
     int64_t write = rnd(a->dram_write_latency_cycles + a->cb_handshake_cycles + a->barrier_cycles) + lat +
                     hops * rnd(a->noc_hop_cycles) +
-                    LM_MAX(cdiv(cb * 1000, rnd(LM_MIN(a->core_write_bpc, a->link_bytes_per_cycle) * 1000)),
-                           4 * rnd(a->noc_cmd_cycles));
+                    LM_MAX(LM_MAX(cdiv(cb * 1000, rnd(LM_MIN(a->core_write_bpc, a->link_bytes_per_cycle) * 1000)),
+                                  4 * rnd(a->noc_cmd_cycles)),
+                           cdiv(64 * cb * 1000, rnd(LM_MIN(a->dram_bank_write_bpc, a->link_bytes_per_cycle) *
+                                                    a->num_dram_banks * 1000)));
     assert_int_equal(term(&j, &m, SCHED_T_WRITE, 0, "write c", at), write);
     assert_int_equal(term(&j, &m, SCHED_T_COUNT, 0, NULL, at), 1);
     /* program level: no reads; its compute stage is the loop plus the

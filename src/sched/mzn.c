@@ -530,8 +530,113 @@ static int64_t eval_node(mctx *c, int id, const int64_t *vals, int64_t *memo, bo
 /* Interval arithmetic forgets that operands share variables
  * (cdiv(1024, BM) * cdiv(BM, 32) is at most 32, not 512), so a node whose
  * interval leaves the solver's range but that depends on few assignments
- * gets its exact range by evaluating them all. */
-enum { TIGHTEN_MAX = 6000 };
+ * gets its exact range by evaluating them all. With more assignments than
+ * that, the correlation usually sits in some of the variables
+ * (cdiv(BN, 32) * cdiv(2048, BN), with the grid elsewhere below): the node's
+ * range is then the union, over the assignments of all its variables but one
+ * or two "free" ones, of its interval recomputed over its subexpression with
+ * the free variables at their whole domains - sound for any choice of free
+ * variables. Choices are tried (each within TIGHTEN_MAX assignments) until
+ * the node fits the solver's integers; TIGHTEN_WORK caps the node intervals
+ * recomputed so per problem, so that large problems stay cheap. */
+enum { TIGHTEN_MAX = 6000, TIGHTEN_WORK = 4000000 };
+
+/* Node i's interval over the assignments of its variables vs[0..nvs) whose
+ * isfree[] is false, the free ones at their whole domains: the union over
+ * those assignments of the intervals recomputed over its subexpression
+ * (sub[0..nsub), operands first), each operand's within its interval over
+ * all assignments (slo/shi, by node). Node intervals are restored after. */
+static void tighten_box(mctx *c, int i, const int *sub, int nsub, const int64_t *slo, const int64_t *shi,
+                        const int *vs, int nvs, const bool *isfree, int64_t *lo, int64_t *hi)
+{
+    const solve_problem *p = c->p;
+    int idx[64] = {0};
+    int64_t vals[64] = {0}; /* by position in vs */
+    int64_t blo = INT64_MAX, bhi = INT64_MIN;
+    for (bool more = true; more;) {
+        for (int v = 0; v < nvs; v++)
+            vals[v] = p->vars[vs[v]].domain[idx[v]];
+        for (int s = 0; s < nsub; s++) {
+            mnode *q = &c->n.items[sub[s]];
+            if (q->kind == SYM_VAR && q->var >= 0) {
+                for (int v = 0; v < nvs; v++)
+                    if (vs[v] == q->var && !isfree[v])
+                        q->lo = q->hi = vals[v];
+                continue;
+            }
+            if (!q->nargs)
+                continue;
+            interval(c, q);
+            /* where the two overlap; apart, no assignment of the box defines
+             * the node and the recomputed interval will do */
+            if (LM_MAX(q->lo, slo[sub[s]]) <= LM_MIN(q->hi, shi[sub[s]]))
+                q->lo = LM_MAX(q->lo, slo[sub[s]]), q->hi = LM_MIN(q->hi, shi[sub[s]]);
+        }
+        const mnode *nd = &c->n.items[i];
+        blo = LM_MIN(blo, nd->lo), bhi = LM_MAX(bhi, nd->hi);
+        more = false;
+        for (int v = 0; v < nvs; v++) { /* next assignment of the fixed ones */
+            if (isfree[v])
+                continue;
+            if (++idx[v] < p->vars[vs[v]].ndomain) {
+                more = true;
+                break;
+            }
+            idx[v] = 0;
+        }
+    }
+    for (int s = 0; s < nsub; s++)
+        c->n.items[sub[s]].lo = slo[sub[s]], c->n.items[sub[s]].hi = shi[sub[s]];
+    *lo = blo, *hi = bhi;
+}
+
+/* Node i (interval beyond the clip, more than TIGHTEN_MAX assignments of its
+ * variables vs): its interval tightened by boxes with one, then two free
+ * variables, as far as *work (node intervals left to recompute) allows. */
+static void tighten_partial(mctx *c, int i, const bool *subm, const int *vs, int nvs, int64_t *work)
+{
+    const solve_problem *p = c->p;
+    mnode *nd = &c->n.items[i];
+    size_t nn = c->n.len;
+    int nsub = 0;
+    int *sub = lm_xcalloc((size_t)i + 1, sizeof *sub);
+    int64_t *slo = lm_xcalloc(nn + 1, sizeof *slo), *shi = lm_xcalloc(nn + 1, sizeof *shi);
+    for (int q = 0; q <= i; q++)
+        if (subm[q]) {
+            sub[nsub++] = q;
+            slo[q] = c->n.items[q].lo, shi[q] = c->n.items[q].hi;
+        }
+    bool isfree[64] = {false};
+    /* free variables a and b (b < 0: a alone) */
+    for (int nfree = 1; nfree <= 2 && nfree < nvs; nfree++)
+        for (int a = 0; a < nvs; a++)
+            for (int b = nfree == 1 ? -1 : a + 1; b < (nfree == 1 ? 0 : nvs); b++) {
+                if (nd->lo >= -c->clip && nd->hi <= c->clip)
+                    goto done;
+                int64_t combos = 1; /* assignments of the fixed ones, saturating */
+                for (int v = 0; v < nvs && combos <= TIGHTEN_MAX; v++)
+                    if (v != a && v != b)
+                        combos *= p->vars[vs[v]].ndomain;
+                if (combos > TIGHTEN_MAX || combos * nsub > *work)
+                    continue;
+                *work -= combos * nsub;
+                isfree[a] = true;
+                if (b >= 0)
+                    isfree[b] = true;
+                int64_t lo, hi;
+                tighten_box(c, i, sub, nsub, slo, shi, vs, nvs, isfree, &lo, &hi);
+                isfree[a] = false;
+                if (b >= 0)
+                    isfree[b] = false;
+                if (lo <= hi)
+                    nd->lo = LM_MAX(nd->lo, lo), nd->hi = LM_MIN(nd->hi, hi);
+                slo[i] = nd->lo, shi[i] = nd->hi;
+            }
+done:
+    free(sub);
+    free(slo);
+    free(shi);
+}
 
 static void tighten(mctx *c)
 {
@@ -545,6 +650,7 @@ static void tighten(mctx *c)
     bool *sub = lm_xcalloc(nn + 1, sizeof *sub);
     int64_t *vals = lm_xcalloc((size_t)p->nvars + 1, sizeof *vals);
     int *idx = lm_xcalloc((size_t)p->nvars + 1, sizeof *idx);
+    int64_t work = TIGHTEN_WORK;
     for (int j = 0; j < p->nvars; j++)
         vals[j] = p->vars[j].ndomain ? p->vars[j].domain[0] : 0;
     for (size_t i = 0; i < nn; i++) {
@@ -557,17 +663,22 @@ static void tighten(mctx *c)
             interval(c, nd); /* again, over operands tightened before */
         if (nd->par || (nd->lo >= -c->clip && nd->hi <= c->clip))
             continue;
-        int64_t combos = 1;
+        int64_t combos = 1; /* saturating past TIGHTEN_MAX */
         int vs[64], nvs = 0;
-        for (int j = 0; j < p->nvars && combos <= TIGHTEN_MAX; j++)
+        for (int j = 0; j < p->nvars; j++)
             if (mask[i] >> j & 1) {
-                combos *= LM_MAX(p->vars[j].ndomain, 1);
+                if (combos <= TIGHTEN_MAX || p->vars[j].ndomain == 0)
+                    combos *= p->vars[j].ndomain;
                 vs[nvs++] = j;
             }
-        if (combos > TIGHTEN_MAX || combos == 0)
+        if (combos == 0)
             continue;
         memset(sub, 0, nn);
         mark_reach(c, sub, (int)i);
+        if (combos > TIGHTEN_MAX) {
+            tighten_partial(c, (int)i, sub, vs, nvs, &work);
+            continue;
+        }
         int64_t lo = INT64_MAX, hi = INT64_MIN;
         memset(idx, 0, sizeof(int) * (size_t)(p->nvars + 1));
         for (int64_t t = 0; t < combos; t++) {

@@ -623,6 +623,64 @@ static void ranges_beyond_32_bits(void **state)
     sym_env_free(&fixed);
 }
 
+/* A subexpression whose interval leaves the solver's integers only because
+ * interval arithmetic forgets that its factors share a variable, with too
+ * many assignments of its variables to evaluate them all:
+ * N = 2^21 * cdiv(n, 4) * cdiv(min(n*g, 100), n) over n, g in 1..100. The
+ * factors' intervals are [1, 25] and [1, 100], so N <= 2^21 * 2500 = 5.2e9
+ * by intervals; but cdiv(min(n*g, 100), n) <= cdiv(100, n), and cdiv(n, 4) *
+ * cdiv(100, n) <= (n + 3)/4 * (n + 99)/n = n/4 + 25.5 + 74.25/n, at most 100
+ * on 1..100 (convex, 100 at n = 1), so N <= 2^21 * 100 = 2.1e8, well within.
+ * The objective is cdiv(N, g) + 1000*h with h >= 50000 by a constraint: its
+ * optimum is 5e7 plus at most 2^21, but "N beyond 32 bits" proves only
+ * objective >= 2^31/100 + 1000 (h's least value), about 2.1e7. With the
+ * bound from better candidates at 3e7 (between the two) the problem is
+ * infeasible, and only N's exact range proves it certainly so. */
+static void correlated_subexpression(void **state)
+{
+    (void)state;
+    need_minizinc();
+    static int64_t d100[100], dh[] = {1, 50000, 60000};
+    for (int i = 0; i < 100; i++)
+        d100[i] = i + 1;
+    const sym_expr *n = V("n"), *g = V("g"), *h = V("h");
+    solve_var vars[] = {{n, d100, 100}, {g, d100, 100}, {h, dh, 3}};
+    const sym_expr *N = mul(mul(K((int64_t)1 << 21), sym_cdiv(C, n, K(4))),
+                            sym_cdiv(C, sym_min(C, mul(n, g), K(100)), n));
+    solve_constraint cons[] = {{sub(K(50000), h), "h >= 50000"}, {NULL, "(bound from better candidates)"}};
+    solve_problem p = {.vars = vars, .nvars = 3, .cons = cons, .ncons = 1,
+                       .objective = add(sym_cdiv(C, N, g), mul(K(1000), h))};
+    cons[1].expr = sub(p.objective, K(30000000));
+    p.ncons = 2;
+    mzn_report rep;
+    cross_check(&p, 1, "correlated subexpression, infeasible bound", &rep);
+    assert_int_equal(rep.clipped, 0); /* N's exact range fits: nothing is bounded */
+    cons[1].expr = sub(p.objective, K(60000000));
+    cross_check(&p, 1, "correlated subexpression, feasible bound", NULL);
+    p.ncons = 1;
+    cross_check(&p, 2, "correlated subexpression", NULL);
+    lm_buf m = {0}, why = {0};
+    assert_true(mzn_write_model(&m, &p, NULL, NULL, &why));
+    assert_null(strstr(lm_buf_str(&m), "explicit bounds"));
+    lm_buf_free(&m);
+    lm_buf_free(&why);
+    /* N's exact range is reached, not cut: maximising N gives 2^21 * 100 at
+     * n = 1, g = 100 (n = 1 gives N = 2^21 * g; for n >= 2 the bound above,
+     * n/4 + 25.5 + 74.25/n, is at most 63) */
+    p.objective = sub(K(300000000), N);
+    cross_check(&p, 2, "correlated subexpression, maximised", NULL);
+    solve_solution o[1];
+    int no = 0;
+    mzn_solve_options mo = {.top_k = 1};
+    assert_int_equal(mzn_solve(&p, &mo, o, &no, &rep, NULL), SOLVE_OPTIMAL);
+    assert_int_equal(no, 1);
+    assert_int_equal(o[0].objective, 300000000 - ((int64_t)1 << 21) * 100);
+    assert_int_equal(o[0].values[0], 1);
+    assert_int_equal(o[0].values[1], 100);
+    assert_int_equal(rep.clipped, 0);
+    solve_free_solutions(o, no);
+}
+
 /* ---- errors ------------------------------------------------------------------------------ */
 
 static void error_messages(void **state)
@@ -680,6 +738,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(random_problems_match_builtin, setup, teardown),
         cmocka_unit_test_setup_teardown(gemm_problem, setup, teardown),
         cmocka_unit_test_setup_teardown(ranges_beyond_32_bits, setup, teardown),
+        cmocka_unit_test_setup_teardown(correlated_subexpression, setup, teardown),
         cmocka_unit_test_setup_teardown(error_messages, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

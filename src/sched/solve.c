@@ -634,11 +634,29 @@ static void fail(search *s, int what, sym_status st)
     s->failed = true;
 }
 
+/* The value of root `e` (tape node `node`) at a complete assignment: the
+ * tape's point where it evaluated (the same value sym_eval returns, see
+ * above; checked against it under verify_bounds), else sym_eval, which
+ * reports why it fails. */
+static sym_status root_value(const search *s, const sym_expr *e, int node, int64_t *v)
+{
+    const tnode *nd = &s->tp.t[node];
+    if (nd->st == SYM_OK && nd->lo == nd->hi) {
+        *v = nd->lo;
+        if (s->verify) {
+            int64_t w = 0;
+            if (sym_eval(e, &s->env, &w) != SYM_OK || w != *v)
+                LM_BUG("solve: the tape's point %lld differs from sym_eval's", (long long)*v);
+        }
+        return SYM_OK;
+    }
+    return sym_eval(e, &s->env, v);
+}
+
 /* A complete assignment. The tape's intervals are now exact values where
- * they evaluated; a constraint or objective whose node failed is evaluated
- * again with sym_eval, which reports why. Solutions entering the top k take
- * their figures from sym_eval. `ent` is the row of constraints already
- * proven for this assignment. */
+ * they evaluated; a constraint, objective or tie-break whose node failed is
+ * evaluated again with sym_eval, which reports why. `ent` is the row of
+ * constraints already proven for this assignment. */
 static void leaf(search *s, const unsigned char *ent)
 {
     const solve_problem *p = s->p;
@@ -647,10 +665,7 @@ static void leaf(search *s, const unsigned char *ent)
     for (int c = 0; c < s->ncons; c++) {
         if (ent[c])
             continue;
-        const tnode *nd = &s->tp.t[s->cons_node[c]];
-        if (nd->st == SYM_OK && nd->lo == nd->hi) {
-            v = nd->lo;
-        } else if ((st = sym_eval(p->cons[c].expr, &s->env, &v)) != SYM_OK) {
+        if ((st = root_value(s, p->cons[c].expr, s->cons_node[c], &v)) != SYM_OK) {
             fail(s, c, st);
             return;
         }
@@ -666,7 +681,7 @@ static void leaf(search *s, const unsigned char *ent)
         s->st->pruned_bound++;
         return;
     }
-    if ((st = sym_eval(p->objective, &s->env, &obj)) != SYM_OK) {
+    if ((st = root_value(s, p->objective, s->obj_node, &obj)) != SYM_OK) {
         fail(s, -1, st);
         return;
     }
@@ -675,7 +690,7 @@ static void leaf(search *s, const unsigned char *ent)
         return;
     }
     for (int i = 0; i < p->ntiebreak; i++) {
-        if ((st = sym_eval(p->tiebreak[i], &s->env, &tb[i])) != SYM_OK) {
+        if ((st = root_value(s, p->tiebreak[i], s->tb_node[i], &tb[i])) != SYM_OK) {
             fail(s, -2 - i, st);
             return;
         }

@@ -5,7 +5,7 @@
 # Spearman's rank correlation of predicted and simulated cycles (over all of them and over
 # the fastest tenth), the gap of the model's top-1 to the best simulated, and its rank.
 # docs/scheduler.md ("Model quality") discusses a run. All figures are simulated.
-# Takes about half an hour on two cores (BOUND=2500): model-quality runs are never capped,
+# Takes about 6 minutes on two cores (BOUND=2500): model-quality runs are never capped,
 # so slow schedules are simulated to the end.
 #
 # usage: bench/model_quality.sh [SUITE...]    (LOOMC, BOUND, BENCH_OUT from the environment)

@@ -197,7 +197,8 @@ static void row_fail(bl_row *row, const char *why)
     row->why = why;
 }
 
-static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_suite_shape *sh, const arch_desc *arch)
+static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite_op *op, const bl_suite_shape *sh,
+                    const arch_desc *arch)
 {
     lm_arena *ar = &b->ar;
     const bl_bench_opts *o = &b->opts;
@@ -219,7 +220,7 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
         memset(&r, 0, sizeof r);
         double t0 = bl_cpu_seconds();
         bool ok = drv_compile(&r, &dopt, &cp.d);
-        drv_sched_opts so = {.arch = arch, .top_k = 1};
+        drv_sched_opts so = {.arch = arch, .top_k = 1, .have_format = su->have_format, .format = su->format};
         ok = ok && drv_schedule(&r, &so, &cp.d);
         row->compile_seconds = bl_cpu_seconds() - t0;
         drv_free(&r);
@@ -235,7 +236,7 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
     cap_open(&cp);
     drv_result r;
     memset(&r, 0, sizeof r);
-    drv_sched_opts so = {.arch = arch, .top_k = 5};
+    drv_sched_opts so = {.arch = arch, .top_k = 5, .have_format = su->have_format, .format = su->format};
     if (!drv_compile(&r, &dopt, &cp.d) || !drv_schedule(&r, &so, &cp.d)) {
         drv_free(&r);
         row_fail(row, lm_arena_printf(ar, "compile: %s", cap_close(&cp, ar)));
@@ -308,6 +309,26 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite_op *op, const bl_su
             }
         } else {
             row->ttnn_why = lm_arena_strdup(ar, ts->why);
+        }
+        bl_sched_free(ts);
+        free(ts);
+
+        /* TTNN's hand-tuned config: only matmul rows its table covers (shape, one
+           format for A, B and C, the chip's grid) have one */
+        rc.what = "ttnn-tuned";
+        ts = lm_xcalloc(1, sizeof *ts);
+        to.kind = BL_SCHED_TUNED;
+        if (bl_ttnn_schedule(ts, job->k, job->nlaunches, job->bound, arch, &to, r.sym, &r.arena)) {
+            bl_eval te = {0};
+            const char *twhy = NULL;
+            if (simulate(&rc, ts->s, ts->nlaunches, 0, &te, &twhy) && te.ok) {
+                row->tuned_ok = true;
+                row->tuned_cycles = te.cycles;
+            } else {
+                row->tuned_why = twhy;
+            }
+        } else {
+            row->tuned_why = lm_arena_strdup(ar, ts->why);
         }
         bl_sched_free(ts);
         free(ts);
@@ -476,7 +497,7 @@ bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_ben
                     double t0 = bl_wall_seconds();
                     if (o->progress)
                         fprintf(stderr, "bench: [%d/%d] %s %s on %s\n", done, total, op->name, row.label, a->name);
-                    run_row(b, &row, op, &op->shapes[hi], a);
+                    run_row(b, &row, su, op, &op->shapes[hi], a);
                     if (o->progress) {
                         if (row.ok) {
                             fprintf(stderr, "bench:   loomc %.0f cycles", row.loomc_cycles);

@@ -261,6 +261,8 @@ typedef struct bl_suite {
     int64_t oracle_bound;/* 0: not set */
     int64_t trials[BL_MAX_MARKS];
     int ntrials;         /* 0: not set */
+    bool have_format;    /* 'format NAME': the storage format of every loaded and stored */
+    arch_format format;  /* DRAM tensor, as loomc run --format (else the kernels' own) */
     bl_suite_op *ops;
     int nops;
 } bl_suite;
@@ -313,6 +315,10 @@ typedef struct bl_row {
     bool ttnn_ok;
     const char *ttnn_why;
     double ttnn_cycles;
+    /* TTNN's hand-tuned matmul config (--schedule ttnn-tuned), where one covers the row */
+    bool tuned_ok;
+    const char *tuned_why;
+    double tuned_cycles;
     /* oracle */
     bool oracle_ran, oracle_exact, space_known;
     int64_t space, oracle_points; /* legal points; points the oracle tried */

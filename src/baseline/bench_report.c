@@ -179,6 +179,32 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
         free(sp);
     }
 
+    /* TTNN's hand-tuned configs, for the groups with rows they cover */
+    bool any_tuned = false;
+    for (int i = 0; i < ng; i++) {
+        double *sp = lm_xcalloc((size_t)g[i].n, sizeof *sp);
+        int nsp = 0;
+        for (int k = 0; k < g[i].n; k++) {
+            const bl_row *r = &b->rows[g[i].rows[k]];
+            if (r->ok && r->tuned_ok)
+                sp[nsp++] = r->tuned_cycles / r->loomc_cycles;
+        }
+        if (nsp) {
+            if (!any_tuned)
+                lm_buf_puts(out, "\nagainst TTNN's hand-tuned matmul configs (--schedule ttnn-tuned), on the shapes "
+                                 "they cover:\n");
+            any_tuned = true;
+            double lo = sp[0], hi = sp[0];
+            for (int k = 1; k < nsp; k++) {
+                lo = LM_MIN(lo, sp[k]);
+                hi = LM_MAX(hi, sp[k]);
+            }
+            lm_buf_printf(out, "%-10s %-15s %3d/%-2d  %.2fx [%.2fx, %.2fx]\n", g[i].op, g[i].arch, nsp, g[i].n,
+                          bl_geomean(sp, nsp), lo, hi);
+        }
+        free(sp);
+    }
+
     /* per shape */
     for (int i = 0; i < ng; i++) {
         lm_buf_printf(out, "\n%s on %s (cycles and TFLOP/s simulated)\n", g[i].op, g[i].arch);
@@ -239,6 +265,9 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
                 lm_buf_printf(out, "    best:  %s\n", r->best_label);
             if (!r->ttnn_ok && r->ttnn_why)
                 lm_buf_printf(out, "    ttnn n/a: %s\n", r->ttnn_why);
+            if (r->tuned_ok)
+                lm_buf_printf(out, "    ttnn-tuned: %.0f cycles (loomc %.2fx)\n", r->tuned_cycles,
+                              r->tuned_cycles / r->loomc_cycles);
             if (r->failures) {
                 lm_buf_printf(out, "    %lld points could not be run:", (long long)r->failures);
                 for (int q = 0; q < r->nfail_kinds; q++)
@@ -389,6 +418,18 @@ void bl_bench_json(lm_buf *out, const bl_bench *b)
         } else {
             lm_buf_puts(out, "{\"cycles\": null, \"why\": ");
             jstr(out, r->ttnn_why);
+            lm_buf_puts(out, "}");
+        }
+        lm_buf_puts(out, ",\n     \"ttnn_tuned\": ");
+        if (r->tuned_ok) {
+            lm_buf_puts(out, "{\"cycles\": ");
+            jnum(out, r->tuned_cycles);
+            lm_buf_puts(out, ", \"speedup_of_loomc\": ");
+            jnum(out, r->tuned_cycles / r->loomc_cycles);
+            lm_buf_puts(out, "}");
+        } else {
+            lm_buf_puts(out, "{\"cycles\": null, \"why\": ");
+            jstr(out, r->tuned_why);
             lm_buf_puts(out, "}");
         }
         lm_buf_puts(out, ",\n     \"best_known\": {\"cycles\": ");

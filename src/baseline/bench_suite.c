@@ -238,6 +238,15 @@ bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t le
                 err(&p, kcol, "expected 'arch NAME...'");
             for (size_t i = 1; i < t.len; i++)
                 LM_PUSH(&archs, t.items[i].s);
+        } else if (!strcmp(kw, "format")) {
+            if (t.len != 2)
+                err(&p, kcol, "expected 'format NAME'");
+            else if (out->have_format)
+                err(&p, kcol, "the suite's format is already set");
+            else if (!arch_format_parse(t.items[1].s, &out->format) || out->format == ARCH_FP32)
+                err(&p, t.items[1].col, "the format must be bf16, bfp8_b or bfp4_b, got '%s'", t.items[1].s);
+            else
+                out->have_format = true;
         } else if (!strcmp(kw, "oracle-bound")) {
             int64_t v;
             if (t.len != 2)
@@ -334,8 +343,8 @@ bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t le
             }
         } else {
             err(&p, kcol,
-                "unknown directive '%s' (expected suite, arch, oracle-bound, tuner-trials, operator, kernel, flops, "
-                "bytes or shape)",
+                "unknown directive '%s' (expected suite, arch, format, oracle-bound, tuner-trials, operator, kernel, "
+                "flops, bytes or shape)",
                 kw);
         }
         LM_VEC_FREE(&t);

@@ -52,6 +52,7 @@ static void suite_parses(void **state)
           "arch wormhole_n150 blackhole_p150   # two chips\n"
           "oracle-bound 300\n"
           "tuner-trials 10,100,1000\n"
+          "format BFP8_B\n"
           "\n"
           "operator gemm\n"
           "kernel ../kernels/matmul.py\n"
@@ -70,6 +71,8 @@ static void suite_parses(void **state)
     assert_int_equal(p.s.oracle_bound, 300);
     assert_int_equal(p.s.ntrials, 3);
     assert_int_equal(p.s.trials[2], 1000);
+    assert_true(p.s.have_format);
+    assert_int_equal(p.s.format, ARCH_BFP8_B);
     assert_int_equal(p.s.nops, 2);
     const bl_suite_op *g = &p.s.ops[0];
     assert_string_equal(g->name, "gemm");
@@ -81,7 +84,7 @@ static void suite_parses(void **state)
     assert_string_equal(g->shapes[0].sizes[1].name, "N");
     assert_int_equal(g->shapes[0].sizes[1].value, 256);
     assert_string_equal(g->shapes[0].label, "M=512 N=256 K=128");
-    assert_int_equal(g->shapes[0].loc.line, 11);
+    assert_int_equal(g->shapes[0].loc.line, 12);
     const bl_suite_op *a = &p.s.ops[1];
     assert_string_equal(a->kernel, "/abs/fa.py");
     assert_null(a->bytes);
@@ -123,6 +126,7 @@ static void suite_parses(void **state)
     assert_string_equal(p.s.ops[0].kernel, "dir/k.py");
     assert_int_equal(p.s.narchs, 0);
     assert_int_equal(p.s.ntrials, 0);
+    assert_false(p.s.have_format); /* the kernels' own formats */
     parsed_free(&p);
 }
 
@@ -144,8 +148,8 @@ static void suite_errors(void **state)
     (void)state;
     const char *op = "operator g\nkernel k.py\nflops M\n";
     expect_error("suite a\nfrobnicate 3\n",
-                 "t.suite:2:1: error: unknown directive 'frobnicate' (expected suite, arch, oracle-bound, "
-                 "tuner-trials, operator, kernel, flops, bytes or shape)");
+                 "t.suite:2:1: error: unknown directive 'frobnicate' (expected suite, arch, format, "
+                 "oracle-bound, tuner-trials, operator, kernel, flops, bytes or shape)");
     expect_error("# x\n  shape M=1\n", "t.suite:2:3: error: 'shape' before any 'operator' line");
     char buf[256];
     snprintf(buf, sizeof buf, "%sshape M=1 N512\n", op);
@@ -175,7 +179,11 @@ static void suite_errors(void **state)
     expect_error("# nothing\n", "t.suite:1:1: error: the suite has no 'operator'");
     /* a lone CR ends a line: the unknown word is on line 3 */
     expect_error("suite a\r\rbogus 1\r", "t.suite:3:1: error: unknown directive 'bogus' (expected suite, arch, "
-                                          "oracle-bound, tuner-trials, operator, kernel, flops, bytes or shape)");
+                                          "format, oracle-bound, tuner-trials, operator, kernel, flops, bytes or "
+                                          "shape)");
+    expect_error("format bf16\nformat bfp8_b\n", "t.suite:2:1: error: the suite's format is already set");
+    expect_error("format bfp3\n", "t.suite:1:8: error: the format must be bf16, bfp8_b or bfp4_b, got 'bfp3'");
+    expect_error("format\n", "t.suite:1:1: error: expected 'format NAME'");
 }
 
 /* ---- arithmetic ------------------------------------------------------- */

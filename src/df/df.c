@@ -232,6 +232,45 @@ static const df_field f_transpose[] = {
     F("at_out", EXPR, at_out, OPT, "0"),
 };
 
+/* A chain: the rows x cols block of `a` unpacked once into Dst, its steps
+ * (the statement's body) applied there one after the other, packed once
+ * into `out`. The steps' fields are below. */
+static const df_field f_chain[] = {
+    F("a", CB, cb, REQ, NULL),
+    F("out", CB, cb_out, REQ, NULL),
+    F("rows", EXPR, rows, OPT, "1"),
+    F("cols", EXPR, cols, OPT, "1"),
+    F("at", EXPR, at, OPT, "0"),
+    F("at_out", EXPR, at_out, OPT, "0"),
+};
+
+/* Steps of a chain: the Dst value is the first operand (with rev=1 the
+ * second, a - value); a binary step unpacks its other operand from `b`,
+ * broadcast as eltwise's `b`; a mask step indexes the chain's block. */
+static const df_field f_step_eltwise[] = {
+    F("op", SUB, sub, REQ, NULL),
+    F("b", CB, cb_b, REQ, NULL),
+    F("bcast", BCAST, bcast, OPT, "none"),
+    F("at_b", EXPR, at_b, OPT, "0"),
+    F("rev", FLAG, rev, OPT, "0"),
+};
+static const df_field f_step_sfpu[] = {
+    F("op", SUB, sub, REQ, NULL),
+    F("exact", FLAG, exact, OPT, "0"),
+    F("scalar", FLOAT, scalar, OPT, "1"),
+};
+static const df_field f_step_mask[] = {
+    F("row", EXPR, row, OPT, "0"),
+    F("col", EXPR, col, OPT, "0"),
+    F("p1r", EXPR, p1r, OPT, "0"),
+    F("p1c", EXPR, p1c, OPT, "0"),
+    F("p1k", EXPR, p1k, OPT, "0"),
+    F("p2r", EXPR, p2r, OPT, "0"),
+    F("p2c", EXPR, p2c, OPT, "0"),
+    F("p2k", EXPR, p2k, OPT, "0"),
+    F("scalar", FLOAT, scalar, OPT, "-inf"),
+};
+
 #define FIELDS(a) a, (int)LM_COUNT(a)
 #define NOFIELDS NULL, 0
 
@@ -265,7 +304,24 @@ const df_opinfo df_ops[DF_NOPS] = {
     [DF_WRITE_ELEMS] = {"write_elems", FIELDS(f_write_elems), DF_ENGINE_DM},
     [DF_TRANSPOSE] = {"transpose", FIELDS(f_transpose), DF_ENGINE_COMPUTE},
     [DF_SEND_ELEMS] = {"send_elems", FIELDS(f_send_elems), DF_ENGINE_DM},
+    [DF_CHAIN] = {"chain", FIELDS(f_chain), DF_ENGINE_COMPUTE},
 };
+
+static const df_opinfo step_ops[] = {
+    {"eltwise", FIELDS(f_step_eltwise), DF_ENGINE_COMPUTE},
+    {"sfpu", FIELDS(f_step_sfpu), DF_ENGINE_COMPUTE},
+    {"mask", FIELDS(f_step_mask), DF_ENGINE_COMPUTE},
+};
+
+const df_opinfo *df_step_info(df_op op)
+{
+    switch (op) {
+    case DF_ELTWISE: return &step_ops[0];
+    case DF_SFPU: return &step_ops[1];
+    case DF_MASK: return &step_ops[2];
+    default: return NULL;
+    }
+}
 
 df_op df_op_lookup(const char *name)
 {
@@ -557,15 +613,13 @@ static const df_expr *default_expr(df_program *p, const char *text)
     return df_const(p, strtoll(text, NULL, 10));
 }
 
-df_stmt *df_stmt_new(df_program *p, df_op op, lm_loc loc)
+static df_stmt *stmt_new(df_program *p, df_op op, const df_opinfo *oi, lm_loc loc)
 {
-    LM_ASSERT((unsigned)op < DF_NOPS);
     df_stmt *s = LM_NEW(&p->arena, df_stmt);
     s->op = op;
     s->loc = loc;
     s->cb = s->cb_b = s->cb_out = -1;
     s->tensor = s->sem = s->var = s->sub = s->bcast = -1;
-    const df_opinfo *oi = &df_ops[op];
     for (int i = 0; i < oi->nfields; i++) {
         const df_field *f = &oi->fields[i];
         if (!f->deflt)
@@ -593,6 +647,19 @@ df_stmt *df_stmt_new(df_program *p, df_op op, lm_loc loc)
         }
     }
     return s;
+}
+
+df_stmt *df_stmt_new(df_program *p, df_op op, lm_loc loc)
+{
+    LM_ASSERT((unsigned)op < DF_NOPS);
+    return stmt_new(p, op, &df_ops[op], loc);
+}
+
+df_stmt *df_step_new(df_program *p, df_op op, lm_loc loc)
+{
+    const df_opinfo *oi = df_step_info(op);
+    LM_ASSERT(oi);
+    return stmt_new(p, op, oi, loc);
 }
 
 int df_add_param(df_program *p, const char *name, int64_t value, lm_loc loc)
@@ -690,7 +757,7 @@ void df_add_stmt(df_program *p, df_kernel *k, df_stmt *s) { APPEND(p, k->body, k
 
 void df_add_body(df_program *p, df_stmt *loop, df_stmt *s)
 {
-    LM_ASSERT(loop->op == DF_FOR);
+    LM_ASSERT(loop->op == DF_FOR || (loop->op == DF_CHAIN && df_step_info(s->op)));
     APPEND(p, loop->body, loop->nbody, s);
 }
 

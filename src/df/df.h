@@ -16,9 +16,10 @@
  *                    read_barrier / write_barrier
  *  semaphores        sem_inc (remote atomic add), sem_set, sem_wait, sem_mcast
  *  compute           matmul (block with sub-blocks in Dst), eltwise, sfpu,
- *                    reduce, copy, fill; all read CB pages at the front of
- *                    their input CBs and write pages at the back of their
- *                    output CB.
+ *                    reduce, copy, fill, mask, transpose, and chain (a
+ *                    sequence of eltwise, sfpu and mask steps on tiles held
+ *                    in Dst); all read CB pages at the front of their input
+ *                    CBs and write pages at the back of their output CB.
  *
  * DRAM tensors are 2-D in tiles, interleaved page by page (one tile a page)
  * over the DRAM banks: tile (r, c) of a tensor with C tile columns is page
@@ -115,7 +116,8 @@ typedef enum df_bcast { DF_BC_NONE, DF_BC_COL, DF_BC_ROW, DF_BC_SCALAR, DF_NBCAS
     X(READ_ELEMS, "read_elems")   /* tensor elements (row + i*rstride, col + j) -> block element (er + i, ec + j) */ \
     X(WRITE_ELEMS, "write_elems") /* block element (er + i, ec + j) -> tensor element (row + i*rstride, col + j) */ \
     X(TRANSPOSE, "transpose")   /* a -> out: rows x cols tiles to cols x rows, each tile transposed */ \
-    X(SEND_ELEMS, "send_elems") /* block element (er + i, ec + j) of cb -> core (x, y) cb dcb, its reserved block element (der + i, dec + j) */
+    X(SEND_ELEMS, "send_elems") /* block element (er + i, ec + j) of cb -> core (x, y) cb dcb, its reserved block element (der + i, dec + j) */ \
+    X(CHAIN, "chain")           /* a -> out: rows x cols tiles unpacked once, its steps applied in Dst, packed once */
 
 typedef enum df_op {
 #define X(e, s) DF_##e,
@@ -140,6 +142,7 @@ struct df_stmt {
     bool loopback;        /* MCAST/SEM_MCAST: the sender is written too when inside the rectangle */
     bool ge;              /* SEM_WAIT: wait for >= value instead of == */
     bool exact;           /* SFPU exp: exact rather than approximate */
+    bool rev;             /* ELTWISE step of a CHAIN: the Dst value is the second operand (b op value) */
     /* expressions (NULL when absent; the op table gives defaults) */
     const df_expr *lo, *hi, *step;       /* FOR */
     const df_expr *n;                    /* page counts */
@@ -161,7 +164,8 @@ struct df_stmt {
     const df_expr *der, *dec, *dbw;      /* SEND_ELEMS: first element in the destination's block, its width
                                             in tiles (the destination CB is cb_out) */
     double scalar;                       /* FILL value, SFPU scale factor, MASK replacement */
-    /* FOR body */
+    /* FOR body; CHAIN steps (ELTWISE, SFPU and MASK statements whose fields
+       come from df_steps: the Dst value is their first operand) */
     df_stmt **body;
     int nbody;
 };
@@ -182,6 +186,12 @@ typedef struct df_opinfo {
     enum { DF_ENGINE_ANY, DF_ENGINE_DM, DF_ENGINE_COMPUTE } engine; /* which kernels may use it */
 } df_opinfo;
 extern const df_opinfo df_ops[DF_NOPS];
+/* The steps of a chain: the ops that can work on tiles held in Dst, with
+ * the fields they take there (no CB for the Dst value, no block shape: the
+ * chain's). NULL for ops that cannot be a step. */
+const df_opinfo *df_step_info(df_op op);
+/* Most steps in one chain. */
+enum { DF_MAX_STEPS = 16 };
 
 /* ---- program -------------------------------------------------------------- */
 
@@ -333,7 +343,11 @@ int df_add_arg(df_program *p, df_class *c, const char *name, const df_expr *e); 
 int df_add_loop_var(df_program *p, df_class *c, const char *name);               /* its slot */
 df_cb *df_add_cb(df_program *p, df_class *c, int id, arch_format format, const df_expr *pages,
                  lm_loc loc);
-/* Append a statement to a kernel's body or to a FOR statement's body. */
+/* A step of a chain (op ELTWISE, SFPU or MASK) with the step table's
+ * defaults; required fields -1/NULL until set. */
+df_stmt *df_step_new(df_program *p, df_op op, lm_loc loc);
+/* Append a statement to a kernel's body or to a FOR statement's body, or a
+ * step to a CHAIN statement. */
 void df_add_stmt(df_program *p, df_kernel *k, df_stmt *s);
 void df_add_body(df_program *p, df_stmt *loop, df_stmt *s);
 /* A FOR statement over a fresh loop variable slot of class c (NULL when

@@ -345,6 +345,27 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
     case DF_MASK:
         return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols") &&
                pages_in(v, s, i, s->cb, at, block, "mask a") && pages_in(v, s, i, s->cb_out, at_out, block, "mask out");
+    case DF_CHAIN:
+        if (!positive(v, s, i, rows, "rows") || !positive(v, s, i, cols, "cols") ||
+            !pages_in(v, s, i, s->cb, at, block, "chain a") || !pages_in(v, s, i, s->cb_out, at_out, block, "chain out"))
+            return false;
+        /* a binary step unpacks its operand as eltwise's b */
+        for (int j = 0; j < s->nbody; j++) {
+            const df_stmt *st = s->body[j];
+            if (st->op != DF_ELTWISE)
+                continue;
+            sv sab = sval(v, st->at_b, i, &bad);
+            sv bn = st->bcast == DF_BC_COL ? rows : st->bcast == DF_BC_ROW ? cols : block;
+            if (st->bcast == DF_BC_SCALAR)
+                bn = (sv){true, 1};
+            if (bad) {
+                verr(v, s, i, "an operand of a step of 'chain' divides by zero or overflows");
+                return false;
+            }
+            if (!pages_in(v, st, i, st->cb_b, sab, bn, "chain step b"))
+                return false;
+        }
+        return true;
     default:
         return true;
     }
@@ -374,6 +395,18 @@ static void check_refs(const vctx *v, const df_stmt *s)
     }
     if (s->op == DF_SFPU && s->exact && s->sub != DF_EXP && s->sub != DF_EXP2)
         lm_error(v->d, s->loc, "sfpu: exact=1 applies to op=exp and op=exp2 only");
+    if (s->op != DF_CHAIN)
+        return;
+    for (int j = 0; j < s->nbody; j++) {
+        const df_stmt *st = s->body[j];
+        if (st->op == DF_ELTWISE && st->cb_b >= 0 && !find_cb(v->c, st->cb_b))
+            lm_error(v->d, st->loc, "CB %d is not declared in class '%s'", st->cb_b, v->c->name);
+        if (st->op == DF_ELTWISE && st->rev && st->bcast != DF_BC_NONE)
+            lm_error(v->d, st->loc, "eltwise step: rev=1 takes the Dst value as the second operand, which the "
+                     "matrix engine cannot pair with a broadcast first operand (bcast=%s)", df_bcast_name((df_bcast)st->bcast));
+        if (st->op == DF_SFPU && st->exact && st->sub != DF_EXP && st->sub != DF_EXP2)
+            lm_error(v->d, st->loc, "sfpu: exact=1 applies to op=exp and op=exp2 only");
+    }
 }
 
 static void check_loop_nonempty(const vctx *v, const df_stmt *s)
@@ -412,6 +445,13 @@ static void check_body(vctx *v, df_stmt *const *body, int n)
         for (int f = 0; f < oi->nfields; f++)
             if (oi->fields[f].kind == DF_F_EXPR)
                 v->core_dep |= uses_core(v, *(const df_expr *const *)((const char *)s + oi->fields[f].offset));
+        for (int j = 0; s->op == DF_CHAIN && j < s->nbody; j++) {
+            const df_opinfo *si = df_step_info(s->body[j]->op);
+            for (int f = 0; si && f < si->nfields; f++)
+                if (si->fields[f].kind == DF_F_EXPR)
+                    v->core_dep |=
+                        uses_core(v, *(const df_expr *const *)((const char *)s->body[j] + si->fields[f].offset));
+        }
         check_refs(v, s);
         for (int i = 0; i < v->ncores; i++)
             if (!check_at(v, s, i))

@@ -748,11 +748,11 @@ static void put(parser *P, sink to, df_stmt *s)
 }
 
 static void parse_stmts(parser *P, df_kernel_kind kk, sink to, const tok *open);
+static void unclosed(parser *P, const tok *open, const char *what);
 
-/* Read the fields of an op through the table. */
-static void parse_fields(parser *P, const item *it, int from, df_stmt *s)
+/* Read the fields of an op (or of a chain's step) through its table. */
+static void parse_fields_of(parser *P, const item *it, int from, df_stmt *s, const df_opinfo *oi)
 {
-    const df_opinfo *oi = &df_ops[s->op];
     const char *keys[32] = {0};
     int nkeys = 0;
     for (int i = 0; i < oi->nfields && nkeys < (int)LM_COUNT(keys); i++)
@@ -812,6 +812,11 @@ static void parse_fields(parser *P, const item *it, int from, df_stmt *s)
             break;
         }
     }
+}
+
+static void parse_fields(parser *P, const item *it, int from, df_stmt *s)
+{
+    parse_fields_of(P, it, from, s, &df_ops[s->op]);
 }
 
 /* `for VAR lo=E hi=E [step=E] {`: the variable gets a fresh slot of the
@@ -878,11 +883,73 @@ static void parse_for(parser *P, df_kernel_kind kk, sink to, const item *it)
     P->nloops--;
 }
 
+/* The steps of a chain, up to the '}' matching `open`: eltwise, sfpu and
+ * mask lines with the step tables' fields. */
+static void parse_steps(parser *P, df_stmt *ch, const tok *open)
+{
+    for (;;) {
+        item it;
+        next_item(P, &it);
+        if (it.n > 0) {
+            const tok *w = &it.w[0];
+            char *name = word_dup(P, w->s, w->len);
+            df_op op = df_op_lookup(name);
+            const df_opinfo *si = op == DF_NOPS ? NULL : df_step_info(op);
+            if (!si) {
+                lm_error(P->d, loc_of(P, w), "'%s' cannot be a step of a chain (the steps are eltwise, sfpu and mask)",
+                         name);
+            } else if (ch->nbody >= DF_MAX_STEPS) {
+                lm_error(P->d, loc_of(P, w), "a chain of more than %d steps", DF_MAX_STEPS);
+            } else {
+                df_stmt *s = df_step_new(P->p, op, loc_of(P, w));
+                parse_fields_of(P, &it, 1, s, si);
+                df_add_body(P->p, ch, s);
+            }
+            if (it.end.kind == T_LBRACE) {
+                lm_error(P->d, loc_of(P, &it.end), "unexpected '{' in a chain");
+                skip_block(P);
+            }
+        } else if (it.end.kind == T_LBRACE) {
+            lm_error(P->d, loc_of(P, &it.end), "unexpected '{'");
+            skip_block(P);
+        }
+        if (it.end.kind == T_RBRACE)
+            break;
+        if (P->eof) {
+            if (it.end.kind == T_EOF)
+                unclosed(P, open, "this chain");
+            return;
+        }
+    }
+    if (ch->nbody == 0)
+        lm_error(P->d, loc_of(P, open), "a chain needs at least one step");
+}
+
+/* `chain a=CB out=CB ... {` and its steps. */
+static void parse_chain(parser *P, df_kernel_kind kk, sink to, const item *it)
+{
+    const tok *w = &it->w[0];
+    df_stmt *s = df_stmt_new(P->p, DF_CHAIN, loc_of(P, w));
+    if (kk != DF_COMPUTE)
+        lm_error(P->d, loc_of(P, w), "'chain' is a compute op and cannot be used in a %s kernel", df_kernel_name(kk));
+    parse_fields(P, it, 1, s);
+    put(P, to, s);
+    if (it->end.kind != T_LBRACE) {
+        lm_error(P->d, loc_of(P, &it->end), "expected '{' after the 'chain' header");
+        return;
+    }
+    parse_steps(P, s, &it->end);
+}
+
 static void parse_op(parser *P, df_kernel_kind kk, sink to, const item *it)
 {
     const tok *w = &it->w[0];
     if (word_is(w, "for")) {
         parse_for(P, kk, to, it);
+        return;
+    }
+    if (word_is(w, "chain")) {
+        parse_chain(P, kk, to, it);
         return;
     }
     char *name = word_dup(P, w->s, w->len);
@@ -903,7 +970,7 @@ static void parse_op(parser *P, df_kernel_kind kk, sink to, const item *it)
         put(P, to, s);
     }
     if (it->end.kind == T_LBRACE) {
-        lm_error(P->d, loc_of(P, &it->end), "unexpected '{': only 'for' opens a block in a kernel");
+        lm_error(P->d, loc_of(P, &it->end), "unexpected '{': only 'for' and 'chain' open a block in a kernel");
         skip_block(P);
     }
 }

@@ -203,10 +203,10 @@ static void indent(lm_buf *b, int depth)
         lm_buf_puts(b, "  ");
 }
 
-/* The statement's own line, without indentation, braces or newline. */
-static void pline(lm_buf *b, const df_program *p, const df_stmt *s, const names *n)
+/* The statement's own line, without indentation, braces or newline; oi is
+ * its op's table (a chain's steps have their own). */
+static void pline_of(lm_buf *b, const df_program *p, const df_stmt *s, const df_opinfo *oi, const names *n)
 {
-    const df_opinfo *oi = &df_ops[s->op];
     lm_buf_puts(b, oi->name);
     for (int j = 0; j < oi->nfields; j++) {
         const df_field *f = &oi->fields[j];
@@ -217,6 +217,11 @@ static void pline(lm_buf *b, const df_program *p, const df_stmt *s, const names 
         if (!at_default(s, f))
             pfield(b, p, s, f, n);
     }
+}
+
+static void pline(lm_buf *b, const df_program *p, const df_stmt *s, const names *n)
+{
+    pline_of(b, p, s, &df_ops[s->op], n);
 }
 
 void df_print_expr(lm_buf *b, const df_program *p, const df_class *c, const df_expr *e)
@@ -240,6 +245,20 @@ static void pstmts(lm_buf *b, const df_program *p, df_stmt *const *body, int nbo
         if (s->op == DF_FOR) {
             lm_buf_puts(b, " {\n");
             pstmts(b, p, s->body, s->nbody, depth + 1, n);
+            indent(b, depth);
+            lm_buf_puts(b, "}");
+        } else if (s->op == DF_CHAIN) {
+            lm_buf_puts(b, " {\n");
+            for (int j = 0; j < s->nbody; j++) {
+                const df_stmt *st = s->body[j];
+                const df_opinfo *si = df_step_info(st->op);
+                indent(b, depth + 1);
+                if (si)
+                    pline_of(b, p, st, si, n);
+                else
+                    lm_buf_puts(b, "?");
+                lm_buf_putc(b, '\n');
+            }
             indent(b, depth);
             lm_buf_puts(b, "}");
         }

@@ -15,7 +15,9 @@
  *           eltwise_tile_cycles, bcast_tile_cycles when an operand is
  *           broadcast, mask as one element-wise pass, reduce_tile_cycles per input tile, SFPU exp
  *           and exp2 (approximate or exact), recip; log costs as exact exp,
- *           neg/scale, copy and fill as one element-wise pass
+ *           neg/scale, copy and fill as one element-wise pass; a chain
+ *           the sum of its steps' cycles (unpack: its input once and the
+ *           other operand of each binary step; pack: once)
  *   pack    bytes of the output tiles (in the output CB's format) / pack_bpc
  *
  * The values are computed when unpack reads the inputs (the chunk then
@@ -86,6 +88,7 @@ int sim_compute_nchunks(sim *s, sim_engine *e, const df_stmt *st)
         return r <= 0 || c <= 0 ? 0 : (int)cdiv(r, cap);
     }
     case DF_MASK:
+    case DF_CHAIN:
     case DF_TRANSPOSE: {
         int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
         return r <= 0 || c <= 0 ? 0 : (int)cdiv(r * c, cap);
@@ -142,6 +145,104 @@ static float *buf_tile(sim *s, sim_engine *e, const sim_chunk *c, int i)
 {
     return s->cores[e->core].buf[c->buf] + (size_t)i * NUM_TILE_ELEMS;
 }
+
+/* Math cycles per tile of an SFPU op (st: an sfpu op or step). */
+static double sfpu_cycles(sim *s, const df_stmt *st)
+{
+    const arch_desc *a = s->a;
+    bool exact = st->exact || s->o->exact_exp;
+    switch ((df_sfpuop)st->sub) {
+    case DF_EXP:
+    case DF_EXP2:
+        /* exp2(x) = exp(x ln 2): in approximate mode the scale folds
+           into the algorithm's constants, one pass like exp */
+        return exact ? a->sfpu_exp_exact_tile_cycles : a->sfpu_exp_tile_cycles;
+    case DF_LOG:
+        return a->sfpu_exp_exact_tile_cycles;
+    case DF_RECIP:
+        return a->sfpu_recip_tile_cycles;
+    default:
+        return a->eltwise_tile_cycles;
+    }
+}
+
+/* An SFPU function of one tile; dst may be src (Dst works in place). */
+static void sfpu_tile(sim *s, const df_stmt *st, float *dst, const float *pa)
+{
+    bool exact = st->exact || s->o->exact_exp;
+    switch ((df_sfpuop)st->sub) {
+    case DF_EXP:
+        num_tile_unop(dst, pa, exact ? NUM_EXP : NUM_EXP_APPROX);
+        break;
+    case DF_EXP2:
+        num_tile_unop(dst, pa, exact ? NUM_EXP2 : NUM_EXP2_APPROX);
+        break;
+    case DF_LOG:
+        num_tile_unop(dst, pa, NUM_LOG);
+        break;
+    case DF_RECIP:
+        num_tile_unop(dst, pa, NUM_RECIP);
+        break;
+    case DF_NEG:
+        num_tile_unop(dst, pa, NUM_NEG);
+        break;
+    case DF_SCALE:
+        num_tile_scale(dst, pa, (float)st->scalar);
+        break;
+    case DF_GTZ:
+    case DF_GEZ:
+    case DF_LTZ:
+    case DF_LEZ:
+    case DF_EQZ:
+    case DF_NEZ:
+        for (int q = 0; q < NUM_TILE_ELEMS; q++) {
+            float x = pa[q];
+            bool b = st->sub == DF_GTZ ? x > 0 : st->sub == DF_GEZ ? x >= 0 : st->sub == DF_LTZ ? x < 0
+                     : st->sub == DF_LEZ ? x <= 0 : st->sub == DF_EQZ ? x == 0 : x != 0;
+            dst[q] = b ? 1.0f : 0.0f;
+        }
+        break;
+    default:
+        LM_BUG("bad sfpu op %d", st->sub);
+    }
+}
+
+/* The affine predicates of a mask op or step, evaluated for this engine. */
+typedef struct maskp {
+    int64_t row, col, pr[2], pc[2], pk[2];
+} maskp;
+
+static maskp mask_of(sim *s, sim_engine *e, const df_stmt *st, const df_stmt *at)
+{
+    maskp m;
+    m.row = evx(s, e, at, st->row), m.col = evx(s, e, at, st->col);
+    m.pr[0] = evx(s, e, at, st->p1r), m.pr[1] = evx(s, e, at, st->p2r);
+    m.pc[0] = evx(s, e, at, st->p1c), m.pc[1] = evx(s, e, at, st->p2c);
+    m.pk[0] = evx(s, e, at, st->p1k), m.pk[1] = evx(s, e, at, st->p2k);
+    return m;
+}
+
+/* Tile t of a block `cols` tiles wide, its elements failing a predicate
+ * replaced by `scalar`; dst may be pa. */
+static void mask_tile(const maskp *m, double scalar, int64_t t, int64_t cols, float *dst, const float *pa)
+{
+    int64_t i0 = (m->row + t / cols) * NUM_TILE, j0 = (m->col + t % cols) * NUM_TILE;
+    for (int r = 0; r < NUM_TILE; r++)
+        for (int q = 0; q < NUM_TILE; q++) {
+            int64_t i = i0 + r, jj = j0 + q;
+            bool keep = m->pr[0] * i + m->pc[0] * jj + m->pk[0] >= 0 && m->pr[1] * i + m->pc[1] * jj + m->pk[1] >= 0;
+            dst[r * NUM_TILE + q] = keep ? pa[r * NUM_TILE + q] : (float)scalar;
+        }
+}
+
+/* The page of a broadcast operand that tile t of a rows x cols block reads. */
+static int64_t bcast_page(int bcast, int64_t t, int64_t cols)
+{
+    return bcast == DF_BC_COL ? t / cols : bcast == DF_BC_ROW ? t % cols : bcast == DF_BC_SCALAR ? 0 : t;
+}
+
+static const num_binop elt_ops[DF_NELTOPS] = {NUM_ADD, NUM_SUB, NUM_MUL, NUM_MAXOP};
+static const num_bcast elt_bcs[DF_NBCASTS] = {NUM_BCAST_NONE, NUM_BCAST_COL, NUM_BCAST_ROW, NUM_BCAST_SCALAR};
 
 double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_chunk *c)
 {
@@ -219,18 +320,14 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         c->pack = c->ntiles * per_out;
         unpack = c->ntiles * (tbytes(s, e, st->cb) + tbytes(s, e, st->cb_b)) / a->unpack_bpc;
         c->buf = take_buf(s, e);
-        static const num_binop ops[DF_NELTOPS] = {NUM_ADD, NUM_SUB, NUM_MUL, NUM_MAXOP};
-        static const num_bcast bcs[DF_NBCASTS] = {NUM_BCAST_NONE, NUM_BCAST_COL, NUM_BCAST_ROW, NUM_BCAST_SCALAR};
         for (int64_t t = t0; t < t1; t++) {
-            int64_t r = t / cols, q = t % cols;
-            int64_t bi = st->bcast == DF_BC_COL ? r : st->bcast == DF_BC_ROW ? q : st->bcast == DF_BC_SCALAR ? 0 : t;
             c->out[t - t0] = (int32_t)(at_out + t);
             const float *pa = in_page(s, e, st, st->cb, at + t);
-            const float *pb = in_page(s, e, st, st->cb_b, at_b + bi);
+            const float *pb = in_page(s, e, st, st->cb_b, at_b + bcast_page(st->bcast, t, cols));
             if (s->failed)
                 return 0;
             if (c->buf >= 0)
-                num_tile_binop(buf_tile(s, e, c, (int)(t - t0)), pa, pb, ops[st->sub], bcs[st->bcast]);
+                num_tile_binop(buf_tile(s, e, c, (int)(t - t0)), pa, pb, elt_ops[st->sub], elt_bcs[st->bcast]);
         }
         break;
     }
@@ -282,10 +379,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         /* one element-wise pass per tile: the predicates are index
          * arithmetic, like the iota-and-compare a kernel would run */
         int64_t rows = evx(s, e, st, st->rows), cols = evx(s, e, st, st->cols);
-        int64_t row = evx(s, e, st, st->row), col = evx(s, e, st, st->col);
-        int64_t pr[2] = {evx(s, e, st, st->p1r), evx(s, e, st, st->p2r)};
-        int64_t pc[2] = {evx(s, e, st, st->p1c), evx(s, e, st, st->p2c)};
-        int64_t pk[2] = {evx(s, e, st, st->p1k), evx(s, e, st, st->p2k)};
+        maskp m = mask_of(s, e, st, st);
         if (s->failed)
             return 0;
         int64_t t0 = (int64_t)j * cap, t1 = LM_MIN(rows * cols, t0 + cap);
@@ -299,16 +393,72 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
             const float *pa = in_page(s, e, st, st->cb, at + t);
             if (s->failed)
                 return 0;
+            if (c->buf >= 0)
+                mask_tile(&m, st->scalar, t, cols, buf_tile(s, e, c, (int)(t - t0)), pa);
+        }
+        break;
+    }
+    case DF_CHAIN: {
+        /* the block is unpacked once into Dst; each step works on the same
+           tiles there at its own math cost (a binary step unpacks its other
+           operand, as eltwise's b); one pack at the end */
+        int64_t rows = evx(s, e, st, st->rows), cols = evx(s, e, st, st->cols);
+        int64_t t0 = (int64_t)j * cap, t1 = LM_MIN(rows * cols, t0 + cap);
+        c->ntiles = (int)(t1 - t0);
+        c->pack = c->ntiles * per_out;
+        unpack = c->ntiles * tbytes(s, e, st->cb) / a->unpack_bpc;
+        double per = 0;
+        maskp mk[DF_MAX_STEPS];
+        int64_t atb[DF_MAX_STEPS];
+        for (int k = 0; k < st->nbody && k < DF_MAX_STEPS; k++) {
+            const df_stmt *sp = st->body[k];
+            switch (sp->op) {
+            case DF_ELTWISE:
+                per += sp->bcast != DF_BC_NONE ? a->bcast_tile_cycles : a->eltwise_tile_cycles;
+                unpack += c->ntiles * tbytes(s, e, sp->cb_b) / a->unpack_bpc;
+                atb[k] = evx(s, e, st, sp->at_b);
+                break;
+            case DF_SFPU:
+                per += sfpu_cycles(s, sp);
+                break;
+            case DF_MASK:
+                per += a->eltwise_tile_cycles;
+                mk[k] = mask_of(s, e, sp, st);
+                break;
+            default:
+                LM_BUG("bad chain step %d", (int)sp->op);
+            }
+        }
+        if (s->failed)
+            return 0;
+        c->math = c->ntiles * per;
+        c->buf = take_buf(s, e);
+        for (int64_t t = t0; t < t1; t++) {
+            c->out[t - t0] = (int32_t)(at_out + t);
+            const float *pa = in_page(s, e, st, st->cb, at + t);
+            const float *pb[DF_MAX_STEPS];
+            for (int k = 0; k < st->nbody && k < DF_MAX_STEPS; k++)
+                if (st->body[k]->op == DF_ELTWISE)
+                    pb[k] = in_page(s, e, st, st->body[k]->cb_b, atb[k] + bcast_page(st->body[k]->bcast, t, cols));
+            if (s->failed)
+                return 0;
             if (c->buf < 0)
                 continue;
             float *dst = buf_tile(s, e, c, (int)(t - t0));
-            int64_t i0 = (row + t / cols) * NUM_TILE, j0 = (col + t % cols) * NUM_TILE;
-            for (int r = 0; r < NUM_TILE; r++)
-                for (int q = 0; q < NUM_TILE; q++) {
-                    int64_t i = i0 + r, jj = j0 + q;
-                    bool keep = pr[0] * i + pc[0] * jj + pk[0] >= 0 && pr[1] * i + pc[1] * jj + pk[1] >= 0;
-                    dst[r * NUM_TILE + q] = keep ? pa[r * NUM_TILE + q] : (float)st->scalar;
+            memcpy(dst, pa, NUM_TILE_ELEMS * sizeof *dst);
+            for (int k = 0; k < st->nbody && k < DF_MAX_STEPS; k++) {
+                const df_stmt *sp = st->body[k];
+                if (sp->op == DF_SFPU) {
+                    sfpu_tile(s, sp, dst, dst);
+                } else if (sp->op == DF_MASK) {
+                    mask_tile(&mk[k], sp->scalar, t, cols, dst, dst);
+                } else if (!sp->rev) {
+                    num_tile_binop(dst, dst, pb[k], elt_ops[sp->sub], elt_bcs[sp->bcast]);
+                } else {
+                    /* b op value: b is never broadcast (validated) */
+                    num_tile_binop(dst, pb[k], dst, elt_ops[sp->sub], NUM_BCAST_NONE);
                 }
+            }
         }
         break;
     }
@@ -319,26 +469,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         int64_t t0 = (int64_t)j * cap, t1 = LM_MIN(n, t0 + cap);
         c->ntiles = (int)(t1 - t0);
         c->acc = st->op == DF_COPY && evx(s, e, st, st->acc) != 0;
-        double per = a->eltwise_tile_cycles;
-        bool exact = st->exact || s->o->exact_exp;
-        if (st->op == DF_SFPU) {
-            switch ((df_sfpuop)st->sub) {
-            case DF_EXP:
-            case DF_EXP2:
-                /* exp2(x) = exp(x ln 2): in approximate mode the scale folds
-                   into the algorithm's constants, one pass like exp */
-                per = exact ? a->sfpu_exp_exact_tile_cycles : a->sfpu_exp_tile_cycles;
-                break;
-            case DF_LOG:
-                per = a->sfpu_exp_exact_tile_cycles;
-                break;
-            case DF_RECIP:
-                per = a->sfpu_recip_tile_cycles;
-                break;
-            default:
-                break;
-            }
-        }
+        double per = st->op == DF_SFPU ? sfpu_cycles(s, st) : a->eltwise_tile_cycles;
         c->math = c->ntiles * per;
         c->pack = c->ntiles * per_out;
         unpack = st->op == DF_FILL ? 0 : c->ntiles * tbytes(s, e, st->cb) / a->unpack_bpc;
@@ -357,41 +488,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
             } else if (st->op == DF_COPY) {
                 memcpy(dst, pa, NUM_TILE_ELEMS * sizeof *dst);
             } else {
-                switch ((df_sfpuop)st->sub) {
-                case DF_EXP:
-                    num_tile_unop(dst, pa, exact ? NUM_EXP : NUM_EXP_APPROX);
-                    break;
-                case DF_EXP2:
-                    num_tile_unop(dst, pa, exact ? NUM_EXP2 : NUM_EXP2_APPROX);
-                    break;
-                case DF_LOG:
-                    num_tile_unop(dst, pa, NUM_LOG);
-                    break;
-                case DF_RECIP:
-                    num_tile_unop(dst, pa, NUM_RECIP);
-                    break;
-                case DF_NEG:
-                    num_tile_unop(dst, pa, NUM_NEG);
-                    break;
-                case DF_SCALE:
-                    num_tile_scale(dst, pa, (float)st->scalar);
-                    break;
-                case DF_GTZ:
-                case DF_GEZ:
-                case DF_LTZ:
-                case DF_LEZ:
-                case DF_EQZ:
-                case DF_NEZ:
-                    for (int q = 0; q < NUM_TILE_ELEMS; q++) {
-                        float x = pa[q];
-                        bool b = st->sub == DF_GTZ ? x > 0 : st->sub == DF_GEZ ? x >= 0 : st->sub == DF_LTZ ? x < 0
-                                 : st->sub == DF_LEZ ? x <= 0 : st->sub == DF_EQZ ? x == 0 : x != 0;
-                        dst[q] = b ? 1.0f : 0.0f;
-                    }
-                    break;
-                default:
-                    LM_BUG("bad sfpu op %d", st->sub);
-                }
+                sfpu_tile(s, st, dst, pa);
             }
         }
         break;

@@ -1421,8 +1421,16 @@ static bool plan_access(lw *L, int idx)
         int64_t e;
         if (!checked[d] || !ext[d] || sym_eval(ext[d], &L->s->values, &e) != SYM_OK || blk[d] <= 1)
             continue;
-        if (e % blk[d] == 0 && e >= blk[d])
-            continue; /* whole blocks (offsets are multiples of the block) */
+        /* whole blocks: the extent and every offset are multiples of the block
+           (an offset with another remainder can still cross the end) */
+        bool aligned = e % blk[d] == 0 && e >= blk[d] && aa->dims[d].affine;
+        int64_t v = 0;
+        if (aligned && aa->dims[d].constant)
+            aligned = sym_eval(aa->dims[d].constant, &L->s->values, &v) == SYM_OK && v % blk[d] == 0;
+        for (int t = 0; aligned && t < aa->dims[d].nterms; t++)
+            aligned = sym_eval(aa->dims[d].terms[t].coeff, &L->s->values, &v) == SYM_OK && v % blk[d] == 0;
+        if (aligned)
+            continue;
         const sym_expr *left = sym_sub(L->sc, ext[d], aa->dims[d].offset ? aa->dims[d].offset : sym_const(L->sc, 0));
         if (d == coldim)
             x->clip_cols = left;

@@ -87,10 +87,15 @@ static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, bl_e
     out->ok = false;
     out->censored = false;
     out->cycles = out->sim_seconds = 0;
-    for (int l = 0; l < n; l++) {
+    const sched_kernel *kp[SCHED_MAX_LAUNCHES];
+    const sched_schedule *sp[SCHED_MAX_LAUNCHES];
+    for (int l = 0; l < n; l++)
+        kp[l] = c->job->k[l], sp[l] = &s[l];
+    for (int l = 0, cov = 1; l < n; l += cov) {
         capture cp;
         cap_open(&cp);
-        df_program *p = sched_lower(c->job->k[l], &s[l], c->arch, c->sym, &cp.d);
+        /* a fused pair is one program */
+        df_program *p = sched_lower_launch(kp, sp, n, l, c->arch, c->sym, &cp.d, &cov);
         if (!p || !df_validate(p, c->arch, &cp.d)) {
             df_free(p);
             *why = lm_arena_printf(c->ar, "lowering: %s", cap_close(&cp, c->ar));

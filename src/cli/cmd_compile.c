@@ -19,7 +19,7 @@ static void compile_help(FILE *f)
     fprintf(f,
             "usage: loomc compile KERNEL.py --arch NAME|FILE --shape NAME=N[,NAME=N...] [--const NAME=N]...\n"
             "                     [--kernel NAME] [--top K] [--json] [--explain] [-o PLAN.json]\n"
-            "                     [--emit-mzn DIR] [--solver builtin|minizinc[:ID]]\n\n"
+            "                     [--emit-mzn DIR] [--solver builtin|minizinc[:ID]] [--no-fuse]\n\n"
             "Schedule the launches of KERNEL.py for a chip without profiling: enumerate the\n"
             "mappings of program axes onto the core grid and the transports of each loaded\n"
             "block (DRAM, multicast, forwarding), drop dominated ones, derive each one's\n"
@@ -40,6 +40,8 @@ static void compile_help(FILE *f)
             "                       do, constraints and their slack, latency terms, the runner-up\n"
             "  -o PLAN.json         write the chosen schedule as a plan file\n"
             "  --node-limit N       solver effort per candidate, in search nodes (default 2000000)\n"
+            "  --no-fuse            do not fuse a launch with the next one that consumes its\n"
+            "                       output block by block (docs/scheduler.md, Fused launch pairs)\n"
             "  --emit-mzn DIR       write each candidate's problem as a MiniZinc model (+ data file)\n"
             "  --solver S           builtin (default), or minizinc[:ID]: solve every candidate by\n"
             "                       running the minizinc executable (Gecode unless ID names another\n"
@@ -104,8 +106,10 @@ static bool emit_models(drv_result *r, const arch_desc *arch, const char *kfile,
     lm_diag_init(&d, stderr);
     for (int l = 0; l < nl && ok; l++) {
         /* the same prefix and model as sched_select */
-        const char *prefix = nl > 1 ? lm_arena_printf(&r->arena, "%s.", job->k[l]->name) : "";
+        const char *prefix = sched_launch_prefix(job, l, &r->arena);
         for (int i = 0; i < job->cands[l].n && ok; i++) {
+            if (job->cands[l].c[i].fuse != SCHED_FUSE_NONE)
+                continue; /* a fused pair is one problem of two launches, not one launch's */
             sched_model m;
             if (!sched_model_build(&m, job->k[l], &job->cands[l].c[i], arch, job->bound, prefix, r->sym, &r->arena,
                                    &d))
@@ -172,7 +176,7 @@ int cli_compile(int argc, char **argv)
     cli_kernel_opts ko;
     cli_kernel_opts_init(&ko, "compile", "missing --arch NAME|FILE (the chip to schedule for)", &a);
     const char *out_path = NULL, *mzn_dir = NULL, *mzn_solver = NULL;
-    bool json = false, explain = false, err = false;
+    bool json = false, explain = false, err = false, no_fuse = false;
     int64_t top = 0, node_limit = 0;
     int rc = LOOMC_EUSER;
     arch_desc *arch = NULL;
@@ -192,6 +196,8 @@ int cli_compile(int argc, char **argv)
             json = true;
         } else if (cli_flag(argv, i, "--explain")) {
             explain = true;
+        } else if (cli_flag(argv, i, "--no-fuse")) {
+            no_fuse = true;
         } else if (cli_opt(argc, argv, &i, "--top", &val, &err)) {
             if (!err && !cli_parse_count("compile", "--top", val, 1, 1000, &top))
                 goto out;
@@ -234,7 +240,7 @@ int cli_compile(int argc, char **argv)
     cli_kernel_drv_opts(&ko, &o);
     drv_result r;
     drv_sched_opts so = {.arch = arch, .top_k = (int)(top > 0 ? top : 1), .node_limit = node_limit,
-                         .mzn_solver = mzn_solver};
+                         .mzn_solver = mzn_solver, .no_fuse = no_fuse};
     if (drv_compile(&r, &o, &d) && drv_schedule(&r, &so, &d)) {
         double secs = now_seconds() - t0;
         const drv_sched *ds = r.sched;

@@ -26,7 +26,7 @@ static void run_help(FILE *f)
             "                 [--set NAME=N[,...]]... [--format F] [--explain]\n"
             "                 [--place AXIS=P[,...]] [--transport LOAD=T[,...]] [--check]\n"
             "                 [--timing-only] [--trace FILE] [--json] [--exact-exp] [--print]\n"
-            "                 [--seed N] [--fidelity F] [--sdpa-config NAME=N[,...]]\n\n"
+            "                 [--seed N] [--fidelity F] [--sdpa-config NAME=N[,...]] [--no-fuse]\n\n"
             "Compile the kernel, choose a schedule, lower every launch to a dataflow program\n"
             "(per-core reader, compute and writer kernels), simulate the launches one after\n"
             "the other on the chip and report the simulated cycles. With --check, the outputs\n"
@@ -67,9 +67,12 @@ static void run_help(FILE *f)
             "                       q_chunk, k_chunk (elements), grid_x, grid_y (the cores it\n"
             "                       may use), fp32_acc (0/1), interm_bf16 (1: TTNN's bf16\n"
             "                       intermediate CBs instead of fp32)\n"
+            "  --no-fuse            (loom) do not fuse a launch with the next one that consumes\n"
+            "                       its output block by block\n"
             "  --help               show this text\n\n"
             "A job of several launches (a split kernel and its combine kernel) runs them in\n"
-            "order; scratch tensors carry the data between them and the cycles add up.\n"
+            "order; scratch tensors carry the data between them and the cycles add up, unless\n"
+            "the schedule fuses two of them into one program (partial results over the NoC).\n"
             "exit status: 0 success (and check passed), 1 bad input, a schedule that cannot\n"
             "be lowered, a run-time error or a failed check, 2 internal error.\n");
 }
@@ -240,7 +243,7 @@ int cli_run(int argc, char **argv)
     cli_kvs sets = {0}, sdpa = {0};
     sp_vec places = {0}, transports = {0};
     const char *schedule = "loom", *trace = NULL;
-    bool check = false, timing_only = false, json = false, exact_exp = false, print = false;
+    bool check = false, timing_only = false, json = false, exact_exp = false, print = false, no_fuse = false;
     uint64_t seed = 0;
     bool have_fidelity = false, have_format = false;
     arch_fidelity fidelity = ARCH_HIFI2;
@@ -303,6 +306,8 @@ int cli_run(int argc, char **argv)
             explain = true;
         } else if (cli_opt(argc, argv, &i, "--trace", &val, &err)) {
             trace = val;
+        } else if (cli_flag(argv, i, "--no-fuse")) {
+            no_fuse = true;
         } else if (cli_flag(argv, i, "--check")) {
             check = true;
         } else if (cli_flag(argv, i, "--timing-only")) {
@@ -390,7 +395,7 @@ int cli_run(int argc, char **argv)
        driver, TTNN's and the manual schedule below, each on the summary
        before it is scheduled */
     drv_sched_opts so = {.arch = arch, .have_format = have_format, .format = fmt, .have_fidelity = have_fidelity,
-                         .fidelity = fidelity};
+                         .fidelity = fidelity, .no_fuse = no_fuse};
     if (!strcmp(schedule, "loom")) {
         if (!drv_schedule(&r, &so, &d))
             goto out;
@@ -517,7 +522,11 @@ int cli_run(int argc, char **argv)
             for (int l = 0; l < res.nlaunches; l++) {
                 lm_buf_printf(&b, "%s{\"kernel\":", l ? "," : "");
                 json_str(&b, res.launches[l].kernel);
-                lm_buf_printf(&b, ",\"cycles\":%.0f,\"cores\":%d}", res.launches[l].cycles, res.launches[l].cores);
+                lm_buf_printf(&b, ",\"cycles\":%.0f,\"cores\":%d", res.launches[l].cycles, res.launches[l].cores);
+                if (res.launches[l].fused)
+                    lm_buf_printf(&b, ",\"fused\":true,\"first\":%d,\"count\":%d", res.launches[l].first,
+                                  res.launches[l].count);
+                lm_buf_putc(&b, '}');
             }
             lm_buf_puts(&b, "],\"outputs\":[");
             for (int i = 0; i < res.noutputs; i++) {
@@ -558,12 +567,17 @@ int cli_run(int argc, char **argv)
                     lm_buf_printf(&b, " %s=%lld", vals[i].var->name, (long long)vals[i].lo);
                 lm_buf_printf(&b, "\n  math %s, Dst %s accumulation\n", arch_fidelity_name(sp[l]->fidelity),
                               sp[l]->fp32_acc ? "fp32" : "16-bit");
-                if (l < res.nlaunches)
-                    lm_buf_printf(&b, "  simulated cycles %.0f on %d cores\n", res.launches[l].cycles,
-                                  res.launches[l].cores);
+                for (int j = 0; j < res.nlaunches; j++) {
+                    const sched_run_launch *rl = &res.launches[j];
+                    if (l == rl->first + rl->count - 1 && rl->count > 1)
+                        lm_buf_printf(&b, "  simulated cycles %.0f on %d cores, launches %d to %d fused in one program\n",
+                                      rl->cycles, rl->cores, rl->first, l);
+                    else if (l == rl->first && rl->count == 1)
+                        lm_buf_printf(&b, "  simulated cycles %.0f on %d cores\n", rl->cycles, rl->cores);
+                }
             }
-            if (n > 1)
-                lm_buf_puts(&b, "launches run one after the other; their simulated cycles add up\n");
+            if (res.nlaunches > 1)
+                lm_buf_puts(&b, "programs run one after the other; their simulated cycles add up\n");
             lm_buf_printf(&b, "simulated cycles     %.0f\n", res.cycles);
             lm_buf_printf(&b, "simulated time       %.3f us\n", res.seconds * 1e6);
             lm_buf_printf(&b, "simulated TFLOP/s    %.3f\n", res.tflops);

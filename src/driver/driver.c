@@ -116,6 +116,10 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
         sched_lower_l1(job->k[i], o->arch, &ds->bound, r->sym, &r->arena);
         sched_candidates(&job->cands[i], job->k[i], o->arch, &ds->bound, r->sym, &r->arena);
     }
+    /* launch pairs whose second consumes the first's output block by block:
+       their fused candidates */
+    if (!o->no_fuse)
+        sched_fuse_job(job, r->sym, &r->arena);
     /* the job: a model per candidate, solved, ranked */
     sched_select_opts so = {.top_k = o->top_k > 0 ? o->top_k : 1, .node_limit = o->node_limit,
                             .mzn_solver = o->mzn_solver};
@@ -154,6 +158,40 @@ bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file
         if (o->have_fidelity)
             sc->fidelity = o->fidelity;
         r->launches[i].schedule = sc;
+    }
+    /* fused pairs: a producer followed by its consumer, as the fusion of the
+       two kernels allows */
+    for (int i = 0; i < r->nlaunches; i++) {
+        sched_schedule *sc = &ds->result.best[i];
+        if (sc->cand.fuse == SCHED_FUSE_NONE)
+            continue;
+        lm_loc loc = {plan_file, 0, 0};
+        if (sc->cand.fuse == SCHED_FUSE_CONSUMER) {
+            lm_error(d, loc, "the plan fuses launch %d (%s) as a consumer without a producer before it",
+                     ds->job.k[i]->launch, ds->job.k[i]->name);
+            return false;
+        }
+        sched_fusion f;
+        lm_buf why = {0};
+        bool ok = i + 1 < r->nlaunches &&
+                  sched_fusion_find(&f, ds->job.k[i], ds->job.k[i + 1], r->sym, &ds->bound, &why);
+        if (ok && !sched_fused_pair(&f, &sc->cand, &ds->result.best[i + 1].cand)) {
+            lm_buf_puts(&why, "the two launches' placements are not a fused pair");
+            ok = false;
+        }
+        if (!ok) {
+            lm_error(d, loc, "the plan fuses launch %d (%s) with the next one, which cannot be: %s",
+                     ds->job.k[i]->launch, ds->job.k[i]->name,
+                     why.len ? lm_buf_str(&why) : "there is no next launch");
+            lm_buf_free(&why);
+            return false;
+        }
+        lm_buf_free(&why);
+        for (int t = 0; t < f.nt; t++)
+            if (f.t[t].store < 64)
+                sc->cand.fused_acc |= (uint64_t)1 << f.t[t].store;
+        sc->cand.label = sched_candidate_label(ds->job.k[i], &sc->cand, &r->arena);
+        i++;
     }
     ds->result.cycles = p->predicted_cycles;
     return true;

@@ -93,23 +93,25 @@ static const sym_expr *replace(sym_ctx *s, const sym_expr *e, const sym_expr *v,
     return x;
 }
 
+const sym_expr *sched_prefix_depths(const sched_kernel *k, const sym_expr *e, sym_ctx *s, const char *prefix)
+{
+    for (int i = 0; prefix && *prefix && i < k->nbufs; i++) {
+        const sched_buf *b = &k->bufs[i];
+        if (b->kind != SCHED_BUF_IN && b->kind != SCHED_BUF_OUT)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "depth.%s", b->name);
+        const sym_expr *v = sym_var(s, name);
+        snprintf(name, sizeof name, "%sdepth.%s", prefix, b->name);
+        e = replace(s, e, v, sym_var(s, name));
+    }
+    return e;
+}
+
 const sym_expr *sched_l1_bytes(const sched_kernel *k, sym_ctx *s, const char *prefix)
 {
-    if (k->cb_bytes) {
-        /* the lowering's own CBs (sched_lower_l1), with this launch's depths */
-        const sym_expr *e = k->cb_bytes;
-        for (int i = 0; prefix && *prefix && i < k->nbufs; i++) {
-            const sched_buf *b = &k->bufs[i];
-            if (b->kind != SCHED_BUF_IN && b->kind != SCHED_BUF_OUT)
-                continue;
-            char name[256];
-            snprintf(name, sizeof name, "depth.%s", b->name);
-            const sym_expr *v = sym_var(s, name);
-            snprintf(name, sizeof name, "%sdepth.%s", prefix, b->name);
-            e = replace(s, e, v, sym_var(s, name));
-        }
-        return e;
-    }
+    if (k->cb_bytes) /* the lowering's own CBs (sched_lower_l1), with this launch's depths */
+        return sched_prefix_depths(k, k->cb_bytes, s, prefix);
     int ns = 0;
     for (int i = 0; i < k->nbufs; i++)
         ns = LM_MAX(ns, k->bufs[i].color + 1);

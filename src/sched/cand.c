@@ -44,6 +44,7 @@ const char *sched_transport_name(sched_transport t)
     case SCHED_DRAM: return "dram";
     case SCHED_MCAST: return "mcast";
     case SCHED_FORWARD: return "forward";
+    case SCHED_FUSED: return "fused";
     }
     return "?";
 }
@@ -63,11 +64,14 @@ sched_noc sched_load_noc(const sched_candidate *c, int i)
     const sched_operand *o = &c->ops[i];
     if (o->noc != SCHED_NOC_ANY)
         return o->noc;
-    if (o->transport == SCHED_DRAM)
+    /* a fused consumer's passed blocks come from the producers: the reader
+       waits for them and pushes them */
+    if (o->transport == SCHED_DRAM || o->transport == SCHED_FUSED)
         return SCHED_NOC_0;
     int moved = 0;
     for (int j = 0; j < i; j++)
-        moved += c->ops[j].transport != SCHED_DRAM && c->ops[j].noc == SCHED_NOC_ANY;
+        moved += c->ops[j].transport != SCHED_DRAM && c->ops[j].transport != SCHED_FUSED &&
+                 c->ops[j].noc == SCHED_NOC_ANY;
     return moved % 2 == 0 ? SCHED_NOC_0 : SCHED_NOC_1;
 }
 
@@ -110,7 +114,9 @@ const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *
     for (int i = 0; i < c->nops; i++) {
         const sched_operand *o = &c->ops[i];
         lm_buf_printf(&b, "; %s: %s", load_name(k, o->access), sched_transport_name(o->transport));
-        if (o->transport != SCHED_DRAM)
+        if (o->transport == SCHED_FUSED)
+            lm_buf_puts(&b, " from the producers of its group");
+        else if (o->transport != SCHED_DRAM)
             lm_buf_printf(&b, " along %s", sched_place_name(o->along));
         if (o->transport == SCHED_MCAST)
             lm_buf_puts(&b, o->interior_sender ? " (interior sender)" : " (edge sender)");
@@ -119,6 +125,17 @@ const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *
     }
     if (c->store_noc != SCHED_NOC_ANY)
         lm_buf_printf(&b, "; stores on %s", sched_noc_name(c->store_noc));
+    if (c->fuse == SCHED_FUSE_PRODUCER) {
+        lm_buf_puts(&b, ";");
+        int n = 0;
+        for (int i = 0; i < k->nbufs; i++)
+            if (k->bufs[i].kind == SCHED_BUF_OUT && k->bufs[i].access < 64 && (c->fused_acc >> k->bufs[i].access & 1u))
+                lm_buf_printf(&b, "%s %s", n++ ? "," : "", k->bufs[i].name);
+        lm_buf_printf(&b, ": fused, over the NoC to the reducer cores of each group (its first along %s)",
+                      sched_place_name(c->fuse_along));
+    } else if (c->fuse == SCHED_FUSE_CONSUMER) {
+        lm_buf_puts(&b, " (fused: on the reducer cores)");
+    }
     const char *s = lm_arena_strdup(ar, lm_buf_str(&b));
     lm_buf_free(&b);
     return s;
@@ -150,6 +167,8 @@ static bool transport_ok(const sched_operand *t, const acc_access *x, const sche
 {
     if (t->transport == SCHED_DRAM)
         return true;
+    if (t->transport == SCHED_FUSED)
+        return false; /* only a fused consumer's, which sched_candidate_check admits */
     if (t->transport == SCHED_MCAST && !a->mcast_rect)
         return false;
     if (t->along == SCHED_ON_XY) {
@@ -195,6 +214,8 @@ bool sched_candidate_check(const sched_kernel *k, const sched_candidate *c, cons
             return false;
         }
         arch_desc any = {.mcast_rect = true};
+        if (o->transport == SCHED_FUSED && c->fuse == SCHED_FUSE_CONSUMER)
+            continue; /* the pairing with the producer is checked with both kernels */
         if (!transport_ok(o, &k->acc->acc[o->access], c->place, rank, a ? a : &any)) {
             lm_buf_printf(why, "the load of '%s' cannot use %s along %s with this placement", load_name(k, o->access),
                           sched_transport_name(o->transport), sched_place_name(o->along));
@@ -337,10 +358,16 @@ static int placement_rank(const sched_place *p, int rank)
     return spread >= 2 ? 0 : 3;
 }
 
-void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *a, const sym_env *bound,
-                      sym_ctx *s, lm_arena *ar)
+/* Which placements an enumeration keeps (NULL: every valid one). */
+typedef bool (*place_filter)(const sched_place *p, int rank, const void *ctx);
+
+/* Enumerate placements (those `keep` accepts) x transports, keep the legal
+ * ones, drop dominated ones, and append the survivors to out (marked with
+ * `fuse`, `along` and `facc`). */
+static void enumerate(sched_cands *out, const sched_kernel *k, const arch_desc *a, const sym_env *bound,
+                      lm_arena *ar, place_filter keep, const void *kctx, sched_fuse fuse, sched_place along,
+                      uint64_t facc)
 {
-    memset(out, 0, sizeof *out);
     int rank = k->f->grid_rank;
     /* the loads, in access order */
     int loads[SCHED_MAX_OPS];
@@ -363,7 +390,6 @@ void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *
     int64_t per_place = 1;
     for (int i = 0; i < nl; i++)
         per_place *= NTRANSPORTS;
-    out->enumerated = (int)LM_MIN((int64_t)nplace * per_place, (int64_t)1 << 30);
 
     static const sched_place dims[4] = {SCHED_ON_Y, SCHED_ON_X, SCHED_ON_XY, SCHED_ON_TIME};
     sched_place places[64][TIR_MAX_GRID];
@@ -374,11 +400,12 @@ void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *
             int x = code; /* the first axis is the most significant digit */
             for (int g = rank - 1; g >= 0; g--, x /= 4)
                 p[g] = dims[x % 4];
-            if (!placement_ok(p, rank) || placement_rank(p, rank) != pr)
+            if (!placement_ok(p, rank) || placement_rank(p, rank) != pr || (keep && !keep(p, rank, kctx)))
                 continue;
             memcpy(places[np++], p, sizeof p);
         }
     }
+    out->enumerated += (int)LM_MIN((int64_t)(keep ? np : nplace) * per_place, (int64_t)1 << 30);
 
     LM_VEC(sched_candidate) all = {0};
     for (int pi = 0; pi < np; pi++) {
@@ -398,11 +425,13 @@ void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *
                 c.place[g] = g < rank ? places[pi][g] : SCHED_ON_TIME;
             c.nops = nl;
             c.persistent = true;
+            c.fuse = fuse;
+            c.fuse_along = along;
+            c.fused_acc = facc;
             for (int i = 0; i < nl; i++) {
                 c.ops[i] = transports[opts[i][idx[i]]];
                 c.ops[i].access = loads[i];
             }
-            c.id = (int)all.len;
             LM_PUSH(&all, c);
             int i = nl - 1;
             while (i >= 0 && ++idx[i] == nopt[i])
@@ -411,12 +440,16 @@ void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *
                 break;
         }
     }
-    out->legal = (int)all.len;
+    out->legal += (int)all.len;
 
     metrics *m = lm_xcalloc(all.len ? all.len : 1, sizeof *m);
     for (size_t i = 0; i < all.len; i++)
         measure(&all.items[i], rank, nprog, a, &m[i]);
-    out->c = LM_NEWN(ar, sched_candidate, all.len ? all.len : 1);
+    sched_candidate *keepc = LM_NEWN(ar, sched_candidate, (size_t)out->n + all.len + 1);
+    if (out->n)
+        memcpy(keepc, out->c, sizeof *keepc * (size_t)out->n);
+    out->c = keepc;
+    int base = out->n;
     for (size_t i = 0; i < all.len; i++) {
         bool dominated = false;
         for (size_t j = 0; j < all.len && !dominated; j++) {
@@ -431,10 +464,147 @@ void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *
         }
         sched_candidate *c = &out->c[out->n++];
         *c = all.items[i];
+        c->id = base + (int)i;
         c->extent = m[i].extent;
         c->label = sched_candidate_label(k, c, ar);
     }
     free(m);
     LM_VEC_FREE(&all);
+}
+
+void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *a, const sym_env *bound,
+                      sym_ctx *s, lm_arena *ar)
+{
+    memset(out, 0, sizeof *out);
+    enumerate(out, k, a, bound, ar, NULL, NULL, SCHED_FUSE_NONE, SCHED_ON_TIME, 0);
     (void)s;
+}
+
+/* ---- fused launch pairs ------------------------------------------------------ */
+
+typedef struct fctx {
+    const sched_fusion *f;
+    sched_place along;
+} fctx;
+
+/* A fused producer: the gather axis alone along `along`, every key axis on
+ * the other core dimension or in time. */
+static bool fused_placement(const sched_place *p, int rank, const void *ctx)
+{
+    const fctx *fc = ctx;
+    sched_place other = fc->along == SCHED_ON_X ? SCHED_ON_Y : SCHED_ON_X;
+    for (int g = 0; g < rank; g++) {
+        if (g == fc->f->gather_axis) {
+            if (p[g] != fc->along)
+                return false;
+        } else if (p[g] != other && p[g] != SCHED_ON_TIME) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool sched_fused_pair(const sched_fusion *f, const sched_candidate *pa, const sched_candidate *pb)
+{
+    if (pa->fuse != SCHED_FUSE_PRODUCER || pb->fuse != SCHED_FUSE_CONSUMER || pa->fuse_along != pb->fuse_along)
+        return false;
+    for (int g = 0; g < TIR_MAX_GRID; g++) {
+        int ga = f->key_of[g];
+        if (ga >= 0 ? pb->place[g] != pa->place[ga] : pb->place[g] != SCHED_ON_TIME)
+            return false;
+    }
+    return true;
+}
+
+void sched_candidates_fused(sched_cands *pa, sched_cands *pb, const sched_fusion *f, const sched_kernel *a,
+                            const sched_kernel *b, const arch_desc *arch, const sym_env *bound, sym_ctx *s,
+                            lm_arena *ar)
+{
+    uint64_t sa = 0, lb = 0;
+    for (int i = 0; i < f->nt; i++) {
+        if (f->t[i].store < 64)
+            sa |= (uint64_t)1 << f->t[i].store;
+        if (f->t[i].load < 64)
+            lb |= (uint64_t)1 << f->t[i].load;
+    }
+    int first = pa->n;
+    static const sched_place alongs[2] = {SCHED_ON_X, SCHED_ON_Y};
+    for (int o = 0; o < 2; o++) {
+        fctx fc = {f, alongs[o]};
+        enumerate(pa, a, arch, bound, ar, fused_placement, &fc, SCHED_FUSE_PRODUCER, alongs[o], sa);
+    }
+    /* one consumer per distinct placement of the key axes among them */
+    int rb = b->f->grid_rank;
+    for (int i = first; i < pa->n; i++) {
+        const sched_candidate *p = &pa->c[i];
+        sched_candidate c;
+        memset(&c, 0, sizeof c);
+        for (int g = 0; g < TIR_MAX_GRID; g++)
+            c.place[g] = g < rb && f->key_of[g] >= 0 ? p->place[f->key_of[g]] : SCHED_ON_TIME;
+        c.persistent = true;
+        c.fuse = SCHED_FUSE_CONSUMER;
+        c.fuse_along = p->fuse_along;
+        c.fused_acc = lb;
+        for (int j = 0; j < b->acc->n && c.nops < SCHED_MAX_OPS; j++) {
+            bool is_load = false;
+            for (int k = 0; k < b->nbufs; k++)
+                is_load |= b->bufs[k].kind == SCHED_BUF_IN && b->bufs[k].access == j;
+            if (!is_load)
+                continue;
+            bool passed = j < 64 && (lb >> j & 1u);
+            c.ops[c.nops++] = (sched_operand){j, passed ? SCHED_FUSED : SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
+        }
+        bool seen = false;
+        for (int j = 0; j < pb->n && !seen; j++)
+            seen = pb->c[j].fuse == SCHED_FUSE_CONSUMER && pb->c[j].fuse_along == c.fuse_along &&
+                   !memcmp(pb->c[j].place, c.place, sizeof c.place);
+        if (seen)
+            continue;
+        sched_candidate *keep = LM_NEWN(ar, sched_candidate, (size_t)pb->n + 1);
+        if (pb->n)
+            memcpy(keep, pb->c, sizeof *keep * (size_t)pb->n);
+        pb->c = keep;
+        c.id = pb->legal++;
+        pb->enumerated++;
+        c.extent = 1;
+        c.label = sched_candidate_label(b, &c, ar);
+        pb->c[pb->n++] = c;
+    }
+    (void)s;
+}
+
+const char *sched_launch_prefix(const sched_job *job, int l, lm_arena *ar)
+{
+    return job->nlaunches > 1 ? lm_arena_printf(ar, "%s.", job->k[l]->name) : "";
+}
+
+void sched_fuse_job(sched_job *job, sym_ctx *s, lm_arena *ar)
+{
+    job->nfusions = 0;
+    for (int l = 0; l + 1 < job->nlaunches; l++) {
+        sched_fusion f;
+        lm_buf why = {0};
+        bool ok = sched_fusion_find(&f, job->k[l], job->k[l + 1], s, job->bound, &why);
+        lm_buf_free(&why);
+        /* a passed tensor must not be touched by any other launch */
+        for (int t = 0; ok && t < f.nt; t++)
+            for (int m = 0; ok && m < job->nlaunches; m++)
+                for (int i = 0; ok && m != l && m != l + 1 && i < job->k[m]->acc->n; i++)
+                    ok = job->k[m]->acc->acc[i].tensor != f.t[t].tensor;
+        if (!ok)
+            continue;
+        f.producer = l;
+        f.consumer = l + 1;
+        /* a reducer core's L1 is the fused lowering's at a probe; a pair
+           that does not lower there is not offered fused */
+        if (!sched_lower_l1_fused(&f, job->k[l], job->k[l + 1], sched_launch_prefix(job, l, ar),
+                                  sched_launch_prefix(job, l + 1, ar), job->arch, job->bound, s, ar, NULL))
+            continue;
+        int np = job->cands[l].n;
+        sched_candidates_fused(&job->cands[l], &job->cands[l + 1], &f, job->k[l], job->k[l + 1], job->arch,
+                               job->bound, s, ar);
+        if (job->cands[l].n > np)
+            job->fusion[job->nfusions++] = f;
+        l++; /* each launch in one pair at most */
+    }
 }

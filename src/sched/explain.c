@@ -210,9 +210,14 @@ static void explain_terms(lm_buf *b, const sched_job *job, const sched_choice *c
             else if (t->kind == SCHED_T_LEVEL && t->level == 0)
                 core = v;
         }
-        lm_buf_printf(b, "  launch: kernel launch %lld + busiest core %lld = %lld; DRAM bandwidth bound %lld + %lld\n",
-                      (long long)launch, (long long)core, (long long)(launch + core), (long long)launch,
-                      (long long)bound);
+        if (m->cand->fuse == SCHED_FUSE_CONSUMER)
+            lm_buf_printf(b, "  fused into %s's program (no launch of its own): busiest reducer core %lld; DRAM "
+                             "bandwidth bound %lld\n",
+                          job->k[l > 0 ? l - 1 : 0]->name, (long long)core, (long long)bound);
+        else
+            lm_buf_printf(b, "  launch: kernel launch %lld + busiest core %lld = %lld; DRAM bandwidth bound %lld + %lld\n",
+                          (long long)launch, (long long)core, (long long)(launch + core), (long long)launch,
+                          (long long)bound);
         lm_buf_printf(b, "  total %lld: %s\n", (long long)total,
                       launch + core >= launch + bound ? "the per-core path dominates"
                                                       : "shared DRAM bandwidth dominates");
@@ -308,10 +313,48 @@ static void explain_runner_up(lm_buf *b, const sched_job *job, const sched_resul
     sym_env_free(&er);
 }
 
+/* A fused pair of the choice: which launches, what passes between them,
+ * and where the consumer runs. */
+static void explain_fusion(lm_buf *b, const sched_job *job, const sched_choice *c)
+{
+    sym_env env = {0};
+    choice_env(job, c, &env);
+    for (int u = 0; u < job->nfusions; u++) {
+        const sched_fusion *f = &job->fusion[u];
+        const sched_candidate *pa = c->m[f->producer]->cand, *pb = c->m[f->consumer]->cand;
+        if (pa->fuse != SCHED_FUSE_PRODUCER || pb->fuse != SCHED_FUSE_CONSUMER)
+            continue;
+        const sched_kernel *ka = job->k[f->producer], *kb = job->k[f->consumer];
+        int64_t np = 0, nq = 1;
+        eval_in(ka->f->grid[f->gather_axis], &env, &np);
+        for (int g = 0; g < kb->f->grid_rank; g++) {
+            int64_t e = 1;
+            if (f->key_of[g] < 0 && eval_in(kb->f->grid[g], &env, &e))
+                nq *= e;
+        }
+        int64_t per = 0; /* consumer programs on the busiest reducer */
+        const sched_model *mb = c->m[f->consumer];
+        for (int i = 0; i < mb->nterms; i++)
+            if (mb->terms[i].kind == SCHED_T_COUNT && mb->terms[i].level == 0)
+                eval_in(mb->terms[i].cycles, &env, &per);
+        lm_buf_printf(b, "fused: %s and %s run as one program. A group (one value of their key axes) has its %lld "
+                         "programs of %s on one %s of cores; each sends its",
+                      ka->name, kb->name, (long long)np, ka->name, pa->fuse_along == SCHED_ON_X ? "row" : "column");
+        for (int t = 0; t < f->nt; t++)
+            lm_buf_printf(b, "%s %s", t ? (t + 1 == f->nt ? " and" : ",") : "", f->t[t].tensor->name);
+        lm_buf_printf(b, " blocks over the NoC, row by row, to the cores of its %s, which deal the %lld programs of "
+                         "%s of each group round-robin (at most %lld on a core) and run them after all their own: no "
+                         "DRAM round trip, no second launch\n",
+                      pa->fuse_along == SCHED_ON_X ? "row" : "column", (long long)nq, kb->name, (long long)per);
+    }
+    sym_env_free(&env);
+}
+
 void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_ctx *s, lm_arena *ar)
 {
     const sched_choice *w = &r->top[0];
     (void)s;
+    explain_fusion(b, job, w);
     for (int l = 0; l < job->nlaunches; l++) {
         const sched_kernel *k = job->k[l];
         lm_buf_printf(b, "kernel %s: %s math, Dst %s accumulation (%d tiles per half)\n", k->name,
@@ -323,19 +366,34 @@ void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_c
         const sched_model *m = w->m[l];
         int64_t l1 = 0;
         eval_in(m->l1_bytes, &env, &l1);
-        if (k->l1) {
-            /* the lowering's CBs (sched_lower_l1), this launch's variables unprefixed */
+        const sched_fusion *fz = NULL;
+        for (int u = 0; u < job->nfusions && m->cand->fuse == SCHED_FUSE_CONSUMER; u++)
+            if (job->fusion[u].consumer == l && job->fusion[u].l1)
+                fz = &job->fusion[u];
+        if (k->l1 || fz) {
+            /* the lowering's CBs (sched_lower_l1), this launch's variables
+               unprefixed; a reducer core's (sched_lower_l1_fused) are in the
+               job's variables, with the consumer programs it runs */
             size_t pl = strlen(m->prefix);
-            for (int i = 0; pl && i < w->problem.nvars; i++) {
+            for (int i = 0; pl && !fz && i < w->problem.nvars; i++) {
                 const char *nm = w->problem.vars[i].var->name;
                 if (!strncmp(nm, m->prefix, pl))
                     sym_env_set(&env, sym_var(s, nm + pl), w->sol.values[i]);
             }
-            const sched_l1_plan *pn = &k->l1[0];
-            for (int i = 0; i < k->nl1; i++) {
+            const sched_l1_plan *plans = fz ? fz->l1 : k->l1;
+            int nplans = fz ? fz->nl1 : k->nl1;
+            if (fz) {
+                int64_t per = 0;
+                for (int i = 0; i < m->nterms; i++)
+                    if (m->terms[i].kind == SCHED_T_COUNT && m->terms[i].level == 0)
+                        eval_in(m->terms[i].cycles, &env, &per);
+                sym_env_set(&env, sym_var(s, SCHED_FUSED_PROGRAMS), per);
+            }
+            const sched_l1_plan *pn = &plans[0];
+            for (int i = 0; i < nplans; i++) {
                 int64_t on = 0;
-                if (eval_in(k->l1[i].when, &env, &on) && on)
-                    pn = &k->l1[i];
+                if (eval_in(plans[i].when, &env, &on) && on)
+                    pn = &plans[i];
             }
             int used = 0;
             for (int i = 0; i < pn->ncbs; i++) {
@@ -347,7 +405,9 @@ void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_c
                 }
                 used += most > 0;
             }
-            lm_buf_printf(b, "  L1: %lld of %lld usable bytes in %d CBs (values never live at once share one)\n",
+            lm_buf_printf(b, "  L1%s: %lld of %lld usable bytes in %d CBs (values never live at once share one)\n",
+                          fz ? lm_arena_printf(ar, " of a reducer core (both kernels' CBs, %s's marked *)", k->name)
+                             : "",
                           (long long)l1, (long long)arch_usable_l1(job->arch), used);
             for (int i = 0; i < pn->ncbs; i++) {
                 const sched_l1_cb *cb = &pn->cbs[i];
@@ -358,7 +418,8 @@ void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_c
                     eval_in(cb->uses[u].bytes, &env, &v);
                     most = LM_MAX(most, v);
                     if (v > 0)
-                        lm_buf_printf(&tmp, "%s%s %lld B", tmp.len ? ", " : "", cb->uses[u].what, (long long)v);
+                        lm_buf_printf(&tmp, "%s%s%s %lld B", tmp.len ? ", " : "", fz && cb->uses[u].launch ? "*" : "",
+                                      cb->uses[u].what, (long long)v);
                 }
                 if (most > 0)
                     lm_buf_printf(b, "    %-5s %s\n", arch_format_name(cb->format), lm_buf_str(&tmp));
@@ -373,7 +434,8 @@ void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_c
         if (k->l1_why)
             lm_buf_printf(b, "  (the lowering's CBs are not known: %s; the allocation's estimate follows)\n",
                           k->l1_why);
-        lm_buf_printf(b, "  L1: %lld of %lld usable bytes; %d buffers in %d slots (buffers never live at once share one)\n",
+        lm_buf_printf(b, "  L1%s: %lld of %lld usable bytes; %d buffers in %d slots (buffers never live at once share one)\n",
+                      m->cand->fuse == SCHED_FUSE_CONSUMER ? " of a reducer core (both kernels' buffers)" : "",
                       (long long)l1, (long long)arch_usable_l1(job->arch), k->nbufs, nslots);
         for (int sl = 0; sl < nslots; sl++) {
             lm_buf_printf(b, "    slot %d:", sl);

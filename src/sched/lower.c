@@ -224,6 +224,9 @@ typedef struct access {
     int sem_ready, sem_valid;
     int root;             /* store: uid of the stored root */
     bool copy_in;         /* store: compute copies the value into the CB */
+    bool passed;          /* fused: a store sent to the reducer, or a load received from the producers */
+    int coldim;           /* the access dimension along the layout's columns */
+    int64_t lrow[TIR_MAX_RANK]; /* rows of the 2-D layout a unit step along each dimension moves */
 } access;
 
 /* A temporary CB of one compute op (reciprocal, negation, a constant tile). */
@@ -282,6 +285,18 @@ typedef struct lw {
     bool record;
     lw_virt virt[LW_MAX_TEMPS];
     int nvirt;
+    /* a fused pair (sched_lower_fused): the producer's context points at its
+       consumer's (lb), the consumer's at its producer's (la); CB ids come
+       from the producer's counter */
+    const sched_fusion *fz;
+    struct lw *la, *lb;
+    int64_t nq;           /* consumer programs of one group */
+    int64_t np;           /* producers of one group (cores along the gather dimension) */
+    int64_t nr;           /* reducer cores of one group: min(nq, np) */
+    int64_t nred;         /* cores along the gather dimension that may be reducers */
+    int64_t nmax;         /* most consumer programs a reducer runs (its passed blocks' pages) */
+    int sem_fready, sem_fvalid;
+    const char *vprefix;  /* the L1 plan of a fused pair: this launch's prefix of its depths */
 } lw;
 
 enum { G_X, G_Y, G_XY };
@@ -1006,11 +1021,12 @@ static void plan_virtual(lw *L, const tir_op *op, int k, arch_format fmt, const 
 
 static int next_cb(lw *L, lm_loc loc)
 {
-    if (L->ncbs >= L->a->num_cbs) {
+    int *n = L->la ? &L->la->ncbs : &L->ncbs; /* a fused consumer's ids follow its producer's */
+    if (*n >= L->a->num_cbs) {
         fail(L, loc, "the program needs more than the %d circular buffers of a core", L->a->num_cbs);
         return 0;
     }
-    return L->ncbs++;
+    return (*n)++;
 }
 
 static bool is_compute_root(lw *L, int r)
@@ -1445,6 +1461,8 @@ static bool plan_access(lw *L, int idx)
     x->rows_el = rows_el;
     x->cols_el = cols_el;
     x->rstride = rstride;
+    x->coldim = coldim;
+    memcpy(x->lrow, lrow, sizeof x->lrow);
     x->tr = cdiv64(rows_el, LW_TILE);
     x->tc = cdiv64(cols_el, LW_TILE);
     x->tiles = x->tr * x->tc;
@@ -1544,6 +1562,13 @@ static bool plan_access(lw *L, int idx)
     for (int b = 0; b < L->k->nbufs; b++)
         if (L->k->bufs[b].access == idx && L->k->bufs[b].depth && evd(L, L->k->bufs[b].depth, -1) >= 1)
             x->sdepth = L->k->bufs[b].depth;
+    for (int t = 0; L->fz && t < L->fz->nt; t++)
+        if ((L->la ? L->fz->t[t].load : L->fz->t[t].store) == idx)
+            x->passed = true;
+    if (x->passed && L->la) {
+        x->depth = L->nmax; /* the blocks of all the programs dealt to the reducer */
+        x->sdepth = sym_var(L->sc, SCHED_FUSED_PROGRAMS);
+    }
     /* transport */
     x->how = (sched_operand){idx, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
     for (int o = 0; o < L->s->cand.nops; o++)
@@ -1593,7 +1618,7 @@ static bool plan_transport(lw *L, access *x)
     const acc_access *aa = x->aa;
     lm_loc loc = aa->op->loc;
     sched_operand *h = &x->how;
-    if (h->transport == SCHED_DRAM)
+    if (h->transport == SCHED_DRAM || h->transport == SCHED_FUSED)
         return true;
     const char *tn = aa->tensor->name;
     int64_t n = h->along == SCHED_ON_X ? L->gx : h->along == SCHED_ON_Y ? L->gy : L->gx * L->gy;
@@ -2142,6 +2167,362 @@ static void emit_store_dm(kctx *K, const access *x)
     cbop(K, DF_CB_POP, x->cb, T);
 }
 
+/* ---- a fused pair: partial results to the reducer core ------------------- */
+
+/* Core (x, y) of the group's core at index `i` along the gather dimension
+ * (the same row or column as this core). */
+static void group_core(kctx *K, const df_expr *i, const df_expr **x, const df_expr **y)
+{
+    bool along_x = K->L->s->cand.fuse_along == SCHED_ON_X;
+    *x = along_x ? i : df_slot(K->p, DF_SLOT_CX);
+    *y = along_x ? df_slot(K->p, DF_SLOT_CY) : i;
+}
+
+/* The index of the current group among the groups (values of the key
+ * axes) this core runs, in the order open_programs nests the loops: waves
+ * along y, then x, then the axes in time. */
+static const df_expr *group_count(kctx *K, lw *LA)
+{
+    const df_expr *w = C(K, 0);
+    static const int order[2] = {G_Y, G_X};
+    for (int i = 0; i < 2; i++) {
+        int gr = order[i];
+        int64_t n = gr == G_X ? LA->gx : LA->gy;
+        if (LA->ngrp[gr] && LA->grp[gr][0] != LA->fz->gather_axis)
+            w = BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, w, C(K, cdiv64(LA->E[gr], n))), K->wave[gr]);
+    }
+    for (int i = 0; i < LA->ntime; i++)
+        w = BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, w, C(K, LA->ext[LA->time[i]])), K->pid[LA->time[i]]);
+    return w;
+}
+
+/* How many groups this core runs (those whose programs exist). */
+static const df_expr *groups_here(kctx *K, lw *LA)
+{
+    const df_expr *w = C(K, 1);
+    for (int gr = G_X; gr <= G_Y; gr++) {
+        int64_t n = gr == G_X ? LA->gx : LA->gy;
+        if (!LA->ngrp[gr] || LA->grp[gr][0] == LA->fz->gather_axis)
+            continue;
+        const df_expr *idx = df_slot(K->p, gr == G_X ? DF_SLOT_CX : DF_SLOT_CY);
+        const df_expr *left = BIN(K, DF_X_DIV, BIN(K, DF_X_SUB, C(K, LA->E[gr] + n - 1), idx), C(K, n));
+        w = BIN(K, DF_X_MUL, w, x_max(K, left, C(K, 0)));
+    }
+    for (int i = 0; i < LA->ntime; i++)
+        w = BIN(K, DF_X_MUL, w, C(K, LA->ext[LA->time[i]]));
+    return w;
+}
+
+/* The producer's program ids along its key axes for the core's w-th group
+ * (group_count the other way round). */
+static void group_pids(kctx *K, lw *LA, const df_expr *w, const df_expr **pid)
+{
+    for (int i = LA->ntime - 1; i >= 0; i--) {
+        int g = LA->time[i];
+        pid[g] = BIN(K, DF_X_MOD, w, C(K, LA->ext[g]));
+        w = BIN(K, DF_X_DIV, w, C(K, LA->ext[g]));
+    }
+    static const int order[2] = {G_X, G_Y};
+    for (int i = 0; i < 2; i++) {
+        int gr = order[i];
+        int64_t n = gr == G_X ? LA->gx : LA->gy;
+        if (!LA->ngrp[gr] || LA->grp[gr][0] == LA->fz->gather_axis)
+            continue;
+        int64_t W = cdiv64(LA->E[gr], n);
+        const df_expr *wave = BIN(K, DF_X_MOD, w, C(K, W));
+        w = BIN(K, DF_X_DIV, w, C(K, W));
+        const df_expr *idx = df_slot(K->p, gr == G_X ? DF_SLOT_CX : DF_SLOT_CY);
+        pid[LA->grp[gr][0]] = BIN(K, DF_X_ADD, idx, BIN(K, DF_X_MUL, C(K, n), wave));
+    }
+}
+
+/* The consumer programs this core runs as a reducer: the producers of a
+ * row (column) deal the consumer programs of their groups round-robin, the
+ * G-th (G = w*nq + q: group w, program q) to core G mod np as its (G /
+ * np)-th. */
+static const df_expr *reducer_programs(kctx *K, lw *LA, const df_expr *gi)
+{
+    const df_expr *total = BIN(K, DF_X_MUL, groups_here(K, LA), C(K, LA->nq));
+    return x_max(K, BIN(K, DF_X_DIV, BIN(K, DF_X_SUB, BIN(K, DF_X_ADD, total, C(K, LA->np - 1)), gi), C(K, LA->np)),
+                 C(K, 0));
+}
+
+/* The consumer's program ids along its local axes from the flattened index
+ * q of its program in the group (row-major, in axis order). */
+static void local_pids(kctx *K, const lw *LB, const df_expr *q, const df_expr **pid)
+{
+    int first = -1;
+    for (int g = 0; g < LB->f->grid_rank; g++)
+        if (LB->fz->key_of[g] < 0 && first < 0)
+            first = g;
+    for (int g = LB->f->grid_rank - 1; g >= 0; g--) {
+        if (LB->fz->key_of[g] >= 0)
+            continue;
+        if (g == first) {
+            pid[g] = q;
+        } else {
+            pid[g] = BIN(K, DF_X_MOD, q, C(K, LB->ext[g]));
+            q = BIN(K, DF_X_DIV, q, C(K, LB->ext[g]));
+        }
+    }
+}
+
+/* offset of an access dimension, with the consumer's program ids in pid[] */
+static const df_expr *dim_offset(kctx *K, const acc_dim *ad, const df_expr *const *pid, int rank)
+{
+    int64_t v = 0;
+    if (ad->constant)
+        ev(K->L, ad->constant, &v, (lm_loc){0});
+    const df_expr *e = C(K, v);
+    for (int t = 0; t < ad->nterms; t++) {
+        int64_t co = 0;
+        ev(K->L, ad->terms[t].coeff, &co, (lm_loc){0});
+        for (int g = 0; g < rank; g++)
+            if (ad->terms[t].var == tir_pid_var(K->L->sc, g) && pid[g])
+                e = BIN(K, DF_X_ADD, e, BIN(K, DF_X_MUL, C(K, co), pid[g]));
+    }
+    return e;
+}
+
+/* A producer's passed store: the block stays in its CB while each consumer
+ * program of the group gets its part of it, row by row (send_elems), into
+ * the pages its reducer reserved for it; after the program's last passed
+ * store, valid is incremented there once per consumer program. */
+static void emit_store_fused(kctx *K, const access *x)
+{
+    lw *LA = K->L, *LB = LA->lb;
+    const sched_fusion *fz = LA->fz;
+    const sched_fused_tensor *t = NULL;
+    int last = -1;
+    for (int i = 0; i < fz->nt; i++) {
+        if (fz->t[i].store == x->index)
+            t = &fz->t[i];
+        if (fz->t[i].store > last)
+            last = fz->t[i].store;
+    }
+    LM_ASSERT(t);
+    const access *y = &LB->ax[t->load];
+    const acc_access *xa = x->aa, *yb = y->aa;
+    int r = t->tensor->rank;
+    lm_loc loc = xa->op->loc;
+    cbop(K, DF_CB_WAIT, x->cb, x->tiles);
+    df_stmt *saved[TIR_MAX_GRID + TIR_MAX_RANK];
+    int nsaved = 0;
+    const df_expr *pid[TIR_MAX_GRID] = {NULL};
+    df_stmt *fq = open_for(K, "q", C(K, 0), C(K, LA->nq), &saved[nsaved]);
+    if (!fq)
+        return;
+    nsaved++;
+    const df_expr *q = df_slot(K->p, fq->var);
+    local_pids(K, LB, q, pid);
+    /* the G-th consumer program of this row goes to core G mod np */
+    const df_expr *G = BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, group_count(K, LA), C(K, LA->nq)), q);
+    const df_expr *rx, *ry;
+    group_core(K, BIN(K, DF_X_MOD, G, C(K, LA->np)), &rx, &ry);
+    /* per dimension: where the moved part starts in each block, and how long it is */
+    const df_expr *ra[TIR_MAX_RANK], *rb[TIR_MAX_RANK], *len[TIR_MAX_RANK];
+    int64_t slen[TIR_MAX_RANK];
+    const df_expr *g = K->pid[fz->gather_axis];
+    for (int d = 0; d < r; d++) {
+        int64_t ba = 1, bb = 1, E = 1;
+        ev(LA, xa->block[d], &ba, loc);
+        ev(LB, yb->block[d], &bb, loc);
+        ev(LA, t->tensor->shape[d], &E, loc);
+        ra[d] = rb[d] = C(K, 0);
+        switch (t->dim[d]) {
+        case SCHED_FD_KEY:
+            len[d] = C(K, ba);
+            slen[d] = ba;
+            break;
+        case SCHED_FD_GATHER:
+            rb[d] = BIN(K, DF_X_MUL, g, C(K, ba));
+            len[d] = x_min(K, C(K, ba), BIN(K, DF_X_SUB, C(K, E), rb[d]));
+            slen[d] = ba;
+            break;
+        case SCHED_FD_SLICE:
+            ra[d] = dim_offset(K, &yb->dims[d], pid, LB->f->grid_rank);
+            len[d] = x_min(K, C(K, bb), BIN(K, DF_X_SUB, C(K, E), ra[d]));
+            slen[d] = bb;
+            break;
+        case SCHED_FD_WHOLE:
+            slen[d] = LM_MIN(E, LM_MIN(ba, bb));
+            len[d] = C(K, slen[d]);
+            break;
+        }
+    }
+    /* element positions in the two CB blocks: rows along the layout (a step
+       of the dimension moves lrow rows, the block keeps every rstride-th) */
+    const df_expr *era = C(K, 0), *erb = C(K, 0);
+    int64_t sa[TIR_MAX_RANK] = {0}, sb[TIR_MAX_RANK] = {0};
+    int vary[TIR_MAX_RANK], nvary = 0;
+    for (int d = 0; d < r; d++) {
+        if (d == x->coldim)
+            continue;
+        sa[d] = x->lrow[d] / (x->rstride > 0 ? x->rstride : 1);
+        sb[d] = y->lrow[d] / (y->rstride > 0 ? y->rstride : 1);
+        era = BIN(K, DF_X_ADD, era, BIN(K, DF_X_MUL, ra[d], C(K, sa[d])));
+        erb = BIN(K, DF_X_ADD, erb, BIN(K, DF_X_MUL, rb[d], C(K, sb[d])));
+        if (slen[d] > 1)
+            vary[nvary++] = d;
+    }
+    if (x->coldim != y->coldim || x->coldim < 0) {
+        fail(LA, loc, "the store of '%s' and its fused load place the tensor's columns differently", t->tensor->name);
+        return;
+    }
+    const df_expr *rows = C(K, 1);
+    if (nvary == 1 && sa[vary[0]] == 1 && sb[vary[0]] == 1) {
+        rows = len[vary[0]]; /* consecutive rows on both sides */
+    } else {
+        for (int i = 0; i < nvary; i++) {
+            int d = vary[i];
+            char name[16];
+            snprintf(name, sizeof name, "e%d", d);
+            df_stmt *f = open_for(K, name, C(K, 0), len[d], &saved[nsaved]);
+            if (!f)
+                return;
+            nsaved++;
+            const df_expr *j = df_slot(K->p, f->var);
+            era = BIN(K, DF_X_ADD, era, BIN(K, DF_X_MUL, j, C(K, sa[d])));
+            erb = BIN(K, DF_X_ADD, erb, BIN(K, DF_X_MUL, j, C(K, sb[d])));
+        }
+    }
+    int cd = x->coldim;
+    df_stmt *se = S(K, DF_SEND_ELEMS);
+    se->cb = x->cb;
+    se->er = era;
+    se->ec = ra[cd];
+    se->bw = C(K, x->tc);
+    se->rows = rows;
+    se->cols = len[cd];
+    se->x = rx;
+    se->y = ry;
+    se->cb_out = y->cb;
+    se->dst_at = BIN(K, DF_X_MUL, BIN(K, DF_X_DIV, G, C(K, LA->np)), C(K, y->tiles));
+    se->der = erb;
+    se->dec = rb[cd];
+    se->dbw = C(K, y->tc);
+    put(K, se);
+    while (nsaved > 1)
+        close_for(K, saved[--nsaved]);
+    /* after the program's last passed block (the same channel as the data) */
+    if (x->index == last)
+        sem_op(K, DF_SEM_INC, LA->sem_fvalid, C(K, 1), rx, ry);
+    close_for(K, saved[--nsaved]);
+    put(K, S(K, DF_WRITE_BARRIER));
+    cbop(K, DF_CB_POP, x->cb, x->tiles);
+}
+
+static void emit_dm_block(kctx *K, const tir_block *b);
+static void emit_cblock(kctx *K, const tir_block *b);
+
+/* Before a fused producer's program loops. Every producer's writer waits
+ * until each reducer of its row (column) has room for all it will receive
+ * (fused_ready counts them); a reducer's reader reserves the pages of all
+ * the consumer programs it will run and says so to every producer. */
+static void emit_fused_prologue(kctx *K, bool reducer)
+{
+    lw *LA = K->L, *LB = LA->lb;
+    bool along_x = LA->s->cand.fuse_along == SCHED_ON_X;
+    const df_expr *gi = df_slot(K->p, along_x ? DF_SLOT_CX : DF_SLOT_CY);
+    if (K->kind == DF_WRITER) {
+        const df_expr *rt = x_min(K, BIN(K, DF_X_MUL, groups_here(K, LA), C(K, LA->nq)), C(K, LA->np));
+        sem_op(K, DF_SEM_WAIT, LA->sem_fready, rt, NULL, NULL);
+    }
+    if (K->kind != DF_READER || !reducer)
+        return;
+    const df_expr *np = reducer_programs(K, LA, gi);
+    df_stmt *ws;
+    int w = open_if(K, x_min(K, np, C(K, 1)), &ws);
+    if (!w)
+        return;
+    for (int i = 0; i < LB->acc->n; i++)
+        if (LB->ax[i].passed) {
+            df_stmt *r = S(K, DF_CB_RESERVE);
+            r->cb = LB->ax[i].cb;
+            r->n = BIN(K, DF_X_MUL, np, C(K, LB->ax[i].tiles));
+            put(K, r);
+        }
+    df_stmt *sv;
+    df_stmt *fp = open_for(K, "p", C(K, 0), C(K, LA->np), &sv);
+    if (fp) {
+        const df_expr *px, *py;
+        group_core(K, df_slot(K->p, fp->var), &px, &py);
+        sem_op(K, DF_SEM_INC, LA->sem_fready, C(K, 1), px, py);
+        close_for(K, sv);
+    }
+    if (w == 2)
+        close_for(K, ws);
+}
+
+/* On a reducer core, after all the producer's programs: the consumer
+ * programs dealt to it (program j is the row's G = gi + np*j-th: group
+ * G / nq, program G mod nq of it), as a consumer launch would run them, its
+ * key axes taking the group's program ids. The reader first waits until
+ * every producer has sent all of them (fused_valid counts one per program
+ * and producer) and pushes the passed blocks. */
+static void emit_consumer(kctx *KA, df_kernel_kind kind)
+{
+    lw *LA = KA->L, *LB = LA->lb;
+    kctx K;
+    memset(&K, 0, sizeof K);
+    K.L = LB;
+    K.p = KA->p;
+    K.c = KA->c;
+    K.kind = kind;
+    K.loop = KA->loop;
+    K.x0 = KA->x0, K.y0 = KA->y0, K.x1 = KA->x1, K.y1 = KA->y1;
+    K.live = K.act = C(&K, 1);
+    for (int i = 0; i < 3; i++) {
+        K.in[i] = C(&K, 1);
+        K.wave[i] = C(&K, 0);
+    }
+    for (int s = 0; s < LB->nst; s++)
+        LB->st[s].old_popped = false;
+    for (int u = 0; u < LB->nv; u++)
+        LB->v[u].reserved = false;
+    bool along_x = LA->s->cand.fuse_along == SCHED_ON_X;
+    const df_expr *gi = df_slot(K.p, along_x ? DF_SLOT_CX : DF_SLOT_CY);
+    const df_expr *nloc = reducer_programs(KA, LA, gi);
+    df_stmt *saved[2];
+    int nsaved = 0;
+    int w = open_if(&K, x_min(&K, nloc, C(&K, 1)), &saved[nsaved]);
+    if (!w)
+        return;
+    if (w == 2)
+        nsaved++;
+    if (kind == DF_READER) {
+        sem_op(&K, DF_SEM_WAIT, LA->sem_fvalid, BIN(&K, DF_X_MUL, nloc, C(&K, LB->np)), NULL, NULL);
+        for (int i = 0; i < LB->acc->n; i++)
+            if (LB->ax[i].passed) {
+                df_stmt *r = S(&K, DF_CB_PUSH);
+                r->cb = LB->ax[i].cb;
+                r->n = BIN(&K, DF_X_MUL, nloc, C(&K, LB->ax[i].tiles));
+                put(&K, r);
+            }
+    }
+    if (!(kind == DF_READER && !has_access(LB, LB->f->body, kind))) { /* else nothing more to read */
+        df_stmt *fj = open_for(&K, "j", C(&K, 0), nloc, &saved[nsaved]);
+        if (!fj)
+            return;
+        nsaved++;
+        const df_expr *G = BIN(&K, DF_X_ADD, gi, BIN(&K, DF_X_MUL, C(&K, LB->np), df_slot(K.p, fj->var)));
+        const df_expr *pa[TIR_MAX_GRID] = {NULL};
+        group_pids(KA, LA, BIN(&K, DF_X_DIV, G, C(&K, LB->nq)), pa);
+        for (int g = 0; g < LB->f->grid_rank; g++)
+            if (LB->fz->key_of[g] >= 0)
+                K.pid[g] = pa[LB->fz->key_of[g]];
+        local_pids(&K, LB, BIN(&K, DF_X_MOD, G, C(&K, LB->nq)), K.pid);
+        if (kind == DF_COMPUTE)
+            emit_cblock(&K, LB->f->body);
+        else
+            emit_dm_block(&K, LB->f->body);
+    }
+    while (nsaved > 0)
+        close_for(&K, saved[--nsaved]);
+    if (LB->failed)
+        LA->failed = true;
+}
+
 static void emit_dm_block(kctx *K, const tir_block *b)
 {
     lw *L = K->L;
@@ -2183,12 +2564,16 @@ static void emit_dm_block(kctx *K, const tir_block *b)
         if (i < 0 || L->ax[i].kernel != K->kind)
             continue;
         const access *x = &L->ax[i];
+        if (x->passed && !x->is_store)
+            continue; /* received for the whole group before its programs (emit_consumer) */
         bool shared = !x->is_store && x->how.transport != SCHED_DRAM;
         df_stmt *saved;
         int w = open_if(K, shared ? takes_part(K, x->how.along) : BIN(K, DF_X_MUL, K->act, K->live), &saved);
         if (!w)
             continue;
-        if (x->is_store)
+        if (x->is_store && x->passed)
+            emit_store_fused(K, x);
+        else if (x->is_store)
             emit_store_dm(K, x);
         else
             emit_load(K, x);
@@ -3295,8 +3680,15 @@ static void emit_kernel(lw *L, df_class *c, df_kernel_kind kind, const int rect[
         L->st[s].old_popped = false;
     for (int u = 0; u < L->nv; u++)
         L->v[u].reserved = false;
-    if (kind == DF_COMPUTE ? false : !has_access(L, L->f->body, kind))
+    /* a fused producer's reducer cores (the first along the gather
+       dimension) run the consumer's programs dealt to them after their own */
+    bool reducer = L->lb && (L->s->cand.fuse_along == SCHED_ON_X ? rect[2] < L->nred : rect[3] < L->nred);
+    if (kind == DF_COMPUTE ? false
+                           : !has_access(L, L->f->body, kind) && !(reducer && kind == DF_READER) &&
+                                 !(reducer && has_access(L->lb, L->lb->f->body, kind)))
         return;
+    if (L->lb && kind != DF_COMPUTE)
+        emit_fused_prologue(&K, reducer);
     df_stmt *saved[3 + TIR_MAX_GRID];
     int nsaved;
     if (!open_programs(&K, saved, &nsaved))
@@ -3313,6 +3705,8 @@ static void emit_kernel(lw *L, df_class *c, df_kernel_kind kind, const int rect[
     }
     while (nsaved > 0)
         close_for(&K, saved[--nsaved]);
+    if (reducer)
+        emit_consumer(&K, kind);
     if (kind != DF_COMPUTE && kernel_moves(L, kind))
         put(&K, S(&K, DF_WRITE_BARRIER));
 }
@@ -3337,6 +3731,8 @@ static int cuts(lw *L, bool xdim, int64_t *out)
         if (x->how.transport == SCHED_FORWARD)
             out[k++] = n - 1; /* the end of the chain passes nothing on */
     }
+    if (L->lb && (L->s->cand.fuse_along == SCHED_ON_X) == xdim)
+        out[k++] = L->nred; /* the cores that may be reducers (the first along the gather dimension) */
     out[k++] = n;
     /* sort, unique, within [0, n] */
     for (int i = 1; i < k; i++)
@@ -3359,6 +3755,41 @@ static int64_t waves_at(lw *L, int gr, int64_t x, int64_t y)
     int64_t n = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
     int64_t idx = gr == G_X ? x : gr == G_Y ? y : y * L->gx + x;
     return L->E[gr] > idx ? cdiv64(L->E[gr] - idx, n) : 0;
+}
+
+/* The CBs of a class: a CB shared by several values is as large as the
+ * largest; a fused consumer's CB that reuses its producer's id (on a
+ * reducer core) grows the declaration already there. */
+static void declare_cbs(lw *L, df_class *c)
+{
+    for (int s = 0; s < L->nst; s++) {
+        const store *st = &L->st[s];
+        bool first = st->cb >= 0;
+        for (int o = 0; o < s && first; o++)
+            first = L->st[o].cb != st->cb;
+        if (!first)
+            continue;
+        int64_t pages = 0;
+        for (int o = s; o < L->nst; o++)
+            if (L->st[o].cb == st->cb)
+                pages = LM_MAX(pages, L->st[o].pages);
+        df_cb *have = NULL;
+        for (int i = 0; i < c->ncbs; i++)
+            if (c->cbs[i].id == st->cb)
+                have = &c->cbs[i];
+        if (!have) {
+            df_add_cb(L->p, c, st->cb, st->fmt, df_const(L->p, pages), (lm_loc){0});
+            continue;
+        }
+        if (have->format != st->fmt) {
+            fail(L, (lm_loc){0}, "CB %d holds %s pages for one launch of the fused pair and %s for the other",
+                 st->cb, df_format_name(have->format), df_format_name(st->fmt));
+            return;
+        }
+        int64_t old = df_eval(have->pages_e, NULL);
+        if (pages > old)
+            have->pages_e = df_const(L->p, pages);
+    }
 }
 
 static bool build_classes(lw *L)
@@ -3411,20 +3842,11 @@ static bool build_classes(lw *L)
             if (L->failed)
                 return false;
             /* CBs last: the compute kernel may have asked for temporaries */
-            /* a CB shared by several values is as large as the largest */
-            for (int s = 0; s < L->nst; s++) {
-                const store *st = &L->st[s];
-                bool first = st->cb >= 0;
-                for (int o = 0; o < s && first; o++)
-                    first = L->st[o].cb != st->cb;
-                if (!first)
-                    continue;
-                int64_t pages = 0;
-                for (int o = s; o < L->nst; o++)
-                    if (L->st[o].cb == st->cb)
-                        pages = LM_MAX(pages, L->st[o].pages);
-                df_add_cb(L->p, c, st->cb, st->fmt, df_const(L->p, pages), (lm_loc){0});
-            }
+            declare_cbs(L, c);
+            if (L->lb && (L->s->cand.fuse_along == SCHED_ON_X ? rect[2] < L->nred : rect[3] < L->nred))
+                declare_cbs(L->lb, c);
+            if (L->failed)
+                return false;
         }
     if (L->p->nclasses == 0) {
         fail(L, (lm_loc){0}, "no core has a program to run");
@@ -3595,6 +4017,26 @@ static bool number_cbs(lw *L)
 {
     /* loads, outputs, carried tiles, then values of the compute kernel */
     share_cbs(L);
+    if (L->la) {
+        /* a fused consumer's values take its producer's CBs of their format:
+           on the reducer the two computations never overlap */
+        bool taken[LW_MAX_STORES] = {false};
+        for (int s = 0; s < L->nst; s++) {
+            if (L->st[s].kind != ST_OWN || L->st[s].cb != -1 || L->st[s].noshare)
+                continue;
+            const lw *P = L->la;
+            for (int a = 0; a < P->nst; a++) {
+                bool leader = P->st[a].kind == ST_OWN && P->st[a].cb >= 0 && !P->st[a].noshare;
+                for (int o = 0; o < a && leader; o++)
+                    leader = P->st[o].cb != P->st[a].cb;
+                if (leader && !taken[a] && P->st[a].fmt == L->st[s].fmt) {
+                    taken[a] = true;
+                    L->st[s].cb = P->st[a].cb;
+                    break;
+                }
+            }
+        }
+    }
     static const stkind order[] = {ST_LOAD, ST_OUT, ST_CARRY, ST_OWN};
     for (size_t o = 0; o < LM_COUNT(order); o++)
         for (int s = 0; s < L->nst; s++)
@@ -3689,7 +4131,7 @@ static bool add_sems(lw *L)
 {
     for (int i = 0; i < L->acc->n; i++) {
         access *x = &L->ax[i];
-        if (x->is_store || x->how.transport == SCHED_DRAM)
+        if (x->is_store || x->how.transport == SCHED_DRAM || x->how.transport == SCHED_FUSED)
             continue;
         for (int k = 0; k < 2; k++) {
             const char *base = lm_arena_printf(&L->ar, "%s_%s", x->aa->tensor->name, k ? "valid" : "ready");
@@ -3715,170 +4157,248 @@ static bool add_sems(lw *L)
 }
 
 /* The CBs of a lowered program as the L1 plan: every CB with the values
- * sharing it, then the CBs only other values need. */
-static void record_plan(lw *L, sched_l1_plan *plan, lm_arena *ar)
+ * sharing it, then the CBs only other values need. A fused pair's plan
+ * (n = 2: producer, consumer, whose CB ids come from one counter) is a
+ * reducer core's, where both kernels' CBs are declared; each launch's
+ * depths take its prefix (vprefix). */
+static void record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
 {
-    sym_ctx *sc = L->sc;
-    int n = L->ncbs + L->nvirt;
-    plan->cbs = LM_NEWN(ar, sched_l1_cb, n ? n : 1);
+    sym_ctx *sc = Ls[0]->sc;
+    const arch_desc *a = Ls[0]->a;
+    int ncbs = Ls[0]->ncbs, total = ncbs;
+    for (int l = 0; l < n; l++)
+        total += Ls[l]->nvirt;
+    plan->cbs = LM_NEWN(ar, sched_l1_cb, total ? total : 1);
     plan->ncbs = 0;
-    plan->nacc = L->acc->n;
+    /* per access of the (first) kernel: NoC commands and clipping */
+    const lw *L0 = Ls[0];
+    plan->nacc = L0->acc->n;
     plan->cmds = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
     plan->clip = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
     for (int i = 0; i < plan->nacc; i++) {
-        plan->cmds[i] = L->ax[i].scmds;
-        plan->clip[i] = L->ax[i].sclip;
+        plan->cmds[i] = L0->ax[i].scmds;
+        plan->clip[i] = L0->ax[i].sclip;
     }
-    plan->bytes = sym_const(sc, 0);
-    for (int cb = 0; cb < L->ncbs; cb++) {
+    plan->bytes = plan->count = sym_const(sc, 0);
+    const sym_expr *one = sym_const(sc, 1);
+    for (int cb = 0; cb < ncbs; cb++) {
         int nu = 0;
-        for (int s = 0; s < L->nst; s++)
-            nu += L->st[s].cb == cb;
+        for (int l = 0; l < n; l++)
+            for (int s = 0; s < Ls[l]->nst; s++)
+                nu += Ls[l]->st[s].cb == cb;
         if (!nu)
             continue;
         sched_l1_cb *c = &plan->cbs[plan->ncbs++];
         c->uses = LM_NEWN(ar, sched_l1_use, nu);
         c->nuses = 0;
         const sym_expr *most = NULL;
-        for (int s = 0; s < L->nst; s++) {
-            const store *st = &L->st[s];
-            if (st->cb != cb)
-                continue;
-            if (!c->nuses)
-                c->format = st->fmt;
-            const sym_expr *b = st->sbytes ? st->sbytes
-                                           : sym_mul(sc, sym_mul(sc, st->stiles, st->smult),
-                                                     sym_const(sc, L->a->tile_bytes[st->fmt]));
-            if (st->sind)
-                b = sym_mul(sc, b, st->sind);
-            c->uses[c->nuses++] = (sched_l1_use){lm_arena_strdup(ar, st->what ? st->what : "?"), b};
-            most = most ? sym_max(sc, most, b) : b;
+        for (int l = 0; l < n; l++) {
+            const lw *L = Ls[l];
+            for (int s = 0; s < L->nst; s++) {
+                const store *st = &L->st[s];
+                if (st->cb != cb)
+                    continue;
+                if (!c->nuses)
+                    c->format = st->fmt;
+                const sym_expr *b = st->sbytes ? st->sbytes
+                                               : sym_mul(sc, sym_mul(sc, st->stiles, st->smult),
+                                                         sym_const(sc, a->tile_bytes[st->fmt]));
+                if (st->sind)
+                    b = sym_mul(sc, b, st->sind);
+                b = sched_prefix_depths(L->k, b, sc, L->vprefix);
+                c->uses[c->nuses++] = (sched_l1_use){lm_arena_strdup(ar, st->what ? st->what : "?"), b, l};
+                most = most ? sym_max(sc, most, b) : b;
+            }
         }
         plan->bytes = sym_add(sc, plan->bytes, most);
+        plan->count = sym_add(sc, plan->count, sym_min(sc, one, most));
     }
-    for (int i = 0; i < L->nvirt; i++) {
-        sched_l1_cb *c = &plan->cbs[plan->ncbs++];
-        c->format = L->virt[i].fmt;
-        c->uses = LM_NEWN(ar, sched_l1_use, 1);
-        c->uses[0] = (sched_l1_use){lm_arena_strdup(ar, L->virt[i].what), L->virt[i].bytes};
-        c->nuses = 1;
-        plan->bytes = sym_add(sc, plan->bytes, L->virt[i].bytes);
+    for (int l = 0; l < n; l++)
+        for (int i = 0; i < Ls[l]->nvirt; i++) {
+            const lw *L = Ls[l];
+            sched_l1_cb *c = &plan->cbs[plan->ncbs++];
+            const sym_expr *b = sched_prefix_depths(L->k, L->virt[i].bytes, sc, L->vprefix);
+            c->format = L->virt[i].fmt;
+            c->uses = LM_NEWN(ar, sched_l1_use, 1);
+            c->uses[0] = (sched_l1_use){lm_arena_strdup(ar, L->virt[i].what), b, l};
+            c->nuses = 1;
+            plan->bytes = sym_add(sc, plan->bytes, b);
+            plan->count = sym_add(sc, plan->count, sym_min(sc, one, b));
+        }
+}
+
+/* A unique semaphore name from `base`. */
+static int add_sem_named(lw *L, const char *base, lm_loc loc)
+{
+    const char *name = base;
+    for (int n = 2;; n++) {
+        bool clash = false;
+        for (int t = 0; t < L->p->ntensors; t++)
+            clash |= !strcmp(L->p->tensors[t].name, name);
+        for (int s = 0; s < L->p->nsems; s++)
+            clash |= !strcmp(L->p->sems[s].name, name);
+        if (!clash)
+            break;
+        name = lm_arena_printf(&L->ar, "%s%d", base, n);
     }
+    return df_add_sem(L->p, name, df_const(L->p, 0), loc);
+}
+
+static void lw_init(lw *L, const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc, lm_diag *d,
+                    df_program *p)
+{
+    memset(L, 0, sizeof *L);
+    L->k = k;
+    L->s = s;
+    L->a = a;
+    L->sc = sc;
+    L->d = d;
+    L->f = k->f;
+    L->acc = k->acc;
+    lm_arena_init(&L->ar);
+    L->p = p;
+    L->nv = k->f->nvalues + 1;
+    L->v = lm_xcalloc((size_t)L->nv, sizeof *L->v);
+    L->ax = lm_xcalloc((size_t)(L->acc->n > 0 ? L->acc->n : 1), sizeof *L->ax);
+    for (int u = 0; u < L->nv; u++)
+        L->v[u].st = -1, L->v[u].root = u;
+    opnums nums = {0};
+    number_block(L, k->f->body, &nums);
+    L->nums = nums.items;
+    L->nnums = (int)nums.len;
+    L->def = lm_xcalloc((size_t)L->nv, sizeof *L->def);
+    record_defs(L, k->f->body);
+}
+
+static void lw_free(lw *L)
+{
+    free(L->v);
+    free(L->ax);
+    free(L->def);
+    free(L->nums);
+    lm_arena_free(&L->ar);
+}
+
+/* Everything before CB numbering: the grid, tensors, accesses and their
+ * transports, what every value is, and its storage. */
+static bool lw_plan(lw *L)
+{
+    const sched_kernel *k = L->k;
+    bool ok = setup_grid(L) && add_tensors(L);
+    if (ok && L->la) {
+        /* a fused consumer: its programs of one group are its local axes' */
+        L->nq = 1;
+        for (int g = 0; g < L->f->grid_rank; g++)
+            if (L->fz->key_of[g] < 0)
+                L->nq *= L->ext[g];
+        lw *P = L->la;
+        bool along_x = P->s->cand.fuse_along == SCHED_ON_X;
+        L->np = along_x ? P->gx : P->gy;
+        L->nr = LM_MIN(L->nq, L->np);
+        /* the cores that receive consumer programs: the first min(most groups
+           of a core x programs of a group, np) */
+        int other = along_x ? G_Y : G_X;
+        int64_t W = 1;
+        if (P->ngrp[other])
+            W *= cdiv64(P->E[other], other == G_X ? P->gx : P->gy);
+        for (int i = 0; i < P->ntime; i++)
+            W *= P->ext[P->time[i]];
+        L->nred = LM_MIN(W * L->nq, L->np);
+        L->nmax = cdiv64(W * L->nq, L->np);
+        P->nq = L->nq, P->np = L->np, P->nr = L->nr, P->nred = L->nred, P->nmax = L->nmax;
+    }
+    for (int i = 0; ok && i < L->acc->n; i++)
+        ok = plan_access(L, i);
+    for (int i = 0; ok && i < L->acc->n; i++)
+        ok = plan_transport(L, &L->ax[i]);
+    if (ok) {
+        for (int i = 0; i < k->f->nparams; i++) {
+            const tir_param *pm = &k->f->params[i];
+            if (pm->has_fval) {
+                V(L, pm->value)->kind = VK_CONST;
+                V(L, pm->value)->c = pm->fval;
+            }
+        }
+        classify_block(L, k->f->body);
+        ok = !L->failed;
+    }
+    if (ok) {
+        defblocks(L, k->f->body);
+        uses_block(L, k->f->body);
+        /* loads: their pages */
+        for (int i = 0; i < L->acc->n; i++) {
+            access *x = &L->ax[i];
+            if (x->is_store)
+                continue;
+            const tir_value *r = x->aa->op->results[0];
+            vinfo *ri = V(L, r);
+            if (ri->kind != VK_TILE)
+                continue;
+            if (ri->tr != x->tr || ri->tc != x->tc) {
+                fail(L, x->aa->op->loc, "the loaded tile (%lldx%lld tiles) does not match the block of '%s' "
+                     "(%lldx%lld tiles) in its tile layout", (long long)ri->tr, (long long)ri->tc,
+                     x->aa->tensor->name, (long long)x->tr, (long long)x->tc);
+                break;
+            }
+            int ls = new_store(L, ST_LOAD, x->tiles, x->tiles * x->depth, L->p->tensors[x->tensor].format,
+                               x->aa->op->loc);
+            store_sym(L, ls, x->stiles, x->sdepth, lm_arena_printf(&L->ar, "%s (load)", x->aa->tensor->name));
+            x->cb = -2 - ls;
+            ri->st = ls;
+            const char *cw = lm_arena_printf(&L->ar, "%s (masked copy)", x->aa->tensor->name);
+            int64_t c0;
+            if (x->clip_rows || x->clip_cols) {
+                /* what a boundary check leaves out reads as padding: the compute
+                   kernel masks it in a copy of its own (the pages hold stale data) */
+                if (x->aa->op->code == TIR_LOAD && x->aa->op->padding == TIR_PAD_NAN) {
+                    fail(L, x->aa->op->loc, "padding_option=\"nan\" on a block a boundary check cuts short");
+                    break;
+                }
+                x->clean = new_store(L, ST_OWN, x->tiles, x->tiles, ri->fmt, x->aa->op->loc);
+                /* alone in its CB: it exists only where the block is cut short */
+                L->st[x->clean].noshare = true;
+                store_sym(L, x->clean, x->stiles, NULL, cw);
+                L->st[x->clean].sind = x->sclip;
+                ri->st = x->clean;
+            } else if (!(sym_is_const(x->sclip, &c0) && c0 == 0)) {
+                plan_virtual(L, x->aa->op, 0, ri->fmt,
+                             sym_mul(L->sc, sym_mul(L->sc, x->stiles, x->sclip), sym_const(L->sc, L->a->tile_bytes[ri->fmt])),
+                             cw);
+            }
+        }
+        plan_block(L, k->f->body);
+        plan_dot_acc(L, k->f->body);
+        plan_stores(L);
+        for (int u = 0; u < L->nv && !L->failed; u++) {
+            vinfo *v = &L->v[u];
+            if (v->kind == VK_TILE && v->root == u && v->st < 0 && v->dest == D_OWN && computed_by_compute(L, u)) {
+                v->st = new_store(L, ST_OWN, v->tr * v->tc, v->tr * v->tc, v->fmt, (lm_loc){0});
+                const tir_op *dop = L->def[u];
+                const char *nm = dop && dop->results[0]->name ? dop->results[0]->name
+                                 : lm_arena_printf(&L->ar, "the value of line %d", dop ? dop->loc.line : 0);
+                store_sym(L, v->st, vtiles(L, v), NULL, nm);
+            }
+        }
+        ok = !L->failed;
+    }
+    return ok;
 }
 
 static struct df_program *lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
                                 lm_diag *d, sched_l1_plan *plan, lm_arena *par)
 {
     lw L;
-    memset(&L, 0, sizeof L);
+    lw_init(&L, k, s, a, sc, d, df_new(k->f->name));
     L.record = plan != NULL;
-    L.k = k;
-    L.s = s;
-    L.a = a;
-    L.sc = sc;
-    L.d = d;
-    L.f = k->f;
-    L.acc = k->acc;
-    lm_arena_init(&L.ar);
-    L.p = df_new(k->f->name);
-    L.nv = k->f->nvalues + 1;
-    L.v = lm_xcalloc((size_t)L.nv, sizeof *L.v);
-    L.ax = lm_xcalloc((size_t)(L.acc->n > 0 ? L.acc->n : 1), sizeof *L.ax);
-    for (int u = 0; u < L.nv; u++)
-        L.v[u].st = -1, L.v[u].root = u;
-
-    opnums nums = {0};
-    number_block(&L, k->f->body, &nums);
-    L.nums = nums.items;
-    L.nnums = (int)nums.len;
-    L.def = lm_xcalloc((size_t)L.nv, sizeof *L.def);
-    record_defs(&L, k->f->body);
-
-    bool ok = setup_grid(&L) && add_tensors(&L);
-    for (int i = 0; ok && i < L.acc->n; i++)
-        ok = plan_access(&L, i);
-    for (int i = 0; ok && i < L.acc->n; i++)
-        ok = plan_transport(&L, &L.ax[i]);
-    if (ok) {
-        for (int i = 0; i < k->f->nparams; i++) {
-            const tir_param *pm = &k->f->params[i];
-            if (pm->has_fval) {
-                V(&L, pm->value)->kind = VK_CONST;
-                V(&L, pm->value)->c = pm->fval;
-            }
-        }
-        classify_block(&L, k->f->body);
-        ok = !L.failed;
-    }
-    if (ok) {
-        defblocks(&L, k->f->body);
-        uses_block(&L, k->f->body);
-        /* loads: their pages */
-        for (int i = 0; i < L.acc->n; i++) {
-            access *x = &L.ax[i];
-            if (x->is_store)
-                continue;
-            const tir_value *r = x->aa->op->results[0];
-            vinfo *ri = V(&L, r);
-            if (ri->kind != VK_TILE)
-                continue;
-            if (ri->tr != x->tr || ri->tc != x->tc) {
-                fail(&L, x->aa->op->loc, "the loaded tile (%lldx%lld tiles) does not match the block of '%s' "
-                     "(%lldx%lld tiles) in its tile layout", (long long)ri->tr, (long long)ri->tc,
-                     x->aa->tensor->name, (long long)x->tr, (long long)x->tc);
-                break;
-            }
-            int ls = new_store(&L, ST_LOAD, x->tiles, x->tiles * x->depth, L.p->tensors[x->tensor].format,
-                               x->aa->op->loc);
-            store_sym(&L, ls, x->stiles, x->sdepth, lm_arena_printf(&L.ar, "%s (load)", x->aa->tensor->name));
-            x->cb = -2 - ls;
-            ri->st = ls;
-            const char *cw = lm_arena_printf(&L.ar, "%s (masked copy)", x->aa->tensor->name);
-            int64_t c0;
-            if (x->clip_rows || x->clip_cols) {
-                /* what a boundary check leaves out reads as padding: the compute
-                   kernel masks it in a copy of its own (the pages hold stale data) */
-                if (x->aa->op->code == TIR_LOAD && x->aa->op->padding == TIR_PAD_NAN) {
-                    fail(&L, x->aa->op->loc, "padding_option=\"nan\" on a block a boundary check cuts short");
-                    break;
-                }
-                x->clean = new_store(&L, ST_OWN, x->tiles, x->tiles, ri->fmt, x->aa->op->loc);
-                /* alone in its CB: it exists only where the block is cut short */
-                L.st[x->clean].noshare = true;
-                store_sym(&L, x->clean, x->stiles, NULL, cw);
-                L.st[x->clean].sind = x->sclip;
-                ri->st = x->clean;
-            } else if (!(sym_is_const(x->sclip, &c0) && c0 == 0)) {
-                plan_virtual(&L, x->aa->op, 0, ri->fmt,
-                             sym_mul(L.sc, sym_mul(L.sc, x->stiles, x->sclip), sym_const(L.sc, a->tile_bytes[ri->fmt])),
-                             cw);
-            }
-        }
-        plan_block(&L, k->f->body);
-        plan_dot_acc(&L, k->f->body);
-        plan_stores(&L);
-        for (int u = 0; u < L.nv && !L.failed; u++) {
-            vinfo *v = &L.v[u];
-            if (v->kind == VK_TILE && v->root == u && v->st < 0 && v->dest == D_OWN && computed_by_compute(&L, u)) {
-                v->st = new_store(&L, ST_OWN, v->tr * v->tc, v->tr * v->tc, v->fmt, (lm_loc){0});
-                const tir_op *dop = L.def[u];
-                const char *nm = dop && dop->results[0]->name ? dop->results[0]->name
-                                 : lm_arena_printf(&L.ar, "the value of line %d", dop ? dop->loc.line : 0);
-                store_sym(&L, v->st, vtiles(&L, v), NULL, nm);
-            }
-        }
-        ok = !L.failed && number_cbs(&L) && add_sems(&L) && build_classes(&L);
-    }
+    bool ok = lw_plan(&L) && number_cbs(&L) && add_sems(&L) && build_classes(&L);
     df_program *p = L.p;
     if (ok && !df_bind(p, NULL, 0, d))
         ok = false;
-    if (ok && plan)
-        record_plan(&L, plan, par);
-    free(L.v);
-    free(L.ax);
-    free(L.def);
-    LM_VEC_FREE(&nums);
-    lm_arena_free(&L.ar);
+    if (ok && plan) {
+        lw *Ls[1] = {&L};
+        record_plan(Ls, 1, plan, par);
+    }
+    lw_free(&L);
     if (!ok) {
         df_free(p);
         return NULL;
@@ -3917,54 +4437,112 @@ static int64_t probe_block(const sched_free *fr, const arch_desc *a, const sym_e
     return first;
 }
 
+/* Probe values of the free constexprs of kernels k[0..n-1] (one value for
+ * a constexpr they share) into vals: block sizes by probe_block; the first
+ * three others are listed in ones[] (each is probed at 1 and at 2), the
+ * rest take 2. */
+static void probe_frees(const sched_kernel *const *k, int n, const arch_desc *a, const sym_env *bound, sym_env *vals,
+                        const sym_expr **ones, int *n1)
+{
+    int64_t taken[SCHED_MAX_VARS * SCHED_MAX_LAUNCHES];
+    int ntaken = 0;
+    *n1 = 0;
+    for (int i = 0; bound && i < bound->n; i++)
+        sym_env_set(vals, bound->b[i].var, bound->b[i].lo);
+    for (int l = 0; l < n; l++)
+        for (int i = 0; i < k[l]->nfree; i++) {
+            const sched_free *fr = &k[l]->frees[i];
+            int64_t lo, hi;
+            if (sym_env_get(vals, fr->var, &lo, &hi))
+                continue;
+            bool listed = false;
+            for (int j = 0; j < *n1; j++)
+                listed |= ones[j] == fr->var;
+            if (listed)
+                continue;
+            if (fr->block_dim) {
+                int64_t v = probe_block(fr, a, bound, taken, ntaken);
+                taken[ntaken++] = v;
+                sym_env_set(vals, fr->var, v);
+            } else if (*n1 < 3) {
+                ones[(*n1)++] = fr->var;
+            } else {
+                sym_env_set(vals, fr->var, 2);
+            }
+        }
+}
+
+/* The probe schedule of k at values `vals`: one core, every axis in time,
+ * every load from DRAM, depths and sub-blocks 1. */
+static void probe_schedule(sched_schedule *s, const sched_kernel *k, const sym_env *vals, sym_ctx *sc, lm_arena *ar)
+{
+    memset(s, 0, sizeof *s);
+    s->k = k;
+    for (int i = 0; i < vals->n; i++)
+        sym_env_set(&s->values, vals->b[i].var, vals->b[i].lo);
+    sym_env_set(&s->values, sym_var(sc, "grid.x"), 1);
+    sym_env_set(&s->values, sym_var(sc, "grid.y"), 1);
+    sym_env_set(&s->values, sym_var(sc, "sub.h"), 1);
+    sym_env_set(&s->values, sym_var(sc, "sub.w"), 1);
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT)
+            sym_env_set(&s->values, sym_var(sc, lm_arena_printf(ar, "depth.%s", k->bufs[i].name)), 1);
+    for (int g = 0; g < TIR_MAX_GRID; g++)
+        s->cand.place[g] = SCHED_ON_TIME;
+    for (int i = 0; i < k->acc->n; i++) {
+        bool load = false;
+        for (int b = 0; b < k->nbufs; b++)
+            load |= k->bufs[b].kind == SCHED_BUF_IN && k->bufs[b].access == i;
+        if (load && s->cand.nops < SCHED_MAX_OPS)
+            s->cand.ops[s->cand.nops++] = (sched_operand){i, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
+    }
+    s->fidelity = k->fidelity;
+    s->fp32_acc = k->fp32_acc;
+    s->origin = "probe";
+    s->predicted_cycles = -1;
+}
+
+/* Case c of the probes over ones[0..n1-1] (bit j: ones[j] is 1, else 2)
+ * set in each schedule; returns the case's indicator (1 at the values the
+ * case stands for, else 0). */
+static const sym_expr *probe_case(int c, const sym_expr *const *ones, int n1, sched_schedule *const *s, int ns,
+                                  sym_ctx *sc)
+{
+    const sym_expr *when = sym_const(sc, 1);
+    for (int j = 0; j < n1; j++) {
+        const sym_expr *v = ones[j];
+        bool one = (c >> j) & 1;
+        for (int i = 0; i < ns; i++)
+            sym_env_set(&s[i]->values, v, one ? 1 : 2);
+        /* 1 where the constexpr is 1 (or above 1), else 0 */
+        const sym_expr *ind = one ? sym_max(sc, sym_const(sc, 0), sym_sub(sc, sym_const(sc, 2), v))
+                                  : sym_min(sc, sym_const(sc, 1), sym_max(sc, sym_const(sc, 0),
+                                                                         sym_sub(sc, v, sym_const(sc, 1))));
+        when = sym_mul(sc, when, ind);
+    }
+    return when;
+}
+
+/* The first line of a diagnostic text. */
+static const char *first_line(const char *text, lm_arena *ar)
+{
+    size_t n = strcspn(text, "\n");
+    return lm_arena_strdup(ar, lm_arena_printf(ar, "%.*s", (int)n, text));
+}
+
 bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, sym_ctx *sc, lm_arena *ar)
 {
     /* free constexprs other than block sizes may be 1, and a dimension of
        extent 1 is dropped from a tile's 2-D form: one probe with each at 1
        and one with it above */
-    int ones[3], n1 = 0;
-    int64_t taken[SCHED_MAX_VARS];
-    int ntaken = 0;
+    const sym_expr *ones[3];
+    int n1 = 0;
+    sym_env vals = {0};
+    const sched_kernel *ks[1] = {k};
+    probe_frees(ks, 1, a, bound, &vals, ones, &n1);
     sched_schedule s;
-    memset(&s, 0, sizeof s);
-    s.k = k;
-    for (int i = 0; bound && i < bound->n; i++)
-        sym_env_set(&s.values, bound->b[i].var, bound->b[i].lo);
-    for (int i = 0; i < k->nfree; i++) {
-        const sched_free *fr = &k->frees[i];
-        int64_t lo, hi;
-        if (bound && sym_env_get(bound, fr->var, &lo, &hi))
-            continue;
-        if (fr->block_dim) {
-            int64_t v = probe_block(fr, a, bound, taken, ntaken);
-            taken[ntaken++] = v;
-            sym_env_set(&s.values, fr->var, v);
-        } else if (n1 < 3) {
-            ones[n1++] = i;
-        } else {
-            sym_env_set(&s.values, fr->var, 2);
-        }
-    }
-    sym_env_set(&s.values, sym_var(sc, "grid.x"), 1);
-    sym_env_set(&s.values, sym_var(sc, "grid.y"), 1);
-    sym_env_set(&s.values, sym_var(sc, "sub.h"), 1);
-    sym_env_set(&s.values, sym_var(sc, "sub.w"), 1);
-    for (int i = 0; i < k->nbufs; i++)
-        if (k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT)
-            sym_env_set(&s.values, sym_var(sc, lm_arena_printf(ar, "depth.%s", k->bufs[i].name)), 1);
-    for (int g = 0; g < TIR_MAX_GRID; g++)
-        s.cand.place[g] = SCHED_ON_TIME;
-    for (int i = 0; i < k->acc->n; i++) {
-        bool load = false;
-        for (int b = 0; b < k->nbufs; b++)
-            load |= k->bufs[b].kind == SCHED_BUF_IN && k->bufs[b].access == i;
-        if (load && s.cand.nops < SCHED_MAX_OPS)
-            s.cand.ops[s.cand.nops++] = (sched_operand){i, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
-    }
-    s.fidelity = k->fidelity;
-    s.fp32_acc = k->fp32_acc;
-    s.origin = "probe";
-    s.predicted_cycles = -1;
+    probe_schedule(&s, k, &vals, sc, ar);
+    sym_env_free(&vals);
 
     int np = 1 << n1;
     sched_l1_plan *plans = LM_NEWN(ar, sched_l1_plan, np);
@@ -3974,22 +4552,13 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     lm_diag d;
     lm_diag_init(&d, sink);
     bool ok = sink != NULL;
-    const sym_expr *total = sym_const(sc, 0);
+    const sym_expr *total = sym_const(sc, 0), *used = sym_const(sc, 0);
     const sym_expr **cmds = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     const sym_expr **clip = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     int most = 0;
     for (int c = 0; c < np && ok; c++) {
-        const sym_expr *when = sym_const(sc, 1);
-        for (int j = 0; j < n1; j++) {
-            const sym_expr *v = k->frees[ones[j]].var;
-            bool one = (c >> j) & 1;
-            sym_env_set(&s.values, v, one ? 1 : 2);
-            /* 1 where the constexpr is 1 (or above 1), else 0 */
-            const sym_expr *ind = one ? sym_max(sc, sym_const(sc, 0), sym_sub(sc, sym_const(sc, 2), v))
-                                      : sym_min(sc, sym_const(sc, 1), sym_max(sc, sym_const(sc, 0),
-                                                                                 sym_sub(sc, v, sym_const(sc, 1))));
-            when = sym_mul(sc, when, ind);
-        }
+        sched_schedule *sp[1] = {&s};
+        const sym_expr *when = probe_case(c, ones, n1, sp, 1, sc);
         struct df_program *p = lower(k, &s, a, sc, &d, &plans[c], ar);
         ok = p != NULL;
         df_free(p);
@@ -4004,15 +4573,13 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
             cmds[i] = np > 1 ? sym_add(sc, cmds[i] ? cmds[i] : sym_const(sc, 0), sym_mul(sc, when, w)) : w;
             clip[i] = np > 1 ? sym_add(sc, clip[i] ? clip[i] : sym_const(sc, 0), sym_mul(sc, when, q)) : q;
         }
+        used = sym_add(sc, used, np > 1 ? sym_mul(sc, when, plans[c].count) : plans[c].count);
         most = LM_MAX(most, plans[c].ncbs);
     }
     if (sink)
         fclose(sink);
-    if (!ok && text) {
-        /* why, for --explain: the first line of the message */
-        size_t n = strcspn(text, "\n");
-        k->l1_why = lm_arena_strdup(ar, lm_arena_printf(ar, "%.*s", (int)n, text));
-    }
+    if (!ok && text)
+        k->l1_why = first_line(text, ar); /* why, for --explain */
     free(text);
     sym_env_free(&s.values);
     if (!ok)
@@ -4023,5 +4590,178 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     k->cb_count = most;
     k->acc_cmds = cmds;
     k->acc_clip = clip;
+    k->cb_used = used;
     return true;
+}
+
+static struct df_program *lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                                      const sched_schedule *sb, const sched_fusion *f, const arch_desc *a,
+                                      sym_ctx *sc, lm_diag *d, sched_l1_plan *plan, const char *pa, const char *pb,
+                                      lm_arena *par);
+
+bool sched_lower_l1_fused(sched_fusion *f, const sched_kernel *ka, const sched_kernel *kb, const char *pa,
+                          const char *pb, const arch_desc *a, const sym_env *bound, sym_ctx *sc, lm_arena *ar,
+                          lm_buf *why)
+{
+    const sym_expr *ones[3];
+    int n1 = 0;
+    sym_env vals = {0};
+    const sched_kernel *ks[2] = {ka, kb};
+    probe_frees(ks, 2, a, bound, &vals, ones, &n1);
+    sched_schedule sa, sb;
+    probe_schedule(&sa, ka, &vals, sc, ar);
+    probe_schedule(&sb, kb, &vals, sc, ar);
+    sym_env_free(&vals);
+    /* the producer's gather axis along x, a group on one row; the consumer's
+       passed loads fused */
+    sa.cand.place[f->gather_axis] = SCHED_ON_X;
+    sa.cand.fuse = SCHED_FUSE_PRODUCER;
+    sb.cand.fuse = SCHED_FUSE_CONSUMER;
+    sa.cand.fuse_along = sb.cand.fuse_along = SCHED_ON_X;
+    for (int t = 0; t < f->nt; t++) {
+        if (f->t[t].store < 64)
+            sa.cand.fused_acc |= (uint64_t)1 << f->t[t].store;
+        if (f->t[t].load < 64)
+            sb.cand.fused_acc |= (uint64_t)1 << f->t[t].load;
+        for (int o = 0; o < sb.cand.nops; o++)
+            if (sb.cand.ops[o].access == f->t[t].load)
+                sb.cand.ops[o].transport = SCHED_FUSED;
+    }
+
+    int np = 1 << n1;
+    sched_l1_plan *plans = LM_NEWN(ar, sched_l1_plan, np);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *sink = open_memstream(&text, &len);
+    lm_diag d;
+    lm_diag_init(&d, sink);
+    bool ok = sink != NULL;
+    const sym_expr *total = sym_const(sc, 0), *used = sym_const(sc, 0);
+    int most = 0;
+    for (int c = 0; c < np && ok; c++) {
+        sched_schedule *sp[2] = {&sa, &sb};
+        const sym_expr *when = probe_case(c, ones, n1, sp, 2, sc);
+        int64_t g = 1;
+        if (sym_eval(ka->f->grid[f->gather_axis], &sa.values, &g) != SYM_OK || g < 1 || g > a->grid_w) {
+            lm_error_plain(&d, "the %lld programs along the gather axis at the probe do not fit one row of %d cores",
+                           (long long)g, a->grid_w);
+            ok = false;
+            break;
+        }
+        sym_env_set(&sa.values, sym_var(sc, "grid.x"), g);
+        struct df_program *p = lower_fused(ka, &sa, kb, &sb, f, a, sc, &d, &plans[c], pa, pb, ar);
+        ok = p != NULL;
+        df_free(p);
+        if (!ok)
+            break;
+        plans[c].when = when;
+        total = sym_add(sc, total, np > 1 ? sym_mul(sc, when, plans[c].bytes) : plans[c].bytes);
+        used = sym_add(sc, used, np > 1 ? sym_mul(sc, when, plans[c].count) : plans[c].count);
+        most = LM_MAX(most, plans[c].ncbs);
+    }
+    if (sink)
+        fclose(sink);
+    if (!ok && why)
+        lm_buf_puts(why, text ? first_line(text, ar) : "the fused pair does not lower at a probe");
+    free(text);
+    sym_env_free(&sa.values);
+    sym_env_free(&sb.values);
+    if (!ok)
+        return false;
+    f->l1 = plans;
+    f->nl1 = np;
+    f->cb_bytes = total;
+    f->cb_count = most;
+    f->cb_used = used;
+    return true;
+}
+
+static struct df_program *lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                                      const sched_schedule *sb, const sched_fusion *f, const arch_desc *a,
+                                      sym_ctx *sc, lm_diag *d, sched_l1_plan *plan, const char *pa, const char *pb,
+                                      lm_arena *par)
+{
+    if (!sched_fused_pair(f, &sa->cand, &sb->cand)) {
+        lm_error_plain(d, "cannot lower: the schedules of '%s' and '%s' are not a fused pair", ka->name, kb->name);
+        return NULL;
+    }
+    char name[256];
+    snprintf(name, sizeof name, "%s_%s", ka->f->name, kb->f->name);
+    df_program *p = df_new(name);
+    lw LA, LB;
+    lw_init(&LA, ka, sa, a, sc, d, p);
+    lw_init(&LB, kb, sb, a, sc, d, p);
+    LA.fz = LB.fz = f;
+    LA.lb = &LB;
+    LB.la = &LA;
+    LA.record = LB.record = plan != NULL;
+    LA.vprefix = pa;
+    LB.vprefix = pb;
+    bool ok = lw_plan(&LA) && lw_plan(&LB);
+    if (ok) {
+        /* every program of a group in one row (column), in one wave */
+        int gr = sa->cand.fuse_along == SCHED_ON_X ? G_X : G_Y;
+        int64_t n = gr == G_X ? LA.gx : LA.gy;
+        if (LA.ngrp[gr] != 1 || LA.grp[gr][0] != f->gather_axis || LA.E[gr] != n) {
+            fail(&LA, ka->f->loc, "a fused pair needs the %lld programs along axis %d on one %s of %lld cores",
+                 (long long)LA.ext[f->gather_axis], f->gather_axis, gr == G_X ? "row" : "column", (long long)n);
+            ok = false;
+        }
+    }
+    ok = ok && number_cbs(&LA) && number_cbs(&LB) && add_sems(&LA) && add_sems(&LB);
+    if (ok) {
+        LA.sem_fready = add_sem_named(&LA, "fused_ready", ka->f->loc);
+        LA.sem_fvalid = add_sem_named(&LA, "fused_valid", ka->f->loc);
+
+        ok = build_classes(&LA) && !LB.failed;
+    }
+    if (ok && !df_bind(p, NULL, 0, d))
+        ok = false;
+    if (ok && plan) {
+        lw *Ls[2] = {&LA, &LB};
+        record_plan(Ls, 2, plan, par);
+    }
+    lw_free(&LA);
+    lw_free(&LB);
+    if (!ok) {
+        df_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+struct df_program *sched_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                                     const sched_schedule *sb, const sched_fusion *f, const arch_desc *a, sym_ctx *sc,
+                                     lm_diag *d)
+{
+    return lower_fused(ka, sa, kb, sb, f, a, sc, d, NULL, NULL, NULL, NULL);
+}
+
+struct df_program *sched_lower_launch(const sched_kernel *const *k, const sched_schedule *const *s, int n, int l,
+                                      const arch_desc *a, sym_ctx *sc, lm_diag *d, int *covered)
+{
+    *covered = 1;
+    if (s[l]->cand.fuse == SCHED_FUSE_CONSUMER) {
+        lm_error_plain(d, "cannot lower: '%s' is scheduled as the consumer of a fused pair without its producer",
+                       k[l]->name);
+        return NULL;
+    }
+    if (s[l]->cand.fuse != SCHED_FUSE_PRODUCER)
+        return sched_lower(k[l], s[l], a, sc, d);
+    sched_fusion f;
+    lm_buf why = {0};
+    bool ok = l + 1 < n && s[l + 1]->cand.fuse == SCHED_FUSE_CONSUMER;
+    if (ok && !sched_fusion_find(&f, k[l], k[l + 1], sc, &s[l]->values, &why))
+        ok = false;
+    if (!ok) {
+        lm_error_plain(d, "cannot lower: '%s' is scheduled as the producer of a fused pair, but %s", k[l]->name,
+                       why.len ? lm_buf_str(&why) : "the next launch is not its consumer");
+        lm_buf_free(&why);
+        return NULL;
+    }
+    lm_buf_free(&why);
+    f.producer = l;
+    f.consumer = l + 1;
+    *covered = 2;
+    return sched_lower_fused(k[l], s[l], k[l + 1], s[l + 1], &f, a, sc, d);
 }

@@ -221,10 +221,12 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
         store[i] = fmt_of(tensors[i]->elem);
         converted[i] = false;
     }
-    for (int l = 0; ok && l < n; l++) {
-        if (s[l]->fidelity < fid)
-            fid = s[l]->fidelity;
-        df_program *p = sched_lower(k[l], s[l], o->arch, sc, d);
+    for (int l = 0, cov = 1; ok && l < n; l += cov) {
+        /* a fused pair is one program */
+        df_program *p = sched_lower_launch(k, s, n, l, o->arch, sc, d, &cov);
+        for (int j = l; j < l + cov; j++)
+            if (s[j]->fidelity < fid)
+                fid = s[j]->fidelity;
         if (!p || !df_validate(p, o->arch, d)) {
             df_free(p);
             ok = false;
@@ -267,7 +269,10 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
         sim_result *r = sim_run(p, o->arch, &so, d);
         if (r) {
             sched_run_launch *rl = &out->launches[out->nlaunches++];
-            rl->kernel = k[l]->f->name;
+            rl->kernel = cov > 1 ? p->name : k[l]->f->name;
+            rl->fused = cov > 1;
+            rl->first = l;
+            rl->count = cov;
             rl->cycles = r->cycles;
             rl->flops = r->flops;
             rl->cores = r->ncores;
@@ -289,12 +294,12 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
                 free(init[t]);
         free(init);
         df_free(p);
-        if (ok && check) {
+        for (int j = l; ok && check && j < l + cov; j++) {
             lm_buf why = {0};
             /* the reference computes exp and exp2 as the simulation does:
                the chip's approximate pass unless --exact-exp */
             tirx_opts xo = {o->exact_exp ? NULL : num_exp_approx, o->exact_exp ? NULL : num_exp2_approx};
-            if (!tirx_run_opts(k[l]->f, &s[l]->values, ref, ntensors, &xo, &why)) {
+            if (!tirx_run_opts(k[j]->f, &s[j]->values, ref, ntensors, &xo, &why)) {
                 lm_error_plain(d, "the reference interpreter failed: %s", lm_buf_str(&why));
                 ok = false;
             }

@@ -42,6 +42,13 @@ typedef struct mctx {
     const sym_expr *subh, *subw;
     const sym_expr *depth[SCHED_MAX_BUFS];
     int64_t legs[2][2][ARCH_MAX_GRID + 1]; /* leg_load by NoC, leg and cores, plus 1 (0: not yet) */
+    /* a fused candidate: the pair, the other launch's kernel, candidate (for
+       a consumer: a producer it pairs with) and variable prefix */
+    const sched_fusion *fz;
+    const sched_kernel *ok;
+    const sched_candidate *oc;
+    const char *oprefix;
+    const sym_expr *groups;  /* a fused consumer: the groups a reducer's row (column) runs */
 } mctx;
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -173,8 +180,15 @@ static void free_vars(mctx *c)
 
 /* ---- the placement --------------------------------------------------- */
 
+static void busiest_trips(mctx *c, const sym_expr *const *wg);
+static void placement_consumer(mctx *c);
+
 static void placement(mctx *c)
 {
+    if (c->fz && c->c->fuse == SCHED_FUSE_CONSUMER) {
+        placement_consumer(c);
+        return;
+    }
     const sched_kernel *k = c->k;
     const sched_candidate *cd = c->c;
     int rank = k->f->grid_rank;
@@ -227,12 +241,19 @@ static void placement(mctx *c)
                 wg[g] = wf;
     }
     c->waves = w;
+    busiest_trips(c, wg);
+}
 
-    /* Trip counts that depend on the program id: the busiest core runs W
-       programs; for a count monotone in the program id it is bounded by the
-       larger of the first program's count and that of the program at the
-       centre of the busiest core's share (pid = n/2 + n/2W, about n (W + 1) / 2W,
-       capped at n - 1: the last program when W = 1, the middle when W is large). */
+/* Trip counts that depend on the program id: the busiest core runs W
+   programs; for a count monotone in the program id it is bounded by the
+   larger of the first program's count and that of the program at the
+   centre of the busiest core's share (pid = n/2 + n/2W, about n (W + 1) / 2W,
+   capped at n - 1: the last program when W = 1, the middle when W is large).
+   wg[g]: the programs along axis g one core runs. */
+static void busiest_trips(mctx *c, const sym_expr *const *wg)
+{
+    const sched_kernel *k = c->k;
+    int rank = k->f->grid_rank;
     for (int i = 0; i < k->nloops; i++) {
         const sym_expr *t0 = fix(c, k->loops[i].trips), *tb = t0;
         for (int g = 0; g < rank; g++) {
@@ -256,6 +277,96 @@ static void placement(mctx *c)
             }
         }
         c->trips[i] = t0 == tb ? t0 : mx(c, t0, tb);
+    }
+}
+
+/* ---- fused launch pairs -------------------------------------------------- */
+
+static const sym_expr *noc_latency(mctx *c, const sym_expr *hops);
+
+/* The passed tensor of access i of this launch (fused candidates), else NULL. */
+static const sched_fused_tensor *passed(const mctx *c, int access)
+{
+    if (!c->fz || c->c->fuse == SCHED_FUSE_NONE)
+        return NULL;
+    for (int t = 0; t < c->fz->nt; t++)
+        if ((c->c->fuse == SCHED_FUSE_PRODUCER ? c->fz->t[t].store : c->fz->t[t].load) == access)
+            return &c->fz->t[t];
+    return NULL;
+}
+
+/* The consumer's programs of one group: the product of its local axes. */
+static const sym_expr *group_programs(mctx *c, const sched_kernel *cons)
+{
+    const sym_expr *n = K(c, 1);
+    for (int g = 0; g < cons->f->grid_rank; g++)
+        if (c->fz->key_of[g] < 0)
+            n = mul(c, n, fix(c, cons->f->grid[g]));
+    return n;
+}
+
+/* A producer's core dimension along the gather axis: its grid variable. */
+static const sym_expr *other_grid(mctx *c, sched_place along)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%sgrid.%s", c->oprefix, along == SCHED_ON_X ? "x" : "y");
+    return sym_var(c->s, buf);
+}
+
+/* A fused consumer runs on the reducer cores, after the producer's
+ * programs: the producers of a row (column) deal the consumer programs of
+ * all the groups they run round-robin over the row, so a core runs
+ * ceil(groups x programs of a group / producers of a group) of them. No
+ * grid variables of its own: its cores are the producer's reducers. */
+static void placement_consumer(mctx *c)
+{
+    const sched_kernel *k = c->k;
+    int rank = k->f->grid_rank;
+    const sym_expr *w = K(c, 1), *wg[TIR_MAX_GRID];
+    for (int g = 0; g < rank; g++) {
+        const sym_expr *n = c->nprog[g] = fix(c, k->f->grid[g]);
+        int ga = c->fz->key_of[g];
+        sched_place pl = ga >= 0 ? c->oc->place[ga] : SCHED_ON_TIME;
+        wg[g] = pl == SCHED_ON_X || pl == SCHED_ON_Y ? cdv(c, n, other_grid(c, pl)) : n;
+        if (ga >= 0)
+            w = mul(c, w, wg[g]);
+    }
+    c->groups = w;
+    sched_place along = c->c->fuse_along, across = along == SCHED_ON_X ? SCHED_ON_Y : SCHED_ON_X;
+    const sym_expr *nq = group_programs(c, k), *np = other_grid(c, along);
+    w = cdv(c, mul(c, w, nq), np);
+    c->waves = w;
+    /* the reducers, which run at once: the first min(groups x programs of a
+       group, producers of a group) cores of each of the producer's rows
+       (columns); their DRAM traffic shares the banks and lines as any
+       grid's does */
+    bool lines = false;
+    for (int g = 0; g < c->ok->f->grid_rank; g++)
+        lines |= c->oc->place[g] == across;
+    const sym_expr *per = mn(c, mul(c, c->groups, nq), np), *nl = lines ? other_grid(c, across) : K(c, 1);
+    c->gx = along == SCHED_ON_X ? per : nl;
+    c->gy = along == SCHED_ON_X ? nl : per;
+    c->cores = mul(c, c->gx, c->gy);
+    busiest_trips(c, wg);
+}
+
+/* Elements one producer program sends to one consumer program of its group
+ * for passed tensor t, as rows x cols of the consumer's block. */
+static void pair_elems(mctx *c, const sched_fused_tensor *t, const sched_kernel *prod, const sched_kernel *cons,
+                       const sym_expr **rows, const sym_expr **cols)
+{
+    const acc_access *x = &prod->acc->acc[t->store], *y = &cons->acc->acc[t->load];
+    int r = t->tensor->rank;
+    *rows = K(c, 1);
+    *cols = K(c, 1);
+    for (int d = 0; d < r; d++) {
+        const sym_expr *len = t->dim[d] == SCHED_FD_SLICE ? y->block[d]
+                              : t->dim[d] == SCHED_FD_WHOLE ? t->tensor->shape[d]
+                                                            : x->block[d];
+        if (d == r - 1)
+            *cols = fix(c, len);
+        else
+            *rows = mul(c, *rows, fix(c, len));
     }
 }
 
@@ -427,6 +538,78 @@ typedef struct stage {
     const sym_expr *first; /* the first execution, when every core reads at once (set by the caller) */
 } stage;
 
+/* Sends of a fused producer's row (column) of g cores, each sending one
+ * block to each of the q consumer programs of its group, dealt to the row's
+ * cores 0, 1, ... (mod g): the busiest link's load in blocks, from the
+ * description's core positions and the NoC's direction (as leg_load: NoC 0
+ * +x / +y, NoC 1 -x / -y, around the torus when the description says so). */
+static int64_t send_load(const arch_desc *a, int noc, bool along_x, int g, int64_t q)
+{
+    int n = along_x ? a->noc_w : a->noc_h;
+    int *buf = lm_xcalloc((size_t)(n > 0 ? n : 1), sizeof *buf);
+    for (int p = 0; p < g; p++)
+        for (int64_t i = 0; i < q; i++) {
+            int d = (int)(i % g);
+            if (d != p)
+                ring_add(buf, n, along_x ? a->core_noc_x[p] : a->core_noc_y[p],
+                         along_x ? a->core_noc_x[d] : a->core_noc_y[d], noc == 0 ? 1 : -1, a->noc_torus);
+        }
+    int64_t most = 0;
+    for (int i = 0; i < n; i++)
+        most = LM_MAX(most, buf[i]);
+    free(buf);
+    return most;
+}
+
+/* A producer's passed store: the block goes row by row to the consumer
+ * programs of its group on their reducer cores (in its row or column, at
+ * most g - 1 hops away), each followed by a semaphore increment there
+ * (the reducers made room for everything at the start). Each row of a tile
+ * is one NoC write with its command (an element move, as a block a boundary
+ * check cuts short). The producers of a row send in lockstep, so their
+ * blocks share the row's busiest link (send_load), as readers share a line. */
+static stage send_cost(mctx *c, const sched_buf *b, const sched_fused_tensor *t)
+{
+    const arch_desc *a = c->a;
+    const sym_expr *rows, *cols;
+    pair_elems(c, t, c->k, c->ok, &rows, &cols);
+    const sym_expr *nq = group_programs(c, c->ok);
+    const sym_expr *runs = mul(c, mul(c, nq, rows), cdv(c, cols, K(c, a->tile_w)));
+    int64_t te = (int64_t)a->tile_h * a->tile_w;
+    const sym_expr *pair = cdv(c, mul(c, mul(c, rows, cols), K(c, a->tile_bytes[b->format])), K(c, te));
+    const sym_expr *bytes = cdv(c, mul(c, mul(c, mul(c, nq, rows), cols), K(c, a->tile_bytes[b->format])), K(c, te));
+    bool along_x = c->c->fuse_along == SCHED_ON_X;
+    const sym_expr *g = along_x ? c->gx : c->gy;
+    const sym_expr *own = xfer(c, bytes, LM_MIN(a->core_write_bpc, (double)a->link_bytes_per_cycle));
+    int64_t q, gc;
+    if (sym_is_const(nq, &q)) {
+        /* the busiest link of the row as a function of g (a running maximum:
+           never falls as g grows) */
+        int noc = buf_noc(c, b), gmax = LM_MIN(along_x ? a->grid_w : a->grid_h, ARCH_MAX_GRID);
+        int64_t f[ARCH_MAX_GRID + 1] = {0};
+        for (int j = 1; j <= gmax; j++)
+            f[j] = LM_MAX(f[j - 1], send_load(a, noc, along_x, j, q) * 1000);
+        const sym_expr *fac = K(c, 0);
+        if (sym_is_const(g, &gc)) {
+            fac = K(c, f[LM_MIN(LM_MAX(gc, 0), gmax)]);
+        } else {
+            for (int j = 1; j <= gmax; j++) {
+                const sym_expr *on = mn(c, K(c, 1), mx(c, K(c, 0), sub(c, g, K(c, j - 1))));
+                fac = mx(c, fac, mul(c, on, K(c, f[j])));
+            }
+        }
+        own = mx(c, own, link_time(c, fac, pair));
+    }
+    const sym_expr *cmds = mul(c, runs, K(c, llround(a->noc_cmd_cycles)));
+    const sym_expr *fixed = K(c, llround(a->cb_handshake_cycles + a->barrier_cycles));
+    /* one valid increment per consumer program */
+    const sym_expr *incs = mul(c, nq, K(c, llround(a->noc_cmd_cycles)));
+    stage st = {add(c, add(c, add(c, fixed, incs), noc_latency(c, sub(c, g, K(c, 1)))), mx(c, own, cmds)), K(c, 0),
+                NULL};
+    st.first = st.cycles;
+    return st;
+}
+
 /* NoC commands that move one block of buffer b: one per tile, or, where the
  * lowering moves the block element by element (a block a boundary check
  * cuts short, rows off the tile grid), one per row and tile column - as the
@@ -445,6 +628,17 @@ static stage read_cost(mctx *c, const sched_buf *b)
     const sched_operand *o = operand_of(c, b);
     const sym_expr *bytes = fix(c, b->bytes);
     const sym_expr *cb = K(c, llround(a->cb_handshake_cycles));
+    if (o && o->transport == SCHED_FUSED) {
+        /* the block arrived while the producers ran: the reducer made room
+           for all of them once, at the start, and waits for the producers'
+           increments once; per program the CB handshake remains, with the
+           ready increments to the producers of its row spread over them */
+        const sym_expr *np = other_grid(c, c->c->fuse_along);
+        const sym_expr *once = add(c, K(c, llround(2 * a->sem_cycles)), mul(c, np, K(c, llround(a->noc_cmd_cycles))));
+        stage st = {add(c, cb, cdv(c, once, c->waves)), K(c, 0), NULL};
+        st.first = st.cycles;
+        return st;
+    }
     const sym_expr *total, *line;
     readers(c, b, &total, &line);
     /* the readers of one step read at once, in lockstep: their blocks share
@@ -776,16 +970,20 @@ static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy)
                 add_term(c, SCHED_T_FILL, lm_arena_printf(c->ar, "fill the forwarding chain of %s", b->name), st.fill,
                          level);
             sched_term *tm = add_term(c, SCHED_T_READ,
-                                      lm_arena_printf(c->ar, "read %s%s", b->name, e ? " (writer, NoC 1)" : ""),
+                                      lm_arena_printf(c->ar, passed(c, b->access) ? "receive %s from the producers%s"
+                                                                                    : "read %s%s",
+                                                      b->name, e ? " (writer, NoC 1)" : ""),
                                       st.cycles, level);
             if (tm)
                 tm->writer = e == 1;
         } else if (b->kind == SCHED_BUF_OUT) {
-            stage st = write_cost(c, b);
+            const sched_fused_tensor *ft = passed(c, b->access);
+            stage st = ft ? send_cost(c, b, ft) : write_cost(c, b);
             st_[e] = add(c, st_[e], st.cycles);
             stl[e] = add(c, stl[e], st.first);
             sched_term *tm = add_term(c, SCHED_T_WRITE,
-                                      lm_arena_printf(c->ar, "write %s%s", b->name, e ? "" : " (reader, NoC 0)"),
+                                      lm_arena_printf(c->ar, ft ? "send %s to the reducer%s" : "write %s%s", b->name,
+                                                      e ? "" : " (reader, NoC 0)"),
                                       st.cycles, level);
             if (tm)
                 tm->writer = e == 1;
@@ -833,15 +1031,18 @@ static const sym_expr *trips_to(mctx *c, int level)
     return t;
 }
 
-bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candidate *cand, const arch_desc *a,
-                       const sym_env *bound, const char *prefix, sym_ctx *s, lm_arena *ar, lm_diag *d)
+static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *cand, const arch_desc *a,
+                  const sym_env *bound, const char *prefix, const sched_fusion *fz, const sched_kernel *ok,
+                  const sched_candidate *oc, const char *oprefix, sym_ctx *s, lm_arena *ar, lm_diag *d)
 {
     memset(m, 0, sizeof *m);
     m->k = k;
     m->cand = cand;
     m->prefix = prefix ? prefix : "";
-    mctx cx = {.m = m, .k = k, .c = cand, .a = a, .bound = bound, .prefix = m->prefix, .s = s, .ar = ar};
+    mctx cx = {.m = m, .k = k, .c = cand, .a = a, .bound = bound, .prefix = m->prefix, .s = s, .ar = ar,
+               .fz = fz, .ok = ok, .oc = oc, .oprefix = oprefix ? oprefix : ""};
     mctx *c = &cx;
+    bool consumer = fz && cand->fuse == SCHED_FUSE_CONSUMER;
 
     free_vars(c);
     placement(c);
@@ -856,6 +1057,10 @@ bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candid
         c->depth[i] = local_var(c, lm_arena_printf(ar, "depth.%s", b->name));
         if (b->kind == SCHED_BUF_OUT && b->alias >= 0) {
             c->depth[i] = NULL; /* shares the carry's single instance */
+            continue;
+        }
+        if (consumer && passed(c, b->access)) {
+            c->depth[i] = NULL; /* holds the blocks of the whole group (below) */
             continue;
         }
         add_range_var(c, local_var(c, lm_arena_printf(ar, "depth.%s", b->name)), 1,
@@ -878,12 +1083,50 @@ bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candid
     for (int i = 0; i < k->nbufs; i++)
         if (k->bufs[i].kind == SCHED_BUF_OUT && k->bufs[i].alias >= 0)
             l1 = xsubst(s, l1, local_var(c, lm_arena_printf(ar, "depth.%s", k->bufs[i].name)), K(c, 1));
+    int ncb = k->cb_bytes ? k->cb_count : k->nbufs;
+    /* the CBs that exist at the values, where the most any value needs is
+       more than a core has (a CB of a block cut short, say, exists only at
+       some values) */
+    const sym_expr *used = k->cb_bytes && k->cb_used ? fix(c, sched_prefix_depths(k, k->cb_used, s, m->prefix)) : NULL;
+    const char *where = "";
+    if (consumer && fz->cb_bytes) {
+        /* a reducer core holds both kernels' CBs as the fused lowering
+           allocates them (sched_lower_l1_fused), the passed blocks of every
+           consumer program dealt to it at once */
+        const sym_expr *e[2] = {fz->cb_bytes, fz->cb_used};
+        for (int x = 0; x < 2; x++) {
+            e[x] = fix(c, xsubst(s, e[x], sym_var(s, SCHED_FUSED_PROGRAMS), c->waves));
+            for (int i = 0; i < ok->nbufs; i++)
+                if (ok->bufs[i].kind == SCHED_BUF_OUT && ok->bufs[i].alias >= 0)
+                    e[x] = xsubst(s, e[x],
+                                  sym_var(s, lm_arena_printf(ar, "%sdepth.%s", c->oprefix, ok->bufs[i].name)), K(c, 1));
+            for (int i = 0; i < k->nbufs; i++)
+                if (k->bufs[i].kind == SCHED_BUF_OUT && k->bufs[i].alias >= 0)
+                    e[x] = xsubst(s, e[x], local_var(c, lm_arena_printf(ar, "depth.%s", k->bufs[i].name)), K(c, 1));
+        }
+        l1 = e[0];
+        used = e[1];
+        ncb = fz->cb_count;
+        where = " of a reducer core, both kernels";
+    }
     m->l1_bytes = l1;
     add_con(c, sub(c, l1, K(c, arch_usable_l1(a))),
-            lm_arena_printf(ar, "L1 capacity (%lld usable bytes)", (long long)arch_usable_l1(a)));
-    int ncbs = k->cb_bytes ? k->cb_count : k->nbufs;
-    add_con(c, K(c, ncbs - a->num_cbs), lm_arena_printf(ar, "circular buffers (%d needed, %d per core)", ncbs,
-                                                       a->num_cbs));
+            lm_arena_printf(ar, "L1 capacity%s (%lld usable bytes)", where, (long long)arch_usable_l1(a)));
+    if (ncb <= a->num_cbs || !used)
+        add_con(c, K(c, ncb - a->num_cbs),
+                lm_arena_printf(ar, "circular buffers%s (%d needed, %d per core)", where, ncb, a->num_cbs));
+    else
+        add_con(c, sub(c, used, K(c, a->num_cbs)),
+                lm_arena_printf(ar, "circular buffers%s (up to %d needed, %d per core)", where, ncb, a->num_cbs));
+    if (fz && cand->fuse == SCHED_FUSE_PRODUCER) {
+        /* every program of a group in one row (column): the reducer, the
+           first core of it, takes all their partial results in one wave */
+        const sym_expr *g = cand->fuse_along == SCHED_ON_X ? c->gx : c->gy;
+        add_con(c, sub(c, c->nprog[fz->gather_axis], g),
+                lm_arena_printf(ar, "fusion: all programs of a group along %s on one %s (grid.%s = programs along %s)",
+                                sched_place_name(cand->fuse_along), cand->fuse_along == SCHED_ON_X ? "row" : "column",
+                                sched_place_name(cand->fuse_along), sched_place_name(cand->fuse_along)));
+    }
     if (k->ndots) {
         int dst = k->fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;
         add_con(c, sub(c, mul(c, c->subh, c->subw), K(c, dst)),
@@ -908,7 +1151,8 @@ bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candid
     /* ---- latency ---- */
     const sym_expr *busy;
     const sym_expr *core = level_latency(c, 0, &busy);
-    const sym_expr *launch = K(c, llround(a->kernel_launch_cycles));
+    /* a fused consumer runs in the producer's program: no launch of its own */
+    const sym_expr *launch = K(c, consumer ? 0 : llround(a->kernel_launch_cycles));
     const sym_expr *total = add(c, launch, core);
 
     /* DRAM traffic of the whole launch and the bound it sets */
@@ -919,6 +1163,10 @@ bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candid
     for (int i = 0; i < k->nbufs; i++) {
         const sched_buf *b = &k->bufs[i];
         const sym_expr *times = mul(c, nprog, trips_to(c, b->level));
+        if ((b->kind == SCHED_BUF_IN || b->kind == SCHED_BUF_OUT) && passed(c, b->access)) {
+            hs = add(c, hs, mul(c, c->waves, K(c, 4))); /* over the NoC: CB pair and semaphore pair */
+            continue;
+        }
         if (b->kind == SCHED_BUF_IN) {
             const sched_operand *o = operand_of(c, b);
             rd = add(c, rd, cdv(c, mul(c, fix(c, b->bytes), times), share(c, o)));
@@ -964,4 +1212,18 @@ bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candid
     p->cons = cc;
     (void)d;
     return true;
+}
+
+bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candidate *cand, const arch_desc *a,
+                       const sym_env *bound, const char *prefix, sym_ctx *s, lm_arena *ar, lm_diag *d)
+{
+    return build(m, k, cand, a, bound, prefix, NULL, NULL, NULL, NULL, s, ar, d);
+}
+
+bool sched_model_build_fused(sched_model *m, const sched_kernel *k, const sched_candidate *cand,
+                             const sched_fusion *f, const sched_kernel *other, const sched_candidate *other_cand,
+                             const char *other_prefix, const arch_desc *a, const sym_env *bound, const char *prefix,
+                             sym_ctx *s, lm_arena *ar, lm_diag *d)
+{
+    return build(m, k, cand, a, bound, prefix, f, other, other_cand, other_prefix, s, ar, d);
 }

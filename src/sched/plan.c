@@ -69,6 +69,9 @@ void sched_plan_write_json(lm_buf *b, const sched_plan *p, const char *extra)
             lm_buf_puts(b, ",\n      \"mapping\": ");
             json_str(b, pl->mapping);
         }
+        if (pl->fuse != SCHED_FUSE_NONE)
+            lm_buf_printf(b, ",\n      \"fused\": \"%s\", \"fused_along\": \"%s\"",
+                          pl->fuse == SCHED_FUSE_PRODUCER ? "producer" : "consumer", sched_place_name(pl->fuse_along));
         lm_buf_puts(b, ",\n      \"placement\": [");
         for (int g = 0; g < pl->grid_rank; g++) {
             lm_buf_puts(b, g ? ", " : "");
@@ -81,7 +84,7 @@ void sched_plan_write_json(lm_buf *b, const sched_plan *p, const char *extra)
             lm_buf_puts(b, "{\"load\": ");
             json_str(b, pl->ops[i].load);
             lm_buf_printf(b, ", \"access\": %d, \"transport\": \"%s\"", o->access, sched_transport_name(o->transport));
-            if (o->transport != SCHED_DRAM)
+            if (o->transport != SCHED_DRAM && o->transport != SCHED_FUSED)
                 lm_buf_printf(b, ", \"along\": \"%s\"", sched_place_name(o->along));
             if (o->transport == SCHED_MCAST)
                 lm_buf_printf(b, ", \"sender\": \"%s\"", o->interior_sender ? "interior" : "edge");
@@ -134,6 +137,8 @@ void sched_plan_from(sched_plan *p, const sched_job *job, const sched_result *r,
         pl->grid_rank = sc->k->f->grid_rank;
         pl->mapping = sc->cand.label;
         memcpy(pl->place, sc->cand.place, sizeof pl->place);
+        pl->fuse = sc->cand.fuse;
+        pl->fuse_along = sc->cand.fuse_along;
         pl->nops = sc->cand.nops;
         for (int i = 0; i < sc->cand.nops; i++) {
             pl->ops[i].op = sc->cand.ops[i];
@@ -570,9 +575,33 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
     if (!expect(c, v, J_OBJ, what))
         return false;
     static const char *const req[] = {"launch", "kernel", "placement", "transports", "values", NULL};
-    static const char *const opt[] = {"fidelity", "fp32_acc", "predicted_cycles", "mapping", NULL};
+    static const char *const opt[] = {"fidelity", "fp32_acc", "predicted_cycles", "mapping", "fused", "fused_along",
+                                      NULL};
     if (!members(c, v, what, req, opt))
         return false;
+    const jval *fu = get(v, "fused"), *fa_ = get(v, "fused_along");
+    pl->fuse = SCHED_FUSE_NONE;
+    if (fu || fa_) {
+        if (!fu || !fa_) {
+            perr(c, (fu ? fu : fa_)->loc, "%s: \"fused\" and \"fused_along\" go together", what);
+            return false;
+        }
+        if (!expect(c, fu, J_STR, lm_arena_printf(c->ar, "%s.fused", what)) ||
+            !expect(c, fa_, J_STR, lm_arena_printf(c->ar, "%s.fused_along", what)))
+            return false;
+        if (!strcmp(fu->s, "producer"))
+            pl->fuse = SCHED_FUSE_PRODUCER;
+        else if (!strcmp(fu->s, "consumer"))
+            pl->fuse = SCHED_FUSE_CONSUMER;
+        else {
+            perr(c, fu->loc, "%s.fused: expected \"producer\" or \"consumer\", got \"%s\"", what, fu->s);
+            return false;
+        }
+        if (!place_of(fa_->s, &pl->fuse_along) || (pl->fuse_along != SCHED_ON_X && pl->fuse_along != SCHED_ON_Y)) {
+            perr(c, fa_->loc, "%s.fused_along: expected \"x\" or \"y\", got \"%s\"", what, fa_->s);
+            return false;
+        }
+    }
     int64_t li;
     if (!int_of(c, v, "launch", what, &li))
         return false;
@@ -638,16 +667,20 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
             po->op.transport = SCHED_MCAST;
         else if (!strcmp(t, "forward"))
             po->op.transport = SCHED_FORWARD;
+        else if (!strcmp(t, "fused") && pl->fuse == SCHED_FUSE_CONSUMER)
+            po->op.transport = SCHED_FUSED;
         else {
-            perr(c, get(o, "transport")->loc, "%s.transport: expected \"dram\", \"mcast\" or \"forward\", got \"%s\"",
-                 w, t);
+            perr(c, get(o, "transport")->loc,
+                 "%s.transport: expected \"dram\", \"mcast\" or \"forward\"%s, got \"%s\"", w,
+                 pl->fuse == SCHED_FUSE_CONSUMER ? " or \"fused\"" : "", t);
             return false;
         }
         po->op.along = SCHED_ON_TIME;
         const jval *al = get(o, "along");
-        if (po->op.transport == SCHED_DRAM) {
+        if (po->op.transport == SCHED_DRAM || po->op.transport == SCHED_FUSED) {
             if (al || get(o, "sender")) {
-                perr(c, (al ? al : get(o, "sender"))->loc, "%s: a DRAM transport has no \"along\" or \"sender\"", w);
+                perr(c, (al ? al : get(o, "sender"))->loc, "%s: a %s transport has no \"along\" or \"sender\"", w,
+                     po->op.transport == SCHED_DRAM ? "DRAM" : "fused");
                 return false;
             }
             continue;
@@ -807,9 +840,14 @@ bool sched_plan_schedule(const sched_plan_launch *pl, const sched_kernel *k, con
     memset(&c, 0, sizeof c);
     memcpy(c.place, pl->place, sizeof c.place);
     c.persistent = true;
+    c.fuse = pl->fuse;
+    c.fuse_along = pl->fuse_along;
     c.nops = pl->nops;
-    for (int i = 0; i < pl->nops; i++)
+    for (int i = 0; i < pl->nops; i++) {
         c.ops[i] = pl->ops[i].op;
+        if (c.ops[i].transport == SCHED_FUSED && c.ops[i].access >= 0 && c.ops[i].access < 64)
+            c.fused_acc |= (uint64_t)1 << c.ops[i].access;
+    }
     lm_buf why = {0};
     if (!sched_candidate_check(k, &c, NULL, &why)) {
         lm_error(d, loc, "the plan's mapping of '%s' is not valid: %s", k->name, lm_buf_str(&why));

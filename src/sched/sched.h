@@ -165,6 +165,7 @@ typedef struct sched_kernel {
        kernel does not lower at the probe (the allocation's figure then) */
     const sym_expr *cb_bytes;
     int cb_count;                     /* CBs of the lowering (the most of any plan) */
+    const sym_expr *cb_used;          /* the CBs that exist at the values (sched_l1_plan.count) */
     const struct sched_l1_plan *l1;   /* the plans, one per probe (see sched_lower_l1) */
     int nl1;
     const char *l1_why;               /* why there is no plan (the lowering's message), or NULL */
@@ -216,6 +217,62 @@ int sched_alloc(sched_kernel *k);
 /* L1 bytes of the allocation: the sum over slots of the largest member's
  * bytes x depth (symbolic; OUT buffers aliasing a CARRY take no space). */
 const sym_expr *sched_l1_bytes(const sched_kernel *k, sym_ctx *s, const char *prefix);
+/* e with k's depth.<buffer> variables renamed prefix + depth.<buffer>. */
+const sym_expr *sched_prefix_depths(const sched_kernel *k, const sym_expr *e, sym_ctx *s, const char *prefix);
+
+/* ======================================================================
+ * fuse.c - a launch whose programs consume the previous launch's output
+ * block by block
+ * ==================================================================== */
+
+/* How the producer's store and the consumer's load of a passed tensor
+ * relate along one tensor dimension (see fuse.c). */
+typedef enum sched_fdim {
+    SCHED_FD_KEY,    /* both tile it by an axis with the same block: the axes are one index */
+    SCHED_FD_GATHER, /* the producer tiles it by an axis, the consumer reads it whole */
+    SCHED_FD_SLICE,  /* the producer writes it whole, the consumer reads a part */
+    SCHED_FD_WHOLE,  /* both take all of it */
+} sched_fdim;
+
+typedef struct sched_fused_tensor {
+    const tir_tensor *tensor;
+    int store;                    /* the producer's store of it (access index) */
+    int load;                     /* the consumer's load of it (access index) */
+    sched_fdim dim[TIR_MAX_RANK];
+} sched_fused_tensor;
+
+/* Producer A and consumer B of a launch sequence, fusable: every tensor A
+ * stores and B loads is a scratch tensor B reads in blocks A wrote. A group
+ * is one value of the key axes; the A programs along the gather axis make
+ * what the B programs of the group (its local axes) consume. */
+typedef struct sched_fusion {
+    int producer, consumer;       /* launches of the job (set by the caller) */
+    sched_fused_tensor t[SCHED_MAX_OPS];
+    int nt;
+    int key_of[TIR_MAX_GRID];     /* consumer axis -> the producer axis it equals; -1: a local axis */
+    unsigned gather;              /* producer axes (bits) a consumer program reads every program of */
+    int gather_axis;              /* the (one) gather axis */
+    /* The L1 of a reducer core: both kernels' CBs as the fused lowering
+       allocates them at a probe (sched_lower_l1_fused), in the job's
+       variables (each launch's depths with its prefix, sched_launch_prefix)
+       and SCHED_FUSED_PROGRAMS for the consumer programs a reducer runs. */
+    const sym_expr *cb_bytes;
+    int cb_count;
+    const sym_expr *cb_used;
+    const struct sched_l1_plan *l1;
+    int nl1;
+} sched_fusion;
+
+/* The variable of a fused pair's L1 plan that stands for the consumer
+ * programs one reducer core runs (the passed blocks of all of them are in
+ * its CBs at once); the consumer's model puts its own count there. */
+#define SCHED_FUSED_PROGRAMS "fused.programs"
+
+
+/* Is the pair (a, b) fusable? Fills f; otherwise says why not in `why`.
+ * `bound` holds the sizes and pinned constexprs. */
+bool sched_fusion_find(sched_fusion *f, const sched_kernel *a, const sched_kernel *b, sym_ctx *s,
+                       const sym_env *bound, lm_buf *why);
 
 /* ======================================================================
  * cand.c - the discrete choices
@@ -234,10 +291,19 @@ typedef enum sched_transport {
     SCHED_DRAM,    /* each core reads its blocks from DRAM */
     SCHED_MCAST,   /* one sender per row/column (or per grid) reads and multicasts */
     SCHED_FORWARD, /* the first core of each row/column reads; each core forwards to its neighbour */
+    SCHED_FUSED,   /* a fused consumer's load: the producing cores of its group send the block over the
+                      NoC (sched_fusion) */
 } sched_transport;
 
+/* A candidate's part in a fused launch pair (sched_fusion). */
+typedef enum sched_fuse {
+    SCHED_FUSE_NONE,
+    SCHED_FUSE_PRODUCER, /* the passed stores go over the NoC to the reducer core of the group */
+    SCHED_FUSE_CONSUMER, /* runs on the producer's reducer cores, its passed loads from the producers */
+} sched_fuse;
+
 const char *sched_place_name(sched_place p);         /* "x", "y", "xy", "time" */
-const char *sched_transport_name(sched_transport t); /* "dram", "mcast", "forward" */
+const char *sched_transport_name(sched_transport t); /* "dram", "mcast", "forward", "fused" */
 
 /* Which NoC carries a transport's traffic (its DRAM reads or writes, its
  * multicasts or forwards and their handshakes). loomc's own schedules leave
@@ -265,6 +331,13 @@ typedef struct sched_candidate {
     int nops;
     bool persistent;                 /* always true: a core runs its programs as one loop */
     sched_noc store_noc;             /* the NoC of the block stores (SCHED_NOC_ANY: the lowering's) */
+    sched_fuse fuse;                 /* part in a fused launch pair */
+    sched_place fuse_along;          /* fused: the core dimension (x or y) the producer's gather axis
+                                        lies along; a group is one row (column), its first core the
+                                        reducer. A consumer's key axes are placed as the producer's,
+                                        its local axes in time on the reducer. */
+    uint64_t fused_acc;              /* fused: bit i = access i passes over the NoC (the producer's
+                                        stores, the consumer's loads) */
     int64_t extent;                  /* parallel extent: most cores it can keep busy */
     const char *label;               /* "pid.0->y pid.1->x; a: mcast along x; b: mcast along y" */
 } sched_candidate;
@@ -288,13 +361,25 @@ void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *
  * Describes the first problem in why. */
 bool sched_candidate_check(const sched_kernel *k, const sched_candidate *c, const arch_desc *a, lm_buf *why);
 /* The NoC (so the data-movement kernel: NoC 0 the reader, NoC 1 the writer)
- * that carries load ops[i] of candidate c: the one it names; DRAM loads on
- * NoC 0; loads moved core to core alternate, in access order, between the
+ * that carries load ops[i] of candidate c: the one it names; DRAM loads (and
+ * a fused consumer's passed blocks, which its reader pushes) on NoC 0;
+ * loads moved core to core alternate, in access order, between the
  * two (as TTNN's 2-D multicast matmul does). The lowering and the model
  * both take it from here. */
 sched_noc sched_load_noc(const sched_candidate *c, int i);
 /* Build a candidate's label from its fields. */
 const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *c, lm_arena *ar);
+/* The fused variants of a fusable pair (f): producer candidates of a (its
+ * gather axis alone along x or y, its key axes on the other dimension or in
+ * time, every legal transport of its loads, dominated ones pruned) appended
+ * to *pa, and one consumer candidate of b per distinct placement of the key
+ * axes appended to *pb. */
+void sched_candidates_fused(sched_cands *pa, sched_cands *pb, const sched_fusion *f, const sched_kernel *a,
+                            const sched_kernel *b, const arch_desc *ar_, const sym_env *bound, sym_ctx *s,
+                            lm_arena *ar);
+/* Whether a fused producer candidate and a fused consumer candidate go
+ * together (the same dimension and the same placement of the key axes). */
+bool sched_fused_pair(const sched_fusion *f, const sched_candidate *pa, const sched_candidate *pb);
 
 /* ======================================================================
  * model.c - latency expression and legality constraints of a candidate
@@ -343,6 +428,19 @@ typedef struct sched_model {
  * launches' in a joint problem. */
 bool sched_model_build(sched_model *m, const sched_kernel *k, const sched_candidate *c, const arch_desc *a,
                        const sym_env *bound, const char *prefix, sym_ctx *s, lm_arena *ar, lm_diag *d);
+/* The same for a fused candidate (c->fuse != SCHED_FUSE_NONE) of pair f;
+ * `other` is the pair's other kernel, `other_cand` a candidate of it that
+ * pairs with c (sched_fused_pair) and `other_prefix` its variables' prefix.
+ * A producer prices its passed stores as NoC sends to the reducer core of
+ * its group and needs the group's programs on one row (column); a consumer
+ * runs on the reducer cores after the producer's programs (no launch of its
+ * own: the job's sum is then the fused program's latency), receives its
+ * passed loads through a semaphore handshake, and its L1 and CB
+ * constraints count both kernels, as the reducer core holds both. */
+bool sched_model_build_fused(sched_model *m, const sched_kernel *k, const sched_candidate *c, const sched_fusion *f,
+                             const sched_kernel *other, const sched_candidate *other_cand, const char *other_prefix,
+                             const arch_desc *a, const sym_env *bound, const char *prefix, sym_ctx *s, lm_arena *ar,
+                             lm_diag *d);
 
 /* ======================================================================
  * schedule - a decision, whoever made it
@@ -376,7 +474,20 @@ typedef struct sched_job {
     sched_kernel *k[SCHED_MAX_LAUNCHES];
     sched_cands cands[SCHED_MAX_LAUNCHES];
     const sym_env *bound;     /* sizes and pinned constexprs */
+    /* fusable pairs of consecutive launches (sched_fuse_job); their fused
+       candidates follow the plain ones in cands[] */
+    sched_fusion fusion[SCHED_MAX_LAUNCHES];
+    int nfusions;
 } sched_job;
+
+/* Find the fusable pairs of consecutive launches of a job (each launch in
+ * at most one; a passed tensor no other launch touches) and add their fused
+ * candidates. Call after sched_candidates for every launch. */
+void sched_fuse_job(sched_job *job, sym_ctx *s, lm_arena *ar);
+
+/* The prefix of launch l's own variables (grid, depths, sub-blocks) in the
+ * job's joint problems: "" for a single launch, else "<kernel>.". */
+const char *sched_launch_prefix(const sched_job *job, int l, lm_arena *ar);
 
 /* One solved combination of candidates (one per launch). */
 typedef struct sched_choice {
@@ -392,6 +503,7 @@ typedef struct sched_choice {
  * candidate at one value (sigma) of the constexprs the launches share. */
 typedef struct sched_solved {
     int launch, cand, sigma;
+    int launch2, cand2;           /* a fused pair's problem: its consumer's (launch, cand: its producer's); else -1 */
     const solve_problem *problem; /* as solved: shared constexprs pinned */
     solve_status status;
     const solve_solution *sols;   /* best first */
@@ -476,6 +588,8 @@ typedef struct sched_plan_launch {
     const char *kernel;          /* the kernel function's name */
     int grid_rank;
     sched_place place[TIR_MAX_GRID];
+    sched_fuse fuse;             /* "fused": "producer" / "consumer" of a fused pair (absent: none) */
+    sched_place fuse_along;      /* "fused_along": "x" or "y" */
     sched_plan_operand ops[SCHED_MAX_OPS];
     int nops;
     const char *mapping;         /* the candidate's label (written for readers; not read back) */
@@ -562,7 +676,9 @@ typedef struct sched_run_opts {
 } sched_run_opts;
 
 typedef struct sched_run_launch {
-    const char *kernel;
+    const char *kernel;     /* a fused pair: the program's name (both kernels') */
+    bool fused;             /* one program for two launches (sched_lower_launch) */
+    int first, count;       /* the launches it ran: first .. first + count - 1 */
     double cycles, flops;   /* simulated */
     int cores;
 } sched_run_launch;
@@ -597,6 +713,7 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
 typedef struct sched_l1_use {
     const char *what;        /* "a (load)", "acc (carried)", "s", "a temporary of line 58" */
     const sym_expr *bytes;   /* its pages x bytes per page; 0 where it does not exist */
+    int launch;              /* a fused pair's plan: 0 a value of the producer, 1 of the consumer */
 } sched_l1_use;
 
 typedef struct sched_l1_cb {
@@ -613,6 +730,7 @@ typedef struct sched_l1_plan {
     const sym_expr **cmds;   /* per access: NoC commands per block (tiles, or row runs by elements) */
     const sym_expr **clip;   /* per access: 1 when a boundary check cuts the block short */
     int nacc;
+    const sym_expr *count;   /* the CBs that exist: sum over CBs of min(1, largest use) */
 } sched_l1_plan;
 
 /* The L1 plan of the lowering, for the model: the kernel is lowered at a
@@ -627,6 +745,18 @@ typedef struct sched_l1_plan {
  * nothing set) when the kernel does not lower at a probe. */
 bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, sym_ctx *sc, lm_arena *ar);
 
+/* The same for a fused pair (f, producer ka, consumer kb): the pair is
+ * lowered as one program at a probe (the gather axis along x, its programs
+ * on one row, everything else in time) and a reducer core's CBs - both
+ * kernels', the consumer's values in the producer's CBs where the lowering
+ * puts them - are recorded, ka's depths prefixed with pa and kb's with pb,
+ * the passed blocks' pages as tiles x SCHED_FUSED_PROGRAMS. Sets f->cb_bytes,
+ * f->cb_count and f->l1; false (the lowering's message in why) when the
+ * pair does not lower at a probe. */
+bool sched_lower_l1_fused(sched_fusion *f, const sched_kernel *ka, const sched_kernel *kb, const char *pa,
+                          const char *pb, const arch_desc *a, const sym_env *bound, sym_ctx *sc, lm_arena *ar,
+                          lm_buf *why);
+
 struct df_program;
 /* The same lowering serves every kernel and every origin of schedule.
  * `s->values` must bind every symbol the kernel uses (sizes included). The
@@ -634,5 +764,18 @@ struct df_program;
  * error reported through d. Tensors keep the launch spec's names. */
 struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
                                lm_diag *d);
+/* A fused pair as one program: producer ka with schedule sa (fuse ==
+ * SCHED_FUSE_PRODUCER) and consumer kb with sb (SCHED_FUSE_CONSUMER) of
+ * fusion f. Every core runs the producer's programs; each producer sends its
+ * passed blocks, row by row, to the reducer of its group (the first core of
+ * its row or column), which runs the consumer's programs of that group
+ * after its own. */
+struct df_program *sched_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                                     const sched_schedule *sb, const sched_fusion *f, const arch_desc *a, sym_ctx *sc,
+                                     lm_diag *d);
+/* Lower launch l of a job (k[0..n-1], s[0..n-1]): alone, or with launch l+1
+ * when their schedules are a fused pair (then *covered is 2, else 1). */
+struct df_program *sched_lower_launch(const sched_kernel *const *k, const sched_schedule *const *s, int n, int l,
+                                      const arch_desc *a, sym_ctx *sc, lm_diag *d, int *covered);
 
 #endif

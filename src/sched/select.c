@@ -34,7 +34,10 @@
  * constexprs. */
 typedef struct solved {
     int launch, cand, sigma, rank;
-    solve_solution sol; /* values in the launch problem's variable order (arena) */
+    int launch2, cand2;         /* a fused pair's consumer and its candidate (else -1) */
+    const solve_problem *prob;  /* whose variables sol.values follow: the launch's model, or the
+                                   pair's joint problem */
+    solve_solution sol; /* values in prob's variable order (arena) */
 } solved;
 
 typedef LM_VEC(solved) solved_vec;
@@ -139,6 +142,22 @@ static void tally(selctx *x, const solve_problem *p, const solve_stats *st, int 
     }
 }
 
+/* One problem, by loomc's solver or (sched_select_opts.mzn_solver) by MiniZinc. */
+static solve_status solve_one(selctx *x, const solve_problem *p, int topk, solve_solution *sols, int *nsol,
+                              solve_stats *st, lm_buf *why)
+{
+    memset(st, 0, sizeof *st);
+    if (x->o && x->o->mzn_solver) {
+        mzn_solve_options mo = {.solver = x->o->mzn_solver, .minizinc = x->o->minizinc, .top_k = topk};
+        mzn_report rep;
+        solve_status stt = mzn_solve(p, &mo, sols, nsol, &rep, why);
+        x->r->mzn_runs += rep.runs;
+        return stt;
+    }
+    solve_options so = {.top_k = topk, .node_limit = x->o ? x->o->node_limit : 0};
+    return solve_run(p, &so, sols, nsol, st, why);
+}
+
 /* Solve every candidate of launch l with the shared variables fixed at
  * `fix` (NULL: none); appends solutions to *out. */
 static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int topk, solved_vec *out)
@@ -148,6 +167,8 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
     LM_VEC(int64_t) objs = {0};  /* every solution of this launch and sigma */
     LM_VEC(int64_t) cbest = {0}; /* each candidate's best */
     for (int i = 0; i < job->cands[l].n && !x->failed; i++) {
+        if (job->cands[l].c[i].fuse != SCHED_FUSE_NONE)
+            continue; /* solved with its partner (solve_fused) */
         const solve_problem *q = &x->models[l][i].problem;
         solve_problem p = *q;
         p.vars = lm_xmalloc(sizeof *p.vars * (size_t)(q->nvars ? q->nvars : 1));
@@ -176,16 +197,7 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
         solve_stats st;
         memset(&st, 0, sizeof st);
         lm_buf why = {0};
-        solve_status stt;
-        if (x->o && x->o->mzn_solver) {
-            mzn_solve_options mo = {.solver = x->o->mzn_solver, .minizinc = x->o->minizinc, .top_k = topk};
-            mzn_report rep;
-            stt = mzn_solve(&p, &mo, sols, &nsol, &rep, &why);
-            x->r->mzn_runs += rep.runs;
-        } else {
-            solve_options so = {.top_k = topk, .node_limit = x->o ? x->o->node_limit : 0};
-            stt = solve_run(&p, &so, sols, &nsol, &st, &why);
-        }
+        solve_status stt = solve_one(x, &p, topk, sols, &nsol, &st, &why);
         x->r->nodes += st.nodes;
         x->r->combos++;
         if (stt == SOLVE_ERROR && x->o && x->o->mzn_solver) {
@@ -198,7 +210,7 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
             x->failed = true;
         }
         if (x->o && x->o->observe && !x->failed)
-            x->o->observe(x->o->observe_ud, &(sched_solved){.launch = l, .cand = i, .sigma = sigma, .problem = &p,
+            x->o->observe(x->o->observe_ud, &(sched_solved){.launch = l, .cand = i, .sigma = sigma, .launch2 = -1, .cand2 = -1, .problem = &p,
                                                               .status = stt, .sols = sols, .nsol = nsol});
         if (stt == SOLVE_LIMIT)
             x->r->limited++;
@@ -206,7 +218,8 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
         if (nsol)
             x->r->feasible++;
         for (int k = 0; k < nsol; k++) {
-            solved sv = {.launch = l, .cand = i, .sigma = sigma, .rank = k, .sol = sols[k]};
+            solved sv = {.launch = l, .cand = i, .sigma = sigma, .rank = k, .launch2 = -1, .cand2 = -1, .prob = q,
+                         .sol = sols[k]};
             sv.sol.values = LM_NEWN(x->ar, int64_t, q->nvars ? q->nvars : 1);
             if (q->nvars)
                 memcpy(sv.sol.values, sols[k].values, sizeof(int64_t) * (size_t)q->nvars);
@@ -227,7 +240,74 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
     LM_VEC_FREE(&cbest);
 }
 
-/* A choice from one solved problem per launch. */
+/* Solve every pairing of fused candidates of fusion f as one problem (the
+ * producer's model and the consumer's, whose terms reach the producer's
+ * grid), with the shared variables fixed at `fix`; appends solutions. */
+static void solve_fused(selctx *x, const sched_fusion *f, const sym_env *fix, int sigma, int topk, solved_vec *out)
+{
+    sched_job *job = x->job;
+    int la = f->producer, lb = f->consumer;
+    for (int i = 0; i < job->cands[la].n && !x->failed; i++)
+        for (int j = 0; j < job->cands[lb].n && !x->failed; j++) {
+            if (!sched_fused_pair(f, &job->cands[la].c[i], &job->cands[lb].c[j]))
+                continue;
+            sched_model *ms[2] = {&x->models[la][i], &x->models[lb][j]};
+            solve_problem *q = LM_NEW(x->ar, solve_problem);
+            joint(q, ms, 2, x->s, x->ar);
+            solve_problem p = *q;
+            p.vars = lm_xmalloc(sizeof *p.vars * (size_t)(q->nvars ? q->nvars : 1));
+            if (q->nvars)
+                memcpy(p.vars, q->vars, sizeof *p.vars * (size_t)q->nvars);
+            int64_t *pinned = lm_xmalloc(sizeof *pinned * (size_t)(q->nvars ? q->nvars : 1));
+            for (int v = 0; fix && v < p.nvars; v++) {
+                int64_t lo, hi;
+                if (sym_env_get(fix, p.vars[v].var, &lo, &hi)) {
+                    pinned[v] = lo;
+                    p.vars[v].domain = &pinned[v];
+                    p.vars[v].ndomain = 1;
+                }
+            }
+            solve_solution *sols = lm_xcalloc((size_t)topk, sizeof *sols);
+            int nsol = 0;
+            solve_stats st;
+            lm_buf why = {0};
+            solve_status stt = solve_one(x, &p, topk, sols, &nsol, &st, &why);
+            x->r->nodes += st.nodes;
+            x->r->combos++;
+            if (stt == SOLVE_ERROR) {
+                lm_error_plain(x->d, "%s of the fused candidates '%s' and '%s'%s: %s",
+                               x->o && x->o->mzn_solver ? "MiniZinc on the model" : "the model",
+                               job->cands[la].c[i].label, job->cands[lb].c[j].label,
+                               x->o && x->o->mzn_solver ? "" : " cannot be evaluated", lm_buf_str(&why));
+                x->failed = true;
+            }
+            if (x->o && x->o->observe && !x->failed)
+                x->o->observe(x->o->observe_ud, &(sched_solved){.launch = la, .cand = i, .sigma = sigma, .launch2 = lb, .cand2 = j, .problem = &p,
+                                                                  .status = stt, .sols = sols, .nsol = nsol});
+            if (stt == SOLVE_LIMIT)
+                x->r->limited++;
+            tally(x, &p, &st, -1);
+            if (nsol)
+                x->r->feasible++;
+            for (int k = 0; k < nsol; k++) {
+                solved sv = {.launch = la, .cand = i, .sigma = sigma, .rank = k, .launch2 = lb, .cand2 = j, .prob = q,
+                             .sol = sols[k]};
+                sv.sol.values = LM_NEWN(x->ar, int64_t, q->nvars ? q->nvars : 1);
+                if (q->nvars)
+                    memcpy(sv.sol.values, sols[k].values, sizeof(int64_t) * (size_t)q->nvars);
+                LM_PUSH(out, sv);
+            }
+            solve_free_solutions(sols, nsol);
+            free(sols);
+            solve_free_stats(&st);
+            lm_buf_free(&why);
+            free(p.vars);
+            free(pinned);
+        }
+}
+
+/* A choice from one solved problem per launch (a fused pair's solution
+ * stands for both of its launches). */
 static sched_choice make_choice(selctx *x, const solved *const *parts)
 {
     sched_job *job = x->job;
@@ -236,8 +316,8 @@ static sched_choice make_choice(selctx *x, const solved *const *parts)
     memset(&ch, 0, sizeof ch);
     sched_model *ms[SCHED_MAX_LAUNCHES];
     for (int l = 0; l < nl; l++) {
-        ch.cand[l] = parts[l]->cand;
-        ch.m[l] = ms[l] = &x->models[l][parts[l]->cand];
+        ch.cand[l] = parts[l]->launch2 == l ? parts[l]->cand2 : parts[l]->cand;
+        ch.m[l] = ms[l] = &x->models[l][ch.cand[l]];
     }
     if (nl == 1) {
         ch.problem = ms[0]->problem;
@@ -247,10 +327,12 @@ static sched_choice make_choice(selctx *x, const solved *const *parts)
         ch.sol.values = LM_NEWN(x->ar, int64_t, ch.problem.nvars ? ch.problem.nvars : 1);
         for (int v = 0; v < ch.problem.nvars; v++)
             for (int l = 0; l < nl; l++)
-                for (int w = 0; w < ms[l]->problem.nvars; w++)
-                    if (ms[l]->problem.vars[w].var == ch.problem.vars[v].var)
+                for (int w = 0; w < parts[l]->prob->nvars; w++)
+                    if (parts[l]->prob->vars[w].var == ch.problem.vars[v].var)
                         ch.sol.values[v] = parts[l]->sol.values[w];
         for (int l = 0; l < nl; l++) {
+            if (parts[l]->launch2 == l)
+                continue; /* counted with its producer */
             ch.sol.objective += parts[l]->sol.objective;
             for (int t = 0; t < 4; t++)
                 ch.sol.tiebreak[t] += parts[l]->sol.tiebreak[t];
@@ -293,12 +375,35 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
 
     /* the models of every surviving candidate of every launch */
     for (int l = 0; l < nl; l++) {
-        const char *prefix = nl > 1 ? lm_arena_printf(ar, "%s.", job->k[l]->name) : "";
+        const char *prefix = sched_launch_prefix(job, l, ar);
         x.models[l] = LM_NEWN(ar, sched_model, job->cands[l].n);
-        for (int i = 0; i < job->cands[l].n; i++)
-            if (!sched_model_build(&x.models[l][i], job->k[l], &job->cands[l].c[i], job->arch, job->bound, prefix, s,
-                                   ar, d))
+        for (int i = 0; i < job->cands[l].n; i++) {
+            const sched_candidate *c = &job->cands[l].c[i];
+            bool ok;
+            if (c->fuse == SCHED_FUSE_NONE) {
+                ok = sched_model_build(&x.models[l][i], job->k[l], c, job->arch, job->bound, prefix, s, ar, d);
+            } else {
+                /* a partner it pairs with gives the other kernel's placement */
+                const sched_fusion *f = NULL;
+                for (int u = 0; u < job->nfusions; u++)
+                    if (job->fusion[u].producer == l || job->fusion[u].consumer == l)
+                        f = &job->fusion[u];
+                LM_ASSERT(f);
+                int o = f->producer == l ? f->consumer : f->producer;
+                const sched_candidate *oc = NULL;
+                for (int j = 0; j < job->cands[o].n && !oc; j++) {
+                    const sched_candidate *t = &job->cands[o].c[j];
+                    if (o == f->consumer ? sched_fused_pair(f, c, t) : sched_fused_pair(f, t, c))
+                        oc = t;
+                }
+                LM_ASSERT(oc);
+                ok = sched_model_build_fused(&x.models[l][i], job->k[l], c, f, job->k[o], oc,
+                                             sched_launch_prefix(job, o, ar), job->arch, job->bound,
+                                             prefix, s, ar, d);
+            }
+            if (!ok)
                 return false;
+        }
     }
 
     /* variables several launches share (free constexprs), with their domains */
@@ -334,12 +439,17 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
             sym_env_set(&fix, shared[i].var, shared[i].domain[rest % shared[i].ndomain]);
             rest /= shared[i].ndomain;
         }
-        size_t first[SCHED_MAX_LAUNCHES + 1];
+        size_t first[SCHED_MAX_LAUNCHES + 1], ffirst[SCHED_MAX_LAUNCHES + 1];
         for (int l = 0; l < nl && !x.failed; l++) {
             first[l] = sols.len;
             solve_launch(&x, l, nshared ? &fix : NULL, (int)sg, nl == 1 ? topk : 1, &sols);
         }
         first[nl] = sols.len;
+        for (int u = 0; u < job->nfusions && !x.failed; u++) {
+            ffirst[u] = sols.len;
+            solve_fused(&x, &job->fusion[u], nshared ? &fix : NULL, (int)sg, 1, &sols);
+        }
+        ffirst[job->nfusions] = sols.len;
         sym_env_free(&fix);
         if (x.failed)
             break;
@@ -372,18 +482,64 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
             }
             any &= nb[l] > 0;
         }
-        if (!any)
+        /* per unit (a launch, or a fusable pair): its options, each one
+           solved problem per launch it covers */
+        typedef struct option {
+            const solved *p[2];
+        } option;
+        option opts[SCHED_MAX_LAUNCHES][8];
+        int nopt[SCHED_MAX_LAUNCHES], ul[SCHED_MAX_LAUNCHES], nu = 0;
+        for (int l = 0; l < nl; l++) {
+            int fu = -1;
+            for (int u = 0; u < job->nfusions; u++)
+                if (job->fusion[u].producer == l)
+                    fu = u;
+            int k = nu++;
+            ul[k] = l;
+            nopt[k] = 0;
+            if (fu < 0) {
+                for (int i = 0; i < nb[l]; i++)
+                    opts[k][nopt[k]++] = (option){{best2[l][i], NULL}};
+                continue;
+            }
+            for (int i = 0; i < nb[l]; i++)
+                for (int j = 0; j < nb[l + 1]; j++)
+                    opts[k][nopt[k]++] = (option){{best2[l][i], best2[l + 1][j]}};
+            /* the fused pair's two best */
+            const solved *fb[2] = {NULL, NULL};
+            for (size_t i = ffirst[fu]; i < ffirst[fu + 1]; i++) {
+                const solved *sv = &sols.items[i];
+                if (!fb[0] || sv->sol.objective < fb[0]->sol.objective) {
+                    fb[1] = fb[0];
+                    fb[0] = sv;
+                } else if (!fb[1] || sv->sol.objective < fb[1]->sol.objective) {
+                    fb[1] = sv;
+                }
+            }
+            for (int i = 0; i < 2; i++)
+                if (fb[i])
+                    opts[k][nopt[k]++] = (option){{fb[i], fb[i]}};
+            l++;
+        }
+        bool anyu = true;
+        for (int k = 0; k < nu; k++)
+            anyu &= nopt[k] > 0;
+        if (!anyu)
             continue;
+        (void)any;
         int idx[SCHED_MAX_LAUNCHES] = {0};
         for (;;) {
             const solved *p[SCHED_MAX_LAUNCHES];
-            for (int l = 0; l < nl; l++)
-                p[l] = best2[l][idx[l]];
+            for (int k = 0; k < nu; k++) {
+                p[ul[k]] = opts[k][idx[k]].p[0];
+                if (opts[k][idx[k]].p[1])
+                    p[ul[k] + 1] = opts[k][idx[k]].p[1];
+            }
             LM_PUSH(&all, make_choice(&x, p));
-            int l = nl - 1;
-            while (l >= 0 && ++idx[l] == nb[l])
-                idx[l--] = 0;
-            if (l < 0)
+            int k = nu - 1;
+            while (k >= 0 && ++idx[k] == nopt[k])
+                idx[k--] = 0;
+            if (k < 0)
                 break;
         }
     }

@@ -756,6 +756,116 @@ static void elems_transpose_compare(void **st)
     df_free(p);
 }
 
+/* ---- flash decode fused: partial results over the NoC to reducer cores ------------- */
+
+/* Make launches 0 and 1 of a decode job a fused pair: the split axis (the
+ * gather axis) along `along`, the kv axis on the other dimension (or in
+ * time), the combine's query-head axis in time on the reducers, part and
+ * lse passed. */
+static void fuse_decode(job *j, sched_place along, sched_place key)
+{
+    sched_fusion f;
+    lm_buf why = {0};
+    bool ok = sched_fusion_find(&f, &j->k[0], &j->k[1], j->r.sym, &j->s[0].values, &why);
+    if (!ok)
+        print_error("%s\n", lm_buf_str(&why));
+    lm_buf_free(&why);
+    assert_true(ok);
+    sched_candidate *a = &j->s[0].cand, *b = &j->s[1].cand;
+    a->place[0] = key;
+    a->place[1] = along;
+    a->fuse = SCHED_FUSE_PRODUCER;
+    a->fuse_along = along;
+    b->place[0] = key;
+    b->place[1] = SCHED_ON_TIME;
+    b->fuse = SCHED_FUSE_CONSUMER;
+    b->fuse_along = along;
+    for (int t = 0; t < f.nt; t++) {
+        a->fused_acc |= (uint64_t)1 << f.t[t].store;
+        b->fused_acc |= (uint64_t)1 << f.t[t].load;
+        for (int i = 0; i < b->nops; i++)
+            if (b->ops[i].access == f.t[t].load)
+                b->ops[i].transport = SCHED_FUSED;
+    }
+    assert_true(sched_fused_pair(&f, a, b));
+}
+
+/* One program for both launches. The NUM_SPLITS programs of a kv head run
+ * on one row (column) of that many cores; the cores of a row deal the
+ * combine programs of all the kv heads they run round-robin over the row
+ * (the G-th to core G mod NUM_SPLITS), so the first min(heads x GROUP,
+ * NUM_SPLITS) cores are reducers and run theirs after all their split
+ * programs. Every producer's writer first waits for the reducers' ready,
+ * then sends, per combine program of its group, one row of part (D values,
+ * a run per tile column) and one lse value - two send_elems in loops over
+ * the group's programs - each program followed by a valid increment there;
+ * a reducer's reader increments ready on every producer of its row, waits
+ * for all valid increments and pushes, and its writer stores the combine's
+ * output row (write_elems). Nothing of part or lse goes to DRAM. The checked
+ * runs cover both orientations, the kv axis in time, more combine programs
+ * than reducers, and waves. */
+static void decode_fused(void **st)
+{
+    (void)st;
+    static const struct {
+        int b, h, hkv, splits, gkey, nred; /* nred: the reducers of a row */
+        sched_place along, key;
+    } cases[] = {
+        {1, 8, 2, 4, 2, 4, SCHED_ON_X, SCHED_ON_Y},    /* 4 combine programs on 4 reducers */
+        {1, 8, 2, 8, 2, 4, SCHED_ON_Y, SCHED_ON_X},    /* 4 on the first 4 of 8 */
+        {2, 16, 2, 2, 3, 2, SCHED_ON_X, SCHED_ON_Y},   /* 8 programs on 2 reducers; 4 groups on 3 rows: waves */
+        {2, 8, 8, 4, 1, 4, SCHED_ON_X, SCHED_ON_TIME}, /* one query head per kv head; 16 groups in time */
+        {2, 8, 4, 4, 2, 4, SCHED_ON_Y, SCHED_ON_X},    /* 2 programs of each of 8 groups on 2 columns */
+        {1, 4, 4, 8, 4, 1, SCHED_ON_X, SCHED_ON_Y},    /* one group per row, one program: one reducer */
+    };
+    for (size_t i = 0; i < LM_COUNT(cases); i++) {
+        int B = cases[i].b, H = cases[i].h, HKV = cases[i].hkv, NS = cases[i].splits, G = H / HKV;
+        bool along_x = cases[i].along == SCHED_ON_X;
+        int gx = along_x ? NS : cases[i].gkey, gy = along_x ? cases[i].gkey : NS;
+        char shapes[96], values[128];
+        snprintf(shapes, sizeof shapes, "B=%d,H=%d,HKV=%d,S=256,D=64", B, H, HKV);
+        snprintf(values, sizeof values, "BLOCK_N=64,NUM_SPLITS=%d,grid.x=%d,grid.y=%d", NS, gx, gy);
+        job j;
+        job_open(&j, FD, shapes, NULL, values);
+        sym_env_set(&j.s[1].values, sym_var(j.r.sym, "grid.x"), 1);
+        sym_env_set(&j.s[1].values, sym_var(j.r.sym, "grid.y"), 1);
+        fuse_decode(&j, cases[i].along, cases[i].key);
+        const sched_kernel *kp[2] = {&j.k[0], &j.k[1]};
+        const sched_schedule *sp[2] = {&j.s[0], &j.s[1]};
+        int cov = 0;
+        df_program *p = sched_lower_launch(kp, sp, 2, 0, WH, j.r.sym, &j.d, &cov);
+        fflush(j.err);
+        if (!p)
+            print_error("%s\n", j.errtext);
+        assert_non_null(p);
+        assert_int_equal(cov, 2);
+        (void)G;
+        for (int y = 0; y < (along_x ? 1 : NS); y++)
+            for (int x = 0; x < (along_x ? NS : 1); x++) {
+                const df_class *c = class_at(p, x, y);
+                assert_non_null(c);
+                int gi = along_x ? x : y;
+                bool red = gi < cases[i].nred;
+                assert_int_equal(class_ops(c, DF_WRITER, DF_SEND_ELEMS), 2);
+                assert_int_equal(class_ops(c, DF_WRITER, DF_SEM_INC), 1);  /* valid, per program */
+                assert_int_equal(class_ops(c, DF_WRITER, DF_SEM_WAIT), 1); /* ready, once */
+                /* reducers: the ready increments, the wait for valid, the combine's store of o */
+                assert_int_equal(class_ops(c, DF_READER, DF_SEM_INC), red ? 1 : 0);
+                assert_int_equal(class_ops(c, DF_READER, DF_SEM_WAIT), red ? 1 : 0);
+                assert_int_equal(class_ops(c, DF_WRITER, DF_WRITE_ELEMS), red ? 1 : 0);
+                /* nothing of part or lse goes to DRAM */
+                assert_int_equal(class_ops(c, DF_WRITER, DF_WRITE), 0);
+            }
+        round_trip(p);
+        df_free(p);
+        sched_run_result r = run_checked(&j);
+        assert_int_equal(r.nlaunches, 1);
+        assert_true(r.launches[0].fused);
+        assert_int_equal(r.launches[0].count, 2);
+        job_close(&j);
+    }
+}
+
 /* send_elems: core (0,0) holds a 64 x 64 block of A and sends rows 3..5,
  * columns 20..59 (across a tile boundary) to core (1,0), whose CB (declared
  * only there) takes them at element (33, 10) of its 2 x 2 tile block, behind
@@ -1042,6 +1152,7 @@ int main(void)
         cmocka_unit_test(decode_gqa),
         cmocka_unit_test(decode_mha_forward),
         cmocka_unit_test(decode_batched),
+        cmocka_unit_test(decode_fused),
         cmocka_unit_test(send_elems_op),
         cmocka_unit_test(elems_transpose_compare),
         cmocka_unit_test(attention_causal_mcast),

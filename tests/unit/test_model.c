@@ -1,8 +1,8 @@
 /* test_model.c - the latency model (src/sched/model.c) against what the
  * lowering builds: every top-k pick of several kernels and shapes (on both
  * chips, with blocks that divide their dimensions and blocks a boundary
- * check cuts short, split counts of 1 and more) lowers and validates, and
- * the L1 its CBs take is the model's L1 figure exactly.
+ * check cuts short, split counts of 1 and more, fused launch pairs) lowers
+ * and validates, and the L1 its CBs take is the model's L1 figure exactly.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -67,10 +67,19 @@ static int64_t cb_bytes(const df_program *p, const arch_desc *a)
     return most;
 }
 
+static int nfused; /* fused pairs lowered by l1_agrees */
+
 /* Schedule with the top `topk`, lower every pick and compare its CB bytes
- * with the model's L1 figure at the pick. */
+ * with the model's L1 figure at the pick (a fused pair's: a reducer
+ * core's, which holds both kernels). `path` may name a spec: "FILE:SPEC". */
 static void l1_agrees(const arch_desc *a, const char *path, const char *shapes, const char *consts, int topk)
 {
+    static char pbuf[256];
+    snprintf(pbuf, sizeof pbuf, "%s", path);
+    char *spec = strchr(pbuf, ':');
+    if (spec)
+        *spec++ = 0;
+    path = pbuf;
     static char sbuf[256], cbuf[256];
     fe_kv sk[16], ck[16];
     char *errtext = NULL;
@@ -84,6 +93,7 @@ static void l1_agrees(const arch_desc *a, const char *path, const char *shapes, 
     o.launch.nshapes = parse_kv(shapes, sk, 16, sbuf, sizeof sbuf);
     o.launch.consts = ck;
     o.launch.nconsts = consts ? parse_kv(consts, ck, 16, cbuf, sizeof cbuf) : 0;
+    o.launch.kernel = spec;
     drv_result r;
     bool ok = drv_compile(&r, &o, &d);
     drv_sched_opts so = {.arch = a, .top_k = topk};
@@ -100,11 +110,18 @@ static void l1_agrees(const arch_desc *a, const char *path, const char *shapes, 
         sched_schedule sc[SCHED_MAX_LAUNCHES];
         memset(sc, 0, sizeof sc);
         sched_choice_schedules(job, ch, sc, r.sym);
-        for (int l = 0; l < job->nlaunches; l++) {
+        const sched_kernel *kp[SCHED_MAX_LAUNCHES];
+        const sched_schedule *sp[SCHED_MAX_LAUNCHES];
+        for (int l = 0; l < job->nlaunches; l++)
+            kp[l] = job->k[l], sp[l] = &sc[l];
+        for (int l = 0, cov = 1; l < job->nlaunches; l += cov) {
             int64_t model = -1;
             assert_non_null(job->k[l]->cb_bytes); /* the lowering's plan, not the allocation's estimate */
-            assert_true(sched_choice_eval(job, ch, ch->m[l]->l1_bytes, &model));
-            df_program *p = sched_lower(job->k[l], &sc[l], a, r.sym, &d);
+            /* a fused pair is one program: its reducer cores hold both kernels,
+               which the consumer's model counts */
+            int lm = sc[l].cand.fuse == SCHED_FUSE_PRODUCER ? l + 1 : l;
+            assert_true(sched_choice_eval(job, ch, ch->m[lm]->l1_bytes, &model));
+            df_program *p = sched_lower_launch(kp, sp, job->nlaunches, l, a, r.sym, &d, &cov);
             fflush(err);
             if (!p) {
                 print_error("%s %s top %d launch %d (%s): does not lower: %s\n", path, shapes, t, l,
@@ -112,6 +129,7 @@ static void l1_agrees(const arch_desc *a, const char *path, const char *shapes, 
                 bad++;
                 continue;
             }
+            nfused += cov == 2;
             int64_t got = cb_bytes(p, a);
             if (!df_validate(p, a, &d)) {
                 fflush(err);
@@ -168,9 +186,13 @@ static void cands_lower(const arch_desc *a, const char *path, const char *shapes
         sched_schedule sc[SCHED_MAX_LAUNCHES];
         memset(sc, 0, sizeof sc);
         sched_choice_schedules(job, ch, sc, r.sym);
-        for (int l = 0; l < job->nlaunches; l++) {
+        const sched_kernel *kp[SCHED_MAX_LAUNCHES];
+        const sched_schedule *sp[SCHED_MAX_LAUNCHES];
+        for (int l = 0; l < job->nlaunches; l++)
+            kp[l] = job->k[l], sp[l] = &sc[l];
+        for (int l = 0, cov = 1; l < job->nlaunches; l += cov) {
             long pos = ftell(err);
-            df_program *p = sched_lower(job->k[l], &sc[l], a, r.sym, &d);
+            df_program *p = sched_lower_launch(kp, sp, job->nlaunches, l, a, r.sym, &d, &cov);
             bool v = p && df_validate(p, a, &d);
             fflush(err);
             if (!v) {
@@ -349,12 +371,27 @@ static void l1_decode(void **st)
     l1_agrees(BH, "kernels/flash_decode.py", "B=4,H=8,HKV=2,S=100,D=64", NULL, 8);
 }
 
+/* Fused pairs (flash decode's split and combine, a split-K row sum): the
+ * reducer cores' L1 - both kernels' CBs - is the model's. */
+static void l1_fused(void **st)
+{
+    (void)st;
+    nfused = 0;
+    l1_agrees(WH, "kernels/flash_decode.py", "B=1,H=8,HKV=2,S=256,D=64", NULL, 8);
+    l1_agrees(WH, "kernels/flash_decode.py", "B=4,H=32,HKV=8,S=4096,D=128", NULL, 8);
+    l1_agrees(BH, "kernels/flash_decode.py", "B=2,H=16,HKV=2,S=1000,D=64", NULL, 8);
+    l1_agrees(WH, "tests/kernels/splitk_sum.py:splitk_sum", "M=512,K=4096", NULL, 8);
+    l1_agrees(BH, "tests/kernels/splitk_sum.py:splitk_sum", "M=512,K=3000", NULL, 8);
+    assert_true(nfused > 0); /* the picks include fused pairs */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(l1_matmul),
         cmocka_unit_test(l1_attention),
         cmocka_unit_test(l1_decode),
+        cmocka_unit_test(l1_fused),
         cmocka_unit_test(candidates_lower),
         cmocka_unit_test(chain_of_ops),
         cmocka_unit_test(clipped_block_commands),

@@ -349,6 +349,7 @@ typedef struct bl_sched_opts {
     bool have_fp32_acc;              /* fp32_dest_acc_en given */
     bool fp32_acc;
     bool sdpa_interm_16b;            /* TTNN's bf16 intermediate CBs (sched_schedule.interm_16b) */
+    bool no_fuse;                    /* SDPA decode: never as a fused launch pair (two launches) */
 } bl_sched_opts;
 
 enum { BL_NOTES_MAX = 16 };

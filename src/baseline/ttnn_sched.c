@@ -773,6 +773,34 @@ static bool sdpa_decode(bctx *c)
     if (!bl_sdpa_decode_default(&in, cfg))
         return fail(R, "TTNN rejects this decode: %s", cfg->why);
 
+    /* TTNN reduces the workers' partials in L1 over the NoC. Where a head's
+       workers are exactly one row of the grid under its linear core order
+       (cores_per_head = the grid's width, one head per core, every head on a
+       row of its own), that is a fused launch pair: the split axis along x
+       (one row per head), the reducers in the row; else the kernel's two
+       launches through DRAM. */
+    int64_t nheads = B * HKV;
+    sched_fusion fz;
+    memset(&fz, 0, sizeof fz);
+    const char *nofuse = NULL;
+    lm_buf fwhy = {0};
+    if (c->o->no_fuse)
+        nofuse = "fused launch pairs are off (--no-fuse)";
+    else if (cfg->cores_per_head != c->a->grid_w)
+        nofuse = lm_arena_printf(c->ar, "cores_per_head = %d is not the grid's width (%d), so a head's workers are not "
+                                        "one row of cores under TTNN's linear core order",
+                                 cfg->cores_per_head, c->a->grid_w);
+    else if (cfg->heads_per_core != 1 || nheads > c->a->grid_h)
+        nofuse = lm_arena_printf(c->ar, "%d heads per core and %lld (batch, kv head) pairs on %d rows: not one head "
+                                        "per row",
+                                 cfg->heads_per_core, (long long)nheads, c->a->grid_h);
+    else if (!sched_fusion_find(&fz, ks, kc, c->s, c->bound, &fwhy))
+        nofuse = lm_arena_printf(c->ar, "the two launches are not a fusable pair (%s)", lm_buf_str(&fwhy));
+    else if (fz.gather_axis != axis_split)
+        nofuse = "the split launch's gather axis is not its split axis";
+    lm_buf_free(&fwhy);
+    bool fused = nofuse == NULL;
+
     /* launch 0: one program per (batch, kv head, split), TTNN's linear core
        order: index = (batch x NKV + kv head) x cores_per_head + rank */
     sched_begin(c, 0, "ttnn");
@@ -795,17 +823,33 @@ static bool sdpa_decode(bctx *c)
     setv(c, 0, lm_arena_printf(c->ar, "depth.%s", vn), 2, "V CB double-buffered (2 chunks)");
     outputs_single(c, 0, "partial output and statistics: one block each");
     sched_candidate *cd = &sc->cand;
-    cd->place[axis_kv] = SCHED_ON_XY;
-    cd->place[axis_split] = SCHED_ON_XY;
     int64_t gx, gy;
     bool exact;
-    int64_t programs = B * HKV * cfg->cores_per_head;
-    grid_for(LM_MIN(programs, (int64_t)c->a->grid_w * c->a->grid_h), c->a->grid_w, c->a->grid_h, &gx, &gy, &exact);
-    setv(c, 0, "grid.x", gx, "%d active cores (cores_per_head x NKV x B / heads_per_core), row-major",
-         cfg->active_cores);
-    setv(c, 0, "grid.y", gy, "see grid.x");
-    bl_explain_add(&R->map[0], "place", SCHED_ON_XY,
-                   "(batch, kv head) major, split rank minor, flattened row-major: TTNN's linear core order");
+    if (fused) {
+        cd->place[axis_kv] = SCHED_ON_Y;
+        cd->place[axis_split] = SCHED_ON_X;
+        cd->fuse = SCHED_FUSE_PRODUCER;
+        cd->fuse_along = SCHED_ON_X;
+        for (int t = 0; t < fz.nt; t++)
+            if (fz.t[t].store < 64)
+                cd->fused_acc |= (uint64_t)1 << fz.t[t].store;
+        setv(c, 0, "grid.x", cfg->cores_per_head, "cores_per_head = the grid's width: a head's workers fill one row");
+        setv(c, 0, "grid.y", nheads, "one row per (batch, kv head): %d active cores", cfg->active_cores);
+        bl_explain_add(&R->map[0], "place", SCHED_ON_X,
+                       "split rank along the row, (batch, kv head) down the rows: TTNN's linear core order when a "
+                       "head's workers are one row");
+    } else {
+        cd->place[axis_kv] = SCHED_ON_XY;
+        cd->place[axis_split] = SCHED_ON_XY;
+        int64_t programs = B * HKV * cfg->cores_per_head;
+        grid_for(LM_MIN(programs, (int64_t)c->a->grid_w * c->a->grid_h), c->a->grid_w, c->a->grid_h, &gx, &gy,
+                 &exact);
+        setv(c, 0, "grid.x", gx, "%d active cores (cores_per_head x NKV x B / heads_per_core), row-major",
+             cfg->active_cores);
+        setv(c, 0, "grid.y", gy, "see grid.x");
+        bl_explain_add(&R->map[0], "place", SCHED_ON_XY,
+                       "(batch, kv head) major, split rank minor, flattened row-major: TTNN's linear core order");
+    }
     bl_explain_add(&R->map[0], lm_arena_printf(c->ar, "transport %s", qn), SCHED_DRAM,
                    "every worker reads Q from DRAM (interleaved Q)");
     sc->fidelity = c->o->have_fidelity ? c->o->fidelity : cfg->fidelity;
@@ -815,13 +859,55 @@ static bool sdpa_decode(bctx *c)
     sched_end(c, 0);
 
     /* launch 1: the reduction.  TTNN combines the partials on chip (a tree
-       of ceil(log2(cores_per_head)) rounds over the NoC); the kernel does it
-       as a second launch through DRAM scratch. */
+       of ceil(log2(cores_per_head)) rounds over the NoC); fused, the
+       partials go over the NoC to the row's reducer cores; otherwise the
+       kernel does it as a second launch through DRAM scratch. */
     sched_begin(c, 1, "ttnn");
     sched_schedule *s1 = &R->s[1];
     int64_t splits_v = cfg->cores_per_head;
     sym_env_set(&s1->values, splits, splits_v);
     bl_explain_add(&R->map[1], lm_arena_strdup(c->ar, splits->name), splits_v, "shared with the split launch");
+    if (fused) {
+        sched_candidate *c1 = &s1->cand;
+        c1->fuse = SCHED_FUSE_CONSUMER;
+        c1->fuse_along = SCHED_ON_X;
+        for (int g = 0; g < kc->f->grid_rank; g++)
+            c1->place[g] = fz.key_of[g] >= 0 ? cd->place[fz.key_of[g]] : SCHED_ON_TIME;
+        for (int t = 0; t < fz.nt; t++) {
+            if (fz.t[t].load < 64)
+                c1->fused_acc |= (uint64_t)1 << fz.t[t].load;
+            sched_operand *o = operand_of(s1, fz.t[t].load);
+            if (o)
+                o->transport = SCHED_FUSED;
+        }
+        for (int i = 0; i < kc->nbufs; i++)
+            if (kc->bufs[i].kind == SCHED_BUF_IN)
+                setv(c, 1, lm_arena_printf(c->ar, "depth.%s", kc->bufs[i].name), 1,
+                     "the partials arrive in the reducer's L1 over the NoC");
+        outputs_single(c, 1, "one output row per program");
+        if (kc->ndots) {
+            setv(c, 1, "sub.h", 1, "no TTNN counterpart");
+            setv(c, 1, "sub.w", 1, "no TTNN counterpart");
+        }
+        setv(c, 1, "grid.x", 1, "runs on the split launch's cores: each row's reducers");
+        setv(c, 1, "grid.y", 1, "see grid.x");
+        bl_explain_add(&R->map[1], "place", SCHED_ON_TIME,
+                       "the query heads of a kv head dealt over its row's cores, after their split programs");
+        s1->fidelity = c->o->have_fidelity ? c->o->fidelity : cfg->fidelity;
+        s1->fp32_acc = kc->fp32_acc;
+        sched_end(c, 1);
+        if (!sched_fused_pair(&fz, cd, c1))
+            return fail(R, "TTNN's decode as a fused pair is not one (internal)");
+        note(R, "decode reduction: TTNN combines the workers' partial outputs and statistics in L1 over the NoC (a "
+                "tree of ceil(log2(cores_per_head)) rounds to the head's first core); a head's workers are one row "
+                "here, so the schedule is a fused launch pair: every worker sends its partials over the NoC to the "
+                "row's cores, which combine a query head each (dealt round-robin) - no DRAM round trip, no second "
+                "launch, but direct sends in place of the tree");
+        note(R, "decode KV split: TTNN deals chunk ranges from the back of the cache and gives the remainder chunks "
+                "to the first ranks; the kernel's splits are contiguous ranges of ceil(S / splits) rounded to whole "
+                "chunks");
+        return true;
+    }
     for (int i = 0; i < kc->nbufs; i++)
         if (kc->bufs[i].kind == SCHED_BUF_IN)
             setv(c, 1, lm_arena_printf(c->ar, "depth.%s", kc->bufs[i].name), 2,
@@ -848,9 +934,12 @@ static bool sdpa_decode(bctx *c)
     s1->fidelity = c->o->have_fidelity ? c->o->fidelity : cfg->fidelity;
     s1->fp32_acc = kc->fp32_acc;
     sched_end(c, 1);
-    note(R, "decode reduction: TTNN combines the workers' partial outputs and statistics in L1 over the NoC (a tree "
-            "of ceil(log2(cores_per_head)) rounds); the kernel writes them to DRAM scratch and combines them in a "
-            "second launch, which adds a DRAM round trip and a launch");
+    note(R, lm_arena_printf(c->ar, "decode reduction: TTNN combines the workers' partial outputs and statistics in "
+                                   "L1 over the NoC (a tree of ceil(log2(cores_per_head)) rounds); this schedule "
+                                   "cannot say so as a fused launch pair - %s - so the kernel writes them to DRAM "
+                                   "scratch and combines them in a second launch, which adds a DRAM round trip and "
+                                   "a launch TTNN does not pay",
+                            nofuse));
     note(R, "decode KV split: TTNN deals chunk ranges from the back of the cache and gives the remainder chunks to "
             "the first ranks; the kernel's splits are contiguous ranges of ceil(S / splits) rounded to whole chunks");
     return true;

@@ -367,8 +367,13 @@ static bool run_job(const job_spec *js, run_result *rr)
                  bs->s[0].cand.place[0] == SCHED_ON_XY ? "flattened on" : "grid", (long long)gx, (long long)gy,
                  c->qk_subblock_h, c->qk_subblock_w, c->pv_subblock_h, c->pv_subblock_w);
     }
-    for (int l = 0; l < r.nlaunches && ok; l++) {
-        df_program *p = sched_lower(&k[l], &bs->s[l], a, r.sym, &d);
+    const sched_kernel *lk[SCHED_MAX_LAUNCHES];
+    const sched_schedule *ls[SCHED_MAX_LAUNCHES];
+    for (int l = 0; l < r.nlaunches; l++)
+        lk[l] = &k[l], ls[l] = &bs->s[l];
+    /* a fused pair (TTNN's decode when a head's workers are one row) is one program */
+    for (int l = 0, cov = 1; l < r.nlaunches && ok; l += cov) {
+        df_program *p = sched_lower_launch(lk, ls, r.nlaunches, l, a, r.sym, &d, &cov);
         if (!p) {
             snprintf(rr->why, sizeof rr->why, "the lowering rejects the schedule (%s)", bs->s[l].cand.label);
             ok = false;

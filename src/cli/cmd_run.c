@@ -68,7 +68,7 @@ static void run_help(FILE *f)
             "                       may use), fp32_acc (0/1), interm_bf16 (1: TTNN's bf16\n"
             "                       intermediate CBs instead of fp32)\n"
             "  --no-fuse            (loom) do not fuse a launch with the next one that consumes\n"
-            "                       its output block by block\n"
+            "                       its output block by block; (ttnn) keep SDPA decode's two launches\n"
             "  --help               show this text\n\n"
             "A job of several launches (a split kernel and its combine kernel) runs them in\n"
             "order; scratch tensors carry the data between them and the cycles add up, unless\n"
@@ -332,6 +332,7 @@ int cli_run(int argc, char **argv)
     bl_sched_opts bo = {.kind = strcmp(schedule, "ttnn") ? BL_SCHED_TUNED : BL_SCHED_DEFAULT};
     bo.have_fidelity = have_fidelity;
     bo.fidelity = fidelity;
+    bo.no_fuse = no_fuse;
     if (sdpa.len && strcmp(schedule, "ttnn")) {
         cli_usage_error("run", "--sdpa-config goes with --schedule ttnn");
         goto out;

@@ -131,8 +131,12 @@ static int64_t val(const job *j, int l, const char *name)
 /* Lower, validate and simulate (timing only) one launch's schedule. */
 static void lower_and_run(job *j)
 {
-    for (int l = 0; l < j->n; l++) {
-        struct df_program *p = sched_lower(&j->k[l], &j->bs->s[l], j->a, j->r.sym, &j->d);
+    const sched_kernel *kp[SCHED_MAX_LAUNCHES];
+    const sched_schedule *sp[SCHED_MAX_LAUNCHES];
+    for (int l = 0; l < j->n; l++)
+        kp[l] = &j->k[l], sp[l] = &j->bs->s[l];
+    for (int l = 0, cov = 1; l < j->n; l += cov) {
+        struct df_program *p = sched_lower_launch(kp, sp, j->n, l, j->a, j->r.sym, &j->d, &cov);
         if (!p)
             fprintf(stderr, "lowering %s failed: %s\n", j->k[l].name, j->bs->s[l].cand.label);
         assert_non_null(p);
@@ -611,12 +615,51 @@ static void sdpa_decode(void **state)
     assert_int_equal(val(j, 0, "sub.h"), 1);
     assert_int_equal(val(j, 0, "sub.w"), 4);
     assert_int_equal(val(j, 1, "NUM_SPLITS"), 8);
-    const sched_candidate *c = &j->bs->s[0].cand;
+    /* cores_per_head = 8 = the grid's width: under TTNN's linear core order
+       kv head h's workers are row h, so TTNN's reduction in L1 over the NoC
+       is a fused pair - the split axis along x, the kv axis down the 8 rows,
+       the combine's query heads in time on the row's cores, both its loads
+       passed over the NoC */
+    const sched_candidate *c = &j->bs->s[0].cand, *c1 = &j->bs->s[1].cand;
+    assert_int_equal(c->place[0], SCHED_ON_Y);
+    assert_int_equal(c->place[1], SCHED_ON_X);
+    assert_int_equal(c->fuse, SCHED_FUSE_PRODUCER);
+    assert_int_equal(c->fuse_along, SCHED_ON_X);
+    assert_int_equal(c1->fuse, SCHED_FUSE_CONSUMER);
+    assert_int_equal(c1->place[0], SCHED_ON_Y);
+    assert_int_equal(c1->place[1], SCHED_ON_TIME);
+    assert_int_equal(c1->nops, 2);
+    assert_int_equal(c1->ops[0].transport, SCHED_FUSED);
+    assert_int_equal(c1->ops[1].transport, SCHED_FUSED);
+    lower_and_run(j);
+    release(j);
+
+    /* without fusion (--no-fuse) the same rules, as two launches */
+    j = compile("kernels/flash_decode.py", "B=1,H=32,HKV=8,S=8192,D=128", "wormhole_n150");
+    j->bs = calloc(1, sizeof *j->bs);
+    assert_non_null(j->bs);
+    bl_sched_opts nf = {.kind = BL_SCHED_DEFAULT, .no_fuse = true};
+    assert_true(bl_ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &nf, j->r.sym, &j->r.arena));
+    assert_int_equal(j->bs->s[0].cand.fuse, SCHED_FUSE_NONE);
+    assert_int_equal(j->bs->s[0].cand.place[0], SCHED_ON_XY);
+    release(j);
+
+    /* 32 kv heads: cores_per_head = 64 / 32 = 2, two heads per row; not a
+       fused pair, so the two launches, and the notes say why */
+    j = compile("kernels/flash_decode.py", "B=1,H=32,HKV=32,S=4096,D=128", "wormhole_n150");
+    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_int_equal(val(j, 0, "NUM_SPLITS"), 2);
+    c = &j->bs->s[0].cand;
+    assert_int_equal(c->fuse, SCHED_FUSE_NONE);
     assert_int_equal(c->place[0], SCHED_ON_XY);
     assert_int_equal(c->place[1], SCHED_ON_XY);
     /* combine: B x H = 32 programs -> 8 x 4 */
     assert_int_equal(val(j, 1, "grid.x"), 8);
     assert_int_equal(val(j, 1, "grid.y"), 4);
+    bool said = false;
+    for (int i = 0; i < j->bs->nnotes; i++)
+        said |= strstr(j->bs->notes[i], "cores_per_head = 2 is not the grid's width (8)") != NULL;
+    assert_true(said);
     lower_and_run(j);
     release(j);
 }

@@ -48,7 +48,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LW_TILE = 32, LW_MAX_PRED = 8, LW_MAX_STORES = 128, LW_MAX_TEMPS = 256, LW_MAX_IVS = 16 };
+enum { LW_TILE = 32, LW_MAX_PRED = 8, LW_MAX_STORES = 128, LW_MAX_TEMPS = 256, LW_MAX_IVS = 16, LW_MAX_CHAINS = 64 };
+/* The "CB" of a value held in Dst: tile ops that write it or read it become
+ * one chain statement (kctx.ch). */
+enum { LW_DST = -100 };
+/* Ops one chain links at most: each adds at most one step, and the limit
+   keeps well within DF_MAX_STEPS. */
+enum { LW_MAX_LINKS = DF_MAX_STEPS / 2 };
 
 /* ======================================================================
  * Tensor layout (exported for loomc run, which moves data in and out)
@@ -162,7 +168,10 @@ typedef struct store {
     const char *what;
 } store;
 
-typedef enum dkind { D_OWN, D_CARRY, D_OUT, D_DOT } dkind;
+/* Where a computed root's tiles go: its own CB, the loop's carried CB, the
+ * writer's CB, the pages of the dot that adds it, or Dst only (D_DST: the
+ * next element-wise op takes it there, one chain; see plan_chains). */
+typedef enum dkind { D_OWN, D_CARRY, D_OUT, D_DOT, D_DST } dkind;
 
 typedef enum role { R_PLAIN, R_OLD, R_NEW, R_RESULT } role;
 
@@ -189,7 +198,7 @@ typedef struct vinfo {
     int st;              /* store index, or -1 */
     role rl;
     dkind dest;
-    int dest_ref;        /* D_DOT: uid of the dot's result; D_OUT: access index */
+    int dest_ref;        /* D_DOT: uid of the dot's result; D_OUT: access index; D_DST: the op taking it */
     bool reserved;       /* D_DOT target: pages reserved by the fused producer */
     int nuses;           /* uses through aliases */
     const tir_op *first_top, *last_top; /* ops at the root's own level holding the first/last use */
@@ -280,6 +289,10 @@ typedef struct lw {
     struct opnum *nums;   /* preorder positions of the ops */
     int nnums;
     const tir_op **def;   /* defining op by value uid (NULL: block argument) */
+    /* element-wise ops whose result stays in Dst for the next (plan_chains),
+       in program order: from[i]'s result is taken by to[i] */
+    const tir_op *chain_from[LW_MAX_CHAINS], *chain_to[LW_MAX_CHAINS];
+    int nchains;
     /* recording the L1 plan (sched_lower_l1): CBs that exist only at other
        values than the probe's, each alone in its CB */
     bool record;
@@ -1162,6 +1175,121 @@ static void plan_dot_acc(lw *L, const tir_block *b)
 }
 
 /* ======================================================================
+ * Chains in Dst
+ * ==================================================================== */
+
+/* Ops whose tile op works element by element on the tiles of one block, so
+ * that a value another such op makes can stay in Dst for it: arithmetic,
+ * SFPU functions, casts and masks by index predicates (not comparisons or
+ * selections on data, whose lowering reads an operand twice). */
+static bool elementwise(lw *L, const tir_op *op)
+{
+    switch (op->code) {
+    case TIR_ADD:
+    case TIR_SUB:
+    case TIR_MUL:
+    case TIR_DIV:
+    case TIR_MAX:
+    case TIR_NEG:
+    case TIR_EXP:
+    case TIR_EXP2:
+    case TIR_LOG:
+    case TIR_LOG2:
+    case TIR_CAST:
+        return true;
+    case TIR_WHERE:
+        return V(L, op->opnds[0])->kind == VK_MASK;
+    default:
+        return false;
+    }
+}
+
+static int access_of(lw *L, const tir_op *op);
+
+/* Whether op puts anything into the compute kernel. */
+static bool emits(lw *L, const tir_op *op)
+{
+    if (op->nregions || op->code == TIR_YIELD || op->code == TIR_STORE || op->code == TIR_DESC_STORE)
+        return true;
+    if (op->code == TIR_LOAD || op->code == TIR_DESC_LOAD) {
+        int i = access_of(L, op);
+        return i >= 0 && L->ax[i].clean;
+    }
+    if (op->nresults != 1)
+        return false;
+    const vinfo *v = V(L, op->results[0]);
+    return v->kind == VK_TILE && v->root == op->results[0]->uid;
+}
+
+/* The op that takes op's result in Dst, or NULL: the result is a plain
+ * value of the compute kernel (not carried, stored or added by a dot) that
+ * is read once, directly (no view), by an element-wise op of the same block
+ * with a result of the same shape, and no op that emits anything comes in
+ * between. Decided on the Tile IR and the value's shape as expressions, so
+ * that every schedule gets the same chains. */
+static const tir_op *chain_target(lw *L, const tir_op *op)
+{
+    if (op->nresults != 1 || op->nregions || !elementwise(L, op))
+        return NULL;
+    const tir_value *res = op->results[0];
+    int r = res->uid;
+    const vinfo *ri = &L->v[r];
+    if (ri->kind != VK_TILE || ri->root != r || ri->bc != BC_NONE || ri->trans || ri->tview || ri->st >= 0 ||
+        ri->dest != D_OWN || ri->rl != R_PLAIN || !computed_by_compute(L, r))
+        return NULL;
+    const tir_op *q = only_use(L, r);
+    if (!q || q->parent != op->parent || q->nresults != 1 || !elementwise(L, q))
+        return NULL;
+    bool direct = false;
+    for (int i = 0; i < q->nopnds; i++)
+        direct |= q->opnds[i] == res;
+    const vinfo *qi = V(L, q->results[0]);
+    if (!direct || qi->kind != VK_TILE || qi->root != q->results[0]->uid || qi->bc != BC_NONE || qi->trans ||
+        qi->tview || qi->ser != ri->ser || qi->sec != ri->sec)
+        return NULL;
+    for (const tir_op *o = op->next; o && o != q; o = o->next)
+        if (emits(L, o))
+            return NULL;
+    return q;
+}
+
+/* Values that stay in Dst between two element-wise ops: the pair becomes
+ * one chain (no CB, no pack and unpack between them). The values the first
+ * op reads live on to the end of the chain: the chain reads them when it
+ * runs, so nothing may take their CB before. */
+static void plan_chains(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        for (int r = 0; r < op->nregions; r++)
+            plan_chains(L, op->regions[r]);
+        const tir_op *q = chain_target(L, op);
+        if (!q || L->nchains == LW_MAX_CHAINS)
+            continue;
+        /* the links before this one */
+        int links = 1;
+        for (const tir_op *p = op; links <= LW_MAX_LINKS;) {
+            int j = L->nchains - 1;
+            while (j >= 0 && L->chain_to[j] != p)
+                j--;
+            if (j < 0)
+                break;
+            links++;
+            p = L->chain_from[j];
+        }
+        if (links > LW_MAX_LINKS)
+            continue;
+        vinfo *ri = V(L, op->results[0]);
+        ri->dest = D_DST;
+        ri->dest_ref = q->results[0]->uid;
+        L->chain_from[L->nchains] = op;
+        L->chain_to[L->nchains++] = q;
+        for (int u = 0; u < L->nv; u++)
+            if (L->v[u].last_top == op)
+                L->v[u].last_top = q;
+    }
+}
+
+/* ======================================================================
  * Accesses: tensors, tile coordinates, transports
  * ==================================================================== */
 
@@ -1705,9 +1833,18 @@ typedef struct kctx {
     int ncond;
     int nloopvars;
     int x0, y0, x1, y1;   /* the class's rectangle */
+    /* a chain being gathered: tile ops writing or reading Dst (LW_DST) in
+       order, from the one that starts it to the one that packs; the pops of
+       CBs they read wait until the chain statement is out */
+    struct {
+        df_stmt *op[DF_MAX_STEPS + 1];
+        int n;
+        df_stmt *pops[2 * DF_MAX_STEPS + 2];
+        int npops;
+    } ch;
 } kctx;
 
-static void put(kctx *K, df_stmt *s)
+static void put_now(kctx *K, df_stmt *s)
 {
     if (K->loop)
         df_add_body(K->p, K->loop, s);
@@ -1716,6 +1853,152 @@ static void put(kctx *K, df_stmt *s)
 }
 
 static const df_expr *C(kctx *K, int64_t v) { return df_const(K->p, v); }
+
+static bool reads_dst(const df_stmt *s) { return s->cb == LW_DST || s->cb_b == LW_DST; }
+
+/* Whether the chain being gathered reads CB cb. */
+static bool chain_reads(const kctx *K, int cb)
+{
+    for (int i = 0; i < K->ch.n; i++) {
+        const df_stmt *s = K->ch.op[i];
+        if (s->cb == cb || (s->op == DF_ELTWISE && s->cb_b == cb))
+            return true;
+    }
+    return false;
+}
+
+/* The gathered tile ops as one statement: the first one's input unpacked,
+ * each op a step on the Dst value, the last one's output packed. An op
+ * that only moves the value (copy, a cast) is no step: the pack converts. */
+static df_stmt *chain_stmt(kctx *K)
+{
+    df_stmt *first = K->ch.op[0], *last = K->ch.op[K->ch.n - 1];
+    df_stmt *c = df_stmt_new(K->p, DF_CHAIN, (lm_loc){0});
+    c->cb = first->cb;
+    c->at = first->at;
+    c->cb_out = last->cb_out;
+    c->at_out = last->at_out;
+    int64_t rows = -1, cols = -1, n = -1;
+    for (int i = 0; i < K->ch.n; i++) {
+        df_stmt *s = K->ch.op[i];
+        if (s->op == DF_ELTWISE || s->op == DF_MASK) {
+            int64_t r = s->rows->value, q = s->cols->value;
+            if (rows >= 0 && (r != rows || q != cols))
+                LM_BUG("a chain over blocks of two shapes");
+            rows = r, cols = q;
+        } else {
+            n = s->n->value;
+        }
+        df_stmt *st = NULL;
+        switch (s->op) {
+        case DF_ELTWISE: {
+            st = df_step_new(K->p, DF_ELTWISE, (lm_loc){0});
+            st->sub = s->sub;
+            bool dst_b = i > 0 && s->cb_b == LW_DST;
+            if (dst_b && s->bcast != DF_BC_NONE)
+                LM_BUG("a broadcast of a value in Dst");
+            /* the Dst value is the first operand; as the second, commuted
+               or reversed */
+            st->cb_b = dst_b ? s->cb : s->cb_b;
+            st->at_b = dst_b ? s->at : s->at_b;
+            st->bcast = s->bcast;
+            st->rev = dst_b && s->sub != DF_ADD && s->sub != DF_MUL && s->sub != DF_MAXOP;
+            break;
+        }
+        case DF_SFPU:
+            st = df_step_new(K->p, DF_SFPU, (lm_loc){0});
+            st->sub = s->sub;
+            st->exact = s->exact;
+            st->scalar = s->scalar;
+            break;
+        case DF_MASK:
+            st = df_step_new(K->p, DF_MASK, (lm_loc){0});
+            st->row = s->row, st->col = s->col;
+            st->p1r = s->p1r, st->p1c = s->p1c, st->p1k = s->p1k;
+            st->p2r = s->p2r, st->p2c = s->p2c, st->p2k = s->p2k;
+            st->scalar = s->scalar;
+            break;
+        case DF_COPY:
+            break;
+        default:
+            LM_BUG("'%s' in a chain", df_ops[s->op].name);
+        }
+        if (st)
+            df_add_body(K->p, c, st);
+    }
+    if (rows < 0)
+        rows = 1, cols = n;
+    else if (n >= 0 && n != rows * cols)
+        LM_BUG("a chain over blocks of two sizes");
+    c->rows = C(K, rows);
+    c->cols = C(K, cols);
+    return c;
+}
+
+/* The gathered ops out as statements: one chain, or the op itself when it
+ * is the only step (a value made and cast on the way out), then the pops
+ * that waited for it. */
+static void chain_flush(kctx *K)
+{
+    df_stmt *c = chain_stmt(K);
+    df_stmt *s = c;
+    if (c->nbody == 0) {
+        s = df_stmt_new(K->p, DF_COPY, (lm_loc){0});
+        s->cb = c->cb, s->at = c->at, s->cb_out = c->cb_out, s->at_out = c->at_out;
+        s->n = C(K, c->rows->value * c->cols->value);
+    } else if (c->nbody == 1 && !c->body[0]->rev) {
+        /* one step: the op it was, reading the chain's input */
+        df_stmt *st = c->body[0];
+        s = df_stmt_new(K->p, st->op, (lm_loc){0});
+        s->sub = st->sub;
+        s->cb = c->cb, s->at = c->at, s->cb_out = c->cb_out, s->at_out = c->at_out;
+        if (st->op == DF_SFPU) {
+            s->n = C(K, c->rows->value * c->cols->value);
+            s->exact = st->exact;
+            s->scalar = st->scalar;
+        } else {
+            s->rows = c->rows, s->cols = c->cols;
+            s->cb_b = st->cb_b, s->at_b = st->at_b, s->bcast = st->bcast;
+            s->row = st->row, s->col = st->col;
+            s->p1r = st->p1r, s->p1c = st->p1c, s->p1k = st->p1k;
+            s->p2r = st->p2r, s->p2c = st->p2c, s->p2k = st->p2k;
+            s->scalar = st->scalar;
+        }
+    }
+    put_now(K, s);
+    for (int i = 0; i < K->ch.npops; i++)
+        put_now(K, K->ch.pops[i]);
+    K->ch.n = K->ch.npops = 0;
+}
+
+/* Every statement of a kernel goes through here. A tile op writing Dst
+ * starts a chain, one reading it joins, and the first that also packs
+ * ends it. Meanwhile other statements go out at once, ahead of the chain
+ * (the waits and reserves it needs, a constant tile filled for a step),
+ * except pops of the CBs the chain reads. */
+static void put(kctx *K, df_stmt *s)
+{
+    bool tile = df_ops[s->op].engine == DF_ENGINE_COMPUTE && s->op != DF_CB_RESERVE;
+    bool in = tile && reads_dst(s), out = tile && s->cb_out == LW_DST;
+    if (!in && !out) {
+        if (K->ch.n && s->op == DF_CB_POP && chain_reads(K, s->cb)) {
+            if (K->ch.npops == (int)LM_COUNT(K->ch.pops))
+                LM_BUG("too many pops behind a chain");
+            K->ch.pops[K->ch.npops++] = s;
+            return;
+        }
+        if (K->ch.n && s->op == DF_FOR)
+            LM_BUG("a loop inside a chain");
+        put_now(K, s);
+        return;
+    }
+    if (in != (K->ch.n > 0) || K->ch.n == (int)LM_COUNT(K->ch.op))
+        LM_BUG("a tile op %s Dst with %d ops gathered", in ? "reads" : "writes", K->ch.n);
+    K->ch.op[K->ch.n++] = s;
+    if (!out)
+        chain_flush(K);
+}
+
 static const df_expr *BIN(kctx *K, df_xkind k, const df_expr *a, const df_expr *b) { return df_bin(K->p, k, a, b); }
 
 static bool core_eval(kctx *K, const df_expr *e, int x, int y, int64_t *out);
@@ -2600,6 +2883,8 @@ typedef struct opnd {
 static store *root_store(lw *L, int r)
 {
     const vinfo *ri = &L->v[r];
+    if (ri->dest == D_DST)
+        return NULL;
     if (ri->dest == D_DOT)
         return &L->st[L->v[ri->dest_ref].st];
     return ri->st >= 0 ? &L->st[ri->st] : NULL;
@@ -2610,6 +2895,11 @@ static bool read_at(kctx *K, int r, int *cb, int64_t *at, lm_loc loc)
 {
     lw *L = K->L;
     const vinfo *ri = &L->v[r];
+    if (ri->dest == D_DST) {
+        *cb = LW_DST;
+        *at = 0;
+        return true;
+    }
     store *s = root_store(L, r);
     if (!s || ri->dest == D_DOT || ri->dest == D_OUT || (ri->rl == R_NEW && s->inplace)) {
         fail(L, loc, "a value is read where the lowering keeps no readable copy of it");
@@ -2681,6 +2971,8 @@ static int out_open(kctx *K, int r)
 {
     lw *L = K->L;
     vinfo *ri = &L->v[r];
+    if (ri->dest == D_DST)
+        return LW_DST;
     store *s = root_store(L, r);
     if (ri->dest == D_DOT) {
         vinfo *t = &L->v[ri->dest_ref];
@@ -2700,7 +2992,7 @@ static void out_close(kctx *K, int r)
     lw *L = K->L;
     vinfo *ri = &L->v[r];
     store *s = root_store(L, r);
-    if (ri->dest == D_DOT || (ri->dest == D_CARRY && s->inplace))
+    if (ri->dest == D_DST || ri->dest == D_DOT || (ri->dest == D_CARRY && s->inplace))
         return;
     cbop(K, DF_CB_PUSH, s->cb, s->tiles);
 }
@@ -3298,7 +3590,7 @@ static bool c_waits(lw *L, int r)
     if (ri->kind != VK_TILE || ri->root != r)
         return false;
     store *s = root_store(L, r);
-    if (!s || ri->dest == D_DOT || ri->dest == D_OUT)
+    if (!s || ri->dest == D_DOT || ri->dest == D_OUT || ri->dest == D_DST)
         return false;
     if ((ri->rl == R_NEW || ri->rl == R_OLD) && s->inplace)
         return false; /* accumulated in reserved pages, pushed after the loop */
@@ -3962,7 +4254,16 @@ static int pos_end(lw *L, const tir_op *op)
  * next one in the same CB is reserved, in program order, which the pack
  * engine (behind unpack) never waits on out of order. Lifetimes run from
  * the producing op to the end of the op, at the value's own level, that
- * holds its last use - a whole loop when it is read inside one. */
+ * holds its last use - a whole loop when it is read inside one. Taken in
+ * order of production, a value goes to a free CB of its own shape (its
+ * tiles as an expression), else borrows a free CB of another shape when it
+ * ends before any value of that shape yet to come starts (so a small value
+ * never keeps a large CB from the next large value), else to a CB of its
+ * own. Shapes are compared as expressions, never by their sizes at one
+ * schedule, so that every schedule shares the same way and the model's L1
+ * (sched_lower_l1) is one expression. */
+static bool same_shape(const store *a, const store *b) { return a->stiles == b->stiles; }
+
 static void share_cbs(lw *L)
 {
     int slot_of[LW_MAX_STORES], nslots = 0;
@@ -3994,8 +4295,19 @@ static void share_cbs(lw *L)
         store *b = &L->st[best];
         int k = -1;
         for (int i = 0; i < nslots && k < 0; i++)
-            if (slot[i].fmt == b->fmt && slot[i].last < b->first)
+            if (slot[i].fmt == b->fmt && slot[i].last < b->first && same_shape(&L->st[slot[i].first_store], b))
                 k = i;
+        for (int i = 0; i < nslots && k < 0; i++) {
+            if (slot[i].fmt != b->fmt || slot[i].last >= b->first)
+                continue;
+            bool blocks = false;
+            for (int u = 0; u < L->nst && !blocks; u++)
+                blocks = u != best && L->st[u].kind == ST_OWN && !L->st[u].noshare && slot_of[u] < 0 &&
+                         L->st[u].first >= 0 && L->st[u].fmt == b->fmt &&
+                         same_shape(&L->st[u], &L->st[slot[i].first_store]) && L->st[u].first <= b->last;
+            if (!blocks)
+                k = i;
+        }
         if (k < 0) {
             k = nslots++;
             slot[k].fmt = b->fmt;
@@ -4369,6 +4681,7 @@ static bool lw_plan(lw *L)
         plan_block(L, k->f->body);
         plan_dot_acc(L, k->f->body);
         plan_stores(L);
+        plan_chains(L, k->f->body);
         for (int u = 0; u < L->nv && !L->failed; u++) {
             vinfo *v = &L->v[u];
             if (v->kind == VK_TILE && v->root == u && v->st < 0 && v->dest == D_OWN && computed_by_compute(L, u)) {

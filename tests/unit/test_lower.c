@@ -179,15 +179,36 @@ static sched_run_result run_checked(job *j)
     return r;
 }
 
+/* Statements of op `op`, in loops and as steps of chains. */
 static int count_ops(df_stmt *const *body, int n, df_op op)
 {
     int c = 0;
     for (int i = 0; i < n; i++) {
         c += body[i]->op == op;
-        if (body[i]->op == DF_FOR)
+        if (body[i]->op == DF_FOR || body[i]->op == DF_CHAIN)
             c += count_ops(body[i]->body, body[i]->nbody, op);
     }
     return c;
+}
+
+/* The i-th chain statement of a kernel (in program order), or NULL. */
+static const df_stmt *nth_chain(df_stmt *const *body, int n, int *i)
+{
+    for (int k = 0; k < n; k++) {
+        if (body[k]->op == DF_CHAIN && (*i)-- == 0)
+            return body[k];
+        if (body[k]->op == DF_FOR) {
+            const df_stmt *c = nth_chain(body[k]->body, body[k]->nbody, i);
+            if (c)
+                return c;
+        }
+    }
+    return NULL;
+}
+
+static const df_stmt *chain_of(const df_class *c, int i)
+{
+    return nth_chain(c->kernels[DF_COMPUTE].body, c->kernels[DF_COMPUTE].nbody, &i);
 }
 
 static int class_ops(const df_class *c, df_kernel_kind k, df_op op)
@@ -538,6 +559,24 @@ static void attention(void **st, bool causal, bool mcast)
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_MASK), 1);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 2);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_FILL), 3);
+    /* chains in Dst: the scale into the mask (the scaled scores are read
+       only there), m_i - m_new into exp2 (alpha) and s - m_new into exp2 (p);
+       the row maximum, p (summed and cast) and alpha (read twice) are not */
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_CHAIN), 3);
+    const df_stmt *ch = chain_of(c, 0);
+    assert_int_equal(ch->nbody, 2);
+    assert_int_equal(ch->body[0]->op, DF_SFPU);
+    assert_int_equal(ch->body[0]->sub, DF_SCALE);
+    assert_int_equal(ch->body[1]->op, DF_MASK);
+    for (int i = 1; i <= 2; i++) {
+        ch = chain_of(c, i);
+        assert_int_equal(ch->nbody, 2);
+        assert_int_equal(ch->body[0]->op, DF_ELTWISE);
+        assert_int_equal(ch->body[0]->sub, DF_SUB);
+        assert_int_equal(ch->body[0]->bcast, i == 1 ? DF_BC_NONE : DF_BC_COL);
+        assert_int_equal(ch->body[1]->op, DF_SFPU);
+        assert_int_equal(ch->body[1]->sub, DF_EXP2);
+    }
     assert_true(df_validate(p, WH, &j.d));
     round_trip(p);
     df_free(p);
@@ -621,6 +660,52 @@ static void decode(void **st, const char *shapes, const char *values, bool forwa
     sched_run_result r = run_checked(&j);
     assert_int_equal(r.nlaunches, 2);
     assert_true(fabs(r.cycles - (r.launches[0].cycles + r.launches[1].cycles)) < 1e-6);
+    job_close(&j);
+}
+
+/* tests/kernels/eltwise_chain.py: which values stay in Dst. x * 0.5 is
+ * read only by exp2, the next op: one chain into exp2's CB. exp2's result is
+ * read twice: stored. b - max is read only by the multiply by y, whose
+ * result only by the cast, whose result only by a store: one chain packed
+ * straight into the output's CB, in its format. x - 1 is read after a
+ * reduction: stored, and its scale is an op of its own. */
+static void eltwise_chains(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, "tests/kernels/eltwise_chain.py", "M=128,N=64", NULL, "BLOCK_M=32,grid.y=4");
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    const df_class *c = &p->classes[0];
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_CHAIN), 2);
+    const df_stmt *a = chain_of(c, 0), *b = chain_of(c, 1);
+    assert_int_equal(a->nbody, 2);
+    assert_int_equal(a->body[0]->sub, DF_SCALE);
+    assert_true(a->body[0]->scalar == 0.5);
+    assert_int_equal(a->body[1]->sub, DF_EXP2);
+    assert_int_equal(b->nbody, 2);
+    assert_int_equal(b->body[0]->op, DF_ELTWISE);
+    assert_int_equal(b->body[0]->sub, DF_SUB);
+    assert_int_equal(b->body[0]->bcast, DF_BC_COL);
+    assert_int_equal(b->body[1]->op, DF_ELTWISE);
+    assert_int_equal(b->body[1]->sub, DF_MUL);
+    assert_int_equal(b->body[1]->bcast, DF_BC_NONE);
+    /* the second chain packs where the writer writes o from, in bf16 */
+    const df_stmt *const *wb = (const df_stmt *const *)c->kernels[DF_WRITER].body;
+    int wcb = -1;
+    for (int i = 0; i < c->kernels[DF_WRITER].nbody; i++)
+        if (wb[i]->op == DF_WRITE && !strcmp(p->tensors[wb[i]->tensor].name, "o"))
+            wcb = wb[i]->cb;
+    assert_int_equal(b->cb_out, wcb);
+    for (int i = 0; i < c->ncbs; i++)
+        if (c->cbs[i].id == wcb)
+            assert_int_equal(c->cbs[i].format, ARCH_BF16);
+    /* g * 3 stays an op: one SFPU scale besides the chain's */
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_SFPU), 3);
+    assert_true(df_validate(p, WH, &j.d));
+    round_trip(p);
+    df_free(p);
+    run_checked(&j);
     job_close(&j);
 }
 
@@ -1149,6 +1234,7 @@ int main(void)
         cmocka_unit_test(attention_tail),
         cmocka_unit_test(attention_tutorial),
         cmocka_unit_test(matmul_k_tail),
+        cmocka_unit_test(eltwise_chains),
         cmocka_unit_test(decode_gqa),
         cmocka_unit_test(decode_mha_forward),
         cmocka_unit_test(decode_batched),

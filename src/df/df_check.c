@@ -436,7 +436,11 @@ static bool uses_core(const vctx *v, const df_expr *e)
     return uses_core(v, e->a) || uses_core(v, e->b);
 }
 
-static void check_body(vctx *v, df_stmt *const *body, int n)
+/* live[i]: core i of the class reaches these statements - no enclosing loop
+ * is statically empty there. A loop of zero trips is how the lowering
+ * guards a block a core does not take part in (an idle core of a partial
+ * wave), so its operands are only checked on the cores that run it. */
+static void check_body(vctx *v, df_stmt *const *body, int n, const bool *live)
 {
     for (int j = 0; j < n; j++) {
         const df_stmt *s = body[j];
@@ -454,11 +458,18 @@ static void check_body(vctx *v, df_stmt *const *body, int n)
         }
         check_refs(v, s);
         for (int i = 0; i < v->ncores; i++)
-            if (!check_at(v, s, i))
+            if (live[i] && !check_at(v, s, i))
                 break;
         if (s->op == DF_FOR) {
             check_loop_nonempty(v, s);
-            check_body(v, s->body, s->nbody);
+            bool *inner = lm_xcalloc((size_t)v->ncores, sizeof *inner);
+            for (int i = 0; i < v->ncores; i++) {
+                bool bad = false;
+                sv lo = sval(v, s->lo, i, &bad), hi = sval(v, s->hi, i, &bad);
+                inner[i] = live[i] && !(!bad && lo.ok && hi.ok && lo.v >= hi.v);
+            }
+            check_body(v, s->body, s->nbody, inner);
+            free(inner);
         }
     }
 }
@@ -490,8 +501,12 @@ static void check_class(const df_program *p, const arch_desc *a, const df_class 
             }
         }
     }
+    bool *live = lm_xcalloc((size_t)v.ncores, sizeof *live);
+    for (int i = 0; i < v.ncores; i++)
+        live[i] = true;
     for (int k = 0; k < DF_NKERNELS; k++)
-        check_body(&v, c->kernels[k].body, c->kernels[k].nbody);
+        check_body(&v, c->kernels[k].body, c->kernels[k].nbody, live);
+    free(live);
     free(v.slots);
 }
 

@@ -4491,6 +4491,13 @@ static void record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
         plan->cmds[i] = L0->ax[i].scmds;
         plan->clip[i] = L0->ax[i].sclip;
     }
+    plan->nchains = L0->nchains;
+    plan->chain_from = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
+    plan->chain_to = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
+    for (int i = 0; i < L0->nchains; i++) {
+        plan->chain_from[i] = L0->chain_from[i];
+        plan->chain_to[i] = L0->chain_to[i];
+    }
     plan->bytes = plan->count = sym_const(sc, 0);
     const sym_expr *one = sym_const(sc, 1);
     for (int cb = 0; cb < ncbs; cb++) {
@@ -4904,6 +4911,24 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     k->acc_cmds = cmds;
     k->acc_clip = clip;
     k->cb_used = used;
+    /* the chains every probe made (they follow the Tile IR and shapes as
+       expressions, so the probes agree) */
+    k->chain_from = LM_NEWN(ar, const tir_op *, plans[0].nchains ? plans[0].nchains : 1);
+    k->chain_to = LM_NEWN(ar, const tir_op *, plans[0].nchains ? plans[0].nchains : 1);
+    k->nchains = 0;
+    for (int i = 0; i < plans[0].nchains; i++) {
+        bool all = true;
+        for (int c = 1; c < np && all; c++) {
+            bool found = false;
+            for (int j = 0; j < plans[c].nchains; j++)
+                found |= plans[c].chain_from[j] == plans[0].chain_from[i] && plans[c].chain_to[j] == plans[0].chain_to[i];
+            all = found;
+        }
+        if (all) {
+            k->chain_from[k->nchains] = plans[0].chain_from[i];
+            k->chain_to[k->nchains++] = plans[0].chain_to[i];
+        }
+    }
     return true;
 }
 

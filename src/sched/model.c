@@ -705,13 +705,20 @@ static stage write_cost(mctx *c, const sched_buf *b)
     return st;
 }
 
-/* One tile op of a level as the compute engine's three stages see it. */
+/* One tile op of a level as the compute engine's three stages see it: a
+ * work op, or the work ops of a chain in Dst (the lowering's, from
+ * sched_lower_l1) as the one tile op the lowering emits. */
+enum { MAX_CHAINED = 16 };
 typedef struct opcost {
     const sched_work_op *o;
+    const tir_op *ops[MAX_CHAINED]; /* its Tile IR ops (several when chained) */
+    int nops;
+    bool dead;              /* merged into the chain that takes its result */
     const sym_expr *unpack; /* bytes */
     const sym_expr *math;   /* thousandths of a cycle */
     const sym_expr *pack;   /* bytes */
     const sym_expr *chunks; /* sub-blocks or Dst batches (>= 1) */
+    const sym_expr *batches;/* Dst hand-offs */
 } opcost;
 
 static bool is_view_op(tir_opcode op)
@@ -732,15 +739,71 @@ static const tir_value *peel(const tir_value *v)
  * the first's result. */
 static bool reads(const opcost *oj, const opcost *oi)
 {
-    const tir_op *a = oi->o->op, *b = oj->o->op;
-    if (a == b)
-        return true;
-    if (a->nresults != 1)
-        return false;
-    for (int x = 0; x < b->nopnds; x++)
-        if (peel(b->opnds[x]) == a->results[0])
+    for (int p = 0; p < oi->nops; p++)
+        for (int q = 0; q < oj->nops; q++) {
+            const tir_op *a = oi->ops[p], *b = oj->ops[q];
+            if (a == b)
+                return true;
+            if (a->nresults != 1)
+                continue;
+            for (int x = 0; x < b->nopnds; x++)
+                if (peel(b->opnds[x]) == a->results[0])
+                    return true;
+        }
+    return false;
+}
+
+static bool has_op(const opcost *o, const tir_op *op)
+{
+    for (int i = 0; i < o->nops; i++)
+        if (o->ops[i] == op)
             return true;
     return false;
+}
+
+/* The lowering's chains in Dst (sched_kernel.chain_from/to, from its plan),
+ * priced as it emits them: the work op making a chained value and the one
+ * taking it are one tile op - the first's unpack, the second's unpack of
+ * its other operands, both maths (a cast in a chain is the pack's format:
+ * no math), one pack and the second's Dst batches. Chains of several links
+ * fold in program order. */
+static void merge_chains(mctx *c, opcost *oc, int n)
+{
+    const sched_kernel *k = c->k;
+    for (int ch = 0; ch < k->nchains; ch++) {
+        const tir_op *from = k->chain_from[ch], *to = k->chain_to[ch];
+        int i = -1, j = -1;
+        for (int x = 0; x < n; x++)
+            if (!oc[x].dead && has_op(&oc[x], from))
+                i = x; /* the last: a division's multiply, not its reciprocal */
+        for (int x = i + 1; i >= 0 && x < n && j < 0; x++) {
+            if (oc[x].dead || oc[x].o->op != to)
+                continue;
+            for (int r = 0; r < oc[x].o->nreads; r++)
+                if (oc[x].o->reads[r] == from->results[0])
+                    j = x;
+        }
+        if (j < 0 || oc[i].nops + oc[j].nops > MAX_CHAINED)
+            continue;
+        opcost *a = &oc[i], *b = &oc[j];
+        const sym_expr *u = a->unpack;
+        for (int r = 0; r < b->o->nreads; r++)
+            if (b->o->reads[r] != from->results[0])
+                u = add(c, u, fix(c, b->o->read_bytes[r]));
+        const sym_expr *ma = a->o->kind == SCHED_OP_COPY && a->nops == 1 ? K(c, 0) : a->math;
+        const sym_expr *mb = b->o->kind == SCHED_OP_COPY ? K(c, 0) : b->math;
+        b->unpack = u;
+        b->math = add(c, ma, mb);
+        const tir_op *ops[MAX_CHAINED];
+        int nops = 0;
+        for (int q = 0; q < a->nops; q++)
+            ops[nops++] = a->ops[q];
+        for (int q = 0; q < b->nops; q++)
+            ops[nops++] = b->ops[q];
+        memcpy(b->ops, ops, sizeof ops);
+        b->nops = nops;
+        a->dead = true;
+    }
 }
 
 /* Loaded blocks of a level and when each is in its CB at the first
@@ -769,6 +832,9 @@ static const sym_expr *chain(mctx *c, const opcost *oc, int n, const arrivals *a
     const arch_desc *a = c->a;
     const sym_expr *dp[SCHED_MAX_WORK], *df[SCHED_MAX_WORK], *longest = K(c, 0), *lfirst = K(c, 0);
     for (int j = 0; j < n; j++) {
+        dp[j] = df[j] = K(c, 0);
+        if (oc[j].dead)
+            continue;
         const sym_expr *u = xfer(c, oc[j].unpack, a->unpack_bpc), *m = cdv(c, oc[j].math, K(c, 1000));
         const sym_expr *p = xfer(c, oc[j].pack, a->pack_bpc);
         const sym_expr *top = mx(c, mx(c, u, m), p);
@@ -776,15 +842,17 @@ static const sym_expr *chain(mctx *c, const opcost *oc, int n, const arrivals *a
         const sym_expr *full = add(c, top, cdv(c, two, oc[j].chunks));
         const sym_expr *before = NULL, *bfirst = K(c, 0);
         for (int i = 0; i < j; i++)
-            if (reads(&oc[j], &oc[i])) {
+            if (!oc[i].dead && reads(&oc[j], &oc[i])) {
                 before = before ? mx(c, before, dp[i]) : dp[i];
                 bfirst = mx(c, bfirst, df[i]);
             }
-        const tir_op *op = oc[j].o->op;
-        for (int x = 0; x < op->nopnds; x++)
-            for (int l = 0; l < arr->n; l++)
-                if (peel(op->opnds[x]) == arr->v[l])
-                    bfirst = mx(c, bfirst, arr->at[l]);
+        for (int q = 0; q < oc[j].nops; q++) {
+            const tir_op *op = oc[j].ops[q];
+            for (int x = 0; x < op->nopnds; x++)
+                for (int l = 0; l < arr->n; l++)
+                    if (peel(op->opnds[x]) == arr->v[l])
+                        bfirst = mx(c, bfirst, arr->at[l]);
+        }
         dp[j] = before ? add(c, before, full) : top;
         df[j] = add(c, bfirst, full);
         longest = mx(c, longest, dp[j]);
@@ -851,7 +919,6 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
                     best = LM_MIN(best, w >= h ? tba / w + tbb : tbb / h + tba);
             const sym_expr *mnk = mul(c, mul(c, kt, mt), nt);
             const sym_expr *mu = mx(c, ubytes, mul(c, mnk, K(c, best)));
-            unpack = add(c, unpack, mu);
             nsub = mx(c, nsub, cdv(c, mul(c, mt, nt), K(c, dst)));
             /* in0 rows below a tile cost by the matrix engine's row granule */
             const sym_expr *gran = mn(c, cdv(c, fix(c, dt->m_rows), K(c, llround(a->matmul_rows_granule))),
@@ -859,10 +926,7 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
             const sym_expr *ops = mul(c, mul(c, kt, nt), gran);
             const sym_expr *mm =
                 cdv(c, mul(c, ops, K(c, milli(a->matmul_tile_cycles[k->fidelity]))), K(c, per_tile));
-            math_m = add(c, math_m, mm);
-            pack = add(c, pack, fix(c, o->pack_bytes));
-            batches = add(c, batches, nsub);
-            oc[noc++] = (opcost){o, mu, mm, fix(c, o->pack_bytes), nsub};
+            oc[noc++] = (opcost){o, {o->op}, 1, false, mu, mm, fix(c, o->pack_bytes), nsub, nsub};
             continue;
         }
         case SCHED_OP_ELTWISE: cyc = a->eltwise_tile_cycles; break;
@@ -871,12 +935,17 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
         case SCHED_OP_REDUCE: cyc = a->reduce_tile_cycles; break;
         case SCHED_OP_COPY: cyc = a->eltwise_tile_cycles; break;
         }
-        math_m = add(c, math_m, mul(c, tiles, K(c, milli(cyc))));
-        unpack = add(c, unpack, fix(c, o->unpack_bytes));
-        pack = add(c, pack, fix(c, o->pack_bytes));
-        batches = add(c, batches, fix(c, o->dst_batches));
-        oc[noc++] = (opcost){o, fix(c, o->unpack_bytes), mul(c, tiles, K(c, milli(cyc))), fix(c, o->pack_bytes),
-                             mx(c, K(c, 1), fix(c, o->dst_batches))};
+        oc[noc++] = (opcost){o, {o->op}, 1, false, fix(c, o->unpack_bytes), mul(c, tiles, K(c, milli(cyc))),
+                             fix(c, o->pack_bytes), mx(c, K(c, 1), fix(c, o->dst_batches)), fix(c, o->dst_batches)};
+    }
+    merge_chains(c, oc, noc);
+    for (int i = 0; i < noc; i++) {
+        if (oc[i].dead)
+            continue;
+        unpack = add(c, unpack, oc[i].unpack);
+        math_m = add(c, math_m, oc[i].math);
+        pack = add(c, pack, oc[i].pack);
+        batches = add(c, batches, oc[i].batches);
     }
     int nio = 0;
     for (int i = 0; i < k->nbufs; i++)

@@ -116,6 +116,12 @@ typedef struct sched_work_op {
     const sym_expr *pack_bytes;   /* bytes the packer writes to L1 */
     const sym_expr *dst_batches;  /* Dst acquire/release rounds (MATMUL: set by the model) */
     int dot;                      /* MATMUL: index into sched_kernel.dots */
+    /* element-wise ops: the operands it unpacks, each with its bytes
+       (unpack_bytes is their sum), so that the model can leave out one that
+       a chain keeps in Dst */
+    const tir_value *reads[3];
+    const sym_expr *read_bytes[3];
+    int nreads;
 } sched_work_op;
 
 /* A matrix product [M, K] x [K, N], in tiles. */
@@ -171,6 +177,10 @@ typedef struct sched_kernel {
     const char *l1_why;               /* why there is no plan (the lowering's message), or NULL */
     const sym_expr **acc_cmds;        /* per access (sched_lower_l1): NoC commands per block moved */
     const sym_expr **acc_clip;        /* per access: 1 when the block is cut short (a masked copy) */
+    /* sched_lower_l1: the lowering's chains in Dst - chain_from[i]'s result
+       stays in Dst for chain_to[i] (one tile op, no pack and unpack between) */
+    const tir_op **chain_from, **chain_to;
+    int nchains;
 } sched_kernel;
 
 /* Build the summary of a checked kernel (one launch). `frees` are the
@@ -731,6 +741,8 @@ typedef struct sched_l1_plan {
     const sym_expr **clip;   /* per access: 1 when a boundary check cuts the block short */
     int nacc;
     const sym_expr *count;   /* the CBs that exist: sum over CBs of min(1, largest use) */
+    const tir_op **chain_from, **chain_to; /* the chains in Dst of the (first) kernel, in program order */
+    int nchains;
 } sched_l1_plan;
 
 /* The L1 plan of the lowering, for the model: the kernel is lowered at a

@@ -151,14 +151,14 @@ static int new_buf(sumctx *c, sched_bufkind kind, const char *name, const tir_va
     return i;
 }
 
-static void add_work(sumctx *c, sched_opkind kind, const tir_op *op, const sym_expr *tiles, const sym_expr *unpack,
-                     const sym_expr *pack, int dot)
+static sched_work_op *add_work(sumctx *c, sched_opkind kind, const tir_op *op, const sym_expr *tiles,
+                               const sym_expr *unpack, const sym_expr *pack, int dot)
 {
     sched_kernel *k = c->k;
     if (k->nops == SCHED_MAX_WORK) {
         lm_error(c->d, op->loc, "the kernel has more than %d tile operations for the scheduler", SCHED_MAX_WORK);
         c->failed = true;
-        return;
+        return NULL;
     }
     sched_work_op *w = &k->ops[k->nops++];
     memset(w, 0, sizeof *w);
@@ -172,6 +172,7 @@ static void add_work(sumctx *c, sched_opkind kind, const tir_op *op, const sym_e
     if (kind != SCHED_OP_MATMUL)
         w->dst_batches = sym_cdiv(c->s, tiles, sym_const(c->s, c->k->fp32_acc ? c->a->dst_tiles_half_32b
                                                                              : c->a->dst_tiles_half_16b));
+    return w;
 }
 
 /* Bytes the unpacker reads for a float operand (0 for scalars and constant
@@ -182,6 +183,23 @@ static const sym_expr *operand_bytes(sumctx *c, const tir_value *v)
     if (!r || (r->def && r->def->code == TIR_FULL && c->buf_of[r->uid] < 0) || !is_float_tile(&r->type))
         return sym_const(c->s, 0);
     return sym_mul(c->s, ntiles(c, &r->type), tile_bytes(c, format_of(r->type.elem)));
+}
+
+/* An element-wise work op unpacking operands v[0..n-1] (NULL entries
+ * skipped): unpack_bytes is the sum of theirs, each recorded. */
+static void add_elt(sumctx *c, sched_opkind kind, const tir_op *op, const sym_expr *tiles, tir_value *const *v,
+                    int n, const sym_expr *pack)
+{
+    const sym_expr *ub = sym_const(c->s, 0);
+    for (int i = 0; i < n; i++)
+        ub = sym_add(c->s, ub, operand_bytes(c, v[i]));
+    sched_work_op *w = add_work(c, kind, op, tiles, ub, pack, -1);
+    if (!w)
+        return;
+    for (int i = 0; i < n && w->nreads < 3; i++) {
+        w->reads[w->nreads] = v[i];
+        w->read_bytes[w->nreads++] = operand_bytes(c, v[i]);
+    }
 }
 
 /* Record a use of v at the current position: extends the lifetime of the
@@ -453,7 +471,7 @@ static void do_compute(sumctx *c, const tir_op *op)
         break;
     }
     case TIR_CAST:
-        add_work(c, SCHED_OP_COPY, op, tiles, operand_bytes(c, op->opnds[0]), pack, -1);
+        add_elt(c, SCHED_OP_COPY, op, tiles, op->opnds, 1, pack);
         break;
     case TIR_EXP:
     case TIR_EXP2:
@@ -461,31 +479,24 @@ static void do_compute(sumctx *c, const tir_op *op)
     case TIR_LOG2:
     case TIR_SQRT:
     case TIR_RSQRT:
-        add_work(c, SCHED_OP_EXP, op, tiles, operand_bytes(c, op->opnds[0]), pack, -1);
+        add_elt(c, SCHED_OP_EXP, op, tiles, op->opnds, 1, pack);
         break;
     case TIR_DIV: {
         /* a / b = a * recip(b): the reciprocal on b's own tiles, then a multiply */
         const tir_value *r = root_of(op->opnds[1]);
         if (r && is_float_tile(&r->type) && r->type.rank > 0) {
             const sym_expr *rt = ntiles(c, &r->type);
-            add_work(c, SCHED_OP_RECIP, op, rt, operand_bytes(c, op->opnds[1]),
-                     sym_mul(s, rt, tile_bytes(c, format_of(r->type.elem))), -1);
+            add_elt(c, SCHED_OP_RECIP, op, rt, op->opnds + 1, 1, sym_mul(s, rt, tile_bytes(c, format_of(r->type.elem))));
         }
-        add_work(c, SCHED_OP_ELTWISE, op, tiles, sym_add(s, operand_bytes(c, op->opnds[0]), operand_bytes(c, op->opnds[1])),
-                 pack, -1);
+        add_elt(c, SCHED_OP_ELTWISE, op, tiles, op->opnds, 2, pack);
         break;
     }
     case TIR_WHERE:
-        add_work(c, SCHED_OP_ELTWISE, op, tiles, sym_add(s, operand_bytes(c, op->opnds[1]), operand_bytes(c, op->opnds[2])),
-                 pack, -1);
+        add_elt(c, SCHED_OP_ELTWISE, op, tiles, op->opnds + 1, 2, pack);
         break;
-    default: {
-        const sym_expr *ub = sym_const(s, 0);
-        for (int i = 0; i < op->nopnds; i++)
-            ub = sym_add(s, ub, operand_bytes(c, op->opnds[i]));
-        add_work(c, SCHED_OP_ELTWISE, op, tiles, ub, pack, -1);
+    default:
+        add_elt(c, SCHED_OP_ELTWISE, op, tiles, op->opnds, op->nopnds < 3 ? op->nopnds : 3, pack);
         break;
-    }
     }
 }
 

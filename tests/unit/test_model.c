@@ -313,6 +313,73 @@ static void chain_of_ops(void **st)
     drv_free(&x.r);
 }
 
+/* y = exp(x) read once, by z = y * w (tests/unit/data/dst_chain.py): the
+ * lowering keeps y in Dst and emits one chain (checked here), and the model
+ * prices it as that one tile op, 64 x 128 fp32 (8 tiles, Dst holds 4: two
+ * chunks): unpack x and w once (16 tiles), math 8 exps and 8 multiplies,
+ * pack z once (8 tiles); it reads only loads, so in steady state it counts
+ * its slowest stage; then a Dst hand-off per chunk (2, not 4) and the CB
+ * handshakes of x, w and z. */
+static void chain_in_dst(void **st)
+{
+    (void)st;
+    compiled x;
+    compile_model(&x, "tests/unit/data/dst_chain.py", "M=1024,N=128");
+    sched_kernel *k = x.r.sched->job.k[0];
+    assert_int_equal(k->nchains, 1);
+    assert_int_equal(k->chain_from[0]->code, TIR_EXP);
+    assert_int_equal(k->chain_to[0]->code, TIR_MUL);
+    const arch_desc *a = WH;
+    const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.w=2,depth.z=2";
+    int64_t tb = a->tile_bytes[ARCH_FP32], T = 8;
+    int64_t u = cdiv(2 * T * tb * 1000, milli(a->unpack_bpc)), p = cdiv(T * tb * 1000, milli(a->pack_bpc));
+    int64_t m = cdiv(T * (milli(a->sfpu_exp_tile_cycles) + milli(a->eltwise_tile_cycles)), 1000);
+    int64_t want = LM_MAX(LM_MAX(u, m), p) + 2 * llround(a->dst_handoff_cycles) + 3 * llround(a->cb_handshake_cycles);
+    assert_int_equal(term_at(&x, SCHED_T_COMPUTE, 0, "compute", at), want);
+
+    /* what the lowering emits at those values: one chain, exp then the
+       multiply by w's pages, and no other tile op */
+    sched_schedule s;
+    memset(&s, 0, sizeof s);
+    s.k = k;
+    s.cand = *x.m.cand;
+    for (int i = 0; i < x.r.sched->bound.n; i++)
+        sym_env_set(&s.values, x.r.sched->bound.b[i].var, x.r.sched->bound.b[i].lo);
+    sym_env_set(&s.values, sym_var(x.r.sym, "BLOCK_M"), 64);
+    sym_env_set(&s.values, sym_var(x.r.sym, "grid.x"), 1);
+    sym_env_set(&s.values, sym_var(x.r.sym, "grid.y"), 1);
+    s.fidelity = k->fidelity;
+    s.origin = "test";
+    s.predicted_cycles = -1;
+    struct df_program *prog = sched_lower(k, &s, a, x.r.sym, &x.d);
+    assert_non_null(prog);
+    int chains = 0, tileops = 0;
+    for (int c = 0; c < prog->nclasses; c++) {
+        const df_kernel *kc = &prog->classes[c].kernels[DF_COMPUTE];
+        for (int i = 0; i < kc->nbody; i++) {
+            const df_stmt *st2 = kc->body[i];
+            df_stmt *const *body = st2->op == DF_FOR ? st2->body : &kc->body[i];
+            int n = st2->op == DF_FOR ? st2->nbody : 1;
+            for (int j = 0; j < n; j++) {
+                if (df_ops[body[j]->op].engine != DF_ENGINE_COMPUTE)
+                    continue;
+                tileops++;
+                if (body[j]->op == DF_CHAIN) {
+                    chains++;
+                    assert_int_equal(body[j]->nbody, 2);
+                    assert_int_equal(body[j]->body[0]->sub, DF_EXP);
+                    assert_int_equal(body[j]->body[1]->sub, DF_MUL);
+                }
+            }
+        }
+    }
+    assert_int_equal(chains, 1);
+    assert_int_equal(tileops, 1);
+    df_free(prog);
+    sym_env_free(&s.values);
+    drv_free(&x.r);
+}
+
 /* A block a boundary check cuts short moves element by element: one NoC
  * command per row and tile column (64 rows x 4 = 256), not one per tile (8).
  * One core reads: the banks' and the links' shares cannot exceed its own
@@ -394,6 +461,7 @@ int main(void)
         cmocka_unit_test(l1_fused),
         cmocka_unit_test(candidates_lower),
         cmocka_unit_test(chain_of_ops),
+        cmocka_unit_test(chain_in_dst),
         cmocka_unit_test(clipped_block_commands),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -240,10 +240,79 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
     LM_VEC_FREE(&cbest);
 }
 
+/* The job totals known at this sigma, each with its combination of
+ * candidates: earlier sigmas' choices, this sigma's combinations of each
+ * launch's two best, and the fused pairs solved so far. */
+typedef struct known {
+    LM_VEC(int64_t) tot;
+    LM_VEC(int) tup; /* nl candidate indices per total */
+    int nl;
+} known;
+
+static void known_add(known *k, int64_t total, const int *cand)
+{
+    LM_PUSH(&k->tot, total);
+    for (int l = 0; l < k->nl; l++)
+        LM_PUSH(&k->tup, cand[l]);
+}
+
+static void known_init(known *k, const sched_choice *all, size_t nall, const solved *const (*best2)[2],
+                       const int *nb, int nl)
+{
+    memset(k, 0, sizeof *k);
+    k->nl = nl;
+    for (size_t i = 0; i < nall; i++)
+        known_add(k, all[i].cycles, all[i].cand);
+    int idx[SCHED_MAX_LAUNCHES] = {0};
+    bool some = true;
+    for (int l = 0; l < nl; l++)
+        some &= nb[l] > 0;
+    while (some) {
+        int64_t t = 0;
+        int cand[SCHED_MAX_LAUNCHES];
+        for (int l = 0; l < nl; l++)
+            t += best2[l][idx[l]]->sol.objective, cand[l] = best2[l][idx[l]]->cand;
+        known_add(k, t, cand);
+        int l = nl - 1;
+        while (l >= 0 && ++idx[l] == nb[l])
+            idx[l--] = 0;
+        if (l < 0)
+            break;
+    }
+}
+
+/* The bound a job total must meet to matter: no worse than the topk-th best
+ * known, nor than the best total of a combination of candidates other than
+ * the best one - a schedule above both can enter neither the result nor
+ * the runner-up. -1: no bound yet. */
+static int64_t known_bound(const known *k, int topk)
+{
+    size_t n = k->tot.len, nl = (size_t)k->nl;
+    if (n < (size_t)topk || !n)
+        return -1;
+    size_t b = 0;
+    for (size_t i = 1; i < n; i++)
+        if (k->tot.items[i] < k->tot.items[b])
+            b = i;
+    int64_t second = -1;
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&k->tup.items[i * nl], &k->tup.items[b * nl], sizeof(int) * nl) &&
+            (second < 0 || k->tot.items[i] < second))
+            second = k->tot.items[i];
+    return second < 0 ? -1 : LM_MAX(kth(k->tot.items, n, topk), second);
+}
+
+static void known_free(known *k)
+{
+    LM_VEC_FREE(&k->tot);
+    LM_VEC_FREE(&k->tup);
+}
+
 /* Solve every pairing of fused candidates of fusion f as one problem (the
  * producer's model and the consumer's, whose terms reach the producer's
  * grid), with the shared variables fixed at `fix`; appends solutions. */
-static void solve_fused(selctx *x, const sched_fusion *f, const sym_env *fix, int sigma, int topk, solved_vec *out)
+static void solve_fused(selctx *x, const sched_fusion *f, const sym_env *fix, int sigma, int topk, known *kn,
+                        int64_t others, const int *cand, int btopk, solved_vec *out)
 {
     sched_job *job = x->job;
     int la = f->producer, lb = f->consumer;
@@ -258,6 +327,18 @@ static void solve_fused(selctx *x, const sched_fusion *f, const sym_env *fix, in
             p.vars = lm_xmalloc(sizeof *p.vars * (size_t)(q->nvars ? q->nvars : 1));
             if (q->nvars)
                 memcpy(p.vars, q->vars, sizeof *p.vars * (size_t)q->nvars);
+            p.cons = lm_xmalloc(sizeof *p.cons * (size_t)(q->ncons + 1));
+            memcpy(p.cons, q->cons, sizeof *p.cons * (size_t)q->ncons);
+            int cut = -1;
+            /* the bound from what is known, tightened by each fused pair solved */
+            int64_t bound = kn ? known_bound(kn, btopk) : -1;
+            if (bound >= 0)
+                bound -= others;
+            if (bound >= 0) {
+                cut = p.ncons;
+                p.cons[p.ncons++] = (solve_constraint){sym_sub(x->s, p.objective, sym_const(x->s, bound)),
+                                                       "(bound from better candidates)"};
+            }
             int64_t *pinned = lm_xmalloc(sizeof *pinned * (size_t)(q->nvars ? q->nvars : 1));
             for (int v = 0; fix && v < p.nvars; v++) {
                 int64_t lo, hi;
@@ -286,9 +367,16 @@ static void solve_fused(selctx *x, const sched_fusion *f, const sym_env *fix, in
                                                                   .status = stt, .sols = sols, .nsol = nsol});
             if (stt == SOLVE_LIMIT)
                 x->r->limited++;
-            tally(x, &p, &st, -1);
+            tally(x, &p, &st, cut);
             if (nsol)
                 x->r->feasible++;
+            if (kn && nsol) {
+                int c[SCHED_MAX_LAUNCHES];
+                memcpy(c, cand, sizeof(int) * (size_t)kn->nl);
+                c[la] = i;
+                c[lb] = j;
+                known_add(kn, sols[0].objective + others, c);
+            }
             for (int k = 0; k < nsol; k++) {
                 solved sv = {.launch = la, .cand = i, .sigma = sigma, .rank = k, .launch2 = lb, .cand2 = j, .prob = q,
                              .sol = sols[k]};
@@ -302,9 +390,11 @@ static void solve_fused(selctx *x, const sched_fusion *f, const sym_env *fix, in
             solve_free_stats(&st);
             lm_buf_free(&why);
             free(p.vars);
+            free(p.cons);
             free(pinned);
         }
 }
+
 
 /* A choice from one solved problem per launch (a fused pair's solution
  * stands for both of its launches). */
@@ -445,9 +535,50 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
             solve_launch(&x, l, nshared ? &fix : NULL, (int)sg, nl == 1 ? topk : 1, &sols);
         }
         first[nl] = sols.len;
+        /* each launch's two best candidates at this sigma (pointers into
+           sols, taken once the fused problems have been appended) */
+        size_t b2[SCHED_MAX_LAUNCHES][2];
+        int nb[SCHED_MAX_LAUNCHES];
+        for (int l = 0; l < nl; l++) {
+            nb[l] = 0;
+            for (size_t i = first[l]; i < first[l + 1]; i++) {
+                int64_t ob = sols.items[i].sol.objective;
+                if (nb[l] < 2) {
+                    b2[l][nb[l]++] = i;
+                } else if (ob < sols.items[b2[l][1]].sol.objective) {
+                    b2[l][1] = i;
+                }
+                if (nb[l] == 2 && sols.items[b2[l][1]].sol.objective < sols.items[b2[l][0]].sol.objective) {
+                    size_t t = b2[l][0];
+                    b2[l][0] = b2[l][1];
+                    b2[l][1] = t;
+                }
+            }
+        }
         for (int u = 0; u < job->nfusions && !x.failed; u++) {
+            /* fused pairs get the bound from better combinations too; the
+               other launches come at their best of this sigma */
+            known kn;
+            const sched_fusion *f = &job->fusion[u];
+            bool cut = !(o && o->no_cut);
+            int64_t others = 0;
+            int cand[SCHED_MAX_LAUNCHES] = {0};
+            for (int l = 0; l < nl; l++)
+                if (l != f->producer && l != f->consumer && nb[l]) {
+                    others += sols.items[b2[l][0]].sol.objective;
+                    cand[l] = sols.items[b2[l][0]].cand;
+                }
+            if (cut) {
+                const solved *bp[SCHED_MAX_LAUNCHES][2];
+                for (int l = 0; l < nl; l++)
+                    for (int i = 0; i < nb[l]; i++)
+                        bp[l][i] = &sols.items[b2[l][i]];
+                known_init(&kn, all.items, all.len, (const solved *const(*)[2])bp, nb, nl);
+            }
             ffirst[u] = sols.len;
-            solve_fused(&x, &job->fusion[u], nshared ? &fix : NULL, (int)sg, 1, &sols);
+            solve_fused(&x, f, nshared ? &fix : NULL, (int)sg, 1, cut ? &kn : NULL, others, cand, topk, &sols);
+            if (cut)
+                known_free(&kn);
         }
         ffirst[job->nfusions] = sols.len;
         sym_env_free(&fix);
@@ -463,23 +594,10 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
             continue;
         }
         const solved *best2[SCHED_MAX_LAUNCHES][2];
-        int nb[SCHED_MAX_LAUNCHES];
         bool any = true;
         for (int l = 0; l < nl; l++) {
-            nb[l] = 0;
-            for (size_t i = first[l]; i < first[l + 1]; i++) {
-                const solved *sv = &sols.items[i];
-                if (nb[l] < 2) {
-                    best2[l][nb[l]++] = sv;
-                } else if (sv->sol.objective < best2[l][1]->sol.objective) {
-                    best2[l][1] = sv;
-                }
-                if (nb[l] == 2 && best2[l][1]->sol.objective < best2[l][0]->sol.objective) {
-                    const solved *t = best2[l][0];
-                    best2[l][0] = best2[l][1];
-                    best2[l][1] = t;
-                }
-            }
+            for (int i = 0; i < nb[l]; i++)
+                best2[l][i] = &sols.items[b2[l][i]];
             any &= nb[l] > 0;
         }
         /* per unit (a launch, or a fusable pair): its options, each one

@@ -487,21 +487,29 @@ typedef struct fctx {
     sched_place along;
 } fctx;
 
-/* A fused producer: the gather axis alone along `along`, every key axis on
- * the other core dimension or in time. */
+/* A fused producer: the gather axis alone along `along`, a key axis (when
+ * there is one) on the other core dimension, the others in time. Every key
+ * axis in time is left out: it is the same schedule as one key axis on the
+ * other dimension with a grid of 1 there, which that candidate's grid
+ * variable covers. */
 static bool fused_placement(const sched_place *p, int rank, const void *ctx)
 {
     const fctx *fc = ctx;
     sched_place other = fc->along == SCHED_ON_X ? SCHED_ON_Y : SCHED_ON_X;
+    int keys = 0, across = 0;
     for (int g = 0; g < rank; g++) {
         if (g == fc->f->gather_axis) {
             if (p[g] != fc->along)
                 return false;
-        } else if (p[g] != other && p[g] != SCHED_ON_TIME) {
-            return false;
+            continue;
         }
+        keys++;
+        if (p[g] == other)
+            across++;
+        else if (p[g] != SCHED_ON_TIME)
+            return false;
     }
-    return true;
+    return keys == 0 || across == 1;
 }
 
 bool sched_fused_pair(const sched_fusion *f, const sched_candidate *pa, const sched_candidate *pb)

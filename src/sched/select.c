@@ -316,9 +316,20 @@ static void solve_fused(selctx *x, const sched_fusion *f, const sym_env *fix, in
 {
     sched_job *job = x->job;
     int la = f->producer, lb = f->consumer;
+    /* the producer's programs along the gather axis at this value: more
+       than a row (column) of the chip holds leaves no fused pair to solve */
+    int64_t ng = -1;
+    const sym_expr *ge = job->k[la]->f->grid[f->gather_axis];
+    if (job->bound)
+        ge = sym_subst(x->s, ge, job->bound);
+    sym_env none = {0};
+    if (sym_eval(ge, fix ? fix : &none, &ng) != SYM_OK)
+        ng = -1;
     for (int i = 0; i < job->cands[la].n && !x->failed; i++)
         for (int j = 0; j < job->cands[lb].n && !x->failed; j++) {
             if (!sched_fused_pair(f, &job->cands[la].c[i], &job->cands[lb].c[j]))
+                continue;
+            if (ng > (job->cands[la].c[i].fuse_along == SCHED_ON_X ? job->arch->grid_w : job->arch->grid_h))
                 continue;
             sched_model *ms[2] = {&x->models[la][i], &x->models[lb][j]};
             solve_problem *q = LM_NEW(x->ar, solve_problem);

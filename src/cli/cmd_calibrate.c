@@ -1098,7 +1098,9 @@ static void report(lm_buf *b, const row_vec *rows, const dec_vec *dec, const att
                        "cache, 8 query heads on 1 KV head). Effective bandwidth = 2 x batch x head_dim x n_kv_heads x "
                        "kv_len / runtime (the report's formula, ~1 byte per BFP8 element). The simulated runtime is "
                        "TTNN's decode schedule as loomc schedules of `kernels/flash_decode.py` (the split launch and "
-                       "the combine launch, each without its kernel launch). The report's 8 query heads per KV head fill one tile "
+                       "the combine launch, each without its kernel launch; where a head's cores are one row of the "
+                       "grid - batch 8, 8 cores per head - TTNN's reduction in L1 is one fused program, "
+                       "docs/baselines.md). The report's 8 query heads per KV head fill one tile "
                        "row of Q, as 32 do; where the lowering refuses the 8-head view (batch > 1), 32 heads stand in "
                        "(column 'query heads simulated'): the split launch's work is the same, the combine launch "
                        "(TTNN reduces in L1 instead) has four times the programs.\n\n");

@@ -202,6 +202,31 @@ static void row_fail(bl_row *row, const char *why)
     row->why = why;
 }
 
+/* One of TTNN's schedules of the row's job, simulated: its cycles, or why
+ * there are none (TTNN has no such schedule, or it did not run). */
+static void run_baseline(rowctx *rc, bl_sched_kind kind, const char *what, drv_result *r, bool *ok, double *cycles,
+                         const char **why)
+{
+    rc->what = what;
+    bl_sched *ts = lm_xcalloc(1, sizeof *ts);
+    bl_sched_opts to = {.kind = kind};
+    const sched_job *job = rc->job;
+    if (bl_ttnn_schedule(ts, job->k, job->nlaunches, job->bound, rc->arch, &to, r->sym, &r->arena)) {
+        bl_eval te = {0};
+        const char *twhy = NULL;
+        if (simulate(rc, ts->s, ts->nlaunches, 0, &te, &twhy) && te.ok) {
+            *ok = true;
+            *cycles = te.cycles;
+        } else {
+            *why = twhy;
+        }
+    } else {
+        *why = lm_arena_strdup(rc->ar, ts->why);
+    }
+    bl_sched_free(ts);
+    free(ts);
+}
+
 static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite_op *op, const bl_suite_shape *sh,
                     const arch_desc *arch)
 {
@@ -298,45 +323,11 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite
     row->loomc_predicted = res->cycles;
     row->loomc_label = point_label(&sp, job, pe, ar);
 
-    /* TTNN's default */
+    /* TTNN's default, and its hand-tuned config where one covers the row (only
+       matmul rows of its table: shape, one format for A, B and C, the grid) */
     if (!o->model_quality) {
-        rc.what = "ttnn";
-        bl_sched *ts = lm_xcalloc(1, sizeof *ts);
-        bl_sched_opts to = {.kind = BL_SCHED_DEFAULT};
-        if (bl_ttnn_schedule(ts, job->k, job->nlaunches, job->bound, arch, &to, r.sym, &r.arena)) {
-            bl_eval te = {0};
-            const char *twhy = NULL;
-            if (simulate(&rc, ts->s, ts->nlaunches, 0, &te, &twhy) && te.ok) {
-                row->ttnn_ok = true;
-                row->ttnn_cycles = te.cycles;
-            } else {
-                row->ttnn_why = twhy;
-            }
-        } else {
-            row->ttnn_why = lm_arena_strdup(ar, ts->why);
-        }
-        bl_sched_free(ts);
-        free(ts);
-
-        /* TTNN's hand-tuned config: only matmul rows its table covers (shape, one
-           format for A, B and C, the chip's grid) have one */
-        rc.what = "ttnn-tuned";
-        ts = lm_xcalloc(1, sizeof *ts);
-        to.kind = BL_SCHED_TUNED;
-        if (bl_ttnn_schedule(ts, job->k, job->nlaunches, job->bound, arch, &to, r.sym, &r.arena)) {
-            bl_eval te = {0};
-            const char *twhy = NULL;
-            if (simulate(&rc, ts->s, ts->nlaunches, 0, &te, &twhy) && te.ok) {
-                row->tuned_ok = true;
-                row->tuned_cycles = te.cycles;
-            } else {
-                row->tuned_why = twhy;
-            }
-        } else {
-            row->tuned_why = lm_arena_strdup(ar, ts->why);
-        }
-        bl_sched_free(ts);
-        free(ts);
+        run_baseline(&rc, BL_SCHED_DEFAULT, "ttnn", &r, &row->ttnn_ok, &row->ttnn_cycles, &row->ttnn_why);
+        run_baseline(&rc, BL_SCHED_TUNED, "ttnn-tuned", &r, &row->tuned_ok, &row->tuned_cycles, &row->tuned_why);
     }
 
     /* the oracle */

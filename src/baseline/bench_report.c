@@ -366,6 +366,22 @@ static void jnum(lm_buf *b, double x)
         lm_buf_printf(b, "%.6g", x);
 }
 
+/* A baseline's member: its cycles and loomc's speedup over it, or why it has none. */
+static void jbaseline(lm_buf *out, bool ok, double cycles, double loomc_cycles, const char *why)
+{
+    if (ok) {
+        lm_buf_puts(out, "{\"cycles\": ");
+        jnum(out, cycles);
+        lm_buf_puts(out, ", \"speedup_of_loomc\": ");
+        jnum(out, cycles / loomc_cycles);
+        lm_buf_puts(out, "}");
+    } else {
+        lm_buf_puts(out, "{\"cycles\": null, \"why\": ");
+        jstr(out, why);
+        lm_buf_puts(out, "}");
+    }
+}
+
 void bl_bench_json(lm_buf *out, const bl_bench *b)
 {
     lm_buf_printf(out, "{\n  \"simulated\": true,\n  \"oracle_bound\": %lld,\n  \"seed\": %llu,\n  \"rows\": [",
@@ -409,29 +425,9 @@ void bl_bench_json(lm_buf *out, const bl_bench *b)
         lm_buf_puts(out, ", \"schedule\": ");
         jstr(out, r->loomc_label);
         lm_buf_puts(out, "},\n     \"ttnn\": ");
-        if (r->ttnn_ok) {
-            lm_buf_puts(out, "{\"cycles\": ");
-            jnum(out, r->ttnn_cycles);
-            lm_buf_puts(out, ", \"speedup_of_loomc\": ");
-            jnum(out, r->ttnn_cycles / r->loomc_cycles);
-            lm_buf_puts(out, "}");
-        } else {
-            lm_buf_puts(out, "{\"cycles\": null, \"why\": ");
-            jstr(out, r->ttnn_why);
-            lm_buf_puts(out, "}");
-        }
+        jbaseline(out, r->ttnn_ok, r->ttnn_cycles, r->loomc_cycles, r->ttnn_why);
         lm_buf_puts(out, ",\n     \"ttnn_tuned\": ");
-        if (r->tuned_ok) {
-            lm_buf_puts(out, "{\"cycles\": ");
-            jnum(out, r->tuned_cycles);
-            lm_buf_puts(out, ", \"speedup_of_loomc\": ");
-            jnum(out, r->tuned_cycles / r->loomc_cycles);
-            lm_buf_puts(out, "}");
-        } else {
-            lm_buf_puts(out, "{\"cycles\": null, \"why\": ");
-            jstr(out, r->tuned_why);
-            lm_buf_puts(out, "}");
-        }
+        jbaseline(out, r->tuned_ok, r->tuned_cycles, r->loomc_cycles, r->tuned_why);
         lm_buf_puts(out, ",\n     \"best_known\": {\"cycles\": ");
         jnum(out, r->best_cycles);
         lm_buf_puts(out, ", \"schedule\": ");

@@ -4439,6 +4439,23 @@ static bool add_tensors(lw *L)
     return true;
 }
 
+/* A unique semaphore name from `base`. */
+static int add_sem_named(lw *L, const char *base, lm_loc loc)
+{
+    const char *name = base;
+    for (int n = 2;; n++) {
+        bool clash = false;
+        for (int t = 0; t < L->p->ntensors; t++)
+            clash |= !strcmp(L->p->tensors[t].name, name);
+        for (int s = 0; s < L->p->nsems; s++)
+            clash |= !strcmp(L->p->sems[s].name, name);
+        if (!clash)
+            break;
+        name = lm_arena_printf(&L->ar, "%s%d", base, n);
+    }
+    return df_add_sem(L->p, name, df_const(L->p, 0), loc);
+}
+
 static bool add_sems(lw *L)
 {
     for (int i = 0; i < L->acc->n; i++) {
@@ -4447,18 +4464,7 @@ static bool add_sems(lw *L)
             continue;
         for (int k = 0; k < 2; k++) {
             const char *base = lm_arena_printf(&L->ar, "%s_%s", x->aa->tensor->name, k ? "valid" : "ready");
-            const char *name = base;
-            for (int n = 2;; n++) {
-                bool clash = false;
-                for (int t = 0; t < L->p->ntensors; t++)
-                    clash |= !strcmp(L->p->tensors[t].name, name);
-                for (int s = 0; s < L->p->nsems; s++)
-                    clash |= !strcmp(L->p->sems[s].name, name);
-                if (!clash)
-                    break;
-                name = lm_arena_printf(&L->ar, "%s%d", base, n);
-            }
-            int s = df_add_sem(L->p, name, df_const(L->p, 0), x->aa->op->loc);
+            int s = add_sem_named(L, base, x->aa->op->loc);
             if (k)
                 x->sem_valid = s;
             else
@@ -4544,23 +4550,6 @@ static void record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
             plan->bytes = sym_add(sc, plan->bytes, b);
             plan->count = sym_add(sc, plan->count, sym_min(sc, one, b));
         }
-}
-
-/* A unique semaphore name from `base`. */
-static int add_sem_named(lw *L, const char *base, lm_loc loc)
-{
-    const char *name = base;
-    for (int n = 2;; n++) {
-        bool clash = false;
-        for (int t = 0; t < L->p->ntensors; t++)
-            clash |= !strcmp(L->p->tensors[t].name, name);
-        for (int s = 0; s < L->p->nsems; s++)
-            clash |= !strcmp(L->p->sems[s].name, name);
-        if (!clash)
-            break;
-        name = lm_arena_printf(&L->ar, "%s%d", base, n);
-    }
-    return df_add_sem(L->p, name, df_const(L->p, 0), loc);
 }
 
 static void lw_init(lw *L, const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc, lm_diag *d,

@@ -126,6 +126,29 @@ typedef struct selctx {
     bool failed;
 } selctx;
 
+/* p: a copy of q with room for one more constraint (the bound from better
+ * candidates), its variables fixed where `fix` gives them a value. Returns
+ * the pinned values' storage; the caller frees it with p's vars and cons. */
+static int64_t *problem_copy(solve_problem *p, const solve_problem *q, const sym_env *fix)
+{
+    *p = *q;
+    p->vars = lm_xmalloc(sizeof *p->vars * (size_t)(q->nvars ? q->nvars : 1));
+    if (q->nvars)
+        memcpy(p->vars, q->vars, sizeof *p->vars * (size_t)q->nvars);
+    p->cons = lm_xmalloc(sizeof *p->cons * (size_t)(q->ncons + 1));
+    memcpy(p->cons, q->cons, sizeof *p->cons * (size_t)q->ncons);
+    int64_t *pinned = lm_xmalloc(sizeof *pinned * (size_t)(q->nvars ? q->nvars : 1));
+    for (int v = 0; fix && v < p->nvars; v++) {
+        int64_t lo, hi;
+        if (sym_env_get(fix, p->vars[v].var, &lo, &hi)) {
+            pinned[v] = lo;
+            p->vars[v].domain = &pinned[v];
+            p->vars[v].ndomain = 1;
+        }
+    }
+    return pinned;
+}
+
 static void tally(selctx *x, const solve_problem *p, const solve_stats *st, int skip)
 {
     for (int i = 0; st->rejected_by && i < p->ncons; i++) {
@@ -170,21 +193,8 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
         if (job->cands[l].c[i].fuse != SCHED_FUSE_NONE)
             continue; /* solved with its partner (solve_fused) */
         const solve_problem *q = &x->models[l][i].problem;
-        solve_problem p = *q;
-        p.vars = lm_xmalloc(sizeof *p.vars * (size_t)(q->nvars ? q->nvars : 1));
-        if (q->nvars)
-            memcpy(p.vars, q->vars, sizeof *p.vars * (size_t)q->nvars);
-        p.cons = lm_xmalloc(sizeof *p.cons * (size_t)(q->ncons + 1));
-        memcpy(p.cons, q->cons, sizeof *p.cons * (size_t)q->ncons);
-        int64_t *pinned = lm_xmalloc(sizeof *pinned * (size_t)(q->nvars ? q->nvars : 1));
-        for (int v = 0; fix && v < p.nvars; v++) {
-            int64_t lo, hi;
-            if (sym_env_get(fix, p.vars[v].var, &lo, &hi)) {
-                pinned[v] = lo;
-                p.vars[v].domain = &pinned[v];
-                p.vars[v].ndomain = 1;
-            }
-        }
+        solve_problem p;
+        int64_t *pinned = problem_copy(&p, q, fix);
         int cut = -1;
         if (objs.len >= (size_t)topk && cbest.len >= 2 && !(x->o && x->o->no_cut)) {
             int64_t bound = LM_MAX(kth(objs.items, objs.len, topk), kth(cbest.items, cbest.len, 2));
@@ -334,12 +344,8 @@ static void solve_fused(selctx *x, const sched_fusion *f, const sym_env *fix, in
             sched_model *ms[2] = {&x->models[la][i], &x->models[lb][j]};
             solve_problem *q = LM_NEW(x->ar, solve_problem);
             joint(q, ms, 2, x->s, x->ar);
-            solve_problem p = *q;
-            p.vars = lm_xmalloc(sizeof *p.vars * (size_t)(q->nvars ? q->nvars : 1));
-            if (q->nvars)
-                memcpy(p.vars, q->vars, sizeof *p.vars * (size_t)q->nvars);
-            p.cons = lm_xmalloc(sizeof *p.cons * (size_t)(q->ncons + 1));
-            memcpy(p.cons, q->cons, sizeof *p.cons * (size_t)q->ncons);
+            solve_problem p;
+            int64_t *pinned = problem_copy(&p, q, fix);
             int cut = -1;
             /* the bound from what is known, tightened by each fused pair solved */
             int64_t bound = kn ? known_bound(kn, btopk) : -1;
@@ -349,15 +355,6 @@ static void solve_fused(selctx *x, const sched_fusion *f, const sym_env *fix, in
                 cut = p.ncons;
                 p.cons[p.ncons++] = (solve_constraint){sym_sub(x->s, p.objective, sym_const(x->s, bound)),
                                                        "(bound from better candidates)"};
-            }
-            int64_t *pinned = lm_xmalloc(sizeof *pinned * (size_t)(q->nvars ? q->nvars : 1));
-            for (int v = 0; fix && v < p.nvars; v++) {
-                int64_t lo, hi;
-                if (sym_env_get(fix, p.vars[v].var, &lo, &hi)) {
-                    pinned[v] = lo;
-                    p.vars[v].domain = &pinned[v];
-                    p.vars[v].ndomain = 1;
-                }
             }
             solve_solution *sols = lm_xcalloc((size_t)topk, sizeof *sols);
             int nsol = 0;

@@ -240,6 +240,7 @@ static const field poverhead_f[] = {
     NNEGF("semaphore_cycles", sem_cycles, MAX_CYCLES),
     NNEGF("barrier_cycles", barrier_cycles, MAX_CYCLES),
     NNEGF("dst_handoff_cycles", dst_handoff_cycles, MAX_CYCLES),
+    NNEGF("op_init_cycles", op_init_cycles, MAX_CYCLES),
     ENDF,
 };
 
@@ -1575,9 +1576,9 @@ void arch_print(lm_buf *b, const arch_desc *a)
                   a->sfpu_exp_tile_cycles, a->sfpu_exp_exact_tile_cycles, a->sfpu_recip_tile_cycles);
     lm_buf_printf(b, ROW "unpack %g B/cycle, pack %g B/cycle\n", "unpack/pack", a->unpack_bpc,
                   a->pack_bpc);
-    lm_buf_printf(b, ROW "launch %g, CB handshake %g, semaphore %g, barrier %g, Dst handoff %g\n",
+    lm_buf_printf(b, ROW "launch %g, CB handshake %g, semaphore %g, barrier %g, Dst handoff %g, op init %g\n",
                   "fixed costs (cycles)", a->kernel_launch_cycles, a->cb_handshake_cycles,
-                  a->sem_cycles, a->barrier_cycles, a->dst_handoff_cycles);
+                  a->sem_cycles, a->barrier_cycles, a->dst_handoff_cycles, a->op_init_cycles);
 
     double rd = arch_dram_read_bpc(a), wr = arch_dram_write_bpc(a);
     lm_buf_printf(b, "\nderived\n");
@@ -1712,9 +1713,9 @@ void arch_print_json(lm_buf *b, const arch_desc *a)
                   a->sfpu_recip_tile_cycles, a->unpack_bpc, a->pack_bpc);
     lm_buf_printf(b, "    \"overhead\": {\"kernel_launch_cycles\": %.15g, \"cb_handshake_cycles\": "
                      "%.15g, \"semaphore_cycles\": %.15g, \"barrier_cycles\": %.15g, "
-                     "\"dst_handoff_cycles\": %.15g}\n  },\n",
+                     "\"dst_handoff_cycles\": %.15g, \"op_init_cycles\": %.15g}\n  },\n",
                   a->kernel_launch_cycles, a->cb_handshake_cycles, a->sem_cycles,
-                  a->barrier_cycles, a->dst_handoff_cycles);
+                  a->barrier_cycles, a->dst_handoff_cycles, a->op_init_cycles);
     double rd = arch_dram_read_bpc(a), wr = arch_dram_write_bpc(a);
     lm_buf_printf(b, "  \"derived\": {\"cores\": %d, \"usable_l1_bytes\": %lld, \"peak_tflops\": {",
                   arch_num_cores(a), (long long)arch_usable_l1(a));

@@ -106,6 +106,7 @@ typedef struct arch_desc {
     double sem_cycles;           /* local semaphore update or poll */
     double barrier_cycles;       /* a NoC barrier with nothing outstanding */
     double dst_handoff_cycles;   /* math -> pack Dst acquire/release */
+    double op_init_cycles;       /* LLK init and format reconfig when a compute op differs from the last */
     double dram_write_latency_cycles; /* write request to acknowledgement, excluding NoC hops */
 } arch_desc;
 

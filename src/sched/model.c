@@ -964,9 +964,22 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
         batches = add(c, batches, mul(c, ind, cdv(c, tiles, K(c, k->fp32_acc ? a->dst_tiles_half_32b
                                                                             : a->dst_tiles_half_16b))));
     }
-    const sym_expr *ucyc = xfer(c, unpack, a->unpack_bpc);
-    const sym_expr *mcyc = cdv(c, math_m, K(c, 1000));
-    const sym_expr *pcyc = xfer(c, pack, a->pack_bpc);
+    /* An op configured differently from the op before it has each thread
+       run the LLK init and format reconfig (op_init_cycles) first. A thread
+       does it while it would wait for the op's inputs, so it counts in the
+       threads' busy totals, not along the chain of dependent ops. A level of
+       several ops pays every op's each iteration; the single op of a level
+       (a matmul over K) keeps its configuration from one iteration to the
+       next, and its one init per execution of the level hides behind the
+       level's first loads. */
+    int nlive = 0;
+    for (int i = 0; i < noc; i++)
+        nlive += !oc[i].dead;
+    int64_t init = llround(a->op_init_cycles);
+    const sym_expr *inits = K(c, nlive >= 2 ? nlive * init : 0);
+    const sym_expr *ucyc = add(c, xfer(c, unpack, a->unpack_bpc), inits);
+    const sym_expr *mcyc = add(c, cdv(c, math_m, K(c, 1000)), inits);
+    const sym_expr *pcyc = add(c, xfer(c, pack, a->pack_bpc), inits);
     *unpack_out = ucyc;
     *math_out = mcyc;
     *pack_out = pcyc;

@@ -19,6 +19,12 @@
  *           the sum of its steps' cycles (unpack: its input once and the
  *           other operand of each binary step; pack: once)
  *   pack    bytes of the output tiles (in the output CB's format) / pack_bpc
+ *   init    op_init_cycles on each of the three threads before the first
+ *           chunk of an op whose configuration (op, operation, broadcast,
+ *           operand and output formats, chain steps) differs from the op
+ *           that thread ran before: the LLK's init and format reconfig. A
+ *           thread runs it as soon as it is free, ahead of its wait for the
+ *           op's inputs, so only the part longer than that wait shows
  *
  * The values are computed when unpack reads the inputs (the chunk then
  * carries them in its buffer, as the source registers and Dst would), in
@@ -102,6 +108,51 @@ int sim_compute_nchunks(sim *s, sim_engine *e, const df_stmt *st)
     default:
         LM_BUG("not a compute op");
     }
+}
+
+static int cb_format(sim *s, sim_engine *e, int cbid)
+{
+    if (cbid < 0)
+        return -1;
+    const sim_cbs *cb = &s->cores[e->core].cb[cbid];
+    return cb->used ? (int)cb->format : -1;
+}
+
+static bool same_step(const df_stmt *a, const df_stmt *b)
+{
+    return a->op == b->op && a->sub == b->sub && a->bcast == b->bcast && a->trans_b == b->trans_b &&
+           a->exact == b->exact && a->rev == b->rev;
+}
+
+/* Does st run on the configuration op `was` left? The same statement, or
+ * one of the same kind on operands and output of the same formats. */
+static bool same_config(sim *s, sim_engine *e, const df_stmt *was, const df_stmt *st)
+{
+    if (was == st)
+        return true;
+    if (!was || !same_step(was, st) || was->nbody != st->nbody)
+        return false;
+    if (cb_format(s, e, was->cb) != cb_format(s, e, st->cb) ||
+        cb_format(s, e, was->cb_b) != cb_format(s, e, st->cb_b) ||
+        cb_format(s, e, was->cb_out) != cb_format(s, e, st->cb_out))
+        return false;
+    for (int i = 0; i < st->nbody; i++)
+        if (!same_step(was->body[i], st->body[i]) || cb_format(s, e, was->body[i]->cb_b) != cb_format(s, e, st->body[i]->cb_b))
+            return false;
+    return true;
+}
+
+/* The init a thread pays before the first chunk of st (see the top). */
+double sim_compute_init(sim *s, sim_engine *e, const df_stmt *st)
+{
+    if (e->sub != 0)
+        return 0;
+    bool same = same_config(s, e, e->cfg, st);
+    e->cfg = st;
+    if (same)
+        return 0;
+    double idle = s->q.now - e->t_free;
+    return idle >= s->a->op_init_cycles ? 0 : s->a->op_init_cycles - (idle > 0 ? idle : 0);
 }
 
 /* An input page at the front of a CB, checked against what was waited for. */

@@ -113,6 +113,7 @@ static void unblock(sim *s, sim_engine *e, const df_stmt *st)
 static int busy_for(sim *s, sim_engine *e, double cost)
 {
     e->t_op = now(s);
+    e->t_free = now(s) + (cost > 0 ? cost : 0);
     e->phase = 1;
     if (cost <= 0)
         return STEP_AGAIN;
@@ -738,7 +739,7 @@ static int compute_op(sim *s, sim_engine *e, const df_stmt *st)
             double cost = sim_compute_unpack(s, e, st, e->sub, &e->cur);
             if (s->failed)
                 return STEP_WAIT;
-            return busy_for(s, e, cost);
+            return busy_for(s, e, cost + sim_compute_init(s, e, st));
         }
         c->srcq[(c->src_head + c->nsrc) % SIM_SRCQ] = e->cur;
         c->nsrc++;
@@ -755,7 +756,7 @@ static int compute_op(sim *s, sim_engine *e, const df_stmt *st)
             if (e->cur.s != st)
                 LM_BUG("compute stages disagree on the op order");
             c->dst_held++;
-            return busy_for(s, e, e->cur.math + s->a->dst_handoff_cycles);
+            return busy_for(s, e, e->cur.math + s->a->dst_handoff_cycles + sim_compute_init(s, e, st));
         }
         /* the source registers are free again; the Dst half goes to pack */
         c->src_head = (c->src_head + 1) % SIM_SRCQ;
@@ -774,7 +775,7 @@ static int compute_op(sim *s, sim_engine *e, const df_stmt *st)
             e->cur = c->dstq[c->dst_head];
             if (e->cur.s != st)
                 LM_BUG("compute stages disagree on the op order");
-            return busy_for(s, e, e->cur.pack);
+            return busy_for(s, e, e->cur.pack + sim_compute_init(s, e, st));
         }
         sim_compute_pack(s, e, &e->cur, st->cb_out);
         if (s->failed)

@@ -343,6 +343,8 @@ typedef struct sim_engine {
     double t_done;       /* when it finished its kernel */
     int32_t nreads, nwrites; /* outstanding NoC transactions */
     sim_chunk cur;       /* compute: the chunk in hand */
+    const df_stmt *cfg;  /* compute: the op this thread was last configured for */
+    double t_free;       /* when its last busy stretch ended */
     int64_t n_ops;
 } sim_engine;
 
@@ -424,6 +426,7 @@ void sim_describe_wait(sim *s, const sim_engine *e, lm_buf *b);
 /* compute.c */
 /* Number of chunks op `st` splits into; 0 after reporting an error. */
 int sim_compute_nchunks(sim *s, sim_engine *e, const df_stmt *st);
+double sim_compute_init(sim *s, sim_engine *e, const df_stmt *st);
 /* Unpack cycles and the chunk (math/pack cycles, output pages) of chunk j;
  * in functional mode also its values into a chunk buffer. */
 double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_chunk *c);

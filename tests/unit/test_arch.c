@@ -327,7 +327,7 @@ static const char tiny[] =
     "    unpack_bytes_per_cycle: 64\n"                                              /* 40 */
     "    pack_bytes_per_cycle: 64\n"                                                /* 41 */
     "  overhead: {kernel_launch_cycles: 1000, cb_handshake_cycles: 30,"
-    " semaphore_cycles: 10, barrier_cycles: 10, dst_handoff_cycles: 16}\n";         /* 42 */
+    " semaphore_cycles: 10, barrier_cycles: 10, dst_handoff_cycles: 16, op_init_cycles: 70}\n";         /* 42 */
 
 /* `tiny` with the first `from` replaced by `to`. */
 static char *edit(const char *from, const char *to)

@@ -528,7 +528,7 @@ static const char one_core_yaml[] =
     "    unpack_bytes_per_cycle: 64\n"
     "    pack_bytes_per_cycle: 64\n"
     "  overhead: {kernel_launch_cycles: 1000, cb_handshake_cycles: 30, semaphore_cycles: 10, barrier_cycles: 10,"
-    " dst_handoff_cycles: 16}\n";
+    " dst_handoff_cycles: 16, op_init_cycles: 70}\n";
 
 /* One tile copied from DRAM to DRAM through the core, checked. */
 static const char copy_program[] = "tensor A rows=32 cols=32 format=bf16 role=input seed=1\n"

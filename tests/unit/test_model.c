@@ -288,7 +288,10 @@ static int64_t milli(double x) { return llround(x * 1000); }
  * stage is the chain exp (its slowest stage: it reads only the load and
  * overlaps the previous program) + multiply (slowest stage + the two
  * smaller over its 2 chunks), above the engines' totals; then one Dst
- * hand-off per chunk and the CB handshakes of x and z. */
+ * hand-off per chunk and the CB handshakes of x and z. The two ops differ,
+ * so each thread also runs two op inits a program: they count in the
+ * threads' totals (a thread runs them while it would wait for the op's
+ * inputs), not along the chain. */
 static void chain_of_ops(void **st)
 {
     (void)st;
@@ -307,8 +310,12 @@ static void chain_of_ops(void **st)
     int64_t totals = LM_MAX(LM_MAX(cdiv(3 * T * tb * 1000, milli(a->unpack_bpc)),
                                    cdiv(T * (milli(a->sfpu_exp_tile_cycles) + milli(a->eltwise_tile_cycles)), 1000)),
                             cdiv(2 * T * tb * 1000, milli(a->pack_bpc)));
-    int64_t want = LM_MAX(chain, totals) + 4 * llround(a->dst_handoff_cycles) + 2 * llround(a->cb_handshake_cycles);
-    assert_true(chain > totals); /* the chain decides here */
+    int64_t inits = 2 * llround(a->op_init_cycles);
+    int64_t want = LM_MAX(chain, totals + inits) + 4 * llround(a->dst_handoff_cycles) + 2 * llround(a->cb_handshake_cycles);
+    assert_true(a->op_init_cycles > 0);
+    assert_true(chain > totals + inits); /* the chain decides here */
+    /* the inits are in each thread's total: the unpacker reads x, then x and y */
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), cdiv(3 * T * tb * 1000, milli(a->unpack_bpc)) + inits);
     assert_int_equal(term_at(&x, SCHED_T_COMPUTE, 0, "compute", at), want);
     drv_free(&x.r);
 }
@@ -319,7 +326,7 @@ static void chain_of_ops(void **st)
  * chunks): unpack x and w once (16 tiles), math 8 exps and 8 multiplies,
  * pack z once (8 tiles); it reads only loads, so in steady state it counts
  * its slowest stage; then a Dst hand-off per chunk (2, not 4) and the CB
- * handshakes of x, w and z. */
+ * handshakes of x, w and z; the one op never switches, so no op init. */
 static void chain_in_dst(void **st)
 {
     (void)st;

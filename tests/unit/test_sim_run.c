@@ -349,6 +349,74 @@ static void test_matmul_stages(void **st)
     NEAR(t, A.kernel_launch_cycles + fmax(end_pack, end_unpack), 1e-6);
 }
 
+/* Eight iterations of two ops on one core, each reading the filled CB 0
+ * and writing its own 4-tile CB. With op_init_cycles = I the threads pay
+ * I before an op whose configuration differs from the op before. */
+static double init_cycles(double init, const char *op1, const char *op2, bool dependent)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "program ops\n"
+             "class c x0=0 y0=0 x1=0 y1=0 {\n"
+             "  cb 0 format=bf16 pages=4\n"
+             "  cb 1 format=bf16 pages=4\n"
+             "  cb 2 format=bf16 pages=4\n"
+             "  compute {\n"
+             "    cb_reserve cb=0 n=4\n"
+             "    fill out=0 n=4 scalar=1\n"
+             "    cb_push cb=0 n=4\n"
+             "    cb_wait cb=0 n=4\n"
+             "    for i lo=0 hi=8 {\n"
+             "      cb_reserve cb=1 n=4\n"
+             "      %s a=0 out=1 n=4\n"
+             "      cb_push cb=1 n=4\n"
+             "      %s"
+             "      cb_reserve cb=2 n=4\n"
+             "      %s a=%d out=2 n=4\n"
+             "      cb_push cb=2 n=4\n"
+             "      %s"
+             "      cb_pop cb=1 n=4\n"
+             "      cb_wait cb=2 n=4\n"
+             "      cb_pop cb=2 n=4\n"
+             "    }\n"
+             "  }\n"
+             "}\n",
+             op1, dependent ? "cb_wait cb=1 n=4\n" : "", op2, dependent ? 1 : 0,
+             dependent ? "" : "cb_wait cb=1 n=4\n");
+    arch_desc a = A;
+    a.op_init_cycles = init;
+    char *err = NULL;
+    sim_options o = {0};
+    sim_result *r = run(text, &a, &o, &err);
+    if (!r)
+        print_error("%s", err);
+    free(err);
+    assert_non_null(r);
+    double c = r->cycles;
+    sim_result_free(r);
+    return c;
+}
+
+/* The op init: two different ops that stream (the second reads the fill,
+ * not the first's output) keep the threads busy, so each op after the first
+ * adds the init (15 of the 16); the same op twice configures once, after
+ * the fill, while waiting for it. When the second op reads the first's
+ * result, each thread runs the second's init while it waits for that
+ * result, and only the first op's init, which the unpacker starts right
+ * after the second op's unpack, shows: about half as much. */
+static void test_op_init(void **st)
+{
+    (void)st;
+    const double I = 100;
+    const char *exp = "sfpu op=exp", *neg = "sfpu op=neg";
+    double alt0 = init_cycles(0, exp, neg, false), alt = init_cycles(I, exp, neg, false);
+    assert_true(alt - alt0 >= 15 * I - 1e-6 && alt - alt0 <= 16 * I + 1e-6);
+    double same0 = init_cycles(0, exp, exp, false), same = init_cycles(I, exp, exp, false);
+    assert_true(same - same0 <= 1e-6);
+    double dep0 = init_cycles(0, exp, neg, true), dep = init_cycles(I, exp, neg, true);
+    assert_true(dep - dep0 >= 6 * I && dep - dep0 <= 8 * I + 1e-6);
+}
+
 /* A sub-block larger than a Dst half is rejected, naming the limit. */
 static void test_dst_overflow(void **st)
 {
@@ -511,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_semaphore_pingpong),
         cmocka_unit_test(test_matmul_fidelity),
         cmocka_unit_test(test_matmul_stages),
+        cmocka_unit_test(test_op_init),
         cmocka_unit_test(test_dst_overflow),
         cmocka_unit_test(test_deadlock_cb),
         cmocka_unit_test(test_deadlock_sem),

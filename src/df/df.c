@@ -136,6 +136,7 @@ static const df_field f_reduce[] = {
     F("cols", EXPR, cols, OPT, "1"),
     F("at", EXPR, at, OPT, "0"),
     F("at_out", EXPR, at_out, OPT, "0"),
+    F("fold", FLAG, fold, OPT, "0"),
 };
 static const df_field f_copy[] = {
     F("a", CB, cb, REQ, NULL),

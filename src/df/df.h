@@ -143,6 +143,7 @@ struct df_stmt {
     bool ge;              /* SEM_WAIT: wait for >= value instead of == */
     bool exact;           /* SFPU exp: exact rather than approximate */
     bool rev;             /* ELTWISE step of a CHAIN: the Dst value is the second operand (b op value) */
+    bool fold;            /* REDUCE sum: add each row's tiles element-wise in Dst, then reduce that one tile */
     /* expressions (NULL when absent; the op table gives defaults) */
     const df_expr *lo, *hi, *step;       /* FOR */
     const df_expr *n;                    /* page counts */

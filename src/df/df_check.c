@@ -395,6 +395,8 @@ static void check_refs(const vctx *v, const df_stmt *s)
     }
     if (s->op == DF_SFPU && s->exact && s->sub != DF_EXP && s->sub != DF_EXP2)
         lm_error(v->d, s->loc, "sfpu: exact=1 applies to op=exp and op=exp2 only");
+    if (s->op == DF_REDUCE && s->fold && s->sub != DF_RSUM)
+        lm_error(v->d, s->loc, "reduce: fold=1 applies to op=sum only (the matrix engine adds tiles, it has no element-wise max)");
     if (s->op != DF_CHAIN)
         return;
     for (int j = 0; j < s->nbody; j++) {

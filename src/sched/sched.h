@@ -115,6 +115,7 @@ typedef struct sched_work_op {
     const sym_expr *unpack_bytes; /* bytes the unpacker reads from L1 (MATMUL: set by the model) */
     const sym_expr *pack_bytes;   /* bytes the packer writes to L1 */
     const sym_expr *dst_batches;  /* Dst acquire/release rounds (MATMUL: set by the model) */
+    const sym_expr *out_tiles;    /* REDUCE: the tiles it reduces into (one per row of tiles) */
     int dot;                      /* MATMUL: index into sched_kernel.dots */
     /* element-wise ops: the operands it unpacks, each with its bytes
        (unpack_bytes is their sum), so that the model can leave out one that

@@ -467,7 +467,9 @@ static void do_compute(sumctx *c, const tir_op *op)
     case TIR_REDUCE_SUM: {
         const tir_value *r = root_of(op->opnds[0]);
         const sym_expr *in = r ? ntiles(c, &r->type) : sym_const(s, 1);
-        add_work(c, SCHED_OP_REDUCE, op, in, operand_bytes(c, op->opnds[0]), pack, -1);
+        sched_work_op *w = add_work(c, SCHED_OP_REDUCE, op, in, operand_bytes(c, op->opnds[0]), pack, -1);
+        if (w)
+            w->out_tiles = tiles;
         break;
     }
     case TIR_CAST:

@@ -13,7 +13,9 @@
  *   math    tiles x the op's cycles per tile: matmul_tile_cycles[fidelity]
  *           (scaled by the in0 row granule for tiles shorter than it),
  *           eltwise_tile_cycles, bcast_tile_cycles when an operand is
- *           broadcast, mask as one element-wise pass, reduce_tile_cycles per input tile, SFPU exp
+ *           broadcast, mask as one element-wise pass, reduce_tile_cycles per input tile
+ *           (a folded sum: eltwise_tile_cycles per tile after a row's first
+ *           and reduce_tile_cycles per row), SFPU exp
  *           and exp2 (approximate or exact), recip; log costs as exact exp,
  *           neg/scale, copy and fill as one element-wise pass; a chain
  *           the sum of its steps' cycles (unpack: its input once and the
@@ -386,10 +388,15 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         int64_t rows = evx(s, e, st, st->rows), cols = evx(s, e, st, st->cols);
         int64_t r0 = (int64_t)j * cap, r1 = LM_MIN(rows, r0 + cap);
         c->ntiles = (int)(r1 - r0);
-        c->math = (double)(c->ntiles * cols) * a->reduce_tile_cycles;
+        /* folded: the row's tiles are added element-wise in Dst (one pass
+           each after the first), then one tile is reduced */
+        bool fold = st->fold && cols > 1;
+        c->math = fold ? c->ntiles * ((double)(cols - 1) * a->eltwise_tile_cycles + a->reduce_tile_cycles)
+                       : (double)(c->ntiles * cols) * a->reduce_tile_cycles;
         c->pack = c->ntiles * per_out;
         unpack = (double)(c->ntiles * cols) * tbytes(s, e, st->cb) / a->unpack_bpc;
         c->buf = take_buf(s, e);
+        float sum[NUM_TILE_ELEMS];
         for (int64_t r = r0; r < r1; r++) {
             c->out[r - r0] = (int32_t)(at_out + r);
             float *dst = c->buf >= 0 ? buf_tile(s, e, c, (int)(r - r0)) : NULL;
@@ -399,9 +406,17 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
                 const float *pa = in_page(s, e, st, st->cb, at + r * cols + q);
                 if (s->failed)
                     return 0;
-                if (dst)
+                if (!dst)
+                    continue;
+                if (!fold)
                     num_tile_reduce_row(dst, pa, st->sub == DF_RMAX ? NUM_RED_MAX : NUM_RED_SUM, q > 0);
+                else if (q == 0)
+                    memcpy(sum, pa, sizeof sum);
+                else
+                    num_tile_binop(sum, sum, pa, NUM_ADD, NUM_BCAST_NONE);
             }
+            if (dst && fold)
+                num_tile_reduce_row(dst, sum, NUM_RED_SUM, false);
         }
         break;
     }

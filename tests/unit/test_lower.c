@@ -191,14 +191,14 @@ static int count_ops(df_stmt *const *body, int n, df_op op)
     return c;
 }
 
-/* The i-th chain statement of a kernel (in program order), or NULL. */
-static const df_stmt *nth_chain(df_stmt *const *body, int n, int *i)
+/* The i-th statement of op `op` of a kernel (in program order), or NULL. */
+static const df_stmt *nth_op(df_stmt *const *body, int n, df_op op, int *i)
 {
     for (int k = 0; k < n; k++) {
-        if (body[k]->op == DF_CHAIN && (*i)-- == 0)
+        if (body[k]->op == op && (*i)-- == 0)
             return body[k];
         if (body[k]->op == DF_FOR) {
-            const df_stmt *c = nth_chain(body[k]->body, body[k]->nbody, i);
+            const df_stmt *c = nth_op(body[k]->body, body[k]->nbody, op, i);
             if (c)
                 return c;
         }
@@ -206,10 +206,12 @@ static const df_stmt *nth_chain(df_stmt *const *body, int n, int *i)
     return NULL;
 }
 
-static const df_stmt *chain_of(const df_class *c, int i)
+static const df_stmt *compute_op(const df_class *c, df_op op, int i)
 {
-    return nth_chain(c->kernels[DF_COMPUTE].body, c->kernels[DF_COMPUTE].nbody, &i);
+    return nth_op(c->kernels[DF_COMPUTE].body, c->kernels[DF_COMPUTE].nbody, op, &i);
 }
+
+static const df_stmt *chain_of(const df_class *c, int i) { return compute_op(c, DF_CHAIN, i); }
 
 static int class_ops(const df_class *c, df_kernel_kind k, df_op op)
 {
@@ -558,6 +560,12 @@ static void attention(void **st, bool causal, bool mcast)
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_MATMUL), 2);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_MASK), 1);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 2);
+    /* the row sum over the key block's 2 tile columns folds them in Dst;
+       the row maximum cannot */
+    assert_int_equal(compute_op(c, DF_REDUCE, 0)->sub, DF_RMAX);
+    assert_false(compute_op(c, DF_REDUCE, 0)->fold);
+    assert_int_equal(compute_op(c, DF_REDUCE, 1)->sub, DF_RSUM);
+    assert_true(compute_op(c, DF_REDUCE, 1)->fold);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_FILL), 3);
     /* chains in Dst: the scale into the mask (the scaled scores are read
        only there), m_i - m_new into exp2 (alpha) and s - m_new into exp2 (p);

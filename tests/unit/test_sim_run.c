@@ -417,6 +417,60 @@ static void test_op_init(void **st)
     assert_true(dep - dep0 >= 6 * I && dep - dep0 <= 8 * I + 1e-6);
 }
 
+/* A row sum of 2 x 4 random bf16 tiles, as the LLK's row reduction per
+ * tile (fold=0) and folded (fold=1: the row's tiles added in Dst, then one
+ * tile reduced): the same sums up to fp32 rounding, and the folded one
+ * spends (cols - 1) element-wise passes and one reduction per row where
+ * the other spends cols reductions; the op is one chunk, so its unpack,
+ * math and pack run one after the other and the difference is exactly the
+ * math's. */
+static const char *FOLD_PROG =
+    "program fold\n"
+    "tensor A rows=64 cols=128 format=bf16 role=input seed=7\n"
+    "tensor O rows=64 cols=32 format=fp32 role=output\n"
+    "class c x0=0 y0=0 x1=0 y1=0 {\n"
+    "  cb 0 format=bf16 pages=8\n"
+    "  cb 1 format=fp32 pages=2\n"
+    "  reader {\n"
+    "    cb_reserve cb=0 n=8\n    read tensor=A row=0 col=0 rows=2 cols=4 cb=0\n    read_barrier\n"
+    "    cb_push cb=0 n=8\n"
+    "  }\n"
+    "  compute {\n"
+    "    cb_wait cb=0 n=8\n    cb_reserve cb=1 n=2\n"
+    "    reduce op=sum a=0 out=1 rows=2 cols=4 fold=%d\n"
+    "    cb_push cb=1 n=2\n    cb_pop cb=0 n=8\n"
+    "  }\n"
+    "  writer {\n"
+    "    cb_wait cb=1 n=2\n    write cb=1 tensor=O row=0 col=0 rows=2\n    write_barrier\n    cb_pop cb=1 n=2\n"
+    "  }\n"
+    "}\n";
+
+static void test_reduce_fold(void **st)
+{
+    (void)st;
+    double cyc[2];
+    for (int fold = 0; fold < 2; fold++) {
+        char text[2048];
+        snprintf(text, sizeof text, FOLD_PROG, fold);
+        sim_options o = {.keep_tensors = true};
+        sim_result *r = run_ok(text, &o);
+        const float *a = r->tensor_data[0], *out = r->tensor_data[1];
+        for (int i = 0; i < 64; i++) {
+            double want = 0, mag = 0;
+            for (int j = 0; j < 128; j++) {
+                want += a[i * 128 + j];
+                mag += fabs(a[i * 128 + j]);
+            }
+            if (fabs(out[i * 32] - want) > 1e-6 * mag + 1e-30)
+                fail_msg("fold=%d row %d: %g, want %g", fold, i, (double)out[i * 32], want);
+        }
+        cyc[fold] = r->cycles;
+        sim_result_free(r);
+    }
+    double plain = 2 * 4 * A.reduce_tile_cycles, folded = 2 * (3 * A.eltwise_tile_cycles + A.reduce_tile_cycles);
+    NEAR(cyc[0] - cyc[1], plain - folded, 1e-6);
+}
+
 /* A sub-block larger than a Dst half is rejected, naming the limit. */
 static void test_dst_overflow(void **st)
 {
@@ -580,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_matmul_fidelity),
         cmocka_unit_test(test_matmul_stages),
         cmocka_unit_test(test_op_init),
+        cmocka_unit_test(test_reduce_fold),
         cmocka_unit_test(test_dst_overflow),
         cmocka_unit_test(test_deadlock_cb),
         cmocka_unit_test(test_deadlock_sem),

@@ -89,14 +89,62 @@ static void json_values(lm_buf *b, const fe_spec *spec, const sched_schedule *sc
     lm_buf_putc(b, '}');
 }
 
-/* --emit-mzn: each surviving candidate's problem written as a MiniZinc model
- * and data file, with a header saying which candidate it is, how to run it
- * and loomc's optimum for it; a one-line summary goes to *note. */
+/* One problem written as DIR/NAME.mzn and NAME.dzn: `hdr` says which
+ * candidate(s) it is; the header adds how to run it and loomc's optimum. */
+static bool write_model(const solve_problem *p, const char *dir, const char *name, lm_buf *hdr, const char *what,
+                        lm_arena *ar)
+{
+    solve_solution a[1] = {{0}};
+    int na = 0;
+    solve_status sa = solve_run(p, NULL, a, &na, NULL, NULL);
+    lm_buf_printf(hdr, "run: minizinc --solver gecode %s.mzn %s.dzn\n", name, name);
+    if (sa == SOLVE_OPTIMAL)
+        lm_buf_printf(hdr, "loomc's optimum for this problem: %lld cycles", (long long)a[0].objective);
+    else
+        lm_buf_puts(hdr, "loomc's solver finds no schedule for this problem");
+    lm_buf why = {0}, mb = {0}, dzn = {0};
+    mzn_options mo = {.dzn = &dzn};
+    if (sa == SOLVE_OPTIMAL)
+        mo.known = a[0].values, mo.known_objective = a[0].objective;
+    bool ok = mzn_write_model(&mb, p, lm_buf_str(hdr), &mo, &why);
+    if (!ok)
+        fprintf(stderr, "loomc compile: error: %s: %s\n", what, lm_buf_str(&why));
+    const char *paths[2] = {lm_arena_printf(ar, "%s/%s.mzn", dir, name), lm_arena_printf(ar, "%s/%s.dzn", dir, name)};
+    const lm_buf *texts[2] = {&mb, &dzn};
+    for (int f = 0; f < 2 && ok; f++) {
+        FILE *fp = fopen(paths[f], "w");
+        bool w = fp && fputs(lm_buf_str(texts[f]), fp) >= 0;
+        if (fp && fclose(fp))
+            w = false;
+        if (!w) {
+            fprintf(stderr, "loomc compile: error: cannot write '%s': %s\n", paths[f], strerror(errno));
+            ok = false;
+        }
+    }
+    lm_buf_free(&mb);
+    lm_buf_free(&dzn);
+    lm_buf_free(&why);
+    solve_free_solutions(a, na);
+    return ok;
+}
+
+static void bound_line(lm_buf *hdr, const sched_job *job)
+{
+    for (int v = 0; job->bound && v < job->bound->n; v++)
+        lm_buf_printf(hdr, "%s%s=%lld", v ? " " : "bound: ", job->bound->b[v].var->name,
+                      (long long)job->bound->b[v].lo);
+    lm_buf_putc(hdr, '\n');
+}
+
+/* --emit-mzn: each surviving candidate's problem, and each fused pair's
+ * joint problem, written as a MiniZinc model and data file, with a header
+ * saying which it is, how to run it and loomc's optimum for it; a one-line
+ * summary goes to *note. */
 static bool emit_models(drv_result *r, const arch_desc *arch, const char *kfile, const char *dir, lm_buf *note)
 {
     const drv_sched *ds = r->sched;
     const sched_job *job = &ds->job;
-    int nl = job->nlaunches, written = 0;
+    int nl = job->nlaunches, written = 0, pairs = 0;
     bool ok = true;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "loomc compile: error: cannot make '%s': %s\n", dir, strerror(errno));
@@ -104,68 +152,67 @@ static bool emit_models(drv_result *r, const arch_desc *arch, const char *kfile,
     }
     lm_diag d;
     lm_diag_init(&d, stderr);
+    const char *shared = "the launches' shared constexprs are free here; loomc's own search fixes them "
+                         "for all launches at once\n";
     for (int l = 0; l < nl && ok; l++) {
         /* the same prefix and model as sched_select */
         const char *prefix = sched_launch_prefix(job, l, &r->arena);
         for (int i = 0; i < job->cands[l].n && ok; i++) {
             if (job->cands[l].c[i].fuse != SCHED_FUSE_NONE)
-                continue; /* a fused pair is one problem of two launches, not one launch's */
+                continue; /* a fused pair is one problem of two launches (below) */
             sched_model m;
             if (!sched_model_build(&m, job->k[l], &job->cands[l].c[i], arch, job->bound, prefix, r->sym, &r->arena,
                                    &d))
                 return false;
-            solve_solution a[1] = {{0}};
-            int na = 0;
-            solve_status sa = solve_run(&m.problem, NULL, a, &na, NULL, NULL);
             const char *label = job->cands[l].c[i].label;
-            lm_buf why = {0}, hdr = {0}, mb = {0}, dzn = {0};
-            const char *base = lm_arena_printf(&r->arena, "%s/%s-c%d", dir, job->k[l]->name, i);
+            lm_buf hdr = {0};
             lm_buf_printf(&hdr, "loomc compile %s --arch %s: launch %d (%s), candidate %d of %d\n", kfile, arch->name,
                           job->k[l]->launch, job->k[l]->name, i, job->cands[l].n);
             lm_buf_printf(&hdr, "mapping: %s\n", label);
-            for (int v = 0; job->bound && v < job->bound->n; v++)
-                lm_buf_printf(&hdr, "%s%s=%lld", v ? " " : "bound: ", job->bound->b[v].var->name,
-                              (long long)job->bound->b[v].lo);
-            lm_buf_printf(&hdr, "\nrun: minizinc --solver gecode %s-c%d.mzn %s-c%d.dzn\n", job->k[l]->name, i,
-                          job->k[l]->name, i);
+            bound_line(&hdr, job);
             if (nl > 1)
-                lm_buf_puts(&hdr, "the launches' shared constexprs are free here; loomc's own search fixes them "
-                                  "for all launches at once\n");
-            if (sa == SOLVE_OPTIMAL)
-                lm_buf_printf(&hdr, "loomc's optimum for this candidate: %lld cycles", (long long)a[0].objective);
-            else
-                lm_buf_puts(&hdr, "loomc's solver finds no schedule for this candidate");
-            mzn_options mo = {.dzn = &dzn};
-            if (sa == SOLVE_OPTIMAL)
-                mo.known = a[0].values, mo.known_objective = a[0].objective;
-            if (!mzn_write_model(&mb, &m.problem, lm_buf_str(&hdr), &mo, &why)) {
-                fprintf(stderr, "loomc compile: error: candidate %d (%s) of %s: %s\n", i, label, job->k[l]->name,
-                        lm_buf_str(&why));
-                ok = false;
-            }
-            const char *paths[2] = {lm_arena_printf(&r->arena, "%s.mzn", base),
-                                    lm_arena_printf(&r->arena, "%s.dzn", base)};
-            const lm_buf *texts[2] = {&mb, &dzn};
-            for (int f = 0; f < 2 && ok; f++) {
-                FILE *fp = fopen(paths[f], "w");
-                bool w = fp && fputs(lm_buf_str(texts[f]), fp) >= 0;
-                if (fp && fclose(fp))
-                    w = false;
-                if (!w) {
-                    fprintf(stderr, "loomc compile: error: cannot write '%s': %s\n", paths[f], strerror(errno));
-                    ok = false;
-                }
-            }
+                lm_buf_puts(&hdr, shared);
+            const char *what = lm_arena_printf(&r->arena, "candidate %d (%s) of %s", i, label, job->k[l]->name);
+            ok = write_model(&m.problem, dir, lm_arena_printf(&r->arena, "%s-c%d", job->k[l]->name, i), &hdr, what,
+                             &r->arena);
             written += ok;
             lm_buf_free(&hdr);
-            lm_buf_free(&mb);
-            lm_buf_free(&dzn);
-            lm_buf_free(&why);
-            solve_free_solutions(a, na);
         }
     }
-    if (ok)
-        lm_buf_printf(note, "MiniZinc models written to %s: %d, one per candidate\n", dir, written);
+    for (int u = 0; u < job->nfusions && ok; u++) {
+        const sched_fusion *f = &job->fusion[u];
+        int la = f->producer, lb = f->consumer;
+        for (int i = 0; i < job->cands[la].n && ok; i++)
+            for (int j = 0; j < job->cands[lb].n && ok; j++) {
+                const sched_candidate *ci = &job->cands[la].c[i], *cj = &job->cands[lb].c[j];
+                if (!sched_fused_pair(f, ci, cj))
+                    continue;
+                solve_problem p;
+                sched_model ms[2];
+                if (!sched_fused_problem(&p, ms, job, f, i, j, r->sym, &r->arena, &d))
+                    return false;
+                lm_buf hdr = {0};
+                lm_buf_printf(&hdr,
+                              "loomc compile %s --arch %s: launches %d (%s) and %d (%s) fused, candidates %d and %d\n",
+                              kfile, arch->name, job->k[la]->launch, job->k[la]->name, job->k[lb]->launch,
+                              job->k[lb]->name, i, j);
+                lm_buf_printf(&hdr, "mapping: %s | %s\n", ci->label, cj->label);
+                bound_line(&hdr, job);
+                lm_buf_puts(&hdr, shared);
+                const char *name =
+                    lm_arena_printf(&r->arena, "%s-c%d+%s-c%d", job->k[la]->name, i, job->k[lb]->name, j);
+                ok = write_model(&p, dir, name, &hdr, lm_arena_printf(&r->arena, "the fused pair %s", name),
+                                 &r->arena);
+                pairs += ok;
+                lm_buf_free(&hdr);
+            }
+    }
+    if (ok) {
+        lm_buf_printf(note, "MiniZinc models written to %s: %d, one per candidate", dir, written + pairs);
+        if (job->nfusions)
+            lm_buf_printf(note, " (%d of them fused pairs, one per pair)", pairs);
+        lm_buf_putc(note, '\n');
+    }
     return ok;
 }
 

@@ -499,6 +499,14 @@ void sched_fuse_job(sched_job *job, sym_ctx *s, lm_arena *ar);
 /* The prefix of launch l's own variables (grid, depths, sub-blocks) in the
  * job's joint problems: "" for a single launch, else "<kernel>.". */
 const char *sched_launch_prefix(const sched_job *job, int l, lm_arena *ar);
+/* The one problem of fused pair f at producer candidate `ip` and consumer
+ * candidate `jc` (they must pair, sched_fused_pair), as the selection
+ * solves it: both kernels' fused models (ms[0] the producer's, ms[1] the
+ * consumer's) joined - shared variables once, the constraints named after
+ * their kernel, objectives and tie-breaks summed. The job's shared
+ * constexprs are left free. */
+bool sched_fused_problem(solve_problem *p, sched_model ms[2], const sched_job *job, const sched_fusion *f, int ip,
+                         int jc, sym_ctx *s, lm_arena *ar, lm_diag *d);
 
 /* One solved combination of candidates (one per launch). */
 typedef struct sched_choice {

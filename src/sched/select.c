@@ -113,6 +113,21 @@ static void joint(solve_problem *p, sched_model *const *ms, int nl, sym_ctx *s, 
     }
 }
 
+bool sched_fused_problem(solve_problem *p, sched_model ms[2], const sched_job *job, const sched_fusion *f, int ip,
+                         int jc, sym_ctx *s, lm_arena *ar, lm_diag *d)
+{
+    int la = f->producer, lb = f->consumer;
+    const sched_candidate *ci = &job->cands[la].c[ip], *cj = &job->cands[lb].c[jc];
+    LM_ASSERT(sched_fused_pair(f, ci, cj));
+    const char *pa = sched_launch_prefix(job, la, ar), *pb = sched_launch_prefix(job, lb, ar);
+    if (!sched_model_build_fused(&ms[0], job->k[la], ci, f, job->k[lb], cj, pb, job->arch, job->bound, pa, s, ar, d) ||
+        !sched_model_build_fused(&ms[1], job->k[lb], cj, f, job->k[la], ci, pa, job->arch, job->bound, pb, s, ar, d))
+        return false;
+    sched_model *const mp[2] = {&ms[0], &ms[1]};
+    joint(p, mp, 2, s, ar);
+    return true;
+}
+
 typedef struct selctx {
     sched_job *job;
     const sched_select_opts *o;

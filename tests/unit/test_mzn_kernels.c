@@ -11,7 +11,8 @@
  *    for one shape also with the bound, as `loomc compile --solver minizinc`
  *    runs it: the same problems feasible and the same best of each;
  *  - the exported models (mzn_write_model with a data file, as `loomc
- *    compile --emit-mzn` writes them) run as written reach loomc's optimum.
+ *    compile --emit-mzn` writes them) run as written reach loomc's optimum,
+ *    a launch's candidates and fused pairs' joint problems alike.
  * Run from the repository root (as tests/run.sh does). Needs the minizinc
  * executable with Gecode (Debian's minizinc package, which `make test`
  * installs): without it the tests fail, they never skip. */
@@ -108,6 +109,30 @@ static void release(job *j)
 {
     drv_free(&j->r);
     arch_free(j->a);
+}
+
+/* A problem's model with its data file, as `loomc compile --emit-mzn`
+ * writes them, run by MiniZinc: it reaches loomc's optimum. */
+static void model_reaches_optimum(const solve_problem *p, const char *what)
+{
+    solve_solution a[1];
+    int na = 0;
+    assert_int_equal(solve_run(p, NULL, a, &na, NULL, NULL), SOLVE_OPTIMAL);
+    lm_buf text = {0}, dzn = {0}, out = {0}, why = {0};
+    mzn_options mo = {.dzn = &dzn};
+    assert_true(mzn_write_model(&text, p, "test", &mo, &why));
+    lm_buf_puts(&text, lm_buf_str(&dzn)); /* the data file's assignments, as `minizinc X.mzn X.dzn` */
+    if (!mzn_run(lm_buf_str(&text), "gecode", NULL, NULL, &out, &why))
+        fail_msg("%s: %s", what, lm_buf_str(&why));
+    char want[64];
+    snprintf(want, sizeof want, "loomc_objective = %lld\n", (long long)a[0].objective);
+    if (!strstr(lm_buf_str(&out), want) || !strstr(lm_buf_str(&out), "=========="))
+        fail_msg("%s as written: want %s got %s", what, want, lm_buf_str(&out));
+    solve_free_solutions(a, na);
+    lm_buf_free(&text);
+    lm_buf_free(&dzn);
+    lm_buf_free(&out);
+    lm_buf_free(&why);
 }
 
 /* ---- the checks ------------------------------------------------------------------ */
@@ -235,28 +260,11 @@ static int cross_check(const char *kernel, const char *arch, const char *shape, 
             const char *prefix = nl > 1 ? lm_arena_printf(&j.r.arena, "%s.", sj->k[l]->name) : "";
             for (int c = 0; c < sj->cands[l].n; c++) {
                 if (sj->cands[l].c[c].fuse != SCHED_FUSE_NONE)
-                    continue; /* --emit-mzn writes one launch's problems */
+                    continue; /* a fused pair's joint problem: fused_models below */
                 sched_model m;
                 assert_true(sched_model_build(&m, sj->k[l], &sj->cands[l].c[c], sj->arch, sj->bound, prefix, j.r.sym,
                                               &j.r.arena, &j.d));
-                solve_solution a[1];
-                int na = 0;
-                assert_int_equal(solve_run(&m.problem, NULL, a, &na, NULL, NULL), SOLVE_OPTIMAL);
-                lm_buf text = {0}, dzn = {0}, out = {0}, why = {0};
-                mzn_options mo = {.dzn = &dzn};
-                assert_true(mzn_write_model(&text, &m.problem, "test", &mo, &why));
-                lm_buf_puts(&text, lm_buf_str(&dzn)); /* the data file's assignments, as `minizinc X.mzn X.dzn` */
-                if (!mzn_run(lm_buf_str(&text), "gecode", NULL, NULL, &out, &why))
-                    fail_msg("%s: candidate %d's model: %s", what, c, lm_buf_str(&why));
-                char want[64];
-                snprintf(want, sizeof want, "loomc_objective = %lld\n", (long long)a[0].objective);
-                if (!strstr(lm_buf_str(&out), want) || !strstr(lm_buf_str(&out), "=========="))
-                    fail_msg("%s: candidate %d's model as written: want %s got %s", what, c, want, lm_buf_str(&out));
-                solve_free_solutions(a, na);
-                lm_buf_free(&text);
-                lm_buf_free(&dzn);
-                lm_buf_free(&out);
-                lm_buf_free(&why);
+                model_reaches_optimum(&m.problem, lm_arena_printf(&j.r.arena, "%s: candidate %d's model", what, c));
             }
         }
     }
@@ -265,6 +273,32 @@ static int cross_check(const char *kernel, const char *arch, const char *shape, 
     LM_VEC_FREE(&theirs);
     sched_result_free(&rb);
     sched_result_free(&rm);
+    release(&j);
+    return n;
+}
+
+/* Every fused pair's joint problem (sched_fused_problem, as `--emit-mzn`
+ * writes it), run by MiniZinc as written, reaches loomc's optimum; returns
+ * the number of pairs. */
+static int fused_models(const char *path, const char *arch, const char *shapes, const char *consts)
+{
+    job j;
+    compile(&j, path, arch, shapes, consts);
+    const sched_job *sj = &j.r.sched->job;
+    int n = 0;
+    for (int u = 0; u < sj->nfusions; u++) {
+        const sched_fusion *f = &sj->fusion[u];
+        for (int a = 0; a < sj->cands[f->producer].n; a++)
+            for (int b = 0; b < sj->cands[f->consumer].n; b++) {
+                if (!sched_fused_pair(f, &sj->cands[f->producer].c[a], &sj->cands[f->consumer].c[b]))
+                    continue;
+                solve_problem p;
+                sched_model ms[2];
+                assert_true(sched_fused_problem(&p, ms, sj, f, a, b, j.r.sym, &j.r.arena, &j.d));
+                model_reaches_optimum(&p, lm_arena_printf(&j.r.arena, "%s on %s: fused pair %d+%d", path, arch, a, b));
+                n++;
+            }
+    }
     release(&j);
     return n;
 }
@@ -306,6 +340,7 @@ static void flash_decode(void **state)
     assert_int_equal(
         cross_check("kernels/flash_decode.py", "blackhole_p150", "B=1,H=4,HKV=1,S=128,D=32", "NUM_SPLITS=4", false),
         4 + 6);
+    assert_int_equal(fused_models("kernels/flash_decode.py", "wormhole_n150", "B=1,H=8,HKV=1,S=64,D=64", "NUM_SPLITS=2"), 6);
 }
 
 int main(void)

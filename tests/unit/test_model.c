@@ -67,6 +67,48 @@ static int64_t cb_bytes(const df_program *p, const arch_desc *a)
     return most;
 }
 
+/* A kernel compiled and scheduled for the checks below, its messages
+ * collected in errtext. */
+typedef struct scheduled {
+    drv_result r;
+    lm_diag d;
+    FILE *err;
+    char *errtext;
+    size_t errlen;
+    fe_kv sk[16], ck[16];
+    char sbuf[256], cbuf[256];
+} scheduled;
+
+static void schedule_open(scheduled *x, const arch_desc *a, const char *path, const char *spec, const char *shapes,
+                          const char *consts, int topk)
+{
+    x->errtext = NULL;
+    x->errlen = 0;
+    x->err = open_memstream(&x->errtext, &x->errlen);
+    lm_diag_init(&x->d, x->err);
+    drv_opts o = {0};
+    o.path = path;
+    o.launch.shapes = x->sk;
+    o.launch.nshapes = parse_kv(shapes, x->sk, 16, x->sbuf, sizeof x->sbuf);
+    o.launch.consts = x->ck;
+    o.launch.nconsts = consts ? parse_kv(consts, x->ck, 16, x->cbuf, sizeof x->cbuf) : 0;
+    o.launch.kernel = spec;
+    bool ok = drv_compile(&x->r, &o, &x->d);
+    drv_sched_opts so = {.arch = a, .top_k = topk};
+    ok = ok && drv_schedule(&x->r, &so, &x->d);
+    fflush(x->err);
+    if (!ok)
+        print_error("%s\n", x->errtext);
+    assert_true(ok);
+}
+
+static void schedule_close(scheduled *x)
+{
+    drv_free(&x->r);
+    fclose(x->err);
+    free(x->errtext);
+}
+
 static int nfused; /* fused pairs lowered by l1_agrees */
 
 /* Schedule with the top `topk`, lower every pick and compare its CB bytes
@@ -80,36 +122,16 @@ static void l1_agrees(const arch_desc *a, const char *path, const char *shapes, 
     if (spec)
         *spec++ = 0;
     path = pbuf;
-    static char sbuf[256], cbuf[256];
-    fe_kv sk[16], ck[16];
-    char *errtext = NULL;
-    size_t errlen = 0;
-    FILE *err = open_memstream(&errtext, &errlen);
-    lm_diag d;
-    lm_diag_init(&d, err);
-    drv_opts o = {0};
-    o.path = path;
-    o.launch.shapes = sk;
-    o.launch.nshapes = parse_kv(shapes, sk, 16, sbuf, sizeof sbuf);
-    o.launch.consts = ck;
-    o.launch.nconsts = consts ? parse_kv(consts, ck, 16, cbuf, sizeof cbuf) : 0;
-    o.launch.kernel = spec;
-    drv_result r;
-    bool ok = drv_compile(&r, &o, &d);
-    drv_sched_opts so = {.arch = a, .top_k = topk};
-    ok = ok && drv_schedule(&r, &so, &d);
-    fflush(err);
-    if (!ok)
-        print_error("%s\n", errtext);
-    assert_true(ok);
-    const sched_job *job = &r.sched->job;
-    const sched_result *res = &r.sched->result;
+    scheduled x;
+    schedule_open(&x, a, path, spec, shapes, consts, topk);
+    const sched_job *job = &x.r.sched->job;
+    const sched_result *res = &x.r.sched->result;
     int bad = 0;
     for (int t = 0; t < res->ntop; t++) {
         const sched_choice *ch = &res->top[t];
         sched_schedule sc[SCHED_MAX_LAUNCHES];
         memset(sc, 0, sizeof sc);
-        sched_choice_schedules(job, ch, sc, r.sym);
+        sched_choice_schedules(job, ch, sc, x.r.sym);
         const sched_kernel *kp[SCHED_MAX_LAUNCHES];
         const sched_schedule *sp[SCHED_MAX_LAUNCHES];
         for (int l = 0; l < job->nlaunches; l++)
@@ -121,19 +143,19 @@ static void l1_agrees(const arch_desc *a, const char *path, const char *shapes, 
                which the consumer's model counts */
             int lm = sc[l].cand.fuse == SCHED_FUSE_PRODUCER ? l + 1 : l;
             assert_true(sched_choice_eval(job, ch, ch->m[lm]->l1_bytes, &model));
-            df_program *p = sched_lower_launch(kp, sp, job->nlaunches, l, a, r.sym, &d, &cov);
-            fflush(err);
+            df_program *p = sched_lower_launch(kp, sp, job->nlaunches, l, a, x.r.sym, &x.d, &cov);
+            fflush(x.err);
             if (!p) {
                 print_error("%s %s top %d launch %d (%s): does not lower: %s\n", path, shapes, t, l,
-                            job->cands[l].c[ch->cand[l]].label, errtext);
+                            job->cands[l].c[ch->cand[l]].label, x.errtext);
                 bad++;
                 continue;
             }
             nfused += cov == 2;
             int64_t got = cb_bytes(p, a);
-            if (!df_validate(p, a, &d)) {
-                fflush(err);
-                print_error("%s %s top %d launch %d: does not validate: %s\n", path, shapes, t, l, errtext);
+            if (!df_validate(p, a, &x.d)) {
+                fflush(x.err);
+                print_error("%s %s top %d launch %d: does not validate: %s\n", path, shapes, t, l, x.errtext);
                 bad++;
             }
             if (got != model) {
@@ -147,9 +169,7 @@ static void l1_agrees(const arch_desc *a, const char *path, const char *shapes, 
         for (int l = 0; l < job->nlaunches; l++)
             sym_env_free(&sc[l].values);
     }
-    drv_free(&r);
-    fclose(err);
-    free(errtext);
+    schedule_close(&x);
     assert_int_equal(bad, 0);
 }
 
@@ -157,47 +177,28 @@ static void l1_agrees(const arch_desc *a, const char *path, const char *shapes, 
  * best schedule is lowered and validated. */
 static void cands_lower(const arch_desc *a, const char *path, const char *shapes, const char *consts)
 {
-    static char sbuf[256], cbuf[256];
-    fe_kv sk[16], ck[16];
-    char *errtext = NULL;
-    size_t errlen = 0;
-    FILE *err = open_memstream(&errtext, &errlen);
-    lm_diag d;
-    lm_diag_init(&d, err);
-    drv_opts o = {0};
-    o.path = path;
-    o.launch.shapes = sk;
-    o.launch.nshapes = parse_kv(shapes, sk, 16, sbuf, sizeof sbuf);
-    o.launch.consts = ck;
-    o.launch.nconsts = consts ? parse_kv(consts, ck, 16, cbuf, sizeof cbuf) : 0;
-    drv_result r;
-    bool ok = drv_compile(&r, &o, &d);
-    drv_sched_opts so = {.arch = a, .top_k = 1};
-    ok = ok && drv_schedule(&r, &so, &d);
-    fflush(err);
-    if (!ok)
-        print_error("%s\n", errtext);
-    assert_true(ok);
-    const sched_job *job = &r.sched->job;
-    const sched_result *res = &r.sched->result;
+    scheduled x;
+    schedule_open(&x, a, path, NULL, shapes, consts, 1);
+    const sched_job *job = &x.r.sched->job;
+    const sched_result *res = &x.r.sched->result;
     int bad = 0;
     for (int t = 0; t < res->nbests; t++) {
         const sched_choice *ch = &res->bests[t];
         sched_schedule sc[SCHED_MAX_LAUNCHES];
         memset(sc, 0, sizeof sc);
-        sched_choice_schedules(job, ch, sc, r.sym);
+        sched_choice_schedules(job, ch, sc, x.r.sym);
         const sched_kernel *kp[SCHED_MAX_LAUNCHES];
         const sched_schedule *sp[SCHED_MAX_LAUNCHES];
         for (int l = 0; l < job->nlaunches; l++)
             kp[l] = job->k[l], sp[l] = &sc[l];
         for (int l = 0, cov = 1; l < job->nlaunches; l += cov) {
-            long pos = ftell(err);
-            df_program *p = sched_lower_launch(kp, sp, job->nlaunches, l, a, r.sym, &d, &cov);
-            bool v = p && df_validate(p, a, &d);
-            fflush(err);
+            long pos = ftell(x.err);
+            df_program *p = sched_lower_launch(kp, sp, job->nlaunches, l, a, x.r.sym, &x.d, &cov);
+            bool v = p && df_validate(p, a, &x.d);
+            fflush(x.err);
             if (!v) {
                 print_error("%s %s %s candidate %d launch %d (%s): %s\n", path, shapes, consts ? consts : "", t, l,
-                            job->cands[l].c[ch->cand[l]].label, errtext + pos);
+                            job->cands[l].c[ch->cand[l]].label, x.errtext + pos);
                 bad++;
             }
             df_free(p);
@@ -205,9 +206,7 @@ static void cands_lower(const arch_desc *a, const char *path, const char *shapes
         for (int l = 0; l < job->nlaunches; l++)
             sym_env_free(&sc[l].values);
     }
-    drv_free(&r);
-    fclose(err);
-    free(errtext);
+    schedule_close(&x);
     assert_int_equal(bad, 0);
 }
 

@@ -20,7 +20,9 @@
  * can keep busy, at the smallest block sizes) is at least B's and, for every
  * load, A's reuse factor (cores sharing one DRAM read) is at least B's with
  * the same mechanism (or B has no reuse there); exact ties keep the earlier
- * candidate. Dominated candidates are not solved.
+ * candidate. Dominated candidates are not solved. A constexpr that is not a
+ * block size (a split count) is taken at each of its values 1 to 64 as
+ * well: dominance must hold at every one.
  */
 #include "sched.h"
 
@@ -226,9 +228,12 @@ bool sched_candidate_check(const sched_kernel *k, const sched_candidate *c, cons
 }
 
 /* Largest number of programs along each axis over the free constexprs'
- * ranges (block sizes from one tile up, other constexprs up to 64). */
-static void max_programs(const sched_kernel *k, const arch_desc *a, const sym_env *bound, int64_t *out)
+ * ranges: block sizes from one tile up, other constexprs up to 64, or, with
+ * `at` > 0, those other constexprs at `at`. Returns whether the kernel has
+ * an unpinned constexpr other than a block size. */
+static bool max_programs(const sched_kernel *k, const arch_desc *a, const sym_env *bound, int64_t at, int64_t *out)
 {
+    bool other = false;
     sym_env env = {0};
     for (int i = 0; bound && i < bound->n; i++)
         sym_env_set_range(&env, bound->b[i].var, bound->b[i].lo, bound->b[i].hi);
@@ -236,10 +241,12 @@ static void max_programs(const sched_kernel *k, const arch_desc *a, const sym_en
         int64_t lo, hi;
         if (sym_env_get(&env, k->frees[i].var, &lo, &hi))
             continue; /* pinned */
-        if (k->frees[i].block_dim)
+        if (k->frees[i].block_dim) {
             sym_env_set_range(&env, k->frees[i].var, LM_MIN(a->tile_h, a->tile_w), 1 << 20);
-        else
-            sym_env_set_range(&env, k->frees[i].var, 1, 64);
+        } else {
+            sym_env_set_range(&env, k->frees[i].var, at > 0 ? at : 1, at > 0 ? at : 64);
+            other = true;
+        }
     }
     for (int g = 0; g < k->f->grid_rank; g++) {
         int64_t lo, hi;
@@ -248,6 +255,7 @@ static void max_programs(const sched_kernel *k, const arch_desc *a, const sym_en
         out[g] = hi;
     }
     sym_env_free(&env);
+    return other;
 }
 
 static int64_t cdiv64(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -380,8 +388,20 @@ static void enumerate(sched_cands *out, const sched_kernel *k, const arch_desc *
         if (!k->acc->acc[i].is_store && is_buf)
             loads[nl++] = i;
     }
-    int64_t nprog[TIR_MAX_GRID] = {1, 1, 1};
-    max_programs(k, a, bound, nprog);
+    /* The metrics are taken at the most programs per axis; a constexpr
+       that is not a block size (a split count, which launches may share)
+       is not the solver's to set as it likes, so the metrics are also taken
+       at each of its values 1, 2, 4, ..., 64 and a candidate dominates
+       another only if it does at every one of them (at one split, the
+       split axis has a single program). */
+    enum { NPOINTS = 8 };
+    int64_t nprog[NPOINTS][TIR_MAX_GRID];
+    int npoints = 1;
+    for (int p = 0; p < NPOINTS; p++)
+        nprog[p][0] = nprog[p][1] = nprog[p][2] = 1;
+    if (max_programs(k, a, bound, 0, nprog[0]))
+        for (int64_t at = 1; at <= 64 && npoints < NPOINTS; at *= 2)
+            max_programs(k, a, bound, at, nprog[npoints++]);
 
     /* placements: 4^rank combinations, sorted by preference (stable) */
     int nplace = 1;
@@ -442,9 +462,11 @@ static void enumerate(sched_cands *out, const sched_kernel *k, const arch_desc *
     }
     out->legal += (int)all.len;
 
-    metrics *m = lm_xcalloc(all.len ? all.len : 1, sizeof *m);
-    for (size_t i = 0; i < all.len; i++)
-        measure(&all.items[i], rank, nprog, a, &m[i]);
+    size_t nm = all.len ? all.len : 1;
+    metrics *m = lm_xcalloc(nm * (size_t)npoints, sizeof *m); /* point p of candidate i: m[p * nm + i] */
+    for (int p = 0; p < npoints; p++)
+        for (size_t i = 0; i < all.len; i++)
+            measure(&all.items[i], rank, nprog[p], a, &m[(size_t)p * nm + i]);
     sched_candidate *keepc = LM_NEWN(ar, sched_candidate, (size_t)out->n + all.len + 1);
     if (out->n)
         memcpy(keepc, out->c, sizeof *keepc * (size_t)out->n);
@@ -453,10 +475,15 @@ static void enumerate(sched_cands *out, const sched_kernel *k, const arch_desc *
     for (size_t i = 0; i < all.len; i++) {
         bool dominated = false;
         for (size_t j = 0; j < all.len && !dominated; j++) {
-            if (i == j || !covers(&m[j], &m[i], nl))
+            bool cov = i != j, eq = true;
+            for (int p = 0; p < npoints && cov; p++) {
+                cov = covers(&m[(size_t)p * nm + j], &m[(size_t)p * nm + i], nl);
+                eq = eq && equal(&m[(size_t)p * nm + j], &m[(size_t)p * nm + i], nl);
+            }
+            if (!cov)
                 continue;
             /* strictly better somewhere, or an exact tie won by the earlier one */
-            dominated = !equal(&m[j], &m[i], nl) || j < i;
+            dominated = !eq || j < i;
         }
         if (dominated) {
             out->pruned++;

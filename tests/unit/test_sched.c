@@ -381,6 +381,32 @@ static int64_t rnd(double x) { return llround(x); }
  * the other's along its longer side, so it reads min(h, w) + h*w tiles (not
  * h + w). A 128 x 256 block over K = 64 is 4 x 8 output tiles and 2 K
  * tiles; every sub-block Dst holds (fp32 accumulation: h*w <= 4). */
+/* A split count is a constexpr the launches share, not a block size the
+ * solver sets as it likes: a candidate that keeps more cores busy at one
+ * split must not be pruned by one that does so only at many splits
+ * (dominance holds at every split count). So leaving NUM_SPLITS free never
+ * predicts worse than pinning it: at B=32 one split over all 64 cores
+ * (kv->xy split->xy) is the best, and a placement of the split axis on a
+ * grid dimension covers it only at 8 splits and more. */
+static void split_count_free_is_no_worse(void **state)
+{
+    (void)state;
+    const char *shape = "B=32,H=32,HKV=8,S=1024,D=128";
+    job f;
+    assert_true(compile(&f, "kernels/flash_decode.py", "wormhole_n150", shape, NULL, true));
+    int64_t free_cycles = f.r.sched->result.cycles;
+    release(&f);
+    static const char *pins[] = {"NUM_SPLITS=1", "NUM_SPLITS=2", "NUM_SPLITS=8"};
+    for (int i = 0; i < 3; i++) {
+        job p;
+        assert_true(compile(&p, "kernels/flash_decode.py", "wormhole_n150", shape, pins[i], true));
+        if (free_cycles > p.r.sched->result.cycles)
+            fail_msg("NUM_SPLITS free: %lld cycles, %s: %lld", (long long)free_cycles, pins[i],
+                     (long long)p.r.sched->result.cycles);
+        release(&p);
+    }
+}
+
 static void matmul_unpack_reuse(void **state)
 {
     (void)state;
@@ -824,6 +850,7 @@ int main(void)
         cmocka_unit_test(summary_decode),
         cmocka_unit_test(candidates_matmul),
         cmocka_unit_test(model_at_a_point),
+        cmocka_unit_test(split_count_free_is_no_worse),
         cmocka_unit_test(matmul_unpack_reuse),
         cmocka_unit_test(chosen_is_the_enumerated_optimum),
         cmocka_unit_test(infeasible_shape_names_the_constraint),

@@ -882,6 +882,7 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
             continue;
         const sym_expr *tiles = fix(c, o->tiles);
         double cyc = 0;
+        const sym_expr *math = NULL; /* thousandths; NULL: tiles x cyc */
         switch (o->kind) {
         case SCHED_OP_MATMUL: {
             const sched_dot *dt = &k->dots[o->dot];
@@ -933,21 +934,16 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
         case SCHED_OP_EXP: cyc = a->sfpu_exp_tile_cycles; break;
         case SCHED_OP_RECIP: cyc = a->sfpu_recip_tile_cycles; break;
         case SCHED_OP_REDUCE:
-            if (o->op->code == TIR_REDUCE_SUM && o->out_tiles) {
-                /* the lowering folds a sum: each input tile one element-wise
-                   pass, each output tile one row reduction in place of one */
-                const sym_expr *folded = add(c, mul(c, tiles, K(c, milli(a->eltwise_tile_cycles))),
-                                             mul(c, fix(c, o->out_tiles),
-                                                 K(c, milli(a->reduce_tile_cycles) - milli(a->eltwise_tile_cycles))));
-                oc[noc++] = (opcost){o, {o->op}, 1, false, fix(c, o->unpack_bytes), folded, fix(c, o->pack_bytes),
-                                     mx(c, K(c, 1), fix(c, o->dst_batches)), fix(c, o->dst_batches)};
-                continue;
-            }
             cyc = a->reduce_tile_cycles;
+            /* the lowering folds a sum: each input tile one element-wise
+               pass, each output tile one row reduction in place of one */
+            if (o->op->code == TIR_REDUCE_SUM && o->out_tiles)
+                math = add(c, mul(c, tiles, K(c, milli(a->eltwise_tile_cycles))),
+                           mul(c, fix(c, o->out_tiles), K(c, milli(cyc) - milli(a->eltwise_tile_cycles))));
             break;
         case SCHED_OP_COPY: cyc = a->eltwise_tile_cycles; break;
         }
-        oc[noc++] = (opcost){o, {o->op}, 1, false, fix(c, o->unpack_bytes), mul(c, tiles, K(c, milli(cyc))),
+        oc[noc++] = (opcost){o, {o->op}, 1, false, fix(c, o->unpack_bytes), math ? math : mul(c, tiles, K(c, milli(cyc))),
                              fix(c, o->pack_bytes), mx(c, K(c, 1), fix(c, o->dst_batches)), fix(c, o->dst_batches)};
     }
     merge_chains(c, oc, noc);

@@ -23,7 +23,7 @@
  *   pack    bytes of the output tiles (in the output CB's format) / pack_bpc
  *   init    op_init_cycles on each of the three threads before the first
  *           chunk of an op whose configuration (op, operation, broadcast,
- *           operand and output formats, chain steps) differs from the op
+ *           folding, operand and output formats, chain steps) differs from the op
  *           that thread ran before: the LLK's init and format reconfig. A
  *           thread runs it as soon as it is free, ahead of its wait for the
  *           op's inputs, so only the part longer than that wait shows
@@ -123,7 +123,7 @@ static int cb_format(sim *s, sim_engine *e, int cbid)
 static bool same_step(const df_stmt *a, const df_stmt *b)
 {
     return a->op == b->op && a->sub == b->sub && a->bcast == b->bcast && a->trans_b == b->trans_b &&
-           a->exact == b->exact && a->rev == b->rev;
+           a->exact == b->exact && a->rev == b->rev && a->fold == b->fold;
 }
 
 /* Does st run on the configuration op `was` left? The same statement, or

@@ -17,7 +17,7 @@
  * as depending on every grid axis and loop: claiming reuse that is not there
  * would make the scheduler multicast the wrong data.
  */
-#include "access.h"
+#include "analysis/access.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #ifndef LOOMC_ACCESS_H
 #define LOOMC_ACCESS_H
 
-#include "../ir/tir.h"
+#include "ir/tir.h"
 
 enum { ACC_MAX_TERMS = 8, ACC_MAX_LOOPS = 8 };
 

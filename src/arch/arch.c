@@ -11,7 +11,7 @@
  * off the worker positions, reserved L1 below L1, ...). Every message
  * names the file, line and column, the key path and what was expected.
  */
-#include "arch.h"
+#include "arch/arch.h"
 
 #include <dirent.h>
 #include <errno.h>

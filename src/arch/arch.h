@@ -10,7 +10,7 @@
 #ifndef LOOMC_ARCH_H
 #define LOOMC_ARCH_H
 
-#include "../util/base.h"
+#include "util/base.h"
 
 /* Storage formats of tiles. */
 typedef enum arch_format {

@@ -5,7 +5,7 @@
 #define LOOMC_CLI_H
 
 #include "loomc.h"
-#include "opts.h"
+#include "cli/opts.h"
 #include "util/base.h"
 
 typedef int (*cli_fn)(int argc, char **argv);

@@ -1,7 +1,7 @@
 /* cmd_arch.c - 'loomc arch': validate a hardware description and print it
  * with its derived figures (cores, usable L1, peak FLOP/s, DRAM and NoC
  * bandwidth), as text or JSON. */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* cmd_ast.c - 'loomc ast FILE.py': print the syntax tree the front end
  * builds from a Python file (fe_dump's S-expressions), for debugging the
  * lexer and parser and for golden tests of them. */
-#include "cli.h"
+#include "cli/cli.h"
 #include "front/ast.h"
 
 #include <stdlib.h>

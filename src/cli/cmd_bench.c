@@ -9,8 +9,8 @@
  * from the executable's folder. '--quick' turns a name into NAME-quick and,
  * with no SUITE, runs every quick suite.
  */
-#include "cli.h"
-#include "baseline/bench.h"
+#include "cli/cli.h"
+#include "bench/bench.h"
 
 #include <errno.h>
 #include <stdlib.h>

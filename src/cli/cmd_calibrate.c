@@ -26,8 +26,8 @@
  * from the existing file so that the reasons for each change survive a
  * regeneration.  Every simulated figure is labelled simulated.
  */
-#include "baseline/ttnn.h"
-#include "cli.h"
+#include "ttnn/ttnn.h"
+#include "cli/cli.h"
 #include "df/df.h"
 #include "driver/driver.h"
 #include "sim/sim.h"

@@ -4,9 +4,9 @@
  * --explain the reasons, with --json one JSON object, and with -o a plan
  * file that `loomc run --schedule` replays. Everything printed is
  * deterministic except the JSON member compile_seconds. */
-#include "cli.h"
+#include "cli/cli.h"
 #include "driver/driver.h"
-#include "sched/mzn.h"
+#include "solve/mzn.h"
 
 #include <errno.h>
 #include <stdlib.h>

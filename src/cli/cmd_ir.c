@@ -2,7 +2,7 @@
  * up to the analyses and print, per launch, the launch header, the Tile IR
  * and the access analysis. This is the front end's window for users and for
  * golden tests. */
-#include "cli.h"
+#include "cli/cli.h"
 #include "driver/driver.h"
 
 

@@ -9,8 +9,8 @@
  * input, a kernel or schedule that cannot be lowered, a run-time error of
  * the program, or a failed check.
  */
-#include "baseline/ttnn.h"
-#include "cli.h"
+#include "ttnn/ttnn.h"
+#include "cli/cli.h"
 #include "driver/driver.h"
 #include "sched/sched.h"
 
@@ -418,7 +418,7 @@ int cli_run(int argc, char **argv)
     const sched_kernel *kp[SCHED_MAX_LAUNCHES];
     const sched_schedule *sp[SCHED_MAX_LAUNCHES];
     bool ok = true;
-    /* TTNN's schedule (src/baseline/ttnn_sched.c) needs every launch's
+    /* TTNN's schedule (src/ttnn/ttnn_sched.c) needs every launch's
        summary at once: the decode reduction is a launch of its own. */
     bl_sched *bs = NULL;
     if (ttnn) {

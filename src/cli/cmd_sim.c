@@ -5,7 +5,7 @@
  * All of sim's options are parsed here so that the simulator side only
  * acts on a filled-in struct sim_cli_opts.
  */
-#include "cli.h"
+#include "cli/cli.h"
 #include "arch/arch.h"
 #include "df/df.h"
 

@@ -6,7 +6,7 @@
  * run-time error in the program (deadlock, Dst overflow, budget) or a
  * failed check.
  */
-#include "cli.h"
+#include "cli/cli.h"
 #include "sim/sim.h"
 
 #include <sys/resource.h>

@@ -1,5 +1,5 @@
 /* main.c - the loomc command: dispatch to a subcommand. */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <string.h>
 

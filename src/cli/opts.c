@@ -1,7 +1,7 @@
 /* opts.c - option parsing shared by the subcommands (opts.h): one reader
  * for `--name VALUE`, one for NAME=N lists, and the kernel options of ir,
  * compile and run, so each is accepted and rejected in one place. */
-#include "opts.h"
+#include "cli/opts.h"
 
 #include <errno.h>
 #include <stdlib.h>

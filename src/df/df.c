@@ -6,7 +6,7 @@
  * the printer, df_stmt_new's defaults and the kernel-kind check all read it,
  * so adding a field is one line here.
  */
-#include "df.h"
+#include "df/df.h"
 
 #include <stdlib.h>
 #include <string.h>

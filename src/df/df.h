@@ -31,7 +31,7 @@
 #ifndef LOOMC_DF_H
 #define LOOMC_DF_H
 
-#include "../arch/arch.h"
+#include "arch/arch.h"
 
 /* ---- integer expressions -------------------------------------------------- */
 

@@ -15,7 +15,7 @@
  * l1_reserved_bytes is the usable L1) so that this file needs nothing from
  * the YAML loader.
  */
-#include "df.h"
+#include "df/df.h"
 
 #include <stdlib.h>
 #include <string.h>

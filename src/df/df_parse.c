@@ -12,7 +12,7 @@
  * the next item, so one run shows several mistakes; any error makes
  * df_parse return NULL.
  */
-#include "df.h"
+#include "df/df.h"
 
 #include <errno.h>
 #include <math.h>

@@ -8,7 +8,7 @@
  * tree, so print(parse(print(parse(x)))) == print(parse(x)). Comments are
  * not kept.
  */
-#include "df.h"
+#include "df/df.h"
 
 #include <stdlib.h>
 #include <string.h>

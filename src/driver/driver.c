@@ -1,5 +1,5 @@
 /* driver.c - the pass order of one compilation (declared in driver.h). */
-#include "driver.h"
+#include "driver/driver.h"
 
 #include <stdlib.h>
 #include <string.h>

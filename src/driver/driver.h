@@ -12,9 +12,9 @@
 #ifndef LOOMC_DRIVER_H
 #define LOOMC_DRIVER_H
 
-#include "../analysis/access.h"
-#include "../front/front.h"
-#include "../sched/sched.h"
+#include "analysis/access.h"
+#include "front/front.h"
+#include "sched/sched.h"
 
 typedef struct drv_opts {
     const char *path;        /* the kernel file */

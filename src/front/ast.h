@@ -10,7 +10,7 @@
 #ifndef LOOMC_AST_H
 #define LOOMC_AST_H
 
-#include "../util/base.h"
+#include "util/base.h"
 
 /* ---- tokens (lex.c) ---------------------------------------------------- */
 

@@ -17,7 +17,7 @@
  * longjmp to fe_check; all memory comes from the compilation's arena, so an
  * error leaks nothing. A verifier failure on the result is a bug here.
  */
-#include "front.h"
+#include "front/front.h"
 
 #include <math.h>
 #include <setjmp.h>

@@ -24,7 +24,7 @@
  * Floats print with the fewest digits that read back to the same double;
  * strings escape `"`, `\` and control characters C-style.
  */
-#include "ast.h"
+#include "front/ast.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,9 +9,9 @@
 #ifndef LOOMC_FRONT_H
 #define LOOMC_FRONT_H
 
-#include "../ir/sym.h"
-#include "../ir/tir.h"
-#include "ast.h"
+#include "sym/sym.h"
+#include "ir/tir.h"
+#include "front/ast.h"
 
 /* ======================================================================
  * launch.c - names of a module

@@ -12,7 +12,7 @@
  * longjmp to fe_read_launch; everything is in the arena except the
  * environment, which the error path frees.
  */
-#include "front.h"
+#include "front/front.h"
 
 #include <math.h>
 #include <setjmp.h>

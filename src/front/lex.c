@@ -19,7 +19,7 @@
  *    rejected by name.
  * The lexer stops at the first error: everything after it would be guesswork.
  */
-#include "ast.h"
+#include "front/ast.h"
 
 #include <errno.h>
 #include <math.h>

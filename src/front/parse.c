@@ -26,7 +26,7 @@
  *  - Lists grow inside the arena (the old copy is simply abandoned), so an
  *    error half way through a list leaks nothing.
  */
-#include "ast.h"
+#include "front/ast.h"
 
 #include <string.h>
 

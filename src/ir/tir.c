@@ -9,7 +9,7 @@
  *    operands as ops are built (tir_sym_infer) and, for loop-carried values,
  *    once the loop is complete (tir_sym_infer_for).
  */
-#include "tir.h"
+#include "ir/tir.h"
 
 #include <string.h>
 

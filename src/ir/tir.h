@@ -22,9 +22,9 @@
 #ifndef LOOMC_TIR_H
 #define LOOMC_TIR_H
 
-#include "../util/base.h"
-#include "sym.h"
-#include "tir_ops.h"
+#include "util/base.h"
+#include "sym/sym.h"
+#include "ir/tir_ops.h"
 
 enum { TIR_MAX_RANK = 6, TIR_MAX_GRID = 3 };
 

@@ -18,13 +18,13 @@
  * (a wrong inference, an i32 overflow) would make the generated program
  * differ from the kernel for reasons no numeric tolerance could explain.
  */
-#include "tir_interp.h"
+#include "ir/tir_interp.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/num.h"
+#include "num/num.h"
 
 /* Tiles beyond this many elements are not a reference-sized problem. */
 #define MAX_TILE_ELEMS ((int64_t)1 << 28)

@@ -18,7 +18,7 @@
 #ifndef LOOMC_TIR_INTERP_H
 #define LOOMC_TIR_INTERP_H
 
-#include "tir.h"
+#include "ir/tir.h"
 
 /* One tensor of the job, as host memory. Values are floats whatever the
  * element type; a bf16 or f16 tensor holds values already rounded to it (the

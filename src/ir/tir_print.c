@@ -5,7 +5,7 @@
  * printed with sym_print (canonical, so independent of construction order),
  * floats in their shortest round-trip form. docs/tile-ir.md shows examples.
  */
-#include "tir.h"
+#include "ir/tir.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * definition, in its own block or one nested inside it. A failure is a bug
  * in the pass that ran before, never bad input.
  */
-#include "tir.h"
+#include "ir/tir.h"
 
 #include <stdlib.h>
 #include <string.h>

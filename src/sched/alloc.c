@@ -10,7 +10,7 @@
  * whose members have the same size expression (so the slot's size stays one
  * term rather than a max of unrelated terms), then the lowest-numbered.
  */
-#include "sched.h"
+#include "sched/sched.h"
 
 #include <stdlib.h>
 

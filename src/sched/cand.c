@@ -24,7 +24,7 @@
  * block size (a split count) is taken at each of its values 1 to 64 as
  * well: dominance must hold at every one.
  */
-#include "sched.h"
+#include "sched/sched.h"
 
 #include <stdlib.h>
 #include <string.h>

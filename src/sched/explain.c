@@ -7,7 +7,7 @@
  * it loses. Everything printed is computed from the model and the solution;
  * nothing here decides.
  */
-#include "sched.h"
+#include "sched/sched.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -22,7 +22,7 @@
  * what the B programs along the local axes of that group consume. Nothing
  * here knows a kernel: names never matter, only the affine maps.
  */
-#include "sched.h"
+#include "sched/sched.h"
 
 #include <string.h>
 

@@ -19,7 +19,7 @@
  * loop over the programs a core runs (its waves). Shared DRAM bandwidth
  * bounds the whole launch from below.
  */
-#include "sched.h"
+#include "sched/sched.h"
 
 #include <math.h>
 #include <stdlib.h>

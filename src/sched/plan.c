@@ -10,7 +10,7 @@
  * more members, which the reader knows and skips. docs/scheduler.md ("Plan
  * files") describes the format.
  */
-#include "sched.h"
+#include "sched/sched.h"
 
 #include <errno.h>
 #include <stdlib.h>

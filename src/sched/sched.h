@@ -28,9 +28,9 @@
 #ifndef LOOMC_SCHED_H
 #define LOOMC_SCHED_H
 
-#include "../analysis/access.h"
-#include "../arch/arch.h"
-#include "solve.h"
+#include "analysis/access.h"
+#include "arch/arch.h"
+#include "solve/solve.h"
 
 enum {
     SCHED_MAX_BUFS = 64,

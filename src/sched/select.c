@@ -24,8 +24,8 @@
  * same order, so everything around them - the bound, top k, the ranking of
  * choices - is this one code path for either solver.
  */
-#include "sched.h"
-#include "mzn.h"
+#include "sched/sched.h"
+#include "solve/mzn.h"
 
 #include <stdlib.h>
 #include <string.h>

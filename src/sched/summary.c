@@ -15,7 +15,7 @@
  *    used (the `where` that consumes a mask masks by tile coordinates), so
  *    they are neither buffers nor work.
  */
-#include "sched.h"
+#include "sched/sched.h"
 
 #include <string.h>
 

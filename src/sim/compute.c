@@ -33,7 +33,7 @@
  * fp32, and rounded to the output CB's format when pack writes them, with
  * packer L1 accumulation adding into what the output pages hold.
  */
-#include "sim_int.h"
+#include "sim/sim_int.h"
 
 #include <math.h>
 #include <string.h>

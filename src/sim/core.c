@@ -28,7 +28,7 @@
  * barriers barrier_cycles; math pays dst_handoff_cycles per chunk for the
  * Dst acquire/commit with pack.
  */
-#include "sim_int.h"
+#include "sim/sim_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * dram_write_latency_cycles. Reads and writes are separate resources: the
  * descriptions give one figure for each, measured alone.
  */
-#include "sim_int.h"
+#include "sim/sim_int.h"
 
 arch_xy sim_dram_pos(const arch_desc *a, int bank, int noc)
 {

@@ -9,7 +9,7 @@
  * the same time fire in the order they were scheduled, which makes runs
  * deterministic and same-cycle behaviour first-in first-out, as in esim.
  */
-#include "sim_int.h"
+#include "sim/sim_int.h"
 
 #include <stdlib.h>
 

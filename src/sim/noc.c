@@ -30,7 +30,7 @@
  * crosses twice, as when the sender sits inside the rectangle's rows, is
  * counted twice).
  */
-#include "sim_int.h"
+#include "sim/sim_int.h"
 
 #include <math.h>
 #include <stdlib.h>

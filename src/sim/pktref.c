@@ -16,7 +16,7 @@
  * NoC congestion). A multicast flit is forwarded to every branch at once.
  * A flit spends the stage's latency between stages, as in the fluid model.
  */
-#include "sim_int.h"
+#include "sim/sim_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * the text and JSON forms of the report. Every performance figure is
  * labelled simulated: these are the simulator's numbers, not a chip's.
  */
-#include "sim_int.h"
+#include "sim/sim_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
  * running dry while some engine still waits: every waiting engine is named
  * with its op, source line and what it waits on.
  */
-#include "sim_int.h"
+#include "sim/sim_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -24,8 +24,8 @@
 #ifndef LOOMC_SIM_H
 #define LOOMC_SIM_H
 
-#include "../arch/arch.h"
-#include "../df/df.h"
+#include "arch/arch.h"
+#include "df/df.h"
 
 /* Budgets that turn a runaway simulation into a clear error. */
 enum {

@@ -16,8 +16,8 @@
 #ifndef LOOMC_SIM_INT_H
 #define LOOMC_SIM_INT_H
 
-#include "num.h"
-#include "sim.h"
+#include "num/num.h"
+#include "sim/sim.h"
 
 /* ==== engine.c: events ==================================================== */
 

@@ -9,7 +9,7 @@
  * at the chip's clock (Chrome's unit), printed with fixed precision so the
  * same run writes the same bytes; each event also carries its cycles.
  */
-#include "sim_int.h"
+#include "sim/sim_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* base.c - arenas, vectors, buffers, file reading and diagnostics shared by
  * every stage (declared in base.h). */
-#include "base.h"
+#include "util/base.h"
 
 #include <errno.h>
 #include <stdlib.h>

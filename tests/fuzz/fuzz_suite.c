@@ -7,7 +7,7 @@
  */
 #include "fuzz_common.h"
 
-#include "baseline/bench.h"
+#include "bench/bench.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) { return 0; }
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline/bench.h"
+#include "bench/bench.h"
 
 /* ---- the suite parser -------------------------------------------------- */
 

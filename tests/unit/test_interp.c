@@ -19,7 +19,7 @@
 
 #include "driver/driver.h"
 #include "ir/tir_interp.h"
-#include "sim/num.h"
+#include "num/num.h"
 
 static const lm_loc NOLOC = {0};
 

@@ -1,4 +1,4 @@
-/* test_lower.c - the lowering (src/sched/lower.c) end to end: kernels of
+/* test_lower.c - the lowering (src/lower/lower.c) end to end: kernels of
  * kernels/ compiled through the driver, schedules built here by hand (every
  * placement and transport the lowering supports), lowered, validated,
  * simulated on the Wormhole n150 description and compared with the Tile IR
@@ -21,7 +21,7 @@
 #include "df/df.h"
 #include "driver/driver.h"
 #include "sched/sched.h"
-#include "sim/num.h"
+#include "num/num.h"
 #include "sim/sim.h"
 
 static arch_desc *WH;

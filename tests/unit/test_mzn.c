@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/mzn.h"
+#include "solve/mzn.h"
 
 static sym_ctx *C;
 

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "driver/driver.h"
-#include "sched/mzn.h"
+#include "solve/mzn.h"
 
 /* ---- one solved problem, as an observer of sched_select sees it ------------- */
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/num.h"
+#include "num/num.h"
 
 enum { T = NUM_TILE, TE = NUM_TILE_ELEMS };
 

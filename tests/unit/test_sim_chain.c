@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "sim/num.h"
+#include "num/num.h"
 #include "sim/sim_int.h"
 #include "test_sim_common.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/solve.h"
+#include "solve/solve.h"
 
 static sym_ctx *C;
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/sym.h"
+#include "sym/sym.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

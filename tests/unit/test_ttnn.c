@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline/ttnn.h"
+#include "ttnn/ttnn.h"
 
 enum { L1_WH = 1466080, L1_BH = 1532448 };
 

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline/ttnn.h"
+#include "ttnn/ttnn.h"
 #include "df/df.h"
 #include "driver/driver.h"
 #include "sim/sim.h"

@@ -1,4 +1,4 @@
-/* bench_suite.c - the benchmark suite files of bench/ (*.suite), a small
+/* suite.c - the benchmark suite files of bench/ (*.suite), a small
  * line format documented in docs/evaluation.md:
  *
  *   suite gemm-quick                # a name for reports
@@ -13,7 +13,7 @@
  *
  * Everything after '#' is a comment. Errors name file:line:col.
  */
-#include "baseline/bench.h"
+#include "bench/bench.h"
 
 #include <ctype.h>
 #include <errno.h>

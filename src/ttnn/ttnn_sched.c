@@ -13,7 +13,7 @@
  * What the schedule space cannot say is recorded per case in `notes`; the
  * full list and the reasons are in docs/baselines.md.
  */
-#include "baseline/ttnn.h"
+#include "ttnn/ttnn.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

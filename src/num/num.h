@@ -10,7 +10,7 @@
 #ifndef LOOMC_NUM_H
 #define LOOMC_NUM_H
 
-#include "../arch/arch.h"
+#include "arch/arch.h"
 
 enum { NUM_TILE = 32, NUM_TILE_ELEMS = 32 * 32 };
 

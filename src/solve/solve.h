@@ -16,7 +16,7 @@
 #ifndef LOOMC_SOLVE_H
 #define LOOMC_SOLVE_H
 
-#include "../ir/sym.h"
+#include "sym/sym.h"
 
 enum { SOLVE_MAX_TIEBREAK = 4 };
 

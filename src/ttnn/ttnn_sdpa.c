@@ -9,7 +9,7 @@
  * how the partial results are reduced.  docs/baselines.md lists the rules,
  * their sources and the decisions taken where the paraphrase was silent.
  */
-#include "baseline/ttnn.h"
+#include "ttnn/ttnn.h"
 
 #include <string.h>
 

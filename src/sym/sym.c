@@ -24,7 +24,7 @@
  * constants is checked: when folding would overflow, the constructor returns
  * the operation unsimplified, so evaluation reports the overflow instead.
  */
-#include "sym.h"
+#include "sym/sym.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 #ifndef LOOMC_SYM_H
 #define LOOMC_SYM_H
 
-#include "../util/base.h"
+#include "util/base.h"
 
 typedef enum sym_kind {
     SYM_CONST,    /* value */

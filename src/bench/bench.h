@@ -5,7 +5,7 @@
  * simulated, never measured.
  *
  * The pieces, sectioned by implementing file:
- *  - bench_stats.c: the arithmetic of the tables (geometric mean, regret,
+ *  - stats.c: the arithmetic of the tables (geometric mean, regret,
  *    ranks, Spearman's rank correlation) and a small deterministic RNG;
  *  - oracle.c: the schedule space of a job (one stratum per feasible
  *    combination of mapping candidates, each with its solver problem:
@@ -14,7 +14,7 @@
  *    simulated when the space is below a bound, a deterministic stratified
  *    sample (then a coordinate-descent polish) above it;
  *  - tuner.c: a budgeted autotuner (random plus local search, fixed seed);
- *  - bench_suite.c: suite files (bench/NAME.suite; docs/evaluation.md);
+ *  - suite.c: suite files (bench/NAME.suite; docs/evaluation.md);
  *  - bench.c: one suite entry end to end (compile, TTNN, oracle, tuner),
  *    the table, the JSON and the gnuplot plots.
  *
@@ -25,13 +25,13 @@
 #ifndef LOOMC_BASELINE_BENCH_H
 #define LOOMC_BASELINE_BENCH_H
 
-#include "../arch/arch.h"
-#include "../front/front.h"
-#include "../sched/sched.h"
-#include "../util/base.h"
+#include "arch/arch.h"
+#include "front/front.h"
+#include "sched/sched.h"
+#include "util/base.h"
 
 /* ======================================================================
- * bench_stats.c - arithmetic
+ * stats.c - arithmetic
  * ==================================================================== */
 
 /* Geometric mean of n > 0 positive values (0 if n == 0 or any value <= 0). */
@@ -231,7 +231,7 @@ void bl_tuner_run(bl_tuner *t, const bl_space *sp, bl_evaluator *ev, const bl_tu
 void bl_tuner_free(bl_tuner *t);
 
 /* ======================================================================
- * bench_suite.c - suite files
+ * suite.c - suite files
  * ==================================================================== */
 
 typedef struct bl_suite_shape {

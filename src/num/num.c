@@ -4,7 +4,7 @@
  * results are judged by. docs/numerics.md explains every choice and names
  * the sources it rests on.
  */
-#include "sim/num.h"
+#include "num/num.h"
 
 #include <math.h>
 #include <stdlib.h>

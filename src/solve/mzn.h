@@ -39,7 +39,7 @@
 #ifndef LOOMC_MZN_H
 #define LOOMC_MZN_H
 
-#include "solve.h"
+#include "solve/solve.h"
 
 /* Gecode's largest integer magnitude (Gecode::Int::Limits::max). */
 #define MZN_GECODE_INT_MAX INT64_C(2147483646)

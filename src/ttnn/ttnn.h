@@ -20,8 +20,8 @@
 #ifndef LOOMC_BASELINE_TTNN_H
 #define LOOMC_BASELINE_TTNN_H
 
-#include "../arch/arch.h"
-#include "../util/base.h"
+#include "arch/arch.h"
+#include "util/base.h"
 
 /* ---- explanations ----------------------------------------------------- */
 
@@ -322,7 +322,7 @@ void bl_decode_core_role(const bl_decode_config *cfg, int core, bl_decode_role *
  * and in docs/baselines.md ("TTNN's schedules in loomc's space").
  */
 
-#include "../sched/sched.h"
+#include "sched/sched.h"
 
 typedef enum bl_family {
     BL_FAMILY_NONE,

@@ -13,7 +13,7 @@
  * depends only on the results of trials 0..t-1, so the best after 10 trials
  * of a 1000-trial run is exactly what a 10-trial run finds.
  */
-#include "baseline/bench.h"
+#include "bench/bench.h"
 
 #include <math.h>
 #include <stdlib.h>

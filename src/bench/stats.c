@@ -1,10 +1,10 @@
-/* bench_stats.c - the arithmetic behind the evaluation tables: geometric
+/* stats.c - the arithmetic behind the evaluation tables: geometric
  * means of speedups, regret against the best schedule, Spearman's rank
  * correlation between predicted and simulated cycles, and a deterministic
  * random number generator for the oracle's sample and the tuner. Kept apart
  * so the unit tests can check it on hand-made data.
  */
-#include "baseline/bench.h"
+#include "bench/bench.h"
 
 #include <math.h>
 #include <stdlib.h>

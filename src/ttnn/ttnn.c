@@ -7,7 +7,7 @@
  * sources and the decisions taken where the paraphrase was silent are in
  * docs/baselines.md; the comments here say why a step looks the way it does.
  */
-#include "baseline/ttnn.h"
+#include "ttnn/ttnn.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,7 +17,7 @@
  * written as tables over the variables' domain positions, computed by
  * MiniZinc from the node's own expression.
  */
-#include "mzn.h"
+#include "solve/mzn.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -40,9 +40,9 @@
  * its source line; a lowered program is bound (df_bind) and ready for
  * df_validate and the simulator.
  */
-#include "sched.h"
+#include "sched/sched.h"
 
-#include "../df/df.h"
+#include "df/df.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * order than the current k-th best, so it returns what enumeration returns.
  * docs/scheduler.md ("Solver") gives the argument in full.
  */
-#include "solve.h"
+#include "solve/solve.h"
 
 #include <stdlib.h>
 #include <string.h>

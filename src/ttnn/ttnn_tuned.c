@@ -9,7 +9,7 @@
  * benchmark's own rules, so loomc can be compared with TTNN's best
  * hand-picked schedule and not only its default one.
  */
-#include "baseline/ttnn.h"
+#include "ttnn/ttnn.h"
 
 #include <string.h>
 

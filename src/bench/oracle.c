@@ -20,7 +20,7 @@
  * at a time, and the same values under the other strata). A sampled
  * oracle's best is an upper bound on the true best; reports say "sampled".
  */
-#include "baseline/bench.h"
+#include "bench/bench.h"
 
 #include <math.h>
 #include <stdlib.h>

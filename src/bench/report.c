@@ -1,4 +1,4 @@
-/* bench_report.c - what a benchmark run prints: the per-operator, per-chip
+/* report.c - what a benchmark run prints: the per-operator, per-chip
  * table (the paper's Table 2 with the tuner's columns added), the
  * per-shape table, the model-quality table, the JSON of every row, and
  * gnuplot data and scripts for the plots (speedup per shape, achieved
@@ -6,7 +6,7 @@
  *
  * Every performance figure is from the simulator and says so.
  */
-#include "baseline/bench.h"
+#include "bench/bench.h"
 
 #include <errno.h>
 #include <math.h>

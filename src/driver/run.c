@@ -1,4 +1,4 @@
-/* lower_run.c - run a job end to end (sched_run_job): lower each launch,
+/* run.c - run a job end to end (sched_run_job): lower each launch,
  * validate, simulate the launches in order, and with `check` compare every
  * output with the Tile IR reference interpreter run on the same inputs.
  *
@@ -19,12 +19,12 @@
  * error into a relative error of its weight, and the weights are rounded to
  * bf16 before the next product, so the fidelity's error shows twice.
  */
-#include "sched.h"
+#include "sched/sched.h"
 
-#include "../df/df.h"
-#include "../ir/tir_interp.h"
-#include "../sim/num.h"
-#include "../sim/sim.h"
+#include "df/df.h"
+#include "ir/tir_interp.h"
+#include "num/num.h"
+#include "sim/sim.h"
 
 #include <math.h>
 #include <stdlib.h>

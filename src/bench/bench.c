@@ -15,9 +15,9 @@
  * the oracle affordable. Capped runs are "censored" (cycles is a lower
  * bound); model-quality runs are never capped.
  */
-#include "baseline/bench.h"
+#include "bench/bench.h"
 
-#include "baseline/ttnn.h"
+#include "ttnn/ttnn.h"
 #include "df/df.h"
 #include "driver/driver.h"
 #include "sim/sim.h"

@@ -71,7 +71,7 @@ typedef struct rowctx {
     const sched_job *job;
     const arch_desc *arch;
     sym_ctx *sym;
-    const bl_space *sp;
+    const bench_space *sp;
     sched_schedule scheds[SCHED_MAX_LAUNCHES];
     lm_arena *ar;            /* for failure reasons */
     /* progress */
@@ -82,7 +82,7 @@ typedef struct rowctx {
 
 /* Lower and simulate a job's schedules (timing-only); cap > 0 stops at that
  * many cycles (summed over launches) and reports censored. */
-static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, bl_eval *out, const char **why)
+static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, bench_eval *out, const char **why)
 {
     out->ok = false;
     out->censored = false;
@@ -135,13 +135,13 @@ static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, bl_e
     return true;
 }
 
-static bool eval_point(void *ctx, int s, const int64_t *values, double cap, bl_eval *out, const char **why)
+static bool eval_point(void *ctx, int s, const int64_t *values, double cap, bench_eval *out, const char **why)
 {
     rowctx *c = ctx;
     sched_choice ch = *(const sched_choice *)c->sp->st[s].tag;
     ch.sol.values = (int64_t *)values;
     sched_choice_schedules(c->job, &ch, c->scheds, c->sym);
-    out->predicted = bl_space_predict(c->sp, s, values);
+    out->predicted = bench_space_predict(c->sp, s, values);
     return simulate(c, c->scheds, c->job->nlaunches, cap, out, why);
 }
 
@@ -150,7 +150,7 @@ static void progress_cb(void *ctx, int64_t runs)
     rowctx *c = ctx;
     if (!c->progress)
         return;
-    double now = bl_wall_seconds();
+    double now = bench_wall_seconds();
     if (now - c->last_print >= 10.0) {
         fprintf(stderr, "bench:   ... %lld schedules simulated (%s)\n", (long long)runs, c->what);
         c->last_print = now;
@@ -159,7 +159,7 @@ static void progress_cb(void *ctx, int64_t runs)
 
 /* ---- one row ------------------------------------------------------------ */
 
-static int stratum_of(const bl_space *sp, const sched_choice *c, int nl)
+static int stratum_of(const bench_space *sp, const sched_choice *c, int nl)
 {
     for (int s = 0; s < sp->nst; s++) {
         const sched_choice *t = sp->st[s].tag;
@@ -183,7 +183,7 @@ static const char *choice_label(const sched_job *job, const sched_choice *c, lm_
 }
 
 /* "label; NAME=V ..." of a point. */
-static const char *point_label(const bl_space *sp, const sched_job *job, const bl_entry *e, lm_arena *ar)
+static const char *point_label(const bench_space *sp, const sched_job *job, const bench_entry *e, lm_arena *ar)
 {
     const sched_choice *c = sp->st[e->s].tag;
     const solve_problem *p = sp->st[e->s].problem;
@@ -196,7 +196,7 @@ static const char *point_label(const bl_space *sp, const sched_job *job, const b
     return r;
 }
 
-static void row_fail(bl_row *row, const char *why)
+static void row_fail(bench_row *row, const char *why)
 {
     row->ok = false;
     row->why = why;
@@ -204,15 +204,15 @@ static void row_fail(bl_row *row, const char *why)
 
 /* One of TTNN's schedules of the row's job, simulated: its cycles, or why
  * there are none (TTNN has no such schedule, or it did not run). */
-static void run_baseline(rowctx *rc, bl_sched_kind kind, const char *what, drv_result *r, bool *ok, double *cycles,
+static void run_baseline(rowctx *rc, ttnn_sched_kind kind, const char *what, drv_result *r, bool *ok, double *cycles,
                          const char **why)
 {
     rc->what = what;
-    bl_sched *ts = lm_xcalloc(1, sizeof *ts);
-    bl_sched_opts to = {.kind = kind};
+    ttnn_pick *ts = lm_xcalloc(1, sizeof *ts);
+    ttnn_sched_opts to = {.kind = kind};
     const sched_job *job = rc->job;
-    if (bl_ttnn_schedule(ts, job->k, job->nlaunches, job->bound, rc->arch, &to, r->sym, &r->arena)) {
-        bl_eval te = {0};
+    if (ttnn_schedule(ts, job->k, job->nlaunches, job->bound, rc->arch, &to, r->sym, &r->arena)) {
+        bench_eval te = {0};
         const char *twhy = NULL;
         if (simulate(rc, ts->s, ts->nlaunches, 0, &te, &twhy) && te.ok) {
             *ok = true;
@@ -223,20 +223,20 @@ static void run_baseline(rowctx *rc, bl_sched_kind kind, const char *what, drv_r
     } else {
         *why = lm_arena_strdup(rc->ar, ts->why);
     }
-    bl_sched_free(ts);
+    ttnn_pick_free(ts);
     free(ts);
 }
 
-static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite_op *op, const bl_suite_shape *sh,
+static void run_row(bench_result *b, bench_row *row, const bench_suite *su, const bench_suite_op *op, const bench_suite_shape *sh,
                     const arch_desc *arch)
 {
     lm_arena *ar = &b->ar;
-    const bl_bench_opts *o = &b->opts;
+    const bench_opts *o = &b->opts;
     row->spearman = row->spearman_top = NAN;
     const char *why = NULL;
-    if (!bl_suite_eval(op->flops, sh, &row->flops, &why, ar))
+    if (!bench_suite_eval(op->flops, sh, &row->flops, &why, ar))
         row->flops = 0;
-    if (op->bytes && !bl_suite_eval(op->bytes, sh, &row->bytes, &why, ar))
+    if (op->bytes && !bench_suite_eval(op->bytes, sh, &row->bytes, &why, ar))
         row->bytes = 0;
     row->clock_ghz = arch->clock_ghz;
 
@@ -248,11 +248,11 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite
         cap_open(&cp);
         drv_result r;
         memset(&r, 0, sizeof r);
-        double t0 = bl_cpu_seconds();
+        double t0 = bench_cpu_seconds();
         bool ok = drv_compile(&r, &dopt, &cp.d);
         drv_sched_opts so = {.arch = arch, .top_k = 1, .have_format = su->have_format, .format = su->format};
         ok = ok && drv_schedule(&r, &so, &cp.d);
-        row->compile_seconds = bl_cpu_seconds() - t0;
+        row->compile_seconds = bench_cpu_seconds() - t0;
         drv_free(&r);
         const char *msg = cap_close(&cp, ar);
         if (!ok) {
@@ -283,17 +283,17 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite
         row->dram_tflops = row->flops / (row->bytes / bw) / 1e12;
     }
 
-    bl_space sp = {0};
+    bench_space sp = {0};
     sp.nst = res->nbests;
-    sp.st = LM_NEWN(&r.arena, bl_stratum, sp.nst ? sp.nst : 1);
+    sp.st = LM_NEWN(&r.arena, bench_stratum, sp.nst ? sp.nst : 1);
     for (int i = 0; i < sp.nst; i++)
-        sp.st[i] = (bl_stratum){&res->bests[i].problem, job->bound, &res->bests[i],
+        sp.st[i] = (bench_stratum){&res->bests[i].problem, job->bound, &res->bests[i],
                                 choice_label(job, &res->bests[i], &r.arena)};
     rowctx rc = {.job = job, .arch = arch, .sym = r.sym, .sp = &sp, .ar = ar, .progress = o->progress,
-                 .last_print = bl_wall_seconds(), .what = "loomc"};
-    bl_evaluator ev;
+                 .last_print = bench_wall_seconds(), .what = "loomc"};
+    bench_evaluator ev;
     double capf = o->model_quality ? 0 : (o->cap_factor > 0 ? o->cap_factor : 4.0);
-    bl_evaluator_init(&ev, &sp, eval_point, &rc, capf);
+    bench_evaluator_init(&ev, &sp, eval_point, &rc, capf);
     ev.progress = progress_cb;
     ev.progress_ctx = &rc;
 
@@ -305,20 +305,20 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite
         int s = stratum_of(&sp, &res->top[i], job->nlaunches);
         if (s < 0)
             continue;
-        int e = bl_evaluate(&ev, s, res->top[i].sol.values);
+        int e = bench_evaluate(&ev, s, res->top[i].sol.values);
         if (i == 0)
             pick = e;
-        row->top5_cycles = LM_MIN(row->top5_cycles, bl_entry_cycles(&ev.entries.items[e]));
+        row->top5_cycles = LM_MIN(row->top5_cycles, bench_entry_cycles(&ev.entries.items[e]));
     }
     if (pick < 0 || !ev.entries.items[pick].e.ok) {
         row_fail(row, lm_arena_printf(ar, "loomc's schedule: %s", ev.first_why ? ev.first_why : "not in the space"));
-        bl_evaluator_free(&ev);
+        bench_evaluator_free(&ev);
         for (int l = 0; l < SCHED_MAX_LAUNCHES; l++)
             sym_env_free(&rc.scheds[l].values);
         drv_free(&r);
         return;
     }
-    const bl_entry *pe = &ev.entries.items[pick]; /* valid until the next evaluation */
+    const bench_entry *pe = &ev.entries.items[pick]; /* valid until the next evaluation */
     row->loomc_cycles = pe->e.cycles;
     row->loomc_predicted = res->cycles;
     row->loomc_label = point_label(&sp, job, pe, ar);
@@ -326,16 +326,16 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite
     /* TTNN's default, and its hand-tuned config where one covers the row (only
        matmul rows of its table: shape, one format for A, B and C, the grid) */
     if (!o->model_quality) {
-        run_baseline(&rc, BL_SCHED_DEFAULT, "ttnn", &r, &row->ttnn_ok, &row->ttnn_cycles, &row->ttnn_why);
-        run_baseline(&rc, BL_SCHED_TUNED, "ttnn-tuned", &r, &row->tuned_ok, &row->tuned_cycles, &row->tuned_why);
+        run_baseline(&rc, TTNN_SCHED_DEFAULT, "ttnn", &r, &row->ttnn_ok, &row->ttnn_cycles, &row->ttnn_why);
+        run_baseline(&rc, TTNN_SCHED_TUNED, "ttnn-tuned", &r, &row->tuned_ok, &row->tuned_cycles, &row->tuned_why);
     }
 
     /* the oracle */
-    bl_oracle orc = {0};
+    bench_oracle orc = {0};
     if (!o->no_oracle) {
         rc.what = "oracle";
-        bl_oracle_opts oo = {.bound = b->opts.oracle_bound, .seed = o->seed};
-        bl_oracle_run(&orc, &sp, &ev, &oo);
+        bench_oracle_opts oo = {.bound = b->opts.oracle_bound, .seed = o->seed};
+        bench_oracle_run(&orc, &sp, &ev, &oo);
         row->oracle_ran = true;
         row->oracle_exact = orc.exact;
         row->space = orc.space;
@@ -349,7 +349,7 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite
         double *simc = lm_xcalloc((size_t)(orc.npts + 1), sizeof *simc);
         int nq = 0;
         for (int i = 0; i < orc.npts; i++) {
-            const bl_entry *x = &ev.entries.items[orc.pts[i]];
+            const bench_entry *x = &ev.entries.items[orc.pts[i]];
             has_pick |= orc.pts[i] == pick;
             if (x->e.ok && !x->e.censored && x->e.predicted >= 0) {
                 pred[nq] = (double)x->e.predicted;
@@ -357,26 +357,26 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite
                 nq++;
             }
         }
-        const bl_entry *pe2 = &ev.entries.items[pick]; /* entries may have moved */
+        const bench_entry *pe2 = &ev.entries.items[pick]; /* entries may have moved */
         if (!has_pick && pe2->e.predicted >= 0) {
             pred[nq] = (double)pe2->e.predicted;
             simc[nq] = pe2->e.cycles;
             nq++;
         }
         row->spearman_n = nq;
-        row->spearman = nq >= 2 ? bl_spearman(pred, simc, nq) : NAN;
-        row->spearman_top = nq >= 2 ? bl_spearman_best(pred, simc, nq, 0.10, 10, &row->spearman_top_n) : NAN;
+        row->spearman = nq >= 2 ? bench_spearman(pred, simc, nq) : NAN;
+        row->spearman_top = nq >= 2 ? bench_spearman_best(pred, simc, nq, 0.10, 10, &row->spearman_top_n) : NAN;
         free(pred);
         free(simc);
     }
 
     /* the tuner */
-    bl_tuner tn = {0};
+    bench_tuner tn = {0};
     if (!o->no_tuner && !o->model_quality && b->ntrials) {
         rc.what = "tuner";
-        bl_tuner_opts to = {.nmarks = b->ntrials, .seed = o->seed};
+        bench_tuner_opts to = {.nmarks = b->ntrials, .seed = o->seed};
         memcpy(to.marks, b->trials, sizeof to.marks);
-        bl_tuner_run(&tn, &sp, &ev, &to);
+        bench_tuner_run(&tn, &sp, &ev, &to);
         row->nmarks = tn.nmarks;
         memcpy(row->marks, tn.marks, sizeof row->marks);
     }
@@ -384,7 +384,7 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite
     /* the best known point: every point that ran to the end, whoever asked */
     int best = pick;
     for (size_t i = 0; i < ev.entries.len; i++) {
-        const bl_entry *x = &ev.entries.items[i];
+        const bench_entry *x = &ev.entries.items[i];
         if (x->e.ok && !x->e.censored && x->e.cycles < ev.entries.items[best].e.cycles)
             best = (int)i;
     }
@@ -394,7 +394,7 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite
     if (row->oracle_ran) {
         int64_t better = 0, n = 0;
         for (size_t i = 0; i < ev.entries.len; i++) {
-            const bl_entry *x = &ev.entries.items[i];
+            const bench_entry *x = &ev.entries.items[i];
             if (!x->e.ok)
                 continue;
             n++;
@@ -410,12 +410,12 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite
         row->failure_point = point_label(&sp, job, &ev.entries.items[ev.first_fail], ar);
     row->nfail_kinds = ev.nkinds;
     for (int i = 0; i < ev.nkinds; i++)
-        row->fail_kinds[i] = (bl_fail_kind){lm_arena_strdup(ar, ev.kinds[i].kind), ev.kinds[i].count};
+        row->fail_kinds[i] = (bench_fail_kind){lm_arena_strdup(ar, ev.kinds[i].kind), ev.kinds[i].count};
     row->ok = true;
 
-    bl_tuner_free(&tn);
-    bl_oracle_free(&orc);
-    bl_evaluator_free(&ev);
+    bench_tuner_free(&tn);
+    bench_oracle_free(&orc);
+    bench_evaluator_free(&ev);
     for (int l = 0; l < SCHED_MAX_LAUNCHES; l++)
         sym_env_free(&rc.scheds[l].values);
     drv_free(&r);
@@ -423,7 +423,7 @@ static void run_row(bl_bench *b, bl_row *row, const bl_suite *su, const bl_suite
 
 /* ---- the run --------------------------------------------------------------- */
 
-bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_bench_opts *o, lm_diag *d)
+bool bench_run(bench_result *b, const bench_suite *suites, int nsuites, const bench_opts *o, lm_diag *d)
 {
     memset(b, 0, sizeof *b);
     lm_arena_init(&b->ar);
@@ -435,7 +435,7 @@ bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_ben
         for (int i = 0; i < nsuites && !b->opts.oracle_bound; i++)
             b->opts.oracle_bound = suites[i].oracle_bound;
     if (!b->opts.oracle_bound)
-        b->opts.oracle_bound = BL_DEFAULT_BOUND;
+        b->opts.oracle_bound = BENCH_DEFAULT_BOUND;
     if (o->ntrials) {
         b->ntrials = o->ntrials;
         memcpy(b->trials, o->trials, sizeof b->trials);
@@ -454,7 +454,7 @@ bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_ben
     }
 
     /* rows in table order: suite, operator, chip, shape */
-    LM_VEC(bl_row) rows = {0};
+    LM_VEC(bench_row) rows = {0};
     LM_VEC(arch_desc *) loaded = {0};
     bool ok = true;
     int total = 0;
@@ -465,7 +465,7 @@ bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_ben
     }
     int done = 0;
     for (int si = 0; si < nsuites && ok; si++) {
-        const bl_suite *su = &suites[si];
+        const bench_suite *su = &suites[si];
         const char *const *archs = o->narchs ? o->archs : su->archs;
         static const char *const dflt[] = {"wormhole_n150"};
         int na = o->narchs ? o->narchs : su->narchs;
@@ -474,7 +474,7 @@ bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_ben
             na = 1;
         }
         for (int oi = 0; oi < su->nops && ok; oi++) {
-            const bl_suite_op *op = &su->ops[oi];
+            const bench_suite_op *op = &su->ops[oi];
             for (int ai = 0; ai < na && ok; ai++) {
                 arch_desc *a = arch_load(archs[ai], d);
                 if (!a) {
@@ -483,14 +483,14 @@ bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_ben
                 }
                 LM_PUSH(&loaded, a);
                 for (int hi = 0; hi < op->nshapes; hi++) {
-                    bl_row row = {0};
+                    bench_row row = {0};
                     row.op = oi;
                     row.shape = hi;
                     row.suite_op = op->name;
                     row.label = op->shapes[hi].label;
                     row.arch = lm_arena_strdup(&b->ar, a->name);
                     done++;
-                    double t0 = bl_wall_seconds();
+                    double t0 = bench_wall_seconds();
                     if (o->progress)
                         fprintf(stderr, "bench: [%d/%d] %s %s on %s\n", done, total, op->name, row.label, a->name);
                     run_row(b, &row, su, op, &op->shapes[hi], a);
@@ -504,7 +504,7 @@ bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_ben
                                 fprintf(stderr, " (oracle %s, %lld schedules ran, %lld could not)",
                                         row.oracle_exact ? "exact" : "sampled", (long long)row.oracle_ran_points,
                                         (long long)(row.oracle_points - row.oracle_ran_points));
-                            fprintf(stderr, ", %.1f s\n", bl_wall_seconds() - t0);
+                            fprintf(stderr, ", %.1f s\n", bench_wall_seconds() - t0);
                         }
                         else
                             fprintf(stderr, "bench:   failed: %s\n", row.why);
@@ -518,14 +518,14 @@ bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_ben
         arch_free(loaded.items[i]);
     LM_VEC_FREE(&loaded);
     b->nrows = (int)rows.len;
-    b->rows = LM_NEWN(&b->ar, bl_row, rows.len ? rows.len : 1);
+    b->rows = LM_NEWN(&b->ar, bench_row, rows.len ? rows.len : 1);
     if (rows.len)
         memcpy(b->rows, rows.items, sizeof *b->rows * rows.len);
     LM_VEC_FREE(&rows);
     return ok;
 }
 
-void bl_bench_free(bl_bench *b)
+void bench_free(bench_result *b)
 {
     lm_arena_free(&b->ar);
     memset(b, 0, sizeof *b);

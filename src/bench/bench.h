@@ -35,31 +35,31 @@
  * ==================================================================== */
 
 /* Geometric mean of n > 0 positive values (0 if n == 0 or any value <= 0). */
-double bl_geomean(const double *x, int n);
+double bench_geomean(const double *x, int n);
 /* Relative regret of `cycles` against `best`: cycles / best - 1 (0 is optimal). */
-double bl_regret(double cycles, double best);
+double bench_regret(double cycles, double best);
 /* 1-based ranks of x (ascending); tied values share the mean of their ranks. */
-void bl_ranks(const double *x, int n, double *rank);
+void bench_ranks(const double *x, int n, double *rank);
 /* Spearman's rank correlation of (x, y): Pearson's correlation of their
  * ranks (ties averaged). 0 when n < 2 or either side is constant. */
-double bl_spearman(const double *x, const double *y, int n);
+double bench_spearman(const double *x, const double *y, int n);
 /* The same over the points whose `sim` is among the best fraction `frac`
  * (at least min_n of them; ties by position): does the model also order
  * the good schedules, not just tell good from bad? *used = points taken. */
-double bl_spearman_best(const double *pred, const double *sim, int n, double frac, int min_n, int *used);
+double bench_spearman_best(const double *pred, const double *sim, int n, double frac, int min_n, int *used);
 
 /* splitmix64: the same sequence on every machine. */
-uint64_t bl_rng_next(uint64_t *state);
+uint64_t bench_rng_next(uint64_t *state);
 /* Uniform in [0, n) (n >= 1). */
-uint64_t bl_rng_below(uint64_t *state, uint64_t n);
+uint64_t bench_rng_below(uint64_t *state, uint64_t n);
 /* Uniform in [0, 1). */
-double bl_rng_unit(uint64_t *state);
+double bench_rng_unit(uint64_t *state);
 
 /* Monotonic host seconds (progress lines), and CPU seconds of this process
  * (the cost columns: compile and tuning time, steady on a loaded machine).
  * Never in tested output. */
-double bl_wall_seconds(void);
-double bl_cpu_seconds(void);
+double bench_wall_seconds(void);
+double bench_cpu_seconds(void);
 
 /* ======================================================================
  * oracle.c - the schedule space, its points, the evaluator, the oracle
@@ -67,78 +67,78 @@ double bl_cpu_seconds(void);
 
 /* One combination of mapping candidates and its solver problem. Points of
  * the stratum are value vectors in problem->vars order. */
-typedef struct bl_stratum {
+typedef struct bench_stratum {
     const solve_problem *problem; /* variables (domains), constraints, objective */
     const sym_env *fixed;         /* sizes and pinned constexprs (may be NULL) */
     const void *tag;              /* the caller's (bench: the sched_choice) */
     const char *label;            /* for reports */
-} bl_stratum;
+} bench_stratum;
 
-typedef struct bl_space {
-    bl_stratum *st;
+typedef struct bench_space {
+    bench_stratum *st;
     int nst;
-} bl_space;
+} bench_space;
 
 /* Is the point legal (every constraint evaluates and is <= 0)? */
-bool bl_space_legal(const bl_space *sp, int s, const int64_t *values);
+bool bench_space_legal(const bench_space *sp, int s, const int64_t *values);
 /* The model's cycles at a point (the problem's objective); -1 when it
  * cannot be evaluated. */
-int64_t bl_space_predict(const bl_space *sp, int s, const int64_t *values);
+int64_t bench_space_predict(const bench_space *sp, int s, const int64_t *values);
 /* Visit the legal points of stratum s in lexicographic order of domain
  * positions (depth-first, with interval-bound pruning), calling fn (may be
  * NULL) for each until it returns false or `limit` points were visited (0:
  * no limit). Returns the number visited; *all (may be NULL) tells whether
  * that was every legal point (the walk also stops at a node budget
  * proportional to the limit). */
-typedef bool (*bl_point_fn)(void *ctx, int s, const int64_t *values);
-int64_t bl_space_enum(const bl_space *sp, int s, int64_t limit, bl_point_fn fn, void *ctx, bool *all);
+typedef bool (*bench_point_fn)(void *ctx, int s, const int64_t *values);
+int64_t bench_space_enum(const bench_space *sp, int s, int64_t limit, bench_point_fn fn, void *ctx, bool *all);
 /* The legal point nearest to a target (a domain position per variable):
  * depth-first in variable order, each variable's values tried by distance
  * of their position from the target (nearer first, the lower position on a
  * tie). False when none is found within the search's node budget. */
-bool bl_space_nearest(const bl_space *sp, int s, const int *target, int64_t *out);
+bool bench_space_nearest(const bench_space *sp, int s, const int *target, int64_t *out);
 
 /* What evaluating a point gave. */
-typedef struct bl_eval {
+typedef struct bench_eval {
     bool ok;             /* lowered and simulated */
     bool censored;       /* stopped at the cycle cap: cycles is a lower bound */
     double cycles;       /* simulated cycles (summed over the job's launches) */
     double sim_seconds;  /* cycles at the chip's clock */
     double wall_seconds; /* host CPU seconds the evaluation took */
     int64_t predicted;   /* the model's cycles, -1 if unknown */
-} bl_eval;
+} bench_eval;
 
 /* Evaluate one point (bench: lower and simulate, timing-only). cap_cycles >
  * 0 lets the evaluation stop there and report `censored`. Returns false
  * with *why set (static or arena text) when the point cannot be run. */
-typedef bool (*bl_eval_fn)(void *ctx, int s, const int64_t *values, double cap_cycles, bl_eval *out,
+typedef bool (*bench_eval_fn)(void *ctx, int s, const int64_t *values, double cap_cycles, bench_eval *out,
                            const char **why);
 
-typedef struct bl_entry {
+typedef struct bench_entry {
     int s;
     const int64_t *values; /* in the evaluator's arena */
-    bl_eval e;
+    bench_eval e;
     uint64_t hash;
-} bl_entry;
+} bench_entry;
 
-enum { BL_MAX_KINDS = 8 };
+enum { BENCH_MAX_KINDS = 8 };
 
 /* Failures grouped by the start of their reason (up to the first number,
  * quote or parenthesis): "lowering: read: tile block at", "simulation:
  * deadlock at cycle", ... The last kind collects the rest. */
-typedef struct bl_fail_kind {
+typedef struct bench_fail_kind {
     const char *kind;
     int64_t count;
-} bl_fail_kind;
+} bench_fail_kind;
 
 /* Memoises evaluations: a point is simulated at most once per evaluator,
  * whoever asks (loomc's picks, the oracle, the tuner). */
-typedef struct bl_evaluator {
-    const bl_space *sp;
-    bl_eval_fn fn;
+typedef struct bench_evaluator {
+    const bench_space *sp;
+    bench_eval_fn fn;
     void *ctx;
     double cap_factor;    /* > 0: cap each run at cap_factor x the best so far */
-    LM_VEC(bl_entry) entries;
+    LM_VEC(bench_entry) entries;
     int *slots;           /* open-addressing index into entries (-1 empty) */
     size_t nslots;
     double best;          /* best ok, uncensored cycles so far (0: none) */
@@ -146,35 +146,35 @@ typedef struct bl_evaluator {
     int64_t failures;
     int first_fail;       /* entry index of the first failure */
     const char *first_why;/* the first failure's reason */
-    bl_fail_kind kinds[BL_MAX_KINDS];
+    bench_fail_kind kinds[BENCH_MAX_KINDS];
     int nkinds;
     lm_arena ar;
     /* progress: called after every new evaluation when set */
     void (*progress)(void *ctx, int64_t runs);
     void *progress_ctx;
-} bl_evaluator;
+} bench_evaluator;
 
-void bl_evaluator_init(bl_evaluator *ev, const bl_space *sp, bl_eval_fn fn, void *ctx, double cap_factor);
-void bl_evaluator_free(bl_evaluator *ev);
+void bench_evaluator_init(bench_evaluator *ev, const bench_space *sp, bench_eval_fn fn, void *ctx, double cap_factor);
+void bench_evaluator_free(bench_evaluator *ev);
 /* The entry of a point, evaluating it if new. Returns its index. */
-int bl_evaluate(bl_evaluator *ev, int s, const int64_t *values);
+int bench_evaluate(bench_evaluator *ev, int s, const int64_t *values);
 /* The entry of a point if already evaluated, else -1. */
-int bl_evaluated(const bl_evaluator *ev, int s, const int64_t *values);
+int bench_evaluated(const bench_evaluator *ev, int s, const int64_t *values);
 /* Cycles an entry counts as in comparisons: failed points are +infinity. */
-double bl_entry_cycles(const bl_entry *e);
+double bench_entry_cycles(const bench_entry *e);
 
 /* Legal points counted per stratum before the space is reported as "at
  * least" this many (counting runs at about a million points a second). */
-enum { BL_COUNT_CAP = 2000000 };
+enum { BENCH_COUNT_CAP = 2000000 };
 
-typedef struct bl_oracle_opts {
+typedef struct bench_oracle_opts {
     int64_t bound;   /* simulate every point up to this many; else run this many (points
                         that cannot be lowered or simulated do not count; attempts are
                         capped at four times the bound) */
     uint64_t seed;
-} bl_oracle_opts;
+} bench_oracle_opts;
 
-typedef struct bl_oracle {
+typedef struct bench_oracle {
     bool exact;          /* every legal point was simulated */
     int64_t space;       /* legal points: exact count, or a lower bound when !space_known */
     bool space_known;
@@ -184,19 +184,19 @@ typedef struct bl_oracle {
     int npts;
     int best;            /* entry index of the best, -1 if none ran */
     double best_cycles;
-} bl_oracle;
+} bench_oracle;
 
 /* Run the oracle over the space. Deterministic for a given seed. */
-void bl_oracle_run(bl_oracle *o, const bl_space *sp, bl_evaluator *ev, const bl_oracle_opts *opt);
-void bl_oracle_free(bl_oracle *o);
+void bench_oracle_run(bench_oracle *o, const bench_space *sp, bench_evaluator *ev, const bench_oracle_opts *opt);
+void bench_oracle_free(bench_oracle *o);
 
 /* ======================================================================
  * tuner.c - a budgeted autotuner
  * ==================================================================== */
 
-enum { BL_MAX_MARKS = 8 };
+enum { BENCH_MAX_MARKS = 8 };
 
-typedef struct bl_tuner_mark {
+typedef struct bench_tuner_mark {
     int64_t trials;      /* the checkpoint (trials asked for) */
     int64_t used;        /* trials actually run by then (less when the space ran out) */
     int best;            /* entry index of the best so far (-1: none ran) */
@@ -205,21 +205,21 @@ typedef struct bl_tuner_mark {
     double sim_seconds;  /* simulated time of every trial so far: what tuning on the
                             device would spend running kernels */
     double wall_seconds; /* host CPU seconds the trials took in the simulator */
-} bl_tuner_mark;
+} bench_tuner_mark;
 
-typedef struct bl_tuner_opts {
-    int64_t marks[BL_MAX_MARKS]; /* increasing checkpoints; the last is the budget */
+typedef struct bench_tuner_opts {
+    int64_t marks[BENCH_MAX_MARKS]; /* increasing checkpoints; the last is the budget */
     int nmarks;
     uint64_t seed;
-} bl_tuner_opts;
+} bench_tuner_opts;
 
-typedef struct bl_tuner {
-    bl_tuner_mark marks[BL_MAX_MARKS];
+typedef struct bench_tuner {
+    bench_tuner_mark marks[BENCH_MAX_MARKS];
     int nmarks;
     int64_t trials;      /* trials that ran (lowered and simulated) */
     int64_t attempts;    /* points tried, including those that could not run */
     int *pts;            /* entry indices, in the order tried (heap) */
-} bl_tuner;
+} bench_tuner;
 
 /* Random sampling plus local search from the incumbent, until
  * `marks[nmarks-1]` distinct points have run (a point that cannot be
@@ -227,73 +227,73 @@ typedef struct bl_tuner {
  * one in eight of its points run). The choice of point t depends only on the results of the
  * points before it, so a checkpoint's figures equal those of a run with
  * that budget. */
-void bl_tuner_run(bl_tuner *t, const bl_space *sp, bl_evaluator *ev, const bl_tuner_opts *opt);
-void bl_tuner_free(bl_tuner *t);
+void bench_tuner_run(bench_tuner *t, const bench_space *sp, bench_evaluator *ev, const bench_tuner_opts *opt);
+void bench_tuner_free(bench_tuner *t);
 
 /* ======================================================================
  * suite.c - suite files
  * ==================================================================== */
 
-typedef struct bl_suite_shape {
+typedef struct bench_suite_shape {
     fe_kv *sizes;
     int nsizes;
     fe_kv *consts;
     int nconsts;
     const char *label;   /* "M=512 N=512 K=512" (+ consts) */
     lm_loc loc;
-} bl_suite_shape;
+} bench_suite_shape;
 
-typedef struct bl_suite_op {
+typedef struct bench_suite_op {
     const char *name;    /* "gemm" */
     const char *kernel;  /* path, resolved against the suite file's folder */
     const char *flops;   /* useful FLOPs as an expression of the sizes and consts */
     const char *bytes;   /* the least DRAM traffic in bytes, likewise (NULL: none) */
     lm_loc loc, flops_loc, bytes_loc;
-    bl_suite_shape *shapes;
+    bench_suite_shape *shapes;
     int nshapes;
-} bl_suite_op;
+} bench_suite_op;
 
-typedef struct bl_suite {
+typedef struct bench_suite {
     const char *file;
     const char *name;
     const char **archs;  /* default chips */
     int narchs;
     int64_t oracle_bound;/* 0: not set */
-    int64_t trials[BL_MAX_MARKS];
+    int64_t trials[BENCH_MAX_MARKS];
     int ntrials;         /* 0: not set */
     bool have_format;    /* 'format NAME': the storage format of every loaded and stored */
     arch_format format;  /* DRAM tensor, as loomc run --format (else the kernels' own) */
-    bl_suite_op *ops;
+    bench_suite_op *ops;
     int nops;
-} bl_suite;
+} bench_suite;
 
 /* Parse a suite (docs/evaluation.md). Errors are `file:line:col: error:`
  * through d; returns false after the first. */
-bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d);
+bool bench_suite_parse(bench_suite *out, const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d);
 /* Evaluate an op's flops/bytes expression for a shape; false (with why) if
  * it names something the shape does not give. */
-bool bl_suite_eval(const char *expr, const bl_suite_shape *sh, double *out, const char **why, lm_arena *ar);
+bool bench_suite_eval(const char *expr, const bench_suite_shape *sh, double *out, const char **why, lm_arena *ar);
 
 /* ======================================================================
  * bench.c - running a suite
  * ==================================================================== */
 
-typedef struct bl_bench_opts {
+typedef struct bench_opts {
     const char **archs;   /* --arch (overrides the suite's); NULL: the suite's */
     int narchs;
-    int64_t oracle_bound; /* 0: the suite's, else BL_DEFAULT_BOUND */
-    int64_t trials[BL_MAX_MARKS];
+    int64_t oracle_bound; /* 0: the suite's, else BENCH_DEFAULT_BOUND */
+    int64_t trials[BENCH_MAX_MARKS];
     int ntrials;          /* 0: the suite's, else 10,100,1000 */
     bool model_quality;   /* only loomc's pick and the oracle, every run uncapped */
     bool no_tuner, no_oracle;
     double cap_factor;    /* oracle/tuner runs stop at this x the best so far (0: 4) */
     uint64_t seed;
     bool progress;        /* progress lines on stderr */
-} bl_bench_opts;
+} bench_opts;
 
-enum { BL_DEFAULT_BOUND = 500 };
+enum { BENCH_DEFAULT_BOUND = 500 };
 
-typedef struct bl_row {
+typedef struct bench_row {
     int op, shape;         /* indices into the suite */
     const char *suite_op;  /* operator name */
     const char *label;
@@ -334,38 +334,38 @@ typedef struct bl_row {
     int64_t failures;      /* points that could not be lowered or simulated */
     const char *failure_why;
     const char *failure_point; /* the first of them */
-    bl_fail_kind fail_kinds[BL_MAX_KINDS];
+    bench_fail_kind fail_kinds[BENCH_MAX_KINDS];
     int nfail_kinds;
     /* tuner */
     int nmarks;
-    bl_tuner_mark marks[BL_MAX_MARKS];
-} bl_row;
+    bench_tuner_mark marks[BENCH_MAX_MARKS];
+} bench_row;
 
-typedef struct bl_bench {
-    const bl_suite *suites;
+typedef struct bench_result {
+    const bench_suite *suites;
     int nsuites;
-    bl_row *rows;
+    bench_row *rows;
     int nrows;
-    bl_bench_opts opts;
-    int64_t trials[BL_MAX_MARKS];
+    bench_opts opts;
+    int64_t trials[BENCH_MAX_MARKS];
     int ntrials;
     lm_arena ar;
-} bl_bench;
+} bench_result;
 
 /* Run every shape of every suite on every chip. Errors that stop a run
  * (an unknown chip) are reported through d; a shape that fails is a row
  * with ok = false. */
-bool bl_bench_run(bl_bench *b, const bl_suite *suites, int nsuites, const bl_bench_opts *o, lm_diag *d);
-void bl_bench_free(bl_bench *b);
+bool bench_run(bench_result *b, const bench_suite *suites, int nsuites, const bench_opts *o, lm_diag *d);
+void bench_free(bench_result *b);
 /* The per-operator, per-chip table (the paper's Table 2, extended) and the
  * per-shape table. */
-void bl_bench_print(lm_buf *out, const bl_bench *b);
+void bench_print(lm_buf *out, const bench_result *b);
 /* The model-quality table. */
-void bl_bench_print_quality(lm_buf *out, const bl_bench *b);
+void bench_print_quality(lm_buf *out, const bench_result *b);
 /* Every row as JSON. */
-void bl_bench_json(lm_buf *out, const bl_bench *b);
+void bench_json(lm_buf *out, const bench_result *b);
 /* gnuplot data and scripts into dir, rendered when gnuplot is installed.
  * Returns false after reporting through d. */
-bool bl_bench_plots(const bl_bench *b, const char *dir, lm_diag *d);
+bool bench_plots(const bench_result *b, const char *dir, lm_diag *d);
 
 #endif

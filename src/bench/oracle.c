@@ -29,7 +29,7 @@
 /* ---- walking a stratum ----------------------------------------------- */
 
 typedef struct walker {
-    const bl_stratum *st;
+    const bench_stratum *st;
     int nv, nc;
     sym_env env;       /* b[0..nv) are the variables, in order; then the fixed symbols */
     int64_t *dlo, *dhi;/* per variable: domain min and max */
@@ -40,7 +40,7 @@ typedef struct walker {
     bool root_ok;      /* constraints that mention no variable hold */
 } walker;
 
-static void walker_init(walker *w, const bl_stratum *st)
+static void walker_init(walker *w, const bench_stratum *st)
 {
     memset(w, 0, sizeof *w);
     const solve_problem *p = st->problem;
@@ -132,7 +132,7 @@ static bool still_possible(walker *w, int j)
 
 /* ---- the space ------------------------------------------------------- */
 
-bool bl_space_legal(const bl_space *sp, int s, const int64_t *values)
+bool bench_space_legal(const bench_space *sp, int s, const int64_t *values)
 {
     const solve_problem *p = sp->st[s].problem;
     sym_env env = {0};
@@ -153,7 +153,7 @@ bool bl_space_legal(const bl_space *sp, int s, const int64_t *values)
     return ok;
 }
 
-int64_t bl_space_predict(const bl_space *sp, int s, const int64_t *values)
+int64_t bench_space_predict(const bench_space *sp, int s, const int64_t *values)
 {
     const solve_problem *p = sp->st[s].problem;
     sym_env env = {0};
@@ -176,7 +176,7 @@ typedef struct enum_state {
     walker *w;
     int s;
     int64_t limit, count;
-    bl_point_fn fn;
+    bench_point_fn fn;
     void *ctx;
     bool stop;
 } enum_state;
@@ -205,7 +205,7 @@ static void enum_rec(enum_state *e, int j)
     unassign(w, j);
 }
 
-int64_t bl_space_enum(const bl_space *sp, int s, int64_t limit, bl_point_fn fn, void *ctx, bool *all)
+int64_t bench_space_enum(const bench_space *sp, int s, int64_t limit, bench_point_fn fn, void *ctx, bool *all)
 {
     walker w;
     walker_init(&w, &sp->st[s]);
@@ -243,7 +243,7 @@ static bool nearest_rec(walker *w, const int *target, int j)
     return false;
 }
 
-bool bl_space_nearest(const bl_space *sp, int s, const int *target, int64_t *out)
+bool bench_space_nearest(const bench_space *sp, int s, const int *target, int64_t *out)
 {
     walker w;
     walker_init(&w, &sp->st[s]);
@@ -262,9 +262,9 @@ static uint64_t point_hash(int s, const int64_t *values, int nv)
     return lm_hash_bytes(values, sizeof *values * (size_t)nv, lm_hash_mix((uint64_t)s, 0x6c6f6f6du));
 }
 
-static int nvars_of(const bl_evaluator *ev, int s) { return ev->sp->st[s].problem->nvars; }
+static int nvars_of(const bench_evaluator *ev, int s) { return ev->sp->st[s].problem->nvars; }
 
-void bl_evaluator_init(bl_evaluator *ev, const bl_space *sp, bl_eval_fn fn, void *ctx, double cap_factor)
+void bench_evaluator_init(bench_evaluator *ev, const bench_space *sp, bench_eval_fn fn, void *ctx, double cap_factor)
 {
     memset(ev, 0, sizeof *ev);
     ev->sp = sp;
@@ -277,7 +277,7 @@ void bl_evaluator_init(bl_evaluator *ev, const bl_space *sp, bl_eval_fn fn, void
     memset(ev->slots, 0xff, sizeof *ev->slots * ev->nslots);
 }
 
-void bl_evaluator_free(bl_evaluator *ev)
+void bench_evaluator_free(bench_evaluator *ev)
 {
     LM_VEC_FREE(&ev->entries);
     free(ev->slots);
@@ -285,7 +285,7 @@ void bl_evaluator_free(bl_evaluator *ev)
     memset(ev, 0, sizeof *ev);
 }
 
-static size_t find_slot(const bl_evaluator *ev, int s, const int64_t *values, uint64_t h)
+static size_t find_slot(const bench_evaluator *ev, int s, const int64_t *values, uint64_t h)
 {
     int nv = nvars_of(ev, s);
     size_t i = (size_t)h & (ev->nslots - 1);
@@ -293,32 +293,32 @@ static size_t find_slot(const bl_evaluator *ev, int s, const int64_t *values, ui
         int e = ev->slots[i];
         if (e < 0)
             return i;
-        const bl_entry *x = &ev->entries.items[e];
+        const bench_entry *x = &ev->entries.items[e];
         if (x->hash == h && x->s == s && (!nv || !memcmp(x->values, values, sizeof *values * (size_t)nv)))
             return i;
         i = (i + 1) & (ev->nslots - 1);
     }
 }
 
-int bl_evaluated(const bl_evaluator *ev, int s, const int64_t *values)
+int bench_evaluated(const bench_evaluator *ev, int s, const int64_t *values)
 {
     uint64_t h = point_hash(s, values, nvars_of(ev, s));
     return ev->slots[find_slot(ev, s, values, h)];
 }
 
-static void grow(bl_evaluator *ev)
+static void grow(bench_evaluator *ev)
 {
     free(ev->slots);
     ev->nslots *= 2;
     ev->slots = lm_xmalloc(sizeof *ev->slots * ev->nslots);
     memset(ev->slots, 0xff, sizeof *ev->slots * ev->nslots);
     for (size_t e = 0; e < ev->entries.len; e++) {
-        const bl_entry *x = &ev->entries.items[e];
+        const bench_entry *x = &ev->entries.items[e];
         ev->slots[find_slot(ev, x->s, x->values, x->hash)] = (int)e;
     }
 }
 
-static void count_kind(bl_evaluator *ev, const char *why)
+static void count_kind(bench_evaluator *ev, const char *why)
 {
     if (!why)
         why = "unknown";
@@ -332,31 +332,31 @@ static void count_kind(bl_evaluator *ev, const char *why)
             ev->kinds[i].count++;
             return;
         }
-    if (ev->nkinds < BL_MAX_KINDS - 1)
-        ev->kinds[ev->nkinds++] = (bl_fail_kind){lm_arena_strndup(&ev->ar, why, n), 1};
-    else if (ev->nkinds == BL_MAX_KINDS - 1)
-        ev->kinds[ev->nkinds++] = (bl_fail_kind){"other", 1};
+    if (ev->nkinds < BENCH_MAX_KINDS - 1)
+        ev->kinds[ev->nkinds++] = (bench_fail_kind){lm_arena_strndup(&ev->ar, why, n), 1};
+    else if (ev->nkinds == BENCH_MAX_KINDS - 1)
+        ev->kinds[ev->nkinds++] = (bench_fail_kind){"other", 1};
     else
-        ev->kinds[BL_MAX_KINDS - 1].count++;
+        ev->kinds[BENCH_MAX_KINDS - 1].count++;
 }
 
-double bl_entry_cycles(const bl_entry *e) { return e->e.ok ? e->e.cycles : INFINITY; }
+double bench_entry_cycles(const bench_entry *e) { return e->e.ok ? e->e.cycles : INFINITY; }
 
-int bl_evaluate(bl_evaluator *ev, int s, const int64_t *values)
+int bench_evaluate(bench_evaluator *ev, int s, const int64_t *values)
 {
     int nv = nvars_of(ev, s);
     uint64_t h = point_hash(s, values, nv);
     size_t slot = find_slot(ev, s, values, h);
     if (ev->slots[slot] >= 0)
         return ev->slots[slot];
-    bl_entry x = {.s = s, .hash = h};
+    bench_entry x = {.s = s, .hash = h};
     int64_t *copy = LM_NEWN(&ev->ar, int64_t, nv ? nv : 1);
     if (nv)
         memcpy(copy, values, sizeof *copy * (size_t)nv);
     x.values = copy;
     double cap = ev->cap_factor > 0 && ev->best > 0 ? ev->cap_factor * ev->best : 0;
     const char *why = NULL;
-    double t0 = bl_cpu_seconds();
+    double t0 = bench_cpu_seconds();
     if (!ev->fn(ev->ctx, s, values, cap, &x.e, &why)) {
         x.e.ok = false;
         if (!ev->failures)
@@ -366,7 +366,7 @@ int bl_evaluate(bl_evaluator *ev, int s, const int64_t *values)
             ev->first_why = why ? lm_arena_strdup(&ev->ar, why) : "unknown";
         count_kind(ev, why);
     }
-    x.e.wall_seconds = bl_cpu_seconds() - t0;
+    x.e.wall_seconds = bench_cpu_seconds() - t0;
     if (x.e.ok && !x.e.censored && (ev->best <= 0 || x.e.cycles < ev->best))
         ev->best = x.e.cycles;
     ev->runs++;
@@ -403,9 +403,9 @@ static bool collect(void *ctx, int s, const int64_t *values)
 }
 
 typedef struct octx {
-    bl_oracle *o;
-    const bl_space *sp;
-    bl_evaluator *ev;
+    bench_oracle *o;
+    const bench_space *sp;
+    bench_evaluator *ev;
     LM_VEC(unsigned char) mine; /* per evaluator entry: the oracle asked for it */
     int64_t asked;              /* distinct points the oracle asked for */
     int64_t ran;                /* ... of which ran (lowered and simulated) */
@@ -414,17 +414,17 @@ typedef struct octx {
 
 static int visit(octx *c, int s, const int64_t *values)
 {
-    int e = bl_evaluate(c->ev, s, values);
+    int e = bench_evaluate(c->ev, s, values);
     while (c->mine.len < c->ev->entries.len)
         LM_PUSH(&c->mine, 0);
     if (!c->mine.items[e]) {
         c->mine.items[e] = 1;
         c->asked++;
         c->ran += c->ev->entries.items[e].e.ok;
-        bl_oracle *o = c->o;
+        bench_oracle *o = c->o;
         o->pts = lm_xrealloc(o->pts, sizeof *o->pts * (size_t)(o->npts + 1));
         o->pts[o->npts++] = e;
-        const bl_entry *x = &c->ev->entries.items[e];
+        const bench_entry *x = &c->ev->entries.items[e];
         if (x->e.ok && !x->e.censored && (o->best < 0 || x->e.cycles < o->best_cycles)) {
             o->best = e;
             o->best_cycles = x->e.cycles;
@@ -435,7 +435,7 @@ static int visit(octx *c, int s, const int64_t *values)
 
 static bool already(const octx *c, int s, const int64_t *values)
 {
-    int e = bl_evaluated(c->ev, s, values);
+    int e = bench_evaluated(c->ev, s, values);
     return e >= 0 && (size_t)e < c->mine.len && c->mine.items[e];
 }
 
@@ -459,7 +459,7 @@ static bool more(const octx *c, int64_t budget) { return c->ran < budget && c->a
  * budget is spent. */
 static void polish_from(octx *c, int start, int64_t budget)
 {
-    const bl_space *sp = c->sp;
+    const bench_space *sp = c->sp;
     int s = c->ev->entries.items[start].s;
     int nv = sp->st[s].problem->nvars;
     int maxv = 1;
@@ -469,7 +469,7 @@ static void polish_from(octx *c, int start, int64_t budget)
     int *tgt = lm_xcalloc((size_t)maxv, sizeof *tgt);
     if (nv)
         memcpy(cur, c->ev->entries.items[start].values, sizeof *cur * (size_t)nv);
-    double curc = bl_entry_cycles(&c->ev->entries.items[start]);
+    double curc = bench_entry_cycles(&c->ev->entries.items[start]);
     bool improved = true;
     while (improved && more(c, budget)) {
         improved = false;
@@ -485,10 +485,10 @@ static void polish_from(octx *c, int start, int64_t budget)
                     continue;
                 memcpy(cand, cur, sizeof *cand * (size_t)nv);
                 cand[j] = p->vars[j].domain[i];
-                if (already(c, s, cand) || !bl_space_legal(sp, s, cand))
+                if (already(c, s, cand) || !bench_space_legal(sp, s, cand))
                     continue;
                 int e = visit(c, s, cand);
-                const bl_entry *x = &c->ev->entries.items[e];
+                const bench_entry *x = &c->ev->entries.items[e];
                 if (x->e.ok && !x->e.censored && x->e.cycles < bc) {
                     bc = x->e.cycles;
                     bs = s;
@@ -509,10 +509,10 @@ static void polish_from(octx *c, int start, int64_t budget)
                             if (q->vars[j].domain[i] == cur[k])
                                 tgt[j] = i;
             }
-            if (!bl_space_nearest(sp, s2, tgt, cand) || already(c, s2, cand))
+            if (!bench_space_nearest(sp, s2, tgt, cand) || already(c, s2, cand))
                 continue;
             int e = visit(c, s2, cand);
-            const bl_entry *x = &c->ev->entries.items[e];
+            const bench_entry *x = &c->ev->entries.items[e];
             if (x->e.ok && !x->e.censored && x->e.cycles < bc) {
                 bc = x->e.cycles;
                 bs = s2;
@@ -533,11 +533,11 @@ static void polish_from(octx *c, int start, int64_t budget)
     free(tgt);
 }
 
-void bl_oracle_run(bl_oracle *o, const bl_space *sp, bl_evaluator *ev, const bl_oracle_opts *opt)
+void bench_oracle_run(bench_oracle *o, const bench_space *sp, bench_evaluator *ev, const bench_oracle_opts *opt)
 {
     memset(o, 0, sizeof *o);
     o->best = -1;
-    int64_t bound = opt->bound > 0 ? opt->bound : BL_DEFAULT_BOUND;
+    int64_t bound = opt->bound > 0 ? opt->bound : BENCH_DEFAULT_BOUND;
     uint64_t rng = opt->seed ^ 0x6f7261636c65ull;
     octx c = {.o = o, .sp = sp, .ev = ev, .max_asked = 4 * bound};
     int nst = sp->nst;
@@ -555,7 +555,7 @@ void bl_oracle_run(bl_oracle *o, const bl_space *sp, bl_evaluator *ev, const bl_
     for (int s = 0; s < nst; s++) {
         pl[s].nv = sp->st[s].problem->nvars;
         pl[s].keep = bound + 1;
-        count[s] = bl_space_enum(sp, s, BL_COUNT_CAP, collect, &pl[s], &complete[s]);
+        count[s] = bench_space_enum(sp, s, BENCH_COUNT_CAP, collect, &pl[s], &complete[s]);
         total += count[s];
         all &= complete[s];
     }
@@ -624,7 +624,7 @@ void bl_oracle_run(bl_oracle *o, const bl_space *sp, bl_evaluator *ev, const bl_
             for (int64_t i = 0; i < n; i++)
                 perm[j][i] = i;
             for (int64_t i = n - 1; i > 0; i--) {
-                int64_t k = (int64_t)bl_rng_below(&rng, (uint64_t)i + 1), t = perm[j][i];
+                int64_t k = (int64_t)bench_rng_below(&rng, (uint64_t)i + 1), t = perm[j][i];
                 perm[j][i] = perm[j][k];
                 perm[j][k] = t;
             }
@@ -633,11 +633,11 @@ void bl_oracle_run(bl_oracle *o, const bl_space *sp, bl_evaluator *ev, const bl_
             bool found = false;
             for (int attempt = 0; attempt < 8 && !found; attempt++) {
                 for (int j = 0; j < nv; j++) {
-                    double u = bl_rng_unit(&rng);
+                    double u = bench_rng_unit(&rng);
                     double x = attempt == 0 ? ((double)perm[j][i] + u) / (double)n : u;
                     tgt[j] = (int)floor(x * p->vars[j].ndomain);
                 }
-                found = bl_space_nearest(sp, s, tgt, pt) && !already(&c, s, pt);
+                found = bench_space_nearest(sp, s, tgt, pt) && !already(&c, s, pt);
             }
             if (found)
                 visit(&c, s, pt);
@@ -656,8 +656,8 @@ void bl_oracle_run(bl_oracle *o, const bl_space *sp, bl_evaluator *ev, const bl_
             break;
         const solve_problem *p = sp->st[s].problem;
         for (int j = 0; j < p->nvars; j++)
-            tgt[j] = (int)bl_rng_below(&rng, (uint64_t)(p->vars[j].ndomain ? p->vars[j].ndomain : 1));
-        if (bl_space_nearest(sp, s, tgt, pt) && !already(&c, s, pt))
+            tgt[j] = (int)bench_rng_below(&rng, (uint64_t)(p->vars[j].ndomain ? p->vars[j].ndomain : 1));
+        if (bench_space_nearest(sp, s, tgt, pt) && !already(&c, s, pt))
             visit(&c, s, pt);
         else
             c.asked++; /* a proposal that led nowhere still counts as an attempt */
@@ -671,7 +671,7 @@ void bl_oracle_run(bl_oracle *o, const bl_space *sp, bl_evaluator *ev, const bl_
         for (int round = 0; round < 8 && more(&c, budget); round++) {
             byc *order = lm_xmalloc(sizeof *order * (size_t)(o->npts ? o->npts : 1));
             for (int i = 0; i < o->npts; i++)
-                order[i] = (byc){bl_entry_cycles(&ev->entries.items[o->pts[i]]), o->pts[i]};
+                order[i] = (byc){bench_entry_cycles(&ev->entries.items[o->pts[i]]), o->pts[i]};
             qsort(order, (size_t)o->npts, sizeof *order, cmp_byc);
             int start = round < o->npts ? order[round].e : -1;
             bool usable = start >= 0 && isfinite(order[round].c);
@@ -695,7 +695,7 @@ done:
     LM_VEC_FREE(&c.mine);
 }
 
-void bl_oracle_free(bl_oracle *o)
+void bench_oracle_free(bench_oracle *o)
 {
     free(o->pts);
     memset(o, 0, sizeof *o);

@@ -24,12 +24,12 @@ typedef struct group {
     int n;
 } group;
 
-static int groups_of(const bl_bench *b, group **out)
+static int groups_of(const bench_result *b, group **out)
 {
     group *g = lm_xcalloc((size_t)(b->nrows ? b->nrows : 1), sizeof *g);
     int ng = 0;
     for (int i = 0; i < b->nrows; i++) {
-        const bl_row *r = &b->rows[i];
+        const bench_row *r = &b->rows[i];
         int j = 0;
         while (j < ng && !(strcmp(g[j].op, r->suite_op) == 0 && strcmp(g[j].arch, r->arch) == 0))
             j++;
@@ -52,7 +52,7 @@ static void groups_free(group *g, int ng)
     free(g);
 }
 
-static double regret_or_nan(double c, double best) { return isfinite(c) && best > 0 ? bl_regret(c, best) : NAN; }
+static double regret_or_nan(double c, double best) { return isfinite(c) && best > 0 ? bench_regret(c, best) : NAN; }
 
 static void pct(lm_buf *b, int w, double x)
 {
@@ -84,7 +84,7 @@ static void trials_name(lm_buf *b, int64_t t)
 
 /* ---- the tables ------------------------------------------------------------ */
 
-void bl_bench_print(lm_buf *out, const bl_bench *b)
+void bench_print(lm_buf *out, const bench_result *b)
 {
     group *g;
     int ng = groups_of(b, &g);
@@ -121,20 +121,20 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
         double *sp = lm_xcalloc((size_t)g[i].n, sizeof *sp);
         int nsp = 0, nok = 0, nexact = 0, noracle = 0;
         double r1 = 0, r1max = 0, r5 = 0, comp = 0, tune = 0;
-        double tr[BL_MAX_MARKS] = {0};
-        int ntr[BL_MAX_MARKS] = {0};
-        bool trlow[BL_MAX_MARKS] = {0};
+        double tr[BENCH_MAX_MARKS] = {0};
+        int ntr[BENCH_MAX_MARKS] = {0};
+        bool trlow[BENCH_MAX_MARKS] = {0};
         for (int k = 0; k < g[i].n; k++) {
-            const bl_row *r = &b->rows[g[i].rows[k]];
+            const bench_row *r = &b->rows[g[i].rows[k]];
             if (!r->ok)
                 continue;
             nok++;
             if (r->ttnn_ok)
                 sp[nsp++] = r->ttnn_cycles / r->loomc_cycles;
-            double x = bl_regret(r->loomc_cycles, r->best_cycles);
+            double x = bench_regret(r->loomc_cycles, r->best_cycles);
             r1 += x;
             r1max = LM_MAX(r1max, x);
-            r5 += bl_regret(r->top5_cycles, r->best_cycles);
+            r5 += bench_regret(r->top5_cycles, r->best_cycles);
             comp += r->compile_seconds;
             noracle += r->oracle_ran;
             nexact += r->oracle_exact;
@@ -157,7 +157,7 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
                 hi = LM_MAX(hi, sp[k]);
             }
             char cell[64];
-            snprintf(cell, sizeof cell, "%.2fx [%.2fx, %.2fx]", bl_geomean(sp, nsp), lo, hi);
+            snprintf(cell, sizeof cell, "%.2fx [%.2fx, %.2fx]", bench_geomean(sp, nsp), lo, hi);
             lm_buf_printf(out, "%-26s ", cell);
         } else {
             lm_buf_printf(out, "%-26s ", "-");
@@ -185,7 +185,7 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
         double *sp = lm_xcalloc((size_t)g[i].n, sizeof *sp);
         int nsp = 0;
         for (int k = 0; k < g[i].n; k++) {
-            const bl_row *r = &b->rows[g[i].rows[k]];
+            const bench_row *r = &b->rows[g[i].rows[k]];
             if (r->ok && r->tuned_ok)
                 sp[nsp++] = r->tuned_cycles / r->loomc_cycles;
         }
@@ -200,7 +200,7 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
                 hi = LM_MAX(hi, sp[k]);
             }
             lm_buf_printf(out, "%-10s %-15s %3d/%-2d  %.2fx [%.2fx, %.2fx]\n", g[i].op, g[i].arch, nsp, g[i].n,
-                          bl_geomean(sp, nsp), lo, hi);
+                          bench_geomean(sp, nsp), lo, hi);
         }
         free(sp);
     }
@@ -219,7 +219,7 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
         }
         lm_buf_printf(out, " %8s %6s %9s\n", "TFLOP/s", "roof", "compile s");
         for (int k = 0; k < g[i].n; k++) {
-            const bl_row *r = &b->rows[g[i].rows[k]];
+            const bench_row *r = &b->rows[g[i].rows[k]];
             lm_buf_printf(out, "%-32s ", r->label);
             if (!r->ok) {
                 lm_buf_printf(out, "failed: %s\n", r->why ? r->why : "?");
@@ -231,8 +231,8 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
             else
                 lm_buf_printf(out, "%11s %8s ", "n/a", "-");
             lm_buf_printf(out, "%11.0f", r->best_cycles);
-            pct(out, 8, bl_regret(r->loomc_cycles, r->best_cycles));
-            pct(out, 8, bl_regret(r->top5_cycles, r->best_cycles));
+            pct(out, 8, bench_regret(r->loomc_cycles, r->best_cycles));
+            pct(out, 8, bench_regret(r->top5_cycles, r->best_cycles));
             if (r->oracle_ran) {
                 char cell[48];
                 snprintf(cell, sizeof cell, "%lld/%lld", (long long)r->loomc_rank, (long long)r->ranked);
@@ -257,7 +257,7 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
         }
         /* notes: failures, TTNN unavailable, loomc's and the best schedules */
         for (int k = 0; k < g[i].n; k++) {
-            const bl_row *r = &b->rows[g[i].rows[k]];
+            const bench_row *r = &b->rows[g[i].rows[k]];
             if (!r->ok)
                 continue;
             lm_buf_printf(out, "  %s\n    loomc: %s\n", r->label, r->loomc_label);
@@ -286,7 +286,7 @@ void bl_bench_print(lm_buf *out, const bl_bench *b)
     groups_free(g, ng);
 }
 
-void bl_bench_print_quality(lm_buf *out, const bl_bench *b)
+void bench_print_quality(lm_buf *out, const bench_result *b)
 {
     group *g;
     int ng = groups_of(b, &g);
@@ -299,7 +299,7 @@ void bl_bench_print_quality(lm_buf *out, const bl_bench *b)
         double rho = 0, rtop = 0;
         int nrho = 0;
         for (int k = 0; k < g[i].n; k++) {
-            const bl_row *r = &b->rows[g[i].rows[k]];
+            const bench_row *r = &b->rows[g[i].rows[k]];
             lm_buf_printf(out, "%-10s %-15s %-32s ", r->suite_op, r->arch, r->label);
             if (!r->ok || !r->oracle_ran) {
                 lm_buf_printf(out, "failed: %s\n", r->why ? r->why : "no oracle");
@@ -314,7 +314,7 @@ void bl_bench_print_quality(lm_buf *out, const bl_bench *b)
                 lm_buf_printf(out, " %9s", "-");
             else
                 lm_buf_printf(out, " %9.3f", r->spearman_top);
-            pct(out, 11, bl_regret(r->loomc_cycles, r->best_cycles));
+            pct(out, 11, bench_regret(r->loomc_cycles, r->best_cycles));
             char cell[48];
             snprintf(cell, sizeof cell, "%lld/%lld", (long long)r->loomc_rank, (long long)r->ranked);
             lm_buf_printf(out, " %11s\n", cell);
@@ -382,12 +382,12 @@ static void jbaseline(lm_buf *out, bool ok, double cycles, double loomc_cycles, 
     }
 }
 
-void bl_bench_json(lm_buf *out, const bl_bench *b)
+void bench_json(lm_buf *out, const bench_result *b)
 {
     lm_buf_printf(out, "{\n  \"simulated\": true,\n  \"oracle_bound\": %lld,\n  \"seed\": %llu,\n  \"rows\": [",
                   (long long)b->opts.oracle_bound, (unsigned long long)b->opts.seed);
     for (int i = 0; i < b->nrows; i++) {
-        const bl_row *r = &b->rows[i];
+        const bench_row *r = &b->rows[i];
         lm_buf_puts(out, i ? ",\n    {" : "\n    {");
         lm_buf_puts(out, "\"operator\": ");
         jstr(out, r->suite_op);
@@ -433,9 +433,9 @@ void bl_bench_json(lm_buf *out, const bl_bench *b)
         lm_buf_puts(out, ", \"schedule\": ");
         jstr(out, r->best_label);
         lm_buf_puts(out, ", \"top1_regret\": ");
-        jnum(out, bl_regret(r->loomc_cycles, r->best_cycles));
+        jnum(out, bench_regret(r->loomc_cycles, r->best_cycles));
         lm_buf_puts(out, ", \"top5_regret\": ");
-        jnum(out, bl_regret(r->top5_cycles, r->best_cycles));
+        jnum(out, bench_regret(r->top5_cycles, r->best_cycles));
         lm_buf_puts(out, "}");
         if (r->oracle_ran) {
             lm_buf_printf(out,
@@ -455,12 +455,12 @@ void bl_bench_json(lm_buf *out, const bl_bench *b)
         if (r->nmarks) {
             lm_buf_puts(out, ",\n     \"tuner\": [");
             for (int m = 0; m < r->nmarks; m++) {
-                const bl_tuner_mark *k = &r->marks[m];
+                const bench_tuner_mark *k = &r->marks[m];
                 lm_buf_printf(out, "%s{\"trials\": %lld, \"used\": %lld, \"cycles\": ", m ? ", " : "",
                               (long long)k->trials, (long long)k->used);
                 jnum(out, k->best >= 0 ? k->best_cycles : NAN);
                 lm_buf_puts(out, ", \"regret\": ");
-                jnum(out, k->best >= 0 ? bl_regret(k->best_cycles, r->best_cycles) : NAN);
+                jnum(out, k->best >= 0 ? bench_regret(k->best_cycles, r->best_cycles) : NAN);
                 lm_buf_printf(out, ", \"lower_bound\": %s", k->lower_bound ? "true" : "false");
                 lm_buf_puts(out, ", \"simulated_seconds\": ");
                 jnum(out, k->sim_seconds);
@@ -543,7 +543,7 @@ static void dat_num(lm_buf *b, double x)
         lm_buf_puts(b, " ?");
 }
 
-bool bl_bench_plots(const bl_bench *b, const char *dir, lm_diag *d)
+bool bench_plots(const bench_result *b, const char *dir, lm_diag *d)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         lm_error_plain(d, "cannot create '%s': %s", dir, strerror(errno));
@@ -565,13 +565,13 @@ bool bl_bench_plots(const bl_bench *b, const char *dir, lm_diag *d)
         double peak = 0, bw = 0, aimin = INFINITY, aimax = 0;
         bool any_roof = false, any_rank = false, any_speedup = false;
         for (int k = 0; k < g[i].n; k++) {
-            const bl_row *r = &b->rows[g[i].rows[k]];
+            const bench_row *r = &b->rows[g[i].rows[k]];
             lm_buf_printf(&db, "%d \"%s\"", k, r->label);
             if (!r->ok) {
                 lm_buf_puts(&db, " ? ? ? ? ? ? ? ? ?\n");
                 continue;
             }
-            const bl_tuner_mark *lm = r->nmarks ? &r->marks[r->nmarks - 1] : NULL;
+            const bench_tuner_mark *lm = r->nmarks ? &r->marks[r->nmarks - 1] : NULL;
             double tun = lm && lm->best >= 0 && !lm->lower_bound ? lm->best_cycles : NAN;
             dat_num(&db, r->ttnn_ok ? r->ttnn_cycles / r->loomc_cycles : NAN);
             dat_num(&db, r->ttnn_ok ? r->ttnn_cycles / tun : NAN);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-double bl_geomean(const double *x, int n)
+double bench_geomean(const double *x, int n)
 {
     if (n <= 0)
         return 0;
@@ -23,7 +23,7 @@ double bl_geomean(const double *x, int n)
     return exp(s / n);
 }
 
-double bl_regret(double cycles, double best) { return best > 0 ? cycles / best - 1.0 : 0.0; }
+double bench_regret(double cycles, double best) { return best > 0 ? cycles / best - 1.0 : 0.0; }
 
 typedef struct ranked {
     double v;
@@ -38,7 +38,7 @@ static int cmp_ranked(const void *a, const void *b)
     return x->i - y->i;
 }
 
-void bl_ranks(const double *x, int n, double *rank)
+void bench_ranks(const double *x, int n, double *rank)
 {
     if (n <= 0)
         return;
@@ -58,13 +58,13 @@ void bl_ranks(const double *x, int n, double *rank)
     free(r);
 }
 
-double bl_spearman(const double *x, const double *y, int n)
+double bench_spearman(const double *x, const double *y, int n)
 {
     if (n < 2)
         return 0;
     double *rx = lm_xmalloc(sizeof *rx * (size_t)n), *ry = lm_xmalloc(sizeof *ry * (size_t)n);
-    bl_ranks(x, n, rx);
-    bl_ranks(y, n, ry);
+    bench_ranks(x, n, rx);
+    bench_ranks(y, n, ry);
     double mx = 0, my = 0;
     for (int i = 0; i < n; i++) {
         mx += rx[i];
@@ -85,7 +85,7 @@ double bl_spearman(const double *x, const double *y, int n)
     return sxy / sqrt(sxx * syy);
 }
 
-double bl_spearman_best(const double *pred, const double *sim, int n, double frac, int min_n, int *used)
+double bench_spearman_best(const double *pred, const double *sim, int n, double frac, int min_n, int *used)
 {
     int k = (int)ceil(frac * n);
     k = LM_MIN(n, LM_MAX(k, min_n));
@@ -101,14 +101,14 @@ double bl_spearman_best(const double *pred, const double *sim, int n, double fra
         p[i] = pred[r[i].i];
         q[i] = sim[r[i].i];
     }
-    double rho = bl_spearman(p, q, k);
+    double rho = bench_spearman(p, q, k);
     free(r);
     free(p);
     free(q);
     return rho;
 }
 
-uint64_t bl_rng_next(uint64_t *state)
+uint64_t bench_rng_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -116,7 +116,7 @@ uint64_t bl_rng_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-uint64_t bl_rng_below(uint64_t *state, uint64_t n)
+uint64_t bench_rng_below(uint64_t *state, uint64_t n)
 {
     if (n <= 1)
         return 0;
@@ -124,21 +124,21 @@ uint64_t bl_rng_below(uint64_t *state, uint64_t n)
     uint64_t lim = UINT64_MAX - UINT64_MAX % n;
     uint64_t r;
     do
-        r = bl_rng_next(state);
+        r = bench_rng_next(state);
     while (r >= lim);
     return r % n;
 }
 
-double bl_rng_unit(uint64_t *state) { return (double)(bl_rng_next(state) >> 11) * (1.0 / 9007199254740992.0); }
+double bench_rng_unit(uint64_t *state) { return (double)(bench_rng_next(state) >> 11) * (1.0 / 9007199254740992.0); }
 
-double bl_wall_seconds(void)
+double bench_wall_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-double bl_cpu_seconds(void)
+double bench_cpu_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);

@@ -138,8 +138,8 @@ static bool parse_trials(pctx *p, const tok *t, int64_t *out, int *n)
             err(p, t->col + (int)(s - t->s), "trial counts are positive integers, got '%s'", item);
             return false;
         }
-        if (*n == BL_MAX_MARKS) {
-            err(p, t->col + (int)(s - t->s), "at most %d trial counts", BL_MAX_MARKS);
+        if (*n == BENCH_MAX_MARKS) {
+            err(p, t->col + (int)(s - t->s), "at most %d trial counts", BENCH_MAX_MARKS);
             return false;
         }
         if (*n && v <= out[*n - 1]) {
@@ -159,16 +159,16 @@ static bool parse_trials(pctx *p, const tok *t, int64_t *out, int *n)
     return true;
 }
 
-bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d)
+bool bench_suite_parse(bench_suite *out, const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d)
 {
     memset(out, 0, sizeof *out);
     out->file = file;
     pctx p = {file, ar, d, 0, false};
     const char *dir = dirname_of(ar, file);
-    LM_VEC(bl_suite_op) ops = {0};
-    LM_VEC(bl_suite_shape) shapes = {0};
+    LM_VEC(bench_suite_op) ops = {0};
+    LM_VEC(bench_suite_shape) shapes = {0};
     LM_VEC(const char *) archs = {0};
-    bl_suite_op *op = NULL;
+    bench_suite_op *op = NULL;
     const char *pos = text, *end = text + len;
     int op_line = 0;
     /* a UTF-8 byte order mark is not part of the text, as for every reader */
@@ -188,7 +188,7 @@ bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t le
                 err(&p, op->loc.col, "operator '%s' has no 'shape' line", op->name);                               \
             p.line = save;                                                                                         \
             op->nshapes = (int)shapes.len;                                                                         \
-            op->shapes = LM_NEWN(ar, bl_suite_shape, shapes.len ? shapes.len : 1);                                 \
+            op->shapes = LM_NEWN(ar, bench_suite_shape, shapes.len ? shapes.len : 1);                                 \
             if (shapes.len)                                                                                        \
                 memcpy(op->shapes, shapes.items, sizeof *op->shapes * shapes.len);                                 \
             shapes.len = 0;                                                                                        \
@@ -267,7 +267,7 @@ bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t le
                 op = ops.len ? &ops.items[ops.len - 1] : NULL;
                 FINISH_OP();
                 if (!p.failed) {
-                    LM_PUSH(&ops, ((bl_suite_op){.name = t.items[1].s, .loc = {file, p.line, t.items[1].col}}));
+                    LM_PUSH(&ops, ((bench_suite_op){.name = t.items[1].s, .loc = {file, p.line, t.items[1].col}}));
                     op = &ops.items[ops.len - 1];
                     op_line = p.line;
                 }
@@ -326,7 +326,7 @@ bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t le
                 if (!p.failed && !sizes.len)
                     err(&p, kcol, "expected 'shape NAME=N...' with at least one size");
                 if (!p.failed) {
-                    bl_suite_shape sh = {.label = lm_arena_strdup(ar, lm_buf_str(&label)), .loc = {file, p.line, kcol}};
+                    bench_suite_shape sh = {.label = lm_arena_strdup(ar, lm_buf_str(&label)), .loc = {file, p.line, kcol}};
                     sh.nsizes = (int)sizes.len;
                     sh.sizes = LM_NEWN(ar, fe_kv, sizes.len ? sizes.len : 1);
                     if (sizes.len)
@@ -367,7 +367,7 @@ bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t le
             out->name = lm_arena_strndup(ar, b, dot ? (size_t)(dot - b) : strlen(b));
         }
         out->nops = (int)ops.len;
-        out->ops = LM_NEWN(ar, bl_suite_op, ops.len);
+        out->ops = LM_NEWN(ar, bench_suite_op, ops.len);
         memcpy(out->ops, ops.items, sizeof *out->ops * ops.len);
         out->narchs = (int)archs.len;
         out->archs = LM_NEWN(ar, const char *, archs.len ? archs.len : 1);
@@ -380,7 +380,7 @@ bool bl_suite_parse(bl_suite *out, const char *file, const char *text, size_t le
     return !p.failed;
 }
 
-bool bl_suite_eval(const char *expr, const bl_suite_shape *sh, double *out, const char **why, lm_arena *ar)
+bool bench_suite_eval(const char *expr, const bench_suite_shape *sh, double *out, const char **why, lm_arena *ar)
 {
     sym_ctx *sc = sym_ctx_new();
     const sym_expr *e = sym_parse(sc, expr, NULL);

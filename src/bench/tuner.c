@@ -6,7 +6,7 @@
  * variable moved one or two domain positions, now and then the same values
  * under another mapping candidate), with a random restart every fifth trial
  * so that it does not stay in one basin. Every proposal is moved to the
- * nearest legal point (bl_space_nearest) and a point already tried is never
+ * nearest legal point (bench_space_nearest) and a point already tried is never
  * tried again, so each trial is one new simulation's worth of information.
  *
  * Determinism: one splitmix64 stream from the seed; trial t's proposal
@@ -20,8 +20,8 @@
 #include <string.h>
 
 typedef struct tctx {
-    const bl_space *sp;
-    bl_evaluator *ev;
+    const bench_space *sp;
+    bench_evaluator *ev;
     LM_VEC(unsigned char) mine; /* per evaluator entry: tried by the tuner */
     uint64_t rng;
     int maxv;
@@ -31,7 +31,7 @@ typedef struct tctx {
 
 static bool tried(const tctx *c, int s, const int64_t *values)
 {
-    int e = bl_evaluated(c->ev, s, values);
+    int e = bench_evaluated(c->ev, s, values);
     return e >= 0 && (size_t)e < c->mine.len && c->mine.items[e];
 }
 
@@ -45,46 +45,46 @@ static int position(const solve_var *v, int64_t value)
 
 static bool propose_random(tctx *c, int *s)
 {
-    *s = (int)bl_rng_below(&c->rng, (uint64_t)c->sp->nst);
+    *s = (int)bench_rng_below(&c->rng, (uint64_t)c->sp->nst);
     const solve_problem *p = c->sp->st[*s].problem;
     for (int j = 0; j < p->nvars; j++)
-        c->tgt[j] = (int)bl_rng_below(&c->rng, (uint64_t)(p->vars[j].ndomain ? p->vars[j].ndomain : 1));
-    return bl_space_nearest(c->sp, *s, c->tgt, c->pt);
+        c->tgt[j] = (int)bench_rng_below(&c->rng, (uint64_t)(p->vars[j].ndomain ? p->vars[j].ndomain : 1));
+    return bench_space_nearest(c->sp, *s, c->tgt, c->pt);
 }
 
-static bool propose_local(tctx *c, const bl_entry *inc, int *s)
+static bool propose_local(tctx *c, const bench_entry *inc, int *s)
 {
-    const bl_space *sp = c->sp;
+    const bench_space *sp = c->sp;
     const solve_problem *p0 = sp->st[inc->s].problem;
-    if (sp->nst > 1 && bl_rng_below(&c->rng, 10) == 0) {
+    if (sp->nst > 1 && bench_rng_below(&c->rng, 10) == 0) {
         /* another mapping candidate with the incumbent's values */
-        int s2 = (int)bl_rng_below(&c->rng, (uint64_t)sp->nst - 1);
+        int s2 = (int)bench_rng_below(&c->rng, (uint64_t)sp->nst - 1);
         if (s2 >= inc->s)
             s2++;
         const solve_problem *q = sp->st[s2].problem;
         for (int j = 0; j < q->nvars; j++) {
-            c->tgt[j] = (int)bl_rng_below(&c->rng, (uint64_t)(q->vars[j].ndomain ? q->vars[j].ndomain : 1));
+            c->tgt[j] = (int)bench_rng_below(&c->rng, (uint64_t)(q->vars[j].ndomain ? q->vars[j].ndomain : 1));
             for (int k = 0; k < p0->nvars; k++)
                 if (p0->vars[k].var == q->vars[j].var)
                     c->tgt[j] = position(&q->vars[j], inc->values[k]);
         }
         *s = s2;
-        return bl_space_nearest(sp, s2, c->tgt, c->pt);
+        return bench_space_nearest(sp, s2, c->tgt, c->pt);
     }
     if (p0->nvars == 0)
         return false;
     for (int j = 0; j < p0->nvars; j++)
         c->tgt[j] = position(&p0->vars[j], inc->values[j]);
-    int j = (int)bl_rng_below(&c->rng, (uint64_t)p0->nvars);
-    int step = bl_rng_below(&c->rng, 4) == 0 ? 2 : 1;
-    c->tgt[j] += bl_rng_below(&c->rng, 2) ? step : -step;
+    int j = (int)bench_rng_below(&c->rng, (uint64_t)p0->nvars);
+    int step = bench_rng_below(&c->rng, 4) == 0 ? 2 : 1;
+    c->tgt[j] += bench_rng_below(&c->rng, 2) ? step : -step;
     *s = inc->s;
-    return bl_space_nearest(sp, inc->s, c->tgt, c->pt);
+    return bench_space_nearest(sp, inc->s, c->tgt, c->pt);
 }
 
 /* A checkpoint. When every trial so far was stopped at the cap, the best is
  * only known to be no faster than the least of their cycles: a lower bound. */
-static void mark(bl_tuner_mark *k, int64_t used, int best, double best_c, int low, double low_c, double simsec,
+static void mark(bench_tuner_mark *k, int64_t used, int best, double best_c, int low, double low_c, double simsec,
                  double wall)
 {
     k->used = used;
@@ -95,10 +95,10 @@ static void mark(bl_tuner_mark *k, int64_t used, int best, double best_c, int lo
     k->wall_seconds = wall;
 }
 
-void bl_tuner_run(bl_tuner *t, const bl_space *sp, bl_evaluator *ev, const bl_tuner_opts *opt)
+void bench_tuner_run(bench_tuner *t, const bench_space *sp, bench_evaluator *ev, const bench_tuner_opts *opt)
 {
     memset(t, 0, sizeof *t);
-    int nm = LM_MIN(opt->nmarks, BL_MAX_MARKS);
+    int nm = LM_MIN(opt->nmarks, BENCH_MAX_MARKS);
     t->nmarks = nm;
     for (int m = 0; m < nm; m++) {
         t->marks[m].trials = opt->marks[m];
@@ -140,12 +140,12 @@ void bl_tuner_run(bl_tuner *t, const bl_space *sp, bl_evaluator *ev, const bl_tu
             exhausted = true; /* the space (or what the proposals reach) is used up */
             break;
         }
-        int e = bl_evaluate(ev, s, c.pt);
+        int e = bench_evaluate(ev, s, c.pt);
         while (c.mine.len < ev->entries.len)
             LM_PUSH(&c.mine, 0);
         c.mine.items[e] = 1;
         t->pts[t->attempts++] = e;
-        const bl_entry *x = &ev->entries.items[e];
+        const bench_entry *x = &ev->entries.items[e];
         wall += x->e.wall_seconds;
         if (x->e.ok) {
             t->trials++;
@@ -169,7 +169,7 @@ void bl_tuner_run(bl_tuner *t, const bl_space *sp, bl_evaluator *ev, const bl_tu
     LM_VEC_FREE(&c.mine);
 }
 
-void bl_tuner_free(bl_tuner *t)
+void bench_tuner_free(bench_tuner *t)
 {
     free(t->pts);
     memset(t, 0, sizeof *t);

@@ -48,7 +48,7 @@ static void usage(FILE *f)
             "  --cap F               stop oracle and tuner runs at F x the best so far (default 4)\n"
             "  --quiet               no progress lines on stderr\n"
             "exit status: 0 success, 1 bad input, 2 internal error\n",
-            BL_DEFAULT_BOUND);
+            BENCH_DEFAULT_BOUND);
 }
 
 static bool is_file(const char *p)
@@ -94,7 +94,7 @@ static bool parse_i64(const char *s, int64_t *out)
 
 int cli_bench(int argc, char **argv)
 {
-    bl_bench_opts o = {.seed = 1, .progress = true};
+    bench_opts o = {.seed = 1, .progress = true};
     const char *json = NULL, *plots = NULL;
     bool quick = false, err = false;
     LM_VEC(const char *) names = {0};
@@ -129,9 +129,9 @@ int cli_bench(int argc, char **argv)
                 int64_t t;
                 snprintf(item, sizeof item, "%.*s", (int)LM_MIN(n, sizeof item - 1), p);
                 if (n >= sizeof item || !parse_i64(item, &t) || t <= 0 ||
-                    (o.ntrials && t <= o.trials[o.ntrials - 1]) || o.ntrials == BL_MAX_MARKS) {
+                    (o.ntrials && t <= o.trials[o.ntrials - 1]) || o.ntrials == BENCH_MAX_MARKS) {
                     cli_usage_error("bench", "--tuner-trials needs up to %d increasing positive counts, got '%s'",
-                                    BL_MAX_MARKS, v);
+                                    BENCH_MAX_MARKS, v);
                     err = true;
                     break;
                 }
@@ -199,9 +199,9 @@ int cli_bench(int argc, char **argv)
     lm_arena ar;
     lm_arena_init(&ar);
     size_t nsu = names.len;
-    bl_suite *suites = lm_xcalloc(nsu, sizeof *suites);
+    bench_suite *suites = lm_xcalloc(nsu, sizeof *suites);
     char **texts = lm_xcalloc(nsu, sizeof *texts);
-    bl_bench b = {0};
+    bench_result b = {0};
     bool ran = false;
     for (size_t i = 0; i < nsu; i++) {
         const char *nm = names.items[i];
@@ -227,25 +227,25 @@ int cli_bench(int argc, char **argv)
             goto out;
         }
         lm_diag_add_source(&d, file, texts[i], len);
-        if (!bl_suite_parse(&suites[i], file, texts[i], len, &ar, &d))
+        if (!bench_suite_parse(&suites[i], file, texts[i], len, &ar, &d))
             goto out;
     }
     o.archs = archs.items;
     o.narchs = (int)archs.len;
     ran = true;
-    if (!bl_bench_run(&b, suites, (int)nsu, &o, &d))
+    if (!bench_run(&b, suites, (int)nsu, &o, &d))
         goto out;
     lm_buf out = {0};
     if (o.model_quality)
-        bl_bench_print_quality(&out, &b);
+        bench_print_quality(&out, &b);
     else
-        bl_bench_print(&out, &b);
+        bench_print(&out, &b);
     fputs(lm_buf_str(&out), stdout);
     lm_buf_free(&out);
     status = LOOMC_OK;
     if (json) {
         lm_buf j = {0};
-        bl_bench_json(&j, &b);
+        bench_json(&j, &b);
         FILE *f = fopen(json, "w");
         if (!f || fwrite(j.s ? j.s : "", 1, j.len, f) != j.len) {
             lm_error_plain(&d, "cannot write '%s': %s", json, strerror(errno));
@@ -255,11 +255,11 @@ int cli_bench(int argc, char **argv)
             fclose(f);
         lm_buf_free(&j);
     }
-    if (plots && !bl_bench_plots(&b, plots, &d))
+    if (plots && !bench_plots(&b, plots, &d))
         status = LOOMC_EUSER;
 out:
     if (ran)
-        bl_bench_free(&b);
+        bench_free(&b);
     for (size_t i = 0; i < nsu; i++)
         free(texts[i]);
     free(texts);

@@ -5,7 +5,7 @@
  * the team's sourced notes with their source headers) it compiles
  * kernels/matmul.py for the row's shape, converts TTNN's schedule for it
  * (the default selector, or the benchmark's hand-tuned config) into a loomc
- * schedule (bl_ttnn_schedule), lowers it with the same lowering loomc's own
+ * schedule (ttnn_schedule), lowers it with the same lowering loomc's own
  * schedules use, simulates it in timing-only mode on the row's chip, and
  * computes the simulated device utilisation exactly as the table defines it:
  *     ideal cycles = M*K*N / 32^3 * cycles_per_tile(fidelity) / cores
@@ -199,7 +199,7 @@ typedef struct job_spec {
     const fe_kv *shape;
     int nshape;
     const char *arch;
-    bl_sched_kind kind;
+    ttnn_sched_kind kind;
     arch_fidelity fidelity;
     job_kind what;          /* MATMUL: all tensors in `fmt`; DECODE: K, V in `fmt`, the rest as written;
                                PREFILL: Q and O in `fmt`, K and V in `fmt_kv` */
@@ -208,12 +208,12 @@ typedef struct job_spec {
     const fe_kv *consts;    /* launch options (CAUSAL) */
     int nconsts;
     arch_format fmt_kv;
-    const bl_sched_opts *sdpa; /* PREFILL: the program config (chunks, grid, fp32 acc, intermediates) */
+    const ttnn_sched_opts *sdpa; /* PREFILL: the program config (chunks, grid, fp32 acc, intermediates) */
 } job_spec;
 
 /* K chunks a Q chunk of SDPA prefill processes: all of them, or under a
  * causal mask those up to its last row (TTNN's and the kernel's rule). */
-static int64_t chunk_work(const bl_sdpa_config *c, bool causal, int64_t S, int64_t i)
+static int64_t chunk_work(const ttnn_sdpa_config *c, bool causal, int64_t S, int64_t i)
 {
     int64_t kv = causal ? LM_MIN((i + 1) * c->q_chunk, S) : S;
     return (kv + c->k_chunk - 1) / c->k_chunk;
@@ -222,10 +222,10 @@ static int64_t chunk_work(const bl_sdpa_config *c, bool causal, int64_t S, int64
 /* The busiest core's K-chunk count, TTNN's assignment (contiguous ranges,
  * paired under causal balance) and the schedule's (cyclic waves over its
  * grid), each divided by an even split over the program grid's cores. */
-static void prefill_balance(const bl_sched *bs, int64_t S, bool causal, int cores, const sym_env *v, sym_ctx *sy,
+static void prefill_balance(const ttnn_pick *bs, int64_t S, bool causal, int cores, const sym_env *v, sym_ctx *sy,
                             run_result *rr)
 {
-    const bl_sdpa_config *c = &bs->sdpa;
+    const ttnn_sdpa_config *c = &bs->sdpa;
     int nq = c->q_num_chunks, nbh = c->B * c->NQH;
     double total = 0;
     for (int i = 0; i < nq; i++)
@@ -235,8 +235,8 @@ static void prefill_balance(const bl_sched *bs, int64_t S, bool causal, int core
     int *ch = lm_xcalloc((size_t)nq + 1, sizeof *ch);
     double best = 0;
     for (int core = 0; core < c->num_cores; core++) {
-        bl_sdpa_core_work w;
-        int n = bl_sdpa_prefill_core_work(c, core, &w, ch, nq);
+        ttnn_sdpa_core_work w;
+        int n = ttnn_sdpa_prefill_core_work(c, core, &w, ch, nq);
         double work = 0;
         for (int i = 0; i < n && i < nq; i++)
             work += (double)chunk_work(c, causal, S, ch[i]);
@@ -281,7 +281,7 @@ static bool run_job(const job_spec *js, run_result *rr)
                   .launch = {.shapes = js->shape, .nshapes = js->nshape, .consts = js->consts, .nconsts = js->nconsts}};
     bool ok = drv_compile(&r, &o, &d);
     sched_kernel *k = NULL;
-    bl_sched *bs = NULL;
+    ttnn_pick *bs = NULL;
     sym_env bound = {0};
     if (!ok) {
         snprintf(rr->why, sizeof rr->why, "the kernel does not compile");
@@ -322,24 +322,24 @@ static bool run_job(const job_spec *js, run_result *rr)
         sched_set_buf_format(&k[0], sched_dot_operand_buf(&k[0], 1, 1), js->fmt, a, r.sym);
     }
     bs = lm_xcalloc(1, sizeof *bs);
-    bl_sched_opts so = {.kind = js->kind, .have_fidelity = true, .fidelity = js->fidelity};
+    ttnn_sched_opts so = {.kind = js->kind, .have_fidelity = true, .fidelity = js->fidelity};
     if (js->sdpa) {
         so = *js->sdpa;
         so.kind = js->kind;
         so.have_fidelity = true;
         so.fidelity = js->fidelity;
     }
-    if (!bl_ttnn_schedule(bs, kp, r.nlaunches, &bound, a, &so, r.sym, &r.arena)) {
+    if (!ttnn_schedule(bs, kp, r.nlaunches, &bound, a, &so, r.sym, &r.arena)) {
         snprintf(rr->why, sizeof rr->why, "%s", bs->why);
         ok = false;
         goto done;
     }
-    if (bs->family == BL_FAMILY_MATMUL) {
-        rr->label = bl_mm_kind_name(bs->mm.kind);
-        if (js->kind == BL_SCHED_TUNED)
+    if (bs->family == TTNN_FAMILY_MATMUL) {
+        rr->label = ttnn_mm_kind_name(bs->mm.kind);
+        if (js->kind == TTNN_SCHED_TUNED)
             rr->label = "MCAST_2D (tuned)";
         int obh = bs->mm.out_block_h, obw = bs->mm.out_block_w, kw = bs->mm.in0_block_w;
-        if (js->kind == BL_SCHED_TUNED)
+        if (js->kind == TTNN_SCHED_TUNED)
             obh = bs->tuned.out_block_h, obw = bs->tuned.out_block_w, kw = bs->tuned.in0_block_w;
         int64_t v[4] = {0, 0, 0, 0};
         static const char *names[4] = {"grid.x", "grid.y", "sub.h", "sub.w"};
@@ -350,10 +350,10 @@ static bool run_job(const job_spec *js, run_result *rr)
         snprintf(rr->sched, sizeof rr->sched, "%dx%dx%d on %lldx%lld, sub %lldx%lld", 32 * obh, 32 * obw, 32 * kw,
                  (long long)v[0], (long long)v[1], (long long)v[2], (long long)v[3]);
     } else {
-        rr->label = bl_family_name(bs->family);
+        rr->label = ttnn_family_name(bs->family);
     }
-    if (bs->family == BL_FAMILY_SDPA_PREFILL) {
-        const bl_sdpa_config *c = &bs->sdpa;
+    if (bs->family == TTNN_FAMILY_SDPA_PREFILL) {
+        const ttnn_sdpa_config *c = &bs->sdpa;
         int64_t S = 0, gx = 1, gy = 1, hi;
         sym_env_get(&bs->s[0].values, sym_var(r.sym, "S"), &S, &hi);
         sym_env_get(&bs->s[0].values, sym_var(r.sym, "grid.x"), &gx, &hi);
@@ -421,7 +421,7 @@ static bool run_job(const job_spec *js, run_result *rr)
 done:
     rr->ok = ok;
     if (bs) {
-        bl_sched_free(bs);
+        ttnn_pick_free(bs);
         free(bs);
     }
     free(k);
@@ -469,7 +469,7 @@ typedef struct cal_opts {
     bool progress;
 } cal_opts;
 
-static void run_table(const cal_opts *co, const char *file, const char *table, bl_sched_kind kind, row_vec *out)
+static void run_table(const cal_opts *co, const char *file, const char *table, ttnn_sched_kind kind, row_vec *out)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", co->data, file);
@@ -585,7 +585,7 @@ static void run_decode(const cal_opts *co, dec_vec *out, double *pub, double *pu
                    the combine launch has four times the programs. */
                 d.H = nq;
                 fe_kv shape[5] = {{"B", d.B}, {"H", d.H}, {"HKV", nkv}, {"S", d.S}, {"D", d.D}};
-                job_spec js = {kernel, shape, 5, "wormhole_n150", BL_SCHED_DEFAULT, ARCH_HIFI2, JOB_DECODE, kvf, false,
+                job_spec js = {kernel, shape, 5, "wormhole_n150", TTNN_SCHED_DEFAULT, ARCH_HIFI2, JOB_DECODE, kvf, false,
                                NULL, 0, kvf, NULL};
                 run_result rr;
                 d.ok = run_job(&js, &rr);
@@ -795,9 +795,9 @@ static void run_attention(const cal_opts *co, att_vec *out)
         }
         fe_kv shape[4] = {{"B", o.B}, {"H", o.H}, {"S", o.S}, {"D", o.D}};
         fe_kv consts[1] = {{"CAUSAL", o.causal}};
-        bl_sched_opts so = {.sdpa_q_chunk = o.qc, .sdpa_k_chunk = o.kc, .sdpa_grid_x = o.gx, .sdpa_grid_y = o.gy,
+        ttnn_sched_opts so = {.sdpa_q_chunk = o.qc, .sdpa_k_chunk = o.kc, .sdpa_grid_x = o.gx, .sdpa_grid_y = o.gy,
                             .have_fp32_acc = true, .fp32_acc = o.fp32, .sdpa_interm_16b = true};
-        job_spec js = {kernel, shape, 4, o.arch, BL_SCHED_DEFAULT, o.fid, JOB_PREFILL, o.fq, false, consts, 1, o.fkv,
+        job_spec js = {kernel, shape, 4, o.arch, TTNN_SCHED_DEFAULT, o.fid, JOB_PREFILL, o.fq, false, consts, 1, o.fkv,
                        &so};
         run_result rr;
         o.ok = run_job(&js, &rr);
@@ -1191,7 +1191,7 @@ int cli_calibrate(int argc, char **argv)
     att_vec att = {0};
     for (size_t t = 0; t < LM_COUNT(TABLES); t++)
         if (wanted(only, nonly, TABLES[t][0]))
-            run_table(&co, TABLES[t][1], TABLES[t][0], strcmp(TABLES[t][0], "tuned") ? BL_SCHED_DEFAULT : BL_SCHED_TUNED,
+            run_table(&co, TABLES[t][1], TABLES[t][0], strcmp(TABLES[t][0], "tuned") ? TTNN_SCHED_DEFAULT : TTNN_SCHED_TUNED,
                       &rows);
     if (wanted(only, nonly, "attention"))
         run_attention(&co, &att);

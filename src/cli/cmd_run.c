@@ -329,7 +329,7 @@ int cli_run(int argc, char **argv)
         goto out;
     }
     /* TTNN's options: the fidelity, and an SDPA program config */
-    bl_sched_opts bo = {.kind = strcmp(schedule, "ttnn") ? BL_SCHED_TUNED : BL_SCHED_DEFAULT};
+    ttnn_sched_opts bo = {.kind = strcmp(schedule, "ttnn") ? TTNN_SCHED_TUNED : TTNN_SCHED_DEFAULT};
     bo.have_fidelity = have_fidelity;
     bo.fidelity = fidelity;
     bo.no_fuse = no_fuse;
@@ -420,15 +420,15 @@ int cli_run(int argc, char **argv)
     bool ok = true;
     /* TTNN's schedule (src/ttnn/ttnn_sched.c) needs every launch's
        summary at once: the decode reduction is a launch of its own. */
-    bl_sched *bs = NULL;
+    ttnn_pick *bs = NULL;
     if (ttnn) {
         bs = lm_xcalloc(1, sizeof *bs);
-        ok = bl_ttnn_schedule(bs, r.sched->job.k, n, &r.spec->env, arch, &bo, r.sym, &r.arena);
+        ok = ttnn_schedule(bs, r.sched->job.k, n, &r.spec->env, arch, &bo, r.sym, &r.arena);
         if (!ok)
             lm_error_plain(&d, "--schedule %s: %s", schedule, bs->why);
         else if (explain) {
             lm_buf eb = {0};
-            bl_sched_explain_print(&eb, bs, r.sched->job.k);
+            ttnn_pick_explain_print(&eb, bs, r.sched->job.k);
             fputs(lm_buf_str(&eb), stdout);
             lm_buf_free(&eb);
         }
@@ -604,7 +604,7 @@ int cli_run(int argc, char **argv)
     for (int l = 0; l < n; l++)
         sym_env_free(&sch[l].values);
     if (bs) {
-        bl_sched_free(bs);
+        ttnn_pick_free(bs);
         free(bs);
     }
     free(sch);

@@ -14,7 +14,7 @@
 
 /* ---- shared helpers ----------------------------------------------------- */
 
-const bl_explain_item *bl_explain_find(const bl_explain *e, const char *param)
+const ttnn_explain_item *ttnn_explain_find(const ttnn_explain *e, const char *param)
 {
     for (int i = e->n - 1; i >= 0; i--)
         if (strcmp(e->item[i].param, param) == 0)
@@ -22,18 +22,18 @@ const bl_explain_item *bl_explain_find(const bl_explain *e, const char *param)
     return NULL;
 }
 
-void bl_explain_print(lm_buf *b, const bl_explain *e)
+void ttnn_explain_print(lm_buf *b, const ttnn_explain *e)
 {
     for (int i = 0; i < e->n; i++)
         lm_buf_printf(b, "  %-20s = %-8lld %s\n", e->item[i].param, (long long)e->item[i].value,
                       e->item[i].rule);
 }
 
-void bl_explain_add(bl_explain *e, const char *param, int64_t value, const char *fmt, ...)
+void ttnn_explain_add(ttnn_explain *e, const char *param, int64_t value, const char *fmt, ...)
 {
     /* Overflowing the fixed table is a bug in this file, not bad input. */
-    LM_ASSERT(e->n < BL_EXPLAIN_MAX);
-    bl_explain_item *it = &e->item[e->n++];
+    LM_ASSERT(e->n < TTNN_EXPLAIN_MAX);
+    ttnn_explain_item *it = &e->item[e->n++];
     it->param = param;
     it->value = value;
     va_list ap;
@@ -42,7 +42,7 @@ void bl_explain_add(bl_explain *e, const char *param, int64_t value, const char 
     va_end(ap);
 }
 
-const char *bl_format_name(arch_format f)
+const char *ttnn_format_name(arch_format f)
 {
     switch (f) {
     case ARCH_BF16: return "bf16";
@@ -53,7 +53,7 @@ const char *bl_format_name(arch_format f)
     }
 }
 
-const char *bl_fidelity_name(arch_fidelity f)
+const char *ttnn_fidelity_name(arch_fidelity f)
 {
     switch (f) {
     case ARCH_LOFI: return "LoFi";
@@ -64,14 +64,14 @@ const char *bl_fidelity_name(arch_fidelity f)
     }
 }
 
-const char *bl_mm_kind_name(bl_mm_kind k)
+const char *ttnn_mm_kind_name(ttnn_mm_kind k)
 {
     switch (k) {
-    case BL_MM_MCAST_2D: return "MCAST_2D";
-    case BL_MM_MCAST_1D_IN0: return "MCAST_1D_IN0";
-    case BL_MM_MCAST_1D_IN1: return "MCAST_1D_IN1";
-    case BL_MM_REUSE: return "REUSE";
-    case BL_MM_MULTICORE: return "MULTICORE";
+    case TTNN_MM_MCAST_2D: return "MCAST_2D";
+    case TTNN_MM_MCAST_1D_IN0: return "MCAST_1D_IN0";
+    case TTNN_MM_MCAST_1D_IN1: return "MCAST_1D_IN1";
+    case TTNN_MM_REUSE: return "REUSE";
+    case TTNN_MM_MULTICORE: return "MULTICORE";
     }
     return "?";
 }
@@ -82,7 +82,7 @@ static bool is_block_float(arch_format f) { return f == ARCH_BFP8_B || f == ARCH
 
 /* ---- compute config ----------------------------------------------------- */
 
-void bl_mm_compute_defaults(arch_format a, arch_format b, arch_format c, bl_chip chip,
+void ttnn_mm_compute_defaults(arch_format a, arch_format b, arch_format c, ttnn_chip chip,
                             arch_fidelity *fidelity, bool *fp32_acc, bool *packer_l1_acc)
 {
     /* Without a program config or user grid TTNN raises fidelity to HiFi2,
@@ -92,7 +92,7 @@ void bl_mm_compute_defaults(arch_format a, arch_format b, arch_format c, bl_chip
        Blackhole. */
     arch_fidelity f = (is_block_float(a) && is_block_float(b)) ? ARCH_LOFI : ARCH_HIFI2;
     if (a == ARCH_FP32 && b == ARCH_FP32)
-        f = chip == BL_CHIP_WORMHOLE ? ARCH_HIFI3 : ARCH_HIFI4;
+        f = chip == TTNN_CHIP_WORMHOLE ? ARCH_HIFI3 : ARCH_HIFI4;
     *fidelity = f;
     *fp32_acc = c == ARCH_FP32;
     *packer_l1_acc = c != ARCH_FP32;
@@ -100,7 +100,7 @@ void bl_mm_compute_defaults(arch_format a, arch_format b, arch_format c, bl_chip
 
 /* ---- CB estimate, narrowness, sub-blocks, multi-dim factor ------------- */
 
-int64_t bl_mm_est_cb_bytes(const bl_mm_input *in, int pm, int pn, int kw)
+int64_t ttnn_mm_est_cb_bytes(const ttnn_mm_input *in, int pm, int pn, int kw)
 {
     /* TTNN's estimate: in0 and in1 double-buffered, the output estimated with
        A's tile size (not C's), plus the partials buffer.  The partials tile
@@ -116,13 +116,13 @@ int64_t bl_mm_est_cb_bytes(const bl_mm_input *in, int pm, int pn, int kw)
     return m * k * 2 * ta + n * k * 2 * tb + m * n * ta + m * n * interm;
 }
 
-static bool fits(const bl_mm_input *in, int pm, int pn, int kw)
+static bool fits(const ttnn_mm_input *in, int pm, int pn, int kw)
 {
     /* Strict: TTNN requires the estimate to be below the space. */
-    return bl_mm_est_cb_bytes(in, pm, pn, kw) < in->l1_usable;
+    return ttnn_mm_est_cb_bytes(in, pm, pn, kw) < in->l1_usable;
 }
 
-bool bl_mm_is_narrow(int64_t h, int64_t w, bool all_dram)
+bool ttnn_mm_is_narrow(int64_t h, int64_t w, bool all_dram)
 {
     /* Integer ratio, as TTNN computes it: 1100/128 counts as 8, not 8.6. */
     int64_t ratio = h > w ? h / w : w / h;
@@ -137,7 +137,7 @@ static const int SUBBLOCKS[20][2] = {
     {5, 1}, {1, 5}, {2, 2}, {4, 1}, {1, 4}, {3, 1}, {1, 3}, {2, 1}, {1, 2}, {1, 1},
 };
 
-bool bl_mm_subblock(int m, int n, bool h_eq_m, bool w_eq_n, bool fp32, int *h, int *w)
+bool ttnn_mm_subblock(int m, int n, bool h_eq_m, bool w_eq_n, bool fp32, int *h, int *w)
 {
     for (size_t i = 0; i < LM_COUNT(SUBBLOCKS); i++) {
         int sh = SUBBLOCKS[i][0], sw = SUBBLOCKS[i][1];
@@ -197,7 +197,7 @@ static int factor_list(int v, int *out)
     return n;
 }
 
-void bl_mm_multi_dim_factor(const bl_mm_input *in, int pm, int pn, int kw, bool adjust_k, int out[3])
+void ttnn_mm_multi_dim_factor(const ttnn_mm_input *in, int pm, int pn, int kw, bool adjust_k, int out[3])
 {
     out[0] = pm;
     out[1] = pn;
@@ -248,14 +248,14 @@ void bl_mm_multi_dim_factor(const bl_mm_input *in, int pm, int pn, int kw, bool 
 
 /* ---- CB sizing of the chosen factory ------------------------------------ */
 
-static void size_cbs(const bl_mm_input *in, bl_mm_config *c)
+static void size_cbs(const ttnn_mm_input *in, ttnn_mm_config *c)
 {
-    bl_mm_cbs *cb = &c->cb;
+    ttnn_mm_cbs *cb = &c->cb;
     memset(cb, 0, sizeof *cb);
-    bl_explain *e = &c->explain;
+    ttnn_explain *e = &c->explain;
     const int64_t *tb = in->tile_bytes;
 
-    if (c->kind == BL_MM_MULTICORE) {
+    if (c->kind == TTNN_MM_MULTICORE) {
         /* The no-reuse factory streams single tiles: two pages per CB. */
         cb->in0_tiles = cb->in1_tiles = cb->out_tiles = 2;
         cb->in0_bytes = 2 * tb[in->fmt_a];
@@ -266,7 +266,7 @@ static void size_cbs(const bl_mm_input *in, bl_mm_config *c)
         cb->double_buffered = true;
         cb->total_bytes = cb->in0_bytes + cb->in1_bytes + cb->out_bytes;
         c->packer_l1_acc_used = false;
-        bl_explain_add(e, "cb_total_bytes", cb->total_bytes,
+        ttnn_explain_add(e, "cb_total_bytes", cb->total_bytes,
                   "no-reuse factory: in0, in1 and out each hold 2 tiles");
         return;
     }
@@ -283,7 +283,7 @@ static void size_cbs(const bl_mm_input *in, bl_mm_config *c)
     /* Packer L1 accumulation pays for its reconfiguration only with enough
        K blocks: more than 2 in the 2D factory (its last block spills and
        reloads), more than 1 in the 1D factory. */
-    int min_blocks = c->kind == BL_MM_MCAST_2D ? 2 : 1;
+    int min_blocks = c->kind == TTNN_MM_MCAST_2D ? 2 : 1;
     c->packer_l1_acc_used = c->packer_l1_acc && c->num_k_blocks > min_blocks;
     cb->interm_fmt = c->fp32_acc ? ARCH_FP32 : (c->packer_l1_acc_used ? ARCH_BF16 : in->fmt_c);
     cb->interm_shared = cb->interm_fmt == in->fmt_c;
@@ -294,26 +294,26 @@ static void size_cbs(const bl_mm_input *in, bl_mm_config *c)
     cb->interm_bytes = cb->interm_shared ? 0 : cb->interm_tiles * tb[cb->interm_fmt];
     cb->total_bytes = cb->in0_bytes + cb->in1_bytes + cb->out_bytes + cb->interm_bytes;
 
-    bl_explain_add(e, "packer_l1_acc_used", c->packer_l1_acc_used,
+    ttnn_explain_add(e, "packer_l1_acc_used", c->packer_l1_acc_used,
               "configured %s; the %s factory enables it only with more than %d K blocks (%d here)",
-              c->packer_l1_acc ? "on" : "off", c->kind == BL_MM_MCAST_2D ? "2D" : "1D", min_blocks,
+              c->packer_l1_acc ? "on" : "off", c->kind == TTNN_MM_MCAST_2D ? "2D" : "1D", min_blocks,
               c->num_k_blocks);
-    bl_explain_add(e, "cb_in0_tiles", cb->in0_tiles, "out_block_h %d x in0_block_w %d x %d (%s)",
+    ttnn_explain_add(e, "cb_in0_tiles", cb->in0_tiles, "out_block_h %d x in0_block_w %d x %d (%s)",
               c->out_block_h, c->in0_block_w, depth,
               depth == 2 ? "double-buffered: batch x K blocks > 1" : "single: only one K block");
-    bl_explain_add(e, "cb_in1_tiles", cb->in1_tiles, "out_block_w %d x in0_block_w %d x %d",
+    ttnn_explain_add(e, "cb_in1_tiles", cb->in1_tiles, "out_block_w %d x in0_block_w %d x %d",
               c->out_block_w, c->in0_block_w, depth);
-    bl_explain_add(e, "cb_out_tiles", cb->out_tiles, "one output block, not double-buffered");
-    bl_explain_add(e, "cb_interm_bytes", cb->interm_bytes,
-              "partials in %s: %s", bl_format_name(cb->interm_fmt),
+    ttnn_explain_add(e, "cb_out_tiles", cb->out_tiles, "one output block, not double-buffered");
+    ttnn_explain_add(e, "cb_interm_bytes", cb->interm_bytes,
+              "partials in %s: %s", ttnn_format_name(cb->interm_fmt),
               cb->interm_shared ? "same format as the output, so they share the output CB"
                                 : "own CB of one output block");
-    bl_explain_add(e, "cb_total_bytes", cb->total_bytes, "in0 + in1 + out + interm");
+    ttnn_explain_add(e, "cb_total_bytes", cb->total_bytes, "in0 + in1 + out + interm");
 }
 
 /* ---- the selector -------------------------------------------------------- */
 
-static bool reject(bl_mm_config *c, const char *why)
+static bool reject(ttnn_mm_config *c, const char *why)
 {
     c->ok = false;
     snprintf(c->why, sizeof c->why, "%s", why);
@@ -321,7 +321,7 @@ static bool reject(bl_mm_config *c, const char *why)
 }
 
 /* Output-block grid of a 2D config. */
-static void work_2d(bl_mm_config *c)
+static void work_2d(ttnn_mm_config *c)
 {
     c->work_rows = (int)cdiv(c->Mt, c->per_core_M);
     c->work_cols = (int)cdiv(c->Nt, c->per_core_N);
@@ -329,7 +329,7 @@ static void work_2d(bl_mm_config *c)
 }
 
 /* Row-major placement of `blocks` 1D blocks over the grid. */
-static void work_1d(bl_mm_config *c, int64_t blocks)
+static void work_1d(ttnn_mm_config *c, int64_t blocks)
 {
     c->num_cores = (int)blocks;
     c->work_cols = (int)LM_MIN(blocks, (int64_t)c->grid_x);
@@ -337,75 +337,75 @@ static void work_1d(bl_mm_config *c, int64_t blocks)
 }
 
 /* get_mcast_1d_config: one operand multicast along the whole grid. */
-static void mcast_1d(const bl_mm_input *in, bl_mm_config *c, bool mcast_in0, const char *why)
+static void mcast_1d(const ttnn_mm_input *in, ttnn_mm_config *c, bool mcast_in0, const char *why)
 {
-    bl_explain *e = &c->explain;
+    ttnn_explain *e = &c->explain;
     int cores = in->grid_x * in->grid_y;
-    c->kind = mcast_in0 ? BL_MM_MCAST_1D_IN0 : BL_MM_MCAST_1D_IN1;
+    c->kind = mcast_in0 ? TTNN_MM_MCAST_1D_IN0 : TTNN_MM_MCAST_1D_IN1;
     c->grid_x = in->grid_x;
     c->grid_y = in->grid_y;
     c->fuse_batch = false;
-    bl_explain_add(e, "kind", c->kind, "%s: %s", bl_mm_kind_name(c->kind), why);
-    bl_explain_add(e, "fuse_batch", 0, "the default path never fuses the batch into M");
+    ttnn_explain_add(e, "kind", c->kind, "%s: %s", ttnn_mm_kind_name(c->kind), why);
+    ttnn_explain_add(e, "fuse_batch", 0, "the default path never fuses the batch into M");
 
     /* The sizes are the tile-padded element extents, split over every core
        of the grid; the multicast operand's extent stays whole. */
     if (mcast_in0) {
         c->per_core_M = (int)c->Mt;
         c->per_core_N = (int)cdiv(cdiv(c->Nt * 32, cores), 32);
-        bl_explain_add(e, "per_core_M", c->per_core_M, "mcast_in0: all of M (%lld tile(s)) on every core",
+        ttnn_explain_add(e, "per_core_M", c->per_core_M, "mcast_in0: all of M (%lld tile(s)) on every core",
                   (long long)c->Mt);
-        bl_explain_add(e, "per_core_N", c->per_core_N, "ceil(ceil(N %lld / %d cores) / 32)",
+        ttnn_explain_add(e, "per_core_N", c->per_core_N, "ceil(ceil(N %lld / %d cores) / 32)",
                   (long long)(c->Nt * 32), cores);
     } else {
         c->per_core_M = (int)cdiv(cdiv(c->Mt * 32, cores), 32);
         c->per_core_N = (int)c->Nt;
-        bl_explain_add(e, "per_core_M", c->per_core_M, "ceil(ceil(M %lld / %d cores) / 32)",
+        ttnn_explain_add(e, "per_core_M", c->per_core_M, "ceil(ceil(M %lld / %d cores) / 32)",
                   (long long)(c->Mt * 32), cores);
-        bl_explain_add(e, "per_core_N", c->per_core_N, "mcast_in1: all of N (%lld tile(s)) on every core",
+        ttnn_explain_add(e, "per_core_N", c->per_core_N, "mcast_in1: all of N (%lld tile(s)) on every core",
                   (long long)c->Nt);
     }
     c->in0_block_w = c->Kt % 2 == 0 ? 2 : 1;
-    bl_explain_add(e, "in0_block_w", c->in0_block_w, "2 if Kt (%lld) is even, else 1", (long long)c->Kt);
+    ttnn_explain_add(e, "in0_block_w", c->in0_block_w, "2 if Kt (%lld) is even, else 1", (long long)c->Kt);
 
     int f[3];
-    bl_mm_multi_dim_factor(in, c->per_core_M, c->per_core_N, c->in0_block_w, false, f);
+    ttnn_mm_multi_dim_factor(in, c->per_core_M, c->per_core_N, c->in0_block_w, false, f);
     c->out_block_h = f[0];
     c->out_block_w = f[1];
     bool whole = f[0] == c->per_core_M && f[1] == c->per_core_N;
-    bl_explain_add(e, "out_block_h", c->out_block_h, "%s",
+    ttnn_explain_add(e, "out_block_h", c->out_block_h, "%s",
               whole ? "the per-core block fits L1 whole"
                     : "largest near-square divisor block whose CB estimate fits L1 (K depth kept)");
-    bl_explain_add(e, "out_block_w", c->out_block_w, "see out_block_h");
+    ttnn_explain_add(e, "out_block_w", c->out_block_w, "see out_block_h");
 
     /* Output interleaved: no sub-block must span the whole block. */
-    bool found = bl_mm_subblock(c->out_block_h, c->out_block_w, false, false, c->fp32_acc,
+    bool found = ttnn_mm_subblock(c->out_block_h, c->out_block_w, false, false, c->fp32_acc,
                                 &c->out_subblock_h, &c->out_subblock_w);
-    bl_explain_add(e, "out_subblock_h", c->out_subblock_h,
+    ttnn_explain_add(e, "out_subblock_h", c->out_subblock_h,
               "%s%s", found ? "first of TTNN's ordered list dividing the out block" : "none fits: 1x1",
               c->fp32_acc ? " (h*w <= 4 with fp32 accumulation)" : "");
-    bl_explain_add(e, "out_subblock_w", c->out_subblock_w, "see out_subblock_h");
+    ttnn_explain_add(e, "out_subblock_w", c->out_subblock_w, "see out_subblock_h");
 
     if (mcast_in0)
         work_1d(c, cdiv(c->Nt, c->per_core_N));
     else
         work_1d(c, cdiv(c->Mt, c->per_core_M));
-    bl_explain_add(e, "num_cores", c->num_cores, "one core per %s block, laid row-major over the %dx%d grid",
+    ttnn_explain_add(e, "num_cores", c->num_cores, "one core per %s block, laid row-major over the %dx%d grid",
               mcast_in0 ? "N" : "M", c->grid_x, c->grid_y);
 }
 
 /* The 2D branch of the selector. */
-static void mcast_2d(const bl_mm_input *in, bl_mm_config *c, bool all_dram, int kw_in, const char *why)
+static void mcast_2d(const ttnn_mm_input *in, ttnn_mm_config *c, bool all_dram, int kw_in, const char *why)
 {
-    bl_explain *e = &c->explain;
+    ttnn_explain *e = &c->explain;
     int gx = in->grid_x, gy = in->grid_y;
-    c->kind = BL_MM_MCAST_2D;
+    c->kind = TTNN_MM_MCAST_2D;
     c->grid_x = gx;
     c->grid_y = gy;
     c->transpose_mcast = false; /* only a column-major block-sharded A transposes */
     c->fuse_batch = false;
-    bl_explain_add(e, "kind", c->kind, "MCAST_2D: %s", why);
-    bl_explain_add(e, "transpose_mcast", 0, "A is interleaved, not column-major block-sharded");
+    ttnn_explain_add(e, "kind", c->kind, "MCAST_2D: %s", why);
+    ttnn_explain_add(e, "transpose_mcast", 0, "A is interleaved, not column-major block-sharded");
 
     if (!all_dram) {
         /* Non-DRAM branch: the square per-core factor is the block, and the
@@ -418,52 +418,52 @@ static void mcast_2d(const bl_mm_input *in, bl_mm_config *c, bool all_dram, int 
         c->out_subblock_w = 2;
         if (c->out_subblock_w != c->per_core_N)
             c->out_subblock_h = 1;
-        bl_explain_add(e, "per_core_M", c->per_core_M, "the square per-core factor");
-        bl_explain_add(e, "per_core_N", c->per_core_N, "the square per-core factor");
-        bl_explain_add(e, "in0_block_w", c->in0_block_w, "kept from the per-core factor search");
-        bl_explain_add(e, "out_block_h", c->out_block_h, "= per_core_M");
-        bl_explain_add(e, "out_block_w", c->out_block_w, "= per_core_N");
-        bl_explain_add(e, "out_subblock_h", c->out_subblock_h, "fixed 4x2, h = 1 when 2 != per_core_N (%d)",
+        ttnn_explain_add(e, "per_core_M", c->per_core_M, "the square per-core factor");
+        ttnn_explain_add(e, "per_core_N", c->per_core_N, "the square per-core factor");
+        ttnn_explain_add(e, "in0_block_w", c->in0_block_w, "kept from the per-core factor search");
+        ttnn_explain_add(e, "out_block_h", c->out_block_h, "= per_core_M");
+        ttnn_explain_add(e, "out_block_w", c->out_block_w, "= per_core_N");
+        ttnn_explain_add(e, "out_subblock_h", c->out_subblock_h, "fixed 4x2, h = 1 when 2 != per_core_N (%d)",
                   c->per_core_N);
-        bl_explain_add(e, "out_subblock_w", c->out_subblock_w, "fixed 4x2");
+        ttnn_explain_add(e, "out_subblock_w", c->out_subblock_w, "fixed 4x2");
     } else {
         /* All-DRAM branch: spread M over the rows and N over the columns, and
            take K in one block per grid column when the columns divide it. */
         int kw = c->Kt % gx == 0 ? (int)(c->Kt / gx) : 1;
         c->per_core_M = (int)cdiv(c->Mt, gy);
         c->per_core_N = (int)cdiv(c->Nt, gx);
-        bl_explain_add(e, "per_core_M", c->per_core_M, "ceil(Mt %lld / grid_y %d)", (long long)c->Mt, gy);
-        bl_explain_add(e, "per_core_N", c->per_core_N, "ceil(Nt %lld / grid_x %d)", (long long)c->Nt, gx);
+        ttnn_explain_add(e, "per_core_M", c->per_core_M, "ceil(Mt %lld / grid_y %d)", (long long)c->Mt, gy);
+        ttnn_explain_add(e, "per_core_N", c->per_core_N, "ceil(Nt %lld / grid_x %d)", (long long)c->Nt, gx);
         int f[3];
-        bl_mm_multi_dim_factor(in, c->per_core_M, c->per_core_N, kw, true, f);
+        ttnn_mm_multi_dim_factor(in, c->per_core_M, c->per_core_N, kw, true, f);
         c->out_block_h = f[0];
         c->out_block_w = f[1];
         c->in0_block_w = f[2];
         bool whole = f[0] == c->per_core_M && f[1] == c->per_core_N && f[2] == kw;
         if (kw == f[2])
-            bl_explain_add(e, "in0_block_w", c->in0_block_w, "%s",
+            ttnn_explain_add(e, "in0_block_w", c->in0_block_w, "%s",
                       c->Kt % gx == 0 ? "Kt / grid_x (grid_x divides Kt)"
                                       : "1: grid_x does not divide Kt");
         else
-            bl_explain_add(e, "in0_block_w", c->in0_block_w,
+            ttnn_explain_add(e, "in0_block_w", c->in0_block_w,
                       "reduced from %d to a divisor so the CB estimate fits L1", kw);
-        bl_explain_add(e, "out_block_h", c->out_block_h, "%s",
+        ttnn_explain_add(e, "out_block_h", c->out_block_h, "%s",
                   whole ? "the per-core block fits L1 whole"
                         : "largest near-square divisor block whose CB estimate fits L1");
-        bl_explain_add(e, "out_block_w", c->out_block_w, "see out_block_h");
-        bool found = bl_mm_subblock(c->out_block_h, c->out_block_w, false, false, c->fp32_acc,
+        ttnn_explain_add(e, "out_block_w", c->out_block_w, "see out_block_h");
+        bool found = ttnn_mm_subblock(c->out_block_h, c->out_block_w, false, false, c->fp32_acc,
                                     &c->out_subblock_h, &c->out_subblock_w);
-        bl_explain_add(e, "out_subblock_h", c->out_subblock_h, "%s%s",
+        ttnn_explain_add(e, "out_subblock_h", c->out_subblock_h, "%s%s",
                   found ? "first of TTNN's ordered list dividing the out block" : "none fits: 1x1",
                   c->fp32_acc ? " (h*w <= 4 with fp32 accumulation)" : "");
-        bl_explain_add(e, "out_subblock_w", c->out_subblock_w, "see out_subblock_h");
+        ttnn_explain_add(e, "out_subblock_w", c->out_subblock_w, "see out_subblock_h");
     }
     work_2d(c);
-    bl_explain_add(e, "num_cores", c->num_cores, "%d rows x %d cols of output blocks on the %dx%d grid",
+    ttnn_explain_add(e, "num_cores", c->num_cores, "%d rows x %d cols of output blocks on the %dx%d grid",
               c->work_rows, c->work_cols, gx, gy);
 }
 
-bool bl_mm_default(const bl_mm_input *in, bl_mm_config *c)
+bool ttnn_mm_default(const ttnn_mm_input *in, ttnn_mm_config *c)
 {
     memset(c, 0, sizeof *c);
     c->ok = true;
@@ -484,7 +484,7 @@ bool bl_mm_default(const bl_mm_input *in, bl_mm_config *c)
     if (in->l1_usable <= 0)
         return reject(c, "usable L1 must be positive");
 
-    bl_explain *e = &c->explain;
+    ttnn_explain *e = &c->explain;
     /* Tiled tensors are padded to whole tiles; TTNN works on padded shapes. */
     c->Mt = cdiv(in->M, 32);
     c->Kt = cdiv(in->K, 32);
@@ -493,17 +493,17 @@ bool bl_mm_default(const bl_mm_input *in, bl_mm_config *c)
         return reject(c, "a dimension exceeds 2^20 tiles");
     c->batch = LM_MAX(in->batch_a, in->batch_b);
 
-    bl_mm_compute_defaults(in->fmt_a, in->fmt_b, in->fmt_c, in->chip, &c->fidelity, &c->fp32_acc,
+    ttnn_mm_compute_defaults(in->fmt_a, in->fmt_b, in->fmt_c, in->chip, &c->fidelity, &c->fp32_acc,
                            &c->packer_l1_acc);
     c->math_approx = false;
-    bl_explain_add(e, "fidelity", c->fidelity, "%s: %s", bl_fidelity_name(c->fidelity),
+    ttnn_explain_add(e, "fidelity", c->fidelity, "%s: %s", ttnn_fidelity_name(c->fidelity),
               in->fmt_a == ARCH_FP32 && in->fmt_b == ARCH_FP32
-                  ? (in->chip == BL_CHIP_WORMHOLE ? "both inputs fp32 on Wormhole"
+                  ? (in->chip == TTNN_CHIP_WORMHOLE ? "both inputs fp32 on Wormhole"
                                                   : "both inputs fp32 on Blackhole")
               : c->fidelity == ARCH_LOFI ? "both inputs block-float"
                                          : "no program config and not both inputs block-float");
-    bl_explain_add(e, "fp32_acc", c->fp32_acc, "fp32 Dst accumulation iff the output is fp32");
-    bl_explain_add(e, "packer_l1_acc", c->packer_l1_acc, "on unless the output is fp32");
+    ttnn_explain_add(e, "fp32_acc", c->fp32_acc, "fp32 Dst accumulation iff the output is fp32");
+    ttnn_explain_add(e, "packer_l1_acc", c->packer_l1_acc, "on unless the output is fp32");
 
     bool all_dram = !in->l1_interleaved;
     int gx = in->grid_x, gy = in->grid_y;
@@ -517,12 +517,12 @@ bool bl_mm_default(const bl_mm_input *in, bl_mm_config *c)
         return true;
     }
 
-    c->narrow = bl_mm_is_narrow(c->Mt * 32, c->Nt * 32, all_dram);
+    c->narrow = ttnn_mm_is_narrow(c->Mt * 32, c->Nt * 32, all_dram);
     if (c->narrow) {
         c->wide = c->Nt > c->Mt;
         c->tall = !c->wide;
     }
-    bl_explain_add(e, "narrow", c->narrow, "%s",
+    ttnn_explain_add(e, "narrow", c->narrow, "%s",
               c->narrow ? (c->wide ? "max/min of M, N > 8 or a dim within one tile: wide (N > M)"
                                    : "max/min of M, N > 8 or a dim within one tile: tall")
                         : "M and N are within a ratio of 8 and both exceed one tile");
@@ -536,7 +536,7 @@ bool bl_mm_default(const bl_mm_input *in, bl_mm_config *c)
             break;
         }
     c->per_core_factor = f;
-    bl_explain_add(e, "per_core_factor", f, "largest of 16, 8, 4, 2 with a %dx%d block and K depth 2 fitting L1",
+    ttnn_explain_add(e, "per_core_factor", f, "largest of 16, 8, 4, 2 with a %dx%d block and K depth 2 fitting L1",
               f, f);
     int64_t nby = cdiv(c->Mt, f), nbx = cdiv(c->Nt, f);
     int kw = 2;
@@ -572,25 +572,25 @@ bool bl_mm_default(const bl_mm_input *in, bl_mm_config *c)
         }
     }
     if (!chosen) {
-        c->kind = BL_MM_MULTICORE;
+        c->kind = TTNN_MM_MULTICORE;
         c->grid_x = gx;
         c->grid_y = gy;
-        bl_explain_add(e, "kind", c->kind, "MULTICORE: not DRAM-interleaved and the %lldx%lld blocks do not "
+        ttnn_explain_add(e, "kind", c->kind, "MULTICORE: not DRAM-interleaved and the %lldx%lld blocks do not "
                   "fit the grid as rows, columns or a 2D grid", (long long)nby, (long long)nbx);
         int64_t tiles = (int64_t)c->batch * c->Mt * c->Nt;
         c->num_cores = (int)LM_MIN(tiles, (int64_t)gx * gy);
         c->tiles_per_core = cdiv(tiles, c->num_cores);
         c->work_cols = LM_MIN(c->num_cores, gx);
         c->work_rows = (int)cdiv(c->num_cores, gx);
-        bl_explain_add(e, "num_cores", c->num_cores, "output tiles (%lld) split over the grid", (long long)tiles);
-        bl_explain_add(e, "tiles_per_core", c->tiles_per_core, "ceil(output tiles / cores)");
+        ttnn_explain_add(e, "num_cores", c->num_cores, "output tiles (%lld) split over the grid", (long long)tiles);
+        ttnn_explain_add(e, "tiles_per_core", c->tiles_per_core, "ceil(output tiles / cores)");
         size_cbs(in, c);
         return true;
     }
 
     LM_ASSERT(c->in0_block_w > 0 && c->Kt % c->in0_block_w == 0);
     c->num_k_blocks = (int)(c->Kt / c->in0_block_w);
-    bl_explain_add(e, "num_k_blocks", c->num_k_blocks, "Kt %lld / in0_block_w %d", (long long)c->Kt,
+    ttnn_explain_add(e, "num_k_blocks", c->num_k_blocks, "Kt %lld / in0_block_w %d", (long long)c->Kt,
               c->in0_block_w);
     size_cbs(in, c);
     return true;

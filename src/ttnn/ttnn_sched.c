@@ -3,8 +3,8 @@
  *
  * loomc's claim is only worth something when TTNN's choice and loomc's are
  * timed by the same lowering on the same simulator.  So this file takes a
- * summarised kernel (sched_kernel), runs TTNN's selection (bl_mm_default,
- * bl_mm_tuned_lookup, bl_sdpa_prefill_default, bl_sdpa_decode_default) on
+ * summarised kernel (sched_kernel), runs TTNN's selection (ttnn_mm_default,
+ * ttnn_mm_tuned_lookup, ttnn_sdpa_prefill_default, ttnn_sdpa_decode_default) on
  * the sizes the kernel is launched with, and writes the decision as a
  * sched_schedule: the placement of each program axis, the transport of each
  * load, and a value for every symbol.  Operand roles come from the kernel's
@@ -21,46 +21,46 @@
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-const char *bl_family_name(bl_family f)
+const char *ttnn_family_name(ttnn_family f)
 {
     switch (f) {
-    case BL_FAMILY_NONE: return "none";
-    case BL_FAMILY_MATMUL: return "matmul";
-    case BL_FAMILY_SDPA_PREFILL: return "sdpa-prefill";
-    case BL_FAMILY_SDPA_DECODE: return "sdpa-decode";
+    case TTNN_FAMILY_NONE: return "none";
+    case TTNN_FAMILY_MATMUL: return "matmul";
+    case TTNN_FAMILY_SDPA_PREFILL: return "sdpa-prefill";
+    case TTNN_FAMILY_SDPA_DECODE: return "sdpa-decode";
     }
     return "?";
 }
 
-bl_chip bl_chip_of(const arch_desc *a)
+ttnn_chip ttnn_chip_of(const arch_desc *a)
 {
     /* L-shaped multicast is new in Blackhole (tenstorrent.md 1.2): a
        structural fact of the description rather than its name. */
-    return a->mcast_lshape ? BL_CHIP_BLACKHOLE : BL_CHIP_WORMHOLE;
+    return a->mcast_lshape ? TTNN_CHIP_BLACKHOLE : TTNN_CHIP_WORMHOLE;
 }
 
-arch_fidelity bl_default_fidelity(arch_format a, arch_format b, bl_chip chip)
+arch_fidelity ttnn_default_fidelity(arch_format a, arch_format b, ttnn_chip chip)
 {
     arch_fidelity f;
     bool fp32, l1acc;
-    bl_mm_compute_defaults(a, b, ARCH_BF16, chip, &f, &fp32, &l1acc);
+    ttnn_mm_compute_defaults(a, b, ARCH_BF16, chip, &f, &fp32, &l1acc);
     return f;
 }
 
 /* ---- building a schedule ------------------------------------------------ */
 
 typedef struct bctx {
-    bl_sched *r;
+    ttnn_pick *r;
     sched_kernel *const *k;
     const sym_env *bound;
     const arch_desc *a;
-    const bl_sched_opts *o;
+    const ttnn_sched_opts *o;
     sym_ctx *s;
     lm_arena *ar;
 } bctx;
 
-static bool fail(bl_sched *r, const char *fmt, ...) LM_PRINTF(2, 3);
-static bool fail(bl_sched *r, const char *fmt, ...)
+static bool fail(ttnn_pick *r, const char *fmt, ...) LM_PRINTF(2, 3);
+static bool fail(ttnn_pick *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -70,12 +70,12 @@ static bool fail(bl_sched *r, const char *fmt, ...)
     return false;
 }
 
-static void note(bl_sched *r, const char *text)
+static void note(ttnn_pick *r, const char *text)
 {
     for (int i = 0; i < r->nnotes; i++)
         if (!strcmp(r->notes[i], text))
             return;
-    if (r->nnotes < BL_NOTES_MAX)
+    if (r->nnotes < TTNN_NOTES_MAX)
         r->notes[r->nnotes++] = text;
 }
 
@@ -144,12 +144,12 @@ static void setv(bctx *c, int l, const char *name, int64_t v, const char *fmt, .
 static void setv(bctx *c, int l, const char *name, int64_t v, const char *fmt, ...)
 {
     sym_env_set(&c->r->s[l].values, sym_var(c->s, name), v);
-    char rule[BL_RULE_MAX];
+    char rule[TTNN_RULE_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(rule, sizeof rule, fmt, ap);
     va_end(ap);
-    bl_explain_add(&c->r->map[l], lm_arena_strdup(c->ar, name), v, "%s", rule);
+    ttnn_explain_add(&c->r->map[l], lm_arena_strdup(c->ar, name), v, "%s", rule);
 }
 
 /* A free constexpr the schedule must set: the variable itself (a block
@@ -288,7 +288,7 @@ static bool mm_find(bctx *c, mm_roles *m)
     return true;
 }
 
-static void mm_input(const bctx *c, const mm_roles *m, bl_mm_input *in)
+static void mm_input(const bctx *c, const mm_roles *m, ttnn_mm_input *in)
 {
     const sched_kernel *k = c->k[0];
     memset(in, 0, sizeof *in);
@@ -303,7 +303,7 @@ static void mm_input(const bctx *c, const mm_roles *m, bl_mm_input *in)
     in->grid_y = c->a->grid_h;
     in->l1_usable = arch_usable_l1(c->a);
     memcpy(in->tile_bytes, c->a->tile_bytes, sizeof in->tile_bytes);
-    in->chip = bl_chip_of(c->a);
+    in->chip = ttnn_chip_of(c->a);
 }
 
 /* The block parameters both matmul kinds share. */
@@ -315,7 +315,7 @@ typedef struct mm_plan {
     bool fp32_acc;
 } mm_plan;
 
-static void mm_common_notes(bl_sched *r, const mm_plan *p)
+static void mm_common_notes(ttnn_pick *r, const mm_plan *p)
 {
     if (p->out_block_h < p->per_core_M || p->out_block_w < p->per_core_N)
         note(r, "out_block: TTNN walks a core's per_core_M x per_core_N block as several out blocks, each over "
@@ -330,7 +330,7 @@ static void mm_common_notes(bl_sched *r, const mm_plan *p)
 
 static bool mm_emit(bctx *c, const mm_roles *m, const mm_plan *p, const char *origin)
 {
-    bl_sched *r = c->r;
+    ttnn_pick *r = c->r;
     sched_begin(c, 0, origin);
     sched_schedule *sc = &r->s[0];
     sched_candidate *cd = &sc->cand;
@@ -380,15 +380,15 @@ static bool mm_emit(bctx *c, const mm_roles *m, const mm_plan *p, const char *or
              "2D: ceil(Nt / per_core_N) = %lld core columns compute", (long long)cols);
         setv(c, 0, p->transpose ? "grid.x" : "grid.y", rows,
              "2D: ceil(Mt / per_core_M) = %lld core rows compute", (long long)rows);
-        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "place pid.%d", m->axis_m), mp,
+        ttnn_explain_add(&r->map[0], lm_arena_printf(c->ar, "place pid.%d", m->axis_m), mp,
                        "M blocks on the core %s (%s)", p->transpose ? "columns" : "rows",
                        p->transpose ? "transpose_mcast" : "TTNN's 2D grid: M along y");
-        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "place pid.%d", m->axis_n), np,
+        ttnn_explain_add(&r->map[0], lm_arena_printf(c->ar, "place pid.%d", m->axis_n), np,
                        "N blocks on the core %s", p->transpose ? "rows" : "columns");
-        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "transport %s", an), SCHED_MCAST,
+        ttnn_explain_add(&r->map[0], lm_arena_printf(c->ar, "transport %s", an), SCHED_MCAST,
                        "in0 senders (%s) read A and multicast it along their %s", p->transpose ? "top row" : "left column",
                        p->transpose ? "column" : "row");
-        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "transport %s", bn), SCHED_MCAST,
+        ttnn_explain_add(&r->map[0], lm_arena_printf(c->ar, "transport %s", bn), SCHED_MCAST,
                        "in1 senders (%s) read B and multicast it along their %s", p->transpose ? "left column" : "top row",
                        p->transpose ? "row" : "column");
         /* TTNN's NoCs, by operand whatever transpose_mcast: in0 on the NoC
@@ -398,11 +398,11 @@ static bool mm_emit(bctx *c, const mm_roles *m, const mm_plan *p, const char *or
         o0->noc = SCHED_NOC_1;
         o1->noc = SCHED_NOC_0;
         cd->store_noc = SCHED_NOC_0;
-        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "noc %s", an), SCHED_NOC_1,
+        ttnn_explain_add(&r->map[0], lm_arena_printf(c->ar, "noc %s", an), SCHED_NOC_1,
                        "in0 kernels on the NoC preferred for DRAM writes");
-        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "noc %s", bn), SCHED_NOC_0,
+        ttnn_explain_add(&r->map[0], lm_arena_printf(c->ar, "noc %s", bn), SCHED_NOC_0,
                        "in1 sender/receiver-writer kernels on the NoC preferred for DRAM reads");
-        bl_explain_add(&r->map[0], "noc stores", SCHED_NOC_0, "the output is written by the in1 kernels");
+        ttnn_explain_add(&r->map[0], "noc stores", SCHED_NOC_0, "the output is written by the in1 kernels");
     } else {
         /* 1D: the multicast operand's blocks go to the whole grid from core
            (0, 0); the other operand's blocks are read by each core; the
@@ -424,20 +424,20 @@ static bool mm_emit(bctx *c, const mm_roles *m, const mm_plan *p, const char *or
         if (!exact)
             note(r, "1D grid: TTNN's blocks fill the grid row-major with a partial last row; the schedule's grid is "
                     "their bounding box, so the flattened programs are fewer than its cores");
-        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "place pid.%d", spread), SCHED_ON_XY,
+        ttnn_explain_add(&r->map[0], lm_arena_printf(c->ar, "place pid.%d", spread), SCHED_ON_XY,
                        "1D %s: %s blocks flattened over the grid", in0 ? "mcast_in0" : "mcast_in1", in0 ? "N" : "M");
-        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "place pid.%d", timed), SCHED_ON_TIME,
+        ttnn_explain_add(&r->map[0], lm_arena_printf(c->ar, "place pid.%d", timed), SCHED_ON_TIME,
                        "1D: per_core_%s = the whole %s: every core walks it", in0 ? "M" : "N", in0 ? "M" : "N");
-        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "transport %s", in0 ? an : bn), SCHED_MCAST,
+        ttnn_explain_add(&r->map[0], lm_arena_printf(c->ar, "transport %s", in0 ? an : bn), SCHED_MCAST,
                        "core (0,0) reads %s blocks and multicasts them to every working core", in0 ? "A" : "B");
-        bl_explain_add(&r->map[0], lm_arena_printf(c->ar, "transport %s", in0 ? bn : an), SCHED_DRAM,
+        ttnn_explain_add(&r->map[0], lm_arena_printf(c->ar, "transport %s", in0 ? bn : an), SCHED_DRAM,
                        "each core reads its own %s blocks from DRAM", in0 ? "B" : "A");
         note(r, "1D multicast: TTNN's sender (0,0) multicasts to the bounding box of the working cores with "
                 "num_cores-1 destinations; the schedule's whole-grid multicast has the same sender and receivers");
     }
     sc->fidelity = c->o->have_fidelity ? c->o->fidelity : p->fidelity;
     sc->fp32_acc = p->fp32_acc;
-    bl_explain_add(&r->map[0], "fidelity", sc->fidelity, "%s",
+    ttnn_explain_add(&r->map[0], "fidelity", sc->fidelity, "%s",
                    c->o->have_fidelity ? "--fidelity" : "TTNN's default compute config");
     mm_common_notes(r, p);
     sched_end(c, 0);
@@ -449,18 +449,18 @@ static bool mm_default(bctx *c)
     mm_roles m;
     if (!mm_find(c, &m))
         return false;
-    bl_mm_input in;
+    ttnn_mm_input in;
     mm_input(c, &m, &in);
-    bl_mm_config *cfg = &c->r->mm;
-    if (!bl_mm_default(&in, cfg))
+    ttnn_mm_config *cfg = &c->r->mm;
+    if (!ttnn_mm_default(&in, cfg))
         return fail(c->r, "TTNN rejects this matmul: %s", cfg->why);
     mm_plan p;
     memset(&p, 0, sizeof p);
-    p.two_d = cfg->kind == BL_MM_MCAST_2D;
+    p.two_d = cfg->kind == TTNN_MM_MCAST_2D;
     p.transpose = cfg->transpose_mcast;
-    p.in0_mcast_all = cfg->kind == BL_MM_MCAST_1D_IN0;
-    p.in1_mcast_all = cfg->kind == BL_MM_MCAST_1D_IN1;
-    p.multicore = cfg->kind == BL_MM_MULTICORE || cfg->kind == BL_MM_REUSE;
+    p.in0_mcast_all = cfg->kind == TTNN_MM_MCAST_1D_IN0;
+    p.in1_mcast_all = cfg->kind == TTNN_MM_MCAST_1D_IN1;
+    p.multicore = cfg->kind == TTNN_MM_MULTICORE || cfg->kind == TTNN_MM_REUSE;
     p.per_core_M = cfg->per_core_M;
     p.per_core_N = cfg->per_core_N;
     p.out_block_h = cfg->out_block_h;
@@ -490,13 +490,13 @@ static bool mm_tuned(bctx *c)
     mm_roles m;
     if (!mm_find(c, &m))
         return false;
-    bl_mm_input in;
+    ttnn_mm_input in;
     mm_input(c, &m, &in);
-    bl_mm_default(&in, &c->r->mm); /* for --explain's comparison */
-    bl_mm_tuned *t = &c->r->tuned;
-    if (!bl_mm_tuned_lookup(m.M, m.K, m.N, in.fmt_a, in.fmt_b, in.fmt_c, c->a->grid_w, c->a->grid_h, t))
+    ttnn_mm_default(&in, &c->r->mm); /* for --explain's comparison */
+    ttnn_mm_tuned *t = &c->r->tuned;
+    if (!ttnn_mm_tuned_lookup(m.M, m.K, m.N, in.fmt_a, in.fmt_b, in.fmt_c, c->a->grid_w, c->a->grid_h, t))
         return fail(c->r, "no hand-tuned TTNN config for %lldx%lldx%lld %s on a %dx%d grid: %s", (long long)m.M,
-                    (long long)m.K, (long long)m.N, bl_format_name(in.fmt_a), c->a->grid_w, c->a->grid_h, t->why);
+                    (long long)m.K, (long long)m.N, ttnn_format_name(in.fmt_a), c->a->grid_w, c->a->grid_h, t->why);
     mm_plan p;
     memset(&p, 0, sizeof p);
     p.two_d = true;
@@ -515,7 +515,7 @@ static bool mm_tuned(bctx *c)
     p.num_cores = p.work_rows * p.work_cols;
     /* the benchmark ran each format at the fidelities in t->fidelities; its
        default pairing is HiFi2 for bf16 and LoFi for block-float */
-    arch_fidelity f = bl_default_fidelity(in.fmt_a, in.fmt_b, in.chip);
+    arch_fidelity f = ttnn_default_fidelity(in.fmt_a, in.fmt_b, in.chip);
     if (!((t->fidelities >> f) & 1u))
         f = (t->fidelities >> ARCH_HIFI2) & 1u ? ARCH_HIFI2 : ARCH_LOFI;
     p.fidelity = f;
@@ -582,7 +582,7 @@ static bool attn_find(bctx *c, const sched_kernel *k, int l, attn_roles *r)
 
 static bool sdpa_prefill(bctx *c)
 {
-    bl_sched *R = c->r;
+    ttnn_pick *R = c->r;
     sched_kernel *k = c->k[0];
     attn_roles ar;
     if (!attn_find(c, k, 0, &ar))
@@ -613,7 +613,7 @@ static bool sdpa_prefill(bctx *c)
         if (k->loops[i].trips && sym_depends_on(k->loops[i].trips, pq))
             causal = true;
 
-    bl_sdpa_input in;
+    ttnn_sdpa_input in;
     memset(&in, 0, sizeof in);
     in.B = (int)ar.B;
     in.NQH = (int)ar.H;
@@ -622,7 +622,7 @@ static bool sdpa_prefill(bctx *c)
     in.DH = (int)ar.D;
     /* a program config's grid (compute_with_storage_grid_size) restricts the
        cores TTNN uses; it cannot exceed the chip's */
-    const bl_sched_opts *o = c->o;
+    const ttnn_sched_opts *o = c->o;
     int gw = o->sdpa_grid_x > 0 ? o->sdpa_grid_x : c->a->grid_w;
     int gh = o->sdpa_grid_y > 0 ? o->sdpa_grid_y : c->a->grid_h;
     if (gw > c->a->grid_w || gh > c->a->grid_h)
@@ -642,8 +642,8 @@ static bool sdpa_prefill(bctx *c)
         if (k->bufs[i].kind == SCHED_BUF_OUT)
             in.fmt_out = k->bufs[i].format;
     memcpy(in.tile_bytes, c->a->tile_bytes, sizeof in.tile_bytes);
-    bl_sdpa_config *cfg = &R->sdpa;
-    if (!bl_sdpa_prefill_default(&in, cfg))
+    ttnn_sdpa_config *cfg = &R->sdpa;
+    if (!ttnn_sdpa_prefill_default(&in, cfg))
         return fail(R, "TTNN rejects this attention: %s", cfg->why);
 
     sched_begin(c, 0, "ttnn");
@@ -686,9 +686,9 @@ static bool sdpa_prefill(bctx *c)
         setv(c, 0, "grid.x", q_par, "qpf = min(cores / (bpf x hpf), q chunks) = %d query-chunk groups", q_par);
         setv(c, 0, "grid.y", heads_par, "bpf x hpf = %d x %d (batch, then heads)", cfg->batch_parallel,
              cfg->head_parallel);
-        bl_explain_add(&R->map[0], lm_arena_printf(c->ar, "place pid.%d", ar.axis_q), SCHED_ON_X,
+        ttnn_explain_add(&R->map[0], lm_arena_printf(c->ar, "place pid.%d", ar.axis_q), SCHED_ON_X,
                        "query chunks split over qpf cores");
-        bl_explain_add(&R->map[0], lm_arena_printf(c->ar, "place pid.%d", ar.axis_h), SCHED_ON_Y,
+        ttnn_explain_add(&R->map[0], lm_arena_printf(c->ar, "place pid.%d", ar.axis_h), SCHED_ON_Y,
                        "(batch, head) pairs split over bpf x hpf cores");
         if (cfg->q_per_core > 1 || cfg->heads_per_core > 1 || cfg->batch_per_core > 1)
             note(R, "work order: TTNN gives a core a contiguous range of query chunks and heads; the schedule "
@@ -702,11 +702,11 @@ static bool sdpa_prefill(bctx *c)
         setv(c, 0, "grid.x", gx, "%d cores work (bpf %d x hpf %d x qpf %d)", cfg->active_cores,
              cfg->batch_parallel, cfg->head_parallel, cfg->q_parallel);
         setv(c, 0, "grid.y", gy, "see grid.x");
-        bl_explain_add(&R->map[0], "place", SCHED_ON_XY, "all programs flattened over the working cores");
+        ttnn_explain_add(&R->map[0], "place", SCHED_ON_XY, "all programs flattened over the working cores");
         note(R, "work order: the parallel factors do not fit the grid's rows and columns, so the programs are "
                 "flattened over the working cores (cyclic); TTNN gives each core contiguous ranges");
     }
-    bl_explain_add(&R->map[0], lm_arena_printf(c->ar, "transport %s", kn), SCHED_DRAM,
+    ttnn_explain_add(&R->map[0], lm_arena_printf(c->ar, "transport %s", kn), SCHED_DRAM,
                    "each core reads its own K and V chunks from DRAM");
     if (cfg->balanced)
         note(R, "causal balance: TTNN pairs query chunk i with chunk n-1-i on one core; the schedule's cyclic "
@@ -715,13 +715,13 @@ static bool sdpa_prefill(bctx *c)
             "loomc's allocator rather than by the factory");
     sc->fidelity = c->o->have_fidelity ? c->o->fidelity : cfg->fidelity;
     sc->fp32_acc = cfg->fp32_acc;
-    bl_explain_add(&R->map[0], "fidelity", sc->fidelity, "%s",
+    ttnn_explain_add(&R->map[0], "fidelity", sc->fidelity, "%s",
                    c->o->have_fidelity ? "--fidelity" : "SDPA default compute config (HiFi2, approximate exp)");
     if (o->sdpa_interm_16b) {
         /* TTNN's QK scratch, statistics and output accumulator CBs are bf16
            (even with fp32 accumulation) and its kernel works on them in place */
         sc->interm_16b = true;
-        bl_explain_add(&R->map[0], "intermediates", 16, "bf16 CBs, as TTNN's SDPA factory allocates them");
+        ttnn_explain_add(&R->map[0], "intermediates", 16, "bf16 CBs, as TTNN's SDPA factory allocates them");
     }
     sched_end(c, 0);
     return true;
@@ -731,7 +731,7 @@ static bool sdpa_prefill(bctx *c)
 
 static bool sdpa_decode(bctx *c)
 {
-    bl_sched *R = c->r;
+    ttnn_pick *R = c->r;
     sched_kernel *ks = c->k[0], *kc = c->k[1];
     attn_roles ar;
     if (!attn_find(c, ks, 0, &ar))
@@ -759,7 +759,7 @@ static bool sdpa_decode(bctx *c)
         !eval(c, tq->shape[2], &D) || !eval(c, tk->shape[1], &HKV) || !eval(c, tk->shape[2], &S))
         return fail(R, "decode expects Q [B, H, D] and K [B, HKV, S, D] with known sizes");
 
-    bl_decode_input in;
+    ttnn_decode_input in;
     memset(&in, 0, sizeof in);
     in.B = (int)B;
     in.NQH = (int)H;
@@ -768,9 +768,9 @@ static bool sdpa_decode(bctx *c)
     in.DH = (int)D;
     in.grid_x = c->a->grid_w;
     in.grid_y = c->a->grid_h;
-    in.reduce = BL_REDUCE_TREE;
-    bl_decode_config *cfg = &R->dec;
-    if (!bl_sdpa_decode_default(&in, cfg))
+    in.reduce = TTNN_REDUCE_TREE;
+    ttnn_decode_config *cfg = &R->dec;
+    if (!ttnn_sdpa_decode_default(&in, cfg))
         return fail(R, "TTNN rejects this decode: %s", cfg->why);
 
     /* TTNN reduces the workers' partials in L1 over the NoC. Where a head's
@@ -835,7 +835,7 @@ static bool sdpa_decode(bctx *c)
                 cd->fused_acc |= (uint64_t)1 << fz.t[t].store;
         setv(c, 0, "grid.x", cfg->cores_per_head, "cores_per_head = the grid's width: a head's workers fill one row");
         setv(c, 0, "grid.y", nheads, "one row per (batch, kv head): %d active cores", cfg->active_cores);
-        bl_explain_add(&R->map[0], "place", SCHED_ON_X,
+        ttnn_explain_add(&R->map[0], "place", SCHED_ON_X,
                        "split rank along the row, (batch, kv head) down the rows: TTNN's linear core order when a "
                        "head's workers are one row");
     } else {
@@ -847,14 +847,14 @@ static bool sdpa_decode(bctx *c)
         setv(c, 0, "grid.x", gx, "%d active cores (cores_per_head x NKV x B / heads_per_core), row-major",
              cfg->active_cores);
         setv(c, 0, "grid.y", gy, "see grid.x");
-        bl_explain_add(&R->map[0], "place", SCHED_ON_XY,
+        ttnn_explain_add(&R->map[0], "place", SCHED_ON_XY,
                        "(batch, kv head) major, split rank minor, flattened row-major: TTNN's linear core order");
     }
-    bl_explain_add(&R->map[0], lm_arena_printf(c->ar, "transport %s", qn), SCHED_DRAM,
+    ttnn_explain_add(&R->map[0], lm_arena_printf(c->ar, "transport %s", qn), SCHED_DRAM,
                    "every worker reads Q from DRAM (interleaved Q)");
     sc->fidelity = c->o->have_fidelity ? c->o->fidelity : cfg->fidelity;
     sc->fp32_acc = cfg->fp32_acc;
-    bl_explain_add(&R->map[0], "fidelity", sc->fidelity, "%s",
+    ttnn_explain_add(&R->map[0], "fidelity", sc->fidelity, "%s",
                    c->o->have_fidelity ? "--fidelity" : "decode default compute config (HiFi2, approximate exp)");
     sched_end(c, 0);
 
@@ -866,7 +866,7 @@ static bool sdpa_decode(bctx *c)
     sched_schedule *s1 = &R->s[1];
     int64_t splits_v = cfg->cores_per_head;
     sym_env_set(&s1->values, splits, splits_v);
-    bl_explain_add(&R->map[1], lm_arena_strdup(c->ar, splits->name), splits_v, "shared with the split launch");
+    ttnn_explain_add(&R->map[1], lm_arena_strdup(c->ar, splits->name), splits_v, "shared with the split launch");
     if (fused) {
         sched_candidate *c1 = &s1->cand;
         c1->fuse = SCHED_FUSE_CONSUMER;
@@ -891,7 +891,7 @@ static bool sdpa_decode(bctx *c)
         }
         setv(c, 1, "grid.x", 1, "runs on the split launch's cores: each row's reducers");
         setv(c, 1, "grid.y", 1, "see grid.x");
-        bl_explain_add(&R->map[1], "place", SCHED_ON_TIME,
+        ttnn_explain_add(&R->map[1], "place", SCHED_ON_TIME,
                        "the query heads of a kv head dealt over its row's cores, after their split programs");
         s1->fidelity = c->o->have_fidelity ? c->o->fidelity : cfg->fidelity;
         s1->fp32_acc = kc->fp32_acc;
@@ -930,7 +930,7 @@ static bool sdpa_decode(bctx *c)
     setv(c, 1, "grid.x", gx, "%lld combine programs (one per batch and query head), one per core; TTNN reduces "
          "on its %d reducer cores", (long long)np, cfg->num_reducers);
     setv(c, 1, "grid.y", gy, "see grid.x");
-    bl_explain_add(&R->map[1], "place", SCHED_ON_XY, "every combine program flattened over the grid");
+    ttnn_explain_add(&R->map[1], "place", SCHED_ON_XY, "every combine program flattened over the grid");
     s1->fidelity = c->o->have_fidelity ? c->o->fidelity : cfg->fidelity;
     s1->fp32_acc = kc->fp32_acc;
     sched_end(c, 1);
@@ -947,22 +947,22 @@ static bool sdpa_decode(bctx *c)
 
 /* ---- entry ---------------------------------------------------------------- */
 
-static bl_family family_of(sched_kernel *const *k, int n)
+static ttnn_family family_of(sched_kernel *const *k, int n)
 {
     if (n == 1 && k[0]->ndots == 1)
-        return BL_FAMILY_MATMUL;
+        return TTNN_FAMILY_MATMUL;
     if (n == 1 && k[0]->ndots == 2)
-        return BL_FAMILY_SDPA_PREFILL;
+        return TTNN_FAMILY_SDPA_PREFILL;
     if (n == 2 && k[0]->ndots == 2)
-        return BL_FAMILY_SDPA_DECODE;
-    return BL_FAMILY_NONE;
+        return TTNN_FAMILY_SDPA_DECODE;
+    return TTNN_FAMILY_NONE;
 }
 
-bool bl_ttnn_schedule(bl_sched *out, sched_kernel *const *k, int nlaunches, const sym_env *bound,
-                      const arch_desc *a, const bl_sched_opts *o, sym_ctx *s, lm_arena *ar)
+bool ttnn_schedule(ttnn_pick *out, sched_kernel *const *k, int nlaunches, const sym_env *bound,
+                      const arch_desc *a, const ttnn_sched_opts *o, sym_ctx *s, lm_arena *ar)
 {
     memset(out, 0, sizeof *out);
-    bl_sched_opts dflt = {0};
+    ttnn_sched_opts dflt = {0};
     if (!o)
         o = &dflt;
     out->kind = o->kind;
@@ -971,19 +971,19 @@ bool bl_ttnn_schedule(bl_sched *out, sched_kernel *const *k, int nlaunches, cons
     bctx c = {out, k, bound, a, o, s, ar};
     out->ok = true;
     switch (out->family) {
-    case BL_FAMILY_MATMUL:
-        if (o->kind == BL_SCHED_TUNED)
+    case TTNN_FAMILY_MATMUL:
+        if (o->kind == TTNN_SCHED_TUNED)
             return mm_tuned(&c) && out->ok;
         return mm_default(&c) && out->ok;
-    case BL_FAMILY_SDPA_PREFILL:
-        if (o->kind == BL_SCHED_TUNED)
+    case TTNN_FAMILY_SDPA_PREFILL:
+        if (o->kind == TTNN_SCHED_TUNED)
             return fail(out, "TTNN publishes hand-tuned configs for matmul only");
         return sdpa_prefill(&c) && out->ok;
-    case BL_FAMILY_SDPA_DECODE:
-        if (o->kind == BL_SCHED_TUNED)
+    case TTNN_FAMILY_SDPA_DECODE:
+        if (o->kind == TTNN_SCHED_TUNED)
             return fail(out, "TTNN publishes hand-tuned configs for matmul only");
         return sdpa_decode(&c) && out->ok;
-    case BL_FAMILY_NONE:
+    case TTNN_FAMILY_NONE:
         break;
     }
     return fail(out, "no TTNN op matches this job (%d launch%s, %d dot%s in the first): TTNN baselines exist for "
@@ -991,7 +991,7 @@ bool bl_ttnn_schedule(bl_sched *out, sched_kernel *const *k, int nlaunches, cons
                 nlaunches, nlaunches == 1 ? "" : "es", k[0]->ndots, k[0]->ndots == 1 ? "" : "s");
 }
 
-void bl_sched_free(bl_sched *r)
+void ttnn_pick_free(ttnn_pick *r)
 {
     for (int i = 0; i < SCHED_MAX_LAUNCHES; i++)
         sym_env_free(&r->s[i].values);
@@ -999,10 +999,10 @@ void bl_sched_free(bl_sched *r)
 
 /* The map's items: numbers as numbers, placements, transports and
  * fidelities by name. */
-static void map_print(lm_buf *b, const bl_explain *e)
+static void map_print(lm_buf *b, const ttnn_explain *e)
 {
     for (int i = 0; i < e->n; i++) {
-        const bl_explain_item *it = &e->item[i];
+        const ttnn_explain_item *it = &e->item[i];
         const char *name = NULL;
         if (!strncmp(it->param, "place", 5))
             name = sched_place_name((sched_place)it->value);
@@ -1019,34 +1019,34 @@ static void map_print(lm_buf *b, const bl_explain *e)
     }
 }
 
-void bl_sched_explain_print(lm_buf *b, const bl_sched *r, sched_kernel *const *k)
+void ttnn_pick_explain_print(lm_buf *b, const ttnn_pick *r, sched_kernel *const *k)
 {
-    const char *origin = r->kind == BL_SCHED_TUNED ? "ttnn-tuned" : "ttnn";
+    const char *origin = r->kind == TTNN_SCHED_TUNED ? "ttnn-tuned" : "ttnn";
     if (!r->ok) {
         lm_buf_printf(b, "schedule %s: not available: %s\n", origin, r->why);
         return;
     }
-    lm_buf_printf(b, "schedule %s (%s)\n", origin, bl_family_name(r->family));
+    lm_buf_printf(b, "schedule %s (%s)\n", origin, ttnn_family_name(r->family));
     switch (r->family) {
-    case BL_FAMILY_MATMUL:
-        if (r->kind == BL_SCHED_TUNED) {
+    case TTNN_FAMILY_MATMUL:
+        if (r->kind == TTNN_SCHED_TUNED) {
             lm_buf_puts(b, "TTNN's hand-tuned config (GEMM benchmark):\n");
-            bl_explain_print(b, &r->tuned.explain);
-            lm_buf_printf(b, "(the default selector would pick %s)\n", bl_mm_kind_name(r->mm.kind));
+            ttnn_explain_print(b, &r->tuned.explain);
+            lm_buf_printf(b, "(the default selector would pick %s)\n", ttnn_mm_kind_name(r->mm.kind));
         } else {
-            lm_buf_printf(b, "TTNN's default selection (%s):\n", bl_mm_kind_name(r->mm.kind));
-            bl_explain_print(b, &r->mm.explain);
+            lm_buf_printf(b, "TTNN's default selection (%s):\n", ttnn_mm_kind_name(r->mm.kind));
+            ttnn_explain_print(b, &r->mm.explain);
         }
         break;
-    case BL_FAMILY_SDPA_PREFILL:
+    case TTNN_FAMILY_SDPA_PREFILL:
         lm_buf_puts(b, "TTNN's SDPA prefill defaults:\n");
-        bl_explain_print(b, &r->sdpa.explain);
+        ttnn_explain_print(b, &r->sdpa.explain);
         break;
-    case BL_FAMILY_SDPA_DECODE:
+    case TTNN_FAMILY_SDPA_DECODE:
         lm_buf_puts(b, "TTNN's SDPA decode defaults:\n");
-        bl_explain_print(b, &r->dec.explain);
+        ttnn_explain_print(b, &r->dec.explain);
         break;
-    case BL_FAMILY_NONE:
+    case TTNN_FAMILY_NONE:
         break;
     }
     for (int l = 0; l < r->nlaunches; l++) {

@@ -17,7 +17,7 @@ static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /* ---- prefill ------------------------------------------------------------ */
 
-static bool sdpa_reject(bl_sdpa_config *c, const char *why)
+static bool sdpa_reject(ttnn_sdpa_config *c, const char *why)
 {
     c->ok = false;
     snprintf(c->why, sizeof c->why, "%s", why);
@@ -28,7 +28,7 @@ static bool sdpa_reject(bl_sdpa_config *c, const char *why)
  * that is the full row, as tall as the rest of Dst allows.  For QK^T a full
  * Dst-wide single row becomes 2 x dst/2 when both chunks are even, which
  * feeds the matrix engine more rows per operation. */
-static void sdpa_subblocks(bl_sdpa_config *c)
+static void sdpa_subblocks(ttnn_sdpa_config *c)
 {
     int dst = c->dst_size;
     int w = LM_MIN(c->Sk_chunk_t, dst);
@@ -49,27 +49,27 @@ static void sdpa_subblocks(bl_sdpa_config *c)
     c->pv_subblock_h = ph;
     c->pv_subblock_w = pw;
 
-    bl_explain *e = &c->explain;
-    bl_explain_add(e, "qk_in0_block_w", c->qk_in0_block_w, "DHt: the whole head dim in one K block");
-    bl_explain_add(e, "qk_subblock_w", w, "%s",
+    ttnn_explain *e = &c->explain;
+    ttnn_explain_add(e, "qk_in0_block_w", c->qk_in0_block_w, "DHt: the whole head dim in one K block");
+    ttnn_explain_add(e, "qk_subblock_w", w, "%s",
                    tweak ? "min(Sk_chunk_t, dst) halved: 2 x dst/2 since both chunks are even"
                          : "min(Sk_chunk_t, dst)");
-    bl_explain_add(e, "qk_subblock_h", h, "%s",
+    ttnn_explain_add(e, "qk_subblock_h", h, "%s",
                    tweak ? "2 (see qk_subblock_w)"
                    : w == c->Sk_chunk_t ? "min(Sq_chunk_t, dst / sub_w): sub_w is the full row"
                                         : "1: sub_w is not the full row");
-    bl_explain_add(e, "pv_in0_block_w", c->pv_in0_block_w, "Sk_chunk_t: the whole K chunk in one block");
-    bl_explain_add(e, "pv_subblock_w", pw, "min(DHt, dst)");
-    bl_explain_add(e, "pv_subblock_h", ph, "%s",
+    ttnn_explain_add(e, "pv_in0_block_w", c->pv_in0_block_w, "Sk_chunk_t: the whole K chunk in one block");
+    ttnn_explain_add(e, "pv_subblock_w", pw, "min(DHt, dst)");
+    ttnn_explain_add(e, "pv_subblock_h", ph, "%s",
                    pw == c->DHt ? "min(Sq_chunk_t, dst / sub_w): sub_w is the full row"
                                 : "1: sub_w is not the full row");
     /* TTNN does not check these divide; say so instead of failing. */
     if (c->Sq_chunk_t % h || c->Sk_chunk_t % w || c->Sq_chunk_t % ph || c->DHt % pw)
-        bl_explain_add(e, "warning", 0, "a sub-block does not divide its block; TTNN would compute "
+        ttnn_explain_add(e, "warning", 0, "a sub-block does not divide its block; TTNN would compute "
                        "wrong tile counts for this shape");
 }
 
-static void set_cb(bl_sdpa_config *c, const bl_sdpa_input *in, bl_sdpa_cb_id id, arch_format f,
+static void set_cb(ttnn_sdpa_config *c, const ttnn_sdpa_input *in, ttnn_sdpa_cb_id id, arch_format f,
                    int64_t tiles)
 {
     c->cb[id].present = true;
@@ -79,42 +79,42 @@ static void set_cb(bl_sdpa_config *c, const bl_sdpa_input *in, bl_sdpa_cb_id id,
     c->cb_total_bytes += c->cb[id].bytes;
 }
 
-static void sdpa_cbs(bl_sdpa_config *c, const bl_sdpa_input *in)
+static void sdpa_cbs(ttnn_sdpa_config *c, const ttnn_sdpa_input *in)
 {
     int64_t sq = c->Sq_chunk_t, sk = c->Sk_chunk_t, dh = c->DHt;
     int qbuf = c->q_per_core > 1 ? 2 : 1;
     /* Intermediates are bf16 even with fp32 accumulation (TTNN disabled
        fp32 CBs there); the generated mask is bfp4_b on the default path. */
-    set_cb(c, in, BL_SDPA_CB_Q, in->fmt_q, sq * dh * qbuf);
-    set_cb(c, in, BL_SDPA_CB_K, in->fmt_k, sk * dh * 2);
-    set_cb(c, in, BL_SDPA_CB_V, in->fmt_v, sk * dh * 2);
+    set_cb(c, in, TTNN_SDPA_CB_Q, in->fmt_q, sq * dh * qbuf);
+    set_cb(c, in, TTNN_SDPA_CB_K, in->fmt_k, sk * dh * 2);
+    set_cb(c, in, TTNN_SDPA_CB_V, in->fmt_v, sk * dh * 2);
     if (in->causal || c->padded_mask)
-        set_cb(c, in, BL_SDPA_CB_MASK, ARCH_BFP4_B, sq * sk * 2);
-    set_cb(c, in, BL_SDPA_CB_QK, ARCH_BF16, sq * sk);
-    set_cb(c, in, BL_SDPA_CB_OUT_IM, ARCH_BF16, sq * dh);
-    set_cb(c, in, BL_SDPA_CB_OUT_ACC, ARCH_BF16, sq * dh);
-    set_cb(c, in, BL_SDPA_CB_OUT, in->fmt_out, sq * dh);
-    set_cb(c, in, BL_SDPA_CB_STATS, ARCH_BF16, 5 * sq);
-    set_cb(c, in, BL_SDPA_CB_SCALAR, ARCH_BF16, 2);
+        set_cb(c, in, TTNN_SDPA_CB_MASK, ARCH_BFP4_B, sq * sk * 2);
+    set_cb(c, in, TTNN_SDPA_CB_QK, ARCH_BF16, sq * sk);
+    set_cb(c, in, TTNN_SDPA_CB_OUT_IM, ARCH_BF16, sq * dh);
+    set_cb(c, in, TTNN_SDPA_CB_OUT_ACC, ARCH_BF16, sq * dh);
+    set_cb(c, in, TTNN_SDPA_CB_OUT, in->fmt_out, sq * dh);
+    set_cb(c, in, TTNN_SDPA_CB_STATS, ARCH_BF16, 5 * sq);
+    set_cb(c, in, TTNN_SDPA_CB_SCALAR, ARCH_BF16, 2);
 
-    bl_explain *e = &c->explain;
-    bl_explain_add(e, "cb_q_tiles", c->cb[BL_SDPA_CB_Q].tiles, "Sq_chunk_t x DHt%s",
+    ttnn_explain *e = &c->explain;
+    ttnn_explain_add(e, "cb_q_tiles", c->cb[TTNN_SDPA_CB_Q].tiles, "Sq_chunk_t x DHt%s",
                    qbuf == 2 ? " x 2: doubled because a core takes more than one Q chunk"
                              : ": single because a core takes one Q chunk");
-    bl_explain_add(e, "cb_k_tiles", c->cb[BL_SDPA_CB_K].tiles, "Sk_chunk_t x DHt x 2 (double-buffered)");
-    bl_explain_add(e, "cb_v_tiles", c->cb[BL_SDPA_CB_V].tiles, "Sk_chunk_t x DHt x 2 (double-buffered)");
-    bl_explain_add(e, "cb_mask_tiles", c->cb[BL_SDPA_CB_MASK].tiles, "%s",
-                   c->cb[BL_SDPA_CB_MASK].present
+    ttnn_explain_add(e, "cb_k_tiles", c->cb[TTNN_SDPA_CB_K].tiles, "Sk_chunk_t x DHt x 2 (double-buffered)");
+    ttnn_explain_add(e, "cb_v_tiles", c->cb[TTNN_SDPA_CB_V].tiles, "Sk_chunk_t x DHt x 2 (double-buffered)");
+    ttnn_explain_add(e, "cb_mask_tiles", c->cb[TTNN_SDPA_CB_MASK].tiles, "%s",
+                   c->cb[TTNN_SDPA_CB_MASK].present
                        ? "Sq_chunk_t x Sk_chunk_t x 2 in bfp4_b (double-buffered)"
                        : "no mask: not causal and no padding");
-    bl_explain_add(e, "cb_qk_tiles", c->cb[BL_SDPA_CB_QK].tiles, "Sq_chunk_t x Sk_chunk_t scores, bf16");
-    bl_explain_add(e, "cb_out_acc_tiles", c->cb[BL_SDPA_CB_OUT_ACC].tiles,
+    ttnn_explain_add(e, "cb_qk_tiles", c->cb[TTNN_SDPA_CB_QK].tiles, "Sq_chunk_t x Sk_chunk_t scores, bf16");
+    ttnn_explain_add(e, "cb_out_acc_tiles", c->cb[TTNN_SDPA_CB_OUT_ACC].tiles,
                    "Sq_chunk_t x DHt, bf16 (and as much again for the chunk's P V product)");
-    bl_explain_add(e, "cb_total_bytes", c->cb_total_bytes,
+    ttnn_explain_add(e, "cb_total_bytes", c->cb_total_bytes,
                    "all CBs incl. output, five statistics CBs and two scalar tiles");
 }
 
-bool bl_sdpa_prefill_default(const bl_sdpa_input *in, bl_sdpa_config *c)
+bool ttnn_sdpa_prefill_default(const ttnn_sdpa_input *in, ttnn_sdpa_config *c)
 {
     memset(c, 0, sizeof *c);
     c->ok = true;
@@ -136,14 +136,14 @@ bool bl_sdpa_prefill_default(const bl_sdpa_input *in, bl_sdpa_config *c)
         if (in->tile_bytes[f] <= 0)
             return sdpa_reject(c, "tile sizes must be given for every format");
 
-    bl_explain *e = &c->explain;
+    ttnn_explain *e = &c->explain;
     c->B = in->B;
     c->NQH = in->NQH;
     c->NKH = in->NKH;
     c->q_chunk = in->q_chunk ? in->q_chunk : 32;
     c->k_chunk = in->k_chunk ? in->k_chunk : 32;
-    bl_explain_add(e, "q_chunk", c->q_chunk, "%s", in->q_chunk ? "given" : "default 32 (no program config)");
-    bl_explain_add(e, "k_chunk", c->k_chunk, "%s", in->k_chunk ? "given" : "default 32 (no program config)");
+    ttnn_explain_add(e, "q_chunk", c->q_chunk, "%s", in->q_chunk ? "given" : "default 32 (no program config)");
+    ttnn_explain_add(e, "k_chunk", c->k_chunk, "%s", in->k_chunk ? "given" : "default 32 (no program config)");
     c->Sq_chunk_t = c->q_chunk / 32;
     c->Sk_chunk_t = c->k_chunk / 32;
     c->DHt = in->DH / 32;
@@ -155,9 +155,9 @@ bool bl_sdpa_prefill_default(const bl_sdpa_input *in, bl_sdpa_config *c)
     c->q_num_chunks = (int)(c->padded_Sq / c->q_chunk);
     c->k_num_chunks = (int)(c->padded_Sk / c->k_chunk);
     c->padded_mask = !in->causal && (c->padded_Sq != in->Sq || c->padded_Sk != in->Sk);
-    bl_explain_add(e, "q_num_chunks", c->q_num_chunks, "Sq padded to %lld = whole q chunks",
+    ttnn_explain_add(e, "q_num_chunks", c->q_num_chunks, "Sq padded to %lld = whole q chunks",
                    (long long)c->padded_Sq);
-    bl_explain_add(e, "k_num_chunks", c->k_num_chunks, "Sk padded to %lld = whole k chunks",
+    ttnn_explain_add(e, "k_num_chunks", c->k_num_chunks, "Sk padded to %lld = whole k chunks",
                    (long long)c->padded_Sk);
 
     /* Fill the grid with batches first, then heads, then Q chunks. */
@@ -169,19 +169,19 @@ bool bl_sdpa_prefill_default(const bl_sdpa_input *in, bl_sdpa_config *c)
     c->batch_per_core = (int)cdiv(in->B, c->batch_parallel);
     c->heads_per_core = (int)cdiv(in->NQH, c->head_parallel);
     c->q_per_core = (int)cdiv(c->q_num_chunks, c->q_parallel);
-    bl_explain_add(e, "batch_parallel", c->batch_parallel, "min(B %d, cores %d)", in->B, cores);
-    bl_explain_add(e, "head_parallel", c->head_parallel, "min(cores / batch_parallel, NQH %d)", in->NQH);
-    bl_explain_add(e, "q_parallel", c->q_parallel, "min(cores / (batch x head parallel), q chunks %d)",
+    ttnn_explain_add(e, "batch_parallel", c->batch_parallel, "min(B %d, cores %d)", in->B, cores);
+    ttnn_explain_add(e, "head_parallel", c->head_parallel, "min(cores / batch_parallel, NQH %d)", in->NQH);
+    ttnn_explain_add(e, "q_parallel", c->q_parallel, "min(cores / (batch x head parallel), q chunks %d)",
                    c->q_num_chunks);
-    bl_explain_add(e, "batch_per_core", c->batch_per_core, "ceil(B / batch_parallel)");
-    bl_explain_add(e, "heads_per_core", c->heads_per_core, "ceil(NQH / head_parallel)");
-    bl_explain_add(e, "q_per_core", c->q_per_core, "ceil(q chunks / q_parallel)");
+    ttnn_explain_add(e, "batch_per_core", c->batch_per_core, "ceil(B / batch_parallel)");
+    ttnn_explain_add(e, "heads_per_core", c->heads_per_core, "ceil(NQH / head_parallel)");
+    ttnn_explain_add(e, "q_per_core", c->q_per_core, "ceil(q chunks / q_parallel)");
 
     /* Pairing low with high chunks balances causal work only when every
        core holds the same even number of chunks covering the sequence. */
     c->balanced = in->causal && (int64_t)c->q_per_core * c->q_parallel == c->q_num_chunks &&
                   c->q_per_core % 2 == 0;
-    bl_explain_add(e, "balanced", c->balanced, "%s",
+    ttnn_explain_add(e, "balanced", c->balanced, "%s",
                    !in->causal ? "not causal: chunks in order"
                    : c->balanced ? "causal, chunks split evenly in an even count per core: "
                                    "each core takes half its chunks from the front and the mirror "
@@ -190,11 +190,11 @@ bool bl_sdpa_prefill_default(const bl_sdpa_input *in, bl_sdpa_config *c)
 
     c->active_cores = 0;
     for (int i = 0; i < cores; i++) {
-        bl_sdpa_core_work w;
-        if (bl_sdpa_prefill_core_work(c, i, &w, NULL, 0) > 0)
+        ttnn_sdpa_core_work w;
+        if (ttnn_sdpa_prefill_core_work(c, i, &w, NULL, 0) > 0)
             c->active_cores++;
     }
-    bl_explain_add(e, "active_cores", c->active_cores, "cores whose batch, head and Q-chunk ranges are "
+    ttnn_explain_add(e, "active_cores", c->active_cores, "cores whose batch, head and Q-chunk ranges are "
                    "all non-empty (of %d)", cores);
 
     /* Compute config when none is given (fp32 accumulation may be given). */
@@ -204,15 +204,15 @@ bool bl_sdpa_prefill_default(const bl_sdpa_input *in, bl_sdpa_config *c)
     c->fp32_acc = in->fp32_acc;
     c->packer_l1_acc = false;
     c->dst_size = c->fp32_acc ? 4 : 8;
-    bl_explain_add(e, "fidelity", c->fidelity, "HiFi2, approximate math and exp, %s, "
+    ttnn_explain_add(e, "fidelity", c->fidelity, "HiFi2, approximate math and exp, %s, "
                    "no packer L1 acc: SDPA's defaults", in->fp32_acc ? "fp32 acc given" : "no fp32 acc");
-    bl_explain_add(e, "dst_size", c->dst_size, "8 Dst tiles in half-sync mode (4 with fp32 acc)");
+    ttnn_explain_add(e, "dst_size", c->dst_size, "8 Dst tiles in half-sync mode (4 with fp32 acc)");
     sdpa_subblocks(c);
     sdpa_cbs(c, in);
     return true;
 }
 
-int bl_sdpa_prefill_core_work(const bl_sdpa_config *c, int core, bl_sdpa_core_work *w, int *chunks,
+int ttnn_sdpa_prefill_core_work(const ttnn_sdpa_config *c, int core, ttnn_sdpa_core_work *w, int *chunks,
                               int cap)
 {
     /* Core i's coordinates in the (batch, head, q) parallel grid, q fastest. */
@@ -241,14 +241,14 @@ int bl_sdpa_prefill_core_work(const bl_sdpa_config *c, int core, bl_sdpa_core_wo
 
 /* ---- decode ------------------------------------------------------------- */
 
-static bool dec_reject(bl_decode_config *c, const char *why)
+static bool dec_reject(ttnn_decode_config *c, const char *why)
 {
     c->ok = false;
     snprintf(c->why, sizeof c->why, "%s", why);
     return false;
 }
 
-int bl_decode_chunk_size(int64_t s)
+int ttnn_decode_chunk_size(int64_t s)
 {
     /* The loop starts at 2^1 without testing it, so an odd length gives 2. */
     int i = 1;
@@ -258,7 +258,7 @@ int bl_decode_chunk_size(int64_t s)
     return (int)LM_MIN(v, 512);
 }
 
-void bl_decode_kv_range(int64_t valid_len, int k_chunk, int rank, int cph, int64_t *start, int64_t *end)
+void ttnn_decode_kv_range(int64_t valid_len, int k_chunk, int rank, int cph, int64_t *start, int64_t *end)
 {
     int64_t n = cdiv(valid_len, k_chunk);
     /* Ranks are dealt from the back of the cache: rank 0 (the reducer)
@@ -288,10 +288,10 @@ static int trailing_ones(unsigned v)
     return t;
 }
 
-void bl_decode_tree(int rank, int n, bl_tree_node *t)
+void ttnn_decode_tree(int rank, int n, ttnn_tree_node *t)
 {
     memset(t, 0, sizeof *t);
-    for (int r = 0; r < BL_TREE_MAX_ROUNDS; r++)
+    for (int r = 0; r < TTNN_TREE_MAX_ROUNDS; r++)
         t->children[r] = -1;
     t->parent = -1;
     t->send_round = -1;
@@ -310,7 +310,7 @@ void bl_decode_tree(int rank, int n, bl_tree_node *t)
     t->rounds = rounds;
     unsigned vid = (unsigned)(n - 1 - rank);
     t->root = rank == 0;
-    for (int r = 0; r < rounds && r < BL_TREE_MAX_ROUNDS; r++) {
+    for (int r = 0; r < rounds && r < TTNN_TREE_MAX_ROUNDS; r++) {
         unsigned mask = (2u << r) - 1;
         if ((vid & mask) == mask) {
             unsigned child = vid - (1u << r);
@@ -327,13 +327,13 @@ void bl_decode_tree(int rank, int n, bl_tree_node *t)
         for (int cr = 1; cr < n; cr++) {
             unsigned cv = (unsigned)(n - 1 - cr);
             int k = trailing_ones(cv);
-            if (cv + (1u << k) >= (unsigned)n && k < BL_TREE_MAX_ROUNDS && t->children[k] < 0)
+            if (cv + (1u << k) >= (unsigned)n && k < TTNN_TREE_MAX_ROUNDS && t->children[k] < 0)
                 t->children[k] = cr;
         }
     }
 }
 
-bool bl_sdpa_decode_default(const bl_decode_input *in, bl_decode_config *c)
+bool ttnn_sdpa_decode_default(const ttnn_decode_input *in, ttnn_decode_config *c)
 {
     memset(c, 0, sizeof *c);
     c->ok = true;
@@ -346,14 +346,14 @@ bool bl_sdpa_decode_default(const bl_decode_input *in, bl_decode_config *c)
     if (in->grid_x < 1 || in->grid_y < 1 || in->max_cores_per_head < 0)
         return dec_reject(c, "the grid must have at least one core");
 
-    bl_explain *e = &c->explain;
+    ttnn_explain *e = &c->explain;
     if (in->k_chunk) {
         if (in->k_chunk % 32 || (in->k_chunk & (in->k_chunk - 1)))
             return dec_reject(c, "a given k_chunk must be a power of two and a multiple of 32");
         c->k_chunk = in->k_chunk;
-        bl_explain_add(e, "k_chunk", c->k_chunk, "given");
+        ttnn_explain_add(e, "k_chunk", c->k_chunk, "given");
     } else {
-        c->k_chunk = bl_decode_chunk_size(in->S);
+        c->k_chunk = ttnn_decode_chunk_size(in->S);
         if (c->k_chunk % 32) {
             snprintf(c->why, sizeof c->why,
                      "default k_chunk %d (largest power-of-two divisor of S = %lld) is not a "
@@ -362,7 +362,7 @@ bool bl_sdpa_decode_default(const bl_decode_input *in, bl_decode_config *c)
             c->ok = false;
             return false;
         }
-        bl_explain_add(e, "k_chunk", c->k_chunk, "largest power-of-two divisor of S %lld, capped at 512",
+        ttnn_explain_add(e, "k_chunk", c->k_chunk, "largest power-of-two divisor of S %lld, capped at 512",
                        (long long)in->S);
     }
     c->Sk_chunk_t = c->k_chunk / 32;
@@ -372,8 +372,8 @@ bool bl_sdpa_decode_default(const bl_decode_input *in, bl_decode_config *c)
     c->PNH = (int)cdiv(in->NQH, 32) * 32;
     c->PNHt = c->PNH / 32;
     c->q_heads_per_kv = in->NQH / in->NKV;
-    bl_explain_add(e, "PNHt", c->PNHt, "NQH %d padded to %d rows = %d tile(s)", in->NQH, c->PNH, c->PNHt);
-    bl_explain_add(e, "q_heads_per_kv", c->q_heads_per_kv, "Q rows each core uses against its KV head");
+    ttnn_explain_add(e, "PNHt", c->PNHt, "NQH %d padded to %d rows = %d tile(s)", in->NQH, c->PNH, c->PNHt);
+    ttnn_explain_add(e, "q_heads_per_kv", c->q_heads_per_kv, "Q rows each core uses against its KV head");
 
     int avail = in->grid_x * in->grid_y;
     if (avail < in->B)
@@ -387,25 +387,25 @@ bool bl_sdpa_decode_default(const bl_decode_input *in, bl_decode_config *c)
     c->active_cores = (int)((int64_t)c->cores_per_head * in->NKV * in->B / c->heads_per_core);
     c->num_reducers = in->NKV * in->B / c->heads_per_core;
     c->num_output_cores = in->B;
-    bl_explain_add(e, "max_cores_per_head", c->max_cores_per_head, "%s",
+    ttnn_explain_add(e, "max_cores_per_head", c->max_cores_per_head, "%s",
                    in->max_cores_per_head ? "from the program config"
                                           : "no program config: every core may serve one head");
-    bl_explain_add(e, "cores_per_batch", c->cores_per_batch, "min(cores %d, cap x B x NKV) / B %d", avail,
+    ttnn_explain_add(e, "cores_per_batch", c->cores_per_batch, "min(cores %d, cap x B x NKV) / B %d", avail,
                    in->B);
-    bl_explain_add(e, "cores_per_head", c->cores_per_head, "max(1, cores_per_batch / NKV %d)", in->NKV);
-    bl_explain_add(e, "heads_per_core", c->heads_per_core, "max(1, ceil(NKV / cores_per_batch))");
-    bl_explain_add(e, "active_cores", c->active_cores, "cores_per_head x NKV x B / heads_per_core");
+    ttnn_explain_add(e, "cores_per_head", c->cores_per_head, "max(1, cores_per_batch / NKV %d)", in->NKV);
+    ttnn_explain_add(e, "heads_per_core", c->heads_per_core, "max(1, ceil(NKV / cores_per_batch))");
+    ttnn_explain_add(e, "active_cores", c->active_cores, "cores_per_head x NKV x B / heads_per_core");
 
     c->reduce = in->reduce;
     c->tree_rounds = 0;
     while ((1 << c->tree_rounds) < c->cores_per_head)
         c->tree_rounds++;
     c->single_combines = c->cores_per_head - 1;
-    c->reduction_steps = c->reduce == BL_REDUCE_TREE ? c->tree_rounds : c->single_combines;
-    if (c->reduce == BL_REDUCE_TREE && c->tree_rounds > BL_TREE_MAX_ROUNDS)
+    c->reduction_steps = c->reduce == TTNN_REDUCE_TREE ? c->tree_rounds : c->single_combines;
+    if (c->reduce == TTNN_REDUCE_TREE && c->tree_rounds > TTNN_TREE_MAX_ROUNDS)
         return dec_reject(c, "the tree reduction supports at most 64 cores per head");
-    bl_explain_add(e, "reduction_steps", c->reduction_steps, "%s",
-                   c->reduce == BL_REDUCE_TREE
+    ttnn_explain_add(e, "reduction_steps", c->reduction_steps, "%s",
+                   c->reduce == TTNN_REDUCE_TREE
                        ? "tree (current TTNN): ceil(log2(cores_per_head)) rounds"
                        : "single reducer (older TTNN): it folds in cores_per_head - 1 partials");
 
@@ -414,18 +414,18 @@ bool bl_sdpa_decode_default(const bl_decode_input *in, bl_decode_config *c)
     c->exp_approx = true;
     c->fp32_acc = false;
     c->packer_l1_acc = false;
-    bl_explain_add(e, "fidelity", c->fidelity, "HiFi2 with approximate math: decode's defaults");
+    ttnn_explain_add(e, "fidelity", c->fidelity, "HiFi2 with approximate math: decode's defaults");
 
     c->k_tiles = (int64_t)c->Sk_chunk_t * c->DHt * 2;
     c->v_tiles = (int64_t)c->Sk_chunk_t * c->DHt * 2;
     c->qk_tiles = (int64_t)c->PNHt * c->Sk_chunk_t;
     c->out_tiles = (int64_t)c->PNHt * c->DHt;
     c->stats_tiles = c->PNHt;
-    bl_explain_add(e, "cb_k_tiles", c->k_tiles, "Sk_chunk_t x DHt x 2 (double-buffered); V the same");
+    ttnn_explain_add(e, "cb_k_tiles", c->k_tiles, "Sk_chunk_t x DHt x 2 (double-buffered); V the same");
     return true;
 }
 
-void bl_decode_core_role(const bl_decode_config *c, int core, bl_decode_role *r)
+void ttnn_decode_core_role(const ttnn_decode_config *c, int core, ttnn_decode_role *r)
 {
     memset(r, 0, sizeof *r);
     r->active = core >= 0 && core < c->active_cores;

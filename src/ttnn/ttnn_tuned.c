@@ -51,7 +51,7 @@ static const tuned_row BFP4_ROWS[] = {
 #undef S
 #undef D
 
-static bool not_covered(bl_mm_tuned *t, const char *why)
+static bool not_covered(ttnn_mm_tuned *t, const char *why)
 {
     t->covered = false;
     snprintf(t->why, sizeof t->why, "%s", why);
@@ -78,8 +78,8 @@ static void tuned_subblock(int bh, int bw, bool out_sharded, int *h, int *w)
     *h = *w = 1; /* unreachable: (1, 1) divides everything */
 }
 
-bool bl_mm_tuned_lookup(int64_t M, int64_t K, int64_t N, arch_format a, arch_format b, arch_format c,
-                        int gx, int gy, bl_mm_tuned *t)
+bool ttnn_mm_tuned_lookup(int64_t M, int64_t K, int64_t N, arch_format a, arch_format b, arch_format c,
+                        int gx, int gy, ttnn_mm_tuned *t)
 {
     memset(t, 0, sizeof *t);
     if (a != b || a != c)
@@ -139,22 +139,22 @@ bool bl_mm_tuned_lookup(int64_t M, int64_t K, int64_t N, arch_format a, arch_for
     t->packer_l1_acc = true;
     t->math_approx = true;
 
-    bl_explain *e = &t->explain;
-    bl_explain_add(e, "kind", BL_MM_MCAST_2D, "MCAST_2D: the benchmark always uses the 2D multicast config");
-    bl_explain_add(e, "base", r->m, "per-core base (%d, %d, %d): M = m x %d rows, K = k x %d cols, N = n x %d cols",
+    ttnn_explain *e = &t->explain;
+    ttnn_explain_add(e, "kind", TTNN_MM_MCAST_2D, "MCAST_2D: the benchmark always uses the 2D multicast config");
+    ttnn_explain_add(e, "base", r->m, "per-core base (%d, %d, %d): M = m x %d rows, K = k x %d cols, N = n x %d cols",
               r->m, r->k, r->n, gy, gx, gx);
-    bl_explain_add(e, "per_core_M", t->per_core_M, "m / 32");
-    bl_explain_add(e, "per_core_N", t->per_core_N, "n / 32");
-    bl_explain_add(e, "in0_block_w", t->in0_block_w, "k / 32 / the row's in0_block_w divisor");
-    bl_explain_add(e, "out_block_h", t->out_block_h, "per_core_M / %d output-block rows", r->nob_h);
-    bl_explain_add(e, "out_block_w", t->out_block_w, "per_core_N / %d output-block cols", r->nob_w);
-    bl_explain_add(e, "out_subblock_h", t->out_subblock_h, "first of TTNN's ordered list dividing the out block%s",
+    ttnn_explain_add(e, "per_core_M", t->per_core_M, "m / 32");
+    ttnn_explain_add(e, "per_core_N", t->per_core_N, "n / 32");
+    ttnn_explain_add(e, "in0_block_w", t->in0_block_w, "k / 32 / the row's in0_block_w divisor");
+    ttnn_explain_add(e, "out_block_h", t->out_block_h, "per_core_M / %d output-block rows", r->nob_h);
+    ttnn_explain_add(e, "out_block_w", t->out_block_w, "per_core_N / %d output-block cols", r->nob_w);
+    ttnn_explain_add(e, "out_subblock_h", t->out_subblock_h, "first of TTNN's ordered list dividing the out block%s",
               t->out_sharded ? ", h = 1 because the output is sharded" : "");
-    bl_explain_add(e, "out_subblock_w", t->out_subblock_w, "see out_subblock_h");
-    bl_explain_add(e, "num_k_blocks", t->num_k_blocks, "K / 32 / in0_block_w");
-    bl_explain_add(e, "in0_sharded", t->in0_sharded, "%s",
+    ttnn_explain_add(e, "out_subblock_w", t->out_subblock_w, "see out_subblock_h");
+    ttnn_explain_add(e, "num_k_blocks", t->num_k_blocks, "K / 32 / in0_block_w");
+    ttnn_explain_add(e, "in0_sharded", t->in0_sharded, "%s",
               r->sharded ? "A and C block-sharded in L1 over the whole grid (row-major)"
                          : "A and C DRAM-interleaved");
-    bl_explain_add(e, "packer_l1_acc", 1, "benchmark compute config: packer L1 acc on, fp32 acc off, approx on");
+    ttnn_explain_add(e, "packer_l1_acc", 1, "benchmark compute config: packer L1 acc on, fp32 acc off, approx on");
     return true;
 }

@@ -1,5 +1,5 @@
 /* fuzz_suite.c - libFuzzer harness for benchmark suite files (the line
- * format `loomc bench SUITE` reads, docs/evaluation.md): bl_suite_parse on
+ * format `loomc bench SUITE` reads, docs/evaluation.md): bench_suite_parse on
  * arbitrary text; for a suite it accepts, every operator's FLOP and byte
  * expressions are evaluated at each of its shapes, as the bench does before
  * it runs anything. Nothing is compiled or simulated: the kernels a suite
@@ -12,12 +12,12 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv) { return 0; }
 
 /* An expression either evaluates or says why not. */
-static void eval(const char *expr, const bl_suite_shape *sh, lm_arena *ar)
+static void eval(const char *expr, const bench_suite_shape *sh, lm_arena *ar)
 {
     double v = 0;
     const char *why = NULL;
-    if (!bl_suite_eval(expr, sh, &v, &why, ar) && !why) {
-        fprintf(stderr, "bl_suite_eval failed without a reason for '%s'\n", expr);
+    if (!bench_suite_eval(expr, sh, &v, &why, ar) && !why) {
+        fprintf(stderr, "bench_suite_eval failed without a reason for '%s'\n", expr);
         abort();
     }
 }
@@ -33,9 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lm_diag d;
     fz_diag(&d);
     lm_diag_add_source(&d, "bench/fuzz.suite", text, size);
-    bl_suite s;
-    if (bl_suite_parse(&s, "bench/fuzz.suite", text, size, &a, &d)) {
-        fz_require_clean(&d, "bl_suite_parse");
+    bench_suite s;
+    if (bench_suite_parse(&s, "bench/fuzz.suite", text, size, &a, &d)) {
+        fz_require_clean(&d, "bench_suite_parse");
         for (int i = 0; i < s.nops; i++)
             for (int k = 0; k < s.ops[i].nshapes; k++) {
                 eval(s.ops[i].flops, &s.ops[i].shapes[k], &a);
@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     eval(s.ops[i].bytes, &s.ops[i].shapes[k], &a);
             }
     } else {
-        fz_require_error(&d, "bl_suite_parse");
+        fz_require_error(&d, "bench_suite_parse");
     }
     lm_arena_free(&a);
     free(text);

@@ -19,7 +19,7 @@
 
 typedef struct parsed {
     bool ok;
-    bl_suite s;
+    bench_suite s;
     char *errs;
     lm_arena ar;
 } parsed;
@@ -32,7 +32,7 @@ static void parse(parsed *p, const char *file, const char *text)
     lm_diag_init(&d, f);
     d.no_caret = true;
     lm_arena_init(&p->ar);
-    p->ok = bl_suite_parse(&p->s, file, text, strlen(text), &p->ar, &d);
+    p->ok = bench_suite_parse(&p->s, file, text, strlen(text), &p->ar, &d);
     fclose(f);
 }
 
@@ -74,7 +74,7 @@ static void suite_parses(void **state)
     assert_true(p.s.have_format);
     assert_int_equal(p.s.format, ARCH_BFP8_B);
     assert_int_equal(p.s.nops, 2);
-    const bl_suite_op *g = &p.s.ops[0];
+    const bench_suite_op *g = &p.s.ops[0];
     assert_string_equal(g->name, "gemm");
     assert_string_equal(g->kernel, "bench/../kernels/matmul.py"); /* relative to the suite */
     assert_string_equal(g->flops, "2*M*N*K");
@@ -85,7 +85,7 @@ static void suite_parses(void **state)
     assert_int_equal(g->shapes[0].sizes[1].value, 256);
     assert_string_equal(g->shapes[0].label, "M=512 N=256 K=128");
     assert_int_equal(g->shapes[0].loc.line, 12);
-    const bl_suite_op *a = &p.s.ops[1];
+    const bench_suite_op *a = &p.s.ops[1];
     assert_string_equal(a->kernel, "/abs/fa.py");
     assert_null(a->bytes);
     assert_int_equal(a->shapes[0].nsizes, 2);
@@ -96,12 +96,12 @@ static void suite_parses(void **state)
     /* the expressions, evaluated for a shape: 2*512*256*128 and 4*1*64*64 // 2 */
     double v = 0;
     const char *why = NULL;
-    assert_true(bl_suite_eval(g->flops, &g->shapes[0], &v, &why, &p.ar));
+    assert_true(bench_suite_eval(g->flops, &g->shapes[0], &v, &why, &p.ar));
     assert_true(v == 33554432.0);
-    assert_true(bl_suite_eval(a->flops, &a->shapes[0], &v, &why, &p.ar));
+    assert_true(bench_suite_eval(a->flops, &a->shapes[0], &v, &why, &p.ar));
     assert_true(v == 8192.0);
     /* a name the shape does not give */
-    assert_false(bl_suite_eval("2*M*Q", &g->shapes[0], &v, &why, &p.ar));
+    assert_false(bench_suite_eval("2*M*Q", &g->shapes[0], &v, &why, &p.ar));
     assert_non_null(strstr(why, "names Q"));
     parsed_free(&p);
 
@@ -192,17 +192,17 @@ static void geomean_and_regret(void **state)
 {
     (void)state;
     double a[] = {2, 8};           /* sqrt(16) */
-    assert_true(fabs(bl_geomean(a, 2) - 4.0) < 1e-12);
+    assert_true(fabs(bench_geomean(a, 2) - 4.0) < 1e-12);
     double b[] = {1, 10, 100};     /* cbrt(1000) */
-    assert_true(fabs(bl_geomean(b, 3) - 10.0) < 1e-12);
+    assert_true(fabs(bench_geomean(b, 3) - 10.0) < 1e-12);
     double c[] = {0.5, 2};         /* speedups that cancel */
-    assert_true(fabs(bl_geomean(c, 2) - 1.0) < 1e-12);
-    assert_true(bl_geomean(a, 0) == 0);
+    assert_true(fabs(bench_geomean(c, 2) - 1.0) < 1e-12);
+    assert_true(bench_geomean(a, 0) == 0);
     double z[] = {1, 0};
-    assert_true(bl_geomean(z, 2) == 0);
-    assert_true(fabs(bl_regret(110, 100) - 0.10) < 1e-12);
-    assert_true(bl_regret(100, 100) == 0);
-    assert_true(fabs(bl_regret(300, 200) - 0.5) < 1e-12);
+    assert_true(bench_geomean(z, 2) == 0);
+    assert_true(fabs(bench_regret(110, 100) - 0.10) < 1e-12);
+    assert_true(bench_regret(100, 100) == 0);
+    assert_true(fabs(bench_regret(300, 200) - 0.5) < 1e-12);
 }
 
 static void ranks_and_spearman(void **state)
@@ -210,33 +210,33 @@ static void ranks_and_spearman(void **state)
     (void)state;
     /* ties share the mean of their ranks: 5 -> 1, 10 -> 2, the two 20s -> (3 + 4) / 2 */
     double x[] = {10, 20, 20, 5}, r[4];
-    bl_ranks(x, 4, r);
+    bench_ranks(x, 4, r);
     assert_true(r[0] == 2 && r[1] == 3.5 && r[2] == 3.5 && r[3] == 1);
 
     /* no ties: rho = 1 - 6 sum d^2 / (n (n^2 - 1)); d = (-1, 1, -1, 1, 0): 1 - 24/120 = 0.8 */
     double p[] = {1, 2, 3, 4, 5}, q[] = {2, 1, 4, 3, 5};
-    assert_true(fabs(bl_spearman(p, q, 5) - 0.8) < 1e-12);
+    assert_true(fabs(bench_spearman(p, q, 5) - 0.8) < 1e-12);
     /* same order, whatever the scale: 1; reversed: -1 */
     double s[] = {10, 200, 3000, 40000, 500000}, t[] = {9, 8, 7, 6, 5};
-    assert_true(fabs(bl_spearman(p, s, 5) - 1.0) < 1e-12);
-    assert_true(fabs(bl_spearman(p, t, 5) + 1.0) < 1e-12);
+    assert_true(fabs(bench_spearman(p, s, 5) - 1.0) < 1e-12);
+    assert_true(fabs(bench_spearman(p, t, 5) + 1.0) < 1e-12);
     /* with a tie: ranks (1, 2.5, 2.5, 4) against (1, 2, 3, 4): Pearson of the ranks is
        4.5 / sqrt(4.5 * 5) = 3 / sqrt(10) */
     double u[] = {1, 2, 2, 3}, v[] = {1, 2, 3, 4};
-    assert_true(fabs(bl_spearman(u, v, 4) - 3.0 / sqrt(10.0)) < 1e-12);
+    assert_true(fabs(bench_spearman(u, v, 4) - 3.0 / sqrt(10.0)) < 1e-12);
     /* over the best 40% by the second list (at least 2): of q = (2, 1, 4, 3, 5) the two
        smallest are q = 1 (p = 2) and q = 2 (p = 1): the model orders them backwards */
     int used = 0;
-    assert_true(fabs(bl_spearman_best(p, q, 5, 0.4, 2, &used) + 1.0) < 1e-12);
+    assert_true(fabs(bench_spearman_best(p, q, 5, 0.4, 2, &used) + 1.0) < 1e-12);
     assert_int_equal(used, 2);
     /* the floor wins over the fraction: the best 3 are q = 1, 2, 3 with p = 2, 1, 4:
        ranks (2, 1, 3) against (1, 2, 3), d = (1, -1, 0): 1 - 6*2/24 = 0.5 */
-    assert_true(fabs(bl_spearman_best(p, q, 5, 0.1, 3, &used) - 0.5) < 1e-12);
+    assert_true(fabs(bench_spearman_best(p, q, 5, 0.1, 3, &used) - 0.5) < 1e-12);
     assert_int_equal(used, 3);
     /* degenerate: too few points, or a constant side */
     double k[] = {7, 7, 7};
-    assert_true(bl_spearman(p, q, 1) == 0);
-    assert_true(bl_spearman(k, p, 3) == 0);
+    assert_true(bench_spearman(p, q, 1) == 0);
+    assert_true(bench_spearman(k, p, 3) == 0);
 }
 
 static void rng_is_deterministic(void **state)
@@ -245,18 +245,18 @@ static void rng_is_deterministic(void **state)
     uint64_t a = 42, b = 42, c = 43;
     bool differs = false;
     for (int i = 0; i < 100; i++) {
-        uint64_t x = bl_rng_next(&a), y = bl_rng_next(&b), z = bl_rng_next(&c);
+        uint64_t x = bench_rng_next(&a), y = bench_rng_next(&b), z = bench_rng_next(&c);
         assert_true(x == y);
         differs |= x != z;
     }
     assert_true(differs);
     uint64_t s = 7;
     for (int i = 0; i < 1000; i++) {
-        assert_true(bl_rng_below(&s, 6) < 6);
-        double u = bl_rng_unit(&s);
+        assert_true(bench_rng_below(&s, 6) < 6);
+        double u = bench_rng_unit(&s);
         assert_true(u >= 0 && u < 1);
     }
-    assert_true(bl_rng_below(&s, 1) == 0);
+    assert_true(bench_rng_below(&s, 1) == 0);
 }
 
 /* ---- a hand-built space ------------------------------------------------------
@@ -276,8 +276,8 @@ typedef struct tiny {
     solve_var v0[2], v1[1];
     solve_constraint c0[1], c1[1];
     solve_problem p0, p1;
-    bl_stratum st[2];
-    bl_space sp;
+    bench_stratum st[2];
+    bench_space sp;
     int calls;
 } tiny;
 
@@ -293,9 +293,9 @@ static void tiny_init(tiny *t)
     t->v1[0] = (solve_var){x, dom_x, 6};
     t->c1[0] = (solve_constraint){sym_sub(s, sym_const(s, 2), x), "x >= 2"};
     t->p1 = (solve_problem){.vars = t->v1, .nvars = 1, .cons = t->c1, .ncons = 1, .objective = x};
-    t->st[0] = (bl_stratum){&t->p0, NULL, NULL, "s0"};
-    t->st[1] = (bl_stratum){&t->p1, NULL, NULL, "s1"};
-    t->sp = (bl_space){t->st, 2};
+    t->st[0] = (bench_stratum){&t->p0, NULL, NULL, "s0"};
+    t->st[1] = (bench_stratum){&t->p1, NULL, NULL, "s1"};
+    t->sp = (bench_space){t->st, 2};
 }
 
 static bool tiny_runs(int s, const int64_t *v) { return !(s == 0 && v[0] == 5); }
@@ -307,11 +307,11 @@ static double tiny_cost(int s, const int64_t *v)
     return 104.0 + 10.0 * (double)((v[0] - 4) * (v[0] - 4));
 }
 
-static bool tiny_eval(void *ctx, int s, const int64_t *v, double cap, bl_eval *out, const char **why)
+static bool tiny_eval(void *ctx, int s, const int64_t *v, double cap, bench_eval *out, const char **why)
 {
     tiny *t = ctx;
     t->calls++;
-    out->predicted = bl_space_predict(&t->sp, s, v);
+    out->predicted = bench_space_predict(&t->sp, s, v);
     if (!tiny_runs(s, v)) {
         *why = "x = 5 cannot run";
         return false;
@@ -337,26 +337,26 @@ static void space_points(void **state)
     tiny_init(&t);
     bool all = false;
     int n = 0;
-    assert_int_equal(bl_space_enum(&t.sp, 0, 0, count_pt, &n, &all), 16);
+    assert_int_equal(bench_space_enum(&t.sp, 0, 0, count_pt, &n, &all), 16);
     assert_true(all);
     assert_int_equal(n, 16);
-    assert_int_equal(bl_space_enum(&t.sp, 1, 0, NULL, NULL, &all), 5);
+    assert_int_equal(bench_space_enum(&t.sp, 1, 0, NULL, NULL, &all), 5);
     /* a limit stops the walk and says it did */
-    assert_int_equal(bl_space_enum(&t.sp, 0, 10, NULL, NULL, &all), 10);
+    assert_int_equal(bench_space_enum(&t.sp, 0, 10, NULL, NULL, &all), 10);
     assert_false(all);
     int64_t ok[] = {3, 4}, bad[] = {4, 4};
-    assert_true(bl_space_legal(&t.sp, 0, ok));
-    assert_false(bl_space_legal(&t.sp, 0, bad));
-    assert_int_equal(bl_space_predict(&t.sp, 0, ok), 7);
+    assert_true(bench_space_legal(&t.sp, 0, ok));
+    assert_false(bench_space_legal(&t.sp, 0, bad));
+    assert_int_equal(bench_space_predict(&t.sp, 0, ok), 7);
     /* nearest to (x = 6, y = 8): x stays 6; y by distance from position 3: 8 (48),
        then position 2: 4 (24), position 1: 2 (12, legal) */
     int tgt[] = {5, 3};
     int64_t out[2];
-    assert_true(bl_space_nearest(&t.sp, 0, tgt, out));
+    assert_true(bench_space_nearest(&t.sp, 0, tgt, out));
     assert_true(out[0] == 6 && out[1] == 2);
     /* stratum 1 from position 0 (x = 1, illegal): the next position out is 1 (x = 2) */
     int t1[] = {0};
-    assert_true(bl_space_nearest(&t.sp, 1, t1, out));
+    assert_true(bench_space_nearest(&t.sp, 1, t1, out));
     assert_true(out[0] == 2);
     sym_ctx_free(t.sc);
 }
@@ -391,11 +391,11 @@ static void oracle_equals_brute_force(void **state)
     assert_int_equal(legal, 21);
     assert_true(best == 100.0);
 
-    bl_evaluator ev;
-    bl_evaluator_init(&ev, &t.sp, tiny_eval, &t, 0);
-    bl_oracle o;
-    bl_oracle_opts oo = {.bound = 21, .seed = 1};
-    bl_oracle_run(&o, &t.sp, &ev, &oo);
+    bench_evaluator ev;
+    bench_evaluator_init(&ev, &t.sp, tiny_eval, &t, 0);
+    bench_oracle o;
+    bench_oracle_opts oo = {.bound = 21, .seed = 1};
+    bench_oracle_run(&o, &t.sp, &ev, &oo);
     assert_true(o.exact);
     assert_true(o.space_known);
     assert_int_equal(o.space, 21);
@@ -403,22 +403,22 @@ static void oracle_equals_brute_force(void **state)
     assert_int_equal(t.calls, 21);
     assert_int_equal(ev.failures, legal - runnable);
     assert_true(o.best_cycles == best);
-    const bl_entry *e = &ev.entries.items[o.best];
+    const bench_entry *e = &ev.entries.items[o.best];
     assert_true(e->s == 0 && e->values[0] == 3 && e->values[1] == 2);
     /* memoised: asking again simulates nothing */
     int64_t again[] = {3, 2};
-    assert_int_equal(bl_evaluate(&ev, 0, again), o.best);
+    assert_int_equal(bench_evaluate(&ev, 0, again), o.best);
     assert_int_equal(t.calls, 21);
-    bl_oracle_free(&o);
-    bl_evaluator_free(&ev);
+    bench_oracle_free(&o);
+    bench_evaluator_free(&ev);
 
     /* one point below the space: sampled, never better than the optimum, deterministic */
     int *first = NULL;
     int nfirst = 0;
     for (int run = 0; run < 2; run++) {
-        bl_evaluator_init(&ev, &t.sp, tiny_eval, &t, 0);
+        bench_evaluator_init(&ev, &t.sp, tiny_eval, &t, 0);
         oo.bound = 8;
-        bl_oracle_run(&o, &t.sp, &ev, &oo);
+        bench_oracle_run(&o, &t.sp, &ev, &oo);
         assert_false(o.exact);
         assert_true(o.space_known); /* counted exactly, too many to simulate */
         assert_int_equal(o.space, 21);
@@ -431,18 +431,18 @@ static void oracle_equals_brute_force(void **state)
             nfirst = o.npts;
             first = malloc(sizeof *first * (size_t)o.npts);
             for (int i = 0; i < o.npts; i++) {
-                const bl_entry *x = &ev.entries.items[o.pts[i]];
+                const bench_entry *x = &ev.entries.items[o.pts[i]];
                 first[i] = x->s * 100 + (int)x->values[0] * 10 + (x->s == 0 ? (int)x->values[1] : 0);
             }
         } else {
             assert_int_equal(o.npts, nfirst);
             for (int i = 0; i < o.npts; i++) {
-                const bl_entry *x = &ev.entries.items[o.pts[i]];
+                const bench_entry *x = &ev.entries.items[o.pts[i]];
                 assert_int_equal(first[i], x->s * 100 + (int)x->values[0] * 10 + (x->s == 0 ? (int)x->values[1] : 0));
             }
         }
-        bl_oracle_free(&o);
-        bl_evaluator_free(&ev);
+        bench_oracle_free(&o);
+        bench_evaluator_free(&ev);
     }
     free(first);
     sym_ctx_free(t.sc);
@@ -453,18 +453,18 @@ static void tuner_is_deterministic(void **state)
     (void)state;
     tiny t;
     tiny_init(&t);
-    bl_tuner a, b, c;
-    bl_evaluator ea, eb, ec;
-    bl_tuner_opts o = {.marks = {3, 6, 12}, .nmarks = 3, .seed = 99};
-    bl_evaluator_init(&ea, &t.sp, tiny_eval, &t, 0);
-    bl_evaluator_init(&eb, &t.sp, tiny_eval, &t, 0);
-    bl_tuner_run(&a, &t.sp, &ea, &o);
-    bl_tuner_run(&b, &t.sp, &eb, &o);
+    bench_tuner a, b, c;
+    bench_evaluator ea, eb, ec;
+    bench_tuner_opts o = {.marks = {3, 6, 12}, .nmarks = 3, .seed = 99};
+    bench_evaluator_init(&ea, &t.sp, tiny_eval, &t, 0);
+    bench_evaluator_init(&eb, &t.sp, tiny_eval, &t, 0);
+    bench_tuner_run(&a, &t.sp, &ea, &o);
+    bench_tuner_run(&b, &t.sp, &eb, &o);
     assert_int_equal(a.trials, 12);
     assert_int_equal(a.trials, b.trials);
     assert_int_equal(a.attempts, b.attempts);
     for (int64_t i = 0; i < a.attempts; i++) {
-        const bl_entry *x = &ea.entries.items[a.pts[i]], *y = &eb.entries.items[b.pts[i]];
+        const bench_entry *x = &ea.entries.items[a.pts[i]], *y = &eb.entries.items[b.pts[i]];
         assert_int_equal(x->s, y->s);
         assert_int_equal(x->values[0], y->values[0]);
     }
@@ -476,31 +476,31 @@ static void tuner_is_deterministic(void **state)
             assert_true(a.marks[m].best_cycles <= a.marks[m - 1].best_cycles);
     }
     /* a shorter budget is a prefix: its result equals the checkpoint */
-    bl_tuner_opts o6 = {.marks = {6}, .nmarks = 1, .seed = 99};
-    bl_evaluator_init(&ec, &t.sp, tiny_eval, &t, 0);
-    bl_tuner_run(&c, &t.sp, &ec, &o6);
+    bench_tuner_opts o6 = {.marks = {6}, .nmarks = 1, .seed = 99};
+    bench_evaluator_init(&ec, &t.sp, tiny_eval, &t, 0);
+    bench_tuner_run(&c, &t.sp, &ec, &o6);
     assert_true(c.marks[0].best_cycles == a.marks[1].best_cycles);
     assert_true(c.marks[0].sim_seconds == a.marks[1].sim_seconds);
-    bl_tuner_free(&c);
-    bl_evaluator_free(&ec);
+    bench_tuner_free(&c);
+    bench_evaluator_free(&ec);
 
     /* more trials than runnable points (16 - 2 + 5 = 19): it stops, having tried each at
        most once, and finds the optimum */
-    bl_tuner_opts big = {.marks = {1000}, .nmarks = 1, .seed = 5};
-    bl_evaluator_init(&ec, &t.sp, tiny_eval, &t, 0);
-    bl_tuner_run(&c, &t.sp, &ec, &big);
+    bench_tuner_opts big = {.marks = {1000}, .nmarks = 1, .seed = 5};
+    bench_evaluator_init(&ec, &t.sp, tiny_eval, &t, 0);
+    bench_tuner_run(&c, &t.sp, &ec, &big);
     assert_true(c.trials <= 19);
     assert_true(c.attempts <= 21);
     assert_int_equal((int64_t)ec.entries.len, c.attempts);
     assert_int_equal(c.marks[0].used, c.trials);
     assert_true(c.marks[0].best_cycles >= 100.0);
-    bl_tuner_free(&c);
-    bl_evaluator_free(&ec);
+    bench_tuner_free(&c);
+    bench_evaluator_free(&ec);
 
-    bl_tuner_free(&a);
-    bl_tuner_free(&b);
-    bl_evaluator_free(&ea);
-    bl_evaluator_free(&eb);
+    bench_tuner_free(&a);
+    bench_tuner_free(&b);
+    bench_evaluator_free(&ea);
+    bench_evaluator_free(&eb);
     sym_ctx_free(t.sc);
 }
 

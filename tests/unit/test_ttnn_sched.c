@@ -1,7 +1,7 @@
 /* test_ttnn_sched.c - TTNN's schedules as points of loomc's schedule space.
  *
  * For each case the kernel (a file of kernels/) is compiled and summarised for a
- * shape, TTNN's decision is converted (bl_ttnn_schedule), and the schedule's
+ * shape, TTNN's decision is converted (ttnn_schedule), and the schedule's
  * values are compared with what TTNN's rules give by hand; the derivations
  * sit beside the expectations (the matmul ones are those of test_ttnn.c,
  * carried into the schedule: BLOCK_M = out_block_h x 32, BLOCK_N =
@@ -37,7 +37,7 @@ typedef struct job {
     sched_kernel *kp[SCHED_MAX_LAUNCHES];
     int n;
     sym_env bound;
-    bl_sched *bs;
+    ttnn_pick *bs;
 } job;
 
 /* "M=512,N=512,K=512" -> --shape pairs */
@@ -97,18 +97,18 @@ static void formats(job *j, arch_format f)
         sched_set_formats(&j->k[i], f, f, true, j->a, j->r.sym);
 }
 
-static bool convert(job *j, bl_sched_kind kind)
+static bool convert(job *j, ttnn_sched_kind kind)
 {
     j->bs = calloc(1, sizeof *j->bs);
     assert_non_null(j->bs);
-    bl_sched_opts o = {.kind = kind};
-    return bl_ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &o, j->r.sym, &j->r.arena);
+    ttnn_sched_opts o = {.kind = kind};
+    return ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &o, j->r.sym, &j->r.arena);
 }
 
 static void release(job *j)
 {
     if (j->bs) {
-        bl_sched_free(j->bs);
+        ttnn_pick_free(j->bs);
         free(j->bs);
     }
     sym_env_free(&j->bound);
@@ -246,7 +246,7 @@ static void mm_512_cubed(void **state)
     (void)state;
     job *j = compile("kernels/matmul.py", "M=512,N=512,K=512", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* 2D, per_core 2x2, in0_block_w 16/8 = 2, out block 2x2, sub (2,2); 8x8 cores;
        8 K blocks -> in0/in1 double-buffered. */
     CHECK_MMS(j, 64, 64, 64, 8, 8, 2, 2, 2);
@@ -258,7 +258,7 @@ static void mm_512_cubed(void **state)
     assert_string_equal(j->bs->s[0].origin, "ttnn");
     /* the explanation names TTNN's rules and the mapping */
     lm_buf b = {0};
-    bl_sched_explain_print(&b, j->bs, j->kp);
+    ttnn_pick_explain_print(&b, j->bs, j->kp);
     assert_non_null(strstr(lm_buf_str(&b), "MCAST_2D"));
     assert_non_null(strstr(lm_buf_str(&b), "in0_block_w"));
     assert_non_null(strstr(lm_buf_str(&b), "BLOCK_K"));
@@ -274,7 +274,7 @@ static void mm_1024_cubed(void **state)
     (void)state;
     job *j = compile("kernels/matmul.py", "M=1024,N=1024,K=1024", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* 2D: in0_block_w 32/8 = 4, per_core 4x4 fits whole, sub 4x4 -> (4,2). */
     CHECK_MMS(j, 128, 128, 128, 8, 8, 4, 2, 2);
     check_2d(j);
@@ -287,7 +287,7 @@ static void mm_4096_cubed(void **state)
     (void)state;
     job *j = compile("kernels/matmul.py", "M=4096,N=4096,K=4096", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* 2D: in0_block_w 128/8 = 16, per_core 16x16; multi_dim_factor -> out block 8x8 at
        K depth 16; sub (4,2).  BLOCK = the out block: 256 x 256 x 512; 128/16 = 8 core
        rows and columns; each core runs 2x2 out blocks (programs in waves). */
@@ -303,7 +303,7 @@ static void mm_8192_cubed(void **state)
     (void)state;
     job *j = compile("kernels/matmul.py", "M=8192,N=8192,K=8192", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* 2D: in0_block_w 32, per_core 32x32, out block 4x4 at depth 32 (test_ttnn.c), sub (4,2). */
     CHECK_MMS(j, 128, 128, 1024, 8, 8, 4, 2, 2);
     check_2d(j);
@@ -315,7 +315,7 @@ static void mm_row_1d(void **state)
     (void)state;
     job *j = compile("kernels/matmul.py", "M=512,N=1024,K=1024", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* 1D mcast_in0: per_core_M = Mt = 16, per_core_N = ceil(ceil(1024/64)/32) = 1, kw 2,
        sub (8,1); 32 N blocks -> 32 cores = 8 x 4.  M runs in time on every core, N blocks
        are flattened over the grid; A goes from core (0,0) to the whole grid, B from DRAM. */
@@ -330,7 +330,7 @@ static void mm_narrow(void **state)
     (void)state;
     job *j = compile("kernels/matmul.py", "M=32,N=4096,K=4096", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* wide: 1D mcast_in0, per_core 1 x 2, kw 2, sub (1,2); Nt/2 = 64 cores = 8 x 8. */
     CHECK_MMS(j, 32, 64, 64, 8, 8, 1, 2, 2);
     check_cand(j, SCHED_ON_TIME, SCHED_ON_XY, SCHED_MCAST, SCHED_ON_XY, SCHED_DRAM, SCHED_ON_TIME);
@@ -339,7 +339,7 @@ static void mm_narrow(void **state)
 
     j = compile("kernels/matmul.py", "M=4096,N=32,K=1024", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* tall: 1D mcast_in1, per_core 2 x 1, kw 2, sub (2,1); 128/2 = 64 cores.  N runs in
        time, M blocks flattened; B from core (0,0) to the whole grid, A from DRAM. */
     CHECK_MMS(j, 64, 32, 64, 8, 8, 2, 1, 2);
@@ -353,7 +353,7 @@ static void mm_k_one_tile(void **state)
     (void)state;
     job *j = compile("kernels/matmul.py", "M=4096,N=4096,K=32", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* 2D: in0_block_w 1, per_core 16x16 fits whole, sub (4,2); one K block ->
        single-buffered inputs. */
     CHECK_MMS(j, 512, 512, 32, 8, 8, 4, 2, 1);
@@ -367,7 +367,7 @@ static void mm_unaligned(void **state)
     (void)state;
     job *j = compile("kernels/matmul.py", "M=1000,N=1000,K=976", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* padded Mt 32, Kt 31, Nt 32: 2D, 31 % 8 -> in0_block_w 1, per_core 4x4, sub (4,2). */
     CHECK_MMS(j, 128, 128, 32, 8, 8, 4, 2, 2);
     lower_and_run(j);
@@ -375,7 +375,7 @@ static void mm_unaligned(void **state)
 
     j = compile("kernels/matmul.py", "M=100,N=512,K=512", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* Mt 4: 2D, per_core 1 x 2, kw 2, sub (1,2); 4 core rows x 8 columns compute. */
     CHECK_MMS(j, 32, 64, 64, 8, 4, 1, 2, 2);
     lower_and_run(j);
@@ -387,7 +387,7 @@ static void mm_block_float(void **state)
     (void)state;
     job *j = compile("kernels/matmul.py", "M=4096,N=4096,K=4096", "wormhole_n150");
     formats(j, ARCH_BFP8_B);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* bfp8_b: out block 8x16 at depth 16 (test_ttnn.c), sub (4,2), LoFi. */
     CHECK_MMS(j, 256, 512, 512, 8, 8, 4, 2, 2);
     assert_int_equal(j->bs->s[0].fidelity, ARCH_LOFI);
@@ -406,7 +406,7 @@ static void mm_block_float(void **state)
 
     j = compile("kernels/matmul.py", "M=4096,N=4096,K=4096", "wormhole_n150");
     formats(j, ARCH_BFP4_B);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* bfp4_b: the whole 16x16 block at depth 16. */
     CHECK_MMS(j, 512, 512, 512, 8, 8, 4, 2, 2);
     assert_int_equal(j->bs->s[0].fidelity, ARCH_LOFI);
@@ -420,7 +420,7 @@ static void mm_kernel_formats(void **state)
     /* The kernel as written: bf16 inputs, fp32 output.  fp32 accumulation, HiFi2;
        factor 8, per_core 4x4, kw 4, sub with h*w <= 4 -> (2,2) (test_ttnn.c). */
     job *j = compile("kernels/matmul.py", "M=1024,N=1024,K=1024", "wormhole_n150");
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     CHECK_MMS(j, 128, 128, 128, 8, 8, 2, 2, 2);
     assert_true(j->bs->s[0].fp32_acc);
     assert_int_equal(j->bs->s[0].fidelity, ARCH_HIFI2);
@@ -435,7 +435,7 @@ static void mm_blackhole(void **state)
     (void)state;
     job *j = compile("kernels/matmul.py", "M=512,N=512,K=512", "blackhole_p150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* 2D: 16 % 13 -> kw 1, per_core ceil(16/10) = 2 x ceil(16/13) = 2, sub (2,2);
        8 rows x 8 columns of the 13x10 grid compute. */
     CHECK_MMS(j, 64, 64, 32, 8, 8, 2, 2, 2);
@@ -445,7 +445,7 @@ static void mm_blackhole(void **state)
 
     j = compile("kernels/matmul.py", "M=4096,N=4096,K=4096", "blackhole_p150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* 2D: kw 1, per_core 13 x 10, sub (1,5); 10 rows x 13 columns. */
     CHECK_MMS(j, 416, 320, 32, 13, 10, 1, 5, 2);
     release(j);
@@ -458,7 +458,7 @@ static void mm_tuned(void **state)
     (void)state;
     job *j = compile("kernels/matmul.py", "M=4096,N=4096,K=4096", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_TUNED));
+    assert_true(convert(j, TTNN_SCHED_TUNED));
     /* row (512, 512, 512): per_core 16x16, in0_block_w 16, 2x2 out blocks of 8x8, sub (4,2);
        DRAM-interleaved A and C; HiFi2 (bf16's default pairing). */
     CHECK_MMS(j, 256, 256, 512, 8, 8, 4, 2, 2);
@@ -470,7 +470,7 @@ static void mm_tuned(void **state)
 
     j = compile("kernels/matmul.py", "M=2048,N=2048,K=2048", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_true(convert(j, BL_SCHED_TUNED));
+    assert_true(convert(j, TTNN_SCHED_TUNED));
     /* row (256, 256, 256): per_core 8x8, in0_block_w 8, one out block, sharded output ->
        sub h = 1: (1,8).  The sharded A and C are noted. */
     CHECK_MMS(j, 256, 256, 256, 8, 8, 1, 8, 2);
@@ -484,7 +484,7 @@ static void mm_tuned(void **state)
     /* not covered: no row for 3000 = 375 x 8 */
     j = compile("kernels/matmul.py", "M=3000,N=3000,K=3000", "wormhole_n150");
     formats(j, ARCH_BF16);
-    assert_false(convert(j, BL_SCHED_TUNED));
+    assert_false(convert(j, TTNN_SCHED_TUNED));
     assert_non_null(strstr(j->bs->why, "no hand-tuned"));
     release(j);
 }
@@ -495,8 +495,8 @@ static void sdpa_prefill(void **state)
 {
     (void)state;
     job *j = compile("kernels/flash_attention.py", "B=1,H=8,S=1024,D=64", "wormhole_n150");
-    assert_true(convert(j, BL_SCHED_DEFAULT));
-    assert_int_equal(j->bs->family, BL_FAMILY_SDPA_PREFILL);
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
+    assert_int_equal(j->bs->family, TTNN_FAMILY_SDPA_PREFILL);
     /* chunks 32/32.  bpf = min(1, 64) = 1, hpf = min(64, 8) = 8, qpf = min(64/8, 32) = 8:
        query chunks on the 8 columns, heads on the 8 rows.  q_per_core = 32/8 = 4 > 1 ->
        Q double-buffered.  QK^T out 1x1 tile: sub (1,1); P V out 1x2: (1,2); (1,1) divides both. */
@@ -519,7 +519,7 @@ static void sdpa_prefill(void **state)
     release(j);
 
     j = compile_c("kernels/flash_attention.py", "B=1,H=8,S=1024,D=64", "CAUSAL=1", "wormhole_n150");
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     /* causal: the pairing is noted as not expressible */
     bool pairing = false;
     for (int i = 0; i < j->bs->nnotes; i++)
@@ -547,9 +547,9 @@ static void sdpa_program_config(void **state)
     (void)state;
     job *j = compile("kernels/flash_attention.py", "B=1,H=2,S=1024,D=128", "blackhole_p150_fw19");
     j->bs = calloc(1, sizeof *j->bs);
-    bl_sched_opts o = {.kind = BL_SCHED_DEFAULT, .sdpa_q_chunk = 256, .sdpa_k_chunk = 512, .sdpa_grid_x = 1,
+    ttnn_sched_opts o = {.kind = TTNN_SCHED_DEFAULT, .sdpa_q_chunk = 256, .sdpa_k_chunk = 512, .sdpa_grid_x = 1,
                        .sdpa_grid_y = 1, .sdpa_interm_16b = true};
-    assert_true(bl_ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &o, j->r.sym, &j->r.arena));
+    assert_true(ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &o, j->r.sym, &j->r.arena));
     /* one core: bpf = hpf = qpf = 1, so both axes go round the one core in
        waves; 4 query chunks per core -> Q double-buffered. QK^T out 8x16 tiles:
        sub_w = min(16, 8) = 8 = dst, h = 1, both chunks even -> 2 x 4; P V out
@@ -583,16 +583,16 @@ static void sdpa_program_config(void **state)
     /* a grid larger than the chip's is refused */
     j = compile("kernels/flash_attention.py", "B=1,H=2,S=1024,D=128", "wormhole_n150");
     j->bs = calloc(1, sizeof *j->bs);
-    bl_sched_opts big = {.kind = BL_SCHED_DEFAULT, .sdpa_grid_x = 9, .sdpa_grid_y = 8};
-    assert_false(bl_ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &big, j->r.sym, &j->r.arena));
+    ttnn_sched_opts big = {.kind = TTNN_SCHED_DEFAULT, .sdpa_grid_x = 9, .sdpa_grid_y = 8};
+    assert_false(ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &big, j->r.sym, &j->r.arena));
     assert_non_null(strstr(j->bs->why, "larger"));
     release(j);
 
     /* fp32 accumulation halves Dst: QK^T 1x1 tiles of 32/32 chunks stay 1x1 */
     j = compile("kernels/flash_attention.py", "B=1,H=8,S=1024,D=64", "wormhole_n150");
     j->bs = calloc(1, sizeof *j->bs);
-    bl_sched_opts f32 = {.kind = BL_SCHED_DEFAULT, .have_fp32_acc = true, .fp32_acc = true};
-    assert_true(bl_ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &f32, j->r.sym, &j->r.arena));
+    ttnn_sched_opts f32 = {.kind = TTNN_SCHED_DEFAULT, .have_fp32_acc = true, .fp32_acc = true};
+    assert_true(ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &f32, j->r.sym, &j->r.arena));
     assert_true(j->bs->s[0].fp32_acc);
     assert_int_equal(j->bs->sdpa.dst_size, 4);
     release(j);
@@ -602,8 +602,8 @@ static void sdpa_decode(void **state)
 {
     (void)state;
     job *j = compile("kernels/flash_decode.py", "B=1,H=32,HKV=8,S=8192,D=128", "wormhole_n150");
-    assert_true(convert(j, BL_SCHED_DEFAULT));
-    assert_int_equal(j->bs->family, BL_FAMILY_SDPA_DECODE);
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
+    assert_int_equal(j->bs->family, TTNN_FAMILY_SDPA_DECODE);
     /* k_chunk = get_chunk_size(8192) = 512 (largest power-of-two divisor, capped);
        cores_per_batch = min(64, 64 x 1 x 8) / 1 = 64; cores_per_head = 64 / 8 = 8:
        NUM_SPLITS 8, 8 x 8 = 64 programs on 64 cores.  QK^T out 1 x 16 tiles: sub 1 x 8;
@@ -638,8 +638,8 @@ static void sdpa_decode(void **state)
     j = compile("kernels/flash_decode.py", "B=1,H=32,HKV=8,S=8192,D=128", "wormhole_n150");
     j->bs = calloc(1, sizeof *j->bs);
     assert_non_null(j->bs);
-    bl_sched_opts nf = {.kind = BL_SCHED_DEFAULT, .no_fuse = true};
-    assert_true(bl_ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &nf, j->r.sym, &j->r.arena));
+    ttnn_sched_opts nf = {.kind = TTNN_SCHED_DEFAULT, .no_fuse = true};
+    assert_true(ttnn_schedule(j->bs, j->kp, j->n, &j->bound, j->a, &nf, j->r.sym, &j->r.arena));
     assert_int_equal(j->bs->s[0].cand.fuse, SCHED_FUSE_NONE);
     assert_int_equal(j->bs->s[0].cand.place[0], SCHED_ON_XY);
     release(j);
@@ -647,7 +647,7 @@ static void sdpa_decode(void **state)
     /* 32 kv heads: cores_per_head = 64 / 32 = 2, two heads per row; not a
        fused pair, so the two launches, and the notes say why */
     j = compile("kernels/flash_decode.py", "B=1,H=32,HKV=32,S=4096,D=128", "wormhole_n150");
-    assert_true(convert(j, BL_SCHED_DEFAULT));
+    assert_true(convert(j, TTNN_SCHED_DEFAULT));
     assert_int_equal(val(j, 0, "NUM_SPLITS"), 2);
     c = &j->bs->s[0].cand;
     assert_int_equal(c->fuse, SCHED_FUSE_NONE);
@@ -687,7 +687,7 @@ static void not_ttnn(void **state)
                                 j->r.sym, &j->r.arena, &j->d));
     j->kp[0] = &j->k[0];
     j->n = 1;
-    assert_false(convert(j, BL_SCHED_DEFAULT));
+    assert_false(convert(j, TTNN_SCHED_DEFAULT));
     assert_non_null(strstr(j->bs->why, "pinned"));
     release(j);
 }
@@ -695,10 +695,10 @@ static void not_ttnn(void **state)
 static void default_fidelity(void **state)
 {
     (void)state;
-    assert_int_equal(bl_default_fidelity(ARCH_BF16, ARCH_BF16, BL_CHIP_WORMHOLE), ARCH_HIFI2);
-    assert_int_equal(bl_default_fidelity(ARCH_BFP8_B, ARCH_BFP4_B, BL_CHIP_WORMHOLE), ARCH_LOFI);
-    assert_int_equal(bl_default_fidelity(ARCH_BFP8_B, ARCH_BF16, BL_CHIP_BLACKHOLE), ARCH_HIFI2);
-    assert_int_equal(bl_default_fidelity(ARCH_FP32, ARCH_FP32, BL_CHIP_BLACKHOLE), ARCH_HIFI4);
+    assert_int_equal(ttnn_default_fidelity(ARCH_BF16, ARCH_BF16, TTNN_CHIP_WORMHOLE), ARCH_HIFI2);
+    assert_int_equal(ttnn_default_fidelity(ARCH_BFP8_B, ARCH_BFP4_B, TTNN_CHIP_WORMHOLE), ARCH_LOFI);
+    assert_int_equal(ttnn_default_fidelity(ARCH_BFP8_B, ARCH_BF16, TTNN_CHIP_BLACKHOLE), ARCH_HIFI2);
+    assert_int_equal(ttnn_default_fidelity(ARCH_FP32, ARCH_FP32, TTNN_CHIP_BLACKHOLE), ARCH_HIFI4);
 }
 
 int main(void)

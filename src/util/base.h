@@ -1,5 +1,6 @@
 /* base.h - the few helpers every stage of loomc shares: arenas, growable
- * vectors, string buffers, source locations and diagnostics.
+ * vectors, string buffers, source locations and diagnostics, checked and
+ * Python-semantics integer arithmetic, and JSON strings.
  *
  * Conventions (see docs/hacking.md):
  *  - Exported names carry a module prefix; this module's is `lm_`.
@@ -131,6 +132,12 @@ void lm_note(lm_diag *d, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
 /* An error with no location: `loomc: error: msg`. */
 void lm_error_plain(lm_diag *d, const char *fmt, ...) LM_PRINTF(2, 3);
 
+/* ---- JSON ------------------------------------------------------------ */
+
+/* A JSON string literal for s (quotes, backslashes and control characters
+ * escaped); NULL is written as null. The one escaper of every JSON output. */
+void lm_json_str(lm_buf *b, const char *s);
+
 /* ---- misc ------------------------------------------------------------ */
 
 uint64_t lm_hash_bytes(const void *p, size_t n, uint64_t seed);
@@ -139,6 +146,60 @@ uint64_t lm_hash_mix(uint64_t a, uint64_t b);
 /* Checked 64-bit arithmetic: return false on overflow. */
 static inline bool lm_add_ok(int64_t a, int64_t b, int64_t *r) { return !__builtin_add_overflow(a, b, r); }
 static inline bool lm_mul_ok(int64_t a, int64_t b, int64_t *r) { return !__builtin_mul_overflow(a, b, r); }
+
+/* ---- Python integer semantics ---------------------------------------- */
+
+/* The one home of Python's integer division and modulo, which the symbolic
+ * expressions, the solver, the interpreter, the dataflow evaluator and the
+ * MiniZinc writer must agree on. Floor and ceiling division take b != 0 and
+ * return false when the quotient does not fit (INT64_MIN / -1). */
+static inline bool lm_fdiv_ok(int64_t a, int64_t b, int64_t *r)
+{
+    if (b == -1) {
+        if (a == INT64_MIN)
+            return false;
+        *r = -a;
+        return true;
+    }
+    int64_t q = a / b, m = a % b;
+    *r = m != 0 && ((m < 0) != (b < 0)) ? q - 1 : q;
+    return true;
+}
+
+static inline bool lm_cdiv_ok(int64_t a, int64_t b, int64_t *r)
+{
+    if (b == -1) {
+        if (a == INT64_MIN)
+            return false;
+        *r = -a;
+        return true;
+    }
+    int64_t q = a / b, m = a % b;
+    *r = m != 0 && ((m < 0) == (b < 0)) ? q + 1 : q;
+    return true;
+}
+
+/* Python's a % b for b != 0: the result has b's sign; it never overflows
+ * (a % -1 traps in C for INT64_MIN, and is 0 for every a). */
+static inline int64_t lm_pymod(int64_t a, int64_t b)
+{
+    if (b == -1)
+        return 0;
+    int64_t m = a % b;
+    return m != 0 && ((m < 0) != (b < 0)) ? m + b : m;
+}
+
+/* The same floor division on 128-bit intermediates (b != 0), for sums and
+ * products that may leave int64 before they are clamped. */
+static inline __int128 lm_fdiv128(__int128 a, __int128 b)
+{
+    __int128 q = a / b;
+    return a % b != 0 && ((a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* ceil(a / b) for counts: a >= 0, b > 0 (tiles of a dimension, blocks of a
+ * grid axis). */
+static inline int64_t lm_cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 #define LM_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define LM_MAX(a, b) ((a) > (b) ? (a) : (b))

@@ -337,25 +337,6 @@ void bench_print_quality(lm_buf *out, const bench_result *b)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void jstr(lm_buf *b, const char *s)
-{
-    if (!s) {
-        lm_buf_puts(b, "null");
-        return;
-    }
-    lm_buf_putc(b, '"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            lm_buf_printf(b, "\\%c", c);
-        else if (c < 0x20)
-            lm_buf_printf(b, "\\u%04x", c);
-        else
-            lm_buf_putc(b, (char)c);
-    }
-    lm_buf_putc(b, '"');
-}
-
 static void jnum(lm_buf *b, double x)
 {
     if (!isfinite(x))
@@ -377,7 +358,7 @@ static void jbaseline(lm_buf *out, bool ok, double cycles, double loomc_cycles, 
         lm_buf_puts(out, "}");
     } else {
         lm_buf_puts(out, "{\"cycles\": null, \"why\": ");
-        jstr(out, why);
+        lm_json_str(out, why);
         lm_buf_puts(out, "}");
     }
 }
@@ -390,15 +371,15 @@ void bench_json(lm_buf *out, const bench_result *b)
         const bench_row *r = &b->rows[i];
         lm_buf_puts(out, i ? ",\n    {" : "\n    {");
         lm_buf_puts(out, "\"operator\": ");
-        jstr(out, r->suite_op);
+        lm_json_str(out, r->suite_op);
         lm_buf_puts(out, ", \"shape\": ");
-        jstr(out, r->label);
+        lm_json_str(out, r->label);
         lm_buf_puts(out, ", \"arch\": ");
-        jstr(out, r->arch);
+        lm_json_str(out, r->arch);
         lm_buf_printf(out, ", \"ok\": %s", r->ok ? "true" : "false");
         if (!r->ok) {
             lm_buf_puts(out, ", \"error\": ");
-            jstr(out, r->why);
+            lm_json_str(out, r->why);
             lm_buf_puts(out, "}");
             continue;
         }
@@ -409,7 +390,7 @@ void bench_json(lm_buf *out, const bench_result *b)
         lm_buf_puts(out, ", \"bytes\": ");
         jnum(out, r->bytes);
         lm_buf_puts(out, ", \"fidelity\": ");
-        jstr(out, r->fidelity);
+        lm_json_str(out, r->fidelity);
         lm_buf_puts(out, ", \"peak_tflops\": ");
         jnum(out, r->peak_tflops);
         lm_buf_puts(out, ", \"dram_bound_tflops\": ");
@@ -423,7 +404,7 @@ void bench_json(lm_buf *out, const bench_result *b)
         lm_buf_puts(out, ", \"top5_cycles\": ");
         jnum(out, r->top5_cycles);
         lm_buf_puts(out, ", \"schedule\": ");
-        jstr(out, r->loomc_label);
+        lm_json_str(out, r->loomc_label);
         lm_buf_puts(out, "},\n     \"ttnn\": ");
         jbaseline(out, r->ttnn_ok, r->ttnn_cycles, r->loomc_cycles, r->ttnn_why);
         lm_buf_puts(out, ",\n     \"ttnn_tuned\": ");
@@ -431,7 +412,7 @@ void bench_json(lm_buf *out, const bench_result *b)
         lm_buf_puts(out, ",\n     \"best_known\": {\"cycles\": ");
         jnum(out, r->best_cycles);
         lm_buf_puts(out, ", \"schedule\": ");
-        jstr(out, r->best_label);
+        lm_json_str(out, r->best_label);
         lm_buf_puts(out, ", \"top1_regret\": ");
         jnum(out, bench_regret(r->loomc_cycles, r->best_cycles));
         lm_buf_puts(out, ", \"top5_regret\": ");
@@ -473,13 +454,13 @@ void bench_json(lm_buf *out, const bench_result *b)
         lm_buf_printf(out, ",\n     \"failed_points\": %lld", (long long)r->failures);
         if (r->failure_why) {
             lm_buf_puts(out, ", \"failed_example\": ");
-            jstr(out, r->failure_why);
+            lm_json_str(out, r->failure_why);
             lm_buf_puts(out, ", \"failed_schedule\": ");
-            jstr(out, r->failure_point);
+            lm_json_str(out, r->failure_point);
             lm_buf_puts(out, ", \"failed_kinds\": {");
             for (int q = 0; q < r->nfail_kinds; q++) {
                 lm_buf_puts(out, q ? ", " : "");
-                jstr(out, r->fail_kinds[q].kind);
+                lm_json_str(out, r->fail_kinds[q].kind);
                 lm_buf_printf(out, ": %lld", (long long)r->fail_kinds[q].count);
             }
             lm_buf_puts(out, "}");

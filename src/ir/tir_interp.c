@@ -199,32 +199,6 @@ static void round_array(tir_elem e, float *p, int64_t n)
 }
 
 /* Python semantics, as the symbolic values use (sym.h). */
-static bool floordiv_ok(int64_t a, int64_t b, int64_t *r)
-{
-    if (b == 0 || (a == INT64_MIN && b == -1))
-        return false;
-    int64_t d = a / b;
-    if (a % b != 0 && ((a < 0) != (b < 0)))
-        d--;
-    *r = d;
-    return true;
-}
-
-static bool mod_ok(int64_t a, int64_t b, int64_t *r)
-{
-    if (b == 0)
-        return false;
-    if (b == -1) {
-        *r = 0;
-        return true;
-    }
-    int64_t m = a % b;
-    if (m != 0 && ((m < 0) != (b < 0)))
-        m += b;
-    *r = m;
-    return true;
-}
-
 static float fmod_py(float a, float b)
 {
     float m = fmodf(a, b);
@@ -483,7 +457,11 @@ static bool op_binary(xrun *x, const tir_op *op)
     case TIR_MOD:
         for (int64_t k = 0; k < n; k++) {
             int64_t v;
-            bool ok = c == TIR_FLOORDIV ? floordiv_ok(p[k], q[k], &v) : mod_ok(p[k], q[k], &v);
+            bool ok = q[k] != 0;
+            if (ok && c == TIR_FLOORDIV)
+                ok = lm_fdiv_ok(p[k], q[k], &v);
+            else if (ok)
+                v = lm_pymod(p[k], q[k]);
             if (!ok)
                 return fail(x, op, q[k] == 0 ? "integer division by zero" : "integer division overflows");
             o[k] = wrap(e, v);
@@ -981,7 +959,7 @@ static bool run_op(xrun *x, const tir_op *op)
         case TIR_DOT: ok = op_dot(x, op); break;
         case TIR_CDIV: {
             int64_t a = si(x, op->opnds[0]), b = si(x, op->opnds[1]), q;
-            ok = a != INT64_MIN && floordiv_ok(-a, b, &q);
+            ok = a != INT64_MIN && b != 0 && lm_fdiv_ok(-a, b, &q);
             if (!ok)
                 ok = fail(x, op, b == 0 ? "integer division by zero" : "integer division overflows");
             else

@@ -258,8 +258,6 @@ static bool max_programs(const sched_kernel *k, const arch_desc *a, const sym_en
     return other;
 }
 
-static int64_t cdiv64(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 typedef struct metrics {
     int64_t extent;
     int64_t reuse[SCHED_MAX_OPS];
@@ -292,7 +290,7 @@ static void measure(const sched_candidate *c, int rank, const int64_t *nprog, co
     }
     if (has_xy) {
         ex = LM_MIN(xy, a->grid_w);
-        ey = LM_MIN(cdiv64(xy, ex), a->grid_h);
+        ey = LM_MIN(lm_cdiv(xy, ex), a->grid_h);
     }
     for (int i = 0; i < c->nops; i++) {
         const sched_operand *o = &c->ops[i];

@@ -20,27 +20,12 @@
  * writing
  * ==================================================================== */
 
-static void json_str(lm_buf *b, const char *s)
-{
-    lm_buf_putc(b, '"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            lm_buf_printf(b, "\\%c", ch);
-        else if (ch < 0x20)
-            lm_buf_printf(b, "\\u%04x", ch);
-        else
-            lm_buf_putc(b, (char)ch);
-    }
-    lm_buf_putc(b, '"');
-}
-
 static void kv_object(lm_buf *b, const sched_plan_kv *kv, int n)
 {
     lm_buf_putc(b, '{');
     for (int i = 0; i < n; i++) {
         lm_buf_puts(b, i ? ", " : "");
-        json_str(b, kv[i].name);
+        lm_json_str(b, kv[i].name);
         lm_buf_printf(b, ": %lld", (long long)kv[i].value);
     }
     lm_buf_putc(b, '}');
@@ -49,13 +34,13 @@ static void kv_object(lm_buf *b, const sched_plan_kv *kv, int n)
 void sched_plan_write_json(lm_buf *b, const sched_plan *p, const char *extra)
 {
     lm_buf_puts(b, "{\n  \"format\": \"loomc-plan\",\n  \"version\": 1,\n  \"kernel_file\": ");
-    json_str(b, p->kernel_file);
+    lm_json_str(b, p->kernel_file);
     if (p->spec) { /* optional on reading, so a plan read without it is written without it */
         lm_buf_puts(b, ",\n  \"spec\": ");
-        json_str(b, p->spec);
+        lm_json_str(b, p->spec);
     }
     lm_buf_puts(b, ",\n  \"arch\": ");
-    json_str(b, p->arch);
+    lm_json_str(b, p->arch);
     lm_buf_puts(b, ",\n  \"shape\": ");
     kv_object(b, p->shape, p->nshape);
     lm_buf_puts(b, ",\n  \"consts\": ");
@@ -64,10 +49,10 @@ void sched_plan_write_json(lm_buf *b, const sched_plan *p, const char *extra)
     for (int l = 0; l < p->nlaunches; l++) {
         const sched_plan_launch *pl = &p->launches[l];
         lm_buf_printf(b, "%s\n    {\n      \"launch\": %d,\n      \"kernel\": ", l ? "," : "", pl->launch);
-        json_str(b, pl->kernel);
+        lm_json_str(b, pl->kernel);
         if (pl->mapping) {
             lm_buf_puts(b, ",\n      \"mapping\": ");
-            json_str(b, pl->mapping);
+            lm_json_str(b, pl->mapping);
         }
         if (pl->fuse != SCHED_FUSE_NONE)
             lm_buf_printf(b, ",\n      \"fused\": \"%s\", \"fused_along\": \"%s\"",
@@ -75,14 +60,14 @@ void sched_plan_write_json(lm_buf *b, const sched_plan *p, const char *extra)
         lm_buf_puts(b, ",\n      \"placement\": [");
         for (int g = 0; g < pl->grid_rank; g++) {
             lm_buf_puts(b, g ? ", " : "");
-            json_str(b, sched_place_name(pl->place[g]));
+            lm_json_str(b, sched_place_name(pl->place[g]));
         }
         lm_buf_puts(b, "],\n      \"transports\": [");
         for (int i = 0; i < pl->nops; i++) {
             const sched_operand *o = &pl->ops[i].op;
             lm_buf_puts(b, i ? ",\n        " : "\n        ");
             lm_buf_puts(b, "{\"load\": ");
-            json_str(b, pl->ops[i].load);
+            lm_json_str(b, pl->ops[i].load);
             lm_buf_printf(b, ", \"access\": %d, \"transport\": \"%s\"", o->access, sched_transport_name(o->transport));
             if (o->transport != SCHED_DRAM && o->transport != SCHED_FUSED)
                 lm_buf_printf(b, ", \"along\": \"%s\"", sched_place_name(o->along));

@@ -57,8 +57,6 @@ static int dst_cap(sim *s, sim_engine *e)
     return cap > 16 ? 16 : cap < 1 ? 1 : cap;
 }
 
-static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 int sim_compute_nchunks(sim *s, sim_engine *e, const df_stmt *st)
 {
     int cap = dst_cap(s, e);
@@ -89,23 +87,23 @@ int sim_compute_nchunks(sim *s, sim_engine *e, const df_stmt *st)
     }
     case DF_ELTWISE: {
         int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
-        return r <= 0 || c <= 0 ? 0 : (int)cdiv(r * c, cap);
+        return r <= 0 || c <= 0 ? 0 : (int)lm_cdiv(r * c, cap);
     }
     case DF_REDUCE: {
         int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
-        return r <= 0 || c <= 0 ? 0 : (int)cdiv(r, cap);
+        return r <= 0 || c <= 0 ? 0 : (int)lm_cdiv(r, cap);
     }
     case DF_MASK:
     case DF_CHAIN:
     case DF_TRANSPOSE: {
         int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
-        return r <= 0 || c <= 0 ? 0 : (int)cdiv(r * c, cap);
+        return r <= 0 || c <= 0 ? 0 : (int)lm_cdiv(r * c, cap);
     }
     case DF_SFPU:
     case DF_COPY:
     case DF_FILL: {
         int64_t n = evx(s, e, st, st->n);
-        return n <= 0 ? 0 : (int)cdiv(n, cap);
+        return n <= 0 ? 0 : (int)lm_cdiv(n, cap);
     }
     default:
         LM_BUG("not a compute op");

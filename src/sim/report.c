@@ -187,21 +187,6 @@ void sim_result_free(sim_result *r)
 /* ---- text and JSON --------------------------------------------------------------- */
 
 /* A JSON string (names come from the program and the description). */
-static void json_str(lm_buf *b, const char *s)
-{
-    lm_buf_putc(b, '"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            lm_buf_printf(b, "\\%c", c);
-        else if (c < 0x20)
-            lm_buf_printf(b, "\\u%04x", c);
-        else
-            lm_buf_putc(b, (char)c);
-    }
-    lm_buf_putc(b, '"');
-}
-
 static const char *check_name(sim_check_status c)
 {
     return c == SIM_CHECK_PASS ? "pass" : c == SIM_CHECK_FAIL ? "fail" : "skipped";
@@ -251,9 +236,9 @@ void sim_print_text(lm_buf *b, const sim_result *r)
 void sim_print_json(lm_buf *b, const sim_result *r)
 {
     lm_buf_puts(b, "{\"simulated\":true,\"program\":");
-    json_str(b, r->program);
+    lm_json_str(b, r->program);
     lm_buf_puts(b, ",\"arch\":");
-    json_str(b, r->arch);
+    lm_json_str(b, r->arch);
     lm_buf_printf(b, ",\"timing_only\":%s,", r->timing_only ? "true" : "false");
     lm_buf_printf(b, "\"cycles\":%.0f,\"seconds\":%.9g,\"tflops\":%.6g,\"flops\":%.6g,", r->cycles, r->seconds,
                   r->tflops, r->flops);
@@ -264,7 +249,7 @@ void sim_print_json(lm_buf *b, const sim_result *r)
     lm_buf_puts(b, "\"checks\":[");
     for (int i = 0; i < r->nchecks; i++) {
         lm_buf_puts(b, i ? ",{\"tensor\":" : "{\"tensor\":");
-        json_str(b, r->checks[i].tensor);
+        lm_json_str(b, r->checks[i].tensor);
         lm_buf_printf(b, ",\"check\":\"%s\",\"max_error\":%.6g,\"max_rel_error\":%.6g}", check_name(r->checks[i].status),
                       r->checks[i].max_abs, r->checks[i].max_rel);
     }

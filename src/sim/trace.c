@@ -20,6 +20,7 @@ struct sim_trace {
     double us_per_cycle;
     bool any;
     bool err;
+    lm_buf scratch; /* for JSON strings */
 };
 
 static void sep(sim_trace *t)
@@ -28,18 +29,12 @@ static void sep(sim_trace *t)
     t->any = true;
 }
 
-/* Names are ours (engine and op names, resource descriptions) and need no
- * escaping beyond what this does. */
-static void jstr(FILE *f, const char *s)
+/* A JSON string through util's one escaper, by way of a scratch buffer. */
+static void jstr(sim_trace *t, const char *s)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        if ((unsigned char)*s >= 0x20)
-            fputc(*s, f);
-    }
-    fputc('"', f);
+    t->scratch.len = 0;
+    lm_json_str(&t->scratch, s);
+    fputs(lm_buf_str(&t->scratch), t->f);
 }
 
 sim_trace *sim_trace_open(sim *s, const char *path)
@@ -83,7 +78,7 @@ void sim_trace_op(sim_trace *t, const sim_engine *e, const char *name, double t0
 {
     sep(t);
     fprintf(t->f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":", e->core + 1, e->kind + 1);
-    jstr(t->f, name);
+    jstr(t, name);
     fprintf(t->f, ",\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"cycles\":%.1f,\"line\":%d,\"op\":\"%s\"}}",
             t0 * t->us_per_cycle, (t1 - t0) * t->us_per_cycle, t1 - t0, st ? st->loc.line : 0,
             st ? df_ops[st->op].name : "");
@@ -102,7 +97,7 @@ void sim_trace_load(void *ctx, int32_t res, double load)
     sim_net_res_name(&s->net, res, name, sizeof name);
     sep(t);
     fputs("{\"ph\":\"C\",\"pid\":0,\"name\":", t->f);
-    jstr(t->f, name);
+    jstr(t, name);
     fprintf(t->f, ",\"ts\":%.4f,\"args\":{\"B/cycle\":%.3f}}", s->q.now * t->us_per_cycle, load);
 }
 
@@ -113,6 +108,7 @@ bool sim_trace_close(sim_trace *t, double t_end)
     bool ok = !ferror(t->f);
     if (fclose(t->f) != 0)
         ok = false;
+    lm_buf_free(&t->scratch);
     free(t);
     return ok;
 }

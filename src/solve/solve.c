@@ -343,42 +343,6 @@ static void tape_free(tape *tp)
     free(tp->hval);
 }
 
-/* Floor and ceiling division and Python modulo on values, b != 0; false
- * when the quotient does not fit (INT64_MIN / -1). */
-static bool fdiv_ok(int64_t a, int64_t b, int64_t *r)
-{
-    if (b == -1) {
-        if (a == INT64_MIN)
-            return false;
-        *r = -a;
-        return true;
-    }
-    int64_t q = a / b, m = a % b;
-    *r = m != 0 && ((m < 0) != (b < 0)) ? q - 1 : q;
-    return true;
-}
-
-static bool cdiv_ok(int64_t a, int64_t b, int64_t *r)
-{
-    if (b == -1) {
-        if (a == INT64_MIN)
-            return false;
-        *r = -a;
-        return true;
-    }
-    int64_t q = a / b, m = a % b;
-    *r = m != 0 && ((m < 0) == (b < 0)) ? q + 1 : q;
-    return true;
-}
-
-static int64_t pymod(int64_t a, int64_t b)
-{
-    if (b == -1)
-        return 0;
-    int64_t m = a % b;
-    return m != 0 && ((m < 0) != (b < 0)) ? m + b : m;
-}
-
 /* One node's interval from its operands' (the rules of sym_bounds). */
 static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int64_t *hi)
 {
@@ -425,7 +389,7 @@ static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int6
             return SYM_DIV_ZERO;
         if (nd->kind != SYM_MOD) {
             /* monotone in each operand once the divisor's sign is fixed */
-            bool (*op)(int64_t, int64_t, int64_t *) = nd->kind == SYM_FLOORDIV ? fdiv_ok : cdiv_ok;
+            bool (*op)(int64_t, int64_t, int64_t *) = nd->kind == SYM_FLOORDIV ? lm_fdiv_ok : lm_cdiv_ok;
             if (bl > 0) {
                 /* Divisions dominate the solver's time, so pick the two
                  * extreme corners instead of trying four: increasing in the
@@ -446,9 +410,9 @@ static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int6
         }
         if (bl == bh) { /* the dividend range within one period of one divisor */
             int64_t q1, q2;
-            if (fdiv_ok(al, bl, &q1) && fdiv_ok(ah, bl, &q2) && q1 == q2) {
-                *lo = pymod(al, bl);
-                *hi = pymod(ah, bl);
+            if (lm_fdiv_ok(al, bl, &q1) && lm_fdiv_ok(ah, bl, &q2) && q1 == q2) {
+                *lo = lm_pymod(al, bl);
+                *hi = lm_pymod(ah, bl);
                 return SYM_OK;
             }
         }

@@ -190,54 +190,15 @@ static int cmp_expr_ptr(const void *x, const void *y)
 
 /* ---- checked integer helpers ------------------------------------------- */
 
-static bool fdiv_ok(int64_t a, int64_t b, int64_t *r)
-{
-    if (b == -1) { /* INT64_MIN / -1 is the one quotient that does not fit */
-        if (a == INT64_MIN)
-            return false;
-        *r = -a;
-        return true;
-    }
-    int64_t q = a / b, m = a % b;
-    if (m != 0 && ((m < 0) != (b < 0)))
-        q--;
-    *r = q;
-    return true;
-}
-
-static bool cdiv_ok(int64_t a, int64_t b, int64_t *r)
-{
-    if (b == -1) {
-        if (a == INT64_MIN)
-            return false;
-        *r = -a;
-        return true;
-    }
-    int64_t q = a / b, m = a % b;
-    if (m != 0 && ((m < 0) == (b < 0)))
-        q++;
-    *r = q;
-    return true;
-}
-
-static int64_t pymod(int64_t a, int64_t b)
-{
-    if (b == -1) /* a % -1 traps for INT64_MIN in C; the answer is always 0 */
-        return 0;
-    int64_t m = a % b;
-    if (m != 0 && ((m < 0) != (b < 0)))
-        m += b;
-    return m;
-}
-
-/* One division-like operation on values; b != 0. False on overflow. */
+/* One division-like operation on values, b != 0, with Python's semantics
+ * (util/base.h's lm_fdiv_ok, lm_cdiv_ok, lm_pymod). False on overflow. */
 static bool div_op(sym_kind k, int64_t a, int64_t b, int64_t *r)
 {
     if (k == SYM_FLOORDIV)
-        return fdiv_ok(a, b, r);
+        return lm_fdiv_ok(a, b, r);
     if (k == SYM_CDIV)
-        return cdiv_ok(a, b, r);
-    *r = pymod(a, b);
+        return lm_cdiv_ok(a, b, r);
+    *r = lm_pymod(a, b);
     return true;
 }
 
@@ -347,9 +308,9 @@ static sym_status bounds_rec(const sym_expr *e, const sym_env *env, int depth, i
             /* one divisor and the whole dividend range in one period: mod is
              * a - b*q there, increasing in a */
             int64_t q1, q2;
-            if (fdiv_ok(al, bl, &q1) && fdiv_ok(ah, bl, &q2) && q1 == q2) {
-                *lo = pymod(al, bl);
-                *hi = pymod(ah, bl);
+            if (lm_fdiv_ok(al, bl, &q1) && lm_fdiv_ok(ah, bl, &q2) && q1 == q2) {
+                *lo = lm_pymod(al, bl);
+                *hi = lm_pymod(ah, bl);
                 return SYM_OK;
             }
         }
@@ -784,8 +745,8 @@ static const sym_expr *build_div(sym_ctx *c, sym_kind k, const sym_expr *a, cons
                 const sym_expr *tm, *qm;
                 split_term(c, t[i], &tk, &tm);
                 if (!tm) {
-                    if (!dm && fdiv_ok(tk, dk, &q)) {
-                        if (!lm_add_ok(qb.k, q, &qb.k) || !lm_add_ok(rb.k, pymod(tk, dk), &rb.k))
+                    if (!dm && lm_fdiv_ok(tk, dk, &q)) {
+                        if (!lm_add_ok(qb.k, q, &qb.k) || !lm_add_ok(rb.k, lm_pymod(tk, dk), &rb.k))
                             qb.fail = true;
                     } else if (!lm_add_ok(rb.k, tk, &rb.k)) {
                         rb.fail = true;
@@ -823,9 +784,9 @@ static const sym_expr *build_div(sym_ctx *c, sym_kind k, const sym_expr *a, cons
         int64_t lo, hi, q1, q2;
         if (static_bounds(a, &lo, &hi)) {
             if (k == SYM_CDIV) {
-                if (cdiv_ok(lo, dv, &q1) && cdiv_ok(hi, dv, &q2) && q1 == q2)
+                if (lm_cdiv_ok(lo, dv, &q1) && lm_cdiv_ok(hi, dv, &q2) && q1 == q2)
                     return sym_const(c, q1);
-            } else if (fdiv_ok(lo, dv, &q1) && fdiv_ok(hi, dv, &q2) && q1 == q2) {
+            } else if (lm_fdiv_ok(lo, dv, &q1) && lm_fdiv_ok(hi, dv, &q2) && q1 == q2) {
                 if (k == SYM_FLOORDIV)
                     return sym_const(c, q1);
                 if (q1 == 0)

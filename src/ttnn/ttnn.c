@@ -76,8 +76,6 @@ const char *ttnn_mm_kind_name(ttnn_mm_kind k)
     return "?";
 }
 
-static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 static bool is_block_float(arch_format f) { return f == ARCH_BFP8_B || f == ARCH_BFP4_B; }
 
 /* ---- compute config ----------------------------------------------------- */
@@ -323,8 +321,8 @@ static bool reject(ttnn_mm_config *c, const char *why)
 /* Output-block grid of a 2D config. */
 static void work_2d(ttnn_mm_config *c)
 {
-    c->work_rows = (int)cdiv(c->Mt, c->per_core_M);
-    c->work_cols = (int)cdiv(c->Nt, c->per_core_N);
+    c->work_rows = (int)lm_cdiv(c->Mt, c->per_core_M);
+    c->work_cols = (int)lm_cdiv(c->Nt, c->per_core_N);
     c->num_cores = c->work_rows * c->work_cols;
 }
 
@@ -333,7 +331,7 @@ static void work_1d(ttnn_mm_config *c, int64_t blocks)
 {
     c->num_cores = (int)blocks;
     c->work_cols = (int)LM_MIN(blocks, (int64_t)c->grid_x);
-    c->work_rows = (int)cdiv(blocks, c->grid_x);
+    c->work_rows = (int)lm_cdiv(blocks, c->grid_x);
 }
 
 /* get_mcast_1d_config: one operand multicast along the whole grid. */
@@ -352,13 +350,13 @@ static void mcast_1d(const ttnn_mm_input *in, ttnn_mm_config *c, bool mcast_in0,
        of the grid; the multicast operand's extent stays whole. */
     if (mcast_in0) {
         c->per_core_M = (int)c->Mt;
-        c->per_core_N = (int)cdiv(cdiv(c->Nt * 32, cores), 32);
+        c->per_core_N = (int)lm_cdiv(lm_cdiv(c->Nt * 32, cores), 32);
         ttnn_explain_add(e, "per_core_M", c->per_core_M, "mcast_in0: all of M (%lld tile(s)) on every core",
                   (long long)c->Mt);
         ttnn_explain_add(e, "per_core_N", c->per_core_N, "ceil(ceil(N %lld / %d cores) / 32)",
                   (long long)(c->Nt * 32), cores);
     } else {
-        c->per_core_M = (int)cdiv(cdiv(c->Mt * 32, cores), 32);
+        c->per_core_M = (int)lm_cdiv(lm_cdiv(c->Mt * 32, cores), 32);
         c->per_core_N = (int)c->Nt;
         ttnn_explain_add(e, "per_core_M", c->per_core_M, "ceil(ceil(M %lld / %d cores) / 32)",
                   (long long)(c->Mt * 32), cores);
@@ -387,9 +385,9 @@ static void mcast_1d(const ttnn_mm_input *in, ttnn_mm_config *c, bool mcast_in0,
     ttnn_explain_add(e, "out_subblock_w", c->out_subblock_w, "see out_subblock_h");
 
     if (mcast_in0)
-        work_1d(c, cdiv(c->Nt, c->per_core_N));
+        work_1d(c, lm_cdiv(c->Nt, c->per_core_N));
     else
-        work_1d(c, cdiv(c->Mt, c->per_core_M));
+        work_1d(c, lm_cdiv(c->Mt, c->per_core_M));
     ttnn_explain_add(e, "num_cores", c->num_cores, "one core per %s block, laid row-major over the %dx%d grid",
               mcast_in0 ? "N" : "M", c->grid_x, c->grid_y);
 }
@@ -430,8 +428,8 @@ static void mcast_2d(const ttnn_mm_input *in, ttnn_mm_config *c, bool all_dram, 
         /* All-DRAM branch: spread M over the rows and N over the columns, and
            take K in one block per grid column when the columns divide it. */
         int kw = c->Kt % gx == 0 ? (int)(c->Kt / gx) : 1;
-        c->per_core_M = (int)cdiv(c->Mt, gy);
-        c->per_core_N = (int)cdiv(c->Nt, gx);
+        c->per_core_M = (int)lm_cdiv(c->Mt, gy);
+        c->per_core_N = (int)lm_cdiv(c->Nt, gx);
         ttnn_explain_add(e, "per_core_M", c->per_core_M, "ceil(Mt %lld / grid_y %d)", (long long)c->Mt, gy);
         ttnn_explain_add(e, "per_core_N", c->per_core_N, "ceil(Nt %lld / grid_x %d)", (long long)c->Nt, gx);
         int f[3];
@@ -486,9 +484,9 @@ bool ttnn_mm_default(const ttnn_mm_input *in, ttnn_mm_config *c)
 
     ttnn_explain *e = &c->explain;
     /* Tiled tensors are padded to whole tiles; TTNN works on padded shapes. */
-    c->Mt = cdiv(in->M, 32);
-    c->Kt = cdiv(in->K, 32);
-    c->Nt = cdiv(in->N, 32);
+    c->Mt = lm_cdiv(in->M, 32);
+    c->Kt = lm_cdiv(in->K, 32);
+    c->Nt = lm_cdiv(in->N, 32);
     if (c->Mt > (1 << 20) || c->Kt > (1 << 20) || c->Nt > (1 << 20))
         return reject(c, "a dimension exceeds 2^20 tiles");
     c->batch = LM_MAX(in->batch_a, in->batch_b);
@@ -538,7 +536,7 @@ bool ttnn_mm_default(const ttnn_mm_input *in, ttnn_mm_config *c)
     c->per_core_factor = f;
     ttnn_explain_add(e, "per_core_factor", f, "largest of 16, 8, 4, 2 with a %dx%d block and K depth 2 fitting L1",
               f, f);
-    int64_t nby = cdiv(c->Mt, f), nbx = cdiv(c->Nt, f);
+    int64_t nby = lm_cdiv(c->Mt, f), nbx = lm_cdiv(c->Nt, f);
     int kw = 2;
     if ((nby > 1 || nbx > 1) && c->Kt % kw != 0)
         kw = 1;
@@ -579,9 +577,9 @@ bool ttnn_mm_default(const ttnn_mm_input *in, ttnn_mm_config *c)
                   "fit the grid as rows, columns or a 2D grid", (long long)nby, (long long)nbx);
         int64_t tiles = (int64_t)c->batch * c->Mt * c->Nt;
         c->num_cores = (int)LM_MIN(tiles, (int64_t)gx * gy);
-        c->tiles_per_core = cdiv(tiles, c->num_cores);
+        c->tiles_per_core = lm_cdiv(tiles, c->num_cores);
         c->work_cols = LM_MIN(c->num_cores, gx);
-        c->work_rows = (int)cdiv(c->num_cores, gx);
+        c->work_rows = (int)lm_cdiv(c->num_cores, gx);
         ttnn_explain_add(e, "num_cores", c->num_cores, "output tiles (%lld) split over the grid", (long long)tiles);
         ttnn_explain_add(e, "tiles_per_core", c->tiles_per_core, "ceil(output tiles / cores)");
         size_cbs(in, c);

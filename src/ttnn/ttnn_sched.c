@@ -19,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 const char *ttnn_family_name(ttnn_family f)
 {
     switch (f) {
@@ -203,7 +201,7 @@ static void grid_for(int64_t n, int gx, int gy, int64_t *ox, int64_t *oy, bool *
         }
     }
     *ox = LM_MIN(n, (int64_t)gx);
-    *oy = LM_MIN(cdiv(n, gx), (int64_t)gy);
+    *oy = LM_MIN(lm_cdiv(n, gx), (int64_t)gy);
     *exact = false;
 }
 
@@ -510,8 +508,8 @@ static bool mm_tuned(bctx *c)
     p.sub_w = t->out_subblock_w;
     p.num_k_blocks = t->num_k_blocks;
     p.batch = 1;
-    p.work_rows = (int)cdiv(cdiv(m.M, 32), t->per_core_M);
-    p.work_cols = (int)cdiv(cdiv(m.N, 32), t->per_core_N);
+    p.work_rows = (int)lm_cdiv(lm_cdiv(m.M, 32), t->per_core_M);
+    p.work_cols = (int)lm_cdiv(lm_cdiv(m.N, 32), t->per_core_N);
     p.num_cores = p.work_rows * p.work_cols;
     /* the benchmark ran each format at the fidelities in t->fidelities; its
        default pairing is HiFi2 for bf16 and LoFi for block-float */

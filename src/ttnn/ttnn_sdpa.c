@@ -13,8 +13,6 @@
 
 #include <string.h>
 
-static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 /* ---- prefill ------------------------------------------------------------ */
 
 static bool sdpa_reject(ttnn_sdpa_config *c, const char *why)
@@ -148,8 +146,8 @@ bool ttnn_sdpa_prefill_default(const ttnn_sdpa_input *in, ttnn_sdpa_config *c)
     c->Sk_chunk_t = c->k_chunk / 32;
     c->DHt = in->DH / 32;
     /* Sequences are padded up to whole chunks. */
-    c->padded_Sq = cdiv(in->Sq, c->q_chunk) * c->q_chunk;
-    c->padded_Sk = cdiv(in->Sk, c->k_chunk) * c->k_chunk;
+    c->padded_Sq = lm_cdiv(in->Sq, c->q_chunk) * c->q_chunk;
+    c->padded_Sk = lm_cdiv(in->Sk, c->k_chunk) * c->k_chunk;
     if (c->padded_Sq / c->q_chunk > (1 << 24) || c->padded_Sk / c->k_chunk > (1 << 24))
         return sdpa_reject(c, "sequence too long");
     c->q_num_chunks = (int)(c->padded_Sq / c->q_chunk);
@@ -166,9 +164,9 @@ bool ttnn_sdpa_prefill_default(const ttnn_sdpa_input *in, ttnn_sdpa_config *c)
     c->batch_parallel = LM_MIN(in->B, cores);
     c->head_parallel = LM_MIN(cores / c->batch_parallel, in->NQH);
     c->q_parallel = LM_MIN(cores / (c->batch_parallel * c->head_parallel), c->q_num_chunks);
-    c->batch_per_core = (int)cdiv(in->B, c->batch_parallel);
-    c->heads_per_core = (int)cdiv(in->NQH, c->head_parallel);
-    c->q_per_core = (int)cdiv(c->q_num_chunks, c->q_parallel);
+    c->batch_per_core = (int)lm_cdiv(in->B, c->batch_parallel);
+    c->heads_per_core = (int)lm_cdiv(in->NQH, c->head_parallel);
+    c->q_per_core = (int)lm_cdiv(c->q_num_chunks, c->q_parallel);
     ttnn_explain_add(e, "batch_parallel", c->batch_parallel, "min(B %d, cores %d)", in->B, cores);
     ttnn_explain_add(e, "head_parallel", c->head_parallel, "min(cores / batch_parallel, NQH %d)", in->NQH);
     ttnn_explain_add(e, "q_parallel", c->q_parallel, "min(cores / (batch x head parallel), q chunks %d)",
@@ -260,7 +258,7 @@ int ttnn_decode_chunk_size(int64_t s)
 
 void ttnn_decode_kv_range(int64_t valid_len, int k_chunk, int rank, int cph, int64_t *start, int64_t *end)
 {
-    int64_t n = cdiv(valid_len, k_chunk);
+    int64_t n = lm_cdiv(valid_len, k_chunk);
     /* Ranks are dealt from the back of the cache: rank 0 (the reducer)
        gets the last chunks, so the root's own work ends last. */
     if (cph > n) {
@@ -366,10 +364,10 @@ bool ttnn_sdpa_decode_default(const ttnn_decode_input *in, ttnn_decode_config *c
                        (long long)in->S);
     }
     c->Sk_chunk_t = c->k_chunk / 32;
-    c->k_num_chunks = cdiv(in->S, c->k_chunk);
+    c->k_num_chunks = lm_cdiv(in->S, c->k_chunk);
     c->DHt = in->DH / 32;
     /* Q heads sit in a tile's rows: one padded tile row block per batch. */
-    c->PNH = (int)cdiv(in->NQH, 32) * 32;
+    c->PNH = (int)lm_cdiv(in->NQH, 32) * 32;
     c->PNHt = c->PNH / 32;
     c->q_heads_per_kv = in->NQH / in->NKV;
     ttnn_explain_add(e, "PNHt", c->PNHt, "NQH %d padded to %d rows = %d tile(s)", in->NQH, c->PNH, c->PNHt);
@@ -383,7 +381,7 @@ bool ttnn_sdpa_decode_default(const ttnn_decode_input *in, ttnn_decode_config *c
     int64_t cap = (int64_t)c->max_cores_per_head * in->B * in->NKV;
     c->cores_per_batch = (int)(LM_MIN((int64_t)avail, cap) / in->B);
     c->cores_per_head = LM_MAX(1, c->cores_per_batch / in->NKV);
-    c->heads_per_core = (int)LM_MAX(1, cdiv(in->NKV, c->cores_per_batch));
+    c->heads_per_core = (int)LM_MAX(1, lm_cdiv(in->NKV, c->cores_per_batch));
     c->active_cores = (int)((int64_t)c->cores_per_head * in->NKV * in->B / c->heads_per_core);
     c->num_reducers = in->NKV * in->B / c->heads_per_core;
     c->num_output_cores = in->B;

@@ -992,7 +992,7 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
     *math_out = mcyc;
     *pack_out = pcyc;
     const sym_expr *first;
-    const sym_expr *stage = mx(c, mx(c, mx(c, ucyc, mcyc), pcyc), chain(c, oc, noc, arr, &first));
+    const sym_expr *steady = mx(c, mx(c, mx(c, ucyc, mcyc), pcyc), chain(c, oc, noc, arr, &first));
     const sym_expr *extra = add(c, mul(c, batches, K(c, llround(a->dst_handoff_cycles))),
                                 K(c, nio * llround(a->cb_handshake_cycles)));
     /* the first execution: no shorter than the steady one after the first
@@ -1000,8 +1000,8 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
     const sym_expr *earliest = NULL;
     for (int l = 0; l < arr->n; l++)
         earliest = earliest ? mn(c, earliest, arr->at[l]) : arr->at[l];
-    *first_out = add(c, mx(c, first, add(c, earliest ? earliest : K(c, 0), stage)), extra);
-    return add(c, stage, extra);
+    *first_out = add(c, mx(c, first, add(c, earliest ? earliest : K(c, 0), steady)), extra);
+    return add(c, steady, extra);
 }
 
 /* Serial indicator of a level: 1 when some IN or OUT buffer produced at the

@@ -55,8 +55,27 @@ static int cmp_choice(const sched_choice *a, const sched_choice *b, int nl)
     return a->rank_in_candidate - b->rank_in_candidate;
 }
 
-static int g_nl; /* for qsort: launches of the job being sorted */
-static int qcmp(const void *x, const void *y) { return cmp_choice(x, y, g_nl); }
+/* Sort choices by cmp_choice, stably (equal choices keep their order), by
+ * merging runs through a scratch copy; nl is the job's launch count. */
+static void sort_choices(sched_choice *v, size_t n, int nl)
+{
+    if (n < 2)
+        return;
+    sched_choice *tmp = lm_xmalloc(n * sizeof *tmp);
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = LM_MIN(lo + w, n), hi = LM_MIN(lo + 2 * w, n), i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = cmp_choice(&v[j], &v[i], nl) < 0 ? v[j++] : v[i++];
+            while (i < mid)
+                tmp[k++] = v[i++];
+            while (j < hi)
+                tmp[k++] = v[j++];
+        }
+        memcpy(v, tmp, n * sizeof *v);
+    }
+    free(tmp);
+}
 
 /* The k-th smallest of n values (k <= n). */
 static int64_t kth(const int64_t *vals, size_t n, int k)
@@ -502,16 +521,16 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
                     if (job->fusion[u].producer == l || job->fusion[u].consumer == l)
                         f = &job->fusion[u];
                 LM_ASSERT(f);
-                int o = f->producer == l ? f->consumer : f->producer;
+                int other = f->producer == l ? f->consumer : f->producer;
                 const sched_candidate *oc = NULL;
-                for (int j = 0; j < job->cands[o].n && !oc; j++) {
-                    const sched_candidate *t = &job->cands[o].c[j];
-                    if (o == f->consumer ? sched_fused_pair(f, c, t) : sched_fused_pair(f, t, c))
+                for (int j = 0; j < job->cands[other].n && !oc; j++) {
+                    const sched_candidate *t = &job->cands[other].c[j];
+                    if (other == f->consumer ? sched_fused_pair(f, c, t) : sched_fused_pair(f, t, c))
                         oc = t;
                 }
                 LM_ASSERT(oc);
-                ok = sched_model_build_fused(&x.models[l][i], job->k[l], c, f, job->k[o], oc,
-                                             sched_launch_prefix(job, o, ar), job->arch, job->bound,
+                ok = sched_model_build_fused(&x.models[l][i], job->k[l], c, f, job->k[other], oc,
+                                             sched_launch_prefix(job, other, ar), job->arch, job->bound,
                                              prefix, s, ar, d);
             }
             if (!ok)
@@ -714,8 +733,7 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
         ok = false;
     }
     if (ok) {
-        g_nl = nl;
-        qsort(all.items, all.len, sizeof *all.items, qcmp);
+        sort_choices(all.items, all.len, nl);
         r->ntop = (int)LM_MIN(all.len, (size_t)topk);
         r->top = LM_NEWN(ar, sched_choice, r->ntop);
         memcpy(r->top, all.items, sizeof *r->top * (size_t)r->ntop);

@@ -1,6 +1,8 @@
 /* driver.c - the pass order of one compilation (declared in driver.h). */
 #include "driver/driver.h"
 
+#include "lower/lower.h"
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* lower_int.h - the lowering's state and the helpers its files share
- * (internal to src/lower/; the API is sched.h's "Lowering").
+ * (internal to src/lower/; the API is lower.h).
  *
  * Conventions of the lowering's files:
  *  - `lw` is the state of one kernel's lowering (one launch; a fused pair has
@@ -23,7 +23,7 @@
 #ifndef LOOMC_LOWER_INT_H
 #define LOOMC_LOWER_INT_H
 
-#include "sched/sched.h"
+#include "lower/lower.h"
 
 #include "df/df.h"
 

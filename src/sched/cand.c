@@ -26,6 +26,8 @@
  */
 #include "sched/sched.h"
 
+#include "lower/lower.h"
+
 #include <stdlib.h>
 #include <string.h>
 

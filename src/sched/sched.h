@@ -485,16 +485,11 @@ typedef struct sched_job {
     sched_kernel *k[SCHED_MAX_LAUNCHES];
     sched_cands cands[SCHED_MAX_LAUNCHES];
     const sym_env *bound;     /* sizes and pinned constexprs */
-    /* fusable pairs of consecutive launches (sched_fuse_job); their fused
-       candidates follow the plain ones in cands[] */
+    /* fusable pairs of consecutive launches (the driver's fuse step); their
+       fused candidates follow the plain ones in cands[] */
     sched_fusion fusion[SCHED_MAX_LAUNCHES];
     int nfusions;
 } sched_job;
-
-/* Find the fusable pairs of consecutive launches of a job (each launch in
- * at most one; a passed tensor no other launch touches) and add their fused
- * candidates. Call after sched_candidates for every launch. */
-void sched_fuse_job(sched_job *job, sym_ctx *s, lm_arena *ar);
 
 /* The prefix of launch l's own variables (grid, depths, sub-blocks) in the
  * job's joint problems: "" for a single launch, else "<kernel>.". */
@@ -657,7 +652,7 @@ bool sched_plan_schedule(const sched_plan_launch *pl, const sched_kernel *k, con
 
 /* ======================================================================
  * The L1 plan - the lowering's CBs as the model prices them (made by the
- * lowering's probe, lower/probe.c; read by alloc.c, model.c, explain.c)
+ * lowering's probe, sched_lower_l1; read by alloc.c, model.c, explain.c)
  * ==================================================================== */
 
 /* The lowering's L1, CB by CB, as the model prices it (sched_lower_l1). */

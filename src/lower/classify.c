@@ -20,8 +20,8 @@ static void set_tile(lw *L, const tir_value *x, int root, lm_loc loc)
     v->st = -1;
     if (!lw_shape2d(L, &x->type, &v->er, &v->ec, &v->rank, &v->ser, &v->sec, loc))
         return;
-    v->tr = lw_cdiv64(v->er, LW_TILE);
-    v->tc = lw_cdiv64(v->ec, LW_TILE);
+    v->tr = lm_cdiv(v->er, LW_TILE);
+    v->tc = lm_cdiv(v->ec, LW_TILE);
     if (tir_elem_is_float(x->type.elem) && lw_elem_format(L, x->type.elem, &v->fmt, loc) && v->fmt == ARCH_FP32)
         v->fmt = lw_interm_format(L);
 }

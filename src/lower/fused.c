@@ -28,7 +28,7 @@ static const df_expr *group_count(kctx *K, lw *LA)
         int gr = order[i];
         int64_t n = gr == G_X ? LA->gx : LA->gy;
         if (LA->ngrp[gr] && LA->grp[gr][0] != LA->fz->gather_axis)
-            w = BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, w, C(K, lw_cdiv64(LA->E[gr], n))), K->wave[gr]);
+            w = BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, w, C(K, lm_cdiv(LA->E[gr], n))), K->wave[gr]);
     }
     for (int i = 0; i < LA->ntime; i++)
         w = BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, w, C(K, LA->ext[LA->time[i]])), K->pid[LA->time[i]]);
@@ -67,7 +67,7 @@ static void group_pids(kctx *K, lw *LA, const df_expr *w, const df_expr **pid)
         int64_t n = gr == G_X ? LA->gx : LA->gy;
         if (!LA->ngrp[gr] || LA->grp[gr][0] == LA->fz->gather_axis)
             continue;
-        int64_t W = lw_cdiv64(LA->E[gr], n);
+        int64_t W = lm_cdiv(LA->E[gr], n);
         const df_expr *wave = BIN(K, DF_X_MOD, w, C(K, W));
         w = BIN(K, DF_X_DIV, w, C(K, W));
         const df_expr *idx = df_slot(K->p, gr == G_X ? DF_SLOT_CX : DF_SLOT_CY);

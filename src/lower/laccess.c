@@ -266,8 +266,8 @@ bool lw_plan_access(lw *L, int idx)
     x->rstride = rstride;
     x->coldim = coldim;
     memcpy(x->lrow, lrow, sizeof x->lrow);
-    x->tr = lw_cdiv64(rows_el, LW_TILE);
-    x->tc = lw_cdiv64(cols_el, LW_TILE);
+    x->tr = lm_cdiv(rows_el, LW_TILE);
+    x->tc = lm_cdiv(cols_el, LW_TILE);
     x->tiles = x->tr * x->tc;
     int64_t rk = 0, ck = 0;
     for (int d = 0; d < r; d++) {

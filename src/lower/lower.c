@@ -107,8 +107,6 @@ int64_t lw_value_of(lw *L, const char *name, int64_t dflt)
     return lw_evd(L, sym_var(L->sc, name), dflt);
 }
 
-int64_t lw_cdiv64(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 bool lw_elem_format(lw *L, tir_elem e, arch_format *f, lm_loc loc)
 {
     switch (e) {
@@ -230,11 +228,11 @@ bool lw_plan(lw *L)
         int other = along_x ? G_Y : G_X;
         int64_t W = 1;
         if (P->ngrp[other])
-            W *= lw_cdiv64(P->E[other], other == G_X ? P->gx : P->gy);
+            W *= lm_cdiv(P->E[other], other == G_X ? P->gx : P->gy);
         for (int i = 0; i < P->ntime; i++)
             W *= P->ext[P->time[i]];
         L->nred = LM_MIN(W * L->nq, L->np);
-        L->nmax = lw_cdiv64(W * L->nq, L->np);
+        L->nmax = lm_cdiv(W * L->nq, L->np);
         P->nq = L->nq, P->np = L->np, P->nr = L->nr, P->nred = L->nred, P->nmax = L->nmax;
     }
     for (int i = 0; ok && i < L->acc->n; i++)

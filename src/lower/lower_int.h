@@ -292,7 +292,6 @@ void lw_fail(lw *L, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
 bool lw_ev(lw *L, const sym_expr *e, int64_t *out, lm_loc loc);
 int64_t lw_evd(lw *L, const sym_expr *e, int64_t dflt);
 int64_t lw_value_of(lw *L, const char *name, int64_t dflt);
-int64_t lw_cdiv64(int64_t a, int64_t b);
 bool lw_elem_format(lw *L, tir_elem e, arch_format *f, lm_loc loc);
 bool lw_shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *rank, const sym_expr **ser,
                 const sym_expr **sec, lm_loc loc);

@@ -28,7 +28,7 @@ static bool open_programs(kctx *K, df_stmt **saved, int *nsaved)
             continue;
         int64_t n = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
         const df_expr *idx = gr == G_X ? cx : gr == G_Y ? cy : BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, cy, C(K, L->gx)), cx);
-        int64_t W = lw_cdiv64(L->E[gr], n);
+        int64_t W = lm_cdiv(L->E[gr], n);
         if (L->lockstep ? W > 1 : L->E[gr] != n) {
             char name[16];
             snprintf(name, sizeof name, "w_%s", grp_name[gr]);
@@ -163,7 +163,7 @@ static int64_t waves_at(lw *L, int gr, int64_t x, int64_t y)
         return 1;
     int64_t n = gr == G_X ? L->gx : gr == G_Y ? L->gy : L->gx * L->gy;
     int64_t idx = gr == G_X ? x : gr == G_Y ? y : y * L->gx + x;
-    return L->E[gr] > idx ? lw_cdiv64(L->E[gr] - idx, n) : 0;
+    return L->E[gr] > idx ? lm_cdiv(L->E[gr] - idx, n) : 0;
 }
 
 /* The CBs of a class: a CB shared by several values is as large as the
@@ -549,8 +549,8 @@ bool lw_add_tensors(lw *L)
         arch_format fmt;
         if (!tensor_format(L, t, &fmt))
             return false;
-        df_role role = t->role == TIR_INPUT ? DF_INPUT : t->role == TIR_OUTPUT ? DF_OUTPUT : DF_SCRATCH;
-        int ti = df_add_tensor(L->p, t->name, df_const(L->p, rows), df_const(L->p, cols), fmt, role, t->loc);
+        df_role drole = t->role == TIR_INPUT ? DF_INPUT : t->role == TIR_OUTPUT ? DF_OUTPUT : DF_SCRATCH;
+        int ti = df_add_tensor(L->p, t->name, df_const(L->p, rows), df_const(L->p, cols), fmt, drole, t->loc);
         L->p->tensors[ti].seed = (uint64_t)ti + 1;
     }
     return true;

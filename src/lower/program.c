@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* ======================================================================
- * Programs on cores, classes, the whole program
+ * Programs on cores, classes (the whole program: lower.c)
  * ==================================================================== */
 
 static const char *grp_name[3] = {"x", "y", "xy"};

@@ -20,6 +20,7 @@
 #include "ttnn/ttnn.h"
 #include "df/df.h"
 #include "driver/driver.h"
+#include "lower/lower.h"
 #include "sim/sim.h"
 
 #include <math.h>

@@ -30,6 +30,7 @@
 #include "cli/cli.h"
 #include "df/df.h"
 #include "driver/driver.h"
+#include "lower/lower.h"
 #include "sim/sim.h"
 
 #include <math.h>

@@ -1,6 +1,8 @@
 /* driver.c - the pass order of one compilation (declared in driver.h). */
 #include "driver/driver.h"
 
+#include "lower/lower.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +107,41 @@ bool drv_summarize(drv_result *r, const drv_sched_opts *o, lm_diag *d)
     return true;
 }
 
+/* Find the fusable pairs of consecutive launches of a job (each launch in
+ * at most one; a passed tensor no other launch touches), probe each pair's
+ * L1 with the fused lowering and add their fused candidates. Call after
+ * sched_candidates for every launch. */
+static void fuse_job(sched_job *job, sym_ctx *s, lm_arena *ar)
+{
+    job->nfusions = 0;
+    for (int l = 0; l + 1 < job->nlaunches; l++) {
+        sched_fusion f;
+        lm_buf why = {0};
+        bool ok = sched_fusion_find(&f, job->k[l], job->k[l + 1], s, job->bound, &why);
+        lm_buf_free(&why);
+        /* a passed tensor must not be touched by any other launch */
+        for (int t = 0; ok && t < f.nt; t++)
+            for (int m = 0; ok && m < job->nlaunches; m++)
+                for (int i = 0; ok && m != l && m != l + 1 && i < job->k[m]->acc->n; i++)
+                    ok = job->k[m]->acc->acc[i].tensor != f.t[t].tensor;
+        if (!ok)
+            continue;
+        f.producer = l;
+        f.consumer = l + 1;
+        /* a reducer core's L1 is the fused lowering's at a probe; a pair
+           that does not lower there is not offered fused */
+        if (!sched_lower_l1_fused(&f, job->k[l], job->k[l + 1], sched_launch_prefix(job, l, ar),
+                                  sched_launch_prefix(job, l + 1, ar), job->arch, job->bound, s, ar, NULL))
+            continue;
+        int np = job->cands[l].n;
+        sched_candidates_fused(&job->cands[l], &job->cands[l + 1], &f, job->k[l], job->k[l + 1], job->arch,
+                               job->bound, s, ar);
+        if (job->cands[l].n > np)
+            job->fusion[job->nfusions++] = f;
+        l++; /* each launch in one pair at most */
+    }
+}
+
 bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
 {
     if (!drv_summarize(r, o, d))
@@ -117,9 +154,10 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
         sched_candidates(&job->cands[i], job->k[i], o->arch, &ds->bound, r->sym, &r->arena);
     }
     /* launch pairs whose second consumes the first's output block by block:
-       their fused candidates */
+       each pair's L1 at a probe of the fused lowering, and its fused
+       candidates */
     if (!o->no_fuse)
-        sched_fuse_job(job, r->sym, &r->arena);
+        fuse_job(job, r->sym, &r->arena);
     /* the job: a model per candidate, solved, ranked */
     sched_select_opts so = {.top_k = o->top_k > 0 ? o->top_k : 1, .node_limit = o->node_limit,
                             .mzn_solver = o->mzn_solver};

@@ -43,7 +43,7 @@ typedef struct drv_sched_opts {
     const arch_desc *arch;
     int top_k;           /* solutions kept across candidates (0: 1) */
     int64_t node_limit;  /* solver effort per candidate (0: the solver's default) */
-    bool no_fuse;        /* do not offer fused launch pairs (sched_fuse_job) */
+    bool no_fuse;        /* do not offer fused launch pairs (drv_schedule's fuse step) */
     /* --format: the storage format of the DRAM tensors the kernels load and
        store (sched_set_formats), set on every summary before allocation, so
        the schedule is chosen for it; otherwise the element types' formats */

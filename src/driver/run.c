@@ -23,6 +23,7 @@
 
 #include "df/df.h"
 #include "ir/tir_interp.h"
+#include "lower/lower.h"
 #include "num/num.h"
 #include "sim/sim.h"
 

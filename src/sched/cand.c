@@ -610,34 +610,3 @@ const char *sched_launch_prefix(const sched_job *job, int l, lm_arena *ar)
 {
     return job->nlaunches > 1 ? lm_arena_printf(ar, "%s.", job->k[l]->name) : "";
 }
-
-void sched_fuse_job(sched_job *job, sym_ctx *s, lm_arena *ar)
-{
-    job->nfusions = 0;
-    for (int l = 0; l + 1 < job->nlaunches; l++) {
-        sched_fusion f;
-        lm_buf why = {0};
-        bool ok = sched_fusion_find(&f, job->k[l], job->k[l + 1], s, job->bound, &why);
-        lm_buf_free(&why);
-        /* a passed tensor must not be touched by any other launch */
-        for (int t = 0; ok && t < f.nt; t++)
-            for (int m = 0; ok && m < job->nlaunches; m++)
-                for (int i = 0; ok && m != l && m != l + 1 && i < job->k[m]->acc->n; i++)
-                    ok = job->k[m]->acc->acc[i].tensor != f.t[t].tensor;
-        if (!ok)
-            continue;
-        f.producer = l;
-        f.consumer = l + 1;
-        /* a reducer core's L1 is the fused lowering's at a probe; a pair
-           that does not lower there is not offered fused */
-        if (!sched_lower_l1_fused(&f, job->k[l], job->k[l + 1], sched_launch_prefix(job, l, ar),
-                                  sched_launch_prefix(job, l + 1, ar), job->arch, job->bound, s, ar, NULL))
-            continue;
-        int np = job->cands[l].n;
-        sched_candidates_fused(&job->cands[l], &job->cands[l + 1], &f, job->k[l], job->k[l + 1], job->arch,
-                               job->bound, s, ar);
-        if (job->cands[l].n > np)
-            job->fusion[job->nfusions++] = f;
-        l++; /* each launch in one pair at most */
-    }
-}

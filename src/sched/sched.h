@@ -485,16 +485,11 @@ typedef struct sched_job {
     sched_kernel *k[SCHED_MAX_LAUNCHES];
     sched_cands cands[SCHED_MAX_LAUNCHES];
     const sym_env *bound;     /* sizes and pinned constexprs */
-    /* fusable pairs of consecutive launches (sched_fuse_job); their fused
-       candidates follow the plain ones in cands[] */
+    /* fusable pairs of consecutive launches (the driver's fuse step); their
+       fused candidates follow the plain ones in cands[] */
     sched_fusion fusion[SCHED_MAX_LAUNCHES];
     int nfusions;
 } sched_job;
-
-/* Find the fusable pairs of consecutive launches of a job (each launch in
- * at most one; a passed tensor no other launch touches) and add their fused
- * candidates. Call after sched_candidates for every launch. */
-void sched_fuse_job(sched_job *job, sym_ctx *s, lm_arena *ar);
 
 /* The prefix of launch l's own variables (grid, depths, sub-blocks) in the
  * job's joint problems: "" for a single launch, else "<kernel>.". */
@@ -656,28 +651,38 @@ bool sched_plan_schedule(const sched_plan_launch *pl, const sched_kernel *k, con
                          sym_ctx *s, lm_arena *ar, lm_diag *d);
 
 /* ======================================================================
- * lower.c - a schedule becomes a dataflow program
+ * The L1 plan - the lowering's CBs as the model prices them (made by the
+ * lowering's probe, sched_lower_l1; read by alloc.c, model.c, explain.c)
  * ==================================================================== */
 
-/* DRAM layout of a tensor in a lowered program (TT's tile layout): 2-D,
- * rows = the leading dimensions times dimension r-2 padded to 32, columns =
- * dimension r-1 padded to 32; a vector is one row. Padding holds zeros.
- * Folded (`fold`, tir_tensor.fold_rows): the leading dimensions and r-2
- * together form the rows, padded once (the tensor tilized as a matrix of
- * its rows). loomc run moves host data in and out with these. */
-void sched_tensor_dims(const int64_t *shape, int rank, bool fold, int64_t *rows, int64_t *cols);
-/* Row-major N-D data -> the rows x cols array (padding zeroed), and back. */
-void sched_tensor_to_2d(const float *nd, const int64_t *shape, int rank, bool fold, float *flat);
-void sched_tensor_from_2d(const float *flat, const int64_t *shape, int rank, bool fold, float *nd);
-/* Whether tensor t must be stored folded for the accesses of a job (acc[0..n-1],
- * one per launch; sizes bound in `sizes`): some access moves rows of several
- * indices of its leading dimensions as one run (a view that merges them
- * into the row dimension), which the padded layout cannot place when
- * dimension r-2 is not a multiple of 32. Otherwise the padded layout. */
-bool sched_tensor_folds(const tir_tensor *t, const acc_result *const *acc, int n, const sym_env *sizes);
+/* The lowering's L1, CB by CB, as the model prices it (sched_lower_l1). */
+typedef struct sched_l1_use {
+    const char *what;        /* "a (load)", "acc (carried)", "s", "a temporary of line 58" */
+    const sym_expr *bytes;   /* its pages x bytes per page; 0 where it does not exist */
+    int launch;              /* a fused pair's plan: 0 a value of the producer, 1 of the consumer */
+} sched_l1_use;
+
+typedef struct sched_l1_cb {
+    arch_format format;
+    sched_l1_use *uses;      /* the values sharing the CB (it is as large as the largest) */
+    int nuses;
+} sched_l1_cb;
+
+typedef struct sched_l1_plan {
+    const sym_expr *when;    /* 1 where this plan applies, else 0 */
+    sched_l1_cb *cbs;
+    int ncbs;
+    const sym_expr *bytes;   /* sum over CBs of the largest use */
+    const sym_expr **cmds;   /* per access: NoC commands per block (tiles, or row runs by elements) */
+    const sym_expr **clip;   /* per access: 1 when a boundary check cuts the block short */
+    int nacc;
+    const sym_expr *count;   /* the CBs that exist: sum over CBs of min(1, largest use) */
+    const tir_op **chain_from, **chain_to; /* the chains in Dst of the (first) kernel, in program order */
+    int nchains;
+} sched_l1_plan;
 
 /* ======================================================================
- * lower_run.c - a job lowered, simulated and checked (loomc run, tests)
+ * driver/run.c - a job lowered, simulated and checked (loomc run, tests)
  * ==================================================================== */
 
 enum { SCHED_MAX_OUTPUTS = 16 };
@@ -727,76 +732,5 @@ typedef struct sched_run_result {
 bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sched_schedule *const *s, int n,
                    const tir_tensor *const *tensors, int ntensors, const sched_run_opts *o, sym_ctx *sc,
                    lm_diag *d);
-
-/* The lowering's L1, CB by CB, as the model prices it (sched_lower_l1). */
-typedef struct sched_l1_use {
-    const char *what;        /* "a (load)", "acc (carried)", "s", "a temporary of line 58" */
-    const sym_expr *bytes;   /* its pages x bytes per page; 0 where it does not exist */
-    int launch;              /* a fused pair's plan: 0 a value of the producer, 1 of the consumer */
-} sched_l1_use;
-
-typedef struct sched_l1_cb {
-    arch_format format;
-    sched_l1_use *uses;      /* the values sharing the CB (it is as large as the largest) */
-    int nuses;
-} sched_l1_cb;
-
-typedef struct sched_l1_plan {
-    const sym_expr *when;    /* 1 where this plan applies, else 0 */
-    sched_l1_cb *cbs;
-    int ncbs;
-    const sym_expr *bytes;   /* sum over CBs of the largest use */
-    const sym_expr **cmds;   /* per access: NoC commands per block (tiles, or row runs by elements) */
-    const sym_expr **clip;   /* per access: 1 when a boundary check cuts the block short */
-    int nacc;
-    const sym_expr *count;   /* the CBs that exist: sum over CBs of min(1, largest use) */
-    const tir_op **chain_from, **chain_to; /* the chains in Dst of the (first) kernel, in program order */
-    int nchains;
-} sched_l1_plan;
-
-/* The L1 plan of the lowering, for the model: the kernel is lowered at a
- * probe schedule (one core, every axis in time, every load from DRAM,
- * block sizes that divide their dimensions) and every CB is recorded with
- * the expressions its pages were computed from, so that the model's L1
- * total and the lowering's allocation are one rule. What values decide
- * beyond sizes - a block a boundary check cuts short, a loop of one trip,
- * a reduction over a partial tile - is recorded with an indicator; free
- * constexprs that may be 1 (a dimension of extent 1 is dropped) get one
- * probe per case. Sets k->cb_bytes, k->cb_count and k->l1; false (and
- * nothing set) when the kernel does not lower at a probe. */
-bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, sym_ctx *sc, lm_arena *ar);
-
-/* The same for a fused pair (f, producer ka, consumer kb): the pair is
- * lowered as one program at a probe (the gather axis along x, its programs
- * on one row, everything else in time) and a reducer core's CBs - both
- * kernels', the consumer's values in the producer's CBs where the lowering
- * puts them - are recorded, ka's depths prefixed with pa and kb's with pb,
- * the passed blocks' pages as tiles x SCHED_FUSED_PROGRAMS. Sets f->cb_bytes,
- * f->cb_count and f->l1; false (the lowering's message in why) when the
- * pair does not lower at a probe. */
-bool sched_lower_l1_fused(sched_fusion *f, const sched_kernel *ka, const sched_kernel *kb, const char *pa,
-                          const char *pb, const arch_desc *a, const sym_env *bound, sym_ctx *sc, lm_arena *ar,
-                          lm_buf *why);
-
-struct df_program;
-/* The same lowering serves every kernel and every origin of schedule.
- * `s->values` must bind every symbol the kernel uses (sizes included). The
- * program is bound (df_bind) and ready for df_validate; NULL after an
- * error reported through d. Tensors keep the launch spec's names. */
-struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
-                               lm_diag *d);
-/* A fused pair as one program: producer ka with schedule sa (fuse ==
- * SCHED_FUSE_PRODUCER) and consumer kb with sb (SCHED_FUSE_CONSUMER) of
- * fusion f. Every core runs the producer's programs; each producer sends its
- * passed blocks, row by row, to the reducer of its group (the first core of
- * its row or column), which runs the consumer's programs of that group
- * after its own. */
-struct df_program *sched_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
-                                     const sched_schedule *sb, const sched_fusion *f, const arch_desc *a, sym_ctx *sc,
-                                     lm_diag *d);
-/* Lower launch l of a job (k[0..n-1], s[0..n-1]): alone, or with launch l+1
- * when their schedules are a fused pair (then *covered is 2, else 1). */
-struct df_program *sched_lower_launch(const sched_kernel *const *k, const sched_schedule *const *s, int n, int l,
-                                      const arch_desc *a, sym_ctx *sc, lm_diag *d, int *covered);
 
 #endif

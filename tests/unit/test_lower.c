@@ -20,6 +20,7 @@
 
 #include "df/df.h"
 #include "driver/driver.h"
+#include "lower/lower.h"
 #include "sched/sched.h"
 #include "num/num.h"
 #include "sim/sim.h"

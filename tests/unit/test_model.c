@@ -17,6 +17,7 @@
 
 #include "df/df.h"
 #include "driver/driver.h"
+#include "lower/lower.h"
 #include "sched/sched.h"
 
 static arch_desc *WH, *BH;

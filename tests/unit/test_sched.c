@@ -27,6 +27,7 @@
 
 #include "df/df.h"
 #include "driver/driver.h"
+#include "lower/lower.h"
 
 /* ---- compiling a kernel ------------------------------------------------ */
 

@@ -25,6 +25,7 @@
 #include "ttnn/ttnn.h"
 #include "df/df.h"
 #include "driver/driver.h"
+#include "lower/lower.h"
 #include "sim/sim.h"
 
 /* ---- a compiled, summarised job ----------------------------------------- */

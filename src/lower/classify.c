@@ -1,0 +1,531 @@
+/* classify.c - what every value of the kernel is (constant, tile, index or
+ * mask tile), in program order, and its uses and lifetimes. */
+#include "lower/lower_int.h"
+
+#include <math.h>
+
+/* ======================================================================
+ * Classification of values (program order)
+ * ==================================================================== */
+
+/* The CB format of the compute kernel's f32 values: fp32, or bf16 when the
+ * schedule keeps its intermediates in 16-bit CBs (TTNN's SDPA). */
+arch_format lw_interm_format(const lw *L) { return L->s->interm_16b ? ARCH_BF16 : ARCH_FP32; }
+
+static void set_tile(lw *L, const tir_value *x, int root, lm_loc loc)
+{
+    vinfo *v = V(L, x);
+    v->kind = VK_TILE;
+    v->root = root;
+    v->st = -1;
+    if (!lw_shape2d(L, &x->type, &v->er, &v->ec, &v->rank, &v->ser, &v->sec, loc))
+        return;
+    v->tr = lm_cdiv(v->er, LW_TILE);
+    v->tc = lm_cdiv(v->ec, LW_TILE);
+    if (tir_elem_is_float(x->type.elem) && lw_elem_format(L, x->type.elem, &v->fmt, loc) && v->fmt == ARCH_FP32)
+        v->fmt = lw_interm_format(L);
+}
+
+static bool is_tile_value(const tir_value *x)
+{
+    return x->type.kind == TIR_TILE && x->type.rank >= 0 && tir_elem_is_float(x->type.elem);
+}
+
+/* Integer tiles and masks: map the coefficients of a value of rank `from`
+ * and 2-D shape (fr, fc) onto a value of rank `to` and shape (tr_, tc_). */
+static void redim(int64_t c[2], int from, int64_t fr, int64_t fc, int to, int64_t tr_, int64_t tc_)
+{
+    (void)fc;
+    if (from == to)
+        return;
+    if (from <= 1 && to == 2) {
+        /* a vector becomes a column ([N, 1]) or a row ([1, N], or numpy's
+           leading dimension of a broadcast) */
+        int64_t ci = c[0];
+        if (from == 1 && tr_ == fr && (tc_ == 1 || fr != 1) && !(tr_ == 1 && tc_ != 1))
+            c[0] = ci, c[1] = 0;
+        else
+            c[0] = 0, c[1] = ci;
+        return;
+    }
+    if (from == 2 && to <= 1) {
+        c[0] = c[0] ? c[0] : c[1];
+        c[1] = 0;
+    }
+}
+
+static bool is_alias_op(tir_opcode c);
+
+static bool host_float(lw *L, const tir_value *x, double *out)
+{
+    const vinfo *v = V(L, x);
+    if (v->kind == VK_CONST) {
+        *out = v->c;
+        return true;
+    }
+    return false;
+}
+
+static void classify_index(lw *L, const tir_op *op)
+{
+    const tir_value *r = op->results[0];
+    vinfo *v = V(L, r);
+    int64_t er, ec;
+    int rank;
+    const sym_expr *ser, *sec;
+    if (!lw_shape2d(L, &r->type, &er, &ec, &rank, &ser, &sec, op->loc))
+        return;
+    v->rank = rank;
+    v->er = er;
+    v->ec = ec;
+    switch (op->code) {
+    case TIR_ARANGE:
+        v->kind = VK_INDEX;
+        v->ic[0] = 1;
+        v->ic[1] = 0;
+        v->ik = op->sym ? op->sym : sym_const(L->sc, 0);
+        return;
+    case TIR_SPLAT: {
+        const tir_value *x = op->opnds[0];
+        if (V(L, x)->kind == VK_INDEX || V(L, x)->kind == VK_MASK) {
+            *v = *V(L, x);
+            v->rank = rank, v->er = er, v->ec = ec;
+            return;
+        }
+        if (!x->sym) {
+            lw_fail(L, op->loc, "an integer tile built from a value with no symbolic form");
+            return;
+        }
+        v->kind = VK_INDEX;
+        v->ic[0] = v->ic[1] = 0;
+        v->ik = x->sym;
+        return;
+    }
+    case TIR_EXPAND_DIMS:
+    case TIR_BROADCAST:
+    case TIR_VIEW: {
+        const vinfo *x = V(L, op->opnds[0]);
+        if (x->kind != VK_INDEX && x->kind != VK_MASK) {
+            lw_fail(L, op->loc, "an integer or boolean tile the lowering cannot express as index arithmetic");
+            return;
+        }
+        *v = *x;
+        v->rank = rank, v->er = er, v->ec = ec;
+        if (op->code == TIR_EXPAND_DIMS && x->rank == 1 && rank == 2) {
+            int64_t cc[2] = {0, 0};
+            if (v->kind == VK_INDEX) {
+                cc[op->ival == 0 ? 1 : 0] = x->ic[0];
+                v->ic[0] = cc[0], v->ic[1] = cc[1];
+            } else {
+                for (int i = 0; i < v->np; i++) {
+                    int64_t c0 = x->p[i].c[0];
+                    v->p[i].c[0] = op->ival == 0 ? 0 : c0;
+                    v->p[i].c[1] = op->ival == 0 ? c0 : 0;
+                }
+            }
+            return;
+        }
+        if (v->kind == VK_INDEX)
+            redim(v->ic, x->rank, x->er, x->ec, rank, er, ec);
+        else
+            for (int i = 0; i < v->np; i++)
+                redim(v->p[i].c, x->rank, x->er, x->ec, rank, er, ec);
+        return;
+    }
+    case TIR_ADD:
+    case TIR_SUB:
+    case TIR_MUL: {
+        const vinfo *a = V(L, op->opnds[0]), *b = V(L, op->opnds[1]);
+        if (a->kind != VK_INDEX || b->kind != VK_INDEX) {
+            lw_fail(L, op->loc, "integer tile arithmetic on values the lowering cannot follow");
+            return;
+        }
+        v->kind = VK_INDEX;
+        if (op->code == TIR_MUL) {
+            int64_t ka;
+            const vinfo *sc = NULL, *ot = NULL;
+            if (!b->ic[0] && !b->ic[1] && sym_is_const(sym_subst(L->sc, b->ik, &L->s->values), &ka))
+                sc = b, ot = a;
+            else if (!a->ic[0] && !a->ic[1] && sym_is_const(sym_subst(L->sc, a->ik, &L->s->values), &ka))
+                sc = a, ot = b;
+            if (!sc) {
+                lw_fail(L, op->loc, "a product of two index tiles is not affine");
+                return;
+            }
+            v->ic[0] = ot->ic[0] * ka;
+            v->ic[1] = ot->ic[1] * ka;
+            v->ik = sym_mul(L->sc, ot->ik, sym_const(L->sc, ka));
+            return;
+        }
+        int sg = op->code == TIR_SUB ? -1 : 1;
+        v->ic[0] = a->ic[0] + sg * b->ic[0];
+        v->ic[1] = a->ic[1] + sg * b->ic[1];
+        v->ik = sg > 0 ? sym_add(L->sc, a->ik, b->ik) : sym_sub(L->sc, a->ik, b->ik);
+        return;
+    }
+    case TIR_CMP_LT:
+    case TIR_CMP_LE:
+    case TIR_CMP_GT:
+    case TIR_CMP_GE: {
+        const vinfo *a = V(L, op->opnds[0]), *b = V(L, op->opnds[1]);
+        if (a->kind != VK_INDEX || b->kind != VK_INDEX) {
+            lw_fail(L, op->loc, "a comparison of data values used as a mask (only masks built from tl.arange "
+                             "and program/loop indices can be lowered)");
+            return;
+        }
+        /* a < b  <=>  b - a - 1 >= 0, ... */
+        bool ab = op->code == TIR_CMP_GT || op->code == TIR_CMP_GE; /* a - b */
+        bool strict = op->code == TIR_CMP_LT || op->code == TIR_CMP_GT;
+        const vinfo *x = ab ? a : b, *y = ab ? b : a;
+        v->kind = VK_MASK;
+        v->np = 1;
+        v->p[0].c[0] = x->ic[0] - y->ic[0];
+        v->p[0].c[1] = x->ic[1] - y->ic[1];
+        v->p[0].k = sym_sub(L->sc, x->ik, y->ik);
+        if (strict)
+            v->p[0].k = sym_sub(L->sc, v->p[0].k, sym_const(L->sc, 1));
+        return;
+    }
+    case TIR_AND: {
+        const vinfo *a = V(L, op->opnds[0]), *b = V(L, op->opnds[1]);
+        if (a->kind != VK_MASK || b->kind != VK_MASK || a->np + b->np > LW_MAX_PRED) {
+            lw_fail(L, op->loc, "a mask the lowering cannot follow (only '&' of index comparisons)");
+            return;
+        }
+        v->kind = VK_MASK;
+        v->np = 0;
+        for (int i = 0; i < a->np; i++)
+            v->p[v->np++] = a->p[i];
+        for (int i = 0; i < b->np; i++)
+            v->p[v->np++] = b->p[i];
+        return;
+    }
+    case TIR_NOT: {
+        const vinfo *a = V(L, op->opnds[0]);
+        if (a->kind != VK_MASK || a->np != 1) {
+            lw_fail(L, op->loc, "the negation of a compound mask is a disjunction, which 'mask' cannot express");
+            return;
+        }
+        v->kind = VK_MASK;
+        v->np = 1;
+        v->p[0].c[0] = -a->p[0].c[0];
+        v->p[0].c[1] = -a->p[0].c[1];
+        v->p[0].k = sym_sub(L->sc, sym_neg(L->sc, a->p[0].k), sym_const(L->sc, 1));
+        return;
+    }
+    default:
+        lw_fail(L, op->loc, "integer tile op '%s' has no dataflow counterpart", tir_op_name(op->code));
+        return;
+    }
+}
+
+static double fold(tir_opcode c, double a, double b)
+{
+    switch (c) {
+    case TIR_ADD: return a + b;
+    case TIR_SUB: return a - b;
+    case TIR_MUL: return a * b;
+    case TIR_DIV: return a / b;
+    case TIR_MAX: return a > b ? a : b;
+    case TIR_MIN: return a < b ? a : b;
+    case TIR_NEG: return -a;
+    case TIR_EXP: return exp(a);
+    case TIR_EXP2: return exp2(a);
+    case TIR_LOG: return log(a);
+    case TIR_LOG2: return log2(a);
+    default: return NAN;
+    }
+}
+
+static void classify_op(lw *L, const tir_op *op)
+{
+    if (L->failed)
+        return;
+    if (op->code == TIR_FOR) {
+        const tir_block *body = op->regions[0];
+        for (int i = 0; i < tir_for_ncarried(op); i++) {
+            const tir_value *arg = tir_for_arg(op, i), *res = op->results[i];
+            if (is_tile_value(arg) && arg->type.rank > 0) {
+                set_tile(L, arg, arg->uid, op->loc);
+                set_tile(L, res, res->uid, op->loc);
+                V(L, arg)->rl = R_OLD;
+                V(L, res)->rl = R_RESULT;
+            } else if (is_tile_value(arg)) {
+                lw_fail(L, op->loc, "a loop-carried float scalar ('%s') has no dataflow counterpart",
+                     arg->name ? arg->name : "?");
+            }
+        }
+        lw_classify_block(L, body);
+        return;
+    }
+    if (op->code == TIR_IF) {
+        lw_fail(L, op->loc, "a branch inside the kernel (only constexpr conditions, resolved at compile time, "
+                         "can be lowered)");
+        return;
+    }
+    if (op->nresults != 1)
+        return;
+    const tir_value *r = op->results[0];
+    vinfo *v = V(L, r);
+    if (r->type.kind != TIR_TILE)
+        return; /* pointers, block pointers, descriptors */
+    bool data_cmp = tir_op_has(op->code, TIR_P_CMP) && op->nopnds == 2 &&
+                    (tir_elem_is_float(op->opnds[0]->type.elem) || tir_elem_is_float(op->opnds[1]->type.elem));
+    bool data_view = is_alias_op(op->code) && op->nopnds == 1 && V(L, op->opnds[0])->kind == VK_TILE;
+    if (data_cmp) {
+        /* a condition computed from data: a tile of 1.0 and 0.0 */
+        set_tile(L, r, r->uid, op->loc);
+        V(L, r)->fmt = lw_interm_format(L);
+        return;
+    }
+    if (!tir_elem_is_float(r->type.elem) && !data_view) {
+        if (r->type.rank == 0)
+            return; /* integer scalars: their symbolic values suffice */
+        classify_index(L, op);
+        return;
+    }
+    double a, b;
+    switch (op->code) {
+    case TIR_CONST:
+        v->kind = VK_CONST;
+        v->c = op->fval;
+        return;
+    case TIR_FULL:
+        v->kind = VK_CONST;
+        v->c = op->is_float ? op->fval : (double)op->ival;
+        return;
+    case TIR_CAST:
+        if (host_float(L, op->opnds[0], &a)) {
+            v->kind = VK_CONST;
+            v->c = a;
+            return;
+        }
+        if (!tir_elem_is_float(op->opnds[0]->type.elem)) {
+            lw_fail(L, op->loc, "a cast from an integer tile has no dataflow counterpart");
+            return;
+        }
+        if (L->s->interm_16b && V(L, op->opnds[0])->kind == VK_TILE) {
+            /* with 16-bit intermediates a cast between two float types that
+               land in one CB format changes nothing: a view */
+            const vinfo *xi = V(L, op->opnds[0]);
+            arch_format rf;
+            if (lw_elem_format(L, r->type.elem, &rf, op->loc) && (rf == ARCH_FP32 ? lw_interm_format(L) : rf) ==
+                                                                   L->v[xi->root].fmt) {
+                set_tile(L, r, xi->root, op->loc);
+                v->bc = xi->bc;
+                v->trans = xi->trans;
+                v->tview = xi->tview;
+                return;
+            }
+        }
+        break;
+    case TIR_SPLAT:
+    case TIR_BROADCAST:
+    case TIR_EXPAND_DIMS:
+    case TIR_VIEW:
+    case TIR_TRANS: {
+        const tir_value *x = op->opnds[0];
+        const vinfo *xi = V(L, x);
+        if (xi->kind == VK_CONST) {
+            v->kind = VK_CONST;
+            v->c = xi->c;
+            return;
+        }
+        if (xi->kind != VK_TILE) {
+            lw_fail(L, op->loc, "'%s' of a value the lowering does not hold in tiles", tir_op_name(op->code));
+            return;
+        }
+        set_tile(L, r, xi->root, op->loc);
+        v->bc = xi->bc;
+        v->trans = xi->trans;
+        v->tview = xi->tview;
+        if (op->code == TIR_TRANS) {
+            if (xi->bc != BC_NONE || xi->rank != 2) {
+                lw_fail(L, op->loc, "a transpose of a broadcast or a vector");
+                return;
+            }
+            v->trans = !xi->trans;
+            return;
+        }
+        if (xi->bc == BC_SCALAR || xi->rank == 0) {
+            v->bc = BC_SCALAR;
+            return;
+        }
+        if (v->er == xi->er && v->ec == xi->ec)
+            return; /* same data, shape differs only by 1s */
+        if (xi->bc == BC_NONE && xi->ec == 1 && v->er == xi->er && v->rank == 2) {
+            v->bc = BC_COL; /* a column vector repeated across the columns */
+            return;
+        }
+        if (xi->ec == 1 && v->er == 1 && v->ec == xi->er) {
+            v->tview = true; /* [1, N] of a column vector: would need a transpose */
+            return;
+        }
+        if (xi->bc == BC_COL && v->er == xi->er) {
+            v->bc = BC_COL;
+            return;
+        }
+        lw_fail(L, op->loc, "a broadcast from %s to %s the tile ops cannot express", tir_type_str(&L->ar, &x->type),
+             tir_type_str(&L->ar, &r->type));
+        return;
+    }
+    case TIR_ADD:
+    case TIR_SUB:
+    case TIR_MUL:
+    case TIR_DIV:
+    case TIR_MAX:
+    case TIR_MIN:
+        if (host_float(L, op->opnds[0], &a) && host_float(L, op->opnds[1], &b)) {
+            v->kind = VK_CONST;
+            v->c = fold(op->code, a, b);
+            return;
+        }
+        break;
+    case TIR_NEG:
+    case TIR_EXP:
+    case TIR_EXP2:
+    case TIR_LOG:
+    case TIR_LOG2:
+        if (host_float(L, op->opnds[0], &a)) {
+            v->kind = VK_CONST;
+            v->c = fold(op->code, a, 0);
+            return;
+        }
+        break;
+    case TIR_WHERE:
+    case TIR_DOT:
+    case TIR_REDUCE_MAX:
+    case TIR_REDUCE_SUM:
+    case TIR_LOAD:
+    case TIR_DESC_LOAD:
+        break;
+    default:
+        lw_fail(L, op->loc, "'%s' on float tiles has no dataflow counterpart", tir_op_name(op->code));
+        return;
+    }
+    /* a new root: computed on the chip (unary ops and casts of a broadcast
+       view compute on the root and stay broadcast) */
+    set_tile(L, r, r->uid, op->loc);
+    if ((tir_op_has(op->code, TIR_P_UNARY) || op->code == TIR_CAST) && V(L, op->opnds[0])->kind == VK_TILE) {
+        const vinfo *x = V(L, op->opnds[0]);
+        if (x->bc != BC_NONE) {
+            const vinfo *xr = &L->v[x->root];
+            v->bc = x->bc;
+            v->er = xr->er, v->ec = xr->ec, v->tr = xr->tr, v->tc = xr->tc, v->rank = xr->rank;
+            v->ser = xr->ser, v->sec = xr->sec;
+        }
+    }
+}
+
+void lw_classify_block(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next)
+        classify_op(L, op);
+}
+
+/* ======================================================================
+ * Uses and lifetimes
+ * ==================================================================== */
+
+static bool is_alias_op(tir_opcode c)
+{
+    return c == TIR_VIEW || c == TIR_EXPAND_DIMS || c == TIR_BROADCAST || c == TIR_TRANS || c == TIR_SPLAT;
+}
+
+static const tir_block *def_block(const tir_value *x)
+{
+    if (x->def)
+        return x->def->parent;
+    return x->block;
+}
+
+/* The op of block b that is or contains op u. */
+static const tir_op *top_in(const tir_op *u, const tir_block *b)
+{
+    while (u && u->parent != b)
+        u = u->parent ? u->parent->owner : NULL;
+    return u;
+}
+
+
+static void note_use(lw *L, const tir_value *x, const tir_op *u)
+{
+    const vinfo *xi = V(L, x);
+    if (xi->kind != VK_TILE)
+        return;
+    vinfo *r = &L->v[xi->root];
+    r->nuses++;
+    const tir_op *t = top_in(u, r->defblk);
+    if (!t)
+        return;
+    if (!r->first_top || lw_pos(L, t) < lw_pos(L, r->first_top) ||
+        (t == r->first_top && lw_pos(L, u) < lw_pos(L, r->first_use))) {
+        if (!r->first_top || lw_pos(L, t) < lw_pos(L, r->first_top))
+            r->first_top = t;
+        if (!r->first_use || lw_pos(L, u) < lw_pos(L, r->first_use))
+            r->first_use = u;
+    }
+    if (!r->last_top || lw_pos(L, t) > lw_pos(L, r->last_top))
+        r->last_top = t;
+}
+
+
+void lw_number_block(lw *L, const tir_block *b, opnums *out)
+{
+    for (const tir_op *op = b->first; op; op = op->next) {
+        size_t me = out->len;
+        opnum n = {op, (int)out->len, 0};
+        LM_PUSH(out, n);
+        for (int r = 0; r < op->nregions; r++)
+            lw_number_block(L, op->regions[r], out);
+        out->items[me].end = (int)out->len - 1;
+    }
+}
+
+int lw_pos(lw *L, const tir_op *op)
+{
+    for (int i = 0; i < L->nnums; i++)
+        if (L->nums[i].op == op)
+            return L->nums[i].pos;
+    return -1;
+}
+
+void lw_uses_block(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op; op = op->next) {
+        if (op->code == TIR_YIELD) {
+            const tir_op *f = b->owner;
+            for (int i = 0; i < op->nopnds; i++) {
+                /* yielding the carried value itself is no use of it */
+                if (f && f->code == TIR_FOR && op->opnds[i] == tir_for_arg(f, i))
+                    continue;
+                note_use(L, op->opnds[i], op);
+            }
+        } else if (!((is_alias_op(op->code) || op->code == TIR_CAST) && op->nresults == 1 &&
+                     V(L, op->results[0])->kind == VK_TILE && V(L, op->results[0])->root != op->results[0]->uid)) {
+            for (int i = 0; i < op->nopnds; i++)
+                note_use(L, op->opnds[i], op);
+        }
+        for (int r = 0; r < op->nregions; r++)
+            lw_uses_block(L, op->regions[r]);
+    }
+}
+
+void lw_defblocks(lw *L, const tir_block *b)
+{
+    for (int i = 0; i < b->nargs; i++)
+        V(L, b->args[i])->defblk = b;
+    for (const tir_op *op = b->first; op; op = op->next) {
+        for (int i = 0; i < op->nresults; i++)
+            V(L, op->results[i])->defblk = def_block(op->results[i]);
+        for (int r = 0; r < op->nregions; r++)
+            lw_defblocks(L, op->regions[r]);
+    }
+}
+
+/* The only op using root r (through aliases), or NULL. */
+const tir_op *lw_only_use(lw *L, int r)
+{
+    const vinfo *ri = &L->v[r];
+    return ri->nuses == 1 ? ri->first_use : NULL;
+}

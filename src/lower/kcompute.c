@@ -1,0 +1,504 @@
+/* kcompute.c - the compute kernel: operands, outputs and temporaries of
+ * tile ops, waits and pops, loops and yields, and the op-by-op walk. */
+#include "lower/lower_int.h"
+
+#include <string.h>
+
+/* ======================================================================
+ * Compute kernel
+ * ==================================================================== */
+
+
+store *lw_root_store(lw *L, int r)
+{
+    const vinfo *ri = &L->v[r];
+    if (ri->dest == D_DST)
+        return NULL;
+    if (ri->dest == D_DOT)
+        return &L->st[L->v[ri->dest_ref].st];
+    return ri->st >= 0 ? &L->st[ri->st] : NULL;
+}
+
+/* Where root r's pages are read from right now. */
+bool lw_read_at(kctx *K, int r, int *cb, int64_t *at, lm_loc loc)
+{
+    lw *L = K->L;
+    const vinfo *ri = &L->v[r];
+    if (ri->dest == D_DST) {
+        *cb = LW_DST;
+        *at = 0;
+        return true;
+    }
+    store *s = lw_root_store(L, r);
+    if (!s || ri->dest == D_DOT || ri->dest == D_OUT || (ri->rl == R_NEW && s->inplace)) {
+        lw_fail(L, loc, "a value is read where the lowering keeps no readable copy of it");
+        return false;
+    }
+    *cb = s->cb;
+    *at = ri->rl == R_NEW && !s->old_popped ? s->tiles : 0;
+    return true;
+}
+
+bool lw_get_opnd(kctx *K, const tir_value *x, const vinfo *res, opnd *o, lm_loc loc)
+{
+    lw *L = K->L;
+    const vinfo *xi = V(L, x);
+    memset(o, 0, sizeof *o);
+    if (xi->kind == VK_CONST) {
+        o->k = O_CONST;
+        o->c = xi->c;
+        return true;
+    }
+    if (xi->kind != VK_TILE || xi->trans || xi->tview) {
+        lw_fail(L, loc, "an operand the tile ops cannot read (a transposed or row view of a vector)");
+        return false;
+    }
+    if (!lw_read_at(K, xi->root, &o->cb, &o->at, loc))
+        return false;
+    const vinfo *ri = &L->v[xi->root];
+    o->tiles = ri->tr * ri->tc;
+    o->stiles = lw_vtiles(L, ri);
+    switch (xi->bc) {
+    case BC_NONE:
+        if (res && (ri->tr != res->tr || ri->tc != res->tc)) {
+            lw_fail(L, loc, "operand of %lldx%lld tiles in an op on %lldx%lld tiles", (long long)ri->tr,
+                 (long long)ri->tc, (long long)res->tr, (long long)res->tc);
+            return false;
+        }
+        o->k = O_FULL;
+        return true;
+    case BC_COL:
+        o->k = O_COL;
+        return true;
+    case BC_SCALAR:
+        o->k = O_SCALAR;
+        return true;
+    }
+    return false;
+}
+
+/* A temporary CB for step k of an op, the same in every class. */
+int lw_temp_cb(kctx *K, const tir_op *op, int k, int64_t tiles, const sym_expr *stiles, arch_format fmt)
+{
+    lw *L = K->L;
+    for (int i = 0; i < L->ntmp; i++)
+        if (L->tmp[i].op == op && L->tmp[i].k == k)
+            return L->st[L->tmp[i].st].cb;
+    if (L->ntmp == LW_MAX_TEMPS) {
+        lw_fail(L, op->loc, "too many temporary buffers");
+        return 0;
+    }
+    int s = lw_new_store(L, ST_TEMP, tiles, tiles, fmt, op->loc);
+    lw_store_sym(L, s, stiles, NULL, lm_arena_printf(&L->ar, "a temporary of line %d", op->loc.line));
+    L->st[s].cb = lw_next_cb(L, op->loc);
+    L->tmp[L->ntmp++] = (temp){op, k, s};
+    return L->st[s].cb;
+}
+
+/* Begin writing root r: the CB and page offset it goes to (reserving). */
+int lw_out_open(kctx *K, int r)
+{
+    lw *L = K->L;
+    vinfo *ri = &L->v[r];
+    if (ri->dest == D_DST)
+        return LW_DST;
+    store *s = lw_root_store(L, r);
+    if (ri->dest == D_DOT) {
+        vinfo *t = &L->v[ri->dest_ref];
+        store *ts = &L->st[t->st];
+        if (!ts->inplace)
+            lw_cbop(K, DF_CB_RESERVE, ts->cb, ts->tiles);
+        t->reserved = true;
+        return ts->cb;
+    }
+    if (!(ri->dest == D_CARRY && s->inplace) && !ri->reserved)
+        lw_cbop(K, DF_CB_RESERVE, s->cb, s->tiles);
+    return s->cb;
+}
+
+void lw_out_close(kctx *K, int r)
+{
+    lw *L = K->L;
+    vinfo *ri = &L->v[r];
+    store *s = lw_root_store(L, r);
+    if (ri->dest == D_DST || ri->dest == D_DOT || (ri->dest == D_CARRY && s->inplace))
+        return;
+    lw_cbop(K, DF_CB_PUSH, s->cb, s->tiles);
+}
+
+df_stmt *lw_elt(kctx *K, df_eltop op, int a, int64_t at, int b, int64_t at_b, df_bcast bc, int out, int64_t rows,
+                int64_t cols)
+{
+    df_stmt *s = S(K, DF_ELTWISE);
+    s->sub = op;
+    s->cb = a;
+    s->at = C(K, at);
+    s->cb_b = b;
+    s->at_b = C(K, at_b);
+    s->bcast = bc;
+    s->cb_out = out;
+    s->rows = C(K, rows);
+    s->cols = C(K, cols);
+    lw_put(K, s);
+    return s;
+}
+
+df_stmt *lw_sfpu(kctx *K, df_sfpuop op, int a, int64_t at, int out, int64_t n, double scalar)
+{
+    df_stmt *s = S(K, DF_SFPU);
+    s->sub = op;
+    s->cb = a;
+    s->at = C(K, at);
+    s->cb_out = out;
+    s->n = C(K, n);
+    s->scalar = scalar;
+    lw_put(K, s);
+    return s;
+}
+
+void lw_fill(kctx *K, int out, int64_t n, double c)
+{
+    df_stmt *s = S(K, DF_FILL);
+    s->cb_out = out;
+    s->n = C(K, n);
+    s->scalar = c;
+    lw_put(K, s);
+}
+
+void lw_copy(kctx *K, int a, int64_t at, int out, int64_t n)
+{
+    df_stmt *s = S(K, DF_COPY);
+    s->cb = a;
+    s->at = C(K, at);
+    s->cb_out = out;
+    s->n = C(K, n);
+    lw_put(K, s);
+}
+
+df_bcast lw_bc_of(okind k) { return k == O_COL ? DF_BC_COL : k == O_SCALAR ? DF_BC_SCALAR : DF_BC_NONE; }
+
+/* A constant as a one-tile operand: filled into a temporary CB. */
+void lw_const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o)
+{
+    int cb = lw_temp_cb(K, op, k, 1, sym_const(K->L->sc, 1), lw_interm_format(K->L));
+    lw_cbop(K, DF_CB_RESERVE, cb, 1);
+    lw_fill(K, cb, 1, c);
+    lw_cbop(K, DF_CB_PUSH, cb, 1);
+    lw_cbop(K, DF_CB_WAIT, cb, 1);
+    o->k = O_SCALAR;
+    o->cb = cb;
+    o->at = 0;
+    o->tiles = 1;
+    o->stiles = sym_const(K->L->sc, 1);
+}
+
+void lw_end_temp(kctx *K, const opnd *o, bool was_temp)
+{
+    if (was_temp)
+        lw_cbop(K, DF_CB_POP, o->cb, o->tiles);
+}
+
+/* Roots read by the compute kernel, waited for and popped by it. */
+static bool c_waits(lw *L, int r)
+{
+    const vinfo *ri = &L->v[r];
+    if (ri->kind != VK_TILE || ri->root != r)
+        return false;
+    store *s = lw_root_store(L, r);
+    if (!s || ri->dest == D_DOT || ri->dest == D_OUT || ri->dest == D_DST)
+        return false;
+    if ((ri->rl == R_NEW || ri->rl == R_OLD) && s->inplace)
+        return false; /* accumulated in reserved pages, pushed after the loop */
+    if (ri->rl == R_RESULT && s->writer_pops)
+        return false;
+    return true;
+}
+
+static void c_wait(kctx *K, int r)
+{
+    lw *L = K->L;
+    const vinfo *ri = &L->v[r];
+    store *s = lw_root_store(L, r);
+    int64_t n = s->tiles;
+    if (ri->rl == R_NEW && !s->old_popped)
+        n = 2 * s->tiles;
+    lw_cbop(K, DF_CB_WAIT, s->cb, n);
+}
+
+static void c_pop(kctx *K, int r)
+{
+    lw *L = K->L;
+    const vinfo *ri = &L->v[r];
+    if (ri->rl == R_NEW)
+        return; /* the next iteration's value */
+    store *s = lw_root_store(L, r);
+    lw_cbop(K, DF_CB_POP, s->cb, s->tiles);
+    if (ri->rl == R_OLD)
+        s->old_popped = true;
+}
+
+
+static void emit_cfor(kctx *K, const tir_op *f)
+{
+    lw *L = K->L;
+    int n = tir_for_ncarried(f);
+    for (int i = 0; i < n; i++) {
+        const vinfo *ai = V(L, tir_for_arg(f, i));
+        if (ai->kind != VK_TILE)
+            continue;
+        store *s = &L->st[ai->st];
+        lw_cbop(K, DF_CB_RESERVE, s->cb, s->tiles);
+        if (s->inplace) {
+            if (s->fill_first)
+                lw_fill(K, s->cb, s->tiles, 0);
+            continue;
+        }
+        const vinfo *in = V(L, tir_for_init(f, i));
+        if (in->kind == VK_CONST) {
+            lw_fill(K, s->cb, s->tiles, in->c);
+        } else {
+            opnd o;
+            if (!lw_get_opnd(K, tir_for_init(f, i), ai, &o, f->loc))
+                return;
+            if (o.k != O_FULL) {
+                lw_fail(L, f->loc, "a broadcast initial value of a loop-carried tile");
+                return;
+            }
+            lw_copy(K, o.cb, o.at, s->cb, s->tiles);
+        }
+        lw_cbop(K, DF_CB_PUSH, s->cb, s->tiles);
+    }
+    df_stmt *saved;
+    int nivs = K->nivs;
+    if (!lw_open_ir_loop(K, f, &saved))
+        return;
+    for (int i = 0; i < n; i++) {
+        const vinfo *ai = V(L, tir_for_arg(f, i));
+        if (ai->kind == VK_TILE)
+            L->st[ai->st].old_popped = false;
+    }
+    lw_emit_cblock(K, f->regions[0]);
+    lw_close_for(K, saved);
+    K->nivs = nivs;
+    for (int i = 0; i < n; i++) {
+        const vinfo *ai = V(L, tir_for_arg(f, i));
+        if (ai->kind == VK_TILE && L->st[ai->st].inplace)
+            lw_cbop(K, DF_CB_PUSH, L->st[ai->st].cb, L->st[ai->st].tiles);
+    }
+}
+
+static void emit_yield(kctx *K, const tir_op *y)
+{
+    lw *L = K->L;
+    const tir_op *f = y->parent->owner;
+    if (!f || f->code != TIR_FOR)
+        return;
+    for (int i = 0; i < tir_for_ncarried(f); i++) {
+        const tir_value *arg = tir_for_arg(f, i);
+        const vinfo *ai = V(L, arg);
+        if (ai->kind != VK_TILE)
+            continue;
+        store *s = &L->st[ai->st];
+        const tir_value *yv = y->opnds[i];
+        const vinfo *yi = V(L, yv);
+        if (s->inplace || yv == arg)
+            continue;
+        if (yi->kind == VK_TILE && L->v[yi->root].st == ai->st && L->v[yi->root].rl == R_NEW)
+            continue;
+        /* lw_copy (or fill) the yielded value in behind the old one */
+        lw_cbop(K, DF_CB_RESERVE, s->cb, s->tiles);
+        if (yi->kind == VK_CONST) {
+            lw_fill(K, s->cb, s->tiles, yi->c);
+        } else {
+            opnd o;
+            if (!lw_get_opnd(K, yv, ai, &o, y->loc))
+                return;
+            if (o.k != O_FULL) {
+                lw_fail(L, y->loc, "a broadcast yielded as a loop-carried tile");
+                return;
+            }
+            lw_copy(K, o.cb, o.at, s->cb, s->tiles);
+        }
+        lw_cbop(K, DF_CB_PUSH, s->cb, s->tiles);
+    }
+}
+
+static void end_of_body(kctx *K, const tir_op *f)
+{
+    lw *L = K->L;
+    const tir_op *y = tir_yield_of(f->regions[0]);
+    for (int i = 0; i < tir_for_ncarried(f); i++) {
+        const tir_value *arg = tir_for_arg(f, i);
+        const vinfo *ai = V(L, arg);
+        if (ai->kind != VK_TILE)
+            continue;
+        store *s = &L->st[ai->st];
+        if (s->inplace || y->opnds[i] == arg || s->old_popped)
+            continue;
+        lw_cbop(K, DF_CB_POP, s->cb, s->tiles);
+        s->old_popped = true;
+    }
+}
+
+static void emit_cstore(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int i = lw_access_of(L, op);
+    if (i < 0)
+        return;
+    access *x = &L->ax[i];
+    if (!x->copy_in)
+        return;
+    const tir_value *val = op->opnds[1];
+    const vinfo *vi = V(L, val);
+    lw_cbop(K, DF_CB_RESERVE, x->cb, x->tiles);
+    if (vi->kind == VK_CONST) {
+        lw_fill(K, x->cb, x->tiles, vi->c);
+    } else if (vi->kind == VK_TILE && vi->tview && vi->bc == BC_NONE) {
+        int cb;
+        int64_t at;
+        if (!lw_read_at(K, vi->root, &cb, &at, op->loc))
+            return;
+        df_stmt *s = S(K, DF_TRANSPOSE);
+        s->cb = cb;
+        s->at = C(K, at);
+        s->cb_out = x->cb;
+        s->rows = C(K, L->v[vi->root].tr);
+        s->cols = C(K, 1);
+        lw_put(K, s);
+    } else {
+        opnd o;
+        if (!lw_get_opnd(K, val, NULL, &o, op->loc))
+            return;
+        if (o.k != O_FULL || o.tiles != x->tiles) {
+            lw_fail(L, op->loc, "the stored value (%lld tiles) does not match the block (%lld tiles)",
+                 (long long)o.tiles, (long long)x->tiles);
+            return;
+        }
+        lw_copy(K, o.cb, o.at, x->cb, x->tiles);
+    }
+    lw_cbop(K, DF_CB_PUSH, x->cb, x->tiles);
+}
+
+/* A load cut short by a boundary check: its pages past the extent hold
+ * what they held before, so the values are copied with those elements set
+ * to zero (the padding the kernel asked for) before anything reads them. */
+static void emit_clean(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int i = lw_access_of(L, op);
+    if (i < 0 || !L->ax[i].clean)
+        return;
+    const access *x = &L->ax[i];
+    pred p[2];
+    int np = 0;
+    if (x->clip_rows)
+        p[np++] = (pred){{-1, 0}, sym_sub(L->sc, x->clip_rows, sym_const(L->sc, 1))};
+    if (x->clip_cols)
+        p[np++] = (pred){{0, -1}, sym_sub(L->sc, x->clip_cols, sym_const(L->sc, 1))};
+    int out = L->st[x->clean].cb;
+    lw_cbop(K, DF_CB_WAIT, x->cb, x->tiles);
+    lw_cbop(K, DF_CB_RESERVE, out, x->tiles);
+    lw_mask_stmt(K, x->cb, 0, out, x->tr, x->tc, p, np, 0.0);
+    lw_cbop(K, DF_CB_PUSH, out, x->tiles);
+    lw_cbop(K, DF_CB_POP, x->cb, x->tiles);
+}
+
+static void emit_cop(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    switch (op->code) {
+    case TIR_FOR:
+        emit_cfor(K, op);
+        return;
+    case TIR_YIELD:
+        emit_yield(K, op);
+        return;
+    case TIR_STORE:
+    case TIR_DESC_STORE:
+        emit_cstore(K, op);
+        return;
+    default:
+        break;
+    }
+    if (op->nresults != 1)
+        return;
+    const vinfo *ri = V(L, op->results[0]);
+    if (ri->kind != VK_TILE || ri->root != op->results[0]->uid)
+        return; /* constants, index tiles, aliases, loads */
+    switch (op->code) {
+    case TIR_ADD:
+    case TIR_SUB:
+    case TIR_MUL:
+    case TIR_DIV:
+    case TIR_MAX:
+    case TIR_MIN:
+        lw_emit_binary(K, op);
+        return;
+    case TIR_NEG:
+    case TIR_EXP:
+    case TIR_EXP2:
+    case TIR_LOG:
+    case TIR_LOG2:
+    case TIR_CAST:
+        lw_emit_unary(K, op);
+        return;
+    case TIR_REDUCE_MAX:
+    case TIR_REDUCE_SUM:
+        lw_emit_reduce(K, op);
+        return;
+    case TIR_WHERE:
+        lw_emit_where(K, op);
+        return;
+    case TIR_CMP_EQ:
+    case TIR_CMP_NE:
+    case TIR_CMP_LT:
+    case TIR_CMP_LE:
+    case TIR_CMP_GT:
+    case TIR_CMP_GE:
+        lw_emit_cmp(K, op);
+        return;
+    case TIR_DOT:
+        lw_emit_dot(K, op);
+        return;
+    case TIR_LOAD:
+    case TIR_DESC_LOAD:
+        emit_clean(K, op);
+        return;
+    default:
+        lw_fail(L, op->loc, "'%s' has no tile op", tir_op_name(op->code));
+        return;
+    }
+}
+
+void lw_emit_cblock(kctx *K, const tir_block *b)
+{
+    lw *L = K->L;
+    /* carried values no op reads: free their pages at once */
+    for (int i = 0; i < b->nargs; i++) {
+        int u = b->args[i]->uid;
+        if (c_waits(L, u) && L->v[u].defblk == b && !L->v[u].first_top) {
+            c_wait(K, u);
+            c_pop(K, u);
+        }
+    }
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        for (int u = 0; u < L->nv; u++)
+            if (L->v[u].first_top == op && c_waits(L, u) && !(op->code == TIR_YIELD && L->v[u].rl == R_NEW))
+                c_wait(K, u); /* (a yield does not read the value made in its place) */
+        emit_cop(K, op);
+        if (op->code == TIR_YIELD && b->owner)
+            end_of_body(K, b->owner);
+        for (int u = 0; u < L->nv; u++) {
+            if (!c_waits(L, u))
+                continue;
+            const vinfo *v = &L->v[u];
+            if (v->last_top == op)
+                c_pop(K, u);
+            else if (!v->first_top && v->defblk == b && L->def[u] == op) {
+                c_wait(K, u); /* made or arrived, never read */
+                c_pop(K, u);
+            }
+        }
+    }
+}

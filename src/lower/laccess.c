@@ -1,0 +1,485 @@
+/* laccess.c - the lowering's view of the block accesses: tensors, tile
+ * coordinates, boundary checks and transports. */
+#include "lower/lower_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ======================================================================
+ * Accesses: tensors, tile coordinates, transports
+ * ==================================================================== */
+
+int lw_tensor_index(lw *L, const tir_tensor *t)
+{
+    for (int i = 0; i < L->p->ntensors; i++)
+        if (!strcmp(L->p->tensors[i].name, t->name))
+            return i;
+    return -1;
+}
+
+static bool add_term(lw *L, access *x, const sym_expr *var, int64_t rc, int64_t cc)
+{
+    for (int i = 0; i < x->nterms; i++)
+        if (x->var[i] == var) {
+            x->rco[i] += rc;
+            x->cco[i] += cc;
+            return true;
+        }
+    if (x->nterms == (int)LM_COUNT(x->var))
+        return false;
+    x->var[x->nterms] = var;
+    x->rco[x->nterms] = rc;
+    x->cco[x->nterms] = cc;
+    x->nterms++;
+    (void)L;
+    return true;
+}
+
+/* The block pointer or descriptor an access goes through: its make op,
+ * followed back through advances and loop-carried arguments. */
+const tir_op *lw_make_of(const tir_value *v)
+{
+    for (int guard = 0; v && guard < 64; guard++) {
+        if (v->def) {
+            if (v->def->code == TIR_MAKE_BLOCK_PTR || v->def->code == TIR_MAKE_DESC)
+                return v->def;
+            if (v->def->code != TIR_ADVANCE)
+                return NULL;
+            v = v->def->opnds[0];
+        } else if (v->block && v->block->owner && v->block->owner->code == TIR_FOR && v->argno >= 1) {
+            v = tir_for_init(v->block->owner, v->argno - 1);
+        } else {
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* Per access dimension: whether a boundary check clips it (descriptors clip
+ * every dimension, block pointers the dimensions listed) and its extent
+ * (the tensor's, or the view's when the dimensions are a view's). */
+static void clip_info(lw *L, const acc_access *aa, bool view, bool *checked, const sym_expr **ext)
+{
+    const tir_op *m = lw_make_of(aa->op->opnds[0]);
+    const tir_tensor *t = aa->tensor;
+    bool desc = aa->op->code == TIR_DESC_LOAD || aa->op->code == TIR_DESC_STORE;
+    for (int d = 0; d < aa->rank; d++) {
+        checked[d] = desc;
+        ext[d] = view && m ? m->opnds[1 + d]->sym : d < t->rank ? t->shape[d] : NULL;
+    }
+    if (desc || !m)
+        return;
+    int rk = m->rank;
+    bool used[TIR_MAX_RANK] = {0};
+    for (int i = 0; i < rk; i++) {
+        if (!(aa->op->bcheck >> i & 1))
+            continue;
+        if (view) {
+            checked[i] = true;
+            continue;
+        }
+        /* the tensor dimension this view dimension walks (as the analysis matched it) */
+        const sym_expr *st = m->opnds[1 + rk + i]->sym;
+        int d = t->rank - 1;
+        while (d >= 0 && (used[d] || !st || t->strides[d] != st))
+            d--;
+        if (d >= 0) {
+            used[d] = true;
+            checked[d] = true;
+        }
+    }
+    (void)L;
+}
+
+/* True when the access analysis placed the access on its tensor's own
+ * dimensions (every stride of the view is one of the tensor's); false when
+ * the access's dimensions are a view's. */
+bool lw_on_tensor_dims(const acc_access *aa)
+{
+    const tir_op *m = lw_make_of(aa->op->opnds[0]);
+    const tir_tensor *t = aa->tensor;
+    if (!m || !t || !t->strides)
+        return true;
+    int rk = m->rank;
+    if (aa->rank != rk)
+        return true;
+    bool all = aa->rank == t->rank;
+    for (int i = 0; i < rk && i < TIR_MAX_RANK; i++) {
+        const sym_expr *st = m->opnds[1 + rk + i]->sym;
+        bool found = false;
+        for (int d = 0; d < t->rank; d++)
+            found |= st && t->strides[d] == st;
+        all &= found;
+    }
+    return all;
+}
+
+/* lw_on_tensor_dims, with the view's strides in out. */
+static bool view_strides(lw *L, const acc_access *aa, int64_t *out)
+{
+    const tir_op *m = lw_make_of(aa->op->opnds[0]);
+    if (m)
+        for (int i = 0; i < m->rank && i < TIR_MAX_RANK; i++) {
+            const sym_expr *st = m->opnds[1 + m->rank + i]->sym;
+            out[i] = 0;
+            if (st)
+                sym_eval(st, &L->s->values, &out[i]);
+        }
+    return lw_on_tensor_dims(aa);
+}
+
+
+/* The data-movement kernel that runs on a NoC: the simulator gives the
+ * reader NoC 0 and the writer NoC 1 (TT-Metalium's defaults), so a transport
+ * whose schedule fixes its NoC goes on that kernel. */
+static df_kernel_kind noc_kernel(sched_noc n) { return n == SCHED_NOC_1 ? DF_WRITER : DF_READER; }
+
+bool lw_plan_access(lw *L, int idx)
+{
+    const acc_access *aa = &L->acc->acc[idx];
+    access *x = &L->ax[idx];
+    x->aa = aa;
+    x->index = idx;
+    x->is_store = aa->is_store;
+    x->sem_ready = x->sem_valid = -1;
+    lm_loc loc = aa->op->loc;
+    if (!aa->tensor) {
+        lw_fail(L, loc, "a block access whose tensor is unknown");
+        return false;
+    }
+    if (!aa->affine) {
+        lw_fail(L, loc, "the offsets of this access of '%s' are not affine in the program and loop indices",
+             aa->tensor->name);
+        return false;
+    }
+    x->tensor = lw_tensor_index(L, aa->tensor);
+    int r = aa->rank;
+    const tir_tensor *tt = aa->tensor;
+    int tr_ = tt->rank;
+    int64_t dim[TIR_MAX_RANK] = {0}, blk[TIR_MAX_RANK] = {0};
+    for (int d = 0; d < tr_; d++)
+        if (!lw_ev(L, tt->shape[d], &dim[d], loc))
+            return false;
+    for (int d = 0; d < r; d++)
+        if (!lw_ev(L, aa->block[d], &blk[d], loc))
+            return false;
+    /* lrow[d]: rows of the 2-D layout a unit step along access dimension d
+       moves; coldim: the dimension along the layout's columns. When the
+       analysis placed the offsets on the tensor's dimensions they are those;
+       otherwise they are a view's, whose strides say where each step goes. */
+    int64_t lrow[TIR_MAX_RANK] = {0};
+    int coldim = r - 1;
+    int64_t vstride[TIR_MAX_RANK];
+    bool view = !view_strides(L, aa, vstride);
+    bool fold = tt->fold_rows;
+    if (!view) {
+        if (r >= 2) {
+            lrow[r - 2] = 1;
+            for (int d = r - 3; d >= 0; d--)
+                lrow[d] = lrow[d + 1] * (d + 1 == r - 2 && !fold ? lw_pad32(dim[r - 2]) : dim[d + 1]);
+        }
+    } else {
+        /* row-major element offsets of the view, laid onto the tensor's rows:
+           exact when its rows are not padded, or there is one group of them,
+           or the layout folds the leading dimensions into rows */
+        int64_t rowlen = tr_ >= 1 ? dim[tr_ - 1] : 1, lead = 1;
+        for (int d = 0; d + 2 < tr_; d++)
+            lead *= dim[d];
+        bool ok = rowlen == lw_pad32(rowlen) &&
+                  (tr_ < 2 || lead == 1 || fold || dim[tr_ - 2] == lw_pad32(dim[tr_ - 2]));
+        coldim = -1;
+        for (int d = 0; ok && d < r; d++) {
+            if (vstride[d] == 1 && coldim < 0)
+                coldim = d;
+            else if (vstride[d] % rowlen == 0)
+                lrow[d] = vstride[d] / rowlen;
+            else
+                ok = false;
+        }
+        if (!ok || coldim < 0) {
+            lw_fail(L, loc, "the view of '%s' (strides that are not the tensor's) does not map onto its tile layout",
+                 tt->name);
+            return false;
+        }
+    }
+    /* The block's rows: contiguous when the dimensions that span more than
+       one index nest exactly (each step of an outer one is a whole inner
+       run), or evenly spaced when a single one spans (e.g. one row per
+       split); anything else is refused. */
+    int64_t rows_el = 1, rstride = 1;
+    int span[TIR_MAX_RANK], nspan = 0;
+    for (int d = 0; d < r; d++)
+        if (d != coldim && blk[d] > 1) {
+            rows_el *= blk[d];
+            span[nspan++] = d;
+        }
+    for (int i = 1; i < nspan; i++) /* outermost (largest step) first */
+        for (int j = i; j > 0 && lrow[span[j - 1]] < lrow[span[j]]; j--) {
+            int t = span[j];
+            span[j] = span[j - 1];
+            span[j - 1] = t;
+        }
+    if (nspan == 1) {
+        rstride = lrow[span[0]];
+    } else if (nspan > 1) {
+        bool nested = lrow[span[nspan - 1]] == 1;
+        for (int i = 0; i + 1 < nspan; i++)
+            nested &= lrow[span[i]] == blk[span[i + 1]] * lrow[span[i + 1]];
+        if (!nested) {
+            lw_fail(L, loc, "the block of '%s' is spread over its tile layout in more than one direction", tt->name);
+            return false;
+        }
+    }
+    int64_t cols_el = coldim >= 0 ? blk[coldim] : 1;
+    /* boundary checks that can cut a block short: only the elements inside
+       move (the rest of the pages keep what they held) */
+    bool checked[TIR_MAX_RANK];
+    const sym_expr *ext[TIR_MAX_RANK];
+    clip_info(L, aa, view, checked, ext);
+    for (int d = 0; d < r; d++) {
+        int64_t e;
+        if (!checked[d] || !ext[d] || sym_eval(ext[d], &L->s->values, &e) != SYM_OK || blk[d] <= 1)
+            continue;
+        /* whole blocks: the extent and every offset are multiples of the block
+           (an offset with another remainder can still cross the end) */
+        bool aligned = e % blk[d] == 0 && e >= blk[d] && aa->dims[d].affine;
+        int64_t v = 0;
+        if (aligned && aa->dims[d].constant)
+            aligned = sym_eval(aa->dims[d].constant, &L->s->values, &v) == SYM_OK && v % blk[d] == 0;
+        for (int t = 0; aligned && t < aa->dims[d].nterms; t++)
+            aligned = sym_eval(aa->dims[d].terms[t].coeff, &L->s->values, &v) == SYM_OK && v % blk[d] == 0;
+        if (aligned)
+            continue;
+        const sym_expr *left = sym_sub(L->sc, ext[d], aa->dims[d].offset ? aa->dims[d].offset : sym_const(L->sc, 0));
+        if (d == coldim)
+            x->clip_cols = left;
+        else if (nspan == 1 && span[0] == d)
+            x->clip_rows = left;
+        else {
+            lw_fail(L, loc, "a boundary check of '%s' cuts its block along a dimension the element moves cannot "
+                         "shorten", tt->name);
+            return false;
+        }
+    }
+    x->rows_el = rows_el;
+    x->cols_el = cols_el;
+    x->rstride = rstride;
+    x->coldim = coldim;
+    memcpy(x->lrow, lrow, sizeof x->lrow);
+    x->tr = lm_cdiv(rows_el, LW_TILE);
+    x->tc = lm_cdiv(cols_el, LW_TILE);
+    x->tiles = x->tr * x->tc;
+    int64_t rk = 0, ck = 0;
+    for (int d = 0; d < r; d++) {
+        const acc_dim *ad = &aa->dims[d];
+        int64_t cst;
+        if (!lw_ev(L, ad->constant ? ad->constant : sym_const(L->sc, 0), &cst, loc))
+            return false;
+        bool is_col = d == coldim;
+        if (is_col)
+            ck += cst;
+        else
+            rk += cst * lrow[d];
+        for (int t = 0; t < ad->nterms; t++) {
+            int64_t co;
+            if (!lw_ev(L, ad->terms[t].coeff, &co, loc))
+                return false;
+            if (!add_term(L, x, ad->terms[t].var, is_col ? 0 : co * lrow[d], is_col ? co : 0)) {
+                lw_fail(L, loc, "too many index terms in an access of '%s'", aa->tensor->name);
+                return false;
+            }
+        }
+    }
+    /* A padded dimension r-2 (not a multiple of 32) must not be walked past
+       its extent by an offset: the next index lives a padded stride away. */
+    if (!view && !fold && r >= 2 && dim[r - 2] != lw_pad32(dim[r - 2])) {
+        int64_t hi = 0;
+        const acc_dim *ad = &aa->dims[r - 2];
+        int64_t cst = 0;
+        bool known = lw_ev(L, ad->constant ? ad->constant : sym_const(L->sc, 0), &cst, loc);
+        hi = cst;
+        for (int t = 0; known && t < ad->nterms; t++) {
+            int64_t co = 0, vmax = -1;
+            known = lw_ev(L, ad->terms[t].coeff, &co, loc);
+            const char *vn = ad->terms[t].var->name;
+            if (!strncmp(vn, "pid.", 4) && atoi(vn + 4) < L->f->grid_rank)
+                vmax = L->ext[atoi(vn + 4)] - 1;
+            else
+                known = false; /* a loop index: bounded by the loop, not checked here */
+            if (known)
+                hi += co > 0 ? co * vmax : 0;
+        }
+        if (known && hi >= dim[r - 2]) {
+            lw_fail(L, loc, "an offset of '%s' along its dimension %d reaches %lld, past its extent %lld, which the tile "
+                         "layout pads to %lld (view the tensor so that the offset stays inside, or make the extent a "
+                         "multiple of %d)", aa->tensor->name, r - 2, (long long)hi, (long long)dim[r - 2],
+                 (long long)lw_pad32(dim[r - 2]), LW_TILE);
+            return false;
+        }
+    }
+    /* Whole tiles when the block starts on a tile boundary and its rows are
+       contiguous; a store also needs whole tiles (it must not write what
+       lies beside the block). Otherwise the block moves element by element. */
+    bool aligned = rk % LW_TILE == 0 && ck % LW_TILE == 0 && rstride == 1;
+    for (int t = 0; t < x->nterms; t++)
+        aligned &= x->rco[t] % LW_TILE == 0 && x->cco[t] % LW_TILE == 0;
+    if (x->is_store && (rows_el % LW_TILE || cols_el % LW_TILE))
+        aligned = false;
+    bool aligned0 = aligned; /* before the boundary checks (the L1 plan's indicator covers them) */
+    if (x->clip_rows || x->clip_cols)
+        aligned = false;
+    x->elems = !aligned;
+    x->r0 = aligned ? rk / LW_TILE : rk;
+    x->c0 = aligned ? ck / LW_TILE : ck;
+    if (aligned)
+        for (int t = 0; t < x->nterms; t++)
+            x->rco[t] /= LW_TILE, x->cco[t] /= LW_TILE;
+    /* depth: the summary's buffer, else depth.<tensor>, else 2 (loads) / 1 (stores) */
+    int64_t depth = -1;
+    for (int b = 0; b < L->k->nbufs; b++)
+        if (L->k->bufs[b].access == idx && L->k->bufs[b].depth)
+            depth = lw_evd(L, L->k->bufs[b].depth, -1);
+    if (depth < 1)
+        depth = lw_value_of(L, lm_arena_printf(&L->ar, "depth.%s", aa->tensor->name), x->is_store ? 1 : 2);
+    if (depth < 1)
+        depth = 1;
+    x->depth = depth;
+    /* the same as expressions, for the L1 plan */
+    const sym_expr *srows = sym_const(L->sc, 1), *sclip = sym_const(L->sc, 0);
+    for (int d = 0; d < r; d++) {
+        if (d != coldim && blk[d] > 1)
+            srows = sym_mul(L->sc, srows, aa->block[d]);
+        int64_t e;
+        if (checked[d] && ext[d] && sym_eval(ext[d], &L->s->values, &e) == SYM_OK)
+            sclip = sym_add(L->sc, sclip, sym_mod(L->sc, ext[d], aa->block[d]));
+    }
+    const sym_expr *scols = coldim >= 0 ? aa->block[coldim] : sym_const(L->sc, 1);
+    x->stiles = lw_sym_tiles(L, srows, scols);
+    x->sclip = lw_positive(L, sclip);
+    /* element moves issue one command per row and tile column the row
+       crosses; whole tiles one per tile */
+    const sym_expr *selems = sym_mul(L->sc, srows, sym_cdiv(L->sc, scols, sym_const(L->sc, LW_TILE)));
+    x->scmds = aligned0 ? sym_add(L->sc, x->stiles, sym_mul(L->sc, x->sclip, sym_sub(L->sc, selems, x->stiles)))
+                        : selems;
+    x->sdepth = sym_const(L->sc, depth);
+    for (int b = 0; b < L->k->nbufs; b++)
+        if (L->k->bufs[b].access == idx && L->k->bufs[b].depth && lw_evd(L, L->k->bufs[b].depth, -1) >= 1)
+            x->sdepth = L->k->bufs[b].depth;
+    for (int t = 0; L->fz && t < L->fz->nt; t++)
+        if ((L->la ? L->fz->t[t].load : L->fz->t[t].store) == idx)
+            x->passed = true;
+    if (x->passed && L->la) {
+        x->depth = L->nmax; /* the blocks of all the programs dealt to the reducer */
+        x->sdepth = sym_var(L->sc, SCHED_FUSED_PROGRAMS);
+    }
+    /* transport */
+    x->how = (sched_operand){idx, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
+    for (int o = 0; o < L->s->cand.nops; o++)
+        if (L->s->cand.ops[o].access == idx)
+            x->how = L->s->cand.ops[o];
+    x->kernel = x->is_store ? DF_WRITER : DF_READER;
+    sched_noc noc = x->is_store ? L->s->cand.store_noc : x->how.noc;
+    if (noc != SCHED_NOC_ANY)
+        x->kernel = noc_kernel(noc);
+    return true;
+}
+
+/* The most trips of a loop over every program (its count may depend on the
+ * program ids only). */
+static bool most_trips(lw *L, const sym_expr *trips, int64_t *most)
+{
+    int64_t n = 1;
+    for (int g = 0; g < L->f->grid_rank; g++)
+        n *= L->ext[g];
+    if (n > (1 << 20))
+        return false;
+    sym_env env = {0};
+    for (int i = 0; i < L->s->values.n; i++)
+        sym_env_set(&env, L->s->values.b[i].var, L->s->values.b[i].lo);
+    bool ok = true;
+    *most = 0;
+    for (int64_t q = 0; q < n && ok; q++) {
+        int64_t rem = q;
+        for (int g = L->f->grid_rank - 1; g >= 0; g--) {
+            sym_env_set(&env, tir_pid_var(L->sc, g), rem % L->ext[g]);
+            rem /= L->ext[g];
+        }
+        int64_t t;
+        ok = sym_eval(trips, &env, &t) == SYM_OK;
+        if (ok && t > *most)
+            *most = t;
+    }
+    sym_env_free(&env);
+    return ok;
+}
+
+/* A load with a core-to-core transport shares blocks with the cores of its
+ * row (x), column (y) or the whole grid (xy); decide who sends, and check
+ * that every core of the group needs the same block at the same step. */
+bool lw_plan_transport(lw *L, access *x)
+{
+    const acc_access *aa = x->aa;
+    lm_loc loc = aa->op->loc;
+    sched_operand *h = &x->how;
+    if (h->transport == SCHED_DRAM || h->transport == SCHED_FUSED)
+        return true;
+    const char *tn = aa->tensor->name;
+    int64_t n = h->along == SCHED_ON_X ? L->gx : h->along == SCHED_ON_Y ? L->gy : L->gx * L->gy;
+    if (n <= 1) {
+        h->transport = SCHED_DRAM; /* a group of one core */
+        return true;
+    }
+    if (h->transport == SCHED_FORWARD && h->along == SCHED_ON_XY) {
+        lw_fail(L, loc, "forwarding of '%s' over the whole grid (only along a row or a column)", tn);
+        return false;
+    }
+    /* the axes whose program index differs between cores of the group */
+    bool varies[TIR_MAX_GRID] = {false};
+    for (int g = 0; g < L->f->grid_rank; g++) {
+        sched_place pl = L->s->cand.place[g];
+        if (pl == SCHED_ON_XY || (h->along == SCHED_ON_X && pl == SCHED_ON_X) ||
+            (h->along == SCHED_ON_Y && pl == SCHED_ON_Y) ||
+            (h->along == SCHED_ON_XY && (pl == SCHED_ON_X || pl == SCHED_ON_Y)))
+            varies[g] = true;
+    }
+    for (int g = 0; g < L->f->grid_rank; g++)
+        if (varies[g] && (aa->grid_dep >> g & 1)) {
+            lw_fail(L, loc, "'%s' is %s along %s, but its block depends on pid.%d, which differs between those "
+                         "cores", tn, sched_transport_name(h->transport), sched_place_name(h->along), g);
+            return false;
+        }
+    /* A loop around it whose trips differ between the cores of the group
+       (causal attention: later query blocks see more keys) is stretched in
+       the data-movement kernels to the most trips of any program: every core
+       takes part in every block, and pushes only those of its own trips. */
+    for (int l = 0; l < aa->nloops; l++) {
+        const tir_op *lp = aa->loops[l];
+        const sym_expr *trips = lp->sym;
+        bool differs = false;
+        for (int g = 0; g < L->f->grid_rank; g++)
+            differs |= varies[g] && (!trips || sym_depends_on(trips, tir_pid_var(L->sc, g)));
+        if (!differs)
+            continue;
+        int64_t most;
+        if (!trips || !most_trips(L, trips, &most)) {
+            lw_fail(L, loc, "'%s' is %s along %s, but the trips of the loop around it (%s) differ between the cores "
+                         "of a group and cannot be bounded over the programs; use DRAM for it",
+                 tn, sched_transport_name(h->transport), sched_place_name(h->along),
+                 trips ? sym_str(&L->ar, trips) : "unknown");
+            return false;
+        }
+        x->stretched = true;
+        bool known = false;
+        for (int i = 0; i < L->nstretch; i++)
+            known |= L->stretch[i] == lp;
+        if (!known && L->nstretch < ACC_MAX_LOOPS) {
+            L->stretch[L->nstretch] = lp;
+            L->stretch_max[L->nstretch++] = most;
+        }
+    }
+    for (int o = 0; o < L->s->cand.nops; o++)
+        if (L->s->cand.ops[o].access == x->index)
+            x->kernel = noc_kernel(sched_load_noc(&L->s->cand, o));
+    L->lockstep = true;
+    return true;
+}

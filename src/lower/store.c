@@ -1,0 +1,320 @@
+/* store.c - the storage of the lowering: stores and their CBs, where a
+ * computed value goes, and the values that stay in Dst (chains). */
+#include "lower/lower_int.h"
+
+#include <string.h>
+
+/* ======================================================================
+ * Stores, CBs and destinations
+ * ==================================================================== */
+
+int lw_new_store(lw *L, stkind kind, int64_t tiles, int64_t pages, arch_format fmt, lm_loc loc)
+{
+    if (L->nst == LW_MAX_STORES) {
+        lw_fail(L, loc, "more than %d buffers", LW_MAX_STORES);
+        return 0;
+    }
+    store *s = &L->st[L->nst];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->cb = -1;
+    s->tiles = tiles;
+    s->pages = pages;
+    s->fmt = fmt;
+    s->first = s->last = -1;
+    return L->nst++;
+}
+
+/* Tiles of an er x ec element block, as an expression. */
+const sym_expr *lw_sym_tiles(lw *L, const sym_expr *er, const sym_expr *ec)
+{
+    const sym_expr *t = sym_const(L->sc, LW_TILE);
+    return sym_mul(L->sc, sym_cdiv(L->sc, er, t), sym_cdiv(L->sc, ec, t));
+}
+
+const sym_expr *lw_vtiles(lw *L, const vinfo *v) { return lw_sym_tiles(L, v->ser, v->sec); }
+
+/* The L1 plan's view of store s: its pages as tiles x mult. */
+void lw_store_sym(lw *L, int s, const sym_expr *tiles, const sym_expr *mult, const char *what)
+{
+    store *st = &L->st[s];
+    st->stiles = tiles;
+    st->smult = mult ? mult : sym_const(L->sc, 1);
+    st->what = what;
+}
+
+/* 1 when e > 0, else 0 (e >= 0). */
+const sym_expr *lw_positive(lw *L, const sym_expr *e)
+{
+    return sym_min(L->sc, sym_const(L->sc, 1), sym_max(L->sc, sym_const(L->sc, 0), e));
+}
+
+/* A CB the probe's values leave out but others need (recorded once per op
+ * and step), alone in its CB. */
+void lw_plan_virtual(lw *L, const tir_op *op, int k, arch_format fmt, const sym_expr *bytes, const char *what)
+{
+    if (!L->record)
+        return;
+    for (int i = 0; i < L->nvirt; i++)
+        if (L->virt[i].op == op && L->virt[i].k == k)
+            return;
+    if (L->nvirt == LW_MAX_TEMPS)
+        return;
+    L->virt[L->nvirt++] = (lw_virt){op, k, fmt, bytes, what};
+}
+
+int lw_next_cb(lw *L, lm_loc loc)
+{
+    int *n = L->la ? &L->la->ncbs : &L->ncbs; /* a fused consumer's ids follow its producer's */
+    if (*n >= L->a->num_cbs) {
+        lw_fail(L, loc, "the program needs more than the %d circular buffers of a core", L->a->num_cbs);
+        return 0;
+    }
+    return (*n)++;
+}
+
+static bool is_compute_root(lw *L, int r)
+{
+    const tir_value *x = NULL;
+    (void)x;
+    const vinfo *ri = &L->v[r];
+    return ri->kind == VK_TILE && ri->root == r && ri->rl == R_PLAIN && ri->st < 0;
+}
+
+void lw_record_defs(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op; op = op->next) {
+        for (int i = 0; i < op->nresults; i++)
+            L->def[op->results[i]->uid] = op;
+        for (int r = 0; r < op->nregions; r++)
+            lw_record_defs(L, op->regions[r]);
+    }
+}
+
+bool lw_computed_by_compute(lw *L, int r)
+{
+    const tir_op *d = L->def[r];
+    return d && is_compute_root(L, r) && d->code != TIR_LOAD && d->code != TIR_DESC_LOAD && d->code != TIR_FOR;
+}
+
+static void plan_loop(lw *L, const tir_op *f)
+{
+    const tir_block *body = f->regions[0];
+    const tir_op *y = tir_yield_of(body);
+    for (int i = 0; i < tir_for_ncarried(f); i++) {
+        const tir_value *arg = tir_for_arg(f, i), *res = f->results[i];
+        vinfo *ai = V(L, arg);
+        if (ai->kind != VK_TILE)
+            continue;
+        if (ai->bc != BC_NONE || ai->tview) {
+            lw_fail(L, f->loc, "a loop-carried broadcast");
+            return;
+        }
+        int64_t T = ai->tr * ai->tc;
+        /* the summary's buffer may keep it in another format (a baseline's
+           bf16 partials under a block-float output) */
+        for (int b = 0; b < L->k->nbufs; b++)
+            if (L->k->bufs[b].kind == SCHED_BUF_CARRY && L->k->bufs[b].value == arg)
+                ai->fmt = V(L, res)->fmt = L->k->bufs[b].format;
+        if (ai->fmt == ARCH_FP32)
+            ai->fmt = V(L, res)->fmt = lw_interm_format(L);
+        int sti = lw_new_store(L, ST_CARRY, T, 2 * T, ai->fmt, f->loc);
+        lw_store_sym(L, sti, lw_vtiles(L, ai), sym_const(L->sc, 2),
+                  lm_arena_printf(&L->ar, "%s (carried)", arg->name ? arg->name : "a tile"));
+        ai->st = sti;
+        V(L, res)->st = sti;
+        const tir_value *yv = y->opnds[i];
+        const vinfo *yi = V(L, yv);
+        if (yv == arg) {
+            L->st[sti].pages = T;
+            L->st[sti].smult = sym_const(L->sc, 1);
+            continue;
+        }
+        if (yi->kind != VK_TILE || yi->bc != BC_NONE || yi->trans || yi->tview) {
+            continue; /* copied (or filled) at the yield */
+        }
+        int r = yi->root;
+        /* the accumulator pattern: zeros in, the only use is dot's acc, the
+           dot's only use is this yield */
+        const tir_op *d = L->def[r];
+        const vinfo *init = V(L, tir_for_init(f, i));
+        if (d && d->code == TIR_DOT && d->nopnds == 3 && d->parent == body && d->opnds[2] == arg &&
+            ai->nuses == 1 && lw_only_use(L, r) == y && init->kind == VK_CONST && init->c == 0.0) {
+            store *s = &L->st[sti];
+            s->inplace = true;
+            s->pages = T;
+            s->smult = sym_const(L->sc, 1);
+            vinfo *ri = &L->v[r];
+            ri->st = sti;
+            ri->rl = R_NEW;
+            ri->dest = D_CARRY;
+            /* a loop that may run no trip must still leave zeros */
+            sym_env env = {0};
+            for (int g = 0; g < L->f->grid_rank; g++)
+                sym_env_set_range(&env, tir_pid_var(L->sc, g), 0, L->ext[g] - 1);
+            int64_t lo = 0, hi = 0;
+            const sym_expr *trips = f->sym ? sym_subst(L->sc, f->sym, &L->s->values) : NULL;
+            s->fill_first = !trips || sym_bounds(trips, &env, &lo, &hi) != SYM_OK || lo < 1;
+            sym_env_free(&env);
+            continue;
+        }
+        bool twice = false;
+        for (int j = 0; j < y->nopnds; j++)
+            if (j != i && y->opnds[j] != tir_for_arg(f, j) && V(L, y->opnds[j])->kind == VK_TILE &&
+                V(L, y->opnds[j])->root == r)
+                twice = true;
+        if (!twice && d && d->parent == body && lw_computed_by_compute(L, r) && L->v[r].dest == D_OWN) {
+            vinfo *ri = &L->v[r];
+            ri->st = sti;
+            ri->rl = R_NEW;
+            ri->dest = D_CARRY;
+        }
+    }
+}
+
+void lw_plan_block(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        if (op->code == TIR_FOR) {
+            lw_plan_block(L, op->regions[0]);
+            plan_loop(L, op);
+        }
+    }
+}
+
+void lw_plan_dot_acc(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        for (int r = 0; r < op->nregions; r++)
+            lw_plan_dot_acc(L, op->regions[r]);
+        if (op->code != TIR_DOT || op->nopnds < 3)
+            continue;
+        const vinfo *acc = V(L, op->opnds[2]);
+        const vinfo *res = V(L, op->results[0]);
+        if (res->st >= 0 && L->st[res->st].inplace)
+            continue;
+        if (acc->kind != VK_TILE || acc->bc != BC_NONE || acc->trans)
+            continue;
+        int r = acc->root;
+        const tir_op *d = L->def[r];
+        if (d && d->parent == op->parent && lw_computed_by_compute(L, r) && L->v[r].dest == D_OWN &&
+            lw_only_use(L, r) == op && d->code != TIR_DOT) {
+            L->v[r].dest = D_DOT;
+            L->v[r].dest_ref = op->results[0]->uid;
+        }
+    }
+}
+
+/* ======================================================================
+ * Chains in Dst
+ * ==================================================================== */
+
+/* Ops whose tile op works element by element on the tiles of one block, so
+ * that a value another such op makes can stay in Dst for it: arithmetic,
+ * SFPU functions, casts and masks by index predicates (not comparisons or
+ * selections on data, whose lowering reads an operand twice). */
+static bool elementwise(lw *L, const tir_op *op)
+{
+    switch (op->code) {
+    case TIR_ADD:
+    case TIR_SUB:
+    case TIR_MUL:
+    case TIR_DIV:
+    case TIR_MAX:
+    case TIR_NEG:
+    case TIR_EXP:
+    case TIR_EXP2:
+    case TIR_LOG:
+    case TIR_LOG2:
+    case TIR_CAST:
+        return true;
+    case TIR_WHERE:
+        return V(L, op->opnds[0])->kind == VK_MASK;
+    default:
+        return false;
+    }
+}
+
+
+/* Whether op puts anything into the compute kernel. */
+static bool emits(lw *L, const tir_op *op)
+{
+    if (op->nregions || op->code == TIR_YIELD || op->code == TIR_STORE || op->code == TIR_DESC_STORE)
+        return true;
+    if (op->code == TIR_LOAD || op->code == TIR_DESC_LOAD) {
+        int i = lw_access_of(L, op);
+        return i >= 0 && L->ax[i].clean;
+    }
+    if (op->nresults != 1)
+        return false;
+    const vinfo *v = V(L, op->results[0]);
+    return v->kind == VK_TILE && v->root == op->results[0]->uid;
+}
+
+/* The op that takes op's result in Dst, or NULL: the result is a plain
+ * value of the compute kernel (not carried, stored or added by a dot) that
+ * is read once, directly (no view), by an element-wise op of the same block
+ * with a result of the same shape, and no op that emits anything comes in
+ * between. Decided on the Tile IR and the value's shape as expressions, so
+ * that every schedule gets the same chains. */
+static const tir_op *chain_target(lw *L, const tir_op *op)
+{
+    if (op->nresults != 1 || op->nregions || !elementwise(L, op))
+        return NULL;
+    const tir_value *res = op->results[0];
+    int r = res->uid;
+    const vinfo *ri = &L->v[r];
+    if (ri->kind != VK_TILE || ri->root != r || ri->bc != BC_NONE || ri->trans || ri->tview || ri->st >= 0 ||
+        ri->dest != D_OWN || ri->rl != R_PLAIN || !lw_computed_by_compute(L, r))
+        return NULL;
+    const tir_op *q = lw_only_use(L, r);
+    if (!q || q->parent != op->parent || q->nresults != 1 || !elementwise(L, q))
+        return NULL;
+    bool direct = false;
+    for (int i = 0; i < q->nopnds; i++)
+        direct |= q->opnds[i] == res;
+    const vinfo *qi = V(L, q->results[0]);
+    if (!direct || qi->kind != VK_TILE || qi->root != q->results[0]->uid || qi->bc != BC_NONE || qi->trans ||
+        qi->tview || qi->ser != ri->ser || qi->sec != ri->sec)
+        return NULL;
+    for (const tir_op *o = op->next; o && o != q; o = o->next)
+        if (emits(L, o))
+            return NULL;
+    return q;
+}
+
+/* Values that stay in Dst between two element-wise ops: the pair becomes
+ * one chain (no CB, no pack and unpack between them). The values the first
+ * op reads live on to the end of the chain: the chain reads them when it
+ * runs, so nothing may take their CB before. */
+void lw_plan_chains(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        for (int r = 0; r < op->nregions; r++)
+            lw_plan_chains(L, op->regions[r]);
+        const tir_op *q = chain_target(L, op);
+        if (!q || L->nchains == LW_MAX_CHAINS)
+            continue;
+        /* the links before this one */
+        int links = 1;
+        for (const tir_op *p = op; links <= LW_MAX_LINKS;) {
+            int j = L->nchains - 1;
+            while (j >= 0 && L->chain_to[j] != p)
+                j--;
+            if (j < 0)
+                break;
+            links++;
+            p = L->chain_from[j];
+        }
+        if (links > LW_MAX_LINKS)
+            continue;
+        vinfo *ri = V(L, op->results[0]);
+        ri->dest = D_DST;
+        ri->dest_ref = q->results[0]->uid;
+        L->chain_from[L->nchains] = op;
+        L->chain_to[L->nchains++] = q;
+        for (int u = 0; u < L->nv; u++)
+            if (L->v[u].last_top == op)
+                L->v[u].last_top = q;
+    }
+}

@@ -72,5 +72,8 @@ hang() {
 [ -x "$BUILD/mm_single" ] && run mm_single "$BUILD/mm_single"
 [ -x "$BUILD/mm_single" ] && EMU_ARCH=blackhole run mm_single_blackhole "$BUILD/mm_single"
 
+[ -x "$BUILD/mm_mcast" ] && run mm_mcast "$BUILD/mm_mcast"
+[ -x "$BUILD/mm_mcast" ] && hang mm_mcast_missing_sem_inc "noc_semaphore_wait on semaphore 0: wants value 2, has 1" "$BUILD/mm_mcast" fault
+
 echo "emu: $pass passed, $fail failed"
 [ $fail -eq 0 ]

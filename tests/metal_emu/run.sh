@@ -74,6 +74,10 @@ hang() {
 
 [ -x "$BUILD/mm_mcast" ] && run mm_mcast "$BUILD/mm_mcast"
 [ -x "$BUILD/mm_mcast" ] && hang mm_mcast_missing_sem_inc "noc_semaphore_wait on semaphore 0: wants value 2, has 1" "$BUILD/mm_mcast" fault
+for m in exp exp_approx exp_fp32 recip reduce_sum reduce_max; do
+    [ -x "$BUILD/eltwise" ] && run "$m" "$BUILD/eltwise" "$m"
+done
+[ -x "$BUILD/eltwise" ] && hang cb_count_off_by_one "compute (TRISC) running unary.cpp waits in cb_wait_front on CB 0: wants 1 pages, has 0" "$BUILD/eltwise" fault_cb
 
 echo "emu: $pass passed, $fail failed"
 [ $fail -eq 0 ]

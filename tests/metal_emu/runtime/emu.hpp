@@ -103,6 +103,7 @@ struct KernelThread {
     std::vector<uint32_t> rt_args;
     std::vector<uint32_t> common_args;
     ComputeCfg ccfg;
+    std::shared_ptr<void> compute_state;  // the compute engine's Dst and phase
     // what the thread waits on (valid while waiting)
     bool waiting = false;
     std::string wait_what;

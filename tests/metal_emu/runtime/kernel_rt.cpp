@@ -390,16 +390,11 @@ struct ComputeState {
     bool touched[16] = {};
     int phase = 0;  // 0 free, 1 math (acquired), 2 committed, 3 pack (waited), 4 legacy acquire_dst
 };
-thread_local ComputeState *t_cs = nullptr;
-
 ComputeState &cs() {
-    if (!t_cs) t_cs = new ComputeState();  // one per compute thread, freed at thread exit
-    return *t_cs;
+    KernelThread &t = self();
+    if (!t.compute_state) t.compute_state = std::make_shared<ComputeState>();
+    return *static_cast<ComputeState *>(t.compute_state.get());
 }
-struct CsFree {
-    ~CsFree() { delete t_cs; }
-};
-thread_local CsFree t_cs_free;
 
 float bf16_to_f(uint16_t b) {
     uint32_t u = static_cast<uint32_t>(b) << 16;

@@ -24,6 +24,14 @@ namespace tt {
 enum class DstMode { Full, Half, Tile, NUM_DST_MODES };
 }
 
+// the host passes REDUCE_OP / REDUCE_DIM as kernel defines; these are the defaults
+#ifndef REDUCE_OP
+#define REDUCE_OP PoolType::SUM
+#endif
+#ifndef REDUCE_DIM
+#define REDUCE_DIM ReduceDim::REDUCE_ROW
+#endif
+
 // runtime pieces (defined by the emulator's runtime)
 void emu_dst_acquire();
 void emu_dst_commit();
@@ -147,7 +155,7 @@ ALWI void mul_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, 
 }
 
 // eltwise_unary/exp.h, eltwise_unary/recip.h
-template <bool approx = false, bool fast_and_approx = true>
+template <bool approx = false, bool fast_and_approx = true, uint32_t scale = 0x3F800000>
 ALWI void exp_tile_init() {}
 template <bool approx = false, bool fast_and_approx = true>
 ALWI void exp_tile(uint32_t idst, int vector_mode = (int)VectorMode::RC) {
@@ -159,18 +167,18 @@ ALWI void recip_tile(uint32_t idst) { emu_unary(EMU_RECIP, idst, false); }
 
 // reduce.h: out = reduce(in * scaler) along rows (result in column 0), columns (row 0)
 // or both (element 0,0); the scaler tile's element (0,0) is the scale
-template <PoolType reduce_type = SUM, ReduceDim reduce_dim = REDUCE_ROW>
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM>
 ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb = 16) {
     (void)icb_scaler;
     emu_compute_init(icb, ocb);
 }
-template <PoolType reduce_type = SUM, ReduceDim reduce_dim = REDUCE_ROW>
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM>
 ALWI void reduce_init_delta(uint32_t icb = 0, uint32_t icb_scaler = 1, uint32_t ocb = 16) {
     (void)icb, (void)icb_scaler, (void)ocb;
 }
 ALWI void reduce_revert_delta(uint32_t ocb = 16) { (void)ocb; }
 ALWI void reduce_uninit() {}
-template <PoolType reduce_type = SUM, ReduceDim reduce_dim = REDUCE_ROW>
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM>
 ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler, uint32_t idst) {
     emu_reduce(reduce_type, reduce_dim, icb, icb_scaler, itile, itile_scaler, idst);
 }

@@ -68,16 +68,32 @@ hang() {
         sed 's/^/    /' "$BUILD/$name.out" | head -20
     fi
 }
+# error NAME PATTERN CMD...: the program must stop with an emulator error (exit status 2)
+# naming PATTERN
+error() {
+    name=$1
+    pat=$2
+    shift 2
+    "$@" >"$BUILD/$name.out" 2>&1
+    st=$?
+    if [ $st -eq 2 ] && grep -q "emu: error" "$BUILD/$name.out" && grep -qF "$pat" "$BUILD/$name.out"; then
+        ok "$name"
+    else
+        bad "$name (status $st)"
+        sed 's/^/    /' "$BUILD/$name.out" | head -20
+    fi
+}
 
 [ -x "$BUILD/mm_single" ] && run mm_single "$BUILD/mm_single"
 [ -x "$BUILD/mm_single" ] && EMU_ARCH=blackhole run mm_single_blackhole "$BUILD/mm_single"
 
 [ -x "$BUILD/mm_mcast" ] && run mm_mcast "$BUILD/mm_mcast"
 [ -x "$BUILD/mm_mcast" ] && hang mm_mcast_missing_sem_inc "noc_semaphore_wait on semaphore 0: wants value 2, has 1" "$BUILD/mm_mcast" fault
-for m in exp exp_approx exp_fp32 recip reduce_sum reduce_max; do
+[ -x "$BUILD/mm_mcast" ] && error mm_mcast_bad_rectangle "noc_async_write_multicast: num_dests is 2 but the rectangle holds 3 destination cores" "$BUILD/mm_mcast" fault_rect
+for m in exp exp_approx exp_fp32 recip add mul sub_bcast_row reduce_sum reduce_max; do
     [ -x "$BUILD/eltwise" ] && run "$m" "$BUILD/eltwise" "$m"
 done
-[ -x "$BUILD/eltwise" ] && hang cb_count_off_by_one "compute (TRISC) running unary.cpp waits in cb_wait_front on CB 0: wants 1 pages, has 0" "$BUILD/eltwise" fault_cb
+[ -x "$BUILD/eltwise" ] && hang cb_count_off_by_one "compute (TRISC) running unary.cpp waits in cb_wait_front on CB 0: wants 1 page, has 0" "$BUILD/eltwise" fault_cb
 
 echo "emu: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -45,6 +45,8 @@ void block(Lock &lk, P pred, D desc) {
     t.waiting = false;
 }
 
+std::string pages(uint32_t n) { return std::to_string(n) + (n == 1 ? " page" : " pages"); }
+
 void changed() {
     g_run.progress++;
     g_run.cv.notify_all();
@@ -180,8 +182,8 @@ void emu_cb_reserve_back(int cb, int n) {
     block(lk, [&] { return free_pages() >= static_cast<uint32_t>(n); },
           [&] {
               std::ostringstream o;
-              o << "cb_reserve_back on CB " << cb << ": wants " << n << " free pages, has " << free_pages()
-                << " free (the CB holds " << s.num_pages << " pages" << (static_cast<uint32_t>(n) > s.num_pages ? ": can never be satisfied" : "")
+              o << "cb_reserve_back on CB " << cb << ": wants " << pages(static_cast<uint32_t>(n)) << " free, has "
+                << free_pages() << " free (the CB holds " << pages(s.num_pages) << (static_cast<uint32_t>(n) > s.num_pages ? ": can never be satisfied" : "")
                 << ")";
               return o.str();
           });
@@ -213,8 +215,8 @@ void emu_cb_wait_front(int cb, int n) {
     block(lk, [&] { return s.received - s.acked >= static_cast<uint32_t>(n); },
           [&] {
               std::ostringstream o;
-              o << "cb_wait_front on CB " << cb << ": wants " << n << " pages, has " << (s.received - s.acked)
-                << " (the CB holds " << s.num_pages << " pages" << (static_cast<uint32_t>(n) > s.num_pages ? ": can never be satisfied" : "")
+              o << "cb_wait_front on CB " << cb << ": wants " << pages(static_cast<uint32_t>(n)) << ", has "
+                << (s.received - s.acked) << " (the CB holds " << pages(s.num_pages) << (static_cast<uint32_t>(n) > s.num_pages ? ": can never be satisfied" : "")
                 << ")";
               return o.str();
           });

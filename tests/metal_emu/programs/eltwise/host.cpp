@@ -3,6 +3,8 @@
 //   exp_approx   exp in approximate mode (math_approx_mode)
 //   exp_fp32     exp on an fp32 input CB with fp32 Dst accumulation
 //   recip        reciprocal
+//   add, mul     element-wise sum and product of two bf16 inputs
+//   sub_bcast_row  A minus the first row of each B tile, broadcast down the tile
 //   reduce_sum   row sums of a 64x128 bf16 matrix (scaler 1)
 //   reduce_max   row maxima, scaled by 0.5
 //   fault_cb     the reader is given one tile too few: the run must end in the watchdog's
@@ -25,6 +27,7 @@ int main(int argc, char **argv) {
     std::string mode = argc > 1 ? argv[1] : "exp";
     bool reduce = mode.rfind("reduce", 0) == 0;
     bool fp32 = mode == "exp_fp32";
+    bool binary = mode == "add" || mode == "mul" || mode == "sub_bcast_row";
     const uint32_t rows = reduce ? 64 : 32, cols = 128, Ht = rows / 32, Wt = cols / 32, n_in = Ht * Wt;
     const uint32_t n_out = reduce ? Ht : n_in;
     const uint32_t in_tile = fp32 ? 4096 : 2048, out_tile = 2048;
@@ -42,15 +45,24 @@ int main(int argc, char **argv) {
     CreateCircularBuffer(program, core,
                          CircularBufferConfig(2 * out_tile, {{CBIndex::c_16, DataFormat::Float16_b}})
                              .set_page_size(CBIndex::c_16, out_tile));
+    auto in2_buf = CreateBuffer(InterleavedBufferConfig{device, n_in * out_tile, out_tile, BufferType::DRAM});
+    if (binary)
+        CreateCircularBuffer(program, core,
+                             CircularBufferConfig(2 * out_tile, {{CBIndex::c_1, DataFormat::Float16_b}})
+                                 .set_page_size(CBIndex::c_1, out_tile));
     if (reduce)
         CreateCircularBuffer(program, core,
                              CircularBufferConfig(out_tile, {{CBIndex::c_2, DataFormat::Float16_b}})
                                  .set_page_size(CBIndex::c_2, out_tile));
 
     KernelHandle reader = CreateKernel(program, "programs/eltwise/kernels/reader.cpp", core,
-                                       ReaderDataMovementConfig({fp32 ? 1u : 0u, reduce ? 1u : 0u}));
+                                       ReaderDataMovementConfig({fp32 ? 1u : 0u, reduce ? 1u : 0u, binary ? 1u : 0u}));
     KernelHandle writer = CreateKernel(program, "programs/mm_single/kernels/writer.cpp", core, WriterDataMovementConfig{});
-    if (reduce)
+    if (binary)
+        CreateKernel(program, "programs/eltwise/kernels/binary.cpp", core,
+                     ComputeConfig{.compile_args = {n_in},
+                                   .defines = {{mode == "add" ? "OP_ADD" : mode == "mul" ? "OP_MUL" : "OP_SUB_BCAST_ROW", "1"}}});
+    else if (reduce)
         CreateKernel(program, "programs/eltwise/kernels/reduce_row.cpp", core,
                      ComputeConfig{.compile_args = {(Ht << 16) | Wt, mode == "reduce_max" ? 1u : 0u}});
     else
@@ -72,6 +84,9 @@ int main(int argc, char **argv) {
         }
     }
     std::vector<bfloat16> xt = test::tilize(x, rows, cols);
+    auto x2 = test::random_bf16(rows * cols, -2.0f, 2.0f, 9);
+    auto x2t = test::tilize(x2, rows, cols);
+    EnqueueWriteBuffer(cq, in2_buf, x2t, false);
     if (fp32) {
         // element-wise: tile layout does not matter for the comparison, so keep row-major
         EnqueueWriteBuffer(cq, in_buf, xf, false);
@@ -81,7 +96,8 @@ int main(int argc, char **argv) {
     float scaler = mode == "reduce_max" ? 0.5f : 1.0f;
     uint32_t reader_tiles = mode == "fault_cb" ? n_in - 1 : n_in;  // the planted fault
     SetRuntimeArgs(program, reader, core,
-                   {static_cast<uint32_t>(in_buf->address()), reader_tiles, static_cast<uint32_t>(bfloat16(scaler).to_uint16())});
+                   {static_cast<uint32_t>(in_buf->address()), reader_tiles, static_cast<uint32_t>(bfloat16(scaler).to_uint16()),
+                    static_cast<uint32_t>(in2_buf->address())});
     SetRuntimeArgs(program, writer, core, {static_cast<uint32_t>(out_buf->address()), n_out, 0u});
     EnqueueProgram(cq, program, false);
     Finish(cq);
@@ -104,7 +120,14 @@ int main(int argc, char **argv) {
     } else {
         auto y = fp32 ? yt : test::untilize(yt, rows, cols);
         std::vector<float> want(xf.size());
-        for (size_t i = 0; i < xf.size(); i++) want[i] = mode == "recip" ? 1.0f / xf[i] : std::exp(xf[i]);
+        for (size_t i = 0; i < xf.size(); i++) {
+            float b = x2[i].to_float(), brow = x2[(i / cols / 32 * 32) * cols + i % cols].to_float();
+            want[i] = mode == "recip" ? 1.0f / xf[i]
+                      : mode == "add" ? xf[i] + b
+                      : mode == "mul" ? xf[i] * b
+                      : mode == "sub_bcast_row" ? xf[i] - brow
+                                                : std::exp(xf[i]);
+        }
         if (fp32) {
             // exact fp32 path: one rounding, on pack
             ok = test::close(y, want, 1.0f / 256, 0.0f, mode.c_str());

@@ -2,7 +2,8 @@
 // grid, one output tile per core; the first core of each row reads the row's A tiles and
 // multicasts them to the row with a sender/receiver semaphore handshake; every core reads
 // its own B tiles. With the argument "fault", one receiver skips one semaphore increment,
-// and the run must end in the watchdog's hang report.
+// and the run must end in the watchdog's hang report; with "fault_rect", the multicast
+// rectangle reaches one core past the row's receivers, which the emulator must report.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -18,6 +19,7 @@ using namespace tt::tt_metal;
 
 int main(int argc, char **argv) {
     bool fault = argc > 1 && std::strcmp(argv[1], "fault") == 0;
+    bool fault_rect = argc > 1 && std::strcmp(argv[1], "fault_rect") == 0;
     const uint32_t M = 64, K = 128, N = 96, Mt = M / 32, Kt = K / 32, Nt = N / 32;
     Device *device = CreateDevice(0);
     CommandQueue &cq = device->command_queue();
@@ -75,7 +77,7 @@ int main(int argc, char **argv) {
     uint32_t a_addr = static_cast<uint32_t>(a_buf->address()), b_addr = static_cast<uint32_t>(b_buf->address());
     for (uint32_t m = 0; m < Mt; m++) {
         CoreCoord first = device->worker_core_from_logical_core({1, m});
-        CoreCoord last = device->worker_core_from_logical_core({Nt - 1, m});
+        CoreCoord last = device->worker_core_from_logical_core({fault_rect ? Nt : Nt - 1, m});
         CoreCoord sender = device->worker_core_from_logical_core({0, m});
         for (uint32_t n = 0; n < Nt; n++) {
             CoreCoord core = {n, m};

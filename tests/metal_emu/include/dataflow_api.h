@@ -65,7 +65,7 @@ struct InterleavedAddrGen {
     }
 };
 
-template <bool DRAM>
+template <bool DRAM, uint32_t tile_hw = 1024>
 struct InterleavedAddrGenFast {
     uint32_t bank_base_address;
     uint32_t page_size;
@@ -83,8 +83,8 @@ inline uint64_t get_noc_addr(const uint32_t id, const InterleavedAddrGen<DRAM> &
                              uint8_t noc = noc_index) {
     return s.get_noc_addr(id, offset, noc);
 }
-template <bool DRAM>
-inline uint64_t get_noc_addr(const uint32_t id, const InterleavedAddrGenFast<DRAM> &s, uint32_t offset = 0,
+template <bool DRAM, uint32_t tile_hw>
+inline uint64_t get_noc_addr(const uint32_t id, const InterleavedAddrGenFast<DRAM, tile_hw> &s, uint32_t offset = 0,
                              uint8_t noc = noc_index) {
     return s.get_noc_addr(id, offset, noc);
 }
@@ -99,13 +99,13 @@ inline void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, u
     (void)noc;
     emu_noc_write(src_local_l1_addr, dst_noc_addr, size);
 }
-template <bool DRAM>
-inline void noc_async_read_tile(const uint32_t id, const InterleavedAddrGenFast<DRAM> &s,
+template <bool DRAM, uint32_t tile_hw>
+inline void noc_async_read_tile(const uint32_t id, const InterleavedAddrGenFast<DRAM, tile_hw> &s,
                                 uint32_t dst_local_l1_addr, uint32_t offset = 0, uint8_t noc = noc_index) {
     emu_noc_read(s.get_noc_addr(id, offset, noc), dst_local_l1_addr, s.page_size);
 }
-template <bool DRAM>
-inline void noc_async_write_tile(const uint32_t id, const InterleavedAddrGenFast<DRAM> &s,
+template <bool DRAM, uint32_t tile_hw>
+inline void noc_async_write_tile(const uint32_t id, const InterleavedAddrGenFast<DRAM, tile_hw> &s,
                                  uint32_t src_local_l1_addr, uint8_t noc = noc_index) {
     emu_noc_write(src_local_l1_addr, s.get_noc_addr(id, 0, noc), s.page_size);
 }
@@ -139,8 +139,12 @@ inline void noc_async_write_barrier(uint8_t noc = noc_index) { (void)noc; }
 inline void noc_async_writes_flushed(uint8_t noc = noc_index) { (void)noc; }
 inline void noc_async_atomic_barrier(uint8_t noc = noc_index) { (void)noc; }
 
-template <typename T = void>
-inline uint32_t get_semaphore(uint32_t semaphore_id) { return emu_semaphore_addr(semaphore_id); }
+enum class ProgrammableCoreType { TENSIX = 0, ACTIVE_ETH = 1, IDLE_ETH = 2 };
+template <ProgrammableCoreType type = ProgrammableCoreType::TENSIX>
+inline uint32_t get_semaphore(uint32_t semaphore_id) {
+    static_assert(type == ProgrammableCoreType::TENSIX, "the emulator has Tensix cores only");
+    return emu_semaphore_addr(semaphore_id);
+}
 
 inline void noc_semaphore_wait(volatile tt_l1_ptr uint32_t *sem_addr, uint32_t val) { emu_sem_wait(sem_addr, val); }
 inline void noc_semaphore_wait_min(volatile tt_l1_ptr uint32_t *sem_addr, uint32_t val) {

@@ -37,7 +37,7 @@ for f in runtime/host.cpp runtime/kernel_rt.cpp; do
         bad "build $f"
     fi
 done
-progs="mm_single mm_mcast eltwise"
+progs="mm_single mm_mcast eltwise spin"
 for p in $progs; do
     [ -f "programs/$p/host.cpp" ] || continue
     if $CXX $flags $san -Iinclude "programs/$p/host.cpp" $objs -rdynamic -ldl -o "$BUILD/$p"; then
@@ -94,6 +94,7 @@ for m in exp exp_approx exp_fp32 recip add mul sub_bcast_row reduce_sum reduce_m
     [ -x "$BUILD/eltwise" ] && run "$m" "$BUILD/eltwise" "$m"
 done
 [ -x "$BUILD/eltwise" ] && hang cb_count_off_by_one "compute (TRISC) running unary.cpp waits in cb_wait_front on CB 0: wants 1 page, has 0" "$BUILD/eltwise" fault_cb
+[ -x "$BUILD/spin" ] && EMU_WATCHDOG_SECONDS=1 hang spin_outside_api "RISCV_0 (BRISC) running poll.cpp is running (not in a wait)" "$BUILD/spin"
 
 echo "emu: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -435,9 +435,12 @@ static Entry build_kernel(const KernelDef &k) {
 
 // ---- running a program ----
 
-static std::string hang_report() {
+static std::string hang_report(bool all_blocked, double seconds) {
     std::ostringstream o;
-    o << "emu: hang: every running kernel thread is blocked and nothing has changed\n";
+    if (all_blocked)
+        o << "emu: hang: every running kernel thread is blocked and nothing has changed\n";
+    else
+        o << "emu: hang: nothing has changed for " << seconds << " s (EMU_WATCHDOG_SECONDS)\n";
     for (const KernelThread *t : g_run.threads)
         if (!t->finished && t->waiting) o << "  " << where(t) << " waits in " << t->wait_what << "\n";
     for (const KernelThread *t : g_run.threads)
@@ -542,14 +545,15 @@ void EnqueueProgram(CommandQueue &cq, Program &program, bool blocking) {
                 stalls = 0;
                 continue;
             }
-            if (g_run.running > 0 && g_run.blocked == g_run.running) {
+            bool all_blocked = g_run.running > 0 && g_run.blocked == g_run.running;
+            if (all_blocked) {
                 if (++stalls >= 10) hang = true;  // 200 ms with every thread blocked, nothing changed
             } else {
                 stalls = 0;
             }
             if (std::chrono::duration<double>(now - last_change).count() > limit) hang = true;
             if (hang) {
-                g_run.failure = hang_report();
+                g_run.failure = hang_report(all_blocked, limit);
                 g_run.abort = true;
                 g_run.cv.notify_all();
             }

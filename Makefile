@@ -54,7 +54,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libloomc.a
 tests-bin: $(BUILD)/loomc $(TESTBIN)
 
 # Debian packages the build, the tests and the demo need; installed when missing.
-DEBS = gcc clang make libyaml-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox
+DEBS = gcc g++ clang make libyaml-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox
 deps:
 	@sh tools/deps.sh $(DEBS)
 

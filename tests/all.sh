@@ -1,6 +1,7 @@
 #!/bin/sh
 # all.sh BUILD... - every test of `make test`: the suite on each build, the
-# determinism checks and the Valgrind run on the first build, then one total
+# determinism checks and the Valgrind run on the first build, the TT-Metalium
+# emulation's tests (tests/metal_emu/run.sh), then one total
 # line 'total: N passed, N failed'. Exit status 1 if anything failed.
 cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
@@ -15,6 +16,7 @@ part() {
 part tests/run.sh "$@"
 part tests/determinism/run.sh "$1"
 part tests/valgrind.sh "$1"
+part tests/metal_emu/run.sh
 # each part ends with 'WORD: N passed, N failed'
 p=$(sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 f=$(sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log" | awk '{s+=$1} END {print s+0}')

@@ -1,0 +1,615 @@
+// kernel_rt.cpp - host emulation of TT-Metalium (test harness): what kernels call into:
+// runtime args, CB rings with the real blocking and wrap rules, NOC reads and writes
+// (unicast, multicast, interleaved pages), semaphores, and the compute engine on 32x32
+// tiles (bf16 or fp32 CBs, a Dst register file, bf16 round-to-nearest-even on pack).
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+#include "emu.hpp"
+
+using namespace emu;
+
+namespace {
+
+using Lock = std::unique_lock<std::mutex>;
+
+KernelThread &self() { return *t_self; }
+
+std::string hex(uint64_t v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+    return b;
+}
+
+// block until pred() holds; desc() says what the thread waits on, for the watchdog
+template <typename P, typename D>
+void block(Lock &lk, P pred, D desc) {
+    if (pred()) return;
+    KernelThread &t = self();
+    t.waiting = true;
+    t.wait_what = desc();
+    g_run.blocked++;
+    while (!pred()) {
+        if (g_run.abort) {
+            g_run.blocked--;
+            t.waiting = false;
+            throw AbortRun{};
+        }
+        g_run.cv.wait_for(lk, std::chrono::milliseconds(5));
+        t.wait_what = desc();
+    }
+    g_run.blocked--;
+    t.waiting = false;
+}
+
+std::string pages(uint32_t n) { return std::to_string(n) + (n == 1 ? " page" : " pages"); }
+
+void changed() {
+    g_run.progress++;
+    g_run.cv.notify_all();
+}
+
+CBState &cb_of(int cb, const char *what) {
+    if (cb < 0 || cb >= kNumCBs) fail(std::string(what) + ": CB index " + std::to_string(cb) + " out of range");
+    CBState &s = self().core->cb[cb];
+    if (!s.configured) fail(std::string(what) + ": CB " + std::to_string(cb) + " is not configured on this core");
+    return s;
+}
+
+uint32_t l1_addr(uint32_t offset) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(self().core->l1) + offset); }
+
+// this core's L1 offset of a kernel's L1 address (a host pointer into its own L1)
+uint32_t my_offset(uint32_t addr, const char *what) {
+    Core *c = g_dev->core_of_l1_ptr(addr);
+    if (c != self().core) {
+        if (addr < g_dev->arch.l1_size) return addr;  // already an offset (e.g. a runtime arg)
+        fail(std::string(what) + ": address " + hex(addr) + " is not in this core's L1");
+    }
+    return addr - static_cast<uint32_t>(reinterpret_cast<uintptr_t>(self().core->l1));
+}
+
+uint64_t enc(int x, int y, uint64_t off) { return (static_cast<uint64_t>((y << 6) | x) << kNocLocalBits) | off; }
+
+constexpr uint64_t kMcastFlag = 1ull << 62;
+
+// resolve a unicast NOC address to host memory of size bytes
+uint8_t *resolve(uint64_t noc, uint32_t size, const char *what) {
+    if (noc & kMcastFlag) fail(std::string(what) + ": a multicast address where a unicast one is needed");
+    uint64_t off = noc & ((1ull << kNocLocalBits) - 1);
+    int xy = static_cast<int>(noc >> kNocLocalBits);
+    int x = xy & 63, y = (xy >> 6) & 63;
+    if (x == 0) {
+        if (y >= g_dev->arch.dram_banks) fail(std::string(what) + ": NOC (" + std::to_string(x) + "," + std::to_string(y) + ") is no DRAM bank");
+        auto &bank = g_dev->dram[static_cast<size_t>(y)];
+        if (off + size > bank.size())
+            fail(std::string(what) + ": DRAM bank " + std::to_string(y) + " range " + hex(off) + "+" + std::to_string(size) + " is past any buffer");
+        return bank.data() + off;
+    }
+    Core *c = g_dev->core_at_phys(x, y);
+    if (!c) fail(std::string(what) + ": NOC (" + std::to_string(x) + "," + std::to_string(y) + ") is no worker core");
+    if (off + size > g_dev->arch.l1_size) fail(std::string(what) + ": L1 range " + hex(off) + "+" + std::to_string(size) + " is past L1");
+    return c->l1 + off;
+}
+
+uint8_t *local(uint32_t addr, uint32_t size, const char *what) {
+    uint32_t off = my_offset(addr, what);
+    if (static_cast<uint64_t>(off) + size > g_dev->arch.l1_size) fail(std::string(what) + ": L1 range past the end of L1");
+    return self().core->l1 + off;
+}
+
+struct Rect {
+    int x0, y0, x1, y1;
+    uint64_t off;
+};
+Rect mcast_rect(uint64_t a) {
+    uint64_t h = (a & ~kMcastFlag) >> kNocLocalBits;
+    Rect r{static_cast<int>(h & 63), static_cast<int>((h >> 6) & 63), static_cast<int>((h >> 12) & 63),
+           static_cast<int>((h >> 18) & 63), a & ((1ull << kNocLocalBits) - 1)};
+    // NOC 1 programs give the rectangle from its far corner: accept either order
+    if (r.x0 > r.x1) std::swap(r.x0, r.x1);
+    if (r.y0 > r.y1) std::swap(r.y0, r.y1);
+    return r;
+}
+
+std::vector<Core *> mcast_dests(uint64_t a, uint32_t num_dests, bool loopback, const char *what) {
+    if (!(a & kMcastFlag)) fail(std::string(what) + ": not a multicast address (use get_noc_multicast_addr)");
+    Rect r = mcast_rect(a);
+    std::vector<Core *> out;
+    for (int y = r.y0; y <= r.y1; y++)
+        for (int x = r.x0; x <= r.x1; x++) {
+            Core *c = g_dev->core_at_phys(x, y);
+            if (!c) fail(std::string(what) + ": rectangle covers NOC (" + std::to_string(x) + "," + std::to_string(y) + "), no worker core");
+            if (c == self().core && !loopback) continue;
+            out.push_back(c);
+        }
+    if (out.size() != num_dests)
+        fail(std::string(what) + ": num_dests is " + std::to_string(num_dests) + " but the rectangle holds " +
+             std::to_string(out.size()) + " destination cores");
+    return out;
+}
+
+std::string sem_name(const Core *c, const volatile uint32_t *p) {
+    uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(c->l1);
+    if (off >= kSemBase && off < kSemBase + kMaxSems * kSemStride && (off - kSemBase) % kSemStride == 0)
+        return "semaphore " + std::to_string((off - kSemBase) / kSemStride);
+    return "L1 word " + hex(off);
+}
+
+}  // namespace
+
+// ---- args, coordinates ----
+
+uint32_t emu_arg(int idx) {
+    auto &a = self().rt_args;
+    if (idx < 0 || static_cast<size_t>(idx) >= a.size())
+        fail("get_arg_val(" + std::to_string(idx) + "): only " + std::to_string(a.size()) + " runtime args were set");
+    return a[static_cast<size_t>(idx)];
+}
+
+uint32_t emu_common_arg(int idx) {
+    auto &a = self().common_args;
+    if (idx < 0 || static_cast<size_t>(idx) >= a.size())
+        fail("get_common_arg_val(" + std::to_string(idx) + "): only " + std::to_string(a.size()) + " common args were set");
+    return a[static_cast<size_t>(idx)];
+}
+
+uint8_t *emu_my_xy(int which) {
+    static thread_local uint8_t xy[2][2];
+    xy[0][0] = xy[0][1] = static_cast<uint8_t>(phys_x(self().core->lx));
+    xy[1][0] = xy[1][1] = static_cast<uint8_t>(phys_y(self().core->ly));
+    return xy[which];
+}
+
+// ---- CBs ----
+
+uint32_t emu_cb_write_ptr(int cb) {
+    Lock lk(g_run.mu);
+    return l1_addr(cb_of(cb, "get_write_ptr").wr_ptr);
+}
+
+uint32_t emu_cb_read_ptr(int cb) {
+    Lock lk(g_run.mu);
+    return l1_addr(cb_of(cb, "get_read_ptr").rd_ptr);
+}
+
+void emu_cb_reserve_back(int cb, int n) {
+    Lock lk(g_run.mu);
+    CBState &s = cb_of(cb, "cb_reserve_back");
+    auto free_pages = [&s] { return s.num_pages - (s.received - s.acked); };
+    block(lk, [&] { return free_pages() >= static_cast<uint32_t>(n); },
+          [&] {
+              std::ostringstream o;
+              o << "cb_reserve_back on CB " << cb << ": wants " << pages(static_cast<uint32_t>(n)) << " free, has "
+                << free_pages() << " free (the CB holds " << pages(s.num_pages) << (static_cast<uint32_t>(n) > s.num_pages ? ": can never be satisfied" : "")
+                << ")";
+              return o.str();
+          });
+}
+
+void emu_cb_push_back(int cb, int n) {
+    Lock lk(g_run.mu);
+    CBState &s = cb_of(cb, "cb_push_back");
+    if (s.received - s.acked + static_cast<uint32_t>(n) > s.num_pages) {
+        std::string m = "cb_push_back on CB " + std::to_string(cb) + ": pushes " + std::to_string(n) + " pages onto " +
+                        std::to_string(s.received - s.acked) + " of " + std::to_string(s.num_pages) + " (more than reserved)";
+        lk.unlock();
+        fail(m);
+    }
+    s.received += static_cast<uint32_t>(n);
+    s.wr_ptr += static_cast<uint32_t>(n) * s.page_size;
+    s.pack_tile_ptr = 0;
+    if (s.wr_ptr > s.fifo_addr + s.fifo_size) {
+        lk.unlock();
+        fail("cb_push_back on CB " + std::to_string(cb) + ": the pages cross the end of the CB (a push must end at or before it)");
+    }
+    if (s.wr_ptr == s.fifo_addr + s.fifo_size) s.wr_ptr = s.fifo_addr;
+    changed();
+}
+
+void emu_cb_wait_front(int cb, int n) {
+    Lock lk(g_run.mu);
+    CBState &s = cb_of(cb, "cb_wait_front");
+    block(lk, [&] { return s.received - s.acked >= static_cast<uint32_t>(n); },
+          [&] {
+              std::ostringstream o;
+              o << "cb_wait_front on CB " << cb << ": wants " << pages(static_cast<uint32_t>(n)) << ", has "
+                << (s.received - s.acked) << " (the CB holds " << pages(s.num_pages) << (static_cast<uint32_t>(n) > s.num_pages ? ": can never be satisfied" : "")
+                << ")";
+              return o.str();
+          });
+}
+
+void emu_cb_pop_front(int cb, int n) {
+    Lock lk(g_run.mu);
+    CBState &s = cb_of(cb, "cb_pop_front");
+    if (static_cast<uint32_t>(n) > s.received - s.acked) {
+        std::string m = "cb_pop_front on CB " + std::to_string(cb) + ": pops " + std::to_string(n) + " pages, only " +
+                        std::to_string(s.received - s.acked) + " were pushed";
+        lk.unlock();
+        fail(m);
+    }
+    s.acked += static_cast<uint32_t>(n);
+    s.rd_ptr += static_cast<uint32_t>(n) * s.page_size;
+    if (s.rd_ptr > s.fifo_addr + s.fifo_size) {
+        lk.unlock();
+        fail("cb_pop_front on CB " + std::to_string(cb) + ": the pages cross the end of the CB");
+    }
+    if (s.rd_ptr == s.fifo_addr + s.fifo_size) s.rd_ptr = s.fifo_addr;
+    changed();
+}
+
+bool emu_cb_pages_available_at_front(int cb, int n) {
+    Lock lk(g_run.mu);
+    CBState &s = cb_of(cb, "cb_pages_available_at_front");
+    return s.received - s.acked >= static_cast<uint32_t>(n);
+}
+
+bool emu_cb_pages_reservable_at_back(int cb, int n) {
+    Lock lk(g_run.mu);
+    CBState &s = cb_of(cb, "cb_pages_reservable_at_back");
+    return s.num_pages - (s.received - s.acked) >= static_cast<uint32_t>(n);
+}
+
+// ---- NOC ----
+
+uint64_t emu_noc_addr_xy(uint32_t x, uint32_t y, uint32_t addr) {
+    return enc(static_cast<int>(x), static_cast<int>(y), my_offset(addr, "get_noc_addr"));
+}
+
+uint64_t emu_noc_addr_local(uint32_t addr) {
+    return enc(phys_x(self().core->lx), phys_y(self().core->ly), my_offset(addr, "get_noc_addr"));
+}
+
+uint64_t emu_noc_mcast_addr(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, uint32_t addr) {
+    uint64_t h = (x0 & 63) | ((y0 & 63) << 6) | ((x1 & 63) << 12) | (static_cast<uint64_t>(y1 & 63) << 18);
+    return kMcastFlag | (h << kNocLocalBits) | my_offset(addr, "get_noc_multicast_addr");
+}
+
+uint64_t emu_dram_page_addr(uint32_t base, uint32_t page_size, uint32_t id, uint32_t offset) {
+    uint32_t banks = static_cast<uint32_t>(g_dev->arch.dram_banks);
+    uint32_t aligned = (page_size + 31) / 32 * 32;
+    return enc(0, static_cast<int>(id % banks), static_cast<uint64_t>(base) + static_cast<uint64_t>(id / banks) * aligned + offset);
+}
+
+uint64_t emu_l1_page_addr(uint32_t base, uint32_t page_size, uint32_t id, uint32_t offset) {
+    (void)base, (void)page_size, (void)id, (void)offset;
+    fail("interleaved L1 buffers are not emulated");
+}
+
+uint32_t emu_df_tile_size(uint8_t fmt) {
+    switch (fmt) {
+        case 0: case 8: case 24: return 4096;
+        case 1: case 5: case 9: return 2048;
+        case 30: return 1024;
+        case 2: case 6: return 1088;
+        default: fail("InterleavedAddrGenFast: data format " + std::to_string(fmt) + " has no tile size here");
+    }
+}
+
+void emu_noc_read(uint64_t src, uint32_t dst_l1, uint32_t size) {
+    uint8_t *d = local(dst_l1, size, "noc_async_read");
+    Lock lk(g_run.mu);
+    std::memmove(d, resolve(src, size, "noc_async_read"), size);
+    changed();
+}
+
+void emu_noc_write(uint32_t src_l1, uint64_t dst, uint32_t size) {
+    uint8_t *s = local(src_l1, size, "noc_async_write");
+    Lock lk(g_run.mu);
+    std::memmove(resolve(dst, size, "noc_async_write"), s, size);
+    changed();
+}
+
+void emu_noc_write_mcast(uint32_t src_l1, uint64_t dst_mcast, uint32_t size, uint32_t num_dests, bool loopback) {
+    uint8_t *s = local(src_l1, size, "noc_async_write_multicast");
+    auto dests = mcast_dests(dst_mcast, num_dests, loopback, "noc_async_write_multicast");
+    uint64_t off = mcast_rect(dst_mcast).off;
+    if (off + size > g_dev->arch.l1_size) fail("noc_async_write_multicast: L1 range past the end of L1");
+    Lock lk(g_run.mu);
+    for (Core *c : dests) std::memmove(c->l1 + off, s, size);
+    changed();
+}
+
+// ---- semaphores ----
+
+uint32_t emu_semaphore_addr(uint32_t id) {
+    if (id >= kMaxSems) fail("get_semaphore(" + std::to_string(id) + "): no such semaphore");
+    return l1_addr(kSemBase + id * kSemStride);
+}
+
+static volatile uint32_t *sem_ptr(volatile uint32_t *p, const char *what) {
+    uint32_t a = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p));
+    if (reinterpret_cast<uintptr_t>(p) > 0xffffffffu || g_dev->core_of_l1_ptr(a) != self().core)
+        fail(std::string(what) + ": pointer is not in this core's L1");
+    return p;
+}
+
+void emu_sem_wait(volatile uint32_t *addr, uint32_t val) {
+    sem_ptr(addr, "noc_semaphore_wait");
+    Lock lk(g_run.mu);
+    block(lk, [&] { return *addr == val; },
+          [&] {
+              return "noc_semaphore_wait on " + sem_name(self().core, addr) + ": wants value " + std::to_string(val) +
+                     ", has " + std::to_string(*addr);
+          });
+}
+
+void emu_sem_wait_min(volatile uint32_t *addr, uint32_t val) {
+    sem_ptr(addr, "noc_semaphore_wait_min");
+    Lock lk(g_run.mu);
+    block(lk, [&] { return *addr >= val; },
+          [&] {
+              return "noc_semaphore_wait_min on " + sem_name(self().core, addr) + ": wants value >= " +
+                     std::to_string(val) + ", has " + std::to_string(*addr);
+          });
+}
+
+void emu_sem_set(volatile uint32_t *addr, uint32_t val) {
+    sem_ptr(addr, "noc_semaphore_set");
+    Lock lk(g_run.mu);
+    *addr = val;
+    changed();
+}
+
+void emu_sem_inc(uint64_t addr, uint32_t incr) {
+    Lock lk(g_run.mu);
+    lk.unlock();
+    uint8_t *p = resolve(addr, 4, "noc_semaphore_inc");
+    if (reinterpret_cast<uintptr_t>(p) % 4) fail("noc_semaphore_inc: unaligned address");
+    lk.lock();
+    *reinterpret_cast<volatile uint32_t *>(p) += incr;
+    changed();
+}
+
+void emu_sem_set_mcast(uint32_t src_l1, uint64_t dst_mcast, uint32_t num_dests, bool loopback) {
+    uint8_t *s = local(src_l1, 4, "noc_semaphore_set_multicast");
+    auto dests = mcast_dests(dst_mcast, num_dests, loopback, "noc_semaphore_set_multicast");
+    uint64_t off = mcast_rect(dst_mcast).off;
+    Lock lk(g_run.mu);
+    for (Core *c : dests) std::memcpy(c->l1 + off, s, 4);
+    changed();
+}
+
+void emu_sem_set_remote(uint32_t src_l1, uint64_t dst) {
+    uint8_t *s = local(src_l1, 4, "noc_semaphore_set_remote");
+    uint8_t *d = resolve(dst, 4, "noc_semaphore_set_remote");
+    Lock lk(g_run.mu);
+    std::memcpy(d, s, 4);
+    changed();
+}
+
+// ---- compute ----
+
+namespace {
+
+constexpr int kTile = 1024;
+
+struct ComputeState {
+    std::vector<float> dst = std::vector<float>(16 * kTile, 0.0f);
+    bool touched[16] = {};
+    int phase = 0;  // 0 free, 1 math (acquired), 2 committed, 3 pack (waited), 4 legacy acquire_dst
+};
+ComputeState &cs() {
+    KernelThread &t = self();
+    if (!t.compute_state) t.compute_state = std::make_shared<ComputeState>();
+    return *static_cast<ComputeState *>(t.compute_state.get());
+}
+
+float bf16_to_f(uint16_t b) {
+    uint32_t u = static_cast<uint32_t>(b) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+uint16_t f_to_bf16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu)) return static_cast<uint16_t>((u >> 16) | 0x40);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return static_cast<uint16_t>(u >> 16);
+}
+float round_bf16(float f) { return bf16_to_f(f_to_bf16(f)); }
+
+// stored position of element (r, c) of a tile: four 16x16 faces, row-major within a face
+inline int tidx(int r, int c) { return (((r >> 4) << 1) | (c >> 4)) * 256 + (r & 15) * 16 + (c & 15); }
+
+int dst_capacity() {
+    bool fp32 = self().ccfg.fp32_dest_acc;
+    return fp32 ? 4 : 8;  // half of Dst (double-buffered between math and pack)
+}
+
+void check_dst(uint32_t idst, const char *what, bool math) {
+    ComputeState &c = cs();
+    if (static_cast<int>(idst) >= dst_capacity())
+        fail(std::string(what) + ": Dst index " + std::to_string(idst) + " but Dst holds " +
+             std::to_string(dst_capacity()) + " tiles in this mode");
+    if (math && c.phase != 1 && c.phase != 4)
+        fail(std::string(what) + ": math on Dst outside tile_regs_acquire .. tile_regs_commit");
+    if (!math && c.phase != 3 && c.phase != 4)
+        fail(std::string(what) + ": pack from Dst outside tile_regs_wait .. tile_regs_release");
+}
+
+float *dst_tile(uint32_t idst) { return cs().dst.data() + idst * kTile; }
+
+float dst_store(float v) { return self().ccfg.fp32_dest_acc ? v : round_bf16(v); }
+
+// read tile `tile` past the front of a CB into floats (stored order)
+void read_tile(uint32_t cb, uint32_t tile, float *out, const char *what) {
+    Lock lk(g_run.mu);
+    CBState &s = cb_of(static_cast<int>(cb), what);
+    if (tile >= s.received - s.acked) {
+        std::string m = std::string(what) + ": reads tile " + std::to_string(tile) + " of CB " + std::to_string(cb) +
+                        " but only " + std::to_string(s.received - s.acked) + " pages are at its front (cb_wait_front first)";
+        lk.unlock();
+        fail(m);
+    }
+    uint32_t off = (s.rd_ptr - s.fifo_addr + tile * s.page_size) % s.fifo_size + s.fifo_addr;
+    const uint8_t *p = self().core->l1 + off;
+    if (s.format == FMT_FLOAT32) {
+        std::memcpy(out, p, kTile * 4);
+    } else {
+        for (int i = 0; i < kTile; i++) {
+            uint16_t b;
+            std::memcpy(&b, p + 2 * i, 2);
+            out[i] = bf16_to_f(b);
+        }
+    }
+}
+
+}  // namespace
+
+void emu_compute_init(uint32_t cb_in, uint32_t cb_out) {
+    (void)cb_in, (void)cb_out;
+    cs();
+}
+
+void emu_dst_acquire() {
+    ComputeState &c = cs();
+    if (c.phase != 0) fail("tile_regs_acquire: Dst is already acquired (release it first)");
+    c.phase = 1;
+}
+void emu_dst_commit() {
+    ComputeState &c = cs();
+    if (c.phase != 1) fail("tile_regs_commit without tile_regs_acquire");
+    c.phase = 2;
+}
+void emu_dst_wait() {
+    ComputeState &c = cs();
+    if (c.phase != 2) fail("tile_regs_wait without tile_regs_commit");
+    c.phase = 3;
+}
+void emu_dst_release() {
+    ComputeState &c = cs();
+    if (c.phase != 3) fail("tile_regs_release without tile_regs_wait");
+    c.phase = 0;
+    std::fill(c.dst.begin(), c.dst.end(), 0.0f);  // the packer leaves Dst cleared
+    for (bool &t : c.touched) t = false;
+}
+
+void emu_unpack_to_dst(uint32_t cb, uint32_t tile, uint32_t idst) {
+    check_dst(idst, "copy_tile", true);
+    float buf[kTile];
+    read_tile(cb, tile, buf, "copy_tile");
+    float *d = dst_tile(idst);
+    for (int i = 0; i < kTile; i++) d[i] = dst_store(buf[i]);
+    cs().touched[idst] = true;
+}
+
+void emu_matmul(uint32_t cb0, uint32_t cb1, uint32_t t0, uint32_t t1, uint32_t idst, uint32_t transpose) {
+    check_dst(idst, "matmul_tiles", true);
+    static thread_local float a[kTile], b[kTile];
+    read_tile(cb0, t0, a, "matmul_tiles");
+    read_tile(cb1, t1, b, "matmul_tiles");
+    float *d = dst_tile(idst);
+    for (int r = 0; r < 32; r++)
+        for (int c = 0; c < 32; c++) {
+            float acc = 0.0f;
+            for (int k = 0; k < 32; k++) {
+                float bv = transpose ? b[tidx(c, k)] : b[tidx(k, c)];
+                acc += a[tidx(r, k)] * bv;
+            }
+            d[tidx(r, c)] = dst_store(d[tidx(r, c)] + acc);
+        }
+    cs().touched[idst] = true;
+}
+
+void emu_binary(int op, uint32_t cb0, uint32_t cb1, uint32_t t0, uint32_t t1, uint32_t idst, int bcast) {
+    check_dst(idst, "eltwise binary", true);
+    static thread_local float a[kTile], b[kTile];
+    read_tile(cb0, t0, a, "eltwise binary");
+    read_tile(cb1, t1, b, "eltwise binary");
+    float *d = dst_tile(idst);
+    for (int r = 0; r < 32; r++)
+        for (int c = 0; c < 32; c++) {
+            float x = a[tidx(r, c)];
+            // bcast: 1 ROW (in1's row 0 for every row), 2 COL (in1's column 0), 3 SCALAR
+            float y = bcast == 1 ? b[tidx(0, c)] : bcast == 2 ? b[tidx(r, 0)] : bcast == 3 ? b[0] : b[tidx(r, c)];
+            float v = op == 0 ? x * y : op == 2 ? x + y : op == 3 ? x - y : x / y;
+            d[tidx(r, c)] = dst_store(v);
+        }
+    cs().touched[idst] = true;
+}
+
+void emu_binary_dest_reuse(int op, uint32_t cb, uint32_t t, uint32_t idst) {
+    (void)op, (void)cb, (void)t, (void)idst;
+    fail("binary_dest_reuse_tiles is not emulated");
+}
+
+// approximate exp: 2^(x log2 e) with a quadratic for the fraction (relative error < 0.3%)
+static float exp_approx(float x) {
+    float t = x * 1.4426950409f;
+    if (t > 127.0f) return INFINITY;
+    if (t < -126.0f) return 0.0f;
+    float fl = std::floor(t), f = t - fl;
+    float p = 1.0f + f * (0.6565f + 0.3435f * f);
+    return std::ldexp(p, static_cast<int>(fl));
+}
+
+void emu_unary(int op, uint32_t idst, bool approx) {
+    check_dst(idst, op == 0 ? "exp_tile" : "recip_tile", true);
+    float *d = dst_tile(idst);
+    for (int i = 0; i < kTile; i++) {
+        float v = op == 0 ? (approx ? exp_approx(d[i]) : std::exp(d[i])) : 1.0f / d[i];
+        d[i] = dst_store(v);
+    }
+}
+
+void emu_reduce(int pool, int dim, uint32_t cb, uint32_t cb_scaler, uint32_t t, uint32_t ts, uint32_t idst) {
+    check_dst(idst, "reduce_tile", true);
+    static thread_local float a[kTile], s[kTile];
+    read_tile(cb, t, a, "reduce_tile");
+    read_tile(cb_scaler, ts, s, "reduce_tile");
+    float sc = s[0];
+    float *d = dst_tile(idst);
+    bool first = !cs().touched[idst];
+    auto put = [&](int r, int c, float v) {
+        float &o = d[tidx(r, c)];
+        o = dst_store(pool == 2 ? (first ? v : std::max(o, v)) : o + v);
+    };
+    if (dim == 0) {  // REDUCE_ROW: one value per row, in column 0
+        for (int r = 0; r < 32; r++) {
+            float acc = pool == 2 ? -INFINITY : 0.0f;
+            for (int c = 0; c < 32; c++) acc = pool == 2 ? std::max(acc, a[tidx(r, c)] * sc) : acc + a[tidx(r, c)] * sc;
+            put(r, 0, acc);
+        }
+    } else if (dim == 1) {  // REDUCE_COL: one value per column, in row 0
+        for (int c = 0; c < 32; c++) {
+            float acc = pool == 2 ? -INFINITY : 0.0f;
+            for (int r = 0; r < 32; r++) acc = pool == 2 ? std::max(acc, a[tidx(r, c)] * sc) : acc + a[tidx(r, c)] * sc;
+            put(0, c, acc);
+        }
+    } else {
+        float acc = pool == 2 ? -INFINITY : 0.0f;
+        for (int i = 0; i < kTile; i++) acc = pool == 2 ? std::max(acc, a[i] * sc) : acc + a[i] * sc;
+        put(0, 0, acc);
+    }
+    cs().touched[idst] = true;
+}
+
+void emu_pack(uint32_t idst, uint32_t cb, uint32_t out_tile, bool out_of_order) {
+    check_dst(idst, "pack_tile", false);
+    Lock lk(g_run.mu);
+    CBState &s = cb_of(static_cast<int>(cb), "pack_tile");
+    uint32_t pos = out_of_order ? out_tile : s.pack_tile_ptr++;
+    uint32_t free_pages = s.num_pages - (s.received - s.acked);
+    if (pos >= free_pages) {
+        std::string m = "pack_tile: tile " + std::to_string(pos) + " of CB " + std::to_string(cb) + " but only " +
+                        std::to_string(free_pages) + " pages are free at its back (cb_reserve_back first)";
+        lk.unlock();
+        fail(m);
+    }
+    uint32_t off = (s.wr_ptr - s.fifo_addr + pos * s.page_size) % s.fifo_size + s.fifo_addr;
+    uint8_t *p = self().core->l1 + off;
+    const float *d = dst_tile(idst);
+    if (s.format == FMT_FLOAT32) {
+        std::memcpy(p, d, kTile * 4);
+    } else {
+        for (int i = 0; i < kTile; i++) {
+            uint16_t b = f_to_bf16(d[i]);
+            std::memcpy(p + 2 * i, &b, 2);
+        }
+    }
+}

@@ -552,64 +552,6 @@ static bool get_num(ctx *c, const yaml_node_t *n, const field *f, const char *pa
     return true;
 }
 
-/* Edit distance, for "did you mean". */
-static int distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    int row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-static bool is_prefix(const char *p, const char *s) { return !strncmp(p, s, strlen(p)); }
-
-/* The closest of `names` to `s`, or NULL when none is close; a name that
- * extends or shortens `s` wins a tie. */
-static const char *closest(const char *s, const char *const *names, int n)
-{
-    const char *best = NULL;
-    int bscore = 999, bd = 99;
-    for (int i = 0; i < n; i++) {
-        int dd = distance(s, names[i]);
-        int score = 2 * dd - (is_prefix(s, names[i]) || is_prefix(names[i], s));
-        if (score < bscore) {
-            bscore = score;
-            bd = dd;
-            best = names[i];
-        }
-    }
-    int len = (int)strlen(s);
-    int limit = len <= 3 ? 1 : len <= 8 ? 2 : 3;
-    if (bd <= limit)
-        return best;
-    /* An abbreviation ("perf") names the one key it starts. */
-    const char *only = NULL;
-    for (int i = 0; i < n && len >= 3; i++)
-        if (is_prefix(s, names[i])) {
-            if (only)
-                return NULL;
-            only = names[i];
-        }
-    return only;
-}
-
 /* Where else in the schema a key of this name lives (for a key put in the
  * wrong section); writes the section's path into `out`. */
 static bool find_elsewhere(const field *fields, const char *path, const char *key, const field *skip,
@@ -640,7 +582,7 @@ static const field *unknown_key(ctx *c, const yaml_node_t *k, const field *field
     for (const field *f = fields; f->key && n < 32; f++)
         names[n++] = f->key;
     const char *key = stext(k);
-    const char *near = closest(key, names, n);
+    const char *near = lm_closest(key, names, n, LM_NEAR_KEY);
     char where[MAX_PATH];
     char prefix[MAX_PATH + 4];
     if (*path)
@@ -743,9 +685,9 @@ static void walk_named(ctx *c, yaml_node_t *n, const field *f, const char *path,
         if (!key_is_scalar(c, k, path))
             continue;
         if (!parse_name(fmt, stext(k), &idx)) {
-            const char *near = closest(stext(k), missing, nmissing);
+            const char *near = lm_closest(stext(k), missing, nmissing, LM_NEAR_KEY);
             if (!near)
-                near = closest(stext(k), names, count);
+                near = lm_closest(stext(k), names, count, LM_NEAR_KEY);
             if (near) {
                 lm_error(c->d, loc_of(c, k), "%s: unknown %s '%s' (did you mean '%s'?)", path,
                          kind, stext(k), near);
@@ -1434,7 +1376,7 @@ arch_desc *arch_load(const char *name_or_path, lm_diag *d)
         return a;
     strvec names = {0};
     available(&names);
-    const char *near = closest(s, (const char *const *)names.items, (int)names.len);
+    const char *near = lm_closest(s, (const char *const *)names.items, (int)names.len, LM_NEAR_KEY);
     if (near)
         lm_error_plain(d, "unknown hardware description '%s' (did you mean '%s'?)", s, near);
     else

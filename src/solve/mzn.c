@@ -20,15 +20,10 @@
 #include "solve/mzn.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 typedef __int128 i128;
 
@@ -1473,35 +1468,22 @@ static bool write_file(const char *path, const char *text)
     return fclose(f) == 0 && ok;
 }
 
-/* Run exe with argv; stdout and stderr to files in dir. Returns the exit
+/* Run argv; stdout and stderr to files in dir. Returns the exit
  * status, or -1 (errno in *err) when it could not be started. */
-static int spawn_wait(const char *exe, char *const *argv, const char *outp, const char *errp, int *err)
+static int spawn_wait(char *const *argv, const char *outp, const char *errp, int *err)
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&fa, 2, errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    pid_t pid;
-    int rc = strchr(exe, '/') ? posix_spawn(&pid, exe, &fa, NULL, argv, environ)
-                              : posix_spawnp(&pid, exe, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-        *err = rc;
+    lm_proc p = {.argv = (const char *const *)argv, .in = "/dev/null", .out = outp, .err = errp};
+    lm_proc_run(&p);
+    if (p.errnum) {
+        *err = p.errnum;
         return -1;
     }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) {
-            *err = errno;
-            return -1;
-        }
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
-        /* posix_spawnp may report a missing program as the child's exit 127 */
+    if (p.status == 127) {
+        /* a shell wrapper may report a missing program as its exit 127 */
         *err = ENOENT;
         return -1;
     }
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    return p.signal ? 128 + p.signal : p.status;
 }
 
 static char *slurp(const char *path)
@@ -1528,7 +1510,7 @@ static void list_solvers(const char *exe, const char *dir, lm_buf *why)
     snprintf(ep, sizeof ep, "%.4096s/solvers.err", dir);
     char *argv[] = {(char *)exe, (char *)"--solvers", NULL};
     int err = 0;
-    if (spawn_wait(exe, argv, op, ep, &err) != 0)
+    if (spawn_wait(argv, op, ep, &err) != 0)
         return;
     char *s = slurp(op);
     const char *line = s;
@@ -1589,7 +1571,7 @@ bool mzn_run(const char *model, const char *solver, const char *minizinc, const 
     argv[na++] = mp;
     argv[na] = NULL;
     int err = 0;
-    int rc = spawn_wait(exe, (char *const *)argv, op, ep, &err);
+    int rc = spawn_wait((char *const *)argv, op, ep, &err);
     if (rc < 0) {
         if (err == ENOENT || err == EACCES || err == ENOTDIR)
             not_found(why, exe);

@@ -235,4 +235,21 @@ const char *lm_near_best(const lm_near *s);
 /* The closest of names[0..n) to s, or NULL. */
 const char *lm_closest(const char *s, const char *const *names, int n, lm_near_rule rule);
 
+/* ---- running programs (proc.c) --------------------------------------- */
+
+/* A program to run and how it ended. argv[0] is looked up on PATH unless it
+ * holds a '/'; dir (the child's working folder) and the stream files are
+ * optional (NULL inherits ours); out and err are created or truncated. */
+typedef struct lm_proc {
+    const char *const *argv;
+    const char *dir;
+    const char *in, *out, *err;
+    int status; /* exit status; 126: dir not entered, 127: not run; -1: killed or never forked */
+    int signal; /* the signal that ended it, or 0 */
+    int errnum; /* why it did not run (errno of pipe, fork, chdir, open, exec or wait), or 0 */
+} lm_proc;
+
+/* Run p and wait for it; true when the program ran and exited (with any status). */
+bool lm_proc_run(lm_proc *p);
+
 #endif

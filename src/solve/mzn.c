@@ -34,17 +34,9 @@ typedef __int128 i128;
 static int64_t clamp128(i128 v) { return v > INF ? INF : v < -INF ? -INF : (int64_t)v; }
 static bool is_inf(int64_t v) { return v >= INF || v <= -INF; }
 
-static i128 fdiv128(i128 a, i128 b)
-{
-    i128 q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-        q--;
-    return q;
-}
+static i128 cdiv128(i128 a, i128 b) { return -lm_fdiv128(-a, b); }
 
-static i128 cdiv128(i128 a, i128 b) { return -fdiv128(-a, b); }
-
-static i128 pymod128(i128 a, i128 b) { return a - b * fdiv128(a, b); }
+static i128 pymod128(i128 a, i128 b) { return a - b * lm_fdiv128(a, b); }
 
 /* ---- the node table ----------------------------------------------------- */
 
@@ -277,7 +269,7 @@ static void interval(mctx *c, mnode *nd)
         i128 v[4];
         int64_t xs[2] = {a->lo, a->hi}, ys[2] = {b->lo, b->hi};
         for (int i = 0; i < 4; i++)
-            v[i] = nd->kind == SYM_FLOORDIV ? fdiv128(xs[i / 2], ys[i % 2]) : cdiv128(xs[i / 2], ys[i % 2]);
+            v[i] = nd->kind == SYM_FLOORDIV ? lm_fdiv128(xs[i / 2], ys[i % 2]) : cdiv128(xs[i / 2], ys[i % 2]);
         i128 lo = v[0], hi = v[0];
         for (int i = 1; i < 4; i++)
             lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
@@ -431,7 +423,7 @@ static int64_t transfer(mctx *c, const mnode *P, int pos, int64_t t)
         if (pos != 0 || d->lo < 1 || is_inf(d->hi))
             return NOBOUND;
         int64_t by = t >= 0 ? d->hi : d->lo;
-        return (int64_t)(P->kind == SYM_FLOORDIV ? fdiv128(t, by) : cdiv128(t, by));
+        return (int64_t)(P->kind == SYM_FLOORDIV ? lm_fdiv128(t, by) : cdiv128(t, by));
     }
     default:
         return NOBOUND;
@@ -515,7 +507,7 @@ static int64_t eval_node(mctx *c, int id, const int64_t *vals, int64_t *memo, bo
             *ok = false;
             break;
         }
-        v = nd->kind == SYM_FLOORDIV ? fdiv128(a, d) : nd->kind == SYM_CDIV ? cdiv128(a, d) : pymod128(a, d);
+        v = nd->kind == SYM_FLOORDIV ? lm_fdiv128(a, d) : nd->kind == SYM_CDIV ? cdiv128(a, d) : pymod128(a, d);
     }
     memo[id] = clamp128(v);
     have[id] = true;

@@ -623,7 +623,7 @@ static bool parse_enum(parser *P, const kv *k, const char *what, const char *con
     for (int i = 0; i < n; i++)
         lm_near_offer(&sg, names[i]);
     lm_error(P->d, k->vloc, "unknown %s '%.*s'%s; expected %s", what, k->vlen, k->val,
-             lm_near_best(&sg) ? lm_arena_printf(&P->p->arena, " (did you mean '%s'?)", lm_near_best(&sg)) : "", lm_buf_str(&b));
+             suggest_text(P, &sg), lm_buf_str(&b));
     lm_buf_free(&b);
     return false;
 }
@@ -1451,8 +1451,9 @@ bool df_bind(df_program *p, const char **overrides, int noverrides, lm_diag *d)
             lm_near_init(&sg, o, nl, LM_NEAR_NAME);
             for (int j = 0; j < p->nparams; j++)
                 lm_near_offer(&sg, p->params[j].name);
+            const char *near = lm_near_best(&sg);
             lm_error_plain(d, "unknown param '%.*s' in override '%s'%s", nl, o, o,
-                           lm_near_best(&sg) ? lm_arena_printf(&p->arena, " (did you mean '%s'?)", lm_near_best(&sg)) : "");
+                           near ? lm_arena_printf(&p->arena, " (did you mean '%s'?)", near) : "");
             continue;
         }
         char *end;

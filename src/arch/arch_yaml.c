@@ -3,7 +3,8 @@
  *
  * The schema is one table (`top` below and the tables it points to): every
  * key, where its value goes in arch_desc, its type and its valid range.
- * docs/arch.md documents the same table for people; keep them in step.
+ * docs/arch.md documents the same table for people; test_arch checks that
+ * both name the same keys (arch_schema_keys).
  * Checking happens in two passes over the libyaml document tree: the first
  * checks each value on its own (presence, type, range, unknown and
  * duplicate keys), the second, run only when the first found nothing,
@@ -1149,3 +1150,18 @@ fail:
     arch_free(a);
     return NULL;
 }
+
+/* ---- the schema's keys, for the documentation ------------------------------ */
+
+static void schema_keys(lm_buf *b, const field *fields, const char *path)
+{
+    for (const field *f = fields; f->key; f++) {
+        char sub[MAX_PATH];
+        join(sub, sizeof sub, path, f->key);
+        lm_buf_printf(b, "%s%s\n", sub, f->kind == F_MAP ? "." : "");
+        if (f->kind == F_MAP)
+            schema_keys(b, f->sub, sub);
+    }
+}
+
+void arch_schema_keys(lm_buf *b) { schema_keys(b, top_f, ""); }

@@ -118,6 +118,10 @@ typedef struct arch_desc {
 arch_desc *arch_load(const char *name_or_path, lm_diag *d);
 /* Parse from memory; `file` names the text in messages. */
 arch_desc *arch_parse(const char *file, const char *text, size_t len, lm_diag *d);
+/* Every key of the schema as its dotted path, one per line in schema order
+ * ("structure.grid.width"); a mapping's path ends in '.' ("structure.grid.").
+ * docs/arch.md documents the same keys (test_arch checks both ways). */
+void arch_schema_keys(lm_buf *b);
 void arch_free(arch_desc *a);
 
 /* Derived figures. */

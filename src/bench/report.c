@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- groups: one operator on one chip ----------------------------------- */
@@ -500,20 +499,10 @@ static bool write_file(const char *dir, const char *name, const lm_buf *b, lm_di
 /* gnuplot SCRIPT with dir as the working folder; its exit status (127: not found). */
 static int run_gnuplot(const char *dir, const char *script)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        if (chdir(dir) != 0)
-            _exit(126);
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    if (waitpid(pid, &st, 0) < 0)
-        return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    const char *argv[] = {"gnuplot", script, NULL};
+    lm_proc p = {.argv = argv, .dir = dir};
+    lm_proc_run(&p);
+    return p.signal ? -1 : p.status;
 }
 
 static void dat_num(lm_buf *b, double x)

@@ -411,25 +411,20 @@ int df_fidelity_parse(const char *s) { return lookup(fidelity_names, ARCH_NFIDEL
 
 /* ---- expressions -------------------------------------------------------------- */
 
-/* Floor division and Python-style modulo with the failures made total: the
- * simulator evaluates addresses millions of times, so the common path is a
- * couple of compares and the rare failure only raises a flag. */
+/* Floor division and Python-style modulo (util's) with the failures made
+ * total: the simulator evaluates addresses millions of times, so the common
+ * path is a couple of compares and the rare failure only raises a flag. */
 static inline int64_t floordiv(int64_t a, int64_t b, bool *bad)
 {
     if (b == 0) {
         *bad = true;
         return 0;
     }
-    if (b == -1) {
-        if (a == INT64_MIN) {
-            *bad = true;
-            return INT64_MIN;
-        }
-        return -a;
+    int64_t q;
+    if (!lm_fdiv_ok(a, b, &q)) {
+        *bad = true;
+        return INT64_MIN;
     }
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-        q--;
     return q;
 }
 
@@ -439,12 +434,7 @@ static inline int64_t pymod(int64_t a, int64_t b, bool *bad)
         *bad = true;
         return 0;
     }
-    if (b == -1) /* a % -1 is undefined in C for INT64_MIN and 0 anyway */
-        return 0;
-    int64_t r = a % b;
-    if (r != 0 && ((r < 0) != (b < 0)))
-        r += b;
-    return r;
+    return lm_pymod(a, b);
 }
 
 static int64_t eval(const df_expr *e, const int64_t *s, bool *bad)

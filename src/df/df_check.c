@@ -451,12 +451,12 @@ static void check_body(vctx *v, df_stmt *const *body, int n, const bool *live)
         for (int f = 0; f < oi->nfields; f++)
             if (oi->fields[f].kind == DF_F_EXPR)
                 v->core_dep |= uses_core(v, *(const df_expr *const *)((const char *)s + oi->fields[f].offset));
-        for (int j = 0; s->op == DF_CHAIN && j < s->nbody; j++) {
-            const df_opinfo *si = df_step_info(s->body[j]->op);
+        for (int k = 0; s->op == DF_CHAIN && k < s->nbody; k++) {
+            const df_opinfo *si = df_step_info(s->body[k]->op);
             for (int f = 0; si && f < si->nfields; f++)
                 if (si->fields[f].kind == DF_F_EXPR)
                     v->core_dep |=
-                        uses_core(v, *(const df_expr *const *)((const char *)s->body[j] + si->fields[f].offset));
+                        uses_core(v, *(const df_expr *const *)((const char *)s->body[k] + si->fields[f].offset));
         }
         check_refs(v, s);
         for (int i = 0; i < v->ncores; i++)

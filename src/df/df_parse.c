@@ -1,5 +1,5 @@
-/* df_parse.c - the text form of dataflow programs: parsing (df_parse) and
- * resolving program-level numbers after --param overrides (df_bind).
+/* df_parse.c - the text form of dataflow programs: parsing (df_parse).
+ * Resolving program-level numbers after --param overrides is df_bind.c.
  *
  * The grammar is in docs/dataflow.md. The text is line oriented: an item is
  * a keyword followed by whitespace-separated words up to the end of the line
@@ -175,63 +175,11 @@ static bool is_ident(const char *s, int len)
     return true;
 }
 
-/* Edit distance, capped: names longer than MAX_NAME never get suggestions. */
-static int edit_distance(const char *a, int la, const char *b, int lb)
-{
-    if (la > MAX_NAME || lb > MAX_NAME)
-        return 1 << 20;
-    int prev[MAX_NAME + 1], cur[MAX_NAME + 1];
-    for (int j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (int i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (int j = 1; j <= lb; j++) {
-            int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            int del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = LM_MIN(sub, LM_MIN(del, ins));
-        }
-        memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
-    }
-    return prev[lb];
-}
-
-/* Collects the closest candidate name; ties keep the first offered, so the
- * suggestion does not depend on anything but declaration order. */
-typedef struct suggest {
-    const char *want;
-    int wlen;
-    const char *best;
-    int dist;
-} suggest;
-
-static void suggest_init(suggest *s, const char *want, int wlen)
-{
-    s->want = want;
-    s->wlen = wlen;
-    s->best = NULL;
-    s->dist = wlen / 3 + 1; /* anything farther is not a typo */
-    if (s->dist > 3)
-        s->dist = 3;
-    s->dist++;
-}
-
-static void suggest_offer(suggest *s, const char *cand)
-{
-    int cl = (int)strlen(cand);
-    int d = edit_distance(s->want, s->wlen, cand, cl);
-    /* a truncated name ('bfp8' for 'bfp8_b') is the likeliest slip */
-    if (s->wlen >= 2 && cl > s->wlen && !memcmp(cand, s->want, (size_t)s->wlen))
-        d = 1;
-    if (d < s->dist) {
-        s->dist = d;
-        s->best = cand;
-    }
-}
-
 /* " (did you mean 'x'?)" or "" */
-static const char *suggest_text(parser *P, const suggest *s)
+static const char *suggest_text(parser *P, const lm_near *s)
 {
-    return s->best ? lm_arena_printf(&P->p->arena, " (did you mean '%s'?)", s->best) : "";
+    const char *best = lm_near_best(s);
+    return best ? lm_arena_printf(&P->p->arena, " (did you mean '%s'?)", best) : "";
 }
 
 static bool reserved_name(const char *s, int len)
@@ -365,18 +313,18 @@ static int lookup_var(xparse *X, const char *s, int len)
                     return -1;
                 }
     }
-    suggest sg;
-    suggest_init(&sg, s, len);
+    lm_near sg;
+    lm_near_init(&sg, s, len, LM_NEAR_NAME);
     for (int i = P->nloops - 1; i >= 0; i--)
-        suggest_offer(&sg, P->loops[i].name);
+        lm_near_offer(&sg, P->loops[i].name);
     if (P->cls)
         for (int i = 0; i < P->nargs_visible; i++)
-            suggest_offer(&sg, P->cls->slot_names[DF_SLOT_PARAM0 + p->nparams + i]);
+            lm_near_offer(&sg, P->cls->slot_names[DF_SLOT_PARAM0 + p->nparams + i]);
     for (int i = 0; i < p->nparams; i++)
-        suggest_offer(&sg, p->params[i].name);
+        lm_near_offer(&sg, p->params[i].name);
     if (P->cls) {
-        suggest_offer(&sg, "cx");
-        suggest_offer(&sg, "cy");
+        lm_near_offer(&sg, "cx");
+        lm_near_offer(&sg, "cy");
     }
     xerror(X, s, "unknown name '%.*s'%s", len, s, suggest_text(P, &sg));
     return -1;
@@ -552,10 +500,10 @@ static bool split_kvs(parser *P, const item *it, int from, const char *const *ke
             if (eq(keys[j], k.key, k.klen))
                 found = j;
         if (found < 0) {
-            suggest sg;
-            suggest_init(&sg, k.key, k.klen);
+            lm_near sg;
+            lm_near_init(&sg, k.key, k.klen, LM_NEAR_NAME);
             for (int j = 0; j < nkeys; j++)
-                suggest_offer(&sg, keys[j]);
+                lm_near_offer(&sg, keys[j]);
             lm_error(P->d, at, "unknown key '%.*s' for '%s'%s", k.klen, k.key, what, suggest_text(P, &sg));
             ok = false;
             continue;
@@ -670,12 +618,12 @@ static bool parse_enum(parser *P, const kv *k, const char *what, const char *con
     lm_buf b = {0};
     for (int i = 0; i < n; i++)
         lm_buf_printf(&b, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
-    suggest sg;
-    suggest_init(&sg, k->val, k->vlen);
+    lm_near sg;
+    lm_near_init(&sg, k->val, k->vlen, LM_NEAR_NAME);
     for (int i = 0; i < n; i++)
-        suggest_offer(&sg, names[i]);
+        lm_near_offer(&sg, names[i]);
     lm_error(P->d, k->vloc, "unknown %s '%.*s'%s; expected %s", what, k->vlen, k->val,
-             sg.best ? lm_arena_printf(&P->p->arena, " (did you mean '%s'?)", sg.best) : "", lm_buf_str(&b));
+             suggest_text(P, &sg), lm_buf_str(&b));
     lm_buf_free(&b);
     return false;
 }
@@ -707,10 +655,10 @@ static int tensor_lookup(parser *P, const kv *k)
     for (int i = 0; i < P->p->ntensors; i++)
         if (eq(P->p->tensors[i].name, k->val, k->vlen))
             return i;
-    suggest sg;
-    suggest_init(&sg, k->val, k->vlen);
+    lm_near sg;
+    lm_near_init(&sg, k->val, k->vlen, LM_NEAR_NAME);
     for (int i = 0; i < P->p->ntensors; i++)
-        suggest_offer(&sg, P->p->tensors[i].name);
+        lm_near_offer(&sg, P->p->tensors[i].name);
     lm_error(P->d, k->vloc, "unknown tensor '%.*s'%s", k->vlen, k->val, suggest_text(P, &sg));
     return -1;
 }
@@ -720,10 +668,10 @@ static int sem_lookup(parser *P, const kv *k)
     for (int i = 0; i < P->p->nsems; i++)
         if (eq(P->p->sems[i].name, k->val, k->vlen))
             return i;
-    suggest sg;
-    suggest_init(&sg, k->val, k->vlen);
+    lm_near sg;
+    lm_near_init(&sg, k->val, k->vlen, LM_NEAR_NAME);
     for (int i = 0; i < P->p->nsems; i++)
-        suggest_offer(&sg, P->p->sems[i].name);
+        lm_near_offer(&sg, P->p->sems[i].name);
     lm_error(P->d, k->vloc, "unknown semaphore '%.*s'%s", k->vlen, k->val, suggest_text(P, &sg));
     return -1;
 }
@@ -955,10 +903,10 @@ static void parse_op(parser *P, df_kernel_kind kk, sink to, const item *it)
     char *name = word_dup(P, w->s, w->len);
     df_op op = df_op_lookup(name);
     if (op == DF_NOPS) {
-        suggest sg;
-        suggest_init(&sg, w->s, w->len);
+        lm_near sg;
+        lm_near_init(&sg, w->s, w->len, LM_NEAR_NAME);
         for (int i = 0; i < DF_NOPS; i++)
-            suggest_offer(&sg, df_ops[i].name);
+            lm_near_offer(&sg, df_ops[i].name);
         lm_error(P->d, loc_of(P, w), "unknown op '%s'%s", name, suggest_text(P, &sg));
     } else {
         df_stmt *s = df_stmt_new(P->p, op, loc_of(P, w));
@@ -1195,11 +1143,11 @@ static void parse_class(parser *P, const item *it)
                     continue;
                 }
             } else {
-                suggest sg;
-                suggest_init(&sg, w->s, w->len);
+                lm_near sg;
+                lm_near_init(&sg, w->s, w->len, LM_NEAR_NAME);
                 static const char *const cands[] = {"arg", "cb", "reader", "compute", "writer"};
                 for (size_t i = 0; i < LM_COUNT(cands); i++)
-                    suggest_offer(&sg, cands[i]);
+                    lm_near_offer(&sg, cands[i]);
                 df_op op = df_op_lookup(word_dup(P, w->s, w->len));
                 if (op != DF_NOPS || word_is(w, "for"))
                     lm_error(P->d, loc_of(P, w), "'%.*s' must be inside a reader, compute or writer kernel",
@@ -1436,11 +1384,11 @@ df_program *df_parse(const char *file, const char *text, size_t len, lm_diag *d)
             parse_class(&P, &it);
             continue;
         } else {
-            suggest sg;
-            suggest_init(&sg, w->s, w->len);
+            lm_near sg;
+            lm_near_init(&sg, w->s, w->len, LM_NEAR_NAME);
             static const char *const cands[] = {"program", "param", "tensor", "sem", "check", "class"};
             for (size_t i = 0; i < LM_COUNT(cands); i++)
-                suggest_offer(&sg, cands[i]);
+                lm_near_offer(&sg, cands[i]);
             df_op op = df_op_lookup(word_dup(&P, w->s, w->len));
             if (op != DF_NOPS || word_is(w, "for") || word_is(w, "arg") || word_is(w, "cb"))
                 lm_error(d, loc_of(&P, w), "'%.*s' must be inside a class", w->len, w->s);
@@ -1460,117 +1408,4 @@ df_program *df_parse(const char *file, const char *text, size_t len, lm_diag *d)
         return NULL;
     }
     return P.p;
-}
-
-/* ---- binding ------------------------------------------------------------------------ */
-
-/* Evaluate a program-level expression; reports division by zero/overflow at
- * the item that holds it. */
-static bool eval_prog(const df_program *p, const int64_t *slots, const df_expr *e, lm_loc loc,
-                      const char *what, lm_diag *d, int64_t *out)
-{
-    bool bad = false;
-    LM_ASSERT(e);
-    *out = df_eval_checked(e, slots, &bad);
-    if (bad)
-        lm_error(d, loc, "%s divides by zero or overflows", what);
-    return !bad;
-}
-
-static bool in_range(int64_t v, int64_t lo, int64_t hi, lm_loc loc, const char *what, lm_diag *d)
-{
-    if (v >= lo && v <= hi)
-        return true;
-    lm_error(d, loc, "%s is %lld; it must be in %lld..%lld", what, (long long)v, (long long)lo, (long long)hi);
-    return false;
-}
-
-bool df_bind(df_program *p, const char **overrides, int noverrides, lm_diag *d)
-{
-    int errors0 = d->nerrors;
-    for (int i = 0; i < noverrides; i++) {
-        const char *o = overrides[i], *e = strchr(o, '=');
-        if (!e || e == o) {
-            lm_error_plain(d, "bad param override '%s': expected NAME=VALUE", o);
-            continue;
-        }
-        int nl = (int)(e - o), found = -1;
-        for (int j = 0; j < p->nparams; j++)
-            if (eq(p->params[j].name, o, nl))
-                found = j;
-        if (found < 0) {
-            suggest sg;
-            suggest_init(&sg, o, nl);
-            for (int j = 0; j < p->nparams; j++)
-                suggest_offer(&sg, p->params[j].name);
-            lm_error_plain(d, "unknown param '%.*s' in override '%s'%s", nl, o, o,
-                           sg.best ? lm_arena_printf(&p->arena, " (did you mean '%s'?)", sg.best) : "");
-            continue;
-        }
-        char *end;
-        errno = 0;
-        long long v = strtoll(e + 1, &end, 10);
-        if (!e[1] || *end || errno || e[1] == ' ' || e[1] == '+') {
-            lm_error_plain(d, "bad value in param override '%s': expected an integer", o);
-            continue;
-        }
-        p->params[found].value = v;
-    }
-    if (d->nerrors > errors0)
-        return false;
-
-    int64_t slots[DF_MAX_SLOTS] = {0};
-    for (int i = 0; i < p->nparams; i++)
-        slots[DF_SLOT_PARAM0 + i] = p->params[i].value;
-    /* Bounds keep every derived figure (bytes, tile counts, cycle counts)
-     * far from 64-bit overflow in the simulator. */
-    const int64_t big = (int64_t)1 << 31;
-    for (int i = 0; i < p->ntensors; i++) {
-        df_tensor *t = &p->tensors[i];
-        const char *w = lm_arena_printf(&p->arena, "rows of tensor '%s'", t->name);
-        if (eval_prog(p, slots, t->rows_e, t->loc, w, d, &t->rows))
-            in_range(t->rows, 1, big, t->loc, w, d);
-        w = lm_arena_printf(&p->arena, "cols of tensor '%s'", t->name);
-        if (eval_prog(p, slots, t->cols_e, t->loc, w, d, &t->cols))
-            in_range(t->cols, 1, big, t->loc, w, d);
-    }
-    for (int i = 0; i < p->nsems; i++) {
-        df_sem *s = &p->sems[i];
-        const char *w = lm_arena_printf(&p->arena, "init of semaphore '%s'", s->name);
-        if (eval_prog(p, slots, s->init_e, s->loc, w, d, &s->init))
-            in_range(s->init, -big, big, s->loc, w, d);
-    }
-    for (int i = 0; i < p->nchecks; i++) {
-        df_check *c = &p->checks[i];
-        if (c->kind != DF_CHECK_ATTENTION)
-            continue;
-        const df_expr *e[6] = {c->batch_e, c->heads_e, c->kv_heads_e, c->seq_q_e, c->seq_k_e, c->dim_e};
-        int64_t *o[6] = {&c->batch, &c->heads, &c->kv_heads, &c->seq_q, &c->seq_k, &c->dim};
-        static const char *const names[6] = {"batch", "heads", "kv_heads", "seq_q", "seq_k", "dim"};
-        for (int j = 0; j < 6; j++)
-            if (e[j] && eval_prog(p, slots, e[j], c->loc, names[j], d, o[j]))
-                in_range(*o[j], 1, big, c->loc, names[j], d);
-    }
-    for (int i = 0; i < p->nclasses; i++) {
-        df_class *c = &p->classes[i];
-        const df_expr *e[4] = {c->x0_e, c->y0_e, c->x1_e, c->y1_e};
-        int *o[4] = {&c->x0, &c->y0, &c->x1, &c->y1};
-        static const char *const names[4] = {"x0", "y0", "x1", "y1"};
-        for (int j = 0; j < 4; j++) {
-            int64_t v = 0;
-            const char *w = lm_arena_printf(&p->arena, "%s of class '%s'", names[j], c->name);
-            if (e[j] && eval_prog(p, slots, e[j], c->loc, w, d, &v) && in_range(v, 0, ARCH_MAX_GRID - 1, c->loc, w, d))
-                *o[j] = (int)v;
-        }
-        if (c->x1 < c->x0 || c->y1 < c->y0)
-            lm_error(d, c->loc, "class '%s' has an empty rectangle (%d,%d)-(%d,%d): x1 and y1 are inclusive "
-                     "and must not be below x0 and y0", c->name, c->x0, c->y0, c->x1, c->y1);
-        for (int j = 0; j < c->ncbs; j++) {
-            df_cb *cb = &c->cbs[j];
-            const char *w = lm_arena_printf(&p->arena, "pages of CB %d", cb->id);
-            if (eval_prog(p, slots, cb->pages_e, cb->loc, w, d, &cb->pages))
-                in_range(cb->pages, 1, 1 << 20, cb->loc, w, d);
-        }
-    }
-    return d->nerrors == errors0;
 }

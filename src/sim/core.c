@@ -34,24 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const engine_names[SIM_NENGINES] = {"reader", "unpack", "math", "pack", "writer"};
-
-const char *sim_engine_name(sim_engine_kind k)
-{
-    return (unsigned)k < SIM_NENGINES ? engine_names[k] : "?";
-}
-
-void sim_fail(sim *s, const df_stmt *st, const char *fmt, ...)
-{
-    if (s->failed)
-        return; /* the first error stops the run; later ones are its echoes */
-    va_list ap;
-    va_start(ap, fmt);
-    lm_verror(s->d, st ? st->loc : (lm_loc){0}, fmt, ap);
-    va_end(ap);
-    s->failed = true;
-}
-
 static inline double now(const sim *s) { return s->q.now; }
 static inline sim_core *core_of(sim *s, const sim_engine *e) { return &s->cores[e->core]; }
 static inline const df_stmt *cur_stmt(const sim_engine *e) { return e->code->ins[e->pc].s; }

@@ -8,6 +8,10 @@
  * The sequence number is taken when an event is (re)scheduled: events at
  * the same time fire in the order they were scheduled, which makes runs
  * deterministic and same-cycle behaviour first-in first-out, as in esim.
+ *
+ * Also the two helpers every part of the simulator reports through (the
+ * engines' names and sim_fail), kept here at the bottom so that no two
+ * simulator files call each other.
  */
 #include "sim/sim_int.h"
 
@@ -129,4 +133,24 @@ int32_t sim_q_pop(sim_queue *q)
     q->now = q->ev[e].t;
     q->popped++;
     return e;
+}
+
+/* ---- names and errors ---------------------------------------------------- */
+
+static const char *const engine_names[SIM_NENGINES] = {"reader", "unpack", "math", "pack", "writer"};
+
+const char *sim_engine_name(sim_engine_kind k)
+{
+    return (unsigned)k < SIM_NENGINES ? engine_names[k] : "?";
+}
+
+void sim_fail(sim *s, const df_stmt *st, const char *fmt, ...)
+{
+    if (s->failed)
+        return; /* the first error stops the run; later ones are its echoes */
+    va_list ap;
+    va_start(ap, fmt);
+    lm_verror(s->d, st ? st->loc : (lm_loc){0}, fmt, ap);
+    va_end(ap);
+    s->failed = true;
 }

@@ -413,13 +413,15 @@ typedef struct sim {
     lm_arena arena;
 } sim;
 
+/* engine.c */
+/* Report an error at a statement and stop the run. */
+void sim_fail(sim *s, const df_stmt *st, const char *fmt, ...) LM_PRINTF(3, 4);
+
 /* core.c */
 void sim_core_setup(sim *s);
 void sim_engine_run(sim *s, int32_t e);
 void sim_xfer_arrived(void *ctx, int32_t x);
 void sim_xfer_done(void *ctx, int32_t x);
-/* Report an error at a statement and stop the run. */
-void sim_fail(sim *s, const df_stmt *st, const char *fmt, ...) LM_PRINTF(3, 4);
 /* Describe what a blocked engine waits on (deadlock report). */
 void sim_describe_wait(sim *s, const sim_engine *e, lm_buf *b);
 

@@ -205,4 +205,51 @@ static inline int64_t lm_cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 #define LM_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define LM_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* ---- "did you mean" (suggest.c) -------------------------------------- */
+
+/* Levenshtein distance of a[0..la) and b[0..lb); LM_EDIT_FAR when either is
+ * longer than 64 characters (such words never get suggestions). */
+#define LM_EDIT_FAR (1 << 20)
+int lm_edit_distance(const char *a, int la, const char *b, int lb);
+
+/* Which names count as close: keys of a configuration file, or names in a
+ * program (suggest.c says how they differ). */
+typedef enum lm_near_rule { LM_NEAR_KEY, LM_NEAR_NAME } lm_near_rule;
+
+/* The closest of the names offered to a word, for names that do not sit in
+ * one array: lm_near_init, lm_near_offer for each, then lm_near_best. */
+typedef struct lm_near {
+    const char *want;
+    int wlen;
+    lm_near_rule rule;
+    const char *best;
+    int score, dist;
+    const char *abbrev; /* the last name that starts with the word */
+    int nabbrev;        /* how many do */
+} lm_near;
+
+void lm_near_init(lm_near *s, const char *want, int wlen, lm_near_rule rule);
+void lm_near_offer(lm_near *s, const char *name);
+/* The suggestion, or NULL when no name offered is close. */
+const char *lm_near_best(const lm_near *s);
+/* The closest of names[0..n) to s, or NULL. */
+const char *lm_closest(const char *s, const char *const *names, int n, lm_near_rule rule);
+
+/* ---- running programs (proc.c) --------------------------------------- */
+
+/* A program to run and how it ended. argv[0] is looked up on PATH unless it
+ * holds a '/'; dir (the child's working folder) and the stream files are
+ * optional (NULL inherits ours); out and err are created or truncated. */
+typedef struct lm_proc {
+    const char *const *argv;
+    const char *dir;
+    const char *in, *out, *err;
+    int status; /* exit status; 126: dir not entered, 127: not run; -1: killed or never forked */
+    int signal; /* the signal that ended it, or 0 */
+    int errnum; /* why it did not run (errno of pipe, fork, chdir, open, exec or wait), or 0 */
+} lm_proc;
+
+/* Run p and wait for it; true when the program ran and exited (with any status). */
+bool lm_proc_run(lm_proc *p);
+
 #endif

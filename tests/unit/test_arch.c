@@ -1,7 +1,8 @@
 /* test_arch.c - hardware descriptions: the four shipped descriptions load and
  * their derived figures match what the published specifications imply
  * (computed here from first principles), and broken descriptions given as
- * in-memory text produce the documented `file:line:col: error:` messages. */
+ * in-memory text produce the documented `file:line:col: error:` messages;
+ * docs/arch.md documents exactly the keys of the schema. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -562,6 +563,95 @@ static void empty_and_odd_documents(void **state)
     free(u);
 }
 
+/* ---- docs/arch.md names the schema's keys --------------------------------- */
+
+/* Whether line `key` (NUL-terminated) is one of the lines of `list`. */
+static bool has_line(const char *list, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *l = list; *l; l = strchr(l, '\n') + 1)
+        if (!strncmp(l, key, n) && l[n] == '\n')
+            return true;
+    return false;
+}
+
+static bool line_is(const char *l, int n, const char *s) { return n == (int)strlen(s) && !memcmp(l, s, (size_t)n); }
+
+/* The keys the page documents, one per line: the table of top-level keys
+ * under "Two kinds of facts", and the tables under "### `structure`" and
+ * "### `performance`" with their section prepended. */
+static void doc_keys(const char *text, lm_buf *out, int *nsections)
+{
+    const char *section = NULL;
+    *nsections = 0;
+    for (const char *l = text; *l;) {
+        const char *e = strchr(l, '\n');
+        int n = e ? (int)(e - l) : (int)strlen(l);
+        if (n >= 2 && l[0] == '#') {
+            section = NULL;
+            if (line_is(l, n, "## Two kinds of facts"))
+                section = "";
+            else if (line_is(l, n, "### `structure`"))
+                section = "structure.";
+            else if (line_is(l, n, "### `performance`"))
+                section = "performance.";
+            *nsections += section != NULL;
+        } else if (section && n > 3 && !strncmp(l, "| `", 3)) {
+            const char *k = l + 3, *end = memchr(k, '`', (size_t)(n - 3));
+            if (end)
+                lm_buf_printf(out, "%s%.*s\n", section, (int)(end - k), k);
+        }
+        l += n + (e ? 1 : 0);
+    }
+}
+
+/* Every key of the schema table is documented in docs/arch.md, and every
+ * key the page documents is in the table. Mappings below the top level
+ * ("structure.grid") have no row of their own; their keys do. */
+static void docs_name_every_key(void **state)
+{
+    (void)state;
+    size_t len;
+    char why[256];
+    char *text = lm_read_file("docs/arch.md", &len, why, sizeof why);
+    if (!text)
+        fail_msg("docs/arch.md: %s (the tests run from the repository root)", why);
+    lm_buf doc = {0}, schema = {0};
+    int nsections;
+    doc_keys(text, &doc, &nsections);
+    assert_int_equal(nsections, 3);
+    arch_schema_keys(&schema);
+    const char *sk = lm_buf_str(&schema), *dk = lm_buf_str(&doc);
+    int nkeys = 0;
+    for (const char *l = sk; *l; l = strchr(l, '\n') + 1) {
+        char key[128];
+        int n = (int)(strchr(l, '\n') - l);
+        assert_true(n > 0 && n < (int)sizeof key);
+        snprintf(key, sizeof key, "%.*s", n, l);
+        if (key[n - 1] == '.') {
+            key[n - 1] = 0;
+            if (strchr(key, '.'))
+                continue;
+        }
+        nkeys++;
+        if (!has_line(dk, key))
+            fail_msg("schema key '%s' is not documented in docs/arch.md", key);
+    }
+    assert_true(nkeys > 50);
+    for (const char *l = dk; *l; l = strchr(l, '\n') + 1) {
+        char key[128];
+        int n = (int)(strchr(l, '\n') - l);
+        snprintf(key, sizeof key, "%.*s", n, l);
+        char map[130];
+        snprintf(map, sizeof map, "%s.", key);
+        if (!has_line(sk, key) && (strchr(key, '.') || !has_line(sk, map)))
+            fail_msg("docs/arch.md documents '%s', which is not a key of the schema", key);
+    }
+    lm_buf_free(&doc);
+    lm_buf_free(&schema);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -577,6 +667,7 @@ int main(void)
         cmocka_unit_test(value_errors),
         cmocka_unit_test(cross_errors),
         cmocka_unit_test(empty_and_odd_documents),
+        cmocka_unit_test(docs_name_every_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

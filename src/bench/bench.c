@@ -26,45 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- capturing diagnostics ----------------------------------------------- */
-
-typedef struct capture {
-    char *text;
-    size_t len;
-    FILE *f;
-    lm_diag d;
-} capture;
-
-static void cap_open(capture *c)
-{
-    memset(c, 0, sizeof *c);
-    c->f = open_memstream(&c->text, &c->len);
-    lm_diag_init(&c->d, c->f ? c->f : stderr);
-    c->d.no_caret = true;
-}
-
-/* The first line of what was reported, copied into ar ("" if nothing). */
-static const char *cap_close(capture *c, lm_arena *ar)
-{
-    if (c->f)
-        fclose(c->f);
-    const char *r = "";
-    if (c->text) {
-        size_t n = strcspn(c->text, "\n");
-        const char *t = c->text;
-        /* drop the "loomc: error: " / "file:l:c: error: " prefix for tables */
-        const char *e = strstr(t, "error: ");
-        if (e && (size_t)(e - t) < n) {
-            n -= (size_t)(e + 7 - t);
-            t = e + 7;
-        }
-        r = lm_arena_strndup(ar, t, n);
-    }
-    free(c->text);
-    memset(c, 0, sizeof *c);
-    return r;
-}
-
 /* ---- evaluating schedules -------------------------------------------- */
 
 typedef struct rowctx {
@@ -92,13 +53,13 @@ static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, benc
     for (int l = 0; l < n; l++)
         kp[l] = c->job->k[l], sp[l] = &s[l];
     for (int l = 0, cov = 1; l < n; l += cov) {
-        capture cp;
-        cap_open(&cp);
+        lm_diag_capture cp;
+        lm_diag_capture_begin(&cp);
         /* a fused pair is one program */
         df_program *p = sched_lower_launch(kp, sp, n, l, c->arch, c->sym, &cp.d, &cov);
         if (!p || !df_validate(p, c->arch, &cp.d)) {
             df_free(p);
-            *why = lm_arena_printf(c->ar, "lowering: %s", cap_close(&cp, c->ar));
+            *why = lm_arena_printf(c->ar, "lowering: %s", lm_diag_capture_end(&cp, c->ar));
             return false;
         }
         sim_options so = {.timing_only = true};
@@ -106,7 +67,7 @@ static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, benc
             double left = cap - out->cycles;
             if (left <= 0) {
                 df_free(p);
-                cap_close(&cp, c->ar);
+                lm_diag_capture_end(&cp, c->ar);
                 out->censored = true;
                 out->cycles = cap;
                 break;
@@ -115,7 +76,7 @@ static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, benc
         }
         sim_result *r = sim_run(p, c->arch, &so, &cp.d);
         df_free(p);
-        const char *msg = cap_close(&cp, c->ar);
+        const char *msg = lm_diag_capture_end(&cp, c->ar);
         if (!r) {
             if (cap > 0 && strstr(msg, "past the budget of")) {
                 out->censored = true;
@@ -244,8 +205,8 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
                      .launch = {.shapes = sh->sizes, .nshapes = sh->nsizes, .consts = sh->consts, .nconsts = sh->nconsts}};
     /* 1. what `loomc compile` costs: compile and pick one schedule */
     {
-        capture cp;
-        cap_open(&cp);
+        lm_diag_capture cp;
+        lm_diag_capture_begin(&cp);
         drv_result r;
         memset(&r, 0, sizeof r);
         double t0 = bench_cpu_seconds();
@@ -254,7 +215,7 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
         ok = ok && drv_schedule(&r, &so, &cp.d);
         row->compile_seconds = bench_cpu_seconds() - t0;
         drv_free(&r);
-        const char *msg = cap_close(&cp, ar);
+        const char *msg = lm_diag_capture_end(&cp, ar);
         if (!ok) {
             row_fail(row, lm_arena_printf(ar, "compile: %s", msg));
             return;
@@ -262,17 +223,17 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
     }
 
     /* 2. the five best, the space, and everything simulated */
-    capture cp;
-    cap_open(&cp);
+    lm_diag_capture cp;
+    lm_diag_capture_begin(&cp);
     drv_result r;
     memset(&r, 0, sizeof r);
     drv_sched_opts so = {.arch = arch, .top_k = 5, .have_format = su->have_format, .format = su->format};
     if (!drv_compile(&r, &dopt, &cp.d) || !drv_schedule(&r, &so, &cp.d)) {
         drv_free(&r);
-        row_fail(row, lm_arena_printf(ar, "compile: %s", cap_close(&cp, ar)));
+        row_fail(row, lm_arena_printf(ar, "compile: %s", lm_diag_capture_end(&cp, ar)));
         return;
     }
-    cap_close(&cp, ar);
+    lm_diag_capture_end(&cp, ar);
     sched_job *job = &r.sched->job;
     sched_result *res = &r.sched->result;
     const sched_kernel *k0 = job->k[0];

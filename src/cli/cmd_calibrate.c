@@ -380,23 +380,12 @@ static bool run_job(const job_spec *js, run_result *rr)
             break;
         }
         /* the validator's message (e.g. CBs beyond L1) becomes the row's reason */
-        char *msg = NULL;
-        size_t msglen = 0;
-        FILE *mf = open_memstream(&msg, &msglen);
-        lm_diag vd;
-        lm_diag_init(&vd, mf ? mf : stderr);
-        bool valid = df_validate(p, a, &vd);
-        if (mf)
-            fclose(mf);
+        lm_diag_capture vc;
+        lm_diag_capture_begin(&vc);
+        bool valid = df_validate(p, a, &vc.d);
+        const char *msg = lm_diag_capture_end(&vc, &r.arena);
         if (!valid) {
-            const char *m = msg ? strstr(msg, "error: ") : NULL;
-            snprintf(rr->why, sizeof rr->why, "the lowered program does not validate: %s", m ? m + 7 : "");
-            char *nl = strchr(rr->why, '\n');
-            if (nl)
-                *nl = 0;
-        }
-        free(msg);
-        if (!valid) {
+            snprintf(rr->why, sizeof rr->why, "the lowered program does not validate: %s", msg);
             df_free(p);
             ok = false;
             break;

@@ -18,9 +18,7 @@
 #include "bench/bench.h"
 
 #include "ttnn/ttnn.h"
-#include "df/df.h"
 #include "driver/driver.h"
-#include "sim/sim.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,46 +50,26 @@ static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, benc
     const sched_schedule *sp[SCHED_MAX_LAUNCHES];
     for (int l = 0; l < n; l++)
         kp[l] = c->job->k[l], sp[l] = &s[l];
-    for (int l = 0, cov = 1; l < n; l += cov) {
-        lm_diag_capture cp;
-        lm_diag_capture_begin(&cp);
-        /* a fused pair is one program */
-        df_program *p = sched_lower_launch(kp, sp, n, l, c->arch, c->sym, &cp.d, &cov);
-        if (!p || !df_validate(p, c->arch, &cp.d)) {
-            df_free(p);
-            *why = lm_arena_printf(c->ar, "lowering: %s", lm_diag_capture_end(&cp, c->ar));
-            return false;
-        }
-        sim_options so = {.timing_only = true};
-        if (cap > 0) {
-            double left = cap - out->cycles;
-            if (left <= 0) {
-                df_free(p);
-                lm_diag_capture_end(&cp, c->ar);
-                out->censored = true;
-                out->cycles = cap;
-                break;
-            }
-            so.max_cycles = left;
-        }
-        sim_result *r = sim_run(p, c->arch, &so, &cp.d);
-        df_free(p);
-        const char *msg = lm_diag_capture_end(&cp, c->ar);
-        if (!r) {
-            if (cap > 0 && strstr(msg, "past the budget of")) {
-                out->censored = true;
-                out->cycles = cap;
-                out->sim_seconds = cap / (c->arch->clock_ghz * 1e9);
-                out->ok = true;
-                return true;
-            }
-            *why = lm_arena_printf(c->ar, "simulation: %s", msg);
-            return false;
-        }
-        out->cycles += r->cycles;
-        out->sim_seconds += r->seconds;
-        sim_result_free(r);
+    lm_diag_capture cp;
+    lm_diag_capture_begin(&cp);
+    drv_run_opts ro = {.run = {.arch = c->arch, .timing_only = true}, .max_cycles = cap > 0 ? cap : 0};
+    drv_run_result rr;
+    bool ok = drv_simulate(&rr, kp, sp, n, NULL, 0, &ro, c->sym, &cp.d);
+    const char *msg = lm_diag_capture_end(&cp, c->ar);
+    if (!ok && rr.failed == DRV_RUN_SIMULATE && cap > 0 && strstr(msg, "past the budget of")) {
+        out->censored = true;
+        out->cycles = cap;
+        out->sim_seconds = cap / (c->arch->clock_ghz * 1e9);
+        out->ok = true;
+        return true;
     }
+    if (!ok) {
+        *why = lm_arena_printf(c->ar, "%s: %s", rr.failed == DRV_RUN_SIMULATE ? "simulation" : "lowering", msg);
+        return false;
+    }
+    out->censored = rr.censored;
+    out->cycles = rr.run.cycles;
+    out->sim_seconds = rr.run.seconds;
     out->ok = true;
     return true;
 }

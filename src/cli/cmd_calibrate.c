@@ -371,42 +371,28 @@ static bool run_job(const job_spec *js, run_result *rr)
     const sched_schedule *ls[SCHED_MAX_LAUNCHES];
     for (int l = 0; l < r.nlaunches; l++)
         lk[l] = &k[l], ls[l] = &bs->s[l];
-    /* a fused pair (TTNN's decode when a head's workers are one row) is one program */
-    for (int l = 0, cov = 1; l < r.nlaunches && ok; l += cov) {
-        df_program *p = sched_lower_launch(lk, ls, r.nlaunches, l, a, r.sym, &d, &cov);
-        if (!p) {
-            snprintf(rr->why, sizeof rr->why, "the lowering rejects the schedule (%s)", bs->s[l].cand.label);
-            ok = false;
-            break;
-        }
-        /* the validator's message (e.g. CBs beyond L1) becomes the row's reason */
-        lm_diag_capture vc;
-        lm_diag_capture_begin(&vc);
-        bool valid = df_validate(p, a, &vc.d);
-        const char *msg = lm_diag_capture_end(&vc, &r.arena);
-        if (!valid) {
-            snprintf(rr->why, sizeof rr->why, "the lowered program does not validate: %s", msg);
-            df_free(p);
-            ok = false;
-            break;
-        }
-        sim_options sopt = {.timing_only = true};
-        sim_result *sr = sim_run(p, a, &sopt, &d);
-        df_free(p);
-        if (!sr) {
-            snprintf(rr->why, sizeof rr->why, "the simulation failed");
-            ok = false;
-            break;
-        }
-        /* The published GEMM device time is the math kernel's duration from
-           the device profiler (TRISC1): from the kernels' start, which the
-           simulator puts after the kernel launch, to the end of the last
-           core's math kernel (the final pack and output writes are not in
-           it).  Flash Decode's runtime is the whole run after the launch. */
-        double end = js->math_window ? sr->engine_done[SIM_MATH] : sr->cycles;
-        rr->cycles += end - a->kernel_launch_cycles;
-        sim_result_free(sr);
-    }
+    /* a fused pair (TTNN's decode when a head's workers are one row) is one
+       program; the validator's message (e.g. CBs beyond L1) becomes the
+       row's reason. The published GEMM device time is the math kernel's
+       duration from the device profiler (TRISC1): from the kernels' start,
+       which the simulator puts after the kernel launch, to the end of the
+       last core's math kernel (the final pack and output writes are not in
+       it).  Flash Decode's runtime is the whole run after the launch. */
+    lm_diag_capture vc;
+    lm_diag_capture_begin(&vc);
+    drv_run_opts ro = {.run = {.arch = a, .timing_only = true}, .math_window = js->math_window,
+                       .validate_diag = &vc.d};
+    drv_run_result res;
+    ok = drv_simulate(&res, lk, ls, r.nlaunches, NULL, 0, &ro, r.sym, &d);
+    const char *msg = lm_diag_capture_end(&vc, &r.arena);
+    rr->cycles = res.device_cycles;
+    if (!ok && res.failed == DRV_RUN_LOWER)
+        snprintf(rr->why, sizeof rr->why, "the lowering rejects the schedule (%s)",
+                 bs->s[res.failed_launch].cand.label);
+    else if (!ok && res.failed == DRV_RUN_VALIDATE)
+        snprintf(rr->why, sizeof rr->why, "the lowered program does not validate: %s", msg);
+    else if (!ok)
+        snprintf(rr->why, sizeof rr->why, "the simulation failed");
 done:
     rr->ok = ok;
     if (bs) {

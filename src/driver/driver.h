@@ -92,6 +92,37 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d);
  * lowering reads). `plan_file` names the plan in messages. */
 bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file, const drv_sched_opts *o,
                        lm_diag *d);
+/* ---- lower, validate, simulate, check (run.c) ---------------------------- */
+
+typedef struct drv_run_opts {
+    sched_run_opts run;      /* the chip, --check, --timing-only, --exact-exp, --trace, --seed, --print */
+    double max_cycles;       /* > 0: stop once the programs' summed cycles reach this (censored; bench) */
+    bool math_window;        /* device_cycles ends each program with its last math kernel (calibrate) */
+    lm_diag *validate_diag;  /* where the validator reports (NULL: the run's diagnostics) */
+} drv_run_opts;
+
+typedef enum drv_run_stage {
+    DRV_RUN_OK, DRV_RUN_INPUTS, DRV_RUN_LOWER, DRV_RUN_VALIDATE, DRV_RUN_SIMULATE, DRV_RUN_CHECK
+} drv_run_stage;
+
+typedef struct drv_run_result {
+    sched_run_result run;    /* per program and summed: cycles, seconds, FLOPs; the check */
+    drv_run_stage failed;    /* where the run stopped (DRV_RUN_OK: it did not) */
+    int failed_launch;       /* the first launch of the program that failed */
+    bool censored;           /* max_cycles reached before a program: run.cycles is max_cycles */
+    double device_cycles;    /* summed over programs: from the kernels' start (after the kernel
+                                launch) to the end, or to the last math kernel's end (math_window) */
+} drv_run_result;
+
+/* Lower each launch of a job (a fused pair is one program), validate,
+ * simulate the programs in order and, with o->run.check, compare every
+ * output with the Tile IR reference interpreter run on the same inputs.
+ * The job's tensors are needed for the check only (NULL, 0 without it:
+ * bench and calibrate). The one path from schedules to simulated figures
+ * (loomc run, bench, calibrate; sched_run_job). */
+bool drv_simulate(drv_run_result *out, const sched_kernel *const *k, const sched_schedule *const *s, int n,
+                  const tir_tensor *const *tensors, int ntensors, const drv_run_opts *o, sym_ctx *sc, lm_diag *d);
+
 void drv_free(drv_result *r);
 
 #endif

@@ -149,8 +149,7 @@ static void run_baseline(rowctx *rc, ttnn_sched_kind kind, const char *what, drv
     rc->what = what;
     ttnn_pick *ts = lm_xcalloc(1, sizeof *ts);
     ttnn_sched_opts to = {.kind = kind};
-    const sched_job *job = rc->job;
-    if (ttnn_schedule(ts, job->k, job->nlaunches, job->bound, rc->arch, &to, r->sym, &r->arena)) {
+    if (drv_ttnn_schedule(ts, r, &to, rc->arch)) {
         bench_eval te = {0};
         const char *twhy = NULL;
         if (simulate(rc, ts->s, ts->nlaunches, 0, &te, &twhy) && te.ok) {

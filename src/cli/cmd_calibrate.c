@@ -266,6 +266,27 @@ static void prefill_balance(const ttnn_pick *bs, int64_t S, bool causal, int cor
     free(ch);
 }
 
+/* The row's formats on launch 0's summary (drv_sched_opts.after_alloc). */
+static void row_formats(sched_kernel *k, int launch, const arch_desc *a, sym_ctx *sc, void *ctx)
+{
+    const job_spec *js = ctx;
+    if (launch != 0)
+        return;
+    if (js->what == JOB_MATMUL) {
+        sched_set_formats(k, js->fmt, js->fmt, true, a, sc);
+    } else if (js->what == JOB_PREFILL) {
+        /* Q and the output in the row's Q format, K and V in its KV format */
+        sched_set_formats(k, js->fmt, js->fmt, true, a, sc);
+        sched_set_buf_format(k, sched_dot_operand_buf(k, 0, 1), js->fmt_kv, a, sc);
+        sched_set_buf_format(k, sched_dot_operand_buf(k, 1, 1), js->fmt_kv, a, sc);
+    } else {
+        /* decode: the KV cache (the second operands of both dots of the split
+           launch) in fmt; Q, the output and the scratch as written */
+        sched_set_buf_format(k, sched_dot_operand_buf(k, 0, 1), js->fmt, a, sc);
+        sched_set_buf_format(k, sched_dot_operand_buf(k, 1, 1), js->fmt, a, sc);
+    }
+}
+
 static bool run_job(const job_spec *js, run_result *rr)
 {
     memset(rr, 0, sizeof *rr);
@@ -280,47 +301,19 @@ static bool run_job(const job_spec *js, run_result *rr)
     drv_opts o = {.path = js->kernel,
                   .launch = {.shapes = js->shape, .nshapes = js->nshape, .consts = js->consts, .nconsts = js->nconsts}};
     bool ok = drv_compile(&r, &o, &d);
-    sched_kernel *k = NULL;
     ttnn_pick *bs = NULL;
-    sym_env bound = {0};
     if (!ok) {
         snprintf(rr->why, sizeof rr->why, "the kernel does not compile");
         goto done;
     }
-    const fe_spec *spec = r.spec;
-    for (int i = 0; i < spec->env.n; i++)
-        sym_env_set_range(&bound, spec->env.b[i].var, spec->env.b[i].lo, spec->env.b[i].hi);
-    sched_free frees[SCHED_MAX_VARS];
-    int nf = 0;
-    for (int i = 0; i < spec->nfrees && nf < SCHED_MAX_VARS; i++)
-        frees[nf++] = (sched_free){.var = spec->frees[i].var, .pinned = spec->frees[i].bound};
-    k = lm_xcalloc(SCHED_MAX_LAUNCHES, sizeof *k);
-    sched_kernel *kp[SCHED_MAX_LAUNCHES];
-    for (int i = 0; i < r.nlaunches && ok; i++) {
-        ok = sched_summarize(&k[i], r.launches[i].func, r.launches[i].access, a, frees, nf, r.sym, &r.arena, &d);
-        if (!ok)
-            break;
-        k[i].launch = r.launches[i].launch->index;
-        sched_alloc(&k[i]);
-        kp[i] = &k[i];
-    }
+    /* the row's formats, on each summary after its L1 allocation */
+    drv_sched_opts dso = {.arch = a, .after_alloc = row_formats, .after_alloc_ctx = (void *)js};
+    ok = drv_summarize(&r, &dso, &d);
     if (!ok) {
         snprintf(rr->why, sizeof rr->why, "the kernel cannot be summarised");
         goto done;
     }
-    if (js->what == JOB_MATMUL) {
-        sched_set_formats(&k[0], js->fmt, js->fmt, true, a, r.sym);
-    } else if (js->what == JOB_PREFILL) {
-        /* Q and the output in the row's Q format, K and V in its KV format */
-        sched_set_formats(&k[0], js->fmt, js->fmt, true, a, r.sym);
-        sched_set_buf_format(&k[0], sched_dot_operand_buf(&k[0], 0, 1), js->fmt_kv, a, r.sym);
-        sched_set_buf_format(&k[0], sched_dot_operand_buf(&k[0], 1, 1), js->fmt_kv, a, r.sym);
-    } else {
-        /* decode: the KV cache (the second operands of both dots of the split
-           launch) in fmt; Q, the output and the scratch as written */
-        sched_set_buf_format(&k[0], sched_dot_operand_buf(&k[0], 0, 1), js->fmt, a, r.sym);
-        sched_set_buf_format(&k[0], sched_dot_operand_buf(&k[0], 1, 1), js->fmt, a, r.sym);
-    }
+    sched_kernel *const *kp = r.sched->job.k;
     bs = lm_xcalloc(1, sizeof *bs);
     ttnn_sched_opts so = {.kind = js->kind, .have_fidelity = true, .fidelity = js->fidelity};
     if (js->sdpa) {
@@ -329,7 +322,7 @@ static bool run_job(const job_spec *js, run_result *rr)
         so.have_fidelity = true;
         so.fidelity = js->fidelity;
     }
-    if (!ttnn_schedule(bs, kp, r.nlaunches, &bound, a, &so, r.sym, &r.arena)) {
+    if (!drv_ttnn_schedule(bs, &r, &so, a)) {
         snprintf(rr->why, sizeof rr->why, "%s", bs->why);
         ok = false;
         goto done;
@@ -370,7 +363,7 @@ static bool run_job(const job_spec *js, run_result *rr)
     const sched_kernel *lk[SCHED_MAX_LAUNCHES];
     const sched_schedule *ls[SCHED_MAX_LAUNCHES];
     for (int l = 0; l < r.nlaunches; l++)
-        lk[l] = &k[l], ls[l] = &bs->s[l];
+        lk[l] = kp[l], ls[l] = &bs->s[l];
     /* a fused pair (TTNN's decode when a head's workers are one row) is one
        program; the validator's message (e.g. CBs beyond L1) becomes the
        row's reason. The published GEMM device time is the math kernel's
@@ -399,8 +392,6 @@ done:
         ttnn_pick_free(bs);
         free(bs);
     }
-    free(k);
-    sym_env_free(&bound);
     drv_free(&r);
     return ok;
 }

@@ -31,8 +31,6 @@ static void usage(FILE *f)
                "exit status: 0 success, 1 bad input, 2 internal error (a bug in loomc)\n");
 }
 
-const char *loomc_version(void) { return LOOMC_VERSION; }
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {

@@ -1,8 +1,12 @@
 /* driver.c - the pass order of one compilation (declared in driver.h). */
 #include "driver/driver.h"
+#include "loomc.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* include/loomc.h: the library's version */
+const char *loomc_version(void) { return LOOMC_VERSION; }
 
 bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
 {

@@ -7,71 +7,92 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void cal_help(FILE *f)
+enum { O_HELP, O_DATA, O_KERNELS, O_OUT, O_TABLE, O_LIMIT, O_MAX_MKN, O_PROGRESS };
+
+static const cli_option cal_opts[] = {
+    {"--data", CLI_VALUE, O_DATA, "DIR", "bench/data", 0, 0, "the published tables (default bench/data)"},
+    {"--kernels", CLI_VALUE, O_KERNELS, "DIR", "kernels", 0, 0, "the kernels (default kernels)"},
+    {"--out", CLI_VALUE, O_OUT, "FILE", NULL, 0, 0,
+     "write here, keeping the file's '## Corrections' section\n(default: standard output)"},
+    {"--table", CLI_VALUE, O_TABLE, "NAME", NULL, 0, 0,
+     "only this table: oob, oob11, tuned, attention, decode (repeatable)"},
+    {"--limit", CLI_COUNT, O_LIMIT, "N", "0", 0, INT32_MAX, "only the first N rows of each table (quick checks)"},
+    {"--max-mkn", CLI_VALUE, O_MAX_MKN, "X", "0", 0, 0, "skip GEMM rows with M*K*N above X (quick checks)"},
+    {"--progress", CLI_FLAG, O_PROGRESS, NULL, NULL, 0, 0, "one line per row on standard error"},
+    {"--help", CLI_FLAG, O_HELP, NULL, NULL, 0, 0, "show this text"},
+    {"-h", CLI_FLAG, O_HELP, NULL, NULL, 0, 0, NULL},
+};
+
+static const cli_command cal_cmd = {
+    "calibrate",
+    "usage: loomc calibrate [--data DIR] [--kernels DIR] [--out FILE] [--table NAME]...\n"
+    "                       [--limit N] [--max-mkn X] [--progress]\n\n"
+    "Simulate TTNN's schedules for every row of the published GEMM tables, of SDPA\n"
+    "prefill (attention) and of Flash Decode, and write the simulated device\n"
+    "utilisation beside the published one\n"
+    "(Markdown, docs/calibration.md). Timing-only simulation throughout.\n\n"
+    "options:\n",
+    18, cal_opts, (int)LM_COUNT(cal_opts), ""};
+
+static bool known_table(const char *v)
 {
-    fprintf(f, "usage: loomc calibrate [--data DIR] [--kernels DIR] [--out FILE] [--table NAME]...\n"
-               "                       [--limit N] [--max-mkn X] [--progress]\n\n"
-               "Simulate TTNN's schedules for every row of the published GEMM tables, of SDPA\n"
-               "prefill (attention) and of Flash Decode, and write the simulated device\n"
-               "utilisation beside the published one\n"
-               "(Markdown, docs/calibration.md). Timing-only simulation throughout.\n\n"
-               "options:\n"
-               "  --data DIR      the published tables (default bench/data)\n"
-               "  --kernels DIR   the kernels (default kernels)\n"
-               "  --out FILE      write here, keeping the file's '## Corrections' section\n"
-               "                  (default: standard output)\n"
-               "  --table NAME    only this table: oob, oob11, tuned, attention, decode (repeatable)\n"
-               "  --limit N       only the first N rows of each table (quick checks)\n"
-               "  --max-mkn X     skip GEMM rows with M*K*N above X (quick checks)\n"
-               "  --progress      one line per row on standard error\n"
-               "  --help          show this text\n");
+    return !strcmp(v, "oob") || !strcmp(v, "oob11") || !strcmp(v, "tuned") || !strcmp(v, "attention") ||
+           !strcmp(v, "decode");
 }
 
 int cli_calibrate(int argc, char **argv)
 {
-    bench_cal_opts co = {.data = "bench/data", .kernels = "kernels"};
+    bench_cal_opts co = {.data = cli_table_row(&cal_cmd, O_DATA)->dflt,
+                         .kernels = cli_table_row(&cal_cmd, O_KERNELS)->dflt};
     const char *outp = NULL;
     for (int i = 1; i < argc; i++) {
+        const cli_option *o = NULL;
         const char *v = NULL;
-        bool err = false;
-        if (cli_flag(argv, i, "--help") || cli_flag(argv, i, "-h")) {
-            cal_help(stdout);
+        int64_t n = 0;
+        cli_take t = cli_table_opt(&cal_cmd, argc, argv, &i, &o, &v, &n);
+        if (t == CLI_BAD)
+            return LOOMC_EUSER;
+        if (t == CLI_OTHER) {
+            cli_unknown_option(&cal_cmd, argv[i], "argument");
+            return LOOMC_EUSER;
+        }
+        switch (o->id) {
+        case O_HELP:
+            cli_help_print(stdout, &cal_cmd);
             return LOOMC_OK;
-        } else if (cli_opt(argc, argv, &i, "--data", &v, &err)) {
+        case O_DATA:
             co.data = v;
-        } else if (cli_opt(argc, argv, &i, "--kernels", &v, &err)) {
+            break;
+        case O_KERNELS:
             co.kernels = v;
-        } else if (cli_opt(argc, argv, &i, "--out", &v, &err)) {
+            break;
+        case O_OUT:
             outp = v;
-        } else if (cli_opt(argc, argv, &i, "--limit", &v, &err)) {
-            int64_t n = 0;
-            if (err || !cli_parse_count("calibrate", "--limit", v, 0, INT32_MAX, &n))
-                return LOOMC_EUSER;
+            break;
+        case O_LIMIT:
             co.limit = (int)n;
-        } else if (cli_opt(argc, argv, &i, "--max-mkn", &v, &err)) {
+            break;
+        case O_MAX_MKN: {
             char *end = NULL;
-            if (!err)
-                co.max_mkn = strtod(v, &end);
-            if (!err && (!*v || *end || !(co.max_mkn >= 0))) {
+            co.max_mkn = strtod(v, &end);
+            if (!*v || *end || !(co.max_mkn >= 0)) {
                 cli_usage_error("calibrate", "--max-mkn needs a non-negative number, got '%s'", v);
                 return LOOMC_EUSER;
             }
-        } else if (cli_opt(argc, argv, &i, "--table", &v, &err)) {
-            if (!err && strcmp(v, "oob") && strcmp(v, "oob11") && strcmp(v, "tuned") && strcmp(v, "attention") &&
-                strcmp(v, "decode")) {
+            break;
+        }
+        case O_TABLE:
+            if (!known_table(v)) {
                 cli_usage_error("calibrate", "unknown table '%s' (oob, oob11, tuned, attention, decode)", v);
                 return LOOMC_EUSER;
             }
-            if (!err && co.nonly < (int)LM_COUNT(co.only))
+            if (co.nonly < (int)LM_COUNT(co.only))
                 co.only[co.nonly++] = v;
-        } else if (cli_flag(argv, i, "--progress")) {
+            break;
+        case O_PROGRESS:
             co.progress = true;
-        } else {
-            cli_usage_error("calibrate", "unknown argument '%s'", argv[i]);
-            return LOOMC_EUSER;
+            break;
         }
-        if (err)
-            return LOOMC_EUSER;
     }
     lm_diag d;
     lm_diag_init(&d, stderr);

@@ -18,64 +18,84 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void run_help(FILE *f)
-{
-    fprintf(f,
-            "usage: loomc run KERNEL.py --arch NAME|FILE --shape NAME=N[,...] [--const NAME=N]...\n"
-            "                 [--kernel NAME] [--schedule loom|manual|ttnn|ttnn-tuned|PLAN.json]\n"
-            "                 [--set NAME=N[,...]]... [--format F] [--explain]\n"
-            "                 [--place AXIS=P[,...]] [--transport LOAD=T[,...]] [--check]\n"
-            "                 [--timing-only] [--trace FILE] [--json] [--exact-exp] [--print]\n"
-            "                 [--seed N] [--fidelity F] [--sdpa-config NAME=N[,...]] [--no-fuse]\n\n"
-            "Compile the kernel, choose a schedule, lower every launch to a dataflow program\n"
-            "(per-core reader, compute and writer kernels), simulate the launches one after\n"
-            "the other on the chip and report the simulated cycles. With --check, the outputs\n"
-            "are compared with the Tile IR reference interpreter run on the same inputs.\n\n"
-            "options:\n"
-            "  --arch NAME|FILE     hardware description (arch/NAME.yaml or a file)\n"
-            "  --shape NAME=N,...   values of the launch spec's sizes (all are required)\n"
-            "  --const NAME=N       an option of the launch spec, or pin a free constexpr\n"
-            "  --kernel NAME        the launch spec to use, or a kernel it launches\n"
-            "  --schedule loom      loomc's solver chooses (default)\n"
-            "  --schedule PLAN.json the schedules of a plan file (loomc compile -o)\n"
-            "  --schedule ttnn      TTNN's default schedule for the op (matmul, SDPA prefill,\n"
-            "                       SDPA decode) as a loomc schedule (docs/baselines.md)\n"
-            "  --schedule ttnn-tuned  the hand-tuned config of TTNN's GEMM benchmark (matmul)\n"
-            "  --schedule manual    program axis 0 on core rows (y), axis 1 on columns (x),\n"
-            "                       others a loop on each core; every load from DRAM; the\n"
-            "                       grid as large as the programs allow; free constexprs must\n"
-            "                       be given with --const or --set\n"
-            "  --set NAME=N,...     override a value of the schedule: a free constexpr,\n"
-            "                       grid.x, grid.y, depth.TENSOR, sub.h, sub.w\n"
-            "  --place AXIS=P,...   put program axis AXIS (0, 1, 2) on x, y, xy or time\n"
-            "  --transport LOAD=T   how loads of tensor LOAD travel: dram, mcast:x, mcast:y,\n"
-            "                       mcast:xy, forward:x, forward:y (':mid' after mcast:x/y/xy:\n"
-            "                       the middle core sends)\n"
-            "  --check              compare every output with the reference interpreter\n"
-            "  --timing-only        no arithmetic in the simulator (big shapes; no check)\n"
-            "  --trace FILE         Chrome/Perfetto trace of the (first) launch\n"
-            "  --json               the report as one JSON object\n"
-            "  --exact-exp          exp in exact rather than the chip's approximate mode\n"
-            "  --print              print the lowered dataflow programs first\n"
-            "  --seed N             inputs are pseudo-random from N (default 0)\n"
-            "  --fidelity F         matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4 (default:\n"
-            "                       TTNN's rule, HiFi2, or LoFi when both inputs are block-float)\n"
-            "  --format F           storage format of the DRAM tensors the kernel loads and\n"
-            "                       stores: bf16, bfp8_b, bfp4_b (every schedule)\n"
-            "  --explain            why this schedule: for ttnn, the TTNN rule behind each value\n"
-            "  --sdpa-config NAME=N,...  --schedule ttnn for SDPA prefill with a program config:\n"
-            "                       q_chunk, k_chunk (elements), grid_x, grid_y (the cores it\n"
-            "                       may use), fp32_acc (0/1), interm_bf16 (1: TTNN's bf16\n"
-            "                       intermediate CBs instead of fp32)\n"
-            "  --no-fuse            (loom) do not fuse a launch with the next one that consumes\n"
-            "                       its output block by block; (ttnn) keep SDPA decode's two launches\n"
-            "  --help               show this text\n\n"
-            "A job of several launches (a split kernel and its combine kernel) runs them in\n"
-            "order; scratch tensors carry the data between them and the cycles add up, unless\n"
-            "the schedule fuses two of them into one program (partial results over the NoC).\n"
-            "exit status: 0 success (and check passed), 1 bad input, a schedule that cannot\n"
-            "be lowered, a run-time error or a failed check, 2 internal error.\n");
-}
+enum { R_HELP, R_SCHEDULE, R_SET, R_PLACE, R_TRANSPORT, R_CHECK, R_TIMING_ONLY, R_TRACE, R_JSON, R_EXACT_EXP, R_PRINT, R_SEED, R_FIDELITY, R_FORMAT, R_EXPLAIN, R_SDPA_CONFIG, R_NO_FUSE };
+
+static const cli_option run_opts[] = {
+    {"--arch", CLI_SHARED, 0, "NAME|FILE", NULL, 0, 0,
+     "hardware description (arch/NAME.yaml or a file)"},
+    {"--shape", CLI_SHARED, 0, "NAME=N,...", NULL, 0, 0,
+     "values of the launch spec's sizes (all are required)"},
+    {"--const", CLI_SHARED, 0, "NAME=N", NULL, 0, 0,
+     "an option of the launch spec, or pin a free constexpr"},
+    {"--kernel", CLI_SHARED, 0, "NAME", NULL, 0, 0,
+     "the launch spec to use, or a kernel it launches"},
+    {"--schedule", CLI_VALUE, R_SCHEDULE, "loom", "loom", 0, 0,
+     "loomc's solver chooses (default)"},
+    {"--schedule", CLI_MORE, R_SCHEDULE, "PLAN.json", NULL, 0, 0,
+     "the schedules of a plan file (loomc compile -o)"},
+    {"--schedule", CLI_MORE, R_SCHEDULE, "ttnn", NULL, 0, 0,
+     "TTNN's default schedule for the op (matmul, SDPA prefill,\nSDPA decode) as a loomc schedule (docs/baselines.md)"},
+    {"--schedule", CLI_MORE, R_SCHEDULE, "ttnn-tuned", NULL, 0, 0,
+     "the hand-tuned config of TTNN's GEMM benchmark (matmul)"},
+    {"--schedule", CLI_MORE, R_SCHEDULE, "manual", NULL, 0, 0,
+     "program axis 0 on core rows (y), axis 1 on columns (x),\nothers a loop on each core; every load from DRAM; the\ngrid as large as the programs allow; free constexprs must\nbe given with --const or --set"},
+    {"--set", CLI_VALUE, R_SET, "NAME=N,...", NULL, 0, 0,
+     "override a value of the schedule: a free constexpr,\ngrid.x, grid.y, depth.TENSOR, sub.h, sub.w"},
+    {"--place", CLI_VALUE, R_PLACE, "AXIS=P,...", NULL, 0, 0,
+     "put program axis AXIS (0, 1, 2) on x, y, xy or time"},
+    {"--transport", CLI_VALUE, R_TRANSPORT, "LOAD=T", NULL, 0, 0,
+     "how loads of tensor LOAD travel: dram, mcast:x, mcast:y,\nmcast:xy, forward:x, forward:y (':mid' after mcast:x/y/xy:\nthe middle core sends)"},
+    {"--check", CLI_FLAG, R_CHECK, NULL, NULL, 0, 0,
+     "compare every output with the reference interpreter"},
+    {"--timing-only", CLI_FLAG, R_TIMING_ONLY, NULL, NULL, 0, 0,
+     "no arithmetic in the simulator (big shapes; no check)"},
+    {"--trace", CLI_VALUE, R_TRACE, "FILE", NULL, 0, 0,
+     "Chrome/Perfetto trace of the (first) launch"},
+    {"--json", CLI_FLAG, R_JSON, NULL, NULL, 0, 0,
+     "the report as one JSON object"},
+    {"--exact-exp", CLI_FLAG, R_EXACT_EXP, NULL, NULL, 0, 0,
+     "exp in exact rather than the chip's approximate mode"},
+    {"--print", CLI_FLAG, R_PRINT, NULL, NULL, 0, 0,
+     "print the lowered dataflow programs first"},
+    {"--seed", CLI_VALUE, R_SEED, "N", "0", 0, 0,
+     "inputs are pseudo-random from N (default 0)"},
+    {"--fidelity", CLI_VALUE, R_FIDELITY, "F", NULL, 0, 0,
+     "matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4 (default:\nTTNN's rule, HiFi2, or LoFi when both inputs are block-float)"},
+    {"--format", CLI_VALUE, R_FORMAT, "F", NULL, 0, 0,
+     "storage format of the DRAM tensors the kernel loads and\nstores: bf16, bfp8_b, bfp4_b (every schedule)"},
+    {"--explain", CLI_FLAG, R_EXPLAIN, NULL, NULL, 0, 0,
+     "why this schedule: for ttnn, the TTNN rule behind each value"},
+    {"--sdpa-config", CLI_VALUE, R_SDPA_CONFIG, "NAME=N,...", NULL, 0, 0,
+     "--schedule ttnn for SDPA prefill with a program config:\nq_chunk, k_chunk (elements), grid_x, grid_y (the cores it\nmay use), fp32_acc (0/1), interm_bf16 (1: TTNN's bf16\nintermediate CBs instead of fp32)"},
+    {"--no-fuse", CLI_FLAG, R_NO_FUSE, NULL, NULL, 0, 0,
+     "(loom) do not fuse a launch with the next one that consumes\nits output block by block; (ttnn) keep SDPA decode's two launches"},
+    {"--help", CLI_FLAG, R_HELP, NULL, NULL, 0, 0,
+     "show this text"},
+    {"-h", CLI_FLAG, R_HELP, NULL, NULL, 0, 0, NULL},
+};
+
+static const cli_command run_cmd = {
+    "run",
+    "usage: loomc run KERNEL.py --arch NAME|FILE --shape NAME=N[,...] [--const NAME=N]...\n"
+    "                 [--kernel NAME] [--schedule loom|manual|ttnn|ttnn-tuned|PLAN.json]\n"
+    "                 [--set NAME=N[,...]]... [--format F] [--explain]\n"
+    "                 [--place AXIS=P[,...]] [--transport LOAD=T[,...]] [--check]\n"
+    "                 [--timing-only] [--trace FILE] [--json] [--exact-exp] [--print]\n"
+    "                 [--seed N] [--fidelity F] [--sdpa-config NAME=N[,...]] [--no-fuse]\n"
+    "\n"
+    "Compile the kernel, choose a schedule, lower every launch to a dataflow program\n"
+    "(per-core reader, compute and writer kernels), simulate the launches one after\n"
+    "the other on the chip and report the simulated cycles. With --check, the outputs\n"
+    "are compared with the Tile IR reference interpreter run on the same inputs.\n"
+    "\n"
+    "options:\n",
+    23, run_opts, (int)LM_COUNT(run_opts),
+    "\n"
+    "A job of several launches (a split kernel and its combine kernel) runs them in\n"
+    "order; scratch tensors carry the data between them and the cycles add up, unless\n"
+    "the schedule fuses two of them into one program (partial results over the NoC).\n"
+    "exit status: 0 success (and check passed), 1 bad input, a schedule that cannot\n"
+    "be lowered, a run-time error or a failed check, 2 internal error.\n"};
 
 typedef struct strpair {
     const char *key, *val;
@@ -152,112 +172,130 @@ static bool parse_transport(const char *s, sched_operand *o)
     return true;
 }
 
+/* What the command line asks for. */
+typedef struct run_args {
+    cli_kvs sets, sdpa;              /* --set, --sdpa-config */
+    sp_vec places, transports;       /* --place, --transport, before they are read */
+    const char *schedule, *trace;
+    bool check, timing_only, json, exact_exp, print, no_fuse, explain;
+    uint64_t seed;
+    bool have_fidelity, have_format;
+    arch_fidelity fidelity;
+    arch_format fmt;
+} run_args;
+
+/* One of run's own options (run_opts); false after reporting. */
+static bool run_option(run_args *ra, int id, const char *val, lm_arena *a)
+{
+    switch (id) {
+    case R_SET:
+        /* overrides on top of a base line: the later value wins */
+        return cli_parse_kvs("run", "--set", val, CLI_KV_LATER_WINS, &ra->sets, a);
+    case R_SDPA_CONFIG:
+        return cli_parse_kvs("run", "--sdpa-config", val, CLI_KV_NAMES, &ra->sdpa, a);
+    case R_PLACE:
+        return parse_pairs("--place", val, &ra->places, a);
+    case R_TRANSPORT:
+        return parse_pairs("--transport", val, &ra->transports, a);
+    case R_SCHEDULE:
+        ra->schedule = val; /* loom, manual, ttnn, ttnn-tuned or a plan file */
+        return true;
+    case R_SEED: {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(val, &end, 10);
+        if (!*val || *end || errno) {
+            cli_usage_error("run", "--seed needs a non-negative integer, got '%s'", val);
+            return false;
+        }
+        ra->seed = v;
+        return true;
+    }
+    case R_FIDELITY:
+        ra->have_fidelity = true;
+        return cli_parse_fidelity("run", val, &ra->fidelity);
+    case R_FORMAT:
+        ra->have_format = true;
+        return cli_parse_format("run", val, &ra->fmt);
+    case R_TRACE:
+        ra->trace = val;
+        return true;
+    case R_EXPLAIN:
+        ra->explain = true;
+        return true;
+    case R_NO_FUSE:
+        ra->no_fuse = true;
+        return true;
+    case R_CHECK:
+        ra->check = true;
+        return true;
+    case R_TIMING_ONLY:
+        ra->timing_only = true;
+        return true;
+    case R_JSON:
+        ra->json = true;
+        return true;
+    case R_EXACT_EXP:
+        ra->exact_exp = true;
+        return true;
+    case R_PRINT:
+        ra->print = true;
+        return true;
+    }
+    return true;
+}
+
 int cli_run(int argc, char **argv)
 {
     lm_arena a;
     lm_arena_init(&a);
     cli_kernel_opts ko;
     cli_kernel_opts_init(&ko, "run", "missing --arch NAME|FILE", &a);
-    cli_kvs sets = {0}, sdpa = {0};
-    sp_vec places = {0}, transports = {0};
-    const char *schedule = "loom", *trace = NULL;
-    bool check = false, timing_only = false, json = false, exact_exp = false, print = false, no_fuse = false;
-    uint64_t seed = 0;
-    bool have_fidelity = false, have_format = false;
-    arch_fidelity fidelity = ARCH_HIFI2;
-    arch_format fmt = ARCH_BF16;
-    bool explain = false;
+    run_args ra = {.schedule = cli_table_row(&run_cmd, R_SCHEDULE)->dflt, .fidelity = ARCH_HIFI2, .fmt = ARCH_BF16};
     int rc = LOOMC_EUSER;
-    bool err = false;
     drv_result r;
     memset(&r, 0, sizeof r);
     arch_desc *arch = NULL;
     lm_diag d;
     lm_diag_init(&d, stderr);
-    for (int i = 1; i < argc && !err; i++) {
+    ko.table = &run_cmd;
+    for (int i = 1; i < argc; i++) {
+        const cli_option *opt = NULL;
         const char *val = NULL;
-        if (cli_flag(argv, i, "--help") || cli_flag(argv, i, "-h")) {
-            run_help(stdout);
+        int64_t count;
+        cli_take t = cli_table_opt(&run_cmd, argc, argv, &i, &opt, &val, &count);
+        if (t == CLI_TAKEN && opt->id == R_HELP) {
+            cli_help_print(stdout, &run_cmd);
             rc = LOOMC_OK;
             goto out;
         }
-        cli_take t = cli_kernel_opt(&ko, argc, argv, &i);
+        if (t == CLI_OTHER)
+            t = cli_kernel_opt(&ko, argc, argv, &i);
+        else if (t == CLI_TAKEN && !run_option(&ra, opt->id, val, &a))
+            goto out;
         if (t == CLI_BAD)
             goto out;
-        if (t == CLI_TAKEN)
-            continue;
-        if (cli_opt(argc, argv, &i, "--set", &val, &err)) {
-            /* overrides on top of a base line: the later value wins */
-            if (!err && !cli_parse_kvs("run", "--set", val, CLI_KV_LATER_WINS, &sets, &a))
-                goto out;
-        } else if (cli_opt(argc, argv, &i, "--sdpa-config", &val, &err)) {
-            if (!err && !cli_parse_kvs("run", "--sdpa-config", val, CLI_KV_NAMES, &sdpa, &a))
-                goto out;
-        } else if (cli_opt(argc, argv, &i, "--place", &val, &err)) {
-            if (!err && !parse_pairs("--place", val, &places, &a))
-                goto out;
-        } else if (cli_opt(argc, argv, &i, "--transport", &val, &err)) {
-            if (!err && !parse_pairs("--transport", val, &transports, &a))
-                goto out;
-        } else if (cli_opt(argc, argv, &i, "--schedule", &val, &err)) {
-            schedule = val; /* loom, manual, ttnn, ttnn-tuned or a plan file */
-        } else if (cli_opt(argc, argv, &i, "--seed", &val, &err)) {
-            char *end;
-            if (!err) {
-                errno = 0;
-                unsigned long long v = strtoull(val, &end, 10);
-                if (!*val || *end || errno) {
-                    cli_usage_error("run", "--seed needs a non-negative integer, got '%s'", val);
-                    goto out;
-                }
-                seed = v;
-            }
-        } else if (cli_opt(argc, argv, &i, "--fidelity", &val, &err)) {
-            if (!err && !cli_parse_fidelity("run", val, &fidelity))
-                goto out;
-            have_fidelity = true;
-        } else if (cli_opt(argc, argv, &i, "--format", &val, &err)) {
-            if (!err && !cli_parse_format("run", val, &fmt))
-                goto out;
-            have_format = true;
-        } else if (cli_flag(argv, i, "--explain")) {
-            explain = true;
-        } else if (cli_opt(argc, argv, &i, "--trace", &val, &err)) {
-            trace = val;
-        } else if (cli_flag(argv, i, "--no-fuse")) {
-            no_fuse = true;
-        } else if (cli_flag(argv, i, "--check")) {
-            check = true;
-        } else if (cli_flag(argv, i, "--timing-only")) {
-            timing_only = true;
-        } else if (cli_flag(argv, i, "--json")) {
-            json = true;
-        } else if (cli_flag(argv, i, "--exact-exp")) {
-            exact_exp = true;
-        } else if (cli_flag(argv, i, "--print")) {
-            print = true;
-        } else if (!cli_kernel_arg(&ko, argv[i])) {
+        if (t == CLI_OTHER && !cli_kernel_arg(&ko, argv[i]))
             goto out;
-        }
     }
-    if (err || !cli_kernel_complete(&ko))
+    if (!cli_kernel_complete(&ko))
         goto out;
-    if (check && timing_only) {
+    if (ra.check && ra.timing_only) {
         cli_usage_error("run", "--check needs the arithmetic that --timing-only skips");
         goto out;
     }
-    /* TTNN's options: the fidelity, and an SDPA program config */
+    /* TTNN's options: the ra.fidelity, and an SDPA program config */
     ttnn_sched_opts bo = {0};
-    bo.have_fidelity = have_fidelity;
-    bo.fidelity = fidelity;
-    bo.no_fuse = no_fuse;
-    if (sdpa.len && strcmp(schedule, "ttnn")) {
+    bo.have_fidelity = ra.have_fidelity;
+    bo.fidelity = ra.fidelity;
+    bo.no_fuse = ra.no_fuse;
+    if (ra.sdpa.len && strcmp(ra.schedule, "ttnn")) {
         cli_usage_error("run", "--sdpa-config goes with --schedule ttnn");
         goto out;
     }
-    for (size_t i = 0; i < sdpa.len; i++) {
-        const char *k = sdpa.items[i].name;
-        int64_t v = sdpa.items[i].value;
+    for (size_t i = 0; i < ra.sdpa.len; i++) {
+        const char *k = ra.sdpa.items[i].name;
+        int64_t v = ra.sdpa.items[i].value;
         bool flag = !strcmp(k, "fp32_acc") || !strcmp(k, "interm_bf16");
         if (flag ? v != 0 && v != 1 : v < 0 || v > 1 << 20) {
             cli_usage_error("run", "--sdpa-config %s=%lld is out of range", k, (long long)v);
@@ -282,21 +320,21 @@ int cli_run(int argc, char **argv)
         }
     }
     drv_transport tops[16];
-    for (size_t i = 0; i < transports.len; i++)
-        if (i >= LM_COUNT(tops) || !parse_transport(transports.items[i].val, &tops[i].op)) {
+    for (size_t i = 0; i < ra.transports.len; i++)
+        if (i >= LM_COUNT(tops) || !parse_transport(ra.transports.items[i].val, &tops[i].op)) {
             cli_usage_error("run", "--transport %s=%s: expected dram, mcast:x, mcast:y, mcast:xy (optionally :mid), "
-                            "forward:x or forward:y", transports.items[i].key, transports.items[i].val);
+                            "forward:x or forward:y", ra.transports.items[i].key, ra.transports.items[i].val);
             goto out;
         } else {
-            tops[i].tensor = transports.items[i].key;
+            tops[i].tensor = ra.transports.items[i].key;
         }
     drv_place pls[TIR_MAX_GRID];
-    for (size_t i = 0; i < places.len; i++) {
+    for (size_t i = 0; i < ra.places.len; i++) {
         char *end;
-        long ax = strtol(places.items[i].key, &end, 10);
-        if (i >= TIR_MAX_GRID || *end || ax < 0 || ax >= TIR_MAX_GRID || !parse_place(places.items[i].val, &pls[i].place)) {
+        long ax = strtol(ra.places.items[i].key, &end, 10);
+        if (i >= TIR_MAX_GRID || *end || ax < 0 || ax >= TIR_MAX_GRID || !parse_place(ra.places.items[i].val, &pls[i].place)) {
             cli_usage_error("run", "--place %s=%s: expected AXIS=x|y|xy|time with AXIS 0, 1 or 2",
-                            places.items[i].key, places.items[i].val);
+                            ra.places.items[i].key, ra.places.items[i].val);
             goto out;
         }
         pls[i].axis = (int)ax;
@@ -305,40 +343,40 @@ int cli_run(int argc, char **argv)
     arch = arch_load(ko.arch, &d);
     if (!arch)
         goto out;
-    /* the format and fidelity reach loomc's solver and a plan through the
-       driver, TTNN's and the manual schedule too, each on the summary
+    /* the format and ra.fidelity reach loomc's solver and a plan through the
+       driver, TTNN's and the manual ra.schedule too, each on the summary
        before it is scheduled */
-    drv_job_opts jo = {.sched = {.arch = arch, .have_format = have_format, .format = fmt,
-                                 .have_fidelity = have_fidelity, .fidelity = fidelity, .no_fuse = no_fuse}};
+    drv_job_opts jo = {.sched = {.arch = arch, .have_format = ra.have_format, .format = ra.fmt,
+                                 .have_fidelity = ra.have_fidelity, .fidelity = ra.fidelity, .no_fuse = ra.no_fuse}};
     cli_kernel_drv_opts(&ko, &jo.front);
     lm_buf explained = {0}, progs = {0};
     drv_origin *org = &jo.origin;
-    org->kind = !strcmp(schedule, "loom")         ? DRV_ORIGIN_LOOM
-                : !strcmp(schedule, "manual")     ? DRV_ORIGIN_MANUAL
-                : !strcmp(schedule, "ttnn")       ? DRV_ORIGIN_TTNN
-                : !strcmp(schedule, "ttnn-tuned") ? DRV_ORIGIN_TTNN_TUNED
+    org->kind = !strcmp(ra.schedule, "loom")         ? DRV_ORIGIN_LOOM
+                : !strcmp(ra.schedule, "manual")     ? DRV_ORIGIN_MANUAL
+                : !strcmp(ra.schedule, "ttnn")       ? DRV_ORIGIN_TTNN
+                : !strcmp(ra.schedule, "ttnn-tuned") ? DRV_ORIGIN_TTNN_TUNED
                                                   : DRV_ORIGIN_PLAN;
-    org->name = schedule;
+    org->name = ra.schedule;
     org->ttnn = bo;
-    org->explain = explain ? &explained : NULL;
-    org->sets = sets.items;
-    org->nsets = (int)sets.len;
+    org->explain = ra.explain ? &explained : NULL;
+    org->sets = ra.sets.items;
+    org->nsets = (int)ra.sets.len;
     org->places = pls;
-    org->nplaces = (int)places.len;
+    org->nplaces = (int)ra.places.len;
     org->transports = tops;
-    org->ntransports = (int)transports.len;
-    jo.run.run = (sched_run_opts){.arch = arch, .check = check, .timing_only = timing_only, .exact_exp = exact_exp,
-                                  .trace_path = trace, .seed = seed, .programs = print ? &progs : NULL};
+    org->ntransports = (int)ra.transports.len;
+    jo.run.run = (sched_run_opts){.arch = arch, .check = ra.check, .timing_only = ra.timing_only, .exact_exp = ra.exact_exp,
+                                  .trace_path = ra.trace, .seed = ra.seed, .programs = ra.print ? &progs : NULL};
     drv_run_result res;
     bool ok = drv_job(&r, &jo, &res, &d);
     fputs(lm_buf_str(&explained), stdout);
-    if (print)
+    if (ra.print)
         fputs(lm_buf_str(&progs), stdout);
     lm_buf_free(&explained);
     lm_buf_free(&progs);
     if (ok) {
         lm_buf b = {0};
-        cli_run_report(&b, &r, arch, &res.run, json);
+        cli_run_report(&b, &r, arch, &res.run, ra.json);
         fputs(lm_buf_str(&b), stdout);
         lm_buf_free(&b);
         rc = res.run.check == SCHED_CHECK_FAIL ? LOOMC_EUSER : LOOMC_OK;
@@ -351,10 +389,10 @@ out:
     if (arch)
         arch_free(arch);
     cli_kernel_opts_free(&ko);
-    LM_VEC_FREE(&sets);
-    LM_VEC_FREE(&sdpa);
-    LM_VEC_FREE(&places);
-    LM_VEC_FREE(&transports);
+    LM_VEC_FREE(&ra.sets);
+    LM_VEC_FREE(&ra.sdpa);
+    LM_VEC_FREE(&ra.places);
+    LM_VEC_FREE(&ra.transports);
     lm_arena_free(&a);
     return rc;
 }

@@ -184,7 +184,10 @@ cli_take cli_kernel_opt(cli_kernel_opts *k, int argc, char **argv, int *i)
 bool cli_kernel_arg(cli_kernel_opts *k, const char *arg)
 {
     if (arg[0] == '-' && arg[1]) {
-        cli_usage_error(k->cmd, "unknown option '%s'", arg);
+        if (k->table)
+            cli_unknown_option(k->table, arg, "option");
+        else
+            cli_usage_error(k->cmd, "unknown option '%s'", arg);
         return false;
     }
     if (k->path) {

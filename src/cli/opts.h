@@ -42,6 +42,7 @@ typedef struct cli_kernel_opts {
     const char *arch;        /* --arch NAME|FILE */
     cli_kvs shapes, consts;  /* --shape, --const */
     lm_arena *arena;         /* holds the parsed names */
+    const struct cli_command *table; /* the command's options, for "did you mean" (NULL: none) */
 } cli_kernel_opts;
 
 typedef enum cli_take {

@@ -381,8 +381,7 @@ int cli_run(int argc, char **argv)
         lm_buf_free(&b);
         rc = res.run.check == SCHED_CHECK_FAIL ? LOOMC_EUSER : LOOMC_OK;
         if (rc != LOOMC_OK)
-            lm_error(&d, (lm_loc){"loomc run", 0, 0},
-                     "the simulated outputs differ from the reference interpreter beyond the tolerance");
+            cli_error("run", "the simulated outputs differ from the reference interpreter beyond the tolerance");
     }
 out:
     drv_free(&r);

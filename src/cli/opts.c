@@ -45,6 +45,18 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
     fprintf(d.out, "(see 'loomc %s --help')\n", cmd);
 }
 
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    char who[64];
+    snprintf(who, sizeof who, "loomc %s", cmd);
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    lm_verror(&d, (lm_loc){who, 0, 0}, fmt, ap);
+    va_end(ap);
+}
+
 static bool is_name(const char *s)
 {
     for (const char *q = s; *q; q++)

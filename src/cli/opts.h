@@ -16,6 +16,8 @@ bool cli_opt(int argc, char **argv, int *i, const char *name, const char **val, 
 bool cli_flag(char **argv, int i, const char *name);
 /* "loomc CMD: error: ..." and a pointer to the command's --help. */
 void cli_usage_error(const char *cmd, const char *fmt, ...) LM_PRINTF(2, 3);
+/* "loomc CMD: error: ..." (through lm_diag), for errors that are not usage errors. */
+void cli_error(const char *cmd, const char *fmt, ...) LM_PRINTF(2, 3);
 
 typedef LM_VEC(fe_kv) cli_kvs;
 

@@ -10,17 +10,17 @@
 enum { O_HELP, O_DATA, O_KERNELS, O_OUT, O_TABLE, O_LIMIT, O_MAX_MKN, O_PROGRESS };
 
 static const cli_option cal_opts[] = {
-    {"--data", CLI_VALUE, O_DATA, "DIR", "bench/data", 0, 0, "the published tables (default bench/data)"},
-    {"--kernels", CLI_VALUE, O_KERNELS, "DIR", "kernels", 0, 0, "the kernels (default kernels)"},
+    {"--data", CLI_VALUE, O_DATA, "DIR", "bench/data", 0, 0, "the published tables (default bench/data)", 0},
+    {"--kernels", CLI_VALUE, O_KERNELS, "DIR", "kernels", 0, 0, "the kernels (default kernels)", 0},
     {"--out", CLI_VALUE, O_OUT, "FILE", NULL, 0, 0,
-     "write here, keeping the file's '## Corrections' section\n(default: standard output)"},
+     "write here, keeping the file's '## Corrections' section\n(default: standard output)", 0},
     {"--table", CLI_VALUE, O_TABLE, "NAME", NULL, 0, 0,
-     "only this table: oob, oob11, tuned, attention, decode (repeatable)"},
-    {"--limit", CLI_COUNT, O_LIMIT, "N", "0", 0, INT32_MAX, "only the first N rows of each table (quick checks)"},
-    {"--max-mkn", CLI_VALUE, O_MAX_MKN, "X", "0", 0, 0, "skip GEMM rows with M*K*N above X (quick checks)"},
-    {"--progress", CLI_FLAG, O_PROGRESS, NULL, NULL, 0, 0, "one line per row on standard error"},
-    {"--help", CLI_FLAG, O_HELP, NULL, NULL, 0, 0, "show this text"},
-    {"-h", CLI_FLAG, O_HELP, NULL, NULL, 0, 0, NULL},
+     "only this table: oob, oob11, tuned, attention, decode (repeatable)", 0},
+    {"--limit", CLI_COUNT, O_LIMIT, "N", "0", 0, INT32_MAX, "only the first N rows of each table (quick checks)", 0},
+    {"--max-mkn", CLI_VALUE, O_MAX_MKN, "X", "0", 0, 0, "skip GEMM rows with M*K*N above X (quick checks)", 0},
+    {"--progress", CLI_FLAG, O_PROGRESS, NULL, NULL, 0, 0, "one line per row on standard error", 0},
+    {"--help", CLI_FLAG, O_HELP, NULL, NULL, 0, 0, "show this text", 0},
+    {"-h", CLI_FLAG, O_HELP, NULL, NULL, 0, 0, NULL, 0},
 };
 
 static const cli_command cal_cmd = {

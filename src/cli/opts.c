@@ -255,7 +255,11 @@ void cli_help_print(FILE *f, const cli_command *c)
         for (const char *h = o->help; *h;) {
             const char *nl = strchr(h, '\n');
             int len = nl ? (int)(nl - h) : (int)strlen(h);
-            fprintf(f, "%.*s\n", len, h);
+            const char *dn = strstr(h, "%N");
+            if (dn && dn - h < len)
+                fprintf(f, "%.*s%lld%.*s\n", (int)(dn - h), h, (long long)o->dflt_n, len - (int)(dn - h) - 2, dn + 2);
+            else
+                fprintf(f, "%.*s\n", len, h);
             if (!nl)
                 break;
             h = nl + 1;

@@ -86,7 +86,8 @@ typedef struct cli_option {
     const char *arg;     /* the value in the help: "N", "DIR" (NULL: none) */
     const char *dflt;    /* the default value (NULL: none) */
     int64_t lo, hi;      /* CLI_COUNT */
-    const char *help;    /* the help column; '\n' continues it on the next line */
+    const char *help;    /* the help column; '\n' continues it on the next line, %N is dflt_n */
+    int64_t dflt_n;      /* a default the help quotes from a constant */
 } cli_option;
 
 typedef struct cli_command {

@@ -18,13 +18,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { B_HELP, B_ARCH, B_ORACLE_BOUND, B_TUNER_TRIALS, B_NO_TUNER, B_NO_ORACLE, B_QUICK, B_MODEL_QUALITY, B_JSON, B_PLOTS, B_SEED, B_CAP, B_QUIET };
+enum {
+    B_HELP, B_ARCH, B_ORACLE_BOUND, B_TUNER_TRIALS, B_NO_TUNER, B_NO_ORACLE, B_QUICK, B_MODEL_QUALITY, B_JSON,
+    B_PLOTS, B_SEED, B_CAP, B_QUIET
+};
 
 static const cli_option bench_rows[] = {
     {"--arch", CLI_VALUE, B_ARCH, "NAME", NULL, 0, 0,
      "chip to run on (repeatable; default: the suite's 'arch' line)", 0},
     {"--oracle-bound", CLI_VALUE, B_ORACLE_BOUND, "N", NULL, 0, 0,
-     "simulate every legal schedule when there are at most N,\nelse a stratified sample of N (default: the suite's, else %N)",
+     "simulate every legal schedule when there are at most N,\n"
+     "else a stratified sample of N (default: the suite's, else %N)",
      BENCH_DEFAULT_BOUND},
     {"--tuner-trials", CLI_VALUE, B_TUNER_TRIALS, "LIST", NULL, 0, 0,
      "the tuner's checkpoints, e.g. 10,100,1000 (default: the\nsuite's, else 10,100,1000)", 0},
@@ -35,7 +39,8 @@ static const cli_option bench_rows[] = {
     {"--quick", CLI_FLAG, B_QUICK, NULL, NULL, 0, 0,
      "the NAME-quick suites (all of them when no SUITE is given)", 0},
     {"--model-quality", CLI_FLAG, B_MODEL_QUALITY, NULL, NULL, 0, 0,
-     "rank correlation of predicted and simulated cycles over the\noracle's points, and the model's top-1 gap (no TTNN, no tuner)", 0},
+     "rank correlation of predicted and simulated cycles over the\n"
+     "oracle's points, and the model's top-1 gap (no TTNN, no tuner)", 0},
     {"--json", CLI_VALUE, B_JSON, "FILE", NULL, 0, 0,
      "every row as JSON", 0},
     {"--plots", CLI_VALUE, B_PLOTS, "DIR", NULL, 0, 0,

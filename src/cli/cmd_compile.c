@@ -28,19 +28,24 @@ static const cli_option compile_opts[] = {
     {"--top", CLI_COUNT, C_TOP, "K", NULL, 1, 1000,
      "also list the K best schedules across candidates", 0},
     {"--json", CLI_FLAG, C_JSON, NULL, NULL, 0, 0,
-     "print one JSON object: the plan, candidate counts, the top\nschedules and compile_seconds (the only non-deterministic member)", 0},
+     "print one JSON object: the plan, candidate counts, the top\n"
+     "schedules and compile_seconds (the only non-deterministic member)", 0},
     {"--explain", CLI_FLAG, C_EXPLAIN, NULL, NULL, 0, 0,
-     "why: each symbol's value and what one step either way would\ndo, constraints and their slack, latency terms, the runner-up", 0},
+     "why: each symbol's value and what one step either way would\n"
+     "do, constraints and their slack, latency terms, the runner-up", 0},
     {"-o", CLI_VALUE, C_O, "PLAN.json", NULL, 0, 0,
      "write the chosen schedule as a plan file", 0},
     {"--node-limit", CLI_COUNT, C_NODE_LIMIT, "N", "2000000", 1, (int64_t)1 << 40,
      "solver effort per candidate, in search nodes (default 2000000)", 0},
     {"--no-fuse", CLI_FLAG, C_NO_FUSE, NULL, NULL, 0, 0,
-     "do not fuse a launch with the next one that consumes its\noutput block by block (docs/scheduler.md, Fused launch pairs)", 0},
+     "do not fuse a launch with the next one that consumes its\n"
+     "output block by block (docs/scheduler.md, Fused launch pairs)", 0},
     {"--emit-mzn", CLI_VALUE, C_EMIT_MZN, "DIR", NULL, 0, 0,
      "write each candidate's problem as a MiniZinc model (+ data file)", 0},
     {"--solver", CLI_VALUE, C_SOLVER, "S", "builtin", 0, 0,
-     "builtin (default), or minizinc[:ID]: solve every candidate by\nrunning the minizinc executable (Gecode unless ID names another\ninstalled solver) and pick the best the same way", 0},
+     "builtin (default), or minizinc[:ID]: solve every candidate by\n"
+     "running the minizinc executable (Gecode unless ID names another\n"
+     "installed solver) and pick the best the same way", 0},
     {"--help", CLI_FLAG, C_HELP, NULL, NULL, 0, 0,
      "show this text", 0},
     {"-h", CLI_FLAG, C_HELP, NULL, NULL, 0, 0, NULL, 0},

@@ -18,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { R_HELP, R_SCHEDULE, R_SET, R_PLACE, R_TRANSPORT, R_CHECK, R_TIMING_ONLY, R_TRACE, R_JSON, R_EXACT_EXP, R_PRINT, R_SEED, R_FIDELITY, R_FORMAT, R_EXPLAIN, R_SDPA_CONFIG, R_NO_FUSE };
+enum {
+    R_HELP, R_SCHEDULE, R_SET, R_PLACE, R_TRANSPORT, R_CHECK, R_TIMING_ONLY, R_TRACE, R_JSON, R_EXACT_EXP,
+    R_PRINT, R_SEED, R_FIDELITY, R_FORMAT, R_EXPLAIN, R_SDPA_CONFIG, R_NO_FUSE
+};
 
 static const cli_option run_opts[] = {
     {"--arch", CLI_SHARED, 0, "NAME|FILE", NULL, 0, 0,
@@ -34,17 +37,23 @@ static const cli_option run_opts[] = {
     {"--schedule", CLI_MORE, R_SCHEDULE, "PLAN.json", NULL, 0, 0,
      "the schedules of a plan file (loomc compile -o)", 0},
     {"--schedule", CLI_MORE, R_SCHEDULE, "ttnn", NULL, 0, 0,
-     "TTNN's default schedule for the op (matmul, SDPA prefill,\nSDPA decode) as a loomc schedule (docs/baselines.md)", 0},
+     "TTNN's default schedule for the op (matmul, SDPA prefill,\n"
+     "SDPA decode) as a loomc schedule (docs/baselines.md)", 0},
     {"--schedule", CLI_MORE, R_SCHEDULE, "ttnn-tuned", NULL, 0, 0,
      "the hand-tuned config of TTNN's GEMM benchmark (matmul)", 0},
     {"--schedule", CLI_MORE, R_SCHEDULE, "manual", NULL, 0, 0,
-     "program axis 0 on core rows (y), axis 1 on columns (x),\nothers a loop on each core; every load from DRAM; the\ngrid as large as the programs allow; free constexprs must\nbe given with --const or --set", 0},
+     "program axis 0 on core rows (y), axis 1 on columns (x),\n"
+     "others a loop on each core; every load from DRAM; the\n"
+     "grid as large as the programs allow; free constexprs must\n"
+     "be given with --const or --set", 0},
     {"--set", CLI_VALUE, R_SET, "NAME=N,...", NULL, 0, 0,
      "override a value of the schedule: a free constexpr,\ngrid.x, grid.y, depth.TENSOR, sub.h, sub.w", 0},
     {"--place", CLI_VALUE, R_PLACE, "AXIS=P,...", NULL, 0, 0,
      "put program axis AXIS (0, 1, 2) on x, y, xy or time", 0},
     {"--transport", CLI_VALUE, R_TRANSPORT, "LOAD=T", NULL, 0, 0,
-     "how loads of tensor LOAD travel: dram, mcast:x, mcast:y,\nmcast:xy, forward:x, forward:y (':mid' after mcast:x/y/xy:\nthe middle core sends)", 0},
+     "how loads of tensor LOAD travel: dram, mcast:x, mcast:y,\n"
+     "mcast:xy, forward:x, forward:y (':mid' after mcast:x/y/xy:\n"
+     "the middle core sends)", 0},
     {"--check", CLI_FLAG, R_CHECK, NULL, NULL, 0, 0,
      "compare every output with the reference interpreter", 0},
     {"--timing-only", CLI_FLAG, R_TIMING_ONLY, NULL, NULL, 0, 0,
@@ -60,15 +69,20 @@ static const cli_option run_opts[] = {
     {"--seed", CLI_VALUE, R_SEED, "N", "0", 0, 0,
      "inputs are pseudo-random from N (default 0)", 0},
     {"--fidelity", CLI_VALUE, R_FIDELITY, "F", NULL, 0, 0,
-     "matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4 (default:\nTTNN's rule, HiFi2, or LoFi when both inputs are block-float)", 0},
+     "matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4 (default:\n"
+     "TTNN's rule, HiFi2, or LoFi when both inputs are block-float)", 0},
     {"--format", CLI_VALUE, R_FORMAT, "F", NULL, 0, 0,
      "storage format of the DRAM tensors the kernel loads and\nstores: bf16, bfp8_b, bfp4_b (every schedule)", 0},
     {"--explain", CLI_FLAG, R_EXPLAIN, NULL, NULL, 0, 0,
      "why this schedule: for ttnn, the TTNN rule behind each value", 0},
     {"--sdpa-config", CLI_VALUE, R_SDPA_CONFIG, "NAME=N,...", NULL, 0, 0,
-     "--schedule ttnn for SDPA prefill with a program config:\nq_chunk, k_chunk (elements), grid_x, grid_y (the cores it\nmay use), fp32_acc (0/1), interm_bf16 (1: TTNN's bf16\nintermediate CBs instead of fp32)", 0},
+     "--schedule ttnn for SDPA prefill with a program config:\n"
+     "q_chunk, k_chunk (elements), grid_x, grid_y (the cores it\n"
+     "may use), fp32_acc (0/1), interm_bf16 (1: TTNN's bf16\n"
+     "intermediate CBs instead of fp32)", 0},
     {"--no-fuse", CLI_FLAG, R_NO_FUSE, NULL, NULL, 0, 0,
-     "(loom) do not fuse a launch with the next one that consumes\nits output block by block; (ttnn) keep SDPA decode's two launches", 0},
+     "(loom) do not fuse a launch with the next one that consumes\n"
+     "its output block by block; (ttnn) keep SDPA decode's two launches", 0},
     {"--help", CLI_FLAG, R_HELP, NULL, NULL, 0, 0,
      "show this text", 0},
     {"-h", CLI_FLAG, R_HELP, NULL, NULL, 0, 0, NULL, 0},
@@ -245,6 +259,72 @@ static bool run_option(run_args *ra, int id, const char *val, lm_arena *a)
     return true;
 }
 
+/* TTNN's options: the fidelity, and an SDPA program config; false after
+ * reporting. */
+static bool ttnn_options(const run_args *ra, ttnn_sched_opts *bo)
+{
+    *bo = (ttnn_sched_opts){0};
+    bo->have_fidelity = ra->have_fidelity;
+    bo->fidelity = ra->fidelity;
+    bo->no_fuse = ra->no_fuse;
+    if (ra->sdpa.len && strcmp(ra->schedule, "ttnn")) {
+        cli_usage_error("run", "--sdpa-config goes with --schedule ttnn");
+        return false;
+    }
+    for (size_t i = 0; i < ra->sdpa.len; i++) {
+        const char *k = ra->sdpa.items[i].name;
+        int64_t v = ra->sdpa.items[i].value;
+        bool flag = !strcmp(k, "fp32_acc") || !strcmp(k, "interm_bf16");
+        if (flag ? v != 0 && v != 1 : v < 0 || v > 1 << 20) {
+            cli_usage_error("run", "--sdpa-config %s=%lld is out of range", k, (long long)v);
+            return false;
+        }
+        if (!strcmp(k, "q_chunk"))
+            bo->sdpa_q_chunk = (int)v;
+        else if (!strcmp(k, "k_chunk"))
+            bo->sdpa_k_chunk = (int)v;
+        else if (!strcmp(k, "grid_x"))
+            bo->sdpa_grid_x = (int)v;
+        else if (!strcmp(k, "grid_y"))
+            bo->sdpa_grid_y = (int)v;
+        else if (!strcmp(k, "fp32_acc"))
+            bo->have_fp32_acc = true, bo->fp32_acc = v != 0;
+        else if (!strcmp(k, "interm_bf16"))
+            bo->sdpa_interm_16b = v != 0;
+        else {
+            cli_usage_error("run", "--sdpa-config: unknown name '%s' (q_chunk, k_chunk, grid_x, grid_y, fp32_acc, "
+                            "interm_bf16)", k);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* --transport and --place, read for the driver; false after reporting. */
+static bool edit_options(const run_args *ra, drv_transport *tops, int ntops, drv_place *pls)
+{
+    for (size_t i = 0; i < ra->transports.len; i++)
+        if (i >= (size_t)ntops || !parse_transport(ra->transports.items[i].val, &tops[i].op)) {
+            cli_usage_error("run", "--transport %s=%s: expected dram, mcast:x, mcast:y, mcast:xy (optionally :mid), "
+                            "forward:x or forward:y", ra->transports.items[i].key, ra->transports.items[i].val);
+            return false;
+        } else {
+            tops[i].tensor = ra->transports.items[i].key;
+        }
+    for (size_t i = 0; i < ra->places.len; i++) {
+        char *end;
+        long ax = strtol(ra->places.items[i].key, &end, 10);
+        if (i >= TIR_MAX_GRID || *end || ax < 0 || ax >= TIR_MAX_GRID ||
+            !parse_place(ra->places.items[i].val, &pls[i].place)) {
+            cli_usage_error("run", "--place %s=%s: expected AXIS=x|y|xy|time with AXIS 0, 1 or 2",
+                            ra->places.items[i].key, ra->places.items[i].val);
+            return false;
+        }
+        pls[i].axis = (int)ax;
+    }
+    return true;
+}
+
 int cli_run(int argc, char **argv)
 {
     lm_arena a;
@@ -284,67 +364,17 @@ int cli_run(int argc, char **argv)
         cli_usage_error("run", "--check needs the arithmetic that --timing-only skips");
         goto out;
     }
-    /* TTNN's options: the ra.fidelity, and an SDPA program config */
-    ttnn_sched_opts bo = {0};
-    bo.have_fidelity = ra.have_fidelity;
-    bo.fidelity = ra.fidelity;
-    bo.no_fuse = ra.no_fuse;
-    if (ra.sdpa.len && strcmp(ra.schedule, "ttnn")) {
-        cli_usage_error("run", "--sdpa-config goes with --schedule ttnn");
-        goto out;
-    }
-    for (size_t i = 0; i < ra.sdpa.len; i++) {
-        const char *k = ra.sdpa.items[i].name;
-        int64_t v = ra.sdpa.items[i].value;
-        bool flag = !strcmp(k, "fp32_acc") || !strcmp(k, "interm_bf16");
-        if (flag ? v != 0 && v != 1 : v < 0 || v > 1 << 20) {
-            cli_usage_error("run", "--sdpa-config %s=%lld is out of range", k, (long long)v);
-            goto out;
-        }
-        if (!strcmp(k, "q_chunk"))
-            bo.sdpa_q_chunk = (int)v;
-        else if (!strcmp(k, "k_chunk"))
-            bo.sdpa_k_chunk = (int)v;
-        else if (!strcmp(k, "grid_x"))
-            bo.sdpa_grid_x = (int)v;
-        else if (!strcmp(k, "grid_y"))
-            bo.sdpa_grid_y = (int)v;
-        else if (!strcmp(k, "fp32_acc"))
-            bo.have_fp32_acc = true, bo.fp32_acc = v != 0;
-        else if (!strcmp(k, "interm_bf16"))
-            bo.sdpa_interm_16b = v != 0;
-        else {
-            cli_usage_error("run", "--sdpa-config: unknown name '%s' (q_chunk, k_chunk, grid_x, grid_y, fp32_acc, "
-                            "interm_bf16)", k);
-            goto out;
-        }
-    }
+    ttnn_sched_opts bo;
     drv_transport tops[16];
-    for (size_t i = 0; i < ra.transports.len; i++)
-        if (i >= LM_COUNT(tops) || !parse_transport(ra.transports.items[i].val, &tops[i].op)) {
-            cli_usage_error("run", "--transport %s=%s: expected dram, mcast:x, mcast:y, mcast:xy (optionally :mid), "
-                            "forward:x or forward:y", ra.transports.items[i].key, ra.transports.items[i].val);
-            goto out;
-        } else {
-            tops[i].tensor = ra.transports.items[i].key;
-        }
     drv_place pls[TIR_MAX_GRID];
-    for (size_t i = 0; i < ra.places.len; i++) {
-        char *end;
-        long ax = strtol(ra.places.items[i].key, &end, 10);
-        if (i >= TIR_MAX_GRID || *end || ax < 0 || ax >= TIR_MAX_GRID || !parse_place(ra.places.items[i].val, &pls[i].place)) {
-            cli_usage_error("run", "--place %s=%s: expected AXIS=x|y|xy|time with AXIS 0, 1 or 2",
-                            ra.places.items[i].key, ra.places.items[i].val);
-            goto out;
-        }
-        pls[i].axis = (int)ax;
-    }
+    if (!ttnn_options(&ra, &bo) || !edit_options(&ra, tops, (int)LM_COUNT(tops), pls))
+        goto out;
 
     arch = arch_load(ko.arch, &d);
     if (!arch)
         goto out;
-    /* the format and ra.fidelity reach loomc's solver and a plan through the
-       driver, TTNN's and the manual ra.schedule too, each on the summary
+    /* the format and fidelity reach loomc's solver and a plan through the
+       driver, TTNN's and the manual schedule too, each on the summary
        before it is scheduled */
     drv_job_opts jo = {.sched = {.arch = arch, .have_format = ra.have_format, .format = ra.fmt,
                                  .have_fidelity = ra.have_fidelity, .fidelity = ra.fidelity, .no_fuse = ra.no_fuse}};
@@ -355,7 +385,7 @@ int cli_run(int argc, char **argv)
                 : !strcmp(ra.schedule, "manual")     ? DRV_ORIGIN_MANUAL
                 : !strcmp(ra.schedule, "ttnn")       ? DRV_ORIGIN_TTNN
                 : !strcmp(ra.schedule, "ttnn-tuned") ? DRV_ORIGIN_TTNN_TUNED
-                                                  : DRV_ORIGIN_PLAN;
+                                                     : DRV_ORIGIN_PLAN;
     org->name = ra.schedule;
     org->ttnn = bo;
     org->explain = ra.explain ? &explained : NULL;
@@ -365,8 +395,9 @@ int cli_run(int argc, char **argv)
     org->nplaces = (int)ra.places.len;
     org->transports = tops;
     org->ntransports = (int)ra.transports.len;
-    jo.run.run = (sched_run_opts){.arch = arch, .check = ra.check, .timing_only = ra.timing_only, .exact_exp = ra.exact_exp,
-                                  .trace_path = ra.trace, .seed = ra.seed, .programs = ra.print ? &progs : NULL};
+    jo.run.run = (sched_run_opts){.arch = arch, .check = ra.check, .timing_only = ra.timing_only,
+                                  .exact_exp = ra.exact_exp, .trace_path = ra.trace, .seed = ra.seed,
+                                  .programs = ra.print ? &progs : NULL};
     drv_run_result res;
     bool ok = drv_job(&r, &jo, &res, &d);
     fputs(lm_buf_str(&explained), stdout);

@@ -1,13 +1,19 @@
 /* driver.h - one compilation, start to finish: the pass order of loomc in
- * one place. Commands (loomc ir, and the scheduling commands that follow)
- * call drv_compile and read what each stage produced from the result.
+ * one place. drv_job (origin.c) reads the whole order in one function;
+ * commands call it, or the steps they need, and read what each stage
+ * produced from the result.
  *
  * Pass order: read the file -> fe_lex/fe_parse -> fe_names_init ->
  * fe_read_launch -> for each selected launch: fe_check -> tir verify ->
- * acc_analyze (drv_compile); then, for a chip (drv_schedule): for each
- * launch sched_summarize -> sched_set_formats (--format) -> sched_alloc ->
- * sched_candidates; then, for the
- * whole job, sched_select (a model per candidate, solved, ranked).
+ * acc_analyze (drv_compile); then, for a chip (drv_summarize): for each
+ * launch sched_summarize -> sched_set_formats (--format) -> sched_alloc;
+ * then the schedule by origin: loomc's (drv_schedule: for each launch
+ * sched_lower_l1 -> sched_candidates; then, for the whole job,
+ * sched_fuse_job and sched_select, a model per candidate, solved, ranked),
+ * a plan file's (drv_schedule_plan), TTNN's or the manual one
+ * (drv_pick_schedules, which also applies --set/--place/--transport); then
+ * for each program: lower -> df_validate -> sim_run -> the reference check
+ * (drv_simulate, run.c).
  */
 #ifndef LOOMC_DRIVER_H
 #define LOOMC_DRIVER_H

@@ -18,53 +18,11 @@
 #include "bench/bench.h"
 
 #include "ttnn/ttnn.h"
-#include "df/df.h"
 #include "driver/driver.h"
-#include "lower/lower.h"
-#include "sim/sim.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- capturing diagnostics ----------------------------------------------- */
-
-typedef struct capture {
-    char *text;
-    size_t len;
-    FILE *f;
-    lm_diag d;
-} capture;
-
-static void cap_open(capture *c)
-{
-    memset(c, 0, sizeof *c);
-    c->f = open_memstream(&c->text, &c->len);
-    lm_diag_init(&c->d, c->f ? c->f : stderr);
-    c->d.no_caret = true;
-}
-
-/* The first line of what was reported, copied into ar ("" if nothing). */
-static const char *cap_close(capture *c, lm_arena *ar)
-{
-    if (c->f)
-        fclose(c->f);
-    const char *r = "";
-    if (c->text) {
-        size_t n = strcspn(c->text, "\n");
-        const char *t = c->text;
-        /* drop the "loomc: error: " / "file:l:c: error: " prefix for tables */
-        const char *e = strstr(t, "error: ");
-        if (e && (size_t)(e - t) < n) {
-            n -= (size_t)(e + 7 - t);
-            t = e + 7;
-        }
-        r = lm_arena_strndup(ar, t, n);
-    }
-    free(c->text);
-    memset(c, 0, sizeof *c);
-    return r;
-}
 
 /* ---- evaluating schedules -------------------------------------------- */
 
@@ -92,46 +50,26 @@ static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, benc
     const sched_schedule *sp[SCHED_MAX_LAUNCHES];
     for (int l = 0; l < n; l++)
         kp[l] = c->job->k[l], sp[l] = &s[l];
-    for (int l = 0, cov = 1; l < n; l += cov) {
-        capture cp;
-        cap_open(&cp);
-        /* a fused pair is one program */
-        df_program *p = sched_lower_launch(kp, sp, n, l, c->arch, c->sym, &cp.d, &cov);
-        if (!p || !df_validate(p, c->arch, &cp.d)) {
-            df_free(p);
-            *why = lm_arena_printf(c->ar, "lowering: %s", cap_close(&cp, c->ar));
-            return false;
-        }
-        sim_options so = {.timing_only = true};
-        if (cap > 0) {
-            double left = cap - out->cycles;
-            if (left <= 0) {
-                df_free(p);
-                cap_close(&cp, c->ar);
-                out->censored = true;
-                out->cycles = cap;
-                break;
-            }
-            so.max_cycles = left;
-        }
-        sim_result *r = sim_run(p, c->arch, &so, &cp.d);
-        df_free(p);
-        const char *msg = cap_close(&cp, c->ar);
-        if (!r) {
-            if (cap > 0 && strstr(msg, "past the budget of")) {
-                out->censored = true;
-                out->cycles = cap;
-                out->sim_seconds = cap / (c->arch->clock_ghz * 1e9);
-                out->ok = true;
-                return true;
-            }
-            *why = lm_arena_printf(c->ar, "simulation: %s", msg);
-            return false;
-        }
-        out->cycles += r->cycles;
-        out->sim_seconds += r->seconds;
-        sim_result_free(r);
+    lm_diag_capture cp;
+    lm_diag_capture_begin(&cp);
+    drv_run_opts ro = {.run = {.arch = c->arch, .timing_only = true}, .max_cycles = cap > 0 ? cap : 0};
+    drv_run_result rr;
+    bool ok = drv_simulate(&rr, kp, sp, n, NULL, 0, &ro, c->sym, &cp.d);
+    const char *msg = lm_diag_capture_end(&cp, c->ar);
+    if (!ok && rr.failed == DRV_RUN_SIMULATE && cap > 0 && strstr(msg, "past the budget of")) {
+        out->censored = true;
+        out->cycles = cap;
+        out->sim_seconds = cap / (c->arch->clock_ghz * 1e9);
+        out->ok = true;
+        return true;
     }
+    if (!ok) {
+        *why = lm_arena_printf(c->ar, "%s: %s", rr.failed == DRV_RUN_SIMULATE ? "simulation" : "lowering", msg);
+        return false;
+    }
+    out->censored = rr.censored;
+    out->cycles = rr.run.cycles;
+    out->sim_seconds = rr.run.seconds;
     out->ok = true;
     return true;
 }
@@ -211,8 +149,7 @@ static void run_baseline(rowctx *rc, ttnn_sched_kind kind, const char *what, drv
     rc->what = what;
     ttnn_pick *ts = lm_xcalloc(1, sizeof *ts);
     ttnn_sched_opts to = {.kind = kind};
-    const sched_job *job = rc->job;
-    if (ttnn_schedule(ts, job->k, job->nlaunches, job->bound, rc->arch, &to, r->sym, &r->arena)) {
+    if (drv_ttnn_schedule(ts, r, &to, rc->arch)) {
         bench_eval te = {0};
         const char *twhy = NULL;
         if (simulate(rc, ts->s, ts->nlaunches, 0, &te, &twhy) && te.ok) {
@@ -245,8 +182,8 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
                      .launch = {.shapes = sh->sizes, .nshapes = sh->nsizes, .consts = sh->consts, .nconsts = sh->nconsts}};
     /* 1. what `loomc compile` costs: compile and pick one schedule */
     {
-        capture cp;
-        cap_open(&cp);
+        lm_diag_capture cp;
+        lm_diag_capture_begin(&cp);
         drv_result r;
         memset(&r, 0, sizeof r);
         double t0 = bench_cpu_seconds();
@@ -255,7 +192,7 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
         ok = ok && drv_schedule(&r, &so, &cp.d);
         row->compile_seconds = bench_cpu_seconds() - t0;
         drv_free(&r);
-        const char *msg = cap_close(&cp, ar);
+        const char *msg = lm_diag_capture_end(&cp, ar);
         if (!ok) {
             row_fail(row, lm_arena_printf(ar, "compile: %s", msg));
             return;
@@ -263,17 +200,17 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
     }
 
     /* 2. the five best, the space, and everything simulated */
-    capture cp;
-    cap_open(&cp);
+    lm_diag_capture cp;
+    lm_diag_capture_begin(&cp);
     drv_result r;
     memset(&r, 0, sizeof r);
     drv_sched_opts so = {.arch = arch, .top_k = 5, .have_format = su->have_format, .format = su->format};
     if (!drv_compile(&r, &dopt, &cp.d) || !drv_schedule(&r, &so, &cp.d)) {
         drv_free(&r);
-        row_fail(row, lm_arena_printf(ar, "compile: %s", cap_close(&cp, ar)));
+        row_fail(row, lm_arena_printf(ar, "compile: %s", lm_diag_capture_end(&cp, ar)));
         return;
     }
-    cap_close(&cp, ar);
+    lm_diag_capture_end(&cp, ar);
     sched_job *job = &r.sched->job;
     sched_result *res = &r.sched->result;
     const sched_kernel *k0 = job->k[0];

@@ -368,4 +368,36 @@ void bench_json(lm_buf *out, const bench_result *b);
  * Returns false after reporting through d. */
 bool bench_plots(const bench_result *b, const char *dir, lm_diag *d);
 
+/* ======================================================================
+ * calibrate.c - the simulator against TTNN's published measurements
+ * ==================================================================== */
+
+/* The chips a calibration run loaded, by name (owned; bench_arch_cache_free). */
+typedef struct bench_arch_cache {
+    struct {
+        const char *name;
+        arch_desc *a;
+    } e[8];
+} bench_arch_cache;
+
+void bench_arch_cache_free(bench_arch_cache *c);
+
+typedef struct bench_cal_opts {
+    const char *data, *kernels; /* the published tables (bench/data), the kernels */
+    int limit;                  /* only the first N rows of each table (0: all) */
+    double max_mkn;             /* skip GEMM rows with M*K*N above this (0: none) */
+    bool progress;              /* one line per row on standard error */
+    const char *only[8];        /* only these tables: oob, oob11, tuned, attention, decode */
+    int nonly;                  /* 0: every table */
+} bench_cal_opts;
+
+/* Every row of the published tables simulated, and the Markdown report up
+ * to (not including) its "## Corrections" section, appended to b. A table
+ * that cannot be read is reported through d and left out. */
+void bench_calibrate(lm_buf *b, const bench_cal_opts *o, lm_diag *d);
+/* The report's Corrections section, appended to b: the existing file's
+ * (from its heading to the end), kept across regenerations, or an empty
+ * one when the file has none. */
+void bench_calibration_corrections(lm_buf *b, const char *path);
+
 #endif

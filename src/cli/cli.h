@@ -19,6 +19,10 @@ int cli_compile(int argc, char **argv); /* cmd_compile.c */
 int cli_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 int cli_run(int argc, char **argv);  /* cmd_run.c */
 
+/* 'loomc run': the report of a finished run, as text or one JSON object
+ * (run_report.c). */
+void cli_run_report(lm_buf *b, const drv_result *r, const arch_desc *arch, const sched_run_result *res, bool json);
+
 /* 'loomc sim': cmd_sim.c parses the options, reads, binds and validates the
  * program; cli_sim_execute (cmd_sim_run.c) runs it and reports. */
 struct df_program;

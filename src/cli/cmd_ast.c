@@ -44,13 +44,13 @@ int cli_ast(int argc, char **argv)
 
     char why[512];
     size_t len = 0;
-    char *src = lm_read_file(path, &len, why, sizeof why);
-    if (!src) {
-        fprintf(stderr, "loomc: error: %s\n", why);
-        return LOOMC_EUSER;
-    }
     lm_diag d;
     lm_diag_init(&d, stderr);
+    char *src = lm_read_file(path, &len, why, sizeof why);
+    if (!src) {
+        lm_error_plain(&d, "%s", why);
+        return LOOMC_EUSER;
+    }
     lm_diag_add_source(&d, path, src, len);
     lm_arena a;
     lm_arena_init(&a);

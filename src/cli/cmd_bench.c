@@ -18,38 +18,61 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: loomc bench SUITE... [options]\n"
-            "       loomc bench --quick [SUITE...] [options]\n"
-            "       loomc bench --model-quality SUITE... [options]\n\n"
-            "Compile every shape of the suites with loomc and simulate (timing-only) loomc's pick,\n"
-            "its next four, TTNN's default schedule, an oracle over loomc's schedule space and a\n"
-            "budgeted tuner. Prints, per operator and chip: the speedup of loomc over TTNN\n"
-            "(geomean, min, max), top-1 and top-5 regret against the best known schedule, the\n"
-            "tuner's regret after N trials, and compile seconds; then a table per shape.\n"
-            "Every figure is simulated, none is a hardware measurement (docs/evaluation.md).\n\n"
-            "SUITE is a .suite file or a name in bench/ (gemm, attention, decode, ...).\n\n"
-            "options:\n"
-            "  --arch NAME           chip to run on (repeatable; default: the suite's 'arch' line)\n"
-            "  --oracle-bound N      simulate every legal schedule when there are at most N,\n"
-            "                        else a stratified sample of N (default: the suite's, else %d)\n"
-            "  --tuner-trials LIST   the tuner's checkpoints, e.g. 10,100,1000 (default: the\n"
-            "                        suite's, else 10,100,1000)\n"
-            "  --no-tuner            skip the tuner\n"
-            "  --no-oracle           skip the oracle (regret is then against loomc's five and the tuner)\n"
-            "  --quick               the NAME-quick suites (all of them when no SUITE is given)\n"
-            "  --model-quality       rank correlation of predicted and simulated cycles over the\n"
-            "                        oracle's points, and the model's top-1 gap (no TTNN, no tuner)\n"
-            "  --json FILE           every row as JSON\n"
-            "  --plots DIR           gnuplot data, scripts and SVG plots (speedup, roofline, rank)\n"
-            "  --seed N              seed of the oracle's sample and the tuner (default 1)\n"
-            "  --cap F               stop oracle and tuner runs at F x the best so far (default 4)\n"
-            "  --quiet               no progress lines on stderr\n"
-            "exit status: 0 success, 1 bad input, 2 internal error\n",
-            BENCH_DEFAULT_BOUND);
-}
+enum {
+    B_HELP, B_ARCH, B_ORACLE_BOUND, B_TUNER_TRIALS, B_NO_TUNER, B_NO_ORACLE, B_QUICK, B_MODEL_QUALITY, B_JSON,
+    B_PLOTS, B_SEED, B_CAP, B_QUIET
+};
+
+static const cli_option bench_rows[] = {
+    {"--arch", CLI_VALUE, B_ARCH, "NAME", NULL, 0, 0,
+     "chip to run on (repeatable; default: the suite's 'arch' line)", 0},
+    {"--oracle-bound", CLI_VALUE, B_ORACLE_BOUND, "N", NULL, 0, 0,
+     "simulate every legal schedule when there are at most N,\n"
+     "else a stratified sample of N (default: the suite's, else %N)",
+     BENCH_DEFAULT_BOUND},
+    {"--tuner-trials", CLI_VALUE, B_TUNER_TRIALS, "LIST", NULL, 0, 0,
+     "the tuner's checkpoints, e.g. 10,100,1000 (default: the\nsuite's, else 10,100,1000)", 0},
+    {"--no-tuner", CLI_FLAG, B_NO_TUNER, NULL, NULL, 0, 0,
+     "skip the tuner", 0},
+    {"--no-oracle", CLI_FLAG, B_NO_ORACLE, NULL, NULL, 0, 0,
+     "skip the oracle (regret is then against loomc's five and the tuner)", 0},
+    {"--quick", CLI_FLAG, B_QUICK, NULL, NULL, 0, 0,
+     "the NAME-quick suites (all of them when no SUITE is given)", 0},
+    {"--model-quality", CLI_FLAG, B_MODEL_QUALITY, NULL, NULL, 0, 0,
+     "rank correlation of predicted and simulated cycles over the\n"
+     "oracle's points, and the model's top-1 gap (no TTNN, no tuner)", 0},
+    {"--json", CLI_VALUE, B_JSON, "FILE", NULL, 0, 0,
+     "every row as JSON", 0},
+    {"--plots", CLI_VALUE, B_PLOTS, "DIR", NULL, 0, 0,
+     "gnuplot data, scripts and SVG plots (speedup, roofline, rank)", 0},
+    {"--seed", CLI_VALUE, B_SEED, "N", "1", 0, 0,
+     "seed of the oracle's sample and the tuner (default 1)", 0},
+    {"--cap", CLI_VALUE, B_CAP, "F", "4", 0, 0,
+     "stop oracle and tuner runs at F x the best so far (default 4)", 0},
+    {"--quiet", CLI_FLAG, B_QUIET, NULL, NULL, 0, 0,
+     "no progress lines on stderr", 0},
+    {"--help", CLI_FLAG, B_HELP, NULL, NULL, 0, 0, NULL, 0},
+    {"-h", CLI_FLAG, B_HELP, NULL, NULL, 0, 0, NULL, 0},
+};
+
+static const cli_command bench_cmd = {
+    "bench",
+    "usage: loomc bench SUITE... [options]\n"
+    "       loomc bench --quick [SUITE...] [options]\n"
+    "       loomc bench --model-quality SUITE... [options]\n"
+    "\n"
+    "Compile every shape of the suites with loomc and simulate (timing-only) loomc's pick,\n"
+    "its next four, TTNN's default schedule, an oracle over loomc's schedule space and a\n"
+    "budgeted tuner. Prints, per operator and chip: the speedup of loomc over TTNN\n"
+    "(geomean, min, max), top-1 and top-5 regret against the best known schedule, the\n"
+    "tuner's regret after N trials, and compile seconds; then a table per shape.\n"
+    "Every figure is simulated, none is a hardware measurement (docs/evaluation.md).\n"
+    "\n"
+    "SUITE is a .suite file or a name in bench/ (gemm, attention, decode, ...).\n"
+    "\n"
+    "options:\n",
+    24, bench_rows, (int)LM_COUNT(bench_rows),
+    "exit status: 0 success, 1 bad input, 2 internal error\n"};
 
 static bool is_file(const char *p)
 {
@@ -92,86 +115,110 @@ static bool parse_i64(const char *s, int64_t *out)
     return true;
 }
 
+typedef LM_VEC(const char *) str_vec;
+
+/* One of bench's own options (bench_rows); false after reporting. */
+static bool bench_option(bench_opts *o, int id, const char *v, str_vec *archs, const char **json, const char **plots,
+                         bool *quick)
+{
+    switch (id) {
+    case B_ARCH:
+        LM_PUSH(archs, v);
+        return true;
+    case B_JSON:
+        *json = v;
+        return true;
+    case B_PLOTS:
+        *plots = v;
+        return true;
+    case B_ORACLE_BOUND:
+        if (!parse_i64(v, &o->oracle_bound) || o->oracle_bound <= 0) {
+            cli_usage_error("bench", "--oracle-bound needs a positive integer, got '%s'", v);
+            return false;
+        }
+        return true;
+    case B_TUNER_TRIALS:
+        o->ntrials = 0;
+        for (const char *p = v;;) {
+            const char *c = strchr(p, ',');
+            char item[32];
+            size_t n = c ? (size_t)(c - p) : strlen(p);
+            int64_t t;
+            snprintf(item, sizeof item, "%.*s", (int)LM_MIN(n, sizeof item - 1), p);
+            if (n >= sizeof item || !parse_i64(item, &t) || t <= 0 ||
+                (o->ntrials && t <= o->trials[o->ntrials - 1]) || o->ntrials == BENCH_MAX_MARKS) {
+                cli_usage_error("bench", "--tuner-trials needs up to %d increasing positive counts, got '%s'",
+                                BENCH_MAX_MARKS, v);
+                return false;
+            }
+            o->trials[o->ntrials++] = t;
+            if (!c)
+                break;
+            p = c + 1;
+        }
+        return true;
+    case B_SEED: {
+        int64_t s;
+        if (!parse_i64(v, &s)) {
+            cli_usage_error("bench", "--seed needs an integer, got '%s'", v);
+            return false;
+        }
+        o->seed = (uint64_t)s;
+        return true;
+    }
+    case B_CAP: {
+        char *end;
+        o->cap_factor = strtod(v, &end);
+        if (*end || !(o->cap_factor >= 1.0)) {
+            cli_usage_error("bench", "--cap needs a factor of at least 1, got '%s'", v);
+            return false;
+        }
+        return true;
+    }
+    case B_QUICK:
+        *quick = true;
+        return true;
+    case B_MODEL_QUALITY:
+        o->model_quality = true;
+        return true;
+    case B_NO_TUNER:
+        o->no_tuner = true;
+        return true;
+    case B_NO_ORACLE:
+        o->no_oracle = true;
+        return true;
+    case B_QUIET:
+        o->progress = false;
+        return true;
+    }
+    return true;
+}
+
 int cli_bench(int argc, char **argv)
 {
     bench_opts o = {.seed = 1, .progress = true};
     const char *json = NULL, *plots = NULL;
     bool quick = false, err = false;
-    LM_VEC(const char *) names = {0};
-    LM_VEC(const char *) archs = {0};
+    str_vec names = {0}, archs = {0};
     for (int i = 1; i < argc && !err; i++) {
+        const cli_option *opt = NULL;
         const char *v = NULL;
-        if (cli_flag(argv, i, "--help") || cli_flag(argv, i, "-h")) {
-            usage(stdout);
+        int64_t count;
+        cli_take t = cli_table_opt(&bench_cmd, argc, argv, &i, &opt, &v, &count);
+        if (t == CLI_BAD) {
+            err = true;
+        } else if (t == CLI_OTHER && argv[i][0] == '-' && argv[i][1]) {
+            cli_unknown_option(&bench_cmd, argv[i], "option");
+            err = true;
+        } else if (t == CLI_OTHER) {
+            LM_PUSH(&names, argv[i]);
+        } else if (opt->id == B_HELP) {
+            cli_help_print(stdout, &bench_cmd);
             LM_VEC_FREE(&names);
             LM_VEC_FREE(&archs);
             return LOOMC_OK;
-        } else if (cli_opt(argc, argv, &i, "--arch", &v, &err)) {
-            if (v)
-                LM_PUSH(&archs, v);
-        } else if (cli_opt(argc, argv, &i, "--json", &v, &err)) {
-            json = v;
-        } else if (cli_opt(argc, argv, &i, "--plots", &v, &err)) {
-            plots = v;
-        } else if (cli_opt(argc, argv, &i, "--oracle-bound", &v, &err)) {
-            if (v && (!parse_i64(v, &o.oracle_bound) || o.oracle_bound <= 0)) {
-                cli_usage_error("bench", "--oracle-bound needs a positive integer, got '%s'", v);
-                err = true;
-            }
-        } else if (cli_opt(argc, argv, &i, "--tuner-trials", &v, &err)) {
-            if (!v)
-                continue;
-            o.ntrials = 0;
-            for (const char *p = v; !err;) {
-                const char *c = strchr(p, ',');
-                char item[32];
-                size_t n = c ? (size_t)(c - p) : strlen(p);
-                int64_t t;
-                snprintf(item, sizeof item, "%.*s", (int)LM_MIN(n, sizeof item - 1), p);
-                if (n >= sizeof item || !parse_i64(item, &t) || t <= 0 ||
-                    (o.ntrials && t <= o.trials[o.ntrials - 1]) || o.ntrials == BENCH_MAX_MARKS) {
-                    cli_usage_error("bench", "--tuner-trials needs up to %d increasing positive counts, got '%s'",
-                                    BENCH_MAX_MARKS, v);
-                    err = true;
-                    break;
-                }
-                o.trials[o.ntrials++] = t;
-                if (!c)
-                    break;
-                p = c + 1;
-            }
-        } else if (cli_opt(argc, argv, &i, "--seed", &v, &err)) {
-            int64_t s;
-            if (v && !parse_i64(v, &s)) {
-                cli_usage_error("bench", "--seed needs an integer, got '%s'", v);
-                err = true;
-            } else if (v) {
-                o.seed = (uint64_t)s;
-            }
-        } else if (cli_opt(argc, argv, &i, "--cap", &v, &err)) {
-            if (v) {
-                char *end;
-                o.cap_factor = strtod(v, &end);
-                if (*end || !(o.cap_factor >= 1.0)) {
-                    cli_usage_error("bench", "--cap needs a factor of at least 1, got '%s'", v);
-                    err = true;
-                }
-            }
-        } else if (cli_flag(argv, i, "--quick")) {
-            quick = true;
-        } else if (cli_flag(argv, i, "--model-quality")) {
-            o.model_quality = true;
-        } else if (cli_flag(argv, i, "--no-tuner")) {
-            o.no_tuner = true;
-        } else if (cli_flag(argv, i, "--no-oracle")) {
-            o.no_oracle = true;
-        } else if (cli_flag(argv, i, "--quiet")) {
-            o.progress = false;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_usage_error("bench", "unknown option '%s'", argv[i]);
-            err = true;
         } else {
-            LM_PUSH(&names, argv[i]);
+            err = !bench_option(&o, opt->id, v, &archs, &json, &plots, &quick);
         }
     }
     if (!err && !names.len && !quick) {

@@ -14,42 +14,61 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static void compile_help(FILE *f)
-{
-    fprintf(f,
-            "usage: loomc compile KERNEL.py --arch NAME|FILE --shape NAME=N[,NAME=N...] [--const NAME=N]...\n"
-            "                     [--kernel NAME] [--top K] [--json] [--explain] [-o PLAN.json]\n"
-            "                     [--emit-mzn DIR] [--solver builtin|minizinc[:ID]] [--no-fuse]\n\n"
-            "Schedule the launches of KERNEL.py for a chip without profiling: enumerate the\n"
-            "mappings of program axes onto the core grid and the transports of each loaded\n"
-            "block (DRAM, multicast, forwarding), drop dominated ones, derive each one's\n"
-            "constraints and latency from the hardware description, solve for the block\n"
-            "sizes, grid, buffer depths and matmul sub-block exactly, and report the best\n"
-            "(docs/scheduler.md).\n\n"
-            "options:\n"
-            "  --arch NAME|FILE     the chip: a name on the search path (loomc arch --list) or a\n"
-            "                       YAML file\n"
-            "  --shape NAME=N,...   values of the launch spec's sizes (all are required)\n"
-            "  --const NAME=N       set an option of the launch spec, or pin a free constexpr\n"
-            "                       (the scheduler then keeps that value); repeatable\n"
-            "  --kernel NAME        the launch spec to use, or a kernel it launches\n"
-            "  --top K              also list the K best schedules across candidates\n"
-            "  --json               print one JSON object: the plan, candidate counts, the top\n"
-            "                       schedules and compile_seconds (the only non-deterministic member)\n"
-            "  --explain            why: each symbol's value and what one step either way would\n"
-            "                       do, constraints and their slack, latency terms, the runner-up\n"
-            "  -o PLAN.json         write the chosen schedule as a plan file\n"
-            "  --node-limit N       solver effort per candidate, in search nodes (default 2000000)\n"
-            "  --no-fuse            do not fuse a launch with the next one that consumes its\n"
-            "                       output block by block (docs/scheduler.md, Fused launch pairs)\n"
-            "  --emit-mzn DIR       write each candidate's problem as a MiniZinc model (+ data file)\n"
-            "  --solver S           builtin (default), or minizinc[:ID]: solve every candidate by\n"
-            "                       running the minizinc executable (Gecode unless ID names another\n"
-            "                       installed solver) and pick the best the same way\n"
-            "  --help               show this text\n\n"
-            "exit status: 0 success, 1 bad input or no schedule fits (the message names the\n"
-            "constraint), 2 internal error.\n");
-}
+enum { C_HELP, C_TOP, C_JSON, C_EXPLAIN, C_O, C_NODE_LIMIT, C_NO_FUSE, C_EMIT_MZN, C_SOLVER };
+
+static const cli_option compile_opts[] = {
+    {"--arch", CLI_SHARED, 0, "NAME|FILE", NULL, 0, 0,
+     "the chip: a name on the search path (loomc arch --list) or a\nYAML file", 0},
+    {"--shape", CLI_SHARED, 0, "NAME=N,...", NULL, 0, 0,
+     "values of the launch spec's sizes (all are required)", 0},
+    {"--const", CLI_SHARED, 0, "NAME=N", NULL, 0, 0,
+     "set an option of the launch spec, or pin a free constexpr\n(the scheduler then keeps that value); repeatable", 0},
+    {"--kernel", CLI_SHARED, 0, "NAME", NULL, 0, 0,
+     "the launch spec to use, or a kernel it launches", 0},
+    {"--top", CLI_COUNT, C_TOP, "K", NULL, 1, 1000,
+     "also list the K best schedules across candidates", 0},
+    {"--json", CLI_FLAG, C_JSON, NULL, NULL, 0, 0,
+     "print one JSON object: the plan, candidate counts, the top\n"
+     "schedules and compile_seconds (the only non-deterministic member)", 0},
+    {"--explain", CLI_FLAG, C_EXPLAIN, NULL, NULL, 0, 0,
+     "why: each symbol's value and what one step either way would\n"
+     "do, constraints and their slack, latency terms, the runner-up", 0},
+    {"-o", CLI_VALUE, C_O, "PLAN.json", NULL, 0, 0,
+     "write the chosen schedule as a plan file", 0},
+    {"--node-limit", CLI_COUNT, C_NODE_LIMIT, "N", "2000000", 1, (int64_t)1 << 40,
+     "solver effort per candidate, in search nodes (default 2000000)", 0},
+    {"--no-fuse", CLI_FLAG, C_NO_FUSE, NULL, NULL, 0, 0,
+     "do not fuse a launch with the next one that consumes its\n"
+     "output block by block (docs/scheduler.md, Fused launch pairs)", 0},
+    {"--emit-mzn", CLI_VALUE, C_EMIT_MZN, "DIR", NULL, 0, 0,
+     "write each candidate's problem as a MiniZinc model (+ data file)", 0},
+    {"--solver", CLI_VALUE, C_SOLVER, "S", "builtin", 0, 0,
+     "builtin (default), or minizinc[:ID]: solve every candidate by\n"
+     "running the minizinc executable (Gecode unless ID names another\n"
+     "installed solver) and pick the best the same way", 0},
+    {"--help", CLI_FLAG, C_HELP, NULL, NULL, 0, 0,
+     "show this text", 0},
+    {"-h", CLI_FLAG, C_HELP, NULL, NULL, 0, 0, NULL, 0},
+};
+
+static const cli_command compile_cmd = {
+    "compile",
+    "usage: loomc compile KERNEL.py --arch NAME|FILE --shape NAME=N[,NAME=N...] [--const NAME=N]...\n"
+    "                     [--kernel NAME] [--top K] [--json] [--explain] [-o PLAN.json]\n"
+    "                     [--emit-mzn DIR] [--solver builtin|minizinc[:ID]] [--no-fuse]\n"
+    "\n"
+    "Schedule the launches of KERNEL.py for a chip without profiling: enumerate the\n"
+    "mappings of program axes onto the core grid and the transports of each loaded\n"
+    "block (DRAM, multicast, forwarding), drop dominated ones, derive each one's\n"
+    "constraints and latency from the hardware description, solve for the block\n"
+    "sizes, grid, buffer depths and matmul sub-block exactly, and report the best\n"
+    "(docs/scheduler.md).\n"
+    "\n"
+    "options:\n",
+    23, compile_opts, (int)LM_COUNT(compile_opts),
+    "\n"
+    "exit status: 0 success, 1 bad input or no schedule fits (the message names the\n"
+    "constraint), 2 internal error.\n"};
 
 static double now_seconds(void)
 {
@@ -108,7 +127,7 @@ static bool write_model(const solve_problem *p, const char *dir, const char *nam
         mo.known = a[0].values, mo.known_objective = a[0].objective;
     bool ok = mzn_write_model(&mb, p, lm_buf_str(hdr), &mo, &why);
     if (!ok)
-        fprintf(stderr, "loomc compile: error: %s: %s\n", what, lm_buf_str(&why));
+        cli_error("compile", "%s: %s", what, lm_buf_str(&why));
     const char *paths[2] = {lm_arena_printf(ar, "%s/%s.mzn", dir, name), lm_arena_printf(ar, "%s/%s.dzn", dir, name)};
     const lm_buf *texts[2] = {&mb, &dzn};
     for (int f = 0; f < 2 && ok; f++) {
@@ -117,7 +136,7 @@ static bool write_model(const solve_problem *p, const char *dir, const char *nam
         if (fp && fclose(fp))
             w = false;
         if (!w) {
-            fprintf(stderr, "loomc compile: error: cannot write '%s': %s\n", paths[f], strerror(errno));
+            cli_error("compile", "cannot write '%s': %s", paths[f], strerror(errno));
             ok = false;
         }
     }
@@ -147,7 +166,7 @@ static bool emit_models(drv_result *r, const arch_desc *arch, const char *kfile,
     int nl = job->nlaunches, written = 0, pairs = 0;
     bool ok = true;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "loomc compile: error: cannot make '%s': %s\n", dir, strerror(errno));
+        cli_error("compile", "cannot make '%s': %s", dir, strerror(errno));
         return false;
     }
     lm_diag d;
@@ -223,57 +242,67 @@ int cli_compile(int argc, char **argv)
     cli_kernel_opts ko;
     cli_kernel_opts_init(&ko, "compile", "missing --arch NAME|FILE (the chip to schedule for)", &a);
     const char *out_path = NULL, *mzn_dir = NULL, *mzn_solver = NULL;
-    bool json = false, explain = false, err = false, no_fuse = false;
+    bool json = false, explain = false, no_fuse = false;
     int64_t top = 0, node_limit = 0;
     int rc = LOOMC_EUSER;
     arch_desc *arch = NULL;
-    for (int i = 1; i < argc && !err; i++) {
+    ko.table = &compile_cmd;
+    for (int i = 1; i < argc; i++) {
+        const cli_option *opt = NULL;
         const char *val = NULL;
-        if (cli_flag(argv, i, "--help") || cli_flag(argv, i, "-h")) {
-            compile_help(stdout);
+        int64_t count = 0;
+        cli_take t = cli_table_opt(&compile_cmd, argc, argv, &i, &opt, &val, &count);
+        if (t == CLI_OTHER)
+            t = cli_kernel_opt(&ko, argc, argv, &i);
+        else if (t == CLI_TAKEN && opt->id == C_HELP) {
+            cli_help_print(stdout, &compile_cmd);
             rc = LOOMC_OK;
             goto out;
+        } else if (t == CLI_TAKEN) {
+            switch (opt->id) {
+            case C_JSON:
+                json = true;
+                break;
+            case C_EXPLAIN:
+                explain = true;
+                break;
+            case C_NO_FUSE:
+                no_fuse = true;
+                break;
+            case C_TOP:
+                top = count;
+                break;
+            case C_NODE_LIMIT:
+                node_limit = count;
+                break;
+            case C_EMIT_MZN:
+                mzn_dir = val;
+                break;
+            case C_SOLVER:
+                if (!strcmp(val, "builtin")) {
+                    mzn_solver = NULL;
+                } else if (!strncmp(val, "minizinc", 8) && (val[8] == 0 || (val[8] == ':' && val[9]))) {
+                    mzn_solver = val[8] ? val + 9 : "gecode";
+                } else {
+                    cli_usage_error("compile", "--solver must be builtin, minizinc or minizinc:ID, got '%s'", val);
+                    goto out;
+                }
+                break;
+            case C_O:
+                if (out_path) {
+                    cli_usage_error("compile", "-o is given twice");
+                    goto out;
+                }
+                out_path = val;
+                break;
+            }
         }
-        cli_take t = cli_kernel_opt(&ko, argc, argv, &i);
         if (t == CLI_BAD)
             goto out;
-        if (t == CLI_TAKEN)
-            continue;
-        if (cli_flag(argv, i, "--json")) {
-            json = true;
-        } else if (cli_flag(argv, i, "--explain")) {
-            explain = true;
-        } else if (cli_flag(argv, i, "--no-fuse")) {
-            no_fuse = true;
-        } else if (cli_opt(argc, argv, &i, "--top", &val, &err)) {
-            if (!err && !cli_parse_count("compile", "--top", val, 1, 1000, &top))
-                goto out;
-        } else if (cli_opt(argc, argv, &i, "--node-limit", &val, &err)) {
-            if (!err && !cli_parse_count("compile", "--node-limit", val, 1, (int64_t)1 << 40, &node_limit))
-                goto out;
-        } else if (cli_opt(argc, argv, &i, "--emit-mzn", &val, &err)) {
-            if (!err)
-                mzn_dir = val;
-        } else if (cli_opt(argc, argv, &i, "--solver", &val, &err)) {
-            if (!err && !strcmp(val, "builtin")) {
-                mzn_solver = NULL;
-            } else if (!err && !strncmp(val, "minizinc", 8) && (val[8] == 0 || (val[8] == ':' && val[9]))) {
-                mzn_solver = val[8] ? val + 9 : "gecode";
-            } else if (!err) {
-                cli_usage_error("compile", "--solver must be builtin, minizinc or minizinc:ID, got '%s'", val);
-                goto out;
-            }
-        } else if (cli_opt(argc, argv, &i, "-o", &val, &err)) {
-            if (!err && out_path) {
-                cli_usage_error("compile", "-o is given twice");
-                goto out;
-            }
-            out_path = val;
-        } else if (!cli_kernel_arg(&ko, argv[i])) {
+        if (t == CLI_OTHER && !cli_kernel_arg(&ko, argv[i]))
             goto out;
-        }
     }
-    if (err || !cli_kernel_complete(&ko))
+    if (!cli_kernel_complete(&ko))
         goto out;
     const char *path = ko.path;
 
@@ -399,7 +428,7 @@ int cli_compile(int argc, char **argv)
             if (f && fclose(f))
                 ok = false;
             if (!ok) {
-                fprintf(stderr, "loomc compile: error: cannot write '%s': %s\n", out_path, strerror(errno));
+                cli_error("compile", "cannot write '%s': %s", out_path, strerror(errno));
                 wrote = false;
             }
             lm_buf_free(&pb);

@@ -46,7 +46,7 @@ int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const
     lm_buf_free(&b);
     int status = r->check == SIM_CHECK_FAIL ? LOOMC_EUSER : LOOMC_OK;
     if (status != LOOMC_OK)
-        fprintf(stderr, "loomc sim: error: the simulated outputs differ from the reference beyond the tolerance\n");
+        cli_error("sim", "the simulated outputs differ from the reference beyond the tolerance");
     sim_result_free(r);
     return status;
 }

@@ -31,8 +31,6 @@ static void usage(FILE *f)
                "exit status: 0 success, 1 bad input, 2 internal error (a bug in loomc)\n");
 }
 
-const char *loomc_version(void) { return LOOMC_VERSION; }
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -50,7 +48,16 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < LM_COUNT(commands); i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "loomc: error: unknown command '%s'\n", argv[1]);
+    const char *names[LM_COUNT(commands)];
+    for (size_t i = 0; i < LM_COUNT(commands); i++)
+        names[i] = commands[i].name;
+    const char *near = cli_closest(argv[1], names, (int)LM_COUNT(names));
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    if (near)
+        lm_error_plain(&d, "unknown command '%s' (did you mean '%s'?)", argv[1], near);
+    else
+        lm_error_plain(&d, "unknown command '%s'", argv[1]);
     usage(stderr);
     return LOOMC_EUSER;
 }

@@ -20,7 +20,9 @@ bool cli_opt(int argc, char **argv, int *i, const char *name, const char **val, 
     if (a[n] != 0)
         return false;
     if (*i + 1 >= argc) {
-        fprintf(stderr, "loomc: error: option '%s' needs a value\n", name);
+        lm_diag d;
+        lm_diag_init(&d, stderr);
+        lm_error_plain(&d, "option '%s' needs a value", name);
         *err = true;
         return true;
     }
@@ -32,12 +34,27 @@ bool cli_flag(char **argv, int i, const char *name) { return strcmp(argv[i], nam
 
 void cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    char who[64];
+    snprintf(who, sizeof who, "loomc %s", cmd);
+    lm_diag d;
+    lm_diag_init(&d, stderr);
     va_list ap;
-    fprintf(stderr, "loomc %s: error: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    lm_verror(&d, (lm_loc){who, 0, 0}, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n(see 'loomc %s --help')\n", cmd);
+    fprintf(d.out, "(see 'loomc %s --help')\n", cmd);
+}
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    char who[64];
+    snprintf(who, sizeof who, "loomc %s", cmd);
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    lm_verror(&d, (lm_loc){who, 0, 0}, fmt, ap);
+    va_end(ap);
 }
 
 static bool is_name(const char *s)
@@ -179,7 +196,10 @@ cli_take cli_kernel_opt(cli_kernel_opts *k, int argc, char **argv, int *i)
 bool cli_kernel_arg(cli_kernel_opts *k, const char *arg)
 {
     if (arg[0] == '-' && arg[1]) {
-        cli_usage_error(k->cmd, "unknown option '%s'", arg);
+        if (k->table)
+            cli_unknown_option(k->table, arg, "option");
+        else
+            cli_usage_error(k->cmd, "unknown option '%s'", arg);
         return false;
     }
     if (k->path) {
@@ -218,4 +238,120 @@ void cli_kernel_opts_free(cli_kernel_opts *k)
 {
     LM_VEC_FREE(&k->shapes);
     LM_VEC_FREE(&k->consts);
+}
+
+/* ---- option tables ---------------------------------------------------------- */
+
+void cli_help_print(FILE *f, const cli_command *c)
+{
+    fputs(c->before, f);
+    for (int i = 0; i < c->nopts; i++) {
+        const cli_option *o = &c->opts[i];
+        if (!o->help)
+            continue;
+        int n = fprintf(f, "  %s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        /* the help column, or two spaces past a longer name */
+        fprintf(f, "%*s", n < c->column ? c->column - n : 2, "");
+        for (const char *h = o->help; *h;) {
+            const char *nl = strchr(h, '\n');
+            int len = nl ? (int)(nl - h) : (int)strlen(h);
+            const char *dn = strstr(h, "%N");
+            if (dn && dn - h < len)
+                fprintf(f, "%.*s%lld%.*s\n", (int)(dn - h), h, (long long)o->dflt_n, len - (int)(dn - h) - 2, dn + 2);
+            else
+                fprintf(f, "%.*s\n", len, h);
+            if (!nl)
+                break;
+            h = nl + 1;
+            fprintf(f, "%*s", c->column, "");
+        }
+    }
+    fputs(c->after, f);
+}
+
+const cli_option *cli_table_row(const cli_command *c, int id)
+{
+    for (int i = 0; i < c->nopts; i++)
+        if (c->opts[i].id == id && c->opts[i].kind != CLI_MORE && c->opts[i].kind != CLI_SHARED)
+            return &c->opts[i];
+    return NULL;
+}
+
+cli_take cli_table_opt(const cli_command *c, int argc, char **argv, int *i, const cli_option **opt, const char **val,
+                       int64_t *count)
+{
+    *val = NULL;
+    for (int r = 0; r < c->nopts; r++) {
+        const cli_option *o = &c->opts[r];
+        bool err = false;
+        if (o->kind == CLI_FLAG) {
+            if (!cli_flag(argv, *i, o->name))
+                continue;
+        } else if (o->kind == CLI_VALUE || o->kind == CLI_COUNT) {
+            if (!cli_opt(argc, argv, i, o->name, val, &err))
+                continue;
+            if (err)
+                return CLI_BAD;
+            if (o->kind == CLI_COUNT && !cli_parse_count(c->name, o->name, *val, o->lo, o->hi, count))
+                return CLI_BAD;
+        } else {
+            continue;
+        }
+        *opt = o;
+        return CLI_TAKEN;
+    }
+    return CLI_OTHER;
+}
+
+/* Edit distance of a and b (insertions, deletions, substitutions), at most
+ * 64 characters of b counted. */
+static int distance(const char *a, const char *b)
+{
+    int nb = (int)strlen(b), row[65];
+    if (nb > 64)
+        nb = 64;
+    for (int j = 0; j <= nb; j++)
+        row[j] = j;
+    for (int i = 1; a[i - 1]; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= nb; j++) {
+            int up = row[j];
+            int sub = diag + (a[i - 1] != b[j - 1]);
+            row[j] = LM_MIN(sub, LM_MIN(row[j - 1] + 1, up + 1));
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+/* TODO: util's lm_closest (being added for arch and df names) is the one
+   home of this; move there when it lands. */
+const char *cli_closest(const char *s, const char *const *names, int n)
+{
+    const char *best = NULL;
+    int bd = 0;
+    for (int i = 0; i < n; i++) {
+        int dd = distance(s, names[i]);
+        if (!best || dd < bd)
+            best = names[i], bd = dd;
+    }
+    /* near: at most a third of the name's letters wrong (and at least one right) */
+    return best && bd <= (int)strlen(best) / 3 ? best : NULL;
+}
+
+void cli_unknown_option(const cli_command *c, const char *arg, const char *what)
+{
+    const char *names[64];
+    int n = 0;
+    for (int i = 0; i < c->nopts && n < (int)LM_COUNT(names); i++)
+        if (c->opts[i].kind != CLI_MORE)
+            names[n++] = c->opts[i].name;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+    const char *near = arg[0] == '-' ? cli_closest(name, names, n) : NULL;
+    if (near)
+        cli_usage_error(c->name, "unknown %s '%s' (did you mean '%s'?)", what, arg, near);
+    else
+        cli_usage_error(c->name, "unknown %s '%s'", what, arg);
 }

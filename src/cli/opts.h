@@ -16,6 +16,8 @@ bool cli_opt(int argc, char **argv, int *i, const char *name, const char **val, 
 bool cli_flag(char **argv, int i, const char *name);
 /* "loomc CMD: error: ..." and a pointer to the command's --help. */
 void cli_usage_error(const char *cmd, const char *fmt, ...) LM_PRINTF(2, 3);
+/* "loomc CMD: error: ..." (through lm_diag), for errors that are not usage errors. */
+void cli_error(const char *cmd, const char *fmt, ...) LM_PRINTF(2, 3);
 
 typedef LM_VEC(fe_kv) cli_kvs;
 
@@ -42,6 +44,7 @@ typedef struct cli_kernel_opts {
     const char *arch;        /* --arch NAME|FILE */
     cli_kvs shapes, consts;  /* --shape, --const */
     lm_arena *arena;         /* holds the parsed names */
+    const struct cli_command *table; /* the command's options, for "did you mean" (NULL: none) */
 } cli_kernel_opts;
 
 typedef enum cli_take {
@@ -61,5 +64,56 @@ bool cli_kernel_complete(const cli_kernel_opts *k);
 /* The driver's options for this kernel (pointing into k). */
 void cli_kernel_drv_opts(const cli_kernel_opts *k, drv_opts *o);
 void cli_kernel_opts_free(cli_kernel_opts *k);
+
+/* ---- option tables ---------------------------------------------------------
+ * Each command declares its options once, in a table that drives both the
+ * parsing of its command line and its --help text: a row per option (its
+ * name, kind, the value's name, the default, the range of a count, the help
+ * column), in help order, between free text before and after. */
+
+typedef enum cli_kind {
+    CLI_FLAG,    /* --name */
+    CLI_VALUE,   /* --name VALUE or --name=VALUE */
+    CLI_COUNT,   /* a value: an integer in [lo, hi] */
+    CLI_SHARED,  /* parsed by cli_kernel_opt (--arch, --shape, --const, --kernel); help only */
+    CLI_MORE,    /* another help row of the option above (one per documented value) */
+} cli_kind;
+
+typedef struct cli_option {
+    const char *name;    /* "--limit" */
+    cli_kind kind;
+    int id;              /* the command's own (0: --help) */
+    const char *arg;     /* the value in the help: "N", "DIR" (NULL: none) */
+    const char *dflt;    /* the default value (NULL: none) */
+    int64_t lo, hi;      /* CLI_COUNT */
+    const char *help;    /* the help column; '\n' continues it on the next line, %N is dflt_n */
+    int64_t dflt_n;      /* a default the help quotes from a constant */
+} cli_option;
+
+typedef struct cli_command {
+    const char *name;    /* "calibrate": for messages */
+    const char *before;  /* the help text before the options (usage, what it does) */
+    int column;          /* where the help column starts */
+    const cli_option *opts;
+    int nopts;
+    const char *after;   /* the help text after the options */
+} cli_command;
+
+/* The --help text of a command. */
+void cli_help_print(FILE *f, const cli_command *c);
+/* argv[*i] as one of c's own options (CLI_FLAG, CLI_VALUE, CLI_COUNT): sets
+ * *opt and *val (NULL for a flag; a count in *count) and advances *i past a
+ * separate value. CLI_BAD after reporting a missing value or a count out of
+ * range; CLI_OTHER when no row names it. */
+cli_take cli_table_opt(const cli_command *c, int argc, char **argv, int *i, const cli_option **opt, const char **val,
+                       int64_t *count);
+/* An unknown option of c ("unknown WHAT 'ARG'"): the usage error, with the
+ * closest option's name when one is near. */
+void cli_unknown_option(const cli_command *c, const char *arg, const char *what);
+/* The row of c with this id (NULL: none). */
+const cli_option *cli_table_row(const cli_command *c, int id);
+/* The closest of n names to s (NULL when none is near): the "did you mean"
+ * of mistyped options and commands. */
+const char *cli_closest(const char *s, const char *const *names, int n);
 
 #endif

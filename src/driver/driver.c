@@ -1,10 +1,14 @@
 /* driver.c - the pass order of one compilation (declared in driver.h). */
 #include "driver/driver.h"
+#include "loomc.h"
 
 #include "lower/lower.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* include/loomc.h: the library's version */
+const char *loomc_version(void) { return LOOMC_VERSION; }
 
 bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
 {
@@ -68,6 +72,8 @@ static bool summarize(drv_result *r, int i, sched_kernel *k, const drv_sched_opt
     if (o->have_fidelity)
         k->fidelity = o->fidelity;
     sched_alloc(k);
+    if (o->after_alloc)
+        o->after_alloc(k, i, o->arch, r->sym, o->after_alloc_ctx);
     dl->summary = k;
     return true;
 }
@@ -240,6 +246,12 @@ void drv_free(drv_result *r)
     if (r->sched) {
         sched_result_free(&r->sched->result);
         sym_env_free(&r->sched->bound);
+        for (int l = 0; l < r->sched->nrun; l++)
+            sym_env_free(&r->sched->run[l].values);
+        if (r->sched->ttnn) {
+            ttnn_pick_free(r->sched->ttnn);
+            free(r->sched->ttnn);
+        }
     }
     fe_spec_free(r->spec);
     lm_arena_free(&r->arena);

@@ -1,13 +1,19 @@
 /* driver.h - one compilation, start to finish: the pass order of loomc in
- * one place. Commands (loomc ir, and the scheduling commands that follow)
- * call drv_compile and read what each stage produced from the result.
+ * one place. drv_job (origin.c) reads the whole order in one function;
+ * commands call it, or the steps they need, and read what each stage
+ * produced from the result.
  *
  * Pass order: read the file -> fe_lex/fe_parse -> fe_names_init ->
  * fe_read_launch -> for each selected launch: fe_check -> tir verify ->
- * acc_analyze (drv_compile); then, for a chip (drv_schedule): for each
- * launch sched_summarize -> sched_set_formats (--format) -> sched_alloc ->
- * sched_candidates; then, for the
- * whole job, sched_select (a model per candidate, solved, ranked).
+ * acc_analyze (drv_compile); then, for a chip (drv_summarize): for each
+ * launch sched_summarize -> sched_set_formats (--format) -> sched_alloc;
+ * then the schedule by origin: loomc's (drv_schedule: for each launch
+ * sched_lower_l1 -> sched_candidates; then, for the whole job,
+ * sched_fuse_job and sched_select, a model per candidate, solved, ranked),
+ * a plan file's (drv_schedule_plan), TTNN's or the manual one
+ * (drv_pick_schedules, which also applies --set/--place/--transport); then
+ * for each program: lower -> df_validate -> sim_run -> the reference check
+ * (drv_simulate, run.c).
  */
 #ifndef LOOMC_DRIVER_H
 #define LOOMC_DRIVER_H
@@ -15,6 +21,7 @@
 #include "analysis/access.h"
 #include "front/front.h"
 #include "sched/sched.h"
+#include "ttnn/ttnn.h"
 
 typedef struct drv_opts {
     const char *path;        /* the kernel file */
@@ -37,6 +44,11 @@ typedef struct drv_sched {
     sched_kernel kernels[SCHED_MAX_LAUNCHES];
     sched_result result;
     sym_env bound;       /* sizes and pinned constexprs (heap) */
+    /* drv_pick_schedules: the schedules to run (their values on the heap),
+       and TTNN's pick when they are TTNN's */
+    sched_schedule run[SCHED_MAX_LAUNCHES];
+    int nrun;
+    ttnn_pick *ttnn;
 } drv_sched;
 
 typedef struct drv_sched_opts {
@@ -54,6 +66,10 @@ typedef struct drv_sched_opts {
     arch_fidelity fidelity;
     const char *mzn_solver; /* NULL: loomc's solver; else solve with MiniZinc and this
                                solver id (sched_select_opts.mzn_solver) */
+    /* if set: called on each launch's summary after its L1 allocation
+       (calibrate stores a published row's tensors in the row's formats) */
+    void (*after_alloc)(sched_kernel *k, int launch, const arch_desc *a, sym_ctx *sc, void *ctx);
+    void *after_alloc_ctx;
 } drv_sched_opts;
 
 typedef struct drv_result {
@@ -92,6 +108,93 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d);
  * lowering reads). `plan_file` names the plan in messages. */
 bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file, const drv_sched_opts *o,
                        lm_diag *d);
+/* ---- lower, validate, simulate, check (run.c) ---------------------------- */
+
+typedef struct drv_run_opts {
+    sched_run_opts run;      /* the chip, --check, --timing-only, --exact-exp, --trace, --seed, --print */
+    double max_cycles;       /* > 0: stop once the programs' summed cycles reach this (censored; bench) */
+    bool math_window;        /* device_cycles ends each program with its last math kernel (calibrate) */
+    lm_diag *validate_diag;  /* where the validator reports (NULL: the run's diagnostics) */
+} drv_run_opts;
+
+typedef enum drv_run_stage {
+    DRV_RUN_OK, DRV_RUN_INPUTS, DRV_RUN_LOWER, DRV_RUN_VALIDATE, DRV_RUN_SIMULATE, DRV_RUN_CHECK
+} drv_run_stage;
+
+typedef struct drv_run_result {
+    sched_run_result run;    /* per program and summed: cycles, seconds, FLOPs; the check */
+    drv_run_stage failed;    /* where the run stopped (DRV_RUN_OK: it did not) */
+    int failed_launch;       /* the first launch of the program that failed */
+    bool censored;           /* max_cycles reached before a program: run.cycles is max_cycles */
+    double device_cycles;    /* summed over programs: from the kernels' start (after the kernel
+                                launch) to the end, or to the last math kernel's end (math_window) */
+} drv_run_result;
+
+/* Lower each launch of a job (a fused pair is one program), validate,
+ * simulate the programs in order and, with o->run.check, compare every
+ * output with the Tile IR reference interpreter run on the same inputs.
+ * The job's tensors are needed for the check only (NULL, 0 without it:
+ * bench and calibrate). The one path from schedules to simulated figures
+ * (loomc run, bench, calibrate; sched_run_job). */
+bool drv_simulate(drv_run_result *out, const sched_kernel *const *k, const sched_schedule *const *s, int n,
+                  const tir_tensor *const *tensors, int ntensors, const drv_run_opts *o, sym_ctx *sc, lm_diag *d);
+
+/* ---- where the schedules come from (origin.c) ------------------------------ */
+
+typedef enum drv_origin_kind {
+    DRV_ORIGIN_LOOM,       /* loomc's solver */
+    DRV_ORIGIN_PLAN,       /* a plan file (loomc compile -o) */
+    DRV_ORIGIN_TTNN,       /* TTNN's default schedule for the op */
+    DRV_ORIGIN_TTNN_TUNED, /* the hand-tuned config of TTNN's GEMM benchmark */
+    DRV_ORIGIN_MANUAL,     /* a placement without a solver (drv_pick_schedules) */
+} drv_origin_kind;
+
+/* --place AXIS=P and --transport TENSOR=T, parsed */
+typedef struct drv_place {
+    int axis;
+    sched_place place;
+} drv_place;
+
+typedef struct drv_transport {
+    const char *tensor;
+    sched_operand op;      /* its access is the load's own */
+} drv_transport;
+
+typedef struct drv_origin {
+    drv_origin_kind kind;
+    const char *name;      /* as the user gave it (--schedule): the plan file, messages */
+    ttnn_sched_opts ttnn;  /* TTNN's options (its kind follows `kind`) */
+    lm_buf *explain;       /* if not NULL: why this schedule (loomc's or TTNN's rules) */
+    /* edits on top of every origin's schedules: --set, --place, --transport */
+    const fe_kv *sets;
+    int nsets;
+    const drv_place *places;
+    int nplaces;
+    const drv_transport *transports;
+    int ntransports;
+} drv_origin;
+
+/* The whole job (loomc run), in pass order: front end -> summary -> the
+ * schedule by origin (loomc's: L1 probe -> candidates -> fuse -> select; or
+ * a plan file, TTNN's, the manual one) and the edits -> lower -> validate
+ * -> simulate -> check. r must be released with drv_free. */
+typedef struct drv_job_opts {
+    drv_opts front;
+    drv_sched_opts sched;
+    drv_origin origin;
+    drv_run_opts run;
+} drv_job_opts;
+
+bool drv_job(drv_result *r, const drv_job_opts *o, drv_run_result *out, lm_diag *d);
+
+/* After drv_schedule, drv_schedule_plan or drv_summarize (by origin): the
+ * schedules to run (r->sched->run), the origin's own (TTNN's computed here,
+ * the manual one built here), with the edits on top and their labels. */
+bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_opts *o, lm_diag *d);
+/* TTNN's schedule of the summarised job: false with out->why when TTNN has
+ * none (reported by the caller). out is released with ttnn_pick_free. */
+bool drv_ttnn_schedule(ttnn_pick *out, drv_result *r, const ttnn_sched_opts *to, const arch_desc *a);
+
 void drv_free(drv_result *r);
 
 #endif

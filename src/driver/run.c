@@ -1,4 +1,4 @@
-/* run.c - run a job end to end (sched_run_job): lower each launch,
+/* run.c - run a job end to end (drv_simulate, and sched_run_job on it): lower each launch,
  * validate, simulate the launches in order, and with `check` compare every
  * output with the Tile IR reference interpreter run on the same inputs.
  *
@@ -19,7 +19,7 @@
  * error into a relative error of its weight, and the weights are rounded to
  * bf16 before the next product, so the fidelity's error shows twice.
  */
-#include "sched/sched.h"
+#include "driver/driver.h"
 
 #include "df/df.h"
 #include "ir/tir_interp.h"
@@ -156,10 +156,13 @@ static void host_convert(float *nd, const int64_t *shape, int rank, bool fold, i
     free(flat);
 }
 
-bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sched_schedule *const *s, int n,
-                   const tir_tensor *const *tensors, int ntensors, const sched_run_opts *o, sym_ctx *sc, lm_diag *d)
+bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched_schedule *const *s, int n,
+                  const tir_tensor *const *tensors, int ntensors, const drv_run_opts *opts, sym_ctx *sc, lm_diag *d)
 {
-    memset(out, 0, sizeof *out);
+    memset(res, 0, sizeof *res);
+    sched_run_result *out = &res->run;
+    const sched_run_opts *o = &opts->run;
+    lm_diag *vd = opts->validate_diag ? opts->validate_diag : d;
     out->check = SCHED_CHECK_SKIPPED;
     bool check = o->check && !o->timing_only;
     bool ok = true;
@@ -169,6 +172,7 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
     int64_t shapes[64][TIR_MAX_RANK];
     if (ntensors > 64) {
         lm_error_plain(d, "a job of more than 64 tensors");
+        res->failed = DRV_RUN_INPUTS;
         ok = false;
     }
     /* the reference and the host copies hold every tensor: within the
@@ -178,6 +182,7 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
     for (int i = 0; ok && i < ntensors; i++) {
         if (!eval_shape(tensors[i], s, n, shapes[i])) {
             lm_error_plain(d, "the shape of tensor '%s' is not bound by the schedule", tensors[i]->name);
+            res->failed = DRV_RUN_INPUTS;
             ok = false;
             break;
         }
@@ -191,6 +196,7 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
                           "shape (--timing-only runs this one, without a check)",
                        fits64 ? "" : "more than ", (long long)(fits64 ? total : INT64_MAX),
                        (long long)SIM_DEFAULT_MAX_DATA_ELEMS);
+        res->failed = DRV_RUN_INPUTS;
         ok = false;
     }
     for (int i = 0; ok && i < ntensors; i++) {
@@ -203,6 +209,7 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
         lm_buf why = {0};
         if (!tirx_tensor_init(&ref[i], tensors[i], &env, &why)) {
             lm_error_plain(d, "tensor '%s': %s", tensors[i]->name, lm_buf_str(&why));
+            res->failed = DRV_RUN_INPUTS;
             ok = false;
         } else {
             if (tensors[i]->role == TIR_INPUT)
@@ -228,10 +235,23 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
         for (int j = l; j < l + cov; j++)
             if (s[j]->fidelity < fid)
                 fid = s[j]->fidelity;
-        if (!p || !df_validate(p, o->arch, d)) {
+        if (!p || !df_validate(p, o->arch, vd)) {
+            res->failed = p ? DRV_RUN_VALIDATE : DRV_RUN_LOWER;
+            res->failed_launch = l;
             df_free(p);
             ok = false;
             break;
+        }
+        /* a cycle cap: what is left of it for this program */
+        double left = 0;
+        if (opts->max_cycles > 0) {
+            left = opts->max_cycles - out->cycles;
+            if (left <= 0) {
+                df_free(p);
+                res->censored = true;
+                out->cycles = opts->max_cycles;
+                break;
+            }
         }
         if (o->programs)
             df_print(o->programs, p);
@@ -267,6 +287,7 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
         so.trace_path = l == 0 ? o->trace_path : NULL;
         so.tensor_init = (const float *const *)init;
         so.keep_tensors = check;
+        so.max_cycles = left;
         sim_result *r = sim_run(p, o->arch, &so, d);
         if (r) {
             sched_run_launch *rl = &out->launches[out->nlaunches++];
@@ -280,6 +301,11 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
             out->cycles += r->cycles;
             out->seconds += r->seconds;
             out->flops += r->flops;
+            /* the device time from the kernels' start, which the simulator
+               puts after the kernel launch, to the end of the program or of
+               its last math kernel (the published GEMM figures' window) */
+            double end = opts->math_window ? r->engine_done[SIM_MATH] : r->cycles;
+            res->device_cycles += end - o->arch->kernel_launch_cycles;
             if (check)
                 for (int t = 0; t < p->ntensors; t++)
                     for (int i = 0; i < ntensors; i++)
@@ -288,6 +314,8 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
                                                  tensors[i]->fold_rows, dev[i]);
             sim_result_free(r);
         } else {
+            res->failed = DRV_RUN_SIMULATE;
+            res->failed_launch = l;
             ok = false;
         }
         if (init)
@@ -302,6 +330,8 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
             tirx_opts xo = {o->exact_exp ? NULL : num_exp_approx, o->exact_exp ? NULL : num_exp2_approx};
             if (!tirx_run_opts(k[j]->f, &s[j]->values, ref, ntensors, &xo, &why)) {
                 lm_error_plain(d, "the reference interpreter failed: %s", lm_buf_str(&why));
+                res->failed = DRV_RUN_CHECK;
+                res->failed_launch = j;
                 ok = false;
             }
             lm_buf_free(&why);
@@ -347,5 +377,15 @@ bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sc
     }
     free(ref);
     free(dev);
+    return ok;
+}
+
+bool sched_run_job(sched_run_result *out, const sched_kernel *const *k, const sched_schedule *const *s, int n,
+                   const tir_tensor *const *tensors, int ntensors, const sched_run_opts *o, sym_ctx *sc, lm_diag *d)
+{
+    drv_run_opts ro = {.run = *o};
+    drv_run_result r;
+    bool ok = drv_simulate(&r, k, s, n, tensors, ntensors, &ro, sc, d);
+    *out = r.run;
     return ok;
 }

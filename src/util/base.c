@@ -363,3 +363,34 @@ void lm_json_str(lm_buf *b, const char *s)
     }
     lm_buf_putc(b, '"');
 }
+
+/* ---- diagnostics captured in memory ------------------------------------ */
+
+void lm_diag_capture_begin(lm_diag_capture *c)
+{
+    memset(c, 0, sizeof *c);
+    c->f = open_memstream(&c->text, &c->len);
+    lm_diag_init(&c->d, c->f ? c->f : stderr);
+    c->d.no_caret = true;
+}
+
+const char *lm_diag_capture_end(lm_diag_capture *c, lm_arena *ar)
+{
+    if (c->f)
+        fclose(c->f);
+    const char *r = "";
+    if (c->text) {
+        size_t n = strcspn(c->text, "\n");
+        const char *t = c->text;
+        /* drop the "loomc: error: " / "file:l:c: error: " prefix for tables */
+        const char *e = strstr(t, "error: ");
+        if (e && (size_t)(e - t) < n) {
+            n -= (size_t)(e + 7 - t);
+            t = e + 7;
+        }
+        r = lm_arena_strndup(ar, t, n);
+    }
+    free(c->text);
+    memset(c, 0, sizeof *c);
+    return r;
+}

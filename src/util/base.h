@@ -252,4 +252,21 @@ typedef struct lm_proc {
 /* Run p and wait for it; true when the program ran and exited (with any status). */
 bool lm_proc_run(lm_proc *p);
 
+/* ---- diagnostics captured in memory ------------------------------------ */
+
+/* Diagnostics written to memory instead of a stream, for callers that turn
+ * a failure into a reason of their own (a table row, a refused point):
+ * report through c->d (no source quoted) between begin and end. */
+typedef struct lm_diag_capture {
+    lm_diag d;
+    FILE *f;
+    char *text;
+    size_t len;
+} lm_diag_capture;
+
+void lm_diag_capture_begin(lm_diag_capture *c);
+/* Ends the capture: the first line reported, without its "loomc: error: " or
+ * "file:l:c: error: " prefix, copied into ar ("" if nothing was reported). */
+const char *lm_diag_capture_end(lm_diag_capture *c, lm_arena *ar);
+
 #endif

@@ -1,0 +1,196 @@
+/* origin.c - where a job's schedules come from, and the job's pass order
+ * (drv_job): loomc's solver, a plan file, TTNN's schedules (default or
+ * hand-tuned) or the manual placement, each with the command line's edits
+ * (--set, --place, --transport) on top; then lower, validate, simulate and
+ * check (drv_simulate). Declared in driver.h.
+ */
+#include "driver/driver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool drv_job(drv_result *r, const drv_job_opts *o, drv_run_result *out, lm_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    /* front end: parse -> names -> launch spec -> per launch Tile IR and its analyses */
+    if (!drv_compile(r, &o->front, d))
+        return false;
+    /* per launch: summary -> formats -> L1 allocation; then by origin */
+    const drv_origin *org = &o->origin;
+    bool ok;
+    if (org->kind == DRV_ORIGIN_LOOM) {
+        /* the L1 probe -> candidates -> fused pairs -> select */
+        ok = drv_schedule(r, &o->sched, d);
+    } else if (org->kind == DRV_ORIGIN_PLAN) {
+        /* a plan file written by loomc compile -o (or by hand) */
+        sched_plan *plan = sched_plan_read(org->name, &r->arena, d);
+        ok = plan && drv_schedule_plan(r, plan, org->name, &o->sched, d);
+    } else {
+        /* TTNN's and the manual schedule start from the summaries */
+        ok = drv_summarize(r, &o->sched, d);
+    }
+    /* the schedules to run: the origin's, with the edits on top */
+    if (!ok || !drv_pick_schedules(r, org, &o->sched, d))
+        return false;
+    /* lower -> validate -> simulate -> check */
+    const sched_kernel *kp[SCHED_MAX_LAUNCHES];
+    const sched_schedule *sp[SCHED_MAX_LAUNCHES];
+    for (int l = 0; l < r->sched->nrun; l++)
+        kp[l] = r->launches[l].summary, sp[l] = &r->sched->run[l];
+    return drv_simulate(out, kp, sp, r->sched->nrun, (const tir_tensor *const *)r->spec->tensors,
+                        r->spec->ntensors, &o->run, r->sym, d);
+}
+
+bool drv_ttnn_schedule(ttnn_pick *out, drv_result *r, const ttnn_sched_opts *to, const arch_desc *a)
+{
+    return ttnn_schedule(out, r->sched->job.k, r->nlaunches, &r->sched->bound, a, to, r->sym, &r->arena);
+}
+
+/* The placement without a solver: axis 0 on rows, axis 1 on columns, the
+ * rest in time, everything from DRAM; the grid as large as the chip and
+ * the programs allow. */
+static void manual_candidate(sched_candidate *c, const sched_kernel *k)
+{
+    memset(c, 0, sizeof *c);
+    for (int g = 0; g < TIR_MAX_GRID; g++)
+        c->place[g] = g == 0 ? SCHED_ON_Y : g == 1 ? SCHED_ON_X : SCHED_ON_TIME;
+    for (int i = 0; i < k->acc->n && c->nops < SCHED_MAX_OPS; i++)
+        if (!k->acc->acc[i].is_store)
+            c->ops[c->nops++] = (sched_operand){i, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
+    c->persistent = true;
+}
+
+static void set_value(sym_env *env, sym_ctx *sc, const char *name, int64_t v) { sym_env_set(env, sym_var(sc, name), v); }
+
+static bool has_value(const sym_env *env, sym_ctx *sc, const char *name)
+{
+    int64_t lo, hi;
+    return sym_env_get(env, sym_var(sc, name), &lo, &hi);
+}
+
+/* grid.x / grid.y where the schedule gives none: as many cores as the
+ * programs placed there, within the chip. */
+static void default_grid(sched_schedule *s, const tir_func *f, const arch_desc *a, sym_ctx *sc)
+{
+    int64_t ex = 1, ey = 1, exy = 1;
+    for (int g = 0; g < f->grid_rank; g++) {
+        int64_t e = 1;
+        sym_eval(f->grid[g], &s->values, &e);
+        if (s->cand.place[g] == SCHED_ON_X)
+            ex *= e;
+        else if (s->cand.place[g] == SCHED_ON_Y)
+            ey *= e;
+        else if (s->cand.place[g] == SCHED_ON_XY)
+            exy *= e;
+    }
+    int64_t gx = LM_MIN(ex, a->grid_w), gy = LM_MIN(ey, a->grid_h);
+    if (exy > 1) {
+        gx = LM_MIN(exy, a->grid_w);
+        gy = LM_MIN((exy + gx - 1) / gx, a->grid_h);
+    }
+    if (!has_value(&s->values, sc, "grid.x"))
+        set_value(&s->values, sc, "grid.x", gx);
+    if (!has_value(&s->values, sc, "grid.y"))
+        set_value(&s->values, sc, "grid.y", gy);
+}
+
+/* A schedule's values, copied (each at its low end). */
+static void copy_values(sym_env *to, const sym_env *from)
+{
+    *to = (sym_env){0};
+    for (int i = 0; i < from->n; i++)
+        sym_env_set(to, from->b[i].var, from->b[i].lo);
+}
+
+/* Launch l's schedule from its origin, before the edits. */
+static void origin_schedule(drv_result *r, const drv_origin *org, int l, sched_schedule *s)
+{
+    drv_launch *dl = &r->launches[l];
+    sched_kernel *k = dl->summary;
+    if (org->kind == DRV_ORIGIN_MANUAL) {
+        s->k = k;
+        manual_candidate(&s->cand, k);
+        for (int i = 0; i < r->spec->env.n; i++)
+            sym_env_set(&s->values, r->spec->env.b[i].var, r->spec->env.b[i].lo);
+        s->fidelity = k->fidelity;
+        s->fp32_acc = k->fp32_acc;
+        s->predicted_cycles = -1;
+        s->origin = "manual";
+    } else if (org->kind == DRV_ORIGIN_TTNN || org->kind == DRV_ORIGIN_TTNN_TUNED) {
+        *s = r->sched->ttnn->s[l];
+        copy_values(&s->values, &r->sched->ttnn->s[l].values);
+    } else {
+        const sched_schedule *best = dl->schedule;
+        *s = *best;
+        copy_values(&s->values, &best->values);
+        if (!s->origin)
+            s->origin = org->kind == DRV_ORIGIN_PLAN ? "plan" : "loomc";
+    }
+}
+
+/* --set, --fidelity, --place and --transport on top of a schedule. */
+static void edit_schedule(drv_result *r, const drv_origin *org, const drv_sched_opts *o, int l, sched_schedule *s)
+{
+    drv_launch *dl = &r->launches[l];
+    for (int i = 0; i < org->nsets; i++)
+        set_value(&s->values, r->sym, org->sets[i].name, org->sets[i].value);
+    if (o->have_fidelity)
+        s->fidelity = o->fidelity;
+    for (int i = 0; i < org->nplaces; i++)
+        if (org->places[i].axis < dl->func->grid_rank)
+            s->cand.place[org->places[i].axis] = org->places[i].place;
+    for (int i = 0; i < org->ntransports; i++)
+        for (int j = 0; j < s->cand.nops; j++) {
+            const acc_access *aa = &dl->summary->acc->acc[s->cand.ops[j].access];
+            if (aa->tensor && !strcmp(aa->tensor->name, org->transports[i].tensor)) {
+                int acc = s->cand.ops[j].access;
+                s->cand.ops[j] = org->transports[i].op;
+                s->cand.ops[j].access = acc;
+            }
+        }
+}
+
+bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_opts *o, lm_diag *d)
+{
+    int n = r->nlaunches;
+    if (n > SCHED_MAX_LAUNCHES) {
+        lm_error_plain(d, "a job of %d launches (at most %d)", n, SCHED_MAX_LAUNCHES);
+        return false;
+    }
+    drv_sched *ds = r->sched;
+    bool manual = org->kind == DRV_ORIGIN_MANUAL;
+    bool ok = true;
+    /* TTNN's schedule (src/ttnn/ttnn_sched.c) needs every launch's
+       summary at once: the decode reduction is a launch of its own. */
+    if (org->kind == DRV_ORIGIN_TTNN || org->kind == DRV_ORIGIN_TTNN_TUNED) {
+        ttnn_sched_opts to = org->ttnn;
+        to.kind = org->kind == DRV_ORIGIN_TTNN ? TTNN_SCHED_DEFAULT : TTNN_SCHED_TUNED;
+        ds->ttnn = lm_xcalloc(1, sizeof *ds->ttnn);
+        ok = drv_ttnn_schedule(ds->ttnn, r, &to, o->arch);
+        if (!ok)
+            lm_error_plain(d, "--schedule %s: %s", org->name, ds->ttnn->why);
+        else if (org->explain)
+            ttnn_pick_explain_print(org->explain, ds->ttnn, ds->job.k);
+    } else if (org->explain && !manual) {
+        sched_explain(org->explain, &ds->job, &ds->result, r->sym, &r->arena);
+    }
+    for (int l = 0; l < n && ok; l++) {
+        sched_schedule *s = &ds->run[l];
+        ds->nrun = l + 1;
+        origin_schedule(r, org, l, s);
+        edit_schedule(r, org, o, l, s);
+        if (manual) {
+            /* every free constexpr needs a value now */
+            for (int i = 0; i < r->spec->nfrees; i++)
+                if (!has_value(&s->values, r->sym, r->spec->frees[i].name)) {
+                    lm_error_plain(d, "--schedule manual: give free constexpr '%s' a value (--const or --set)",
+                                   r->spec->frees[i].name);
+                    ok = false;
+                }
+            if (ok)
+                default_grid(s, r->launches[l].func, o->arch, r->sym);
+        }
+        s->cand.label = sched_candidate_label(r->launches[l].summary, &s->cand, &r->arena);
+    }
+    return ok;
+}

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     const char *names[LM_COUNT(commands)];
     for (size_t i = 0; i < LM_COUNT(commands); i++)
         names[i] = commands[i].name;
-    const char *near = cli_closest(argv[1], names, (int)LM_COUNT(names));
+    const char *near = lm_closest(argv[1], names, (int)LM_COUNT(names), LM_NEAR_NAME);
     lm_diag d;
     lm_diag_init(&d, stderr);
     if (near)

@@ -303,43 +303,6 @@ cli_take cli_table_opt(const cli_command *c, int argc, char **argv, int *i, cons
     return CLI_OTHER;
 }
 
-/* Edit distance of a and b (insertions, deletions, substitutions), at most
- * 64 characters of b counted. */
-static int distance(const char *a, const char *b)
-{
-    int nb = (int)strlen(b), row[65];
-    if (nb > 64)
-        nb = 64;
-    for (int j = 0; j <= nb; j++)
-        row[j] = j;
-    for (int i = 1; a[i - 1]; i++) {
-        int diag = row[0];
-        row[0] = i;
-        for (int j = 1; j <= nb; j++) {
-            int up = row[j];
-            int sub = diag + (a[i - 1] != b[j - 1]);
-            row[j] = LM_MIN(sub, LM_MIN(row[j - 1] + 1, up + 1));
-            diag = up;
-        }
-    }
-    return row[nb];
-}
-
-/* TODO: util's lm_closest (being added for arch and df names) is the one
-   home of this; move there when it lands. */
-const char *cli_closest(const char *s, const char *const *names, int n)
-{
-    const char *best = NULL;
-    int bd = 0;
-    for (int i = 0; i < n; i++) {
-        int dd = distance(s, names[i]);
-        if (!best || dd < bd)
-            best = names[i], bd = dd;
-    }
-    /* near: at most a third of the name's letters wrong (and at least one right) */
-    return best && bd <= (int)strlen(best) / 3 ? best : NULL;
-}
-
 void cli_unknown_option(const cli_command *c, const char *arg, const char *what)
 {
     const char *names[64];
@@ -349,7 +312,7 @@ void cli_unknown_option(const cli_command *c, const char *arg, const char *what)
             names[n++] = c->opts[i].name;
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
-    const char *near = arg[0] == '-' ? cli_closest(name, names, n) : NULL;
+    const char *near = arg[0] == '-' ? lm_closest(name, names, n, LM_NEAR_NAME) : NULL;
     if (near)
         cli_usage_error(c->name, "unknown %s '%s' (did you mean '%s'?)", what, arg, near);
     else

@@ -112,8 +112,5 @@ cli_take cli_table_opt(const cli_command *c, int argc, char **argv, int *i, cons
 void cli_unknown_option(const cli_command *c, const char *arg, const char *what);
 /* The row of c with this id (NULL: none). */
 const cli_option *cli_table_row(const cli_command *c, int id);
-/* The closest of n names to s (NULL when none is near): the "did you mean"
- * of mistyped options and commands. */
-const char *cli_closest(const char *s, const char *const *names, int n);
 
 #endif

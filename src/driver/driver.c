@@ -1,4 +1,9 @@
-/* driver.c - the pass order of one compilation (declared in driver.h). */
+/* driver.c - the pass order: drv_job runs a whole job (front end ->
+ * summary -> the schedule by origin -> lower -> validate -> simulate ->
+ * check), and the steps it calls that belong to no other file: the front
+ * end's passes (drv_compile), the summaries (drv_summarize), loomc's own
+ * schedule (drv_schedule: the L1 probe, candidates, fused pairs, select)
+ * and a plan file's (drv_schedule_plan). Declared in driver.h. */
 #include "driver/driver.h"
 #include "loomc.h"
 
@@ -239,6 +244,40 @@ bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file
     }
     ds->result.cycles = p->predicted_cycles;
     return true;
+}
+
+/* The whole pass order of a job, in one place: what `loomc run` does, and
+ * what the other commands do a part of. */
+bool drv_job(drv_result *r, const drv_job_opts *o, drv_run_result *out, lm_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    /* front end: parse -> names -> launch spec -> per launch Tile IR and its analyses */
+    if (!drv_compile(r, &o->front, d))
+        return false;
+    /* per launch: summary -> formats -> L1 allocation; then by origin */
+    const drv_origin *org = &o->origin;
+    bool ok;
+    if (org->kind == DRV_ORIGIN_LOOM) {
+        /* the L1 probe -> candidates -> fused pairs -> select */
+        ok = drv_schedule(r, &o->sched, d);
+    } else if (org->kind == DRV_ORIGIN_PLAN) {
+        /* a plan file written by loomc compile -o (or by hand) */
+        sched_plan *plan = sched_plan_read(org->name, &r->arena, d);
+        ok = plan && drv_schedule_plan(r, plan, org->name, &o->sched, d);
+    } else {
+        /* TTNN's and the manual schedule start from the summaries */
+        ok = drv_summarize(r, &o->sched, d);
+    }
+    /* the schedules to run: the origin's, with the edits on top */
+    if (!ok || !drv_pick_schedules(r, org, &o->sched, d))
+        return false;
+    /* lower -> validate -> simulate -> check */
+    const sched_kernel *kp[SCHED_MAX_LAUNCHES];
+    const sched_schedule *sp[SCHED_MAX_LAUNCHES];
+    for (int l = 0; l < r->sched->nrun; l++)
+        kp[l] = r->launches[l].summary, sp[l] = &r->sched->run[l];
+    return drv_simulate(out, kp, sp, r->sched->nrun, (const tir_tensor *const *)r->spec->tensors,
+                        r->spec->ntensors, &o->run, r->sym, d);
 }
 
 void drv_free(drv_result *r)

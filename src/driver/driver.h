@@ -1,5 +1,5 @@
 /* driver.h - one compilation, start to finish: the pass order of loomc in
- * one place. drv_job (origin.c) reads the whole order in one function;
+ * one place. drv_job (driver.c) reads the whole order in one function;
  * commands call it, or the steps they need, and read what each stage
  * produced from the result.
  *

@@ -1,45 +1,13 @@
-/* origin.c - where a job's schedules come from, and the job's pass order
- * (drv_job): loomc's solver, a plan file, TTNN's schedules (default or
- * hand-tuned) or the manual placement, each with the command line's edits
- * (--set, --place, --transport) on top; then lower, validate, simulate and
- * check (drv_simulate). Declared in driver.h.
+/* origin.c - where a job's schedules come from: loomc's solver, a plan
+ * file, TTNN's schedules (default or hand-tuned) or the manual placement,
+ * each with the command line's edits (--set, --place, --transport) on top
+ * (drv_pick_schedules). The pass order that calls it is drv_job in
+ * driver.c. Declared in driver.h.
  */
 #include "driver/driver.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-bool drv_job(drv_result *r, const drv_job_opts *o, drv_run_result *out, lm_diag *d)
-{
-    memset(out, 0, sizeof *out);
-    /* front end: parse -> names -> launch spec -> per launch Tile IR and its analyses */
-    if (!drv_compile(r, &o->front, d))
-        return false;
-    /* per launch: summary -> formats -> L1 allocation; then by origin */
-    const drv_origin *org = &o->origin;
-    bool ok;
-    if (org->kind == DRV_ORIGIN_LOOM) {
-        /* the L1 probe -> candidates -> fused pairs -> select */
-        ok = drv_schedule(r, &o->sched, d);
-    } else if (org->kind == DRV_ORIGIN_PLAN) {
-        /* a plan file written by loomc compile -o (or by hand) */
-        sched_plan *plan = sched_plan_read(org->name, &r->arena, d);
-        ok = plan && drv_schedule_plan(r, plan, org->name, &o->sched, d);
-    } else {
-        /* TTNN's and the manual schedule start from the summaries */
-        ok = drv_summarize(r, &o->sched, d);
-    }
-    /* the schedules to run: the origin's, with the edits on top */
-    if (!ok || !drv_pick_schedules(r, org, &o->sched, d))
-        return false;
-    /* lower -> validate -> simulate -> check */
-    const sched_kernel *kp[SCHED_MAX_LAUNCHES];
-    const sched_schedule *sp[SCHED_MAX_LAUNCHES];
-    for (int l = 0; l < r->sched->nrun; l++)
-        kp[l] = r->launches[l].summary, sp[l] = &r->sched->run[l];
-    return drv_simulate(out, kp, sp, r->sched->nrun, (const tir_tensor *const *)r->spec->tensors,
-                        r->spec->ntensors, &o->run, r->sym, d);
-}
 
 bool drv_ttnn_schedule(ttnn_pick *out, drv_result *r, const ttnn_sched_opts *to, const arch_desc *a)
 {

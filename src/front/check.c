@@ -517,8 +517,8 @@ static bool fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_
             return false;
         }
         if (!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^")) {
-            int64_t r = !strcmp(op, "&") ? (av & bv) : !strcmp(op, "|") ? (av | bv) : (av ^ bv);
-            *out = cv_int(sym_const(s, r));
+            int64_t bits = !strcmp(op, "&") ? (av & bv) : !strcmp(op, "|") ? (av | bv) : (av ^ bv);
+            *out = cv_int(sym_const(s, bits));
             out->is_bool = x->is_bool && y->is_bool;
             return true;
         }

@@ -555,14 +555,14 @@ static lval eval_binop(lctx *c, const fe_expr *e)
         if (!strcmp(op, "**")) {
             int64_t b = known_int(c, x.i, e->loc, "'**'"), p = known_int(c, y.i, e->loc, "'**'");
             if (p >= 0) {
-                int64_t r = 1;
+                int64_t pw = 1;
                 /* bases 0 and +-1 never overflow, so they must not loop p times */
                 if (b == 0 || b == 1 || b == -1)
                     return lv_int(sym_const(c->sym, p == 0 ? 1 : b == -1 && p % 2 == 0 ? 1 : b));
                 for (int64_t k = 0; k < p; k++)
-                    if (!lm_mul_ok(r, b, &r))
+                    if (!lm_mul_ok(pw, b, &pw))
                         lfail(c, e->loc, "integer overflow in '**'");
-                return lv_int(sym_const(c->sym, r));
+                return lv_int(sym_const(c->sym, pw));
             }
         }
     }

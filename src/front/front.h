@@ -1,5 +1,5 @@
 /* front.h - the front end past the syntax tree: module-level names and
- * imports, launch specs (launch.c) and the checker that turns a launched
+ * imports (names.c), launch specs (launch.c) and the checker that turns a launched
  * kernel into Tile IR (check.c, builtins.c; their shared internals are in
  * check_int.h). The syntax tree itself is in ast.h.
  *
@@ -15,7 +15,7 @@
 #include "front/ast.h"
 
 /* ======================================================================
- * launch.c - names of a module
+ * names.c - names of a module
  * ==================================================================== */
 
 typedef struct fe_alias {

@@ -376,20 +376,6 @@ static bool cmp_result(const char *op, int c3)
     return c3 >= 0;
 }
 
-static int64_t ipow(chk *c, int64_t b, int64_t p, lm_loc loc)
-{
-    /* bases 0 and +-1 never overflow, so they must not loop p times */
-    if (b == 0 || b == 1)
-        return p == 0 ? 1 : b;
-    if (b == -1)
-        return p % 2 ? -1 : 1;
-    int64_t r = 1;
-    for (int64_t k = 0; k < p; k++)
-        if (!lm_mul_ok(r, b, &r))
-            chk_fail(c, loc, "integer overflow in '**'");
-    return r;
-}
-
 /* A binary operator on two compile-time numbers. Returns false when it has
  * to be computed at run time (symbolic operands the operator cannot keep
  * symbolic); *dep then names the free constexpr in the way. */
@@ -399,26 +385,12 @@ bool chk_fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_loc
     *dep = NULL;
     if (x->kind == C_INT && y->kind == C_INT) {
         const sym_expr *a = x->i, *b = y->i;
-        int64_t av, bv, bz;
-        bool bzero = sym_is_const(b, &bz) && bz == 0;
-        const sym_expr *r = NULL;
-        if (!strcmp(op, "+"))
-            r = sym_add(s, a, b);
-        else if (!strcmp(op, "-"))
-            r = sym_sub(s, a, b);
-        else if (!strcmp(op, "*"))
-            r = sym_mul(s, a, b);
-        else if (!strcmp(op, "//") || !strcmp(op, "%")) {
-            if (bzero)
-                chk_fail(c, loc, "division by zero");
-            r = !strcmp(op, "//") ? sym_floordiv(s, a, b) : sym_mod(s, a, b);
-        }
-        if (r) {
-            /* integers are 64-bit: known operands whose result cannot be
-               computed overflowed (2**62 * 4, -2**63 // -1) */
-            if (ct_known(c, a, &av) && ct_known(c, b, &bv) && !ct_known(c, r, &bz))
-                chk_fail(c, loc, "integer overflow in '%s' (%lld %s %lld does not fit in 64 bits)", op, (long long)av,
-                         op, (long long)bv);
+        int64_t av, bv;
+        const sym_expr *r;
+        const char *why;
+        if (fe_int_arith(c->spec, s, c->a, op, a, b, &r, &why)) {
+            if (why)
+                chk_fail(c, loc, "%s", why);
             *out = cv_int(r);
             return true;
         }
@@ -461,10 +433,6 @@ bool chk_fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_loc
             *out = cv_int(sym_const(s, (int64_t)((uint64_t)av << bv)));
             return true;
         }
-        if (!strcmp(op, "**") && bv >= 0) {
-            *out = cv_int(sym_const(s, ipow(c, av, bv, loc)));
-            return true;
-        }
         /* '/' and negative powers give floats */
     }
     if (!is_number(x) || !is_number(y))
@@ -492,22 +460,11 @@ bool chk_fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_loc
         return true;
     }
     double r;
-    if (!strcmp(op, "+"))
-        r = a + b;
-    else if (!strcmp(op, "-"))
-        r = a - b;
-    else if (!strcmp(op, "*"))
-        r = a * b;
-    else if (!strcmp(op, "/") || !strcmp(op, "//") || !strcmp(op, "%")) {
-        if (b == 0)
-            chk_fail(c, loc, "division by zero");
-        r = !strcmp(op, "/") ? a / b : !strcmp(op, "//") ? floor(a / b) : a - b * floor(a / b);
-    } else if (!strcmp(op, "**")) {
-        if (a < 0 && floor(b) != b)
-            chk_fail(c, loc, "fractional power of a negative number");
-        r = pow(a, b);
-    } else
+    const char *why;
+    if (!fe_float_arith(op, a, b, &r, &why))
         chk_fail(c, loc, "operator '%s' is not supported on floats", op);
+    if (why)
+        chk_fail(c, loc, "%s", why);
     *out = (cval){.kind = C_FLOAT, .f = r};
     return true;
 }

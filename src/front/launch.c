@@ -181,11 +181,9 @@ static int64_t known_int(lctx *c, const sym_expr *e, lm_loc loc, const char *wha
  * than leave an expression no later stage can evaluate. */
 static void check_fits(lctx *c, const sym_expr *a, const sym_expr *b, const sym_expr *r, const char *op, lm_loc loc)
 {
-    int64_t av, bv, rv;
-    if (fe_spec_eval(c->spec, a, &av, NULL) && fe_spec_eval(c->spec, b, &bv, NULL) &&
-        !fe_spec_eval(c->spec, r, &rv, NULL))
-        lfail(c, loc, "integer overflow in '%s' (%lld %s %lld does not fit in 64 bits)", op, (long long)av, op,
-              (long long)bv);
+    const char *why = fe_int_overflow(c->spec, c->a, op, a, b, r);
+    if (why)
+        lfail(c, loc, "%s", why);
 }
 
 static double as_float(lctx *c, const lval *v, lm_loc loc)
@@ -387,53 +385,27 @@ static lval eval_binop(lctx *c, const fe_expr *e)
     if ((x.kind != LV_INT && x.kind != LV_FLOAT) || (y.kind != LV_INT && y.kind != LV_FLOAT))
         lfail(c, e->loc, "operator '%s' needs numbers, got %s and %s", op, lkind_name(&x), lkind_name(&y));
     if (ints) {
-        const sym_expr *r = NULL;
-        if (!strcmp(op, "+"))
-            r = sym_add(c->sym, x.i, y.i);
-        else if (!strcmp(op, "-"))
-            r = sym_sub(c->sym, x.i, y.i);
-        else if (!strcmp(op, "*"))
-            r = sym_mul(c->sym, x.i, y.i);
-        else if (!strcmp(op, "//") || !strcmp(op, "%")) {
-            int64_t yv;
-            if (sym_is_const(y.i, &yv) && yv == 0)
-                lfail(c, e->loc, "division by zero");
-            r = !strcmp(op, "//") ? sym_floordiv(c->sym, x.i, y.i) : sym_mod(c->sym, x.i, y.i);
-        }
-        if (r) {
-            check_fits(c, x.i, y.i, r, op, e->loc);
-            return lv_int(r);
-        }
+        /* '**' needs values: name the operand that has none */
         if (!strcmp(op, "**")) {
-            int64_t b = known_int(c, x.i, e->loc, "'**'"), p = known_int(c, y.i, e->loc, "'**'");
-            if (p >= 0) {
-                int64_t pw = 1;
-                /* bases 0 and +-1 never overflow, so they must not loop p times */
-                if (b == 0 || b == 1 || b == -1)
-                    return lv_int(sym_const(c->sym, p == 0 ? 1 : b == -1 && p % 2 == 0 ? 1 : b));
-                for (int64_t k = 0; k < p; k++)
-                    if (!lm_mul_ok(pw, b, &pw))
-                        lfail(c, e->loc, "integer overflow in '**'");
-                return lv_int(sym_const(c->sym, pw));
-            }
+            known_int(c, x.i, e->loc, "'**'");
+            known_int(c, y.i, e->loc, "'**'");
+        }
+        const sym_expr *r;
+        const char *why;
+        if (fe_int_arith(c->spec, c->sym, c->a, op, x.i, y.i, &r, &why)) {
+            if (why)
+                lfail(c, e->loc, "%s", why);
+            return lv_int(r);
         }
     }
     double a = as_float(c, &x, e->a->loc), b = as_float(c, &y, e->b->loc);
-    if (!strcmp(op, "+"))
-        return lv_float(a + b);
-    if (!strcmp(op, "-"))
-        return lv_float(a - b);
-    if (!strcmp(op, "*"))
-        return lv_float(a * b);
-    if (!strcmp(op, "/")) {
-        if (b == 0)
-            lfail(c, e->loc, "division by zero");
-        return lv_float(a / b);
-    }
-    if (!strcmp(op, "**")) {
-        if (a < 0 && floor(b) != b)
-            lfail(c, e->loc, "fractional power of a negative number");
-        return lv_float(pow(a, b));
+    double r;
+    const char *why;
+    /* launch specs have no floor division or modulo of floats */
+    if (strcmp(op, "//") && strcmp(op, "%") && fe_float_arith(op, a, b, &r, &why)) {
+        if (why)
+            lfail(c, e->loc, "%s", why);
+        return lv_float(r);
     }
     lfail(c, e->loc, "operator '%s' is not supported in launch specs", op);
 }

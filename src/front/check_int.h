@@ -1,8 +1,8 @@
 /* check_int.h - the checker's own interface between its files: check.c
- * (values, environment, building Tile IR values, operators, calls,
- * expressions, statements and loops, the entry fe_check) and builtins.c (the
- * tl.* functions). Only these files include it; the rest of loomc sees the
- * checker through fe_check in front.h.
+ * (values, environment, building Tile IR values, statements and loops, the
+ * entry fe_check), expr.c (operators, argument binding, expressions) and
+ * builtins.c (the tl.* functions). Only these files include it; the rest of
+ * loomc sees the checker through fe_check in front.h.
  *
  * The state of checking one launched kernel is a chk; the interpreter's
  * values are cvals (compile-time values, or a Tile IR value). The first
@@ -80,8 +80,6 @@ typedef struct chk {
     int ngone, capgone;
 } chk;
 
-LM_NORETURN void chk_fail(chk *c, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
-
 static inline cval cv_int(const sym_expr *e) { return (cval){.kind = C_INT, .i = e}; }
 static inline cval cv_val(tir_value *v) { return (cval){.kind = C_VAL, .v = v}; }
 static inline cval cv_none(void) { return (cval){.kind = C_NONE}; }
@@ -96,12 +94,22 @@ static inline bool is_number(const cval *v) { return v->kind == C_INT || v->kind
 
 static inline bool is_tile_val(const cval *v) { return v->kind == C_VAL && v->v->type.kind == TIR_TILE; }
 
+/* ======================================================================
+ * check.c - errors, text for messages, environment, compile-time integers
+ * ==================================================================== */
+
+LM_NORETURN void chk_fail(chk *c, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
+
 /* ---- text for messages ------------------------------------------------------ */
 
 const char *chk_shape_str(chk *c, int rank, const sym_expr *const *shape);
 static inline const char *tshape(chk *c, const tir_type *t) { return chk_shape_str(c, t->rank, t->shape); }
 const char *chk_describe(chk *c, const cval *v);
 static inline const char *pretty(chk *c, const char *qual) { return fe_pretty_qualname(qual, c->a); }
+
+/* ---- environment ---------------------------------------------------------- */
+
+binding *chk_env_find(chk *c, const char *name);
 
 /* ---- compile-time integers -------------------------------------------------- */
 
@@ -112,7 +120,7 @@ int64_t chk_ct_need(chk *c, const sym_expr *e, lm_loc loc, const char *what);
 int64_t chk_const_int_of(chk *c, const cval *v, lm_loc loc, const char *what);
 
 /* ======================================================================
- * building Tile IR values
+ * check.c - building Tile IR values
  * ==================================================================== */
 
 tir_value *chk_build1(chk *c, tir_opcode code, lm_loc loc, tir_type t, tir_value *o0, tir_value *o1,
@@ -126,9 +134,10 @@ tir_elem chk_promote(tir_elem a, tir_elem b);
 tir_elem chk_weak_elem(const cval *num, tir_elem t);
 const sym_expr **chk_broadcast_shape(chk *c, const tir_type *x, const tir_type *y, int *rank);
 tir_value *chk_broadcast_to(chk *c, tir_value *v, int rank, const sym_expr *const *shape, lm_loc loc);
+void chk_broadcast_pair(chk *c, tir_value **x, tir_value **y, lm_loc loc, const char *what);
 
 /* ======================================================================
- * operators
+ * expr.c - operators
  * ==================================================================== */
 
 bool chk_truth_known(chk *c, const cval *v, bool *out);
@@ -138,7 +147,7 @@ cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc);
 tir_value *chk_to_bool(chk *c, tir_value *v, lm_loc loc);
 
 /* ======================================================================
- * calls: argument binding and small helpers
+ * expr.c - calls: argument binding and small helpers
  * ==================================================================== */
 
 enum { MAX_ARGS = 12 };
@@ -170,6 +179,15 @@ int chk_int_tuple(chk *c, const cval *v, lm_loc loc, const char *what, tir_value
 tir_value *chk_value_of_kind(chk *c, const cargs *a, int i, tir_kind k, const char *what);
 
 /* ======================================================================
+ * expr.c - expressions
+ * ==================================================================== */
+
+cval chk_eval(chk *c, const fe_expr *e);
+const char *chk_qual_of(chk *c, const fe_expr *e);
+cval chk_eval_name(chk *c, const fe_expr *e);
+LM_NORETURN void chk_runtime_condition(chk *c, const cval *v, lm_loc loc, const char *what);
+
+/* ======================================================================
  * builtins.c - the tl.* functions
  * ==================================================================== */
 
@@ -181,11 +199,5 @@ tir_value *chk_transpose(chk *c, tir_value *x, lm_loc loc, const char *what);
 tir_value *chk_expand_dims(chk *c, tir_value *x, int64_t axis, lm_loc loc);
 cval chk_minmax2(chk *c, bool is_max, cval x, cval y, lm_loc loc);
 cval chk_convert(chk *c, const cval *x, lm_loc xloc, tir_elem e, lm_loc loc);
-
-/* ======================================================================
- * expressions
- * ==================================================================== */
-
-cval chk_eval(chk *c, const fe_expr *e);
 
 #endif

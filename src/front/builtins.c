@@ -932,6 +932,7 @@ static cval math_call(chk *c, const fe_expr *e, const char *q)
     return (cval){.kind = C_FLOAT, .f = r};
 }
 
+/* A call of a dotted import path (tl.dot(...), math.log2(...)). */
 cval chk_call_qual(chk *c, const fe_expr *e, const char *q)
 {
     static const char tl[] = "triton.language.";
@@ -964,6 +965,7 @@ cval chk_call_qual(chk *c, const fe_expr *e, const char *q)
     chk_fail(c, e->loc, "unknown function %s", fname);
 }
 
+/* A method call on a value (x.to(...), desc.load(...)). */
 cval chk_call_method(chk *c, const fe_expr *e, const cval *obj)
 {
     const fe_expr *f = e->a;

@@ -191,9 +191,7 @@ LM_NORETURN void chk_runtime_condition(chk *c, const cval *v, lm_loc loc, const 
  * builtins.c - the tl.* functions
  * ==================================================================== */
 
-/* A call of a dotted import path (tl.dot(...), math.log2(...)). */
 cval chk_call_qual(chk *c, const fe_expr *e, const char *q);
-/* A method call on a value (x.to(...), desc.load(...)). */
 cval chk_call_method(chk *c, const fe_expr *e, const cval *obj);
 tir_value *chk_transpose(chk *c, tir_value *x, lm_loc loc, const char *what);
 tir_value *chk_expand_dims(chk *c, tir_value *x, int64_t axis, lm_loc loc);

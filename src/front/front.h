@@ -1,6 +1,8 @@
 /* front.h - the front end past the syntax tree: module-level names and
- * imports, launch specs (launch.c) and the checker that turns a launched
- * kernel into Tile IR (check.c). The syntax tree itself is in ast.h.
+ * imports (names.c), launch specs (launch.c), the compile-time arithmetic
+ * both evaluate with (value.c) and the checker that turns a launched
+ * kernel into Tile IR (check.c, expr.c, builtins.c; their shared internals
+ * are in check_int.h). The syntax tree itself is in ast.h.
  *
  * Flow (driver.c): fe_parse -> fe_names_init -> fe_read_launch -> for each
  * launch, fe_check -> Tile IR. Everything lives in the compilation's arena
@@ -14,7 +16,7 @@
 #include "front/ast.h"
 
 /* ======================================================================
- * launch.c - names of a module
+ * names.c - names of a module
  * ==================================================================== */
 
 typedef struct fe_alias {
@@ -149,6 +151,25 @@ void fe_spec_free(fe_spec *spec);
 bool fe_spec_eval(const fe_spec *spec, const sym_expr *e, int64_t *out, const char **unbound);
 /* The launch header printed by `loomc ir`. */
 void fe_print_launch(lm_buf *b, const fe_spec *spec, const fe_launch *l);
+
+/* ======================================================================
+ * value.c - compile-time arithmetic (launch specs and kernels)
+ * ==================================================================== */
+
+/* x OP y for Python's integer operators + - * // % and ** on compile-time
+ * integers, under the spec's bindings. False if op is none of these, or is
+ * ** without known operands and a power >= 0 (the caller goes on). When
+ * true, *out is the result, or NULL and *why says why there is none
+ * (division by zero, an overflow). */
+bool fe_int_arith(const fe_spec *spec, sym_ctx *s, lm_arena *a, const char *op, const sym_expr *x,
+                  const sym_expr *y, const sym_expr **out, const char **why);
+/* r = x OP y: the message if x and y have values and r has none (it does
+ * not fit in 64 bits), else NULL. */
+const char *fe_int_overflow(const fe_spec *spec, lm_arena *a, const char *op, const sym_expr *x, const sym_expr *y,
+                            const sym_expr *r);
+/* x OP y on floats for + - * / // % **; false if op is none of these. When
+ * true, *why is NULL or says why there is no result. */
+bool fe_float_arith(const char *op, double x, double y, double *out, const char **why);
 
 /* ======================================================================
  * check.c - kernel -> Tile IR

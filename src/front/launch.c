@@ -1,4 +1,4 @@
-/* launch.c - module-level names and launch specs (declared in front.h).
+/* launch.c - launch specs (declared in front.h).
  *
  * A launch spec is the part of Triton host code loomc needs: tensor shapes
  * and dtypes, scalar arguments and the grid, written as a small
@@ -17,154 +17,6 @@
 #include <math.h>
 #include <setjmp.h>
 #include <string.h>
-
-/* ======================================================================
- * names of a module
- * ==================================================================== */
-
-void fe_names_init(fe_names *nm, const fe_module *m, lm_arena *a)
-{
-    memset(nm, 0, sizeof *nm);
-    nm->mod = m;
-    int na = 0, nf = 0, ng = 0;
-    for (int i = 0; i < m->nbody; i++) {
-        const fe_stmt *s = m->body[i];
-        if (s->kind == FE_S_IMPORT)
-            na += s->nimports;
-        else if (s->kind == FE_S_DEF)
-            nf++;
-        else if (s->kind == FE_S_ASSIGN || s->kind == FE_S_ANNASSIGN)
-            ng++;
-    }
-    nm->aliases = LM_NEWN(a, fe_alias, na);
-    nm->funcs = LM_NEWN(a, const fe_func *, nf);
-    nm->globals = LM_NEWN(a, fe_global, ng);
-    for (int i = 0; i < m->nbody; i++) {
-        const fe_stmt *s = m->body[i];
-        if (s->kind == FE_S_IMPORT) {
-            for (int k = 0; k < s->nimports; k++) {
-                const fe_import *im = &s->imports[k];
-                fe_alias al;
-                if (im->name) { /* from M import name [as alias] */
-                    al.name = im->alias ? im->alias : im->name;
-                    al.target = lm_arena_printf(a, "%s.%s", im->module, im->name);
-                } else if (im->alias) { /* import a.b as x */
-                    al.name = im->alias;
-                    al.target = im->module;
-                } else { /* import a.b binds a */
-                    const char *dot = strchr(im->module, '.');
-                    al.name = dot ? lm_arena_strndup(a, im->module, (size_t)(dot - im->module)) : im->module;
-                    al.target = al.name;
-                }
-                nm->aliases[nm->naliases++] = al;
-            }
-        } else if (s->kind == FE_S_DEF) {
-            nm->funcs[nm->nfuncs++] = s->fn;
-        } else if ((s->kind == FE_S_ASSIGN && s->ntargets == 1) || (s->kind == FE_S_ANNASSIGN && s->value)) {
-            const fe_expr *t = s->targets[0];
-            if (t->kind == FE_E_NAME)
-                nm->globals[nm->nglobals++] = (fe_global){t->name, s->value, s->loc};
-        }
-    }
-}
-
-const char *fe_qualname(const fe_names *nm, const fe_expr *e, lm_arena *a)
-{
-    if (!e)
-        return NULL;
-    if (e->kind == FE_E_NAME) {
-        /* the last import of a name wins, as in Python */
-        for (int i = nm->naliases - 1; i >= 0; i--)
-            if (!strcmp(nm->aliases[i].name, e->name))
-                return nm->aliases[i].target;
-        return NULL;
-    }
-    if (e->kind == FE_E_ATTR) {
-        const char *base = fe_qualname(nm, e->a, a);
-        return base ? lm_arena_printf(a, "%s.%s", base, e->name) : NULL;
-    }
-    return NULL;
-}
-
-const char *fe_pretty_qualname(const char *qual, lm_arena *a)
-{
-    static const char tl[] = "triton.language.";
-    if (!strncmp(qual, tl, sizeof tl - 1))
-        return lm_arena_printf(a, "tl.%s", qual + sizeof tl - 1);
-    return qual;
-}
-
-const fe_func *fe_find_func(const fe_names *nm, const char *name)
-{
-    for (int i = nm->nfuncs - 1; i >= 0; i--)
-        if (!strcmp(nm->funcs[i]->name, name))
-            return nm->funcs[i];
-    return NULL;
-}
-
-const fe_global *fe_find_global(const fe_names *nm, const char *name)
-{
-    for (int i = nm->nglobals - 1; i >= 0; i--)
-        if (!strcmp(nm->globals[i].name, name))
-            return &nm->globals[i];
-    return NULL;
-}
-
-static bool decorated(const fe_names *nm, const fe_func *f, const char *what, lm_arena *a)
-{
-    for (int i = 0; i < f->ndecorators; i++) {
-        const fe_expr *d = f->decorators[i];
-        if (d->kind == FE_E_CALL)
-            d = d->a;
-        const char *q = fe_qualname(nm, d, a);
-        if (q && !strcmp(q, what))
-            return true;
-    }
-    return false;
-}
-
-bool fe_is_jit(const fe_names *nm, const fe_func *f, lm_arena *a) { return decorated(nm, f, "triton.jit", a); }
-bool fe_is_launch_spec(const fe_names *nm, const fe_func *f, lm_arena *a)
-{
-    return decorated(nm, f, "loomc.launch", a);
-}
-
-bool fe_is_constexpr_param(const fe_names *nm, const fe_param *p, lm_arena *a)
-{
-    if (!p->annotation)
-        return false;
-    const char *q = fe_qualname(nm, p->annotation, a);
-    if (q && (!strcmp(q, "triton.language.constexpr") || !strcmp(q, "triton.language.core.constexpr")))
-        return true;
-    /* a string annotation "tl.constexpr" */
-    return p->annotation->kind == FE_E_STR &&
-           (!strcmp(p->annotation->str, "tl.constexpr") || !strcmp(p->annotation->str, "constexpr"));
-}
-
-int fe_dtype(const char *qual, tir_elem *out)
-{
-    static const char tl[] = "triton.language.";
-    if (!qual || strncmp(qual, tl, sizeof tl - 1) != 0)
-        return 0;
-    const char *n = qual + sizeof tl - 1;
-    static const struct {
-        const char *name;
-        tir_elem e;
-    } ok[] = {{"float32", TIR_F32}, {"float16", TIR_F16}, {"bfloat16", TIR_BF16},
-              {"int32", TIR_I32},   {"int64", TIR_I64},   {"int1", TIR_I1}};
-    for (size_t i = 0; i < LM_COUNT(ok); i++)
-        if (!strcmp(n, ok[i].name)) {
-            *out = ok[i].e;
-            return 1;
-        }
-    static const char *const known[] = {"float64", "int8", "int16", "uint8", "uint16", "uint32", "uint64",
-                                        "float8e4nv", "float8e5", "float8e4b15", "float8e4b8", "float8e5b16",
-                                        "float8e4b15x4", "float8_e4m3fn", "float8_e5m2", "void"};
-    for (size_t i = 0; i < LM_COUNT(known); i++)
-        if (!strcmp(n, known[i]))
-            return -1;
-    return 0;
-}
 
 /* ======================================================================
  * launch specs
@@ -329,11 +181,9 @@ static int64_t known_int(lctx *c, const sym_expr *e, lm_loc loc, const char *wha
  * than leave an expression no later stage can evaluate. */
 static void check_fits(lctx *c, const sym_expr *a, const sym_expr *b, const sym_expr *r, const char *op, lm_loc loc)
 {
-    int64_t av, bv, rv;
-    if (fe_spec_eval(c->spec, a, &av, NULL) && fe_spec_eval(c->spec, b, &bv, NULL) &&
-        !fe_spec_eval(c->spec, r, &rv, NULL))
-        lfail(c, loc, "integer overflow in '%s' (%lld %s %lld does not fit in 64 bits)", op, (long long)av, op,
-              (long long)bv);
+    const char *why = fe_int_overflow(c->spec, c->a, op, a, b, r);
+    if (why)
+        lfail(c, loc, "%s", why);
 }
 
 static double as_float(lctx *c, const lval *v, lm_loc loc)
@@ -535,53 +385,27 @@ static lval eval_binop(lctx *c, const fe_expr *e)
     if ((x.kind != LV_INT && x.kind != LV_FLOAT) || (y.kind != LV_INT && y.kind != LV_FLOAT))
         lfail(c, e->loc, "operator '%s' needs numbers, got %s and %s", op, lkind_name(&x), lkind_name(&y));
     if (ints) {
-        const sym_expr *r = NULL;
-        if (!strcmp(op, "+"))
-            r = sym_add(c->sym, x.i, y.i);
-        else if (!strcmp(op, "-"))
-            r = sym_sub(c->sym, x.i, y.i);
-        else if (!strcmp(op, "*"))
-            r = sym_mul(c->sym, x.i, y.i);
-        else if (!strcmp(op, "//") || !strcmp(op, "%")) {
-            int64_t yv;
-            if (sym_is_const(y.i, &yv) && yv == 0)
-                lfail(c, e->loc, "division by zero");
-            r = !strcmp(op, "//") ? sym_floordiv(c->sym, x.i, y.i) : sym_mod(c->sym, x.i, y.i);
-        }
-        if (r) {
-            check_fits(c, x.i, y.i, r, op, e->loc);
-            return lv_int(r);
-        }
+        /* '**' needs values: name the operand that has none */
         if (!strcmp(op, "**")) {
-            int64_t b = known_int(c, x.i, e->loc, "'**'"), p = known_int(c, y.i, e->loc, "'**'");
-            if (p >= 0) {
-                int64_t r = 1;
-                /* bases 0 and +-1 never overflow, so they must not loop p times */
-                if (b == 0 || b == 1 || b == -1)
-                    return lv_int(sym_const(c->sym, p == 0 ? 1 : b == -1 && p % 2 == 0 ? 1 : b));
-                for (int64_t k = 0; k < p; k++)
-                    if (!lm_mul_ok(r, b, &r))
-                        lfail(c, e->loc, "integer overflow in '**'");
-                return lv_int(sym_const(c->sym, r));
-            }
+            known_int(c, x.i, e->loc, "'**'");
+            known_int(c, y.i, e->loc, "'**'");
+        }
+        const sym_expr *r;
+        const char *why;
+        if (fe_int_arith(c->spec, c->sym, c->a, op, x.i, y.i, &r, &why)) {
+            if (why)
+                lfail(c, e->loc, "%s", why);
+            return lv_int(r);
         }
     }
     double a = as_float(c, &x, e->a->loc), b = as_float(c, &y, e->b->loc);
-    if (!strcmp(op, "+"))
-        return lv_float(a + b);
-    if (!strcmp(op, "-"))
-        return lv_float(a - b);
-    if (!strcmp(op, "*"))
-        return lv_float(a * b);
-    if (!strcmp(op, "/")) {
-        if (b == 0)
-            lfail(c, e->loc, "division by zero");
-        return lv_float(a / b);
-    }
-    if (!strcmp(op, "**")) {
-        if (a < 0 && floor(b) != b)
-            lfail(c, e->loc, "fractional power of a negative number");
-        return lv_float(pow(a, b));
+    double r;
+    const char *why;
+    /* launch specs have no floor division or modulo of floats */
+    if (strcmp(op, "//") && strcmp(op, "%") && fe_float_arith(op, a, b, &r, &why)) {
+        if (why)
+            lfail(c, e->loc, "%s", why);
+        return lv_float(r);
     }
     lfail(c, e->loc, "operator '%s' is not supported in launch specs", op);
 }

@@ -1,0 +1,201 @@
+/* check_int.h - the checker's own interface between its files: check.c
+ * (values, environment, building Tile IR values, statements and loops, the
+ * entry fe_check), expr.c (operators, argument binding, expressions) and
+ * builtins.c (the tl.* functions). Only these files include it; the rest of
+ * loomc sees the checker through fe_check in front.h.
+ *
+ * The state of checking one launched kernel is a chk; the interpreter's
+ * values are cvals (compile-time values, or a Tile IR value). The first
+ * error is reported with chk_fail, which unwinds with longjmp to fe_check.
+ *
+ * Naming: a function that one checker file defines and another calls is
+ * declared here and carries the chk_ prefix (chk_fail, chk_eval, chk_binop);
+ * one-line constructors and tests of values (cv_int, is_number, given, aloc)
+ * are static inline here and keep their short names; everything else is
+ * static in its file. The comments on what each function does are at its
+ * definition.
+ */
+#ifndef LOOMC_FRONT_CHECK_INT_H
+#define LOOMC_FRONT_CHECK_INT_H
+
+#include "front/front.h"
+
+#include <setjmp.h>
+
+/* ======================================================================
+ * values of the interpreter
+ * ==================================================================== */
+
+typedef enum ckind {
+    C_NONE,  /* None */
+    C_INT,   /* compile-time integer (symbolic); is_bool for True/False */
+    C_FLOAT, /* compile-time float */
+    C_STR,   /* string literal (padding_option=, input_precision=) */
+    C_DTYPE, /* tl.float32, ...; ptr_dtype for `p.dtype` of a pointer */
+    C_TUPLE, /* tuple or list of values */
+    C_VAL,   /* a Tile IR value: tile, scalar, pointer, block pointer, descriptor */
+} ckind;
+
+typedef struct cval {
+    ckind kind;
+    const sym_expr *i;
+    bool is_bool;
+    double f;
+    const char *str;
+    tir_elem dtype;
+    bool ptr_dtype;
+    struct cval *items;
+    int n;
+    tir_value *v;
+    /* C_VAL made from a comparison of compile-time integers that could not
+       be decided: the free constexpr it waits for (for messages) */
+    const char *free_dep;
+} cval;
+
+typedef struct binding {
+    const char *name;
+    cval v;
+} binding;
+
+/* A name that was assigned only inside a finished loop (for messages). */
+typedef struct gone_name {
+    const char *name;
+    int line;
+} gone_name;
+
+typedef struct chk {
+    const fe_names *nm;
+    const fe_spec *spec;
+    const fe_launch *l;
+    const fe_func *k;
+    sym_ctx *s;
+    lm_arena *a;
+    lm_diag *d;
+    jmp_buf jb;
+    tir_builder b;
+    tir_func *f;
+    binding *env;
+    int nenv, capenv;
+    gone_name *gone;
+    int ngone, capgone;
+} chk;
+
+static inline cval cv_int(const sym_expr *e) { return (cval){.kind = C_INT, .i = e}; }
+static inline cval cv_val(tir_value *v) { return (cval){.kind = C_VAL, .v = v}; }
+static inline cval cv_none(void) { return (cval){.kind = C_NONE}; }
+
+static inline bool is_one(const sym_expr *e)
+{
+    int64_t v;
+    return sym_is_const(e, &v) && v == 1;
+}
+
+static inline bool is_number(const cval *v) { return v->kind == C_INT || v->kind == C_FLOAT; }
+
+static inline bool is_tile_val(const cval *v) { return v->kind == C_VAL && v->v->type.kind == TIR_TILE; }
+
+/* ======================================================================
+ * check.c - errors, text for messages, environment, compile-time integers
+ * ==================================================================== */
+
+LM_NORETURN void chk_fail(chk *c, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
+
+/* ---- text for messages ------------------------------------------------------ */
+
+const char *chk_shape_str(chk *c, int rank, const sym_expr *const *shape);
+static inline const char *tshape(chk *c, const tir_type *t) { return chk_shape_str(c, t->rank, t->shape); }
+const char *chk_describe(chk *c, const cval *v);
+static inline const char *pretty(chk *c, const char *qual) { return fe_pretty_qualname(qual, c->a); }
+
+/* ---- environment ---------------------------------------------------------- */
+
+binding *chk_env_find(chk *c, const char *name);
+
+/* ---- compile-time integers -------------------------------------------------- */
+
+/* The value of a compile-time integer if the launch's bindings give one. */
+static inline bool ct_known(chk *c, const sym_expr *e, int64_t *v) { return fe_spec_eval(c->spec, e, v, NULL); }
+const char *chk_ct_unbound(chk *c, const sym_expr *e);
+int64_t chk_ct_need(chk *c, const sym_expr *e, lm_loc loc, const char *what);
+int64_t chk_const_int_of(chk *c, const cval *v, lm_loc loc, const char *what);
+
+/* ======================================================================
+ * check.c - building Tile IR values
+ * ==================================================================== */
+
+tir_value *chk_build1(chk *c, tir_opcode code, lm_loc loc, tir_type t, tir_value *o0, tir_value *o1,
+                      tir_value *o2);
+tir_type chk_tile_t(chk *c, tir_elem e, int rank, const sym_expr *const *shape);
+tir_value *chk_materialise(chk *c, const cval *v, tir_elem e, lm_loc loc);
+tir_elem chk_natural_elem(const cval *v);
+tir_value *chk_as_tile(chk *c, const cval *v, lm_loc loc, const char *what);
+tir_value *chk_cast_to(chk *c, tir_value *v, tir_elem e, lm_loc loc);
+tir_elem chk_promote(tir_elem a, tir_elem b);
+tir_elem chk_weak_elem(const cval *num, tir_elem t);
+const sym_expr **chk_broadcast_shape(chk *c, const tir_type *x, const tir_type *y, int *rank);
+tir_value *chk_broadcast_to(chk *c, tir_value *v, int rank, const sym_expr *const *shape, lm_loc loc);
+void chk_broadcast_pair(chk *c, tir_value **x, tir_value **y, lm_loc loc, const char *what);
+
+/* ======================================================================
+ * expr.c - operators
+ * ==================================================================== */
+
+bool chk_truth_known(chk *c, const cval *v, bool *out);
+bool chk_fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_loc loc, cval *out,
+                    const char **dep);
+cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc);
+tir_value *chk_to_bool(chk *c, tir_value *v, lm_loc loc);
+
+/* ======================================================================
+ * expr.c - calls: argument binding and small helpers
+ * ==================================================================== */
+
+enum { MAX_ARGS = 12 };
+
+typedef struct cargs {
+    cval v[MAX_ARGS];
+    bool has[MAX_ARGS];
+    lm_loc loc[MAX_ARGS];
+    lm_loc call;
+    const char *fname;
+} cargs;
+
+/* The parameter names of a Triton function, for chk_bind_args. */
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+void chk_bind_args(chk *c, const fe_expr *call, const cval *self, const char *fname, const char *const *names,
+                   int nreq, cargs *out);
+
+static inline bool given(const cargs *a, int i) { return a->has[i] && a->v[i].kind != C_NONE; }
+static inline lm_loc aloc(const cargs *a, int i) { return a->has[i] ? a->loc[i] : a->call; }
+
+tir_value *chk_arg_tile(chk *c, const cargs *a, int i, const char *what);
+tir_elem chk_arg_dtype(chk *c, const cargs *a, int i);
+int64_t chk_arg_const(chk *c, const cargs *a, int i, const char *what);
+bool chk_arg_bool(chk *c, const cargs *a, int i, bool dflt);
+int chk_parse_shape(chk *c, const cval *v, lm_loc loc, const char *what, const sym_expr **dims);
+tir_value *chk_int_scalar(chk *c, const cval *v, lm_loc loc, const char *what);
+int chk_int_tuple(chk *c, const cval *v, lm_loc loc, const char *what, tir_value **out);
+tir_value *chk_value_of_kind(chk *c, const cargs *a, int i, tir_kind k, const char *what);
+
+/* ======================================================================
+ * expr.c - expressions
+ * ==================================================================== */
+
+cval chk_eval(chk *c, const fe_expr *e);
+const char *chk_qual_of(chk *c, const fe_expr *e);
+cval chk_eval_name(chk *c, const fe_expr *e);
+LM_NORETURN void chk_runtime_condition(chk *c, const cval *v, lm_loc loc, const char *what);
+
+/* ======================================================================
+ * builtins.c - the tl.* functions
+ * ==================================================================== */
+
+cval chk_call_qual(chk *c, const fe_expr *e, const char *q);
+cval chk_call_method(chk *c, const fe_expr *e, const cval *obj);
+tir_value *chk_transpose(chk *c, tir_value *x, lm_loc loc, const char *what);
+tir_value *chk_expand_dims(chk *c, tir_value *x, int64_t axis, lm_loc loc);
+cval chk_minmax2(chk *c, bool is_max, cval x, cval y, lm_loc loc);
+cval chk_convert(chk *c, const cval *x, lm_loc xloc, tir_elem e, lm_loc loc);
+
+#endif

@@ -1,0 +1,158 @@
+/* names.c - the module-level names of a kernel file (declared in front.h):
+ * its imports, top-level functions and constants, the dotted paths names
+ * stand for (`tl.dot` -> "triton.language.dot"), the decorators that make a
+ * function a kernel or a launch spec, and the dtypes loomc supports. The
+ * launch-spec evaluator (launch.c) and the checker (check.c) look names up
+ * here.
+ */
+#include "front/front.h"
+
+#include <string.h>
+
+/* ======================================================================
+ * names of a module
+ * ==================================================================== */
+
+void fe_names_init(fe_names *nm, const fe_module *m, lm_arena *a)
+{
+    memset(nm, 0, sizeof *nm);
+    nm->mod = m;
+    int na = 0, nf = 0, ng = 0;
+    for (int i = 0; i < m->nbody; i++) {
+        const fe_stmt *s = m->body[i];
+        if (s->kind == FE_S_IMPORT)
+            na += s->nimports;
+        else if (s->kind == FE_S_DEF)
+            nf++;
+        else if (s->kind == FE_S_ASSIGN || s->kind == FE_S_ANNASSIGN)
+            ng++;
+    }
+    nm->aliases = LM_NEWN(a, fe_alias, na);
+    nm->funcs = LM_NEWN(a, const fe_func *, nf);
+    nm->globals = LM_NEWN(a, fe_global, ng);
+    for (int i = 0; i < m->nbody; i++) {
+        const fe_stmt *s = m->body[i];
+        if (s->kind == FE_S_IMPORT) {
+            for (int k = 0; k < s->nimports; k++) {
+                const fe_import *im = &s->imports[k];
+                fe_alias al;
+                if (im->name) { /* from M import name [as alias] */
+                    al.name = im->alias ? im->alias : im->name;
+                    al.target = lm_arena_printf(a, "%s.%s", im->module, im->name);
+                } else if (im->alias) { /* import a.b as x */
+                    al.name = im->alias;
+                    al.target = im->module;
+                } else { /* import a.b binds a */
+                    const char *dot = strchr(im->module, '.');
+                    al.name = dot ? lm_arena_strndup(a, im->module, (size_t)(dot - im->module)) : im->module;
+                    al.target = al.name;
+                }
+                nm->aliases[nm->naliases++] = al;
+            }
+        } else if (s->kind == FE_S_DEF) {
+            nm->funcs[nm->nfuncs++] = s->fn;
+        } else if ((s->kind == FE_S_ASSIGN && s->ntargets == 1) || (s->kind == FE_S_ANNASSIGN && s->value)) {
+            const fe_expr *t = s->targets[0];
+            if (t->kind == FE_E_NAME)
+                nm->globals[nm->nglobals++] = (fe_global){t->name, s->value, s->loc};
+        }
+    }
+}
+
+const char *fe_qualname(const fe_names *nm, const fe_expr *e, lm_arena *a)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == FE_E_NAME) {
+        /* the last import of a name wins, as in Python */
+        for (int i = nm->naliases - 1; i >= 0; i--)
+            if (!strcmp(nm->aliases[i].name, e->name))
+                return nm->aliases[i].target;
+        return NULL;
+    }
+    if (e->kind == FE_E_ATTR) {
+        const char *base = fe_qualname(nm, e->a, a);
+        return base ? lm_arena_printf(a, "%s.%s", base, e->name) : NULL;
+    }
+    return NULL;
+}
+
+const char *fe_pretty_qualname(const char *qual, lm_arena *a)
+{
+    static const char tl[] = "triton.language.";
+    if (!strncmp(qual, tl, sizeof tl - 1))
+        return lm_arena_printf(a, "tl.%s", qual + sizeof tl - 1);
+    return qual;
+}
+
+const fe_func *fe_find_func(const fe_names *nm, const char *name)
+{
+    for (int i = nm->nfuncs - 1; i >= 0; i--)
+        if (!strcmp(nm->funcs[i]->name, name))
+            return nm->funcs[i];
+    return NULL;
+}
+
+const fe_global *fe_find_global(const fe_names *nm, const char *name)
+{
+    for (int i = nm->nglobals - 1; i >= 0; i--)
+        if (!strcmp(nm->globals[i].name, name))
+            return &nm->globals[i];
+    return NULL;
+}
+
+static bool decorated(const fe_names *nm, const fe_func *f, const char *what, lm_arena *a)
+{
+    for (int i = 0; i < f->ndecorators; i++) {
+        const fe_expr *d = f->decorators[i];
+        if (d->kind == FE_E_CALL)
+            d = d->a;
+        const char *q = fe_qualname(nm, d, a);
+        if (q && !strcmp(q, what))
+            return true;
+    }
+    return false;
+}
+
+bool fe_is_jit(const fe_names *nm, const fe_func *f, lm_arena *a) { return decorated(nm, f, "triton.jit", a); }
+bool fe_is_launch_spec(const fe_names *nm, const fe_func *f, lm_arena *a)
+{
+    return decorated(nm, f, "loomc.launch", a);
+}
+
+bool fe_is_constexpr_param(const fe_names *nm, const fe_param *p, lm_arena *a)
+{
+    if (!p->annotation)
+        return false;
+    const char *q = fe_qualname(nm, p->annotation, a);
+    if (q && (!strcmp(q, "triton.language.constexpr") || !strcmp(q, "triton.language.core.constexpr")))
+        return true;
+    /* a string annotation "tl.constexpr" */
+    return p->annotation->kind == FE_E_STR &&
+           (!strcmp(p->annotation->str, "tl.constexpr") || !strcmp(p->annotation->str, "constexpr"));
+}
+
+int fe_dtype(const char *qual, tir_elem *out)
+{
+    static const char tl[] = "triton.language.";
+    if (!qual || strncmp(qual, tl, sizeof tl - 1) != 0)
+        return 0;
+    const char *n = qual + sizeof tl - 1;
+    static const struct {
+        const char *name;
+        tir_elem e;
+    } ok[] = {{"float32", TIR_F32}, {"float16", TIR_F16}, {"bfloat16", TIR_BF16},
+              {"int32", TIR_I32},   {"int64", TIR_I64},   {"int1", TIR_I1}};
+    for (size_t i = 0; i < LM_COUNT(ok); i++)
+        if (!strcmp(n, ok[i].name)) {
+            *out = ok[i].e;
+            return 1;
+        }
+    static const char *const known[] = {"float64", "int8", "int16", "uint8", "uint16", "uint32", "uint64",
+                                        "float8e4nv", "float8e5", "float8e4b15", "float8e4b8", "float8e5b16",
+                                        "float8e4b15x4", "float8_e4m3fn", "float8_e5m2", "void"};
+    for (size_t i = 0; i < LM_COUNT(known); i++)
+        if (!strcmp(n, known[i]))
+            return -1;
+    return 0;
+}

@@ -286,7 +286,7 @@ static inline const df_expr *BIN(kctx *K, df_xkind k, const df_expr *a, const df
 static inline const df_expr *x_min(kctx *K, const df_expr *a, const df_expr *b) { return BIN(K, DF_X_MIN, a, b); }
 static inline const df_expr *x_max(kctx *K, const df_expr *a, const df_expr *b) { return BIN(K, DF_X_MAX, a, b); }
 
-/* ---- lower.c: evaluation, the state, the plan, the whole program --------------- */
+/* ---- lw.c: failure, evaluation, formats and shapes ----------------------------- */
 
 void lw_fail(lw *L, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
 bool lw_ev(lw *L, const sym_expr *e, int64_t *out, lm_loc loc);
@@ -295,6 +295,9 @@ int64_t lw_value_of(lw *L, const char *name, int64_t dflt);
 bool lw_elem_format(lw *L, tir_elem e, arch_format *f, lm_loc loc);
 bool lw_shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *rank, const sym_expr **ser,
                 const sym_expr **sec, lm_loc loc);
+
+/* ---- lower.c: the state, the plan, the whole program --------------------------- */
+
 void lw_init(lw *L, const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc, lm_diag *d,
              df_program *p);
 void lw_free(lw *L);

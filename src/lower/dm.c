@@ -8,14 +8,6 @@
  * Reader and writer kernels
  * ==================================================================== */
 
-int lw_access_of(lw *L, const tir_op *op)
-{
-    for (int i = 0; i < L->acc->n; i++)
-        if (L->acc->acc[i].op == op)
-            return i;
-    return -1;
-}
-
 static bool is_access_op(tir_opcode c)
 {
     return c == TIR_LOAD || c == TIR_STORE || c == TIR_DESC_LOAD || c == TIR_DESC_STORE;

@@ -308,6 +308,8 @@ struct df_program *lw_lower(const sched_kernel *k, const sched_schedule *s, cons
 /* ---- layout.c ------------------------------------------------------------------ */
 
 int64_t lw_pad32(int64_t n);
+const tir_op *lw_make_of(const tir_value *v);
+bool lw_on_tensor_dims(const acc_access *aa);
 
 /* ---- classify.c ---------------------------------------------------------------- */
 
@@ -318,6 +320,7 @@ int lw_pos(lw *L, const tir_op *op);
 void lw_uses_block(lw *L, const tir_block *b);
 void lw_defblocks(lw *L, const tir_block *b);
 const tir_op *lw_only_use(lw *L, int r);
+int lw_access_of(lw *L, const tir_op *op);
 
 /* ---- store.c ------------------------------------------------------------------- */
 
@@ -337,8 +340,6 @@ void lw_plan_chains(lw *L, const tir_block *b);
 /* ---- laccess.c ----------------------------------------------------------------- */
 
 int lw_tensor_index(lw *L, const tir_tensor *t);
-const tir_op *lw_make_of(const tir_value *v);
-bool lw_on_tensor_dims(const acc_access *aa);
 bool lw_plan_access(lw *L, int idx);
 bool lw_plan_transport(lw *L, access *x);
 
@@ -354,7 +355,6 @@ void lw_cbop(kctx *K, df_op op, int cb, int64_t n);
 
 /* ---- dm.c ---------------------------------------------------------------------- */
 
-int lw_access_of(lw *L, const tir_op *op);
 bool lw_has_access(lw *L, const tir_block *b, df_kernel_kind kind);
 df_stmt *lw_open_ir_loop(kctx *K, const tir_op *f, df_stmt **saved);
 int64_t lw_sender_pos(lw *L, const access *x, int64_t n);
@@ -373,6 +373,10 @@ struct df_program *lw_lower_fused(const sched_kernel *ka, const sched_schedule *
 
 /* ---- kcompute.c ---------------------------------------------------------------- */
 
+void lw_emit_cblock(kctx *K, const tir_block *b);
+
+/* ---- kops.c -------------------------------------------------------------------- */
+
 store *lw_root_store(lw *L, int r);
 bool lw_read_at(kctx *K, int r, int *cb, int64_t *at, lm_loc loc);
 bool lw_get_opnd(kctx *K, const tir_value *x, const vinfo *res, opnd *o, lm_loc loc);
@@ -387,10 +391,6 @@ void lw_copy(kctx *K, int a, int64_t at, int out, int64_t n);
 df_bcast lw_bc_of(okind k);
 void lw_const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o);
 void lw_end_temp(kctx *K, const opnd *o, bool was_temp);
-void lw_emit_cblock(kctx *K, const tir_block *b);
-
-/* ---- kops.c -------------------------------------------------------------------- */
-
 void lw_emit_binary(kctx *K, const tir_op *op);
 void lw_emit_cmp(kctx *K, const tir_op *op);
 void lw_emit_unary(kctx *K, const tir_op *op);

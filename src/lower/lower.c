@@ -40,14 +40,17 @@
  * its source line; a lowered program is bound (df_bind) and ready for
  * df_validate and the simulator.
  *
- * This file holds evaluation under the schedule's values, the lowering's
- * state and its plan, and the whole program (sched_lower). The steps live
- * beside it: layout.c (DRAM tile layout), classify.c (values, uses and
- * lifetimes), store.c (stores, CBs, Dst chains), laccess.c (accesses and
- * transports), emit.c (emission helpers), dm.c (reader and writer),
- * kcompute.c and kops.c (the compute kernel and its tile ops), fused.c (a
- * fused pair), program.c (cores and classes) and probe.c (the L1 plan for
- * the model); lower_int.h holds the state and the conventions they share.
+ * This file holds the lowering's state and its plan, the whole program
+ * (sched_lower, and sched_lower_fused for a fused pair) and its record as
+ * the L1 plan. The steps live beside it, each file calling only the ones
+ * before it: lw.c (failure, evaluation under the schedule's values),
+ * layout.c (DRAM tile layout), emit.c (emission helpers), classify.c
+ * (values, uses and lifetimes), store.c (stores, CBs, Dst chains),
+ * laccess.c (accesses and transports), dm.c (reader and writer), kops.c
+ * and kcompute.c (the compute kernel's tile ops and its walk), fused.c (a
+ * fused pair's reducer), program.c (cores and classes); probe.c (the L1
+ * plan for the model) calls this file. lower_int.h holds the state and the
+ * conventions they share.
  */
 #include "lower/lower_int.h"
 
@@ -195,6 +198,84 @@ bool lw_plan(lw *L)
     return ok;
 }
 
+/* The CBs of a lowered program as the L1 plan: every CB with the values
+ * sharing it, then the CBs only other values need. A fused pair's plan
+ * (n = 2: producer, consumer, whose CB ids come from one counter) is a
+ * reducer core's, where both kernels' CBs are declared; each launch's
+ * depths take its prefix (vprefix). */
+void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
+{
+    sym_ctx *sc = Ls[0]->sc;
+    const arch_desc *a = Ls[0]->a;
+    int ncbs = Ls[0]->ncbs, total = ncbs;
+    for (int l = 0; l < n; l++)
+        total += Ls[l]->nvirt;
+    plan->cbs = LM_NEWN(ar, sched_l1_cb, total ? total : 1);
+    plan->ncbs = 0;
+    /* per access of the (first) kernel: NoC commands and clipping */
+    const lw *L0 = Ls[0];
+    plan->nacc = L0->acc->n;
+    plan->cmds = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
+    plan->clip = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
+    for (int i = 0; i < plan->nacc; i++) {
+        plan->cmds[i] = L0->ax[i].scmds;
+        plan->clip[i] = L0->ax[i].sclip;
+    }
+    plan->nchains = L0->nchains;
+    plan->chain_from = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
+    plan->chain_to = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
+    for (int i = 0; i < L0->nchains; i++) {
+        plan->chain_from[i] = L0->chain_from[i];
+        plan->chain_to[i] = L0->chain_to[i];
+    }
+    plan->bytes = plan->count = sym_const(sc, 0);
+    const sym_expr *one = sym_const(sc, 1);
+    for (int cb = 0; cb < ncbs; cb++) {
+        int nu = 0;
+        for (int l = 0; l < n; l++)
+            for (int s = 0; s < Ls[l]->nst; s++)
+                nu += Ls[l]->st[s].cb == cb;
+        if (!nu)
+            continue;
+        sched_l1_cb *c = &plan->cbs[plan->ncbs++];
+        c->uses = LM_NEWN(ar, sched_l1_use, nu);
+        c->nuses = 0;
+        const sym_expr *most = NULL;
+        for (int l = 0; l < n; l++) {
+            const lw *L = Ls[l];
+            for (int s = 0; s < L->nst; s++) {
+                const store *st = &L->st[s];
+                if (st->cb != cb)
+                    continue;
+                if (!c->nuses)
+                    c->format = st->fmt;
+                const sym_expr *b = st->sbytes ? st->sbytes
+                                               : sym_mul(sc, sym_mul(sc, st->stiles, st->smult),
+                                                         sym_const(sc, a->tile_bytes[st->fmt]));
+                if (st->sind)
+                    b = sym_mul(sc, b, st->sind);
+                b = sched_prefix_depths(L->k, b, sc, L->vprefix);
+                c->uses[c->nuses++] = (sched_l1_use){lm_arena_strdup(ar, st->what ? st->what : "?"), b, l};
+                most = most ? sym_max(sc, most, b) : b;
+            }
+        }
+        plan->bytes = sym_add(sc, plan->bytes, most);
+        plan->count = sym_add(sc, plan->count, sym_min(sc, one, most));
+    }
+    for (int l = 0; l < n; l++)
+        for (int i = 0; i < Ls[l]->nvirt; i++) {
+            const lw *L = Ls[l];
+            sched_l1_cb *c = &plan->cbs[plan->ncbs++];
+            const sym_expr *b = sched_prefix_depths(L->k, L->virt[i].bytes, sc, L->vprefix);
+            c->format = L->virt[i].fmt;
+            c->uses = LM_NEWN(ar, sched_l1_use, 1);
+            c->uses[0] = (sched_l1_use){lm_arena_strdup(ar, L->virt[i].what), b, l};
+            c->nuses = 1;
+            plan->bytes = sym_add(sc, plan->bytes, b);
+            plan->count = sym_add(sc, plan->count, sym_min(sc, one, b));
+        }
+}
+
 struct df_program *lw_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
                             lm_diag *d, sched_l1_plan *plan, lm_arena *par)
 {
@@ -249,4 +330,67 @@ struct df_program *sched_lower_launch(const sched_kernel *const *k, const sched_
     f.consumer = l + 1;
     *covered = 2;
     return sched_lower_fused(k[l], s[l], k[l + 1], s[l + 1], &f, a, sc, d);
+}
+
+/* ---- a fused pair (its reducer's kernels: fused.c) ------------------------ */
+
+struct df_program *lw_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                                  const sched_schedule *sb, const sched_fusion *f, const arch_desc *a,
+                                  sym_ctx *sc, lm_diag *d, sched_l1_plan *plan, const char *pa, const char *pb,
+                                  lm_arena *par)
+{
+    if (!sched_fused_pair(f, &sa->cand, &sb->cand)) {
+        lm_error_plain(d, "cannot lower: the schedules of '%s' and '%s' are not a fused pair", ka->name, kb->name);
+        return NULL;
+    }
+    char name[256];
+    snprintf(name, sizeof name, "%s_%s", ka->f->name, kb->f->name);
+    df_program *p = df_new(name);
+    lw LA, LB;
+    lw_init(&LA, ka, sa, a, sc, d, p);
+    lw_init(&LB, kb, sb, a, sc, d, p);
+    LA.fz = LB.fz = f;
+    LA.lb = &LB;
+    LB.la = &LA;
+    LA.record = LB.record = plan != NULL;
+    LA.vprefix = pa;
+    LB.vprefix = pb;
+    bool ok = lw_plan(&LA) && lw_plan(&LB);
+    if (ok) {
+        /* every program of a group in one row (column), in one wave */
+        int gr = sa->cand.fuse_along == SCHED_ON_X ? G_X : G_Y;
+        int64_t n = gr == G_X ? LA.gx : LA.gy;
+        if (LA.ngrp[gr] != 1 || LA.grp[gr][0] != f->gather_axis || LA.E[gr] != n) {
+            lw_fail(&LA, ka->f->loc, "a fused pair needs the %lld programs along axis %d on one %s of %lld cores",
+                 (long long)LA.ext[f->gather_axis], f->gather_axis, gr == G_X ? "row" : "column", (long long)n);
+            ok = false;
+        }
+    }
+    ok = ok && lw_number_cbs(&LA) && lw_number_cbs(&LB) && lw_add_sems(&LA) && lw_add_sems(&LB);
+    if (ok) {
+        LA.sem_fready = lw_add_sem_named(&LA, "fused_ready", ka->f->loc);
+        LA.sem_fvalid = lw_add_sem_named(&LA, "fused_valid", ka->f->loc);
+
+        ok = lw_build_classes(&LA) && !LB.failed;
+    }
+    if (ok && !df_bind(p, NULL, 0, d))
+        ok = false;
+    if (ok && plan) {
+        lw *Ls[2] = {&LA, &LB};
+        lw_record_plan(Ls, 2, plan, par);
+    }
+    lw_free(&LA);
+    lw_free(&LB);
+    if (!ok) {
+        df_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+struct df_program *sched_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                                     const sched_schedule *sb, const sched_fusion *f, const arch_desc *a, sym_ctx *sc,
+                                     lm_diag *d)
+{
+    return lw_lower_fused(ka, sa, kb, sb, f, a, sc, d, NULL, NULL, NULL, NULL);
 }

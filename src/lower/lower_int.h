@@ -304,6 +304,11 @@ void lw_free(lw *L);
 bool lw_plan(lw *L);
 struct df_program *lw_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
                             lm_diag *d, sched_l1_plan *plan, lm_arena *par);
+void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar);
+struct df_program *lw_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                                  const sched_schedule *sb, const sched_fusion *f, const arch_desc *a,
+                                  sym_ctx *sc, lm_diag *d, sched_l1_plan *plan, const char *pa, const char *pb,
+                                  lm_arena *par);
 
 /* ---- layout.c ------------------------------------------------------------------ */
 
@@ -360,16 +365,14 @@ df_stmt *lw_open_ir_loop(kctx *K, const tir_op *f, df_stmt **saved);
 int64_t lw_sender_pos(lw *L, const access *x, int64_t n);
 void lw_sem_op(kctx *K, df_op op, int sem, const df_expr *value, const df_expr *px, const df_expr *py);
 void lw_emit_dm_block(kctx *K, const tir_block *b);
+void lw_group_core(kctx *K, const df_expr *i, const df_expr **x, const df_expr **y);
+void lw_local_pids(kctx *K, const lw *LB, const df_expr *q, const df_expr **pid);
+void lw_emit_store_fused(kctx *K, const access *x);
 
 /* ---- fused.c ------------------------------------------------------------------- */
 
-void lw_emit_store_fused(kctx *K, const access *x);
 void lw_emit_fused_prologue(kctx *K, bool reducer);
 void lw_emit_consumer(kctx *KA, df_kernel_kind kind);
-struct df_program *lw_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
-                                  const sched_schedule *sb, const sched_fusion *f, const arch_desc *a,
-                                  sym_ctx *sc, lm_diag *d, sched_l1_plan *plan, const char *pa, const char *pb,
-                                  lm_arena *par);
 
 /* ---- kcompute.c ---------------------------------------------------------------- */
 
@@ -409,9 +412,5 @@ bool lw_setup_grid(lw *L);
 bool lw_add_tensors(lw *L);
 int lw_add_sem_named(lw *L, const char *base, lm_loc loc);
 bool lw_add_sems(lw *L);
-
-/* ---- probe.c ------------------------------------------------------------------- */
-
-void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar);
 
 #endif

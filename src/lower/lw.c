@@ -1,4 +1,4 @@
-/* lw.c - what every file of the lowering calls: failure (lw_fail),
+/* lw.c - what nearly every file of the lowering calls: failure (lw_fail),
  * evaluation under the schedule's values, element formats and the 2-D
  * shape of a tile type. */
 #include "lower/lower_int.h"

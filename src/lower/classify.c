@@ -529,3 +529,12 @@ const tir_op *lw_only_use(lw *L, int r)
     const vinfo *ri = &L->v[r];
     return ri->nuses == 1 ? ri->first_use : NULL;
 }
+
+/* The index of the access op makes in the access analysis, or -1. */
+int lw_access_of(lw *L, const tir_op *op)
+{
+    for (int i = 0; i < L->acc->n; i++)
+        if (L->acc->acc[i].op == op)
+            return i;
+    return -1;
+}

@@ -1,5 +1,6 @@
 /* dm.c - the data-movement kernels (reader and writer): block loads with
- * their transports, stores, and the walk of the IR that emits them. */
+ * their transports, stores (a fused producer's passed stores to its
+ * reducer core among them), and the walk of the IR that emits them. */
 #include "lower/lower_int.h"
 
 #include <stdio.h>
@@ -7,14 +8,6 @@
 /* ======================================================================
  * Reader and writer kernels
  * ==================================================================== */
-
-int lw_access_of(lw *L, const tir_op *op)
-{
-    for (int i = 0; i < L->acc->n; i++)
-        if (L->acc->acc[i].op == op)
-            return i;
-    return -1;
-}
 
 static bool is_access_op(tir_opcode c)
 {
@@ -309,6 +302,199 @@ static void emit_store_dm(kctx *K, const access *x)
     lw_cbop(K, DF_CB_POP, x->cb, T);
 }
 
+/* ---- a fused pair: the producer's passed stores to the reducer core ------- */
+
+/* Core (x, y) of the group's core at index `i` along the gather dimension
+ * (the same row or column as this core). */
+void lw_group_core(kctx *K, const df_expr *i, const df_expr **x, const df_expr **y)
+{
+    bool along_x = K->L->s->cand.fuse_along == SCHED_ON_X;
+    *x = along_x ? i : df_slot(K->p, DF_SLOT_CX);
+    *y = along_x ? df_slot(K->p, DF_SLOT_CY) : i;
+}
+
+/* The index of the current group among the groups (values of the key
+ * axes) this core runs, in the order open_programs nests the loops: waves
+ * along y, then x, then the axes in time. */
+static const df_expr *group_count(kctx *K, lw *LA)
+{
+    const df_expr *w = C(K, 0);
+    static const int order[2] = {G_Y, G_X};
+    for (int i = 0; i < 2; i++) {
+        int gr = order[i];
+        int64_t n = gr == G_X ? LA->gx : LA->gy;
+        if (LA->ngrp[gr] && LA->grp[gr][0] != LA->fz->gather_axis)
+            w = BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, w, C(K, lm_cdiv(LA->E[gr], n))), K->wave[gr]);
+    }
+    for (int i = 0; i < LA->ntime; i++)
+        w = BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, w, C(K, LA->ext[LA->time[i]])), K->pid[LA->time[i]]);
+    return w;
+}
+
+/* The consumer's program ids along its local axes from the flattened index
+ * q of its program in the group (row-major, in axis order). */
+void lw_local_pids(kctx *K, const lw *LB, const df_expr *q, const df_expr **pid)
+{
+    int first = -1;
+    for (int g = 0; g < LB->f->grid_rank; g++)
+        if (LB->fz->key_of[g] < 0 && first < 0)
+            first = g;
+    for (int g = LB->f->grid_rank - 1; g >= 0; g--) {
+        if (LB->fz->key_of[g] >= 0)
+            continue;
+        if (g == first) {
+            pid[g] = q;
+        } else {
+            pid[g] = BIN(K, DF_X_MOD, q, C(K, LB->ext[g]));
+            q = BIN(K, DF_X_DIV, q, C(K, LB->ext[g]));
+        }
+    }
+}
+
+/* offset of an access dimension, with the consumer's program ids in pid[] */
+static const df_expr *dim_offset(kctx *K, const acc_dim *ad, const df_expr *const *pid, int rank)
+{
+    int64_t v = 0;
+    if (ad->constant)
+        lw_ev(K->L, ad->constant, &v, (lm_loc){0});
+    const df_expr *e = C(K, v);
+    for (int t = 0; t < ad->nterms; t++) {
+        int64_t co = 0;
+        lw_ev(K->L, ad->terms[t].coeff, &co, (lm_loc){0});
+        for (int g = 0; g < rank; g++)
+            if (ad->terms[t].var == tir_pid_var(K->L->sc, g) && pid[g])
+                e = BIN(K, DF_X_ADD, e, BIN(K, DF_X_MUL, C(K, co), pid[g]));
+    }
+    return e;
+}
+
+/* A producer's passed store: the block stays in its CB while each consumer
+ * program of the group gets its part of it, row by row (send_elems), into
+ * the pages its reducer reserved for it; after the program's last passed
+ * store, valid is incremented there once per consumer program. */
+void lw_emit_store_fused(kctx *K, const access *x)
+{
+    lw *LA = K->L, *LB = LA->lb;
+    const sched_fusion *fz = LA->fz;
+    const sched_fused_tensor *t = NULL;
+    int last = -1;
+    for (int i = 0; i < fz->nt; i++) {
+        if (fz->t[i].store == x->index)
+            t = &fz->t[i];
+        if (fz->t[i].store > last)
+            last = fz->t[i].store;
+    }
+    LM_ASSERT(t);
+    const access *y = &LB->ax[t->load];
+    const acc_access *xa = x->aa, *yb = y->aa;
+    int r = t->tensor->rank;
+    lm_loc loc = xa->op->loc;
+    lw_cbop(K, DF_CB_WAIT, x->cb, x->tiles);
+    df_stmt *saved[TIR_MAX_GRID + TIR_MAX_RANK];
+    int nsaved = 0;
+    const df_expr *pid[TIR_MAX_GRID] = {NULL};
+    df_stmt *fq = lw_open_for(K, "q", C(K, 0), C(K, LA->nq), &saved[nsaved]);
+    if (!fq)
+        return;
+    nsaved++;
+    const df_expr *q = df_slot(K->p, fq->var);
+    lw_local_pids(K, LB, q, pid);
+    /* the G-th consumer program of this row goes to core G mod np */
+    const df_expr *G = BIN(K, DF_X_ADD, BIN(K, DF_X_MUL, group_count(K, LA), C(K, LA->nq)), q);
+    const df_expr *rx, *ry;
+    lw_group_core(K, BIN(K, DF_X_MOD, G, C(K, LA->np)), &rx, &ry);
+    /* per dimension: where the moved part starts in each block, and how long it is */
+    const df_expr *ra[TIR_MAX_RANK], *rb[TIR_MAX_RANK], *len[TIR_MAX_RANK];
+    int64_t slen[TIR_MAX_RANK];
+    const df_expr *g = K->pid[fz->gather_axis];
+    for (int d = 0; d < r; d++) {
+        int64_t ba = 1, bb = 1, E = 1;
+        lw_ev(LA, xa->block[d], &ba, loc);
+        lw_ev(LB, yb->block[d], &bb, loc);
+        lw_ev(LA, t->tensor->shape[d], &E, loc);
+        ra[d] = rb[d] = C(K, 0);
+        switch (t->dim[d]) {
+        case SCHED_FD_KEY:
+            len[d] = C(K, ba);
+            slen[d] = ba;
+            break;
+        case SCHED_FD_GATHER:
+            rb[d] = BIN(K, DF_X_MUL, g, C(K, ba));
+            len[d] = x_min(K, C(K, ba), BIN(K, DF_X_SUB, C(K, E), rb[d]));
+            slen[d] = ba;
+            break;
+        case SCHED_FD_SLICE:
+            ra[d] = dim_offset(K, &yb->dims[d], pid, LB->f->grid_rank);
+            len[d] = x_min(K, C(K, bb), BIN(K, DF_X_SUB, C(K, E), ra[d]));
+            slen[d] = bb;
+            break;
+        case SCHED_FD_WHOLE:
+            slen[d] = LM_MIN(E, LM_MIN(ba, bb));
+            len[d] = C(K, slen[d]);
+            break;
+        }
+    }
+    /* element positions in the two CB blocks: rows along the layout (a step
+       of the dimension moves lrow rows, the block keeps every rstride-th) */
+    const df_expr *era = C(K, 0), *erb = C(K, 0);
+    int64_t sa[TIR_MAX_RANK] = {0}, sb[TIR_MAX_RANK] = {0};
+    int vary[TIR_MAX_RANK], nvary = 0;
+    for (int d = 0; d < r; d++) {
+        if (d == x->coldim)
+            continue;
+        sa[d] = x->lrow[d] / (x->rstride > 0 ? x->rstride : 1);
+        sb[d] = y->lrow[d] / (y->rstride > 0 ? y->rstride : 1);
+        era = BIN(K, DF_X_ADD, era, BIN(K, DF_X_MUL, ra[d], C(K, sa[d])));
+        erb = BIN(K, DF_X_ADD, erb, BIN(K, DF_X_MUL, rb[d], C(K, sb[d])));
+        if (slen[d] > 1)
+            vary[nvary++] = d;
+    }
+    if (x->coldim != y->coldim || x->coldim < 0) {
+        lw_fail(LA, loc, "the store of '%s' and its fused load place the tensor's columns differently", t->tensor->name);
+        return;
+    }
+    const df_expr *rows = C(K, 1);
+    if (nvary == 1 && sa[vary[0]] == 1 && sb[vary[0]] == 1) {
+        rows = len[vary[0]]; /* consecutive rows on both sides */
+    } else {
+        for (int i = 0; i < nvary; i++) {
+            int d = vary[i];
+            char name[16];
+            snprintf(name, sizeof name, "e%d", d);
+            df_stmt *f = lw_open_for(K, name, C(K, 0), len[d], &saved[nsaved]);
+            if (!f)
+                return;
+            nsaved++;
+            const df_expr *j = df_slot(K->p, f->var);
+            era = BIN(K, DF_X_ADD, era, BIN(K, DF_X_MUL, j, C(K, sa[d])));
+            erb = BIN(K, DF_X_ADD, erb, BIN(K, DF_X_MUL, j, C(K, sb[d])));
+        }
+    }
+    int cd = x->coldim;
+    df_stmt *se = S(K, DF_SEND_ELEMS);
+    se->cb = x->cb;
+    se->er = era;
+    se->ec = ra[cd];
+    se->bw = C(K, x->tc);
+    se->rows = rows;
+    se->cols = len[cd];
+    se->x = rx;
+    se->y = ry;
+    se->cb_out = y->cb;
+    se->dst_at = BIN(K, DF_X_MUL, BIN(K, DF_X_DIV, G, C(K, LA->np)), C(K, y->tiles));
+    se->der = erb;
+    se->dec = rb[cd];
+    se->dbw = C(K, y->tc);
+    lw_put(K, se);
+    while (nsaved > 1)
+        lw_close_for(K, saved[--nsaved]);
+    /* after the program's last passed block (the same channel as the data) */
+    if (x->index == last)
+        lw_sem_op(K, DF_SEM_INC, LA->sem_fvalid, C(K, 1), rx, ry);
+    lw_close_for(K, saved[--nsaved]);
+    lw_put(K, S(K, DF_WRITE_BARRIER));
+    lw_cbop(K, DF_CB_POP, x->cb, x->tiles);
+}
 
 void lw_emit_dm_block(kctx *K, const tir_block *b)
 {

@@ -35,26 +35,6 @@ static bool add_term(lw *L, access *x, const sym_expr *var, int64_t rc, int64_t 
     return true;
 }
 
-/* The block pointer or descriptor an access goes through: its make op,
- * followed back through advances and loop-carried arguments. */
-const tir_op *lw_make_of(const tir_value *v)
-{
-    for (int guard = 0; v && guard < 64; guard++) {
-        if (v->def) {
-            if (v->def->code == TIR_MAKE_BLOCK_PTR || v->def->code == TIR_MAKE_DESC)
-                return v->def;
-            if (v->def->code != TIR_ADVANCE)
-                return NULL;
-            v = v->def->opnds[0];
-        } else if (v->block && v->block->owner && v->block->owner->code == TIR_FOR && v->argno >= 1) {
-            v = tir_for_init(v->block->owner, v->argno - 1);
-        } else {
-            return NULL;
-        }
-    }
-    return NULL;
-}
-
 /* Per access dimension: whether a boundary check clips it (descriptors clip
  * every dimension, block pointers the dimensions listed) and its extent
  * (the tensor's, or the view's when the dimensions are a view's). */
@@ -89,29 +69,6 @@ static void clip_info(lw *L, const acc_access *aa, bool view, bool *checked, con
         }
     }
     (void)L;
-}
-
-/* True when the access analysis placed the access on its tensor's own
- * dimensions (every stride of the view is one of the tensor's); false when
- * the access's dimensions are a view's. */
-bool lw_on_tensor_dims(const acc_access *aa)
-{
-    const tir_op *m = lw_make_of(aa->op->opnds[0]);
-    const tir_tensor *t = aa->tensor;
-    if (!m || !t || !t->strides)
-        return true;
-    int rk = m->rank;
-    if (aa->rank != rk)
-        return true;
-    bool all = aa->rank == t->rank;
-    for (int i = 0; i < rk && i < TIR_MAX_RANK; i++) {
-        const sym_expr *st = m->opnds[1 + rk + i]->sym;
-        bool found = false;
-        for (int d = 0; d < t->rank; d++)
-            found |= st && t->strides[d] == st;
-        all &= found;
-    }
-    return all;
 }
 
 /* lw_on_tensor_dims, with the view's strides in out. */

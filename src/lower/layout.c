@@ -1,6 +1,8 @@
 /* layout.c - the DRAM tile layout of a tensor (2-D, padded to whole tiles,
  * or folded) and the decision to fold it (sched_tensor_folds); exported for
- * loomc run, which moves data in and out. */
+ * loomc run, which moves data in and out. Also the block pointer an access
+ * goes through and whether it walks the tensor's own dimensions, which the
+ * decision and the accesses (laccess.c) read. */
 #include "lower/lower_int.h"
 
 #include <string.h>
@@ -74,6 +76,50 @@ void sched_tensor_from_2d(const float *flat, const int64_t *shape, int rank, boo
 {
     layout_move(shape, rank, fold, nd, (float *)flat, false);
 }
+
+/* The block pointer or descriptor an access goes through: its make op,
+ * followed back through advances and loop-carried arguments. */
+const tir_op *lw_make_of(const tir_value *v)
+{
+    for (int guard = 0; v && guard < 64; guard++) {
+        if (v->def) {
+            if (v->def->code == TIR_MAKE_BLOCK_PTR || v->def->code == TIR_MAKE_DESC)
+                return v->def;
+            if (v->def->code != TIR_ADVANCE)
+                return NULL;
+            v = v->def->opnds[0];
+        } else if (v->block && v->block->owner && v->block->owner->code == TIR_FOR && v->argno >= 1) {
+            v = tir_for_init(v->block->owner, v->argno - 1);
+        } else {
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* True when the access analysis placed the access on its tensor's own
+ * dimensions (every stride of the view is one of the tensor's); false when
+ * the access's dimensions are a view's. */
+bool lw_on_tensor_dims(const acc_access *aa)
+{
+    const tir_op *m = lw_make_of(aa->op->opnds[0]);
+    const tir_tensor *t = aa->tensor;
+    if (!m || !t || !t->strides)
+        return true;
+    int rk = m->rank;
+    if (aa->rank != rk)
+        return true;
+    bool all = aa->rank == t->rank;
+    for (int i = 0; i < rk && i < TIR_MAX_RANK; i++) {
+        const sym_expr *st = m->opnds[1 + rk + i]->sym;
+        bool found = false;
+        for (int d = 0; d < t->rank; d++)
+            found |= st && t->strides[d] == st;
+        all &= found;
+    }
+    return all;
+}
+
 /* Whether an access reads or writes rows of several indices of the leading
  * dimensions as one run: its dimensions are a view's (q of [B, H, D] seen as
  * [B*HKV, H/HKV, D]), or a view dimension placed on dimension r-2 is longer

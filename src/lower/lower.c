@@ -40,138 +40,23 @@
  * its source line; a lowered program is bound (df_bind) and ready for
  * df_validate and the simulator.
  *
- * This file holds evaluation under the schedule's values, the lowering's
- * state and its plan, and the whole program (sched_lower). The steps live
- * beside it: layout.c (DRAM tile layout), classify.c (values, uses and
- * lifetimes), store.c (stores, CBs, Dst chains), laccess.c (accesses and
- * transports), emit.c (emission helpers), dm.c (reader and writer),
- * kcompute.c and kops.c (the compute kernel and its tile ops), fused.c (a
- * fused pair), program.c (cores and classes) and probe.c (the L1 plan for
- * the model); lower_int.h holds the state and the conventions they share.
+ * This file holds the lowering's state and its plan, the whole program
+ * (sched_lower, and sched_lower_fused for a fused pair) and its record as
+ * the L1 plan. The steps live beside it, each file calling only the ones
+ * before it: lw.c (failure, evaluation under the schedule's values),
+ * layout.c (DRAM tile layout), emit.c (emission helpers), classify.c
+ * (values, uses and lifetimes), store.c (stores, CBs, Dst chains),
+ * laccess.c (accesses and transports), dm.c (reader and writer), kops.c
+ * and kcompute.c (the compute kernel's tile ops and its walk), fused.c (a
+ * fused pair's reducer), program.c (cores and classes); probe.c (the L1
+ * plan for the model) calls this file. lower_int.h holds the state and the
+ * conventions they share.
  */
 #include "lower/lower_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void lw_fail(lw *L, lm_loc loc, const char *fmt, ...)
-{
-    if (L->failed)
-        return;
-    L->failed = true;
-    va_list ap;
-    va_start(ap, fmt);
-    lm_buf b = {0};
-    lm_buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    if (loc.file)
-        lm_error(L->d, loc, "cannot lower: %s", lm_buf_str(&b));
-    else
-        lm_error_plain(L->d, "cannot lower: %s", lm_buf_str(&b));
-    lm_buf_free(&b);
-}
-
-/* ---- evaluation under the schedule's values ------------------------------- */
-
-bool lw_ev(lw *L, const sym_expr *e, int64_t *out, lm_loc loc)
-{
-    sym_status st = sym_eval(e, &L->s->values, out);
-    if (st == SYM_OK)
-        return true;
-    if (st == SYM_UNBOUND) {
-        const sym_expr *vars[8];
-        int n = sym_vars(e, vars, 8);
-        const char *name = "?";
-        for (int i = 0; i < n; i++) {
-            int64_t lo, hi;
-            if (!sym_env_get(&L->s->values, vars[i], &lo, &hi)) {
-                name = vars[i]->name;
-                break;
-            }
-        }
-        lw_fail(L, loc, "the schedule gives no value to '%s' (in %s)", name, sym_str(&L->ar, e));
-    } else {
-        lw_fail(L, loc, "%s cannot be evaluated (division by zero or overflow)", sym_str(&L->ar, e));
-    }
-    return false;
-}
-
-int64_t lw_evd(lw *L, const sym_expr *e, int64_t dflt)
-{
-    int64_t v;
-    return sym_eval(e, &L->s->values, &v) == SYM_OK ? v : dflt;
-}
-
-int64_t lw_value_of(lw *L, const char *name, int64_t dflt)
-{
-    return lw_evd(L, sym_var(L->sc, name), dflt);
-}
-
-bool lw_elem_format(lw *L, tir_elem e, arch_format *f, lm_loc loc)
-{
-    switch (e) {
-    case TIR_BF16:
-        *f = ARCH_BF16;
-        return true;
-    case TIR_F32:
-        *f = ARCH_FP32;
-        return true;
-    case TIR_F16:
-        /* the descriptions have no f16 tile format: f16 values are exact in
-           fp32 tiles (the rounding of f16 intermediates is not modelled) */
-        *f = ARCH_FP32;
-        return true;
-    default:
-        lw_fail(L, loc, "%s tiles have no tile format on this chip (bf16, f16 and f32 are supported)", tir_elem_name(e));
-        return false;
-    }
-}
-
-/* The 2-D element shape of a tile type: leading 1s dropped, a vector is a
- * column [N, 1], a scalar [1, 1]. */
-bool lw_shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *rank, const sym_expr **ser,
-                const sym_expr **sec, lm_loc loc)
-{
-    const sym_expr *one = sym_const(L->sc, 1);
-    int64_t dims[TIR_MAX_RANK] = {0};
-    for (int d = 0; d < t->rank; d++)
-        if (!lw_ev(L, t->shape[d], &dims[d], loc))
-            return false;
-    /* dimensions of extent 1 carry no data: a [1, NS, 1, D] block is the
-       [NS, D] tile it holds; a lone extent is a column [N, 1] unless it is
-       the last dimension of a longer shape ([1, N], a row) */
-    int idx[TIR_MAX_RANK], nd = 0;
-    for (int d = 0; d < t->rank; d++)
-        if (dims[d] != 1)
-            idx[nd++] = d;
-    if (nd > 2) {
-        lw_fail(L, loc, "a tile with more than two dimensions above 1 (%s)", tir_type_str(&L->ar, t));
-        return false;
-    }
-    *ser = *sec = one;
-    if (t->rank == 0) {
-        *rank = 0;
-        *er = *ec = 1;
-    } else if (nd == 2) {
-        *rank = 2;
-        *er = dims[idx[0]], *ec = dims[idx[1]];
-        *ser = t->shape[idx[0]], *sec = t->shape[idx[1]];
-    } else if (nd == 1 && t->rank == 1) {
-        *rank = 1;
-        *er = dims[idx[0]], *ec = 1;
-        *ser = t->shape[idx[0]];
-    } else if (nd == 1) {
-        *rank = 2;
-        bool last = idx[0] == t->rank - 1;
-        *er = last ? 1 : dims[idx[0]];
-        *ec = last ? dims[idx[0]] : 1;
-        *(last ? sec : ser) = t->shape[idx[0]];
-    } else {
-        *rank = t->rank == 1 ? 1 : 2;
-        *er = *ec = 1;
-    }
-    return true;
-}
 void lw_init(lw *L, const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc, lm_diag *d,
              df_program *p)
 {
@@ -313,6 +198,84 @@ bool lw_plan(lw *L)
     return ok;
 }
 
+/* The CBs of a lowered program as the L1 plan: every CB with the values
+ * sharing it, then the CBs only other values need. A fused pair's plan
+ * (n = 2: producer, consumer, whose CB ids come from one counter) is a
+ * reducer core's, where both kernels' CBs are declared; each launch's
+ * depths take its prefix (vprefix). */
+void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
+{
+    sym_ctx *sc = Ls[0]->sc;
+    const arch_desc *a = Ls[0]->a;
+    int ncbs = Ls[0]->ncbs, total = ncbs;
+    for (int l = 0; l < n; l++)
+        total += Ls[l]->nvirt;
+    plan->cbs = LM_NEWN(ar, sched_l1_cb, total ? total : 1);
+    plan->ncbs = 0;
+    /* per access of the (first) kernel: NoC commands and clipping */
+    const lw *L0 = Ls[0];
+    plan->nacc = L0->acc->n;
+    plan->cmds = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
+    plan->clip = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
+    for (int i = 0; i < plan->nacc; i++) {
+        plan->cmds[i] = L0->ax[i].scmds;
+        plan->clip[i] = L0->ax[i].sclip;
+    }
+    plan->nchains = L0->nchains;
+    plan->chain_from = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
+    plan->chain_to = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
+    for (int i = 0; i < L0->nchains; i++) {
+        plan->chain_from[i] = L0->chain_from[i];
+        plan->chain_to[i] = L0->chain_to[i];
+    }
+    plan->bytes = plan->count = sym_const(sc, 0);
+    const sym_expr *one = sym_const(sc, 1);
+    for (int cb = 0; cb < ncbs; cb++) {
+        int nu = 0;
+        for (int l = 0; l < n; l++)
+            for (int s = 0; s < Ls[l]->nst; s++)
+                nu += Ls[l]->st[s].cb == cb;
+        if (!nu)
+            continue;
+        sched_l1_cb *c = &plan->cbs[plan->ncbs++];
+        c->uses = LM_NEWN(ar, sched_l1_use, nu);
+        c->nuses = 0;
+        const sym_expr *most = NULL;
+        for (int l = 0; l < n; l++) {
+            const lw *L = Ls[l];
+            for (int s = 0; s < L->nst; s++) {
+                const store *st = &L->st[s];
+                if (st->cb != cb)
+                    continue;
+                if (!c->nuses)
+                    c->format = st->fmt;
+                const sym_expr *b = st->sbytes ? st->sbytes
+                                               : sym_mul(sc, sym_mul(sc, st->stiles, st->smult),
+                                                         sym_const(sc, a->tile_bytes[st->fmt]));
+                if (st->sind)
+                    b = sym_mul(sc, b, st->sind);
+                b = sched_prefix_depths(L->k, b, sc, L->vprefix);
+                c->uses[c->nuses++] = (sched_l1_use){lm_arena_strdup(ar, st->what ? st->what : "?"), b, l};
+                most = most ? sym_max(sc, most, b) : b;
+            }
+        }
+        plan->bytes = sym_add(sc, plan->bytes, most);
+        plan->count = sym_add(sc, plan->count, sym_min(sc, one, most));
+    }
+    for (int l = 0; l < n; l++)
+        for (int i = 0; i < Ls[l]->nvirt; i++) {
+            const lw *L = Ls[l];
+            sched_l1_cb *c = &plan->cbs[plan->ncbs++];
+            const sym_expr *b = sched_prefix_depths(L->k, L->virt[i].bytes, sc, L->vprefix);
+            c->format = L->virt[i].fmt;
+            c->uses = LM_NEWN(ar, sched_l1_use, 1);
+            c->uses[0] = (sched_l1_use){lm_arena_strdup(ar, L->virt[i].what), b, l};
+            c->nuses = 1;
+            plan->bytes = sym_add(sc, plan->bytes, b);
+            plan->count = sym_add(sc, plan->count, sym_min(sc, one, b));
+        }
+}
+
 struct df_program *lw_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
                             lm_diag *d, sched_l1_plan *plan, lm_arena *par)
 {
@@ -367,4 +330,67 @@ struct df_program *sched_lower_launch(const sched_kernel *const *k, const sched_
     f.consumer = l + 1;
     *covered = 2;
     return sched_lower_fused(k[l], s[l], k[l + 1], s[l + 1], &f, a, sc, d);
+}
+
+/* ---- a fused pair (its reducer's kernels: fused.c) ------------------------ */
+
+struct df_program *lw_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                                  const sched_schedule *sb, const sched_fusion *f, const arch_desc *a,
+                                  sym_ctx *sc, lm_diag *d, sched_l1_plan *plan, const char *pa, const char *pb,
+                                  lm_arena *par)
+{
+    if (!sched_fused_pair(f, &sa->cand, &sb->cand)) {
+        lm_error_plain(d, "cannot lower: the schedules of '%s' and '%s' are not a fused pair", ka->name, kb->name);
+        return NULL;
+    }
+    char name[256];
+    snprintf(name, sizeof name, "%s_%s", ka->f->name, kb->f->name);
+    df_program *p = df_new(name);
+    lw LA, LB;
+    lw_init(&LA, ka, sa, a, sc, d, p);
+    lw_init(&LB, kb, sb, a, sc, d, p);
+    LA.fz = LB.fz = f;
+    LA.lb = &LB;
+    LB.la = &LA;
+    LA.record = LB.record = plan != NULL;
+    LA.vprefix = pa;
+    LB.vprefix = pb;
+    bool ok = lw_plan(&LA) && lw_plan(&LB);
+    if (ok) {
+        /* every program of a group in one row (column), in one wave */
+        int gr = sa->cand.fuse_along == SCHED_ON_X ? G_X : G_Y;
+        int64_t n = gr == G_X ? LA.gx : LA.gy;
+        if (LA.ngrp[gr] != 1 || LA.grp[gr][0] != f->gather_axis || LA.E[gr] != n) {
+            lw_fail(&LA, ka->f->loc, "a fused pair needs the %lld programs along axis %d on one %s of %lld cores",
+                 (long long)LA.ext[f->gather_axis], f->gather_axis, gr == G_X ? "row" : "column", (long long)n);
+            ok = false;
+        }
+    }
+    ok = ok && lw_number_cbs(&LA) && lw_number_cbs(&LB) && lw_add_sems(&LA) && lw_add_sems(&LB);
+    if (ok) {
+        LA.sem_fready = lw_add_sem_named(&LA, "fused_ready", ka->f->loc);
+        LA.sem_fvalid = lw_add_sem_named(&LA, "fused_valid", ka->f->loc);
+
+        ok = lw_build_classes(&LA) && !LB.failed;
+    }
+    if (ok && !df_bind(p, NULL, 0, d))
+        ok = false;
+    if (ok && plan) {
+        lw *Ls[2] = {&LA, &LB};
+        lw_record_plan(Ls, 2, plan, par);
+    }
+    lw_free(&LA);
+    lw_free(&LB);
+    if (!ok) {
+        df_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+struct df_program *sched_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                                     const sched_schedule *sb, const sched_fusion *f, const arch_desc *a, sym_ctx *sc,
+                                     lm_diag *d)
+{
+    return lw_lower_fused(ka, sa, kb, sb, f, a, sc, d, NULL, NULL, NULL, NULL);
 }

@@ -19,6 +19,11 @@
  *    checks L->failed (or the false a helper returns) where it matters.
  *  - Shared helpers carry the prefix lw_; everything else stays static in
  *    its file.
+ *  - The files are layered: each calls only the files above it in the
+ *    banners below, which group the declarations by the file that defines
+ *    them, from lw.c (which nearly every file calls) down to lower.c (the
+ *    whole program); probe.c (lower.h's sched_lower_l1) calls lower.c on
+ *    top. No two files call each other in a loop.
  */
 #ifndef LOOMC_LOWER_INT_H
 #define LOOMC_LOWER_INT_H
@@ -286,7 +291,7 @@ static inline const df_expr *BIN(kctx *K, df_xkind k, const df_expr *a, const df
 static inline const df_expr *x_min(kctx *K, const df_expr *a, const df_expr *b) { return BIN(K, DF_X_MIN, a, b); }
 static inline const df_expr *x_max(kctx *K, const df_expr *a, const df_expr *b) { return BIN(K, DF_X_MAX, a, b); }
 
-/* ---- lower.c: evaluation, the state, the plan, the whole program --------------- */
+/* ---- lw.c: failure, evaluation, formats and shapes ----------------------------- */
 
 void lw_fail(lw *L, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
 bool lw_ev(lw *L, const sym_expr *e, int64_t *out, lm_loc loc);
@@ -295,16 +300,22 @@ int64_t lw_value_of(lw *L, const char *name, int64_t dflt);
 bool lw_elem_format(lw *L, tir_elem e, arch_format *f, lm_loc loc);
 bool lw_shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *rank, const sym_expr **ser,
                 const sym_expr **sec, lm_loc loc);
-void lw_init(lw *L, const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc, lm_diag *d,
-             df_program *p);
-void lw_free(lw *L);
-bool lw_plan(lw *L);
-struct df_program *lw_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
-                            lm_diag *d, sched_l1_plan *plan, lm_arena *par);
 
 /* ---- layout.c ------------------------------------------------------------------ */
 
 int64_t lw_pad32(int64_t n);
+const tir_op *lw_make_of(const tir_value *v);
+bool lw_on_tensor_dims(const acc_access *aa);
+
+/* ---- emit.c -------------------------------------------------------------------- */
+
+void lw_put(kctx *K, df_stmt *s);
+df_stmt *lw_open_for(kctx *K, const char *var, const df_expr *lo, const df_expr *hi, df_stmt **saved);
+void lw_close_for(kctx *K, df_stmt *saved);
+int lw_open_if(kctx *K, const df_expr *cond, df_stmt **saved);
+const df_expr *lw_xs(kctx *K, const sym_expr *e);
+const df_expr *lw_affine(kctx *K, const access *x, bool row);
+void lw_cbop(kctx *K, df_op op, int cb, int64_t n);
 
 /* ---- classify.c ---------------------------------------------------------------- */
 
@@ -315,6 +326,7 @@ int lw_pos(lw *L, const tir_op *op);
 void lw_uses_block(lw *L, const tir_block *b);
 void lw_defblocks(lw *L, const tir_block *b);
 const tir_op *lw_only_use(lw *L, int r);
+int lw_access_of(lw *L, const tir_op *op);
 
 /* ---- store.c ------------------------------------------------------------------- */
 
@@ -334,41 +346,21 @@ void lw_plan_chains(lw *L, const tir_block *b);
 /* ---- laccess.c ----------------------------------------------------------------- */
 
 int lw_tensor_index(lw *L, const tir_tensor *t);
-const tir_op *lw_make_of(const tir_value *v);
-bool lw_on_tensor_dims(const acc_access *aa);
 bool lw_plan_access(lw *L, int idx);
 bool lw_plan_transport(lw *L, access *x);
 
-/* ---- emit.c -------------------------------------------------------------------- */
-
-void lw_put(kctx *K, df_stmt *s);
-df_stmt *lw_open_for(kctx *K, const char *var, const df_expr *lo, const df_expr *hi, df_stmt **saved);
-void lw_close_for(kctx *K, df_stmt *saved);
-int lw_open_if(kctx *K, const df_expr *cond, df_stmt **saved);
-const df_expr *lw_xs(kctx *K, const sym_expr *e);
-const df_expr *lw_affine(kctx *K, const access *x, bool row);
-void lw_cbop(kctx *K, df_op op, int cb, int64_t n);
-
 /* ---- dm.c ---------------------------------------------------------------------- */
 
-int lw_access_of(lw *L, const tir_op *op);
 bool lw_has_access(lw *L, const tir_block *b, df_kernel_kind kind);
 df_stmt *lw_open_ir_loop(kctx *K, const tir_op *f, df_stmt **saved);
 int64_t lw_sender_pos(lw *L, const access *x, int64_t n);
 void lw_sem_op(kctx *K, df_op op, int sem, const df_expr *value, const df_expr *px, const df_expr *py);
 void lw_emit_dm_block(kctx *K, const tir_block *b);
-
-/* ---- fused.c ------------------------------------------------------------------- */
-
+void lw_group_core(kctx *K, const df_expr *i, const df_expr **x, const df_expr **y);
+void lw_local_pids(kctx *K, const lw *LB, const df_expr *q, const df_expr **pid);
 void lw_emit_store_fused(kctx *K, const access *x);
-void lw_emit_fused_prologue(kctx *K, bool reducer);
-void lw_emit_consumer(kctx *KA, df_kernel_kind kind);
-struct df_program *lw_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
-                                  const sched_schedule *sb, const sched_fusion *f, const arch_desc *a,
-                                  sym_ctx *sc, lm_diag *d, sched_l1_plan *plan, const char *pa, const char *pb,
-                                  lm_arena *par);
 
-/* ---- kcompute.c ---------------------------------------------------------------- */
+/* ---- kops.c -------------------------------------------------------------------- */
 
 store *lw_root_store(lw *L, int r);
 bool lw_read_at(kctx *K, int r, int *cb, int64_t *at, lm_loc loc);
@@ -384,10 +376,6 @@ void lw_copy(kctx *K, int a, int64_t at, int out, int64_t n);
 df_bcast lw_bc_of(okind k);
 void lw_const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o);
 void lw_end_temp(kctx *K, const opnd *o, bool was_temp);
-void lw_emit_cblock(kctx *K, const tir_block *b);
-
-/* ---- kops.c -------------------------------------------------------------------- */
-
 void lw_emit_binary(kctx *K, const tir_op *op);
 void lw_emit_cmp(kctx *K, const tir_op *op);
 void lw_emit_unary(kctx *K, const tir_op *op);
@@ -396,6 +384,15 @@ void lw_mask_stmt(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t col
                   double scalar);
 void lw_emit_where(kctx *K, const tir_op *op);
 void lw_emit_dot(kctx *K, const tir_op *op);
+
+/* ---- kcompute.c ---------------------------------------------------------------- */
+
+void lw_emit_cblock(kctx *K, const tir_block *b);
+
+/* ---- fused.c ------------------------------------------------------------------- */
+
+void lw_emit_fused_prologue(kctx *K, bool reducer);
+void lw_emit_consumer(kctx *KA, df_kernel_kind kind);
 
 /* ---- program.c ----------------------------------------------------------------- */
 
@@ -407,8 +404,18 @@ bool lw_add_tensors(lw *L);
 int lw_add_sem_named(lw *L, const char *base, lm_loc loc);
 bool lw_add_sems(lw *L);
 
-/* ---- probe.c ------------------------------------------------------------------- */
+/* ---- lower.c: the state, the plan, the whole program, its L1 plan -------------- */
 
+void lw_init(lw *L, const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc, lm_diag *d,
+             df_program *p);
+void lw_free(lw *L);
+bool lw_plan(lw *L);
+struct df_program *lw_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
+                            lm_diag *d, sched_l1_plan *plan, lm_arena *par);
 void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar);
+struct df_program *lw_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                                  const sched_schedule *sb, const sched_fusion *f, const arch_desc *a,
+                                  sym_ctx *sc, lm_diag *d, sched_l1_plan *plan, const char *pa, const char *pb,
+                                  lm_arena *par);
 
 #endif

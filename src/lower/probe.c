@@ -1,89 +1,11 @@
 /* probe.c - the L1 plan for the model (sched_lower_l1, sched_lower_l1_fused):
  * lower at probe values and record every CB as an expression of the
- * schedule's symbols. */
+ * schedule's symbols (the lowering records it: lw_record_plan, lower.c). */
 #include "lower/lower_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The CBs of a lowered program as the L1 plan: every CB with the values
- * sharing it, then the CBs only other values need. A fused pair's plan
- * (n = 2: producer, consumer, whose CB ids come from one counter) is a
- * reducer core's, where both kernels' CBs are declared; each launch's
- * depths take its prefix (vprefix). */
-void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
-{
-    sym_ctx *sc = Ls[0]->sc;
-    const arch_desc *a = Ls[0]->a;
-    int ncbs = Ls[0]->ncbs, total = ncbs;
-    for (int l = 0; l < n; l++)
-        total += Ls[l]->nvirt;
-    plan->cbs = LM_NEWN(ar, sched_l1_cb, total ? total : 1);
-    plan->ncbs = 0;
-    /* per access of the (first) kernel: NoC commands and clipping */
-    const lw *L0 = Ls[0];
-    plan->nacc = L0->acc->n;
-    plan->cmds = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
-    plan->clip = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
-    for (int i = 0; i < plan->nacc; i++) {
-        plan->cmds[i] = L0->ax[i].scmds;
-        plan->clip[i] = L0->ax[i].sclip;
-    }
-    plan->nchains = L0->nchains;
-    plan->chain_from = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
-    plan->chain_to = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
-    for (int i = 0; i < L0->nchains; i++) {
-        plan->chain_from[i] = L0->chain_from[i];
-        plan->chain_to[i] = L0->chain_to[i];
-    }
-    plan->bytes = plan->count = sym_const(sc, 0);
-    const sym_expr *one = sym_const(sc, 1);
-    for (int cb = 0; cb < ncbs; cb++) {
-        int nu = 0;
-        for (int l = 0; l < n; l++)
-            for (int s = 0; s < Ls[l]->nst; s++)
-                nu += Ls[l]->st[s].cb == cb;
-        if (!nu)
-            continue;
-        sched_l1_cb *c = &plan->cbs[plan->ncbs++];
-        c->uses = LM_NEWN(ar, sched_l1_use, nu);
-        c->nuses = 0;
-        const sym_expr *most = NULL;
-        for (int l = 0; l < n; l++) {
-            const lw *L = Ls[l];
-            for (int s = 0; s < L->nst; s++) {
-                const store *st = &L->st[s];
-                if (st->cb != cb)
-                    continue;
-                if (!c->nuses)
-                    c->format = st->fmt;
-                const sym_expr *b = st->sbytes ? st->sbytes
-                                               : sym_mul(sc, sym_mul(sc, st->stiles, st->smult),
-                                                         sym_const(sc, a->tile_bytes[st->fmt]));
-                if (st->sind)
-                    b = sym_mul(sc, b, st->sind);
-                b = sched_prefix_depths(L->k, b, sc, L->vprefix);
-                c->uses[c->nuses++] = (sched_l1_use){lm_arena_strdup(ar, st->what ? st->what : "?"), b, l};
-                most = most ? sym_max(sc, most, b) : b;
-            }
-        }
-        plan->bytes = sym_add(sc, plan->bytes, most);
-        plan->count = sym_add(sc, plan->count, sym_min(sc, one, most));
-    }
-    for (int l = 0; l < n; l++)
-        for (int i = 0; i < Ls[l]->nvirt; i++) {
-            const lw *L = Ls[l];
-            sched_l1_cb *c = &plan->cbs[plan->ncbs++];
-            const sym_expr *b = sched_prefix_depths(L->k, L->virt[i].bytes, sc, L->vprefix);
-            c->format = L->virt[i].fmt;
-            c->uses = LM_NEWN(ar, sched_l1_use, 1);
-            c->uses[0] = (sched_l1_use){lm_arena_strdup(ar, L->virt[i].what), b, l};
-            c->nuses = 1;
-            plan->bytes = sym_add(sc, plan->bytes, b);
-            plan->count = sym_add(sc, plan->count, sym_min(sc, one, b));
-        }
-}
 
 /* A probe value of block size fr: the smallest tile multiple that divides
  * its dimension (so that no boundary check cuts a block at the probe) and

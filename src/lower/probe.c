@@ -118,13 +118,6 @@ static const sym_expr *probe_case(int c, const sym_expr *const *ones, int n1, sc
     return when;
 }
 
-/* The first line of a diagnostic text. */
-static const char *first_line(const char *text, lm_arena *ar)
-{
-    size_t n = strcspn(text, "\n");
-    return lm_arena_strdup(ar, lm_arena_printf(ar, "%.*s", (int)n, text));
-}
-
 bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, sym_ctx *sc, lm_arena *ar)
 {
     /* free constexprs other than block sizes may be 1, and a dimension of
@@ -141,12 +134,10 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
 
     int np = 1 << n1;
     sched_l1_plan *plans = LM_NEWN(ar, sched_l1_plan, np);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *sink = open_memstream(&text, &len);
-    lm_diag d;
-    lm_diag_init(&d, sink);
-    bool ok = sink != NULL;
+    lm_diag_capture cap;
+    lm_diag_capture_begin(&cap);
+    cap.keep_prefix = true;
+    bool ok = cap.f != NULL;
     const sym_expr *total = sym_const(sc, 0), *used = sym_const(sc, 0);
     const sym_expr **cmds = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     const sym_expr **clip = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
@@ -154,7 +145,7 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     for (int c = 0; c < np && ok; c++) {
         sched_schedule *sp[1] = {&s};
         const sym_expr *when = probe_case(c, ones, n1, sp, 1, sc);
-        struct df_program *p = lw_lower(k, &s, a, sc, &d, &plans[c], ar);
+        struct df_program *p = lw_lower(k, &s, a, sc, &cap.d, &plans[c], ar);
         ok = p != NULL;
         df_free(p);
         if (!ok)
@@ -171,11 +162,10 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
         used = sym_add(sc, used, np > 1 ? sym_mul(sc, when, plans[c].count) : plans[c].count);
         most = LM_MAX(most, plans[c].ncbs);
     }
-    if (sink)
-        fclose(sink);
-    if (!ok && text)
-        k->l1_why = first_line(text, ar); /* why, for --explain */
-    free(text);
+    bool captured = cap.f != NULL;
+    const char *why = lm_diag_capture_end(&cap, ar);
+    if (!ok && captured)
+        k->l1_why = why; /* why, for --explain */
     sym_env_free(&s.values);
     if (!ok)
         return false;
@@ -237,12 +227,10 @@ bool sched_lower_l1_fused(sched_fusion *f, const sched_kernel *ka, const sched_k
 
     int np = 1 << n1;
     sched_l1_plan *plans = LM_NEWN(ar, sched_l1_plan, np);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *sink = open_memstream(&text, &len);
-    lm_diag d;
-    lm_diag_init(&d, sink);
-    bool ok = sink != NULL;
+    lm_diag_capture cap;
+    lm_diag_capture_begin(&cap);
+    cap.keep_prefix = true;
+    bool ok = cap.f != NULL;
     const sym_expr *total = sym_const(sc, 0), *used = sym_const(sc, 0);
     int most = 0;
     for (int c = 0; c < np && ok; c++) {
@@ -250,13 +238,13 @@ bool sched_lower_l1_fused(sched_fusion *f, const sched_kernel *ka, const sched_k
         const sym_expr *when = probe_case(c, ones, n1, sp, 2, sc);
         int64_t g = 1;
         if (sym_eval(ka->f->grid[f->gather_axis], &sa.values, &g) != SYM_OK || g < 1 || g > a->grid_w) {
-            lm_error_plain(&d, "the %lld programs along the gather axis at the probe do not fit one row of %d cores",
+            lm_error_plain(&cap.d, "the %lld programs along the gather axis at the probe do not fit one row of %d cores",
                            (long long)g, a->grid_w);
             ok = false;
             break;
         }
         sym_env_set(&sa.values, sym_var(sc, "grid.x"), g);
-        struct df_program *p = lw_lower_fused(ka, &sa, kb, &sb, f, a, sc, &d, &plans[c], pa, pb, ar);
+        struct df_program *p = lw_lower_fused(ka, &sa, kb, &sb, f, a, sc, &cap.d, &plans[c], pa, pb, ar);
         ok = p != NULL;
         df_free(p);
         if (!ok)
@@ -266,11 +254,10 @@ bool sched_lower_l1_fused(sched_fusion *f, const sched_kernel *ka, const sched_k
         used = sym_add(sc, used, np > 1 ? sym_mul(sc, when, plans[c].count) : plans[c].count);
         most = LM_MAX(most, plans[c].ncbs);
     }
-    if (sink)
-        fclose(sink);
+    bool captured = cap.f != NULL;
+    const char *first = lm_diag_capture_end(&cap, ar);
     if (!ok && why)
-        lm_buf_puts(why, text ? first_line(text, ar) : "the fused pair does not lower at a probe");
-    free(text);
+        lm_buf_puts(why, captured ? first : "the fused pair does not lower at a probe");
     sym_env_free(&sa.values);
     sym_env_free(&sb.values);
     if (!ok)

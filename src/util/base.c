@@ -383,7 +383,7 @@ const char *lm_diag_capture_end(lm_diag_capture *c, lm_arena *ar)
         size_t n = strcspn(c->text, "\n");
         const char *t = c->text;
         /* drop the "loomc: error: " / "file:l:c: error: " prefix for tables */
-        const char *e = strstr(t, "error: ");
+        const char *e = c->keep_prefix ? NULL : strstr(t, "error: ");
         if (e && (size_t)(e - t) < n) {
             n -= (size_t)(e + 7 - t);
             t = e + 7;

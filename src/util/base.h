@@ -262,11 +262,13 @@ typedef struct lm_diag_capture {
     FILE *f;
     char *text;
     size_t len;
+    bool keep_prefix; /* set after begin: keep the first line's "error: " prefix */
 } lm_diag_capture;
 
 void lm_diag_capture_begin(lm_diag_capture *c);
 /* Ends the capture: the first line reported, without its "loomc: error: " or
- * "file:l:c: error: " prefix, copied into ar ("" if nothing was reported). */
+ * "file:l:c: error: " prefix unless keep_prefix, copied into ar ("" if
+ * nothing was reported). */
 const char *lm_diag_capture_end(lm_diag_capture *c, lm_arena *ar);
 
 #endif

@@ -18,6 +18,8 @@ SAN ?= 0
 
 CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Werror -Wno-unused-parameter
+# the compiler's own sources also keep -Wshadow (docs/hacking.md)
+SRCWARN = $(WARN) -Wshadow
 CPPFLAGS += -std=c17 -D_POSIX_C_SOURCE=200809L -Isrc -Iinclude -MMD -MP
 ifeq ($(SAN),1)
 CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -38,7 +40,7 @@ all: $(BUILD)/loomc
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SRCWARN) -c $< -o $@
 
 $(BUILD)/libloomc.a: $(LIBOBJ)
 	@rm -f $@

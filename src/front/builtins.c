@@ -3,7 +3,9 @@
  * tl.where, reductions, ...), the tile methods that stand for them
  * (x.to(), x.sum()), math.* on compile-time numbers, and how a call reaches
  * them. Each function binds its Python arguments by name with chk_bind_args
- * and builds Tile IR, or says in its message why loomc does not compile it.
+ * (expr.c, which evaluates them: the checker's one call loop, see
+ * check_int.h) and builds Tile IR, or says in its message why loomc does
+ * not compile it.
  */
 #include "front/check_int.h"
 
@@ -440,14 +442,6 @@ static tir_value *tile_arg_ranked(chk *c, const cargs *a, int i, const char *fna
     return x;
 }
 
-tir_value *chk_transpose(chk *c, tir_value *x, lm_loc loc, const char *what)
-{
-    if (x->type.kind != TIR_TILE || x->type.rank != 2)
-        chk_fail(c, loc, "%s needs a 2-D tile, got %s", what, chk_describe(c, &(cval){.kind = C_VAL, .v = x}));
-    const sym_expr *s[2] = {x->type.shape[1], x->type.shape[0]};
-    return chk_build1(c, TIR_TRANS, loc, chk_tile_t(c, x->type.elem, 2, s), x, NULL, NULL);
-}
-
 /* Permutation dims for trans/permute: empty, (1, 0) or (0, 1). Returns
  * whether the dims swap. */
 static bool perm_dims(chk *c, const cval *v, lm_loc loc, const char *fname)
@@ -520,23 +514,6 @@ static cval h_reshape(chk *c, const fe_expr *call, const cval *self, const char 
     return cv_val(chk_build1(c, TIR_VIEW, call->loc, chk_tile_t(c, x->type.elem, r, dims), x, NULL, NULL));
 }
 
-tir_value *chk_expand_dims(chk *c, tir_value *x, int64_t axis, lm_loc loc)
-{
-    int r = x->type.rank;
-    if (axis < 0)
-        axis += r + 1;
-    if (axis < 0 || axis > r)
-        chk_fail(c, loc, "axis %lld is out of range for expanding a %d-D tile", (long long)axis, r);
-    if (r + 1 > TIR_MAX_RANK)
-        chk_fail(c, loc, "tiles have at most %d dimensions", TIR_MAX_RANK);
-    const sym_expr *s[TIR_MAX_RANK];
-    for (int i = 0, j = 0; i <= r; i++)
-        s[i] = i == axis ? sym_const(c->s, 1) : x->type.shape[j++];
-    tir_value *v = chk_build1(c, TIR_EXPAND_DIMS, loc, chk_tile_t(c, x->type.elem, r + 1, s), x, NULL, NULL);
-    v->def->ival = axis;
-    return v;
-}
-
 static cval h_expand_dims(chk *c, const fe_expr *call, const cval *self, const char *fname)
 {
     cargs a;
@@ -606,22 +583,6 @@ static cval h_where(chk *c, const fe_expr *call, const cval *self, const char *f
     vx = chk_broadcast_to(c, vx, r2, s2, call->loc);
     vy = chk_broadcast_to(c, vy, r2, s2, call->loc);
     return cv_val(chk_build1(c, TIR_WHERE, call->loc, vx->type, cond, vx, vy));
-}
-
-cval chk_minmax2(chk *c, bool is_max, cval x, cval y, lm_loc loc)
-{
-    if (x.kind == C_INT && y.kind == C_INT)
-        return cv_int(is_max ? sym_max(c->s, x.i, y.i) : sym_min(c->s, x.i, y.i));
-    if (is_number(&x) && is_number(&y)) {
-        cval r;
-        const char *dep;
-        if (chk_fold_binop(c, is_max ? ">" : "<", &x, &y, loc, &r, &dep)) {
-            int64_t k = 0;
-            sym_is_const(r.i, &k);
-            return k ? x : y;
-        }
-    }
-    return chk_binop(c, is_max ? "max" : "min", x, y, loc);
 }
 
 static cval h_maxmin_elem(chk *c, const fe_expr *call, const cval *self, const char *fname, bool is_max)
@@ -782,17 +743,6 @@ static cval h_constexpr(chk *c, const fe_expr *call, const cval *self, const cha
     if (a.v[0].kind == C_VAL)
         chk_fail(c, aloc(&a, 0), "tl.constexpr needs a compile-time value, got %s", chk_describe(c, &a.v[0]));
     return a.v[0];
-}
-
-cval chk_convert(chk *c, const cval *x, lm_loc xloc, tir_elem e, lm_loc loc)
-{
-    if (x->kind == C_INT || x->kind == C_FLOAT) {
-        tir_value *v = chk_materialise(c, x, chk_natural_elem(x), xloc);
-        return cv_val(chk_cast_to(c, v, e, loc));
-    }
-    if (!is_tile_val(x))
-        chk_fail(c, xloc, "only tiles and scalars can be converted, got %s", chk_describe(c, x));
-    return cv_val(chk_cast_to(c, x->v, e, loc));
 }
 
 static cval h_to(chk *c, const fe_expr *call, const cval *self, const char *fname)

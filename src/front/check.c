@@ -17,82 +17,21 @@
  * longjmp to fe_check; all memory comes from the compilation's arena, so an
  * error leaks nothing. A verifier failure on the result is a bug here.
  *
- * Expressions are in expr.c and the tl.* functions in builtins.c;
- * check_int.h is what the three share.
+ * This file has the statements, loops and the entry; expressions are in
+ * expr.c, the tl.* functions in builtins.c, operators in ops.c and the
+ * values and the building of Tile IR values in cval.c; check_int.h is what
+ * they share.
  */
 #include "front/check_int.h"
 
 #include <setjmp.h>
 #include <string.h>
 
-/* ======================================================================
- * values of the interpreter
- * ==================================================================== */
-
-void chk_fail(chk *c, lm_loc loc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    lm_verror(c->d, loc, fmt, ap);
-    va_end(ap);
-    longjmp(c->jb, 1);
-}
-
-/* ---- text for messages ------------------------------------------------------ */
-
-const char *chk_shape_str(chk *c, int rank, const sym_expr *const *shape)
-{
-    lm_buf b = {0};
-    lm_buf_putc(&b, '[');
-    for (int i = 0; i < rank; i++) {
-        if (i)
-            lm_buf_puts(&b, ", ");
-        sym_print(&b, shape[i]);
-    }
-    lm_buf_putc(&b, ']');
-    const char *s = lm_arena_strdup(c->a, lm_buf_str(&b));
-    lm_buf_free(&b);
-    return s;
-}
-
 static const char *tstr(chk *c, const tir_type *t) { return tir_type_str(c->a, t); }
 
-const char *chk_describe(chk *c, const cval *v)
-{
-    switch (v->kind) {
-    case C_NONE: return "None";
-    case C_INT: return v->is_bool ? "a compile-time bool" : "a compile-time integer";
-    case C_FLOAT: return "a float constant";
-    case C_STR: return "a string";
-    case C_DTYPE: return "a dtype";
-    case C_TUPLE: return "a tuple";
-    case C_VAL: break;
-    }
-    const tir_type *t = &v->v->type;
-    switch (t->kind) {
-    case TIR_TILE:
-        if (t->rank == 0)
-            return lm_arena_printf(c->a, "an %s scalar", tir_elem_name(t->elem));
-        return lm_arena_printf(c->a, "a %d-D tile of shape %s", t->rank, tshape(c, t));
-    case TIR_PTR:
-        if (t->rank == 0)
-            return lm_arena_printf(c->a, "a pointer to %s", tir_elem_name(t->elem));
-        return lm_arena_printf(c->a, "a tile of pointers of shape %s", tshape(c, t));
-    case TIR_BPTR: return lm_arena_printf(c->a, "a block pointer to %s blocks of shape %s", tir_elem_name(t->elem), tshape(c, t));
-    case TIR_DESC: return lm_arena_printf(c->a, "a tensor descriptor of %s blocks of shape %s", tir_elem_name(t->elem), tshape(c, t));
-    }
-    return "a value";
-}
-
-/* ---- environment ---------------------------------------------------------- */
-
-binding *chk_env_find(chk *c, const char *name)
-{
-    for (int i = c->nenv - 1; i >= 0; i--)
-        if (!strcmp(c->env[i].name, name))
-            return &c->env[i];
-    return NULL;
-}
+/* ======================================================================
+ * environment
+ * ==================================================================== */
 
 static void env_set(chk *c, const char *name, cval v)
 {
@@ -129,199 +68,6 @@ static void note_gone(chk *c, const char *name, int line)
         c->capgone = cap;
     }
     c->gone[c->ngone++] = (gone_name){name, line};
-}
-
-/* ---- compile-time integers -------------------------------------------------- */
-
-/* The first variable of e without a value (a free constexpr), for messages. */
-const char *chk_ct_unbound(chk *c, const sym_expr *e)
-{
-    int64_t v;
-    const char *unb = NULL;
-    if (fe_spec_eval(c->spec, e, &v, &unb))
-        return NULL;
-    return unb;
-}
-
-/* A compile-time integer whose value is needed now. */
-int64_t chk_ct_need(chk *c, const sym_expr *e, lm_loc loc, const char *what)
-{
-    int64_t v;
-    if (ct_known(c, e, &v))
-        return v;
-    const char *unb = chk_ct_unbound(c, e);
-    if (unb)
-        chk_fail(c, loc, "%s must be known at compile time, but depends on free constexpr '%s', which the solver "
-                         "chooses (pin it with --const %s=VALUE)",
-                 what, unb, unb);
-    chk_fail(c, loc, "%s cannot be computed (division by zero or overflow)", what);
-}
-
-/* An integer constant written in the kernel (axis=, order=, boundary_check=). */
-int64_t chk_const_int_of(chk *c, const cval *v, lm_loc loc, const char *what)
-{
-    if (v->kind != C_INT)
-        chk_fail(c, loc, "%s must be a compile-time integer, got %s", what, chk_describe(c, v));
-    return chk_ct_need(c, v->i, loc, what);
-}
-
-/* ======================================================================
- * building Tile IR values
- * ==================================================================== */
-
-tir_value *chk_build1(chk *c, tir_opcode code, lm_loc loc, tir_type t, tir_value *o0, tir_value *o1,
-                      tir_value *o2)
-{
-    return tir_build1(&c->b, code, loc, t, o0, o1, o2, NULL);
-}
-
-tir_type chk_tile_t(chk *c, tir_elem e, int rank, const sym_expr *const *shape)
-{
-    return tir_t_tile(c->a, e, rank, shape);
-}
-
-/* A compile-time number as a scalar of element type e. */
-tir_value *chk_materialise(chk *c, const cval *v, tir_elem e, lm_loc loc)
-{
-    if (v->kind == C_INT) {
-        if (tir_elem_is_float(e)) {
-            int64_t k;
-            if (sym_is_const(v->i, &k))
-                return tir_const_float(&c->b, e, (double)k);
-            /* a symbolic integer keeps its name: converted at run time */
-            tir_value *iv = tir_sym_value(&c->b, TIR_I32, v->i);
-            return chk_build1(c, TIR_CAST, loc, tir_t_scalar(e), iv, NULL, NULL);
-        }
-        if (e == TIR_I1) {
-            int64_t k;
-            if (!sym_is_const(v->i, &k))
-                k = chk_ct_need(c, v->i, loc, "a boolean");
-            return tir_const_int(&c->b, TIR_I1, k != 0);
-        }
-        return tir_sym_value(&c->b, e, v->i);
-    }
-    if (v->kind == C_FLOAT) {
-        if (!tir_elem_is_float(e))
-            e = TIR_F32;
-        return tir_const_float(&c->b, e, v->f);
-    }
-    LM_BUG("materialise of a non-number");
-}
-
-/* The natural scalar type of a compile-time number. */
-tir_elem chk_natural_elem(const cval *v)
-{
-    if (v->kind == C_FLOAT)
-        return TIR_F32;
-    return v->is_bool ? TIR_I1 : TIR_I32;
-}
-
-/* A value usable as a tile operand: a tile, a run-time scalar, or a number
- * (materialised with its natural type). */
-tir_value *chk_as_tile(chk *c, const cval *v, lm_loc loc, const char *what)
-{
-    if (is_number(v))
-        return chk_materialise(c, v, chk_natural_elem(v), loc);
-    if (is_tile_val(v))
-        return v->v;
-    if (v->kind == C_VAL && v->v->type.kind == TIR_PTR)
-        chk_fail(c, loc, "%s cannot be a pointer; loomc kernels address memory through tl.make_block_ptr or tensor "
-                         "descriptors",
-                 what);
-    chk_fail(c, loc, "%s must be a tile or a scalar, got %s", what, chk_describe(c, v));
-}
-
-tir_value *chk_cast_to(chk *c, tir_value *v, tir_elem e, lm_loc loc)
-{
-    if (v->type.elem == e)
-        return v;
-    return chk_build1(c, TIR_CAST, loc, tir_t_with_elem(v->type, e), v, NULL, NULL);
-}
-
-/* Element type of a binary operation between two typed operands: bool <
- * integers < floats; the wider float wins; bf16 with f16 gives f32. */
-tir_elem chk_promote(tir_elem a, tir_elem b)
-{
-    if (a == b)
-        return a;
-    bool fa = tir_elem_is_float(a), fb = tir_elem_is_float(b);
-    if (fa && fb) {
-        int ba = tir_elem_bits(a), bb = tir_elem_bits(b);
-        if (ba != bb)
-            return ba > bb ? a : b;
-        return TIR_F32;
-    }
-    if (fa)
-        return a;
-    if (fb)
-        return b;
-    return tir_elem_bits(a) >= tir_elem_bits(b) ? a : b;
-}
-
-/* The element type a Python number takes next to a tile of element type t. */
-tir_elem chk_weak_elem(const cval *num, tir_elem t)
-{
-    if (num->kind == C_FLOAT)
-        return tir_elem_is_float(t) ? t : TIR_F32;
-    if (num->is_bool)
-        return t;
-    return t == TIR_I1 ? TIR_I32 : t;
-}
-
-/* Numpy-style broadcast of two shapes; NULL (and *rank unset) if they do not
- * broadcast. */
-const sym_expr **chk_broadcast_shape(chk *c, const tir_type *x, const tir_type *y, int *rank)
-{
-    int r = LM_MAX(x->rank, y->rank);
-    const sym_expr **out = LM_NEWN(c->a, const sym_expr *, r ? r : 1);
-    for (int i = 1; i <= r; i++) {
-        const sym_expr *a = i <= x->rank ? x->shape[x->rank - i] : NULL;
-        const sym_expr *b = i <= y->rank ? y->shape[y->rank - i] : NULL;
-        const sym_expr *d;
-        if (!a)
-            d = b;
-        else if (!b)
-            d = a;
-        else if (a == b)
-            d = a;
-        else if (is_one(a))
-            d = b;
-        else if (is_one(b))
-            d = a;
-        else
-            return NULL;
-        out[r - i] = d;
-    }
-    *rank = r;
-    return out;
-}
-
-/* v (a tile or a scalar, or a pointer) extended to the given shape. */
-tir_value *chk_broadcast_to(chk *c, tir_value *v, int rank, const sym_expr *const *shape, lm_loc loc)
-{
-    tir_type t = v->type;
-    if (t.rank == rank) {
-        bool same = true;
-        for (int i = 0; i < rank; i++)
-            same &= t.shape[i] == shape[i];
-        if (same)
-            return v;
-    }
-    tir_type r = tir_t_tile(c->a, t.elem, rank, shape);
-    r.kind = t.kind;
-    return chk_build1(c, t.rank == 0 ? TIR_SPLAT : TIR_BROADCAST, loc, r, v, NULL, NULL);
-}
-
-/* Bring two operands to one shape, or report both shapes. */
-void chk_broadcast_pair(chk *c, tir_value **x, tir_value **y, lm_loc loc, const char *what)
-{
-    int r = 0;
-    const sym_expr **sh = chk_broadcast_shape(c, &(*x)->type, &(*y)->type, &r);
-    if (!sh)
-        chk_fail(c, loc, "shape mismatch in %s: %s and %s cannot be broadcast to one shape", what,
-                 tshape(c, &(*x)->type), tshape(c, &(*y)->type));
-    *x = chk_broadcast_to(c, *x, r, sh, loc);
-    *y = chk_broadcast_to(c, *y, r, sh, loc);
 }
 
 /* ======================================================================

@@ -1,8 +1,13 @@
-/* check_int.h - the checker's own interface between its files: check.c
- * (values, environment, building Tile IR values, statements and loops, the
- * entry fe_check), expr.c (operators, argument binding, expressions) and
- * builtins.c (the tl.* functions). Only these files include it; the rest of
- * loomc sees the checker through fe_check in front.h.
+/* check_int.h - the checker's own interface between its files, bottom to
+ * top: cval.c (values, errors, environment lookups, building Tile IR values,
+ * reading bound arguments), ops.c (operators), builtins.c (the tl.*
+ * functions), expr.c (argument binding, expressions) and check.c
+ * (statements and loops, the entry fe_check). Each calls only the files
+ * below it, except that builtins.c and expr.c call each other: a call
+ * expression reaches its tl.* function (chk_call_qual, chk_call_method),
+ * which evaluates its argument expressions as it binds them (chk_bind_args,
+ * chk_eval). Only these files include it; the rest of loomc sees the
+ * checker through fe_check in front.h.
  *
  * The state of checking one launched kernel is a chk; the interpreter's
  * values are cvals (compile-time values, or a Tile IR value). The first
@@ -83,6 +88,12 @@ typedef struct chk {
 static inline cval cv_int(const sym_expr *e) { return (cval){.kind = C_INT, .i = e}; }
 static inline cval cv_val(tir_value *v) { return (cval){.kind = C_VAL, .v = v}; }
 static inline cval cv_none(void) { return (cval){.kind = C_NONE}; }
+static inline cval cv_bool(chk *c, bool b)
+{
+    cval v = cv_int(sym_const(c->s, b));
+    v.is_bool = true;
+    return v;
+}
 
 static inline bool is_one(const sym_expr *e)
 {
@@ -95,7 +106,7 @@ static inline bool is_number(const cval *v) { return v->kind == C_INT || v->kind
 static inline bool is_tile_val(const cval *v) { return v->kind == C_VAL && v->v->type.kind == TIR_TILE; }
 
 /* ======================================================================
- * check.c - errors, text for messages, environment, compile-time integers
+ * cval.c - errors, text for messages, environment, compile-time integers
  * ==================================================================== */
 
 LM_NORETURN void chk_fail(chk *c, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
@@ -118,9 +129,10 @@ static inline bool ct_known(chk *c, const sym_expr *e, int64_t *v) { return fe_s
 const char *chk_ct_unbound(chk *c, const sym_expr *e);
 int64_t chk_ct_need(chk *c, const sym_expr *e, lm_loc loc, const char *what);
 int64_t chk_const_int_of(chk *c, const cval *v, lm_loc loc, const char *what);
+bool chk_truth_known(chk *c, const cval *v, bool *out);
 
 /* ======================================================================
- * check.c - building Tile IR values
+ * cval.c - building Tile IR values
  * ==================================================================== */
 
 tir_value *chk_build1(chk *c, tir_opcode code, lm_loc loc, tir_type t, tir_value *o0, tir_value *o1,
@@ -135,19 +147,12 @@ tir_elem chk_weak_elem(const cval *num, tir_elem t);
 const sym_expr **chk_broadcast_shape(chk *c, const tir_type *x, const tir_type *y, int *rank);
 tir_value *chk_broadcast_to(chk *c, tir_value *v, int rank, const sym_expr *const *shape, lm_loc loc);
 void chk_broadcast_pair(chk *c, tir_value **x, tir_value **y, lm_loc loc, const char *what);
+tir_value *chk_transpose(chk *c, tir_value *x, lm_loc loc, const char *what);
+tir_value *chk_expand_dims(chk *c, tir_value *x, int64_t axis, lm_loc loc);
+cval chk_convert(chk *c, const cval *x, lm_loc xloc, tir_elem e, lm_loc loc);
 
 /* ======================================================================
- * expr.c - operators
- * ==================================================================== */
-
-bool chk_truth_known(chk *c, const cval *v, bool *out);
-bool chk_fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_loc loc, cval *out,
-                    const char **dep);
-cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc);
-tir_value *chk_to_bool(chk *c, tir_value *v, lm_loc loc);
-
-/* ======================================================================
- * expr.c - calls: argument binding and small helpers
+ * cval.c - reading bound call arguments (chk_bind_args, in expr.c, binds them)
  * ==================================================================== */
 
 enum { MAX_ARGS = 12 };
@@ -163,9 +168,6 @@ typedef struct cargs {
 /* The parameter names of a Triton function, for chk_bind_args. */
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
-void chk_bind_args(chk *c, const fe_expr *call, const cval *self, const char *fname, const char *const *names,
-                   int nreq, cargs *out);
-
 static inline bool given(const cargs *a, int i) { return a->has[i] && a->v[i].kind != C_NONE; }
 static inline lm_loc aloc(const cargs *a, int i) { return a->has[i] ? a->loc[i] : a->call; }
 
@@ -179,13 +181,14 @@ int chk_int_tuple(chk *c, const cval *v, lm_loc loc, const char *what, tir_value
 tir_value *chk_value_of_kind(chk *c, const cargs *a, int i, tir_kind k, const char *what);
 
 /* ======================================================================
- * expr.c - expressions
+ * ops.c - operators
  * ==================================================================== */
 
-cval chk_eval(chk *c, const fe_expr *e);
-const char *chk_qual_of(chk *c, const fe_expr *e);
-cval chk_eval_name(chk *c, const fe_expr *e);
-LM_NORETURN void chk_runtime_condition(chk *c, const cval *v, lm_loc loc, const char *what);
+bool chk_fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_loc loc, cval *out,
+                    const char **dep);
+cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc);
+cval chk_minmax2(chk *c, bool is_max, cval x, cval y, lm_loc loc);
+tir_value *chk_to_bool(chk *c, tir_value *v, lm_loc loc);
 
 /* ======================================================================
  * builtins.c - the tl.* functions
@@ -193,9 +196,16 @@ LM_NORETURN void chk_runtime_condition(chk *c, const cval *v, lm_loc loc, const 
 
 cval chk_call_qual(chk *c, const fe_expr *e, const char *q);
 cval chk_call_method(chk *c, const fe_expr *e, const cval *obj);
-tir_value *chk_transpose(chk *c, tir_value *x, lm_loc loc, const char *what);
-tir_value *chk_expand_dims(chk *c, tir_value *x, int64_t axis, lm_loc loc);
-cval chk_minmax2(chk *c, bool is_max, cval x, cval y, lm_loc loc);
-cval chk_convert(chk *c, const cval *x, lm_loc xloc, tir_elem e, lm_loc loc);
+
+/* ======================================================================
+ * expr.c - argument binding and expressions
+ * ==================================================================== */
+
+void chk_bind_args(chk *c, const fe_expr *call, const cval *self, const char *fname, const char *const *names,
+                   int nreq, cargs *out);
+cval chk_eval(chk *c, const fe_expr *e);
+const char *chk_qual_of(chk *c, const fe_expr *e);
+cval chk_eval_name(chk *c, const fe_expr *e);
+LM_NORETURN void chk_runtime_condition(chk *c, const cval *v, lm_loc loc, const char *what);
 
 #endif

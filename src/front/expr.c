@@ -1,9 +1,9 @@
-/* expr.c - expressions of the checker (check_int.h): Python's operators on
- * compile-time values and on tiles (Triton's type promotion, broadcasting),
- * the binding of a call's arguments to a Triton function's parameters, and
- * the evaluation of names, globals, attributes, subscripts and calls. The
- * arithmetic of compile-time numbers is value.c's; the tl.* functions are
- * builtins.c's.
+/* expr.c - expressions of the checker (check_int.h): the binding of a
+ * call's arguments to a Triton function's parameters, and the evaluation of
+ * names, globals, attributes, subscripts, unary operators and calls. Binary
+ * operators are ops.c's, values and reading bound arguments cval.c's; the
+ * tl.* functions are builtins.c's, which call back here to evaluate their
+ * arguments as they bind them.
  */
 #include "front/check_int.h"
 
@@ -12,275 +12,8 @@
 #include <string.h>
 
 /* ======================================================================
- * operators
+ * unary operators
  * ==================================================================== */
-
-bool chk_truth_known(chk *c, const cval *v, bool *out)
-{
-    int64_t k;
-    switch (v->kind) {
-    case C_NONE: *out = false; return true;
-    case C_INT:
-        if (!ct_known(c, v->i, &k))
-            return false;
-        *out = k != 0;
-        return true;
-    case C_FLOAT: *out = v->f != 0; return true;
-    case C_STR: *out = v->str[0] != 0; return true;
-    case C_DTYPE: *out = true; return true;
-    case C_TUPLE: *out = v->n > 0; return true;
-    case C_VAL: return false;
-    }
-    return false;
-}
-
-static cval cv_bool(chk *c, bool b)
-{
-    cval v = cv_int(sym_const(c->s, b));
-    v.is_bool = true;
-    return v;
-}
-
-static bool is_cmp(const char *op)
-{
-    return !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "<") || !strcmp(op, "<=") || !strcmp(op, ">") ||
-           !strcmp(op, ">=");
-}
-
-static bool cmp_result(const char *op, int c3)
-{
-    if (!strcmp(op, "=="))
-        return c3 == 0;
-    if (!strcmp(op, "!="))
-        return c3 != 0;
-    if (!strcmp(op, "<"))
-        return c3 < 0;
-    if (!strcmp(op, "<="))
-        return c3 <= 0;
-    if (!strcmp(op, ">"))
-        return c3 > 0;
-    return c3 >= 0;
-}
-
-/* A binary operator on two compile-time numbers. Returns false when it has
- * to be computed at run time (symbolic operands the operator cannot keep
- * symbolic); *dep then names the free constexpr in the way. */
-bool chk_fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_loc loc, cval *out, const char **dep)
-{
-    sym_ctx *s = c->s;
-    *dep = NULL;
-    if (x->kind == C_INT && y->kind == C_INT) {
-        const sym_expr *a = x->i, *b = y->i;
-        int64_t av, bv;
-        const sym_expr *r;
-        const char *why;
-        if (fe_int_arith(c->spec, s, c->a, op, a, b, &r, &why)) {
-            if (why)
-                chk_fail(c, loc, "%s", why);
-            *out = cv_int(r);
-            return true;
-        }
-        if (is_cmp(op)) {
-            const sym_expr *d = sym_sub(s, a, b);
-            int64_t dv;
-            if (sym_is_const(d, &dv)) {
-                *out = cv_bool(c, cmp_result(op, dv < 0 ? -1 : dv > 0));
-                return true;
-            }
-            /* known values are compared directly: their difference may not
-               fit in 64 bits (0 < -2**63) */
-            if (ct_known(c, a, &av) && ct_known(c, b, &bv)) {
-                *out = cv_bool(c, cmp_result(op, av < bv ? -1 : av > bv));
-                return true;
-            }
-            *dep = chk_ct_unbound(c, d);
-            return false;
-        }
-        bool known = ct_known(c, a, &av) && ct_known(c, b, &bv);
-        if (!known) {
-            *dep = chk_ct_unbound(c, sym_add(s, a, b));
-            return false;
-        }
-        if (!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^")) {
-            int64_t bits = !strcmp(op, "&") ? (av & bv) : !strcmp(op, "|") ? (av | bv) : (av ^ bv);
-            *out = cv_int(sym_const(s, bits));
-            out->is_bool = x->is_bool && y->is_bool;
-            return true;
-        }
-        if (!strcmp(op, "<<") || !strcmp(op, ">>")) {
-            if (bv < 0 || bv > 62)
-                chk_fail(c, loc, "shift count %lld out of range", (long long)bv);
-            if (!strcmp(op, ">>")) {
-                *out = cv_int(sym_const(s, av >> bv));
-                return true;
-            }
-            if (av > (INT64_MAX >> bv) || av < (INT64_MIN >> bv))
-                chk_fail(c, loc, "integer overflow in '<<'");
-            *out = cv_int(sym_const(s, (int64_t)((uint64_t)av << bv)));
-            return true;
-        }
-        /* '/' and negative powers give floats */
-    }
-    if (!is_number(x) || !is_number(y))
-        return false;
-    double a, b;
-    int64_t k;
-    if (x->kind == C_FLOAT) {
-        a = x->f;
-    } else if (ct_known(c, x->i, &k)) {
-        a = (double)k;
-    } else {
-        *dep = chk_ct_unbound(c, x->i);
-        return false;
-    }
-    if (y->kind == C_FLOAT) {
-        b = y->f;
-    } else if (ct_known(c, y->i, &k)) {
-        b = (double)k;
-    } else {
-        *dep = chk_ct_unbound(c, y->i);
-        return false;
-    }
-    if (is_cmp(op)) {
-        *out = cv_bool(c, cmp_result(op, a < b ? -1 : a > b));
-        return true;
-    }
-    double r;
-    const char *why;
-    if (!fe_float_arith(op, a, b, &r, &why))
-        chk_fail(c, loc, "operator '%s' is not supported on floats", op);
-    if (why)
-        chk_fail(c, loc, "%s", why);
-    *out = (cval){.kind = C_FLOAT, .f = r};
-    return true;
-}
-
-static tir_opcode binop_code(const char *op)
-{
-    static const struct {
-        const char *op;
-        tir_opcode code;
-    } tab[] = {{"+", TIR_ADD},     {"-", TIR_SUB},     {"*", TIR_MUL},     {"/", TIR_DIV},
-               {"//", TIR_FLOORDIV}, {"%", TIR_MOD},   {"&", TIR_AND},     {"|", TIR_OR},
-               {"^", TIR_XOR},     {"==", TIR_CMP_EQ}, {"!=", TIR_CMP_NE}, {"<", TIR_CMP_LT},
-               {"<=", TIR_CMP_LE}, {">", TIR_CMP_GT},  {">=", TIR_CMP_GE}, {"max", TIR_MAX},
-               {"min", TIR_MIN}};
-    for (size_t i = 0; i < LM_COUNT(tab); i++)
-        if (!strcmp(tab[i].op, op))
-            return tab[i].code;
-    return TIR_NOPS;
-}
-
-/* Pointer + integer: the only pointer arithmetic there is (its loads and
- * stores are rejected, with the reason, where they happen). */
-static cval pointer_arith(chk *c, const char *op, const cval *x, const cval *y, lm_loc loc)
-{
-    bool px = x->kind == C_VAL && x->v->type.kind == TIR_PTR;
-    const cval *p = px ? x : y, *o = px ? y : x;
-    if (strcmp(op, "+") && !(px && !strcmp(op, "-")))
-        chk_fail(c, loc, "operator '%s' cannot be applied to %s", op, chk_describe(c, p));
-    tir_value *off;
-    if (o->kind == C_INT)
-        off = chk_materialise(c, o, TIR_I32, loc);
-    else if (is_tile_val(o) && tir_elem_is_int(o->v->type.elem) && o->v->type.elem != TIR_I1)
-        off = o->v;
-    else
-        chk_fail(c, loc, "a pointer can only be offset by integers, got %s", chk_describe(c, o));
-    if (!strcmp(op, "-"))
-        off = chk_build1(c, TIR_NEG, loc, off->type, off, NULL, NULL);
-    tir_value *pv = p->v;
-    chk_broadcast_pair(c, &pv, &off, loc, "pointer arithmetic");
-    return cv_val(chk_build1(c, TIR_ADDPTR, loc, pv->type, pv, off, NULL));
-}
-
-cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc)
-{
-    if (!strcmp(op, "is") || !strcmp(op, "is not")) {
-        if (x.kind != C_NONE && y.kind != C_NONE)
-            chk_fail(c, loc, "'%s' is only supported with None", op);
-        bool same = x.kind == C_NONE && y.kind == C_NONE;
-        return cv_bool(c, !strcmp(op, "is") ? same : !same);
-    }
-    if (!strcmp(op, "in") || !strcmp(op, "not in"))
-        chk_fail(c, loc, "'%s' is not supported in loomc kernels", op);
-    if (!strcmp(op, "@"))
-        chk_fail(c, loc, "operator '@' is not supported; use tl.dot(a, b)");
-    /* compile-time values that are not numbers: only (in)equality */
-    bool xo = !is_number(&x) && x.kind != C_VAL, yo = !is_number(&y) && y.kind != C_VAL;
-    if (xo || yo) {
-        if ((!strcmp(op, "==") || !strcmp(op, "!=")) && xo && yo) {
-            bool eq = x.kind == y.kind;
-            if (eq && x.kind == C_DTYPE)
-                eq = x.dtype == y.dtype && x.ptr_dtype == y.ptr_dtype;
-            else if (eq && x.kind == C_STR)
-                eq = !strcmp(x.str, y.str);
-            else if (eq && x.kind == C_TUPLE)
-                chk_fail(c, loc, "comparing tuples is not supported");
-            return cv_bool(c, !strcmp(op, "==") ? eq : !eq);
-        }
-        chk_fail(c, loc, "operator '%s' cannot be applied to %s and %s", op, chk_describe(c, &x), chk_describe(c, &y));
-    }
-    const char *dep = NULL;
-    if (is_number(&x) && is_number(&y)) {
-        cval r;
-        if (chk_fold_binop(c, op, &x, &y, loc, &r, &dep))
-            return r;
-        if (!strcmp(op, "<<") || !strcmp(op, ">>"))
-            chk_fail(c, loc, "operator '%s' needs known integers; it depends on free constexpr '%s'", op,
-                     dep ? dep : "?");
-    }
-    if ((x.kind == C_VAL && x.v->type.kind == TIR_PTR) || (y.kind == C_VAL && y.v->type.kind == TIR_PTR))
-        return pointer_arith(c, op, &x, &y, loc);
-    for (int k = 0; k < 2; k++) {
-        const cval *v = k ? &y : &x;
-        if (v->kind == C_VAL && v->v->type.kind != TIR_TILE)
-            chk_fail(c, loc, "operator '%s' cannot be applied to %s", op, chk_describe(c, v));
-    }
-    if (!strcmp(op, "**"))
-        chk_fail(c, loc, "operator '**' is only supported on compile-time numbers; use tl.exp2/tl.log2 or repeated "
-                         "multiplication on tiles");
-    if (!strcmp(op, "<<") || !strcmp(op, ">>"))
-        chk_fail(c, loc, "shift operators on tiles are not supported in loomc kernels");
-    tir_opcode code = binop_code(op);
-    if (code == TIR_NOPS)
-        chk_fail(c, loc, "operator '%s' is not supported in loomc kernels", op);
-
-    tir_elem e;
-    if (x.kind == C_VAL && y.kind == C_VAL)
-        e = chk_promote(x.v->type.elem, y.v->type.elem);
-    else if (x.kind == C_VAL)
-        e = chk_weak_elem(&y, x.v->type.elem);
-    else if (y.kind == C_VAL)
-        e = chk_weak_elem(&x, y.v->type.elem);
-    else
-        e = chk_promote(chk_natural_elem(&x), chk_natural_elem(&y));
-    if (code == TIR_DIV && !tir_elem_is_float(e))
-        e = TIR_F32; /* true division of integers gives a float, as in Triton */
-    if (code == TIR_FLOORDIV && tir_elem_is_float(e))
-        chk_fail(c, loc, "'//' needs integer operands, got %s; use '/' for floats", tir_elem_name(e));
-    if ((code == TIR_AND || code == TIR_OR || code == TIR_XOR) && tir_elem_is_float(e))
-        chk_fail(c, loc, "operator '%s' needs integer or boolean operands, got %s", op, tir_elem_name(e));
-    if (code == TIR_ADD && e == TIR_I1)
-        e = TIR_I32;
-    tir_value *vx = x.kind == C_VAL ? chk_cast_to(c, x.v, e, loc) : chk_materialise(c, &x, e, loc);
-    tir_value *vy = y.kind == C_VAL ? chk_cast_to(c, y.v, e, loc) : chk_materialise(c, &y, e, loc);
-    chk_broadcast_pair(c, &vx, &vy, loc, lm_arena_printf(c->a, "'%s'", op));
-    tir_elem re = tir_op_has(code, TIR_P_CMP) ? TIR_I1 : e;
-    cval r = cv_val(chk_build1(c, code, loc, tir_t_with_elem(vx->type, re), vx, vy, NULL));
-    r.free_dep = dep;
-    return r;
-}
-
-/* A value as an i1 condition of the same shape (x != 0 for numbers). */
-tir_value *chk_to_bool(chk *c, tir_value *v, lm_loc loc)
-{
-    if (v->type.elem == TIR_I1)
-        return v;
-    tir_value *zero = tir_elem_is_float(v->type.elem) ? tir_const_float(&c->b, v->type.elem, 0)
-                                                      : tir_const_int(&c->b, v->type.elem, 0);
-    zero = chk_broadcast_to(c, zero, v->type.rank, v->type.shape, loc);
-    return chk_build1(c, TIR_CMP_NE, loc, tir_t_with_elem(v->type, TIR_I1), v, zero, NULL);
-}
 
 static cval unop(chk *c, const char *op, cval x, lm_loc loc)
 {
@@ -333,7 +66,7 @@ static cval unop(chk *c, const char *op, cval x, lm_loc loc)
 }
 
 /* ======================================================================
- * calls: argument binding and small helpers
+ * calls: argument binding
  * ==================================================================== */
 
 /* Bind a call's arguments to the parameter names of a Triton function
@@ -398,87 +131,6 @@ void chk_bind_args(chk *c, const fe_expr *call, const cval *self, const char *fn
             chk_fail(c, call->loc, "%s is missing its argument '%s'", fname, names[i] + (names[i][0] == '*'));
 }
 
-/* A tile argument: a tile or scalar value, or a number. */
-tir_value *chk_arg_tile(chk *c, const cargs *a, int i, const char *what)
-{
-    return chk_as_tile(c, &a->v[i], aloc(a, i), lm_arena_printf(c->a, "%s of %s", what, a->fname));
-}
-
-tir_elem chk_arg_dtype(chk *c, const cargs *a, int i)
-{
-    const cval *v = &a->v[i];
-    if (v->kind != C_DTYPE || v->ptr_dtype)
-        chk_fail(c, aloc(a, i), "%s needs a dtype such as tl.float32 here, got %s", a->fname, chk_describe(c, v));
-    return v->dtype;
-}
-
-int64_t chk_arg_const(chk *c, const cargs *a, int i, const char *what)
-{
-    return chk_const_int_of(c, &a->v[i], aloc(a, i), lm_arena_printf(c->a, "%s of %s", what, a->fname));
-}
-
-bool chk_arg_bool(chk *c, const cargs *a, int i, bool dflt)
-{
-    if (!given(a, i))
-        return dflt;
-    bool t;
-    if (!chk_truth_known(c, &a->v[i], &t))
-        chk_fail(c, aloc(a, i), "argument of %s must be a compile-time bool", a->fname);
-    return t;
-}
-
-/* A shape: a tuple (or list) of compile-time integers, or one integer. */
-int chk_parse_shape(chk *c, const cval *v, lm_loc loc, const char *what, const sym_expr **dims)
-{
-    const cval *items = v;
-    int n = 1;
-    if (v->kind == C_TUPLE) {
-        items = v->items;
-        n = v->n;
-    } else if (v->kind != C_INT) {
-        chk_fail(c, loc, "%s must be a tuple of compile-time integers, got %s", what, chk_describe(c, v));
-    }
-    if (n < 1 || n > TIR_MAX_RANK)
-        chk_fail(c, loc, "%s must have 1 to %d dimensions, has %d", what, TIR_MAX_RANK, n);
-    for (int i = 0; i < n; i++) {
-        if (items[i].kind != C_INT)
-            chk_fail(c, loc, "dimension %d of %s must be a compile-time integer (a tl.constexpr), got %s", i, what,
-                     chk_describe(c, &items[i]));
-        int64_t k;
-        if (ct_known(c, items[i].i, &k) && k < 1)
-            chk_fail(c, loc, "dimension %d of %s is %lld; dimensions must be at least 1", i, what, (long long)k);
-        dims[i] = items[i].i;
-    }
-    return n;
-}
-
-/* An integer scalar operand (offsets, shapes and strides of block pointers). */
-tir_value *chk_int_scalar(chk *c, const cval *v, lm_loc loc, const char *what)
-{
-    if (v->kind == C_INT)
-        return chk_materialise(c, v, TIR_I32, loc);
-    if (v->kind == C_VAL && tir_is_int_scalar(&v->v->type))
-        return v->v;
-    chk_fail(c, loc, "%s must be an integer scalar, got %s", what, chk_describe(c, v));
-}
-
-/* A tuple of r integer scalars. */
-int chk_int_tuple(chk *c, const cval *v, lm_loc loc, const char *what, tir_value **out)
-{
-    if (v->kind != C_TUPLE) {
-        if (v->kind == C_INT || (v->kind == C_VAL && tir_is_int_scalar(&v->v->type))) {
-            out[0] = chk_int_scalar(c, v, loc, what);
-            return 1;
-        }
-        chk_fail(c, loc, "%s must be a tuple of integers, got %s", what, chk_describe(c, v));
-    }
-    if (v->n < 1 || v->n > TIR_MAX_RANK)
-        chk_fail(c, loc, "%s must have 1 to %d entries, has %d", what, TIR_MAX_RANK, v->n);
-    for (int i = 0; i < v->n; i++)
-        out[i] = chk_int_scalar(c, &v->items[i], loc, lm_arena_printf(c->a, "entry %d of %s", i, what));
-    return v->n;
-}
-
 static cval tuple_of_syms(chk *c, int n, const sym_expr *const *s)
 {
     cval t = {.kind = C_TUPLE, .n = n};
@@ -486,18 +138,6 @@ static cval tuple_of_syms(chk *c, int n, const sym_expr *const *s)
     for (int i = 0; i < n; i++)
         t.items[i] = cv_int(s[i]);
     return t;
-}
-
-tir_value *chk_value_of_kind(chk *c, const cargs *a, int i, tir_kind k, const char *what)
-{
-    const cval *v = &a->v[i];
-    if (v->kind == C_VAL && v->v->type.kind == k && (k != TIR_PTR || v->v->type.rank == 0))
-        return v->v;
-    chk_fail(c, aloc(a, i), "%s of %s must be %s, got %s", what, a->fname,
-             k == TIR_PTR    ? "a pointer argument of the kernel"
-             : k == TIR_BPTR ? "a block pointer"
-                             : "a tensor descriptor",
-             chk_describe(c, v));
 }
 
 /* ======================================================================

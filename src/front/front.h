@@ -1,8 +1,8 @@
 /* front.h - the front end past the syntax tree: module-level names and
  * imports (names.c), launch specs (launch.c), the compile-time arithmetic
  * both evaluate with (value.c) and the checker that turns a launched
- * kernel into Tile IR (check.c, expr.c, builtins.c; their shared internals
- * are in check_int.h). The syntax tree itself is in ast.h.
+ * kernel into Tile IR (check.c, expr.c, builtins.c, ops.c, cval.c; their
+ * shared internals are in check_int.h). The syntax tree itself is in ast.h.
  *
  * Flow (driver.c): fe_parse -> fe_names_init -> fe_read_launch -> for each
  * launch, fe_check -> Tile IR. Everything lives in the compilation's arena
@@ -146,9 +146,6 @@ typedef struct fe_spec {
  * sizes and constants, and evaluate it. NULL after reporting an error. */
 fe_spec *fe_read_launch(const fe_names *nm, const fe_launch_opts *opts, sym_ctx *s, lm_arena *a, lm_diag *d);
 void fe_spec_free(fe_spec *spec);
-/* Evaluate e under the spec's bindings; false if some symbol has no value
- * (*unbound, if not NULL, gets the first one's name). */
-bool fe_spec_eval(const fe_spec *spec, const sym_expr *e, int64_t *out, const char **unbound);
 /* The launch header printed by `loomc ir`. */
 void fe_print_launch(lm_buf *b, const fe_spec *spec, const fe_launch *l);
 
@@ -156,6 +153,9 @@ void fe_print_launch(lm_buf *b, const fe_spec *spec, const fe_launch *l);
  * value.c - compile-time arithmetic (launch specs and kernels)
  * ==================================================================== */
 
+/* Evaluate e under the spec's bindings; false if some symbol has no value
+ * (*unbound, if not NULL, gets the first one's name). */
+bool fe_spec_eval(const fe_spec *spec, const sym_expr *e, int64_t *out, const char **unbound);
 /* x OP y for Python's integer operators + - * // % and ** on compile-time
  * integers, under the spec's bindings. False if op is none of these, or is
  * ** without known operands and a power >= 0 (the caller goes on). When

@@ -79,25 +79,6 @@ static const char *qual(lctx *c, const fe_expr *e) { return fe_qualname(c->nm, e
 
 /* ---- the spec's environment ------------------------------------------------- */
 
-bool fe_spec_eval(const fe_spec *spec, const sym_expr *e, int64_t *out, const char **unbound)
-{
-    if (sym_eval(e, &spec->env, out) == SYM_OK)
-        return true;
-    if (unbound) {
-        *unbound = NULL;
-        const sym_expr *vars[16];
-        int n = sym_vars(e, vars, 16);
-        for (int i = 0; i < n && i < 16; i++) {
-            int64_t lo, hi;
-            if (!sym_env_get(&spec->env, vars[i], &lo, &hi)) {
-                *unbound = vars[i]->name;
-                break;
-            }
-        }
-    }
-    return false;
-}
-
 static fe_symbol *find_symbol(fe_symbol *s, int n, const char *name)
 {
     for (int i = 0; i < n; i++)

@@ -8,11 +8,32 @@
  *
  * The functions say what went wrong in words both evaluators print as they
  * are; each reports them at its own location and unwinds its own way.
+ * fe_spec_eval, the value of an integer under the spec's bindings, is here
+ * too: both evaluators (and the arithmetic below) ask it.
  */
 #include "front/front.h"
 
 #include <math.h>
 #include <string.h>
+
+bool fe_spec_eval(const fe_spec *spec, const sym_expr *e, int64_t *out, const char **unbound)
+{
+    if (sym_eval(e, &spec->env, out) == SYM_OK)
+        return true;
+    if (unbound) {
+        *unbound = NULL;
+        const sym_expr *vars[16];
+        int n = sym_vars(e, vars, 16);
+        for (int i = 0; i < n && i < 16; i++) {
+            int64_t lo, hi;
+            if (!sym_env_get(&spec->env, vars[i], &lo, &hi)) {
+                *unbound = vars[i]->name;
+                break;
+            }
+        }
+    }
+    return false;
+}
 
 const char *fe_int_overflow(const fe_spec *spec, lm_arena *a, const char *op, const sym_expr *x, const sym_expr *y,
                             const sym_expr *r)

@@ -1,0 +1,272 @@
+/* ops.c - Python's binary operators in the checker (check_int.h): folding
+ * comparisons and arithmetic of compile-time values (with value.c's
+ * arithmetic), the operators on tiles, scalars and pointers (Triton's type
+ * promotion and broadcasting, through cval.c), max/min of two values and a
+ * value as a condition. The tl.* functions (builtins.c), expressions
+ * (expr.c) and statements (check.c) use it.
+ */
+#include "front/check_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ======================================================================
+ * operators
+ * ==================================================================== */
+
+static bool is_cmp(const char *op)
+{
+    return !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "<") || !strcmp(op, "<=") || !strcmp(op, ">") ||
+           !strcmp(op, ">=");
+}
+
+static bool cmp_result(const char *op, int c3)
+{
+    if (!strcmp(op, "=="))
+        return c3 == 0;
+    if (!strcmp(op, "!="))
+        return c3 != 0;
+    if (!strcmp(op, "<"))
+        return c3 < 0;
+    if (!strcmp(op, "<="))
+        return c3 <= 0;
+    if (!strcmp(op, ">"))
+        return c3 > 0;
+    return c3 >= 0;
+}
+
+/* A binary operator on two compile-time numbers. Returns false when it has
+ * to be computed at run time (symbolic operands the operator cannot keep
+ * symbolic); *dep then names the free constexpr in the way. */
+bool chk_fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_loc loc, cval *out, const char **dep)
+{
+    sym_ctx *s = c->s;
+    *dep = NULL;
+    if (x->kind == C_INT && y->kind == C_INT) {
+        const sym_expr *a = x->i, *b = y->i;
+        int64_t av, bv;
+        const sym_expr *r;
+        const char *why;
+        if (fe_int_arith(c->spec, s, c->a, op, a, b, &r, &why)) {
+            if (why)
+                chk_fail(c, loc, "%s", why);
+            *out = cv_int(r);
+            return true;
+        }
+        if (is_cmp(op)) {
+            const sym_expr *d = sym_sub(s, a, b);
+            int64_t dv;
+            if (sym_is_const(d, &dv)) {
+                *out = cv_bool(c, cmp_result(op, dv < 0 ? -1 : dv > 0));
+                return true;
+            }
+            /* known values are compared directly: their difference may not
+               fit in 64 bits (0 < -2**63) */
+            if (ct_known(c, a, &av) && ct_known(c, b, &bv)) {
+                *out = cv_bool(c, cmp_result(op, av < bv ? -1 : av > bv));
+                return true;
+            }
+            *dep = chk_ct_unbound(c, d);
+            return false;
+        }
+        bool known = ct_known(c, a, &av) && ct_known(c, b, &bv);
+        if (!known) {
+            *dep = chk_ct_unbound(c, sym_add(s, a, b));
+            return false;
+        }
+        if (!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^")) {
+            int64_t bits = !strcmp(op, "&") ? (av & bv) : !strcmp(op, "|") ? (av | bv) : (av ^ bv);
+            *out = cv_int(sym_const(s, bits));
+            out->is_bool = x->is_bool && y->is_bool;
+            return true;
+        }
+        if (!strcmp(op, "<<") || !strcmp(op, ">>")) {
+            if (bv < 0 || bv > 62)
+                chk_fail(c, loc, "shift count %lld out of range", (long long)bv);
+            if (!strcmp(op, ">>")) {
+                *out = cv_int(sym_const(s, av >> bv));
+                return true;
+            }
+            if (av > (INT64_MAX >> bv) || av < (INT64_MIN >> bv))
+                chk_fail(c, loc, "integer overflow in '<<'");
+            *out = cv_int(sym_const(s, (int64_t)((uint64_t)av << bv)));
+            return true;
+        }
+        /* '/' and negative powers give floats */
+    }
+    if (!is_number(x) || !is_number(y))
+        return false;
+    double a, b;
+    int64_t k;
+    if (x->kind == C_FLOAT) {
+        a = x->f;
+    } else if (ct_known(c, x->i, &k)) {
+        a = (double)k;
+    } else {
+        *dep = chk_ct_unbound(c, x->i);
+        return false;
+    }
+    if (y->kind == C_FLOAT) {
+        b = y->f;
+    } else if (ct_known(c, y->i, &k)) {
+        b = (double)k;
+    } else {
+        *dep = chk_ct_unbound(c, y->i);
+        return false;
+    }
+    if (is_cmp(op)) {
+        *out = cv_bool(c, cmp_result(op, a < b ? -1 : a > b));
+        return true;
+    }
+    double r;
+    const char *why;
+    if (!fe_float_arith(op, a, b, &r, &why))
+        chk_fail(c, loc, "operator '%s' is not supported on floats", op);
+    if (why)
+        chk_fail(c, loc, "%s", why);
+    *out = (cval){.kind = C_FLOAT, .f = r};
+    return true;
+}
+
+static tir_opcode binop_code(const char *op)
+{
+    static const struct {
+        const char *op;
+        tir_opcode code;
+    } tab[] = {{"+", TIR_ADD},     {"-", TIR_SUB},     {"*", TIR_MUL},     {"/", TIR_DIV},
+               {"//", TIR_FLOORDIV}, {"%", TIR_MOD},   {"&", TIR_AND},     {"|", TIR_OR},
+               {"^", TIR_XOR},     {"==", TIR_CMP_EQ}, {"!=", TIR_CMP_NE}, {"<", TIR_CMP_LT},
+               {"<=", TIR_CMP_LE}, {">", TIR_CMP_GT},  {">=", TIR_CMP_GE}, {"max", TIR_MAX},
+               {"min", TIR_MIN}};
+    for (size_t i = 0; i < LM_COUNT(tab); i++)
+        if (!strcmp(tab[i].op, op))
+            return tab[i].code;
+    return TIR_NOPS;
+}
+
+/* Pointer + integer: the only pointer arithmetic there is (its loads and
+ * stores are rejected, with the reason, where they happen). */
+static cval pointer_arith(chk *c, const char *op, const cval *x, const cval *y, lm_loc loc)
+{
+    bool px = x->kind == C_VAL && x->v->type.kind == TIR_PTR;
+    const cval *p = px ? x : y, *o = px ? y : x;
+    if (strcmp(op, "+") && !(px && !strcmp(op, "-")))
+        chk_fail(c, loc, "operator '%s' cannot be applied to %s", op, chk_describe(c, p));
+    tir_value *off;
+    if (o->kind == C_INT)
+        off = chk_materialise(c, o, TIR_I32, loc);
+    else if (is_tile_val(o) && tir_elem_is_int(o->v->type.elem) && o->v->type.elem != TIR_I1)
+        off = o->v;
+    else
+        chk_fail(c, loc, "a pointer can only be offset by integers, got %s", chk_describe(c, o));
+    if (!strcmp(op, "-"))
+        off = chk_build1(c, TIR_NEG, loc, off->type, off, NULL, NULL);
+    tir_value *pv = p->v;
+    chk_broadcast_pair(c, &pv, &off, loc, "pointer arithmetic");
+    return cv_val(chk_build1(c, TIR_ADDPTR, loc, pv->type, pv, off, NULL));
+}
+
+cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc)
+{
+    if (!strcmp(op, "is") || !strcmp(op, "is not")) {
+        if (x.kind != C_NONE && y.kind != C_NONE)
+            chk_fail(c, loc, "'%s' is only supported with None", op);
+        bool same = x.kind == C_NONE && y.kind == C_NONE;
+        return cv_bool(c, !strcmp(op, "is") ? same : !same);
+    }
+    if (!strcmp(op, "in") || !strcmp(op, "not in"))
+        chk_fail(c, loc, "'%s' is not supported in loomc kernels", op);
+    if (!strcmp(op, "@"))
+        chk_fail(c, loc, "operator '@' is not supported; use tl.dot(a, b)");
+    /* compile-time values that are not numbers: only (in)equality */
+    bool xo = !is_number(&x) && x.kind != C_VAL, yo = !is_number(&y) && y.kind != C_VAL;
+    if (xo || yo) {
+        if ((!strcmp(op, "==") || !strcmp(op, "!=")) && xo && yo) {
+            bool eq = x.kind == y.kind;
+            if (eq && x.kind == C_DTYPE)
+                eq = x.dtype == y.dtype && x.ptr_dtype == y.ptr_dtype;
+            else if (eq && x.kind == C_STR)
+                eq = !strcmp(x.str, y.str);
+            else if (eq && x.kind == C_TUPLE)
+                chk_fail(c, loc, "comparing tuples is not supported");
+            return cv_bool(c, !strcmp(op, "==") ? eq : !eq);
+        }
+        chk_fail(c, loc, "operator '%s' cannot be applied to %s and %s", op, chk_describe(c, &x), chk_describe(c, &y));
+    }
+    const char *dep = NULL;
+    if (is_number(&x) && is_number(&y)) {
+        cval r;
+        if (chk_fold_binop(c, op, &x, &y, loc, &r, &dep))
+            return r;
+        if (!strcmp(op, "<<") || !strcmp(op, ">>"))
+            chk_fail(c, loc, "operator '%s' needs known integers; it depends on free constexpr '%s'", op,
+                     dep ? dep : "?");
+    }
+    if ((x.kind == C_VAL && x.v->type.kind == TIR_PTR) || (y.kind == C_VAL && y.v->type.kind == TIR_PTR))
+        return pointer_arith(c, op, &x, &y, loc);
+    for (int k = 0; k < 2; k++) {
+        const cval *v = k ? &y : &x;
+        if (v->kind == C_VAL && v->v->type.kind != TIR_TILE)
+            chk_fail(c, loc, "operator '%s' cannot be applied to %s", op, chk_describe(c, v));
+    }
+    if (!strcmp(op, "**"))
+        chk_fail(c, loc, "operator '**' is only supported on compile-time numbers; use tl.exp2/tl.log2 or repeated "
+                         "multiplication on tiles");
+    if (!strcmp(op, "<<") || !strcmp(op, ">>"))
+        chk_fail(c, loc, "shift operators on tiles are not supported in loomc kernels");
+    tir_opcode code = binop_code(op);
+    if (code == TIR_NOPS)
+        chk_fail(c, loc, "operator '%s' is not supported in loomc kernels", op);
+
+    tir_elem e;
+    if (x.kind == C_VAL && y.kind == C_VAL)
+        e = chk_promote(x.v->type.elem, y.v->type.elem);
+    else if (x.kind == C_VAL)
+        e = chk_weak_elem(&y, x.v->type.elem);
+    else if (y.kind == C_VAL)
+        e = chk_weak_elem(&x, y.v->type.elem);
+    else
+        e = chk_promote(chk_natural_elem(&x), chk_natural_elem(&y));
+    if (code == TIR_DIV && !tir_elem_is_float(e))
+        e = TIR_F32; /* true division of integers gives a float, as in Triton */
+    if (code == TIR_FLOORDIV && tir_elem_is_float(e))
+        chk_fail(c, loc, "'//' needs integer operands, got %s; use '/' for floats", tir_elem_name(e));
+    if ((code == TIR_AND || code == TIR_OR || code == TIR_XOR) && tir_elem_is_float(e))
+        chk_fail(c, loc, "operator '%s' needs integer or boolean operands, got %s", op, tir_elem_name(e));
+    if (code == TIR_ADD && e == TIR_I1)
+        e = TIR_I32;
+    tir_value *vx = x.kind == C_VAL ? chk_cast_to(c, x.v, e, loc) : chk_materialise(c, &x, e, loc);
+    tir_value *vy = y.kind == C_VAL ? chk_cast_to(c, y.v, e, loc) : chk_materialise(c, &y, e, loc);
+    chk_broadcast_pair(c, &vx, &vy, loc, lm_arena_printf(c->a, "'%s'", op));
+    tir_elem re = tir_op_has(code, TIR_P_CMP) ? TIR_I1 : e;
+    cval r = cv_val(chk_build1(c, code, loc, tir_t_with_elem(vx->type, re), vx, vy, NULL));
+    r.free_dep = dep;
+    return r;
+}
+
+cval chk_minmax2(chk *c, bool is_max, cval x, cval y, lm_loc loc)
+{
+    if (x.kind == C_INT && y.kind == C_INT)
+        return cv_int(is_max ? sym_max(c->s, x.i, y.i) : sym_min(c->s, x.i, y.i));
+    if (is_number(&x) && is_number(&y)) {
+        cval r;
+        const char *dep;
+        if (chk_fold_binop(c, is_max ? ">" : "<", &x, &y, loc, &r, &dep)) {
+            int64_t k = 0;
+            sym_is_const(r.i, &k);
+            return k ? x : y;
+        }
+    }
+    return chk_binop(c, is_max ? "max" : "min", x, y, loc);
+}
+
+/* A value as an i1 condition of the same shape (x != 0 for numbers). */
+tir_value *chk_to_bool(chk *c, tir_value *v, lm_loc loc)
+{
+    if (v->type.elem == TIR_I1)
+        return v;
+    tir_value *zero = tir_elem_is_float(v->type.elem) ? tir_const_float(&c->b, v->type.elem, 0)
+                                                      : tir_const_int(&c->b, v->type.elem, 0);
+    zero = chk_broadcast_to(c, zero, v->type.rank, v->type.shape, loc);
+    return chk_build1(c, TIR_CMP_NE, loc, tir_t_with_elem(v->type, TIR_I1), v, zero, NULL);
+}

@@ -56,7 +56,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libloomc.a
 tests-bin: $(BUILD)/loomc $(TESTBIN)
 
 # Debian packages the build, the tests and the demo need; installed when missing.
-DEBS = gcc g++ clang make libyaml-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox
+DEBS = gcc g++ clang make python3 libyaml-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox
 deps:
 	@sh tools/deps.sh $(DEBS)
 
@@ -69,7 +69,7 @@ test: deps
 
 # Quick check with one compiler only (not what CI runs).
 check: $(BUILD)/loomc $(TESTBIN)
-	@sh tests/run.sh $(BUILD)
+	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD)
 
 demo: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all

@@ -23,6 +23,25 @@ int cli_run(int argc, char **argv);  /* cmd_run.c */
  * (run_report.c). */
 void cli_run_report(lm_buf *b, const drv_result *r, const arch_desc *arch, const sched_run_result *res, bool json);
 
+/* 'loomc compile': what it prints (compile_report.c). */
+typedef struct cli_compile_out {
+    drv_result *r;
+    const arch_desc *arch;
+    const char *path;                 /* KERNEL.py */
+    const cli_kvs *shapes, *consts;   /* --shape, --const */
+    const sched_plan *plan;
+    const char *mzn_dir, *mzn_solver; /* --emit-mzn, --solver minizinc:ID (NULL: none) */
+    const char *mzn_note;             /* the summary of the models written */
+    double secs;                      /* compile_seconds */
+    int64_t top;                      /* --top */
+    bool explain;                     /* --explain */
+} cli_compile_out;
+/* The report, as text or one JSON object. */
+void cli_compile_report(lm_buf *b, const cli_compile_out *c, bool json);
+/* --emit-mzn: the candidates' problems as MiniZinc models in dir; a
+ * one-line summary goes to *note. False after reporting. */
+bool cli_compile_emit_models(drv_result *r, const arch_desc *arch, const char *kfile, const char *dir, lm_buf *note);
+
 /* 'loomc sim': cmd_sim.c parses the options, reads, binds and validates the
  * program; cli_sim_execute (cmd_sim_run.c) runs it and reports. */
 struct df_program;

@@ -8,37 +8,46 @@
 
 #include "arch/arch.h"
 
-static void help(void)
-{
-    printf("usage: loomc arch [--json] NAME|FILE\n"
-           "       loomc arch --list\n\n"
-           "Check a hardware description against the schema (docs/arch.md) and print it\n"
-           "with derived figures: cores, usable L1, peak TFLOP/s per math fidelity,\n"
-           "aggregate DRAM and NoC bandwidth, and the DRAM-bound intensity per data format.\n\n"
-           "NAME is looked up as NAME.yaml in $LOOMC_ARCH_PATH (colon-separated), then ./arch,\n"
-           "then the arch/ folder of the loomc installation; an argument containing '/' or\n"
-           "ending in .yaml is a path.\n\n"
-           "options:\n"
-           "  --json    print the description and derived figures as one JSON object\n"
-           "  --list    list the descriptions found on the search path\n"
-           "  --help    this text\n"
-           "exit status: 0 valid, 1 bad input (file:line:col: error: ...)\n");
-}
+enum { A_HELP, A_JSON, A_LIST };
+
+static const cli_option arch_opts[] = {
+    {"--json", CLI_FLAG, A_JSON, NULL, NULL, 0, 0, "print the description and derived figures as one JSON object", 0},
+    {"--list", CLI_FLAG, A_LIST, NULL, NULL, 0, 0, "list the descriptions found on the search path", 0},
+    {"--help", CLI_FLAG, A_HELP, NULL, NULL, 0, 0, "this text", 0},
+    {"-h", CLI_FLAG, A_HELP, NULL, NULL, 0, 0, NULL, 0},
+};
+
+static const cli_command arch_cmd = {
+    "arch",
+    "usage: loomc arch [--json] NAME|FILE\n"
+    "       loomc arch --list\n\n"
+    "Check a hardware description against the schema (docs/arch.md) and print it\n"
+    "with derived figures: cores, usable L1, peak TFLOP/s per math fidelity,\n"
+    "aggregate DRAM and NoC bandwidth, and the DRAM-bound intensity per data format.\n\n"
+    "NAME is looked up as NAME.yaml in $LOOMC_ARCH_PATH (colon-separated), then ./arch,\n"
+    "then the arch/ folder of the loomc installation; an argument containing '/' or\n"
+    "ending in .yaml is a path.\n\n"
+    "options:\n",
+    12, arch_opts, (int)LM_COUNT(arch_opts),
+    "exit status: 0 valid, 1 bad input (file:line:col: error: ...)\n"};
 
 int cli_arch(int argc, char **argv)
 {
     const char *what = NULL;
     bool json = false, list = false;
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv, i, "--help") || cli_flag(argv, i, "-h")) {
-            help();
+        const cli_option *o = NULL;
+        const char *v = NULL;
+        int64_t n = 0;
+        cli_take t = cli_table_opt(&arch_cmd, argc, argv, &i, &o, &v, &n);
+        if (t == CLI_TAKEN && o->id == A_HELP) {
+            cli_help_print(stdout, &arch_cmd);
             return LOOMC_OK;
-        } else if (cli_flag(argv, i, "--json")) {
-            json = true;
-        } else if (cli_flag(argv, i, "--list")) {
-            list = true;
+        } else if (t == CLI_TAKEN) {
+            json |= o->id == A_JSON;
+            list |= o->id == A_LIST;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_usage_error("arch", "unknown option '%s'", argv[i]);
+            cli_unknown_option(&arch_cmd, argv[i], "option");
             return LOOMC_EUSER;
         } else if (what) {
             cli_usage_error("arch", "expected one description, got '%s' and '%s'", what, argv[i]);

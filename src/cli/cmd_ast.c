@@ -7,28 +7,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void ast_help(FILE *f)
-{
-    fprintf(f, "usage: loomc ast FILE.py\n\n"
-               "Parse FILE.py (Triton kernels and launch specs) and print its syntax tree as\n"
-               "S-expressions, one statement per line. Nothing is checked beyond syntax:\n"
-               "this shows what the parser understood, not whether loomc can compile it.\n\n"
-               "options:\n"
-               "  --help    show this text\n\n"
-               "exit status: 0 when the file parses, 1 on a syntax error (reported as\n"
-               "FILE:LINE:COL: error: ...), 2 on an internal error.\n");
-}
+enum { T_HELP };
+
+static const cli_option ast_opts[] = {
+    {"--help", CLI_FLAG, T_HELP, NULL, NULL, 0, 0, "show this text", 0},
+    {"-h", CLI_FLAG, T_HELP, NULL, NULL, 0, 0, NULL, 0},
+};
+
+static const cli_command ast_cmd = {
+    "ast",
+    "usage: loomc ast FILE.py\n\n"
+    "Parse FILE.py (Triton kernels and launch specs) and print its syntax tree as\n"
+    "S-expressions, one statement per line. Nothing is checked beyond syntax:\n"
+    "this shows what the parser understood, not whether loomc can compile it.\n\n"
+    "options:\n",
+    12, ast_opts, (int)LM_COUNT(ast_opts),
+    "\n"
+    "exit status: 0 when the file parses, 1 on a syntax error (reported as\n"
+    "FILE:LINE:COL: error: ...), 2 on an internal error.\n"};
 
 int cli_ast(int argc, char **argv)
 {
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv, i, "--help") || cli_flag(argv, i, "-h")) {
-            ast_help(stdout);
+        const cli_option *o = NULL;
+        const char *v = NULL;
+        int64_t n = 0;
+        if (cli_table_opt(&ast_cmd, argc, argv, &i, &o, &v, &n) == CLI_TAKEN) {
+            cli_help_print(stdout, &ast_cmd);
             return LOOMC_OK;
         }
         if (argv[i][0] == '-' && argv[i][1] != 0) {
-            cli_usage_error("ast", "unknown option '%s'", argv[i]);
+            cli_unknown_option(&ast_cmd, argv[i], "option");
             return LOOMC_EUSER;
         }
         if (path) {

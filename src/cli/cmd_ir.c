@@ -6,25 +6,34 @@
 #include "driver/driver.h"
 
 
-static void ir_help(FILE *f)
-{
-    fprintf(f, "usage: loomc ir KERNEL.py --shape NAME=N[,NAME=N...] [--const NAME=N]... [--kernel NAME]\n\n"
-               "Read the Triton kernels and the @loomc.launch spec in KERNEL.py (docs/launch.md),\n"
-               "bind the problem sizes, and print for each launch: the launch (grid, sizes,\n"
-               "tensors, arguments, free constexprs), the kernel's Tile IR (docs/tile-ir.md)\n"
-               "and the access analysis of its block loads and stores.\n\n"
-               "options:\n"
-               "  --shape NAME=N,...   values of the launch spec's sizes (all are required);\n"
-               "                       may be given several times\n"
-               "  --const NAME=N       set an option of the launch spec, or pin a free\n"
-               "                       constexpr (it stays a symbol, with this value); repeatable\n"
-               "  --kernel NAME        the launch spec to use, or a kernel it launches (only\n"
-               "                       that kernel's launches are printed); needed when the\n"
-               "                       file has several launch specs\n"
-               "  --help               show this text\n\n"
-               "Values are integers; True and False stand for 1 and 0.\n"
-               "exit status: 0 success, 1 bad input (FILE:LINE:COL: error: ...), 2 internal error.\n");
-}
+enum { I_HELP };
+
+static const cli_option ir_opts[] = {
+    {"--shape", CLI_SHARED, 0, "NAME=N,...", NULL, 0, 0,
+     "values of the launch spec's sizes (all are required);\nmay be given several times", 0},
+    {"--const", CLI_SHARED, 0, "NAME=N", NULL, 0, 0,
+     "set an option of the launch spec, or pin a free\n"
+     "constexpr (it stays a symbol, with this value); repeatable", 0},
+    {"--kernel", CLI_SHARED, 0, "NAME", NULL, 0, 0,
+     "the launch spec to use, or a kernel it launches (only\n"
+     "that kernel's launches are printed); needed when the\n"
+     "file has several launch specs", 0},
+    {"--help", CLI_FLAG, I_HELP, NULL, NULL, 0, 0, "show this text", 0},
+    {"-h", CLI_FLAG, I_HELP, NULL, NULL, 0, 0, NULL, 0},
+};
+
+static const cli_command ir_cmd = {
+    "ir",
+    "usage: loomc ir KERNEL.py --shape NAME=N[,NAME=N...] [--const NAME=N]... [--kernel NAME]\n\n"
+    "Read the Triton kernels and the @loomc.launch spec in KERNEL.py (docs/launch.md),\n"
+    "bind the problem sizes, and print for each launch: the launch (grid, sizes,\n"
+    "tensors, arguments, free constexprs), the kernel's Tile IR (docs/tile-ir.md)\n"
+    "and the access analysis of its block loads and stores.\n\n"
+    "options:\n",
+    23, ir_opts, (int)LM_COUNT(ir_opts),
+    "\n"
+    "Values are integers; True and False stand for 1 and 0.\n"
+    "exit status: 0 success, 1 bad input (FILE:LINE:COL: error: ...), 2 internal error.\n"};
 
 int cli_ir(int argc, char **argv)
 {
@@ -32,10 +41,14 @@ int cli_ir(int argc, char **argv)
     lm_arena_init(&a);
     cli_kernel_opts ko;
     cli_kernel_opts_init(&ko, "ir", NULL, &a);
+    ko.table = &ir_cmd;
     int rc = LOOMC_EUSER;
     for (int i = 1; i < argc; i++) {
-        if (cli_flag(argv, i, "--help") || cli_flag(argv, i, "-h")) {
-            ir_help(stdout);
+        const cli_option *opt = NULL;
+        const char *v = NULL;
+        int64_t n = 0;
+        if (cli_table_opt(&ir_cmd, argc, argv, &i, &opt, &v, &n) == CLI_TAKEN) {
+            cli_help_print(stdout, &ir_cmd);
             rc = LOOMC_OK;
             goto out;
         }

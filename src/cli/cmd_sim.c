@@ -12,23 +12,63 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f)
+enum { S_HELP, S_ARCH, S_PARAM, S_PRINT, S_CHECK, S_TRACE, S_JSON, S_TIMING_ONLY, S_EXACT_EXP };
+
+static const cli_option sim_opts[] = {
+    {"--arch", CLI_VALUE, S_ARCH, "NAME|FILE", NULL, 0, 0,
+     "hardware description (a name from arch/ or a YAML file)", 0},
+    {"--param", CLI_VALUE, S_PARAM, "NAME=VALUE", NULL, 0, 0, "override a program param (repeatable)", 0},
+    {"--print", CLI_FLAG, S_PRINT, NULL, NULL, 0, 0,
+     "print the program's canonical text and exit\n(with --arch, after checking it against the chip)", 0},
+    {"--check", CLI_FLAG, S_CHECK, NULL, NULL, 0, 0, "compare the outputs with the program's check references", 0},
+    {"--trace", CLI_VALUE, S_TRACE, "FILE", NULL, 0, 0, "write a Chrome/Perfetto trace of every engine", 0},
+    {"--json", CLI_FLAG, S_JSON, NULL, NULL, 0, 0, "print the report as one JSON object", 0},
+    {"--timing-only", CLI_FLAG, S_TIMING_ONLY, NULL, NULL, 0, 0, "skip the arithmetic (for big shapes)", 0},
+    {"--exact-exp", CLI_FLAG, S_EXACT_EXP, NULL, NULL, 0, 0,
+     "exp in exact rather than the chip's approximate mode", 0},
+    {"--help", CLI_FLAG, S_HELP, NULL, NULL, 0, 0, NULL, 0},
+    {"-h", CLI_FLAG, S_HELP, NULL, NULL, 0, 0, NULL, 0},
+};
+
+static const cli_command sim_cmd = {
+    "sim",
+    "usage: loomc sim PROGRAM.df --arch NAME|FILE [options]\n\n"
+    "Simulate a dataflow program (docs/dataflow.md) on a described chip.\n"
+    "All performance figures are simulated, not measured.\n\n"
+    "options:\n",
+    22, sim_opts, (int)LM_COUNT(sim_opts),
+    "exit status: 0 success, 1 bad input or failed check, 2 internal error\n"};
+
+/* One of sim's own options (sim_opts). */
+static void sim_option(struct sim_cli_opts *o, int id, const char *v, bool *print, const char **overrides,
+                       int *noverrides)
 {
-    fprintf(f,
-            "usage: loomc sim PROGRAM.df --arch NAME|FILE [options]\n\n"
-            "Simulate a dataflow program (docs/dataflow.md) on a described chip.\n"
-            "All performance figures are simulated, not measured.\n\n"
-            "options:\n"
-            "  --arch NAME|FILE    hardware description (a name from arch/ or a YAML file)\n"
-            "  --param NAME=VALUE  override a program param (repeatable)\n"
-            "  --print             print the program's canonical text and exit\n"
-            "                      (with --arch, after checking it against the chip)\n"
-            "  --check             compare the outputs with the program's check references\n"
-            "  --trace FILE        write a Chrome/Perfetto trace of every engine\n"
-            "  --json              print the report as one JSON object\n"
-            "  --timing-only       skip the arithmetic (for big shapes)\n"
-            "  --exact-exp         exp in exact rather than the chip's approximate mode\n"
-            "exit status: 0 success, 1 bad input or failed check, 2 internal error\n");
+    switch (id) {
+    case S_ARCH:
+        o->arch = v;
+        break;
+    case S_PARAM:
+        overrides[(*noverrides)++] = v;
+        break;
+    case S_TRACE:
+        o->trace_path = v;
+        break;
+    case S_PRINT:
+        *print = true;
+        break;
+    case S_CHECK:
+        o->check = true;
+        break;
+    case S_JSON:
+        o->json = true;
+        break;
+    case S_TIMING_ONLY:
+        o->timing_only = true;
+        break;
+    case S_EXACT_EXP:
+        o->exact_exp = true;
+        break;
+    }
 }
 
 int cli_sim(int argc, char **argv)
@@ -38,30 +78,20 @@ int cli_sim(int argc, char **argv)
     const char **overrides = lm_xcalloc((size_t)argc + 1, sizeof *overrides);
     int noverrides = 0;
     for (int i = 1; i < argc && !err; i++) {
+        const cli_option *opt = NULL;
         const char *v = NULL;
-        if (cli_flag(argv, i, "--help") || cli_flag(argv, i, "-h")) {
-            usage(stdout);
+        int64_t n = 0;
+        cli_take t = cli_table_opt(&sim_cmd, argc, argv, &i, &opt, &v, &n);
+        if (t == CLI_TAKEN && opt->id == S_HELP) {
+            cli_help_print(stdout, &sim_cmd);
             free(overrides);
             return LOOMC_OK;
-        } else if (cli_opt(argc, argv, &i, "--arch", &v, &err)) {
-            o.arch = v;
-        } else if (cli_opt(argc, argv, &i, "--param", &v, &err)) {
-            if (v)
-                overrides[noverrides++] = v;
-        } else if (cli_opt(argc, argv, &i, "--trace", &v, &err)) {
-            o.trace_path = v;
-        } else if (cli_flag(argv, i, "--print")) {
-            print = true;
-        } else if (cli_flag(argv, i, "--check")) {
-            o.check = true;
-        } else if (cli_flag(argv, i, "--json")) {
-            o.json = true;
-        } else if (cli_flag(argv, i, "--timing-only")) {
-            o.timing_only = true;
-        } else if (cli_flag(argv, i, "--exact-exp")) {
-            o.exact_exp = true;
+        } else if (t == CLI_TAKEN) {
+            sim_option(&o, opt->id, v, &print, overrides, &noverrides);
+        } else if (t == CLI_BAD) {
+            err = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_usage_error("sim", "unknown option '%s'", argv[i]);
+            cli_unknown_option(&sim_cmd, argv[i], "option");
             err = true;
         } else if (o.program_path) {
             cli_usage_error("sim", "more than one program given ('%s' and '%s')", o.program_path, argv[i]);

@@ -1,0 +1,145 @@
+/* run_edits.c - how 'loomc run' reads the options that edit a schedule
+ * (--place, --transport) and TTNN's options (--fidelity, --sdpa-config) for
+ * the driver; cmd_run.c has the table and the calls. */
+#include "cli/run_int.h"
+#include "sched/sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool cli_run_parse_pairs(const char *opt, const char *text, sp_vec *v, lm_arena *a)
+{
+    const char *p = text;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char *item = lm_arena_strndup(a, p, n);
+        char *eq = strchr(item, '=');
+        if (!eq || eq == item || !eq[1]) {
+            cli_usage_error("run", "%s: expected KEY=VALUE, got '%s'", opt, item);
+            return false;
+        }
+        *eq = 0;
+        LM_PUSH(v, ((strpair){item, eq + 1}));
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    if (!v->len) {
+        cli_usage_error("run", "%s needs KEY=VALUE", opt);
+        return false;
+    }
+    return true;
+}
+
+static bool parse_place(const char *s, sched_place *out)
+{
+    static const struct {
+        const char *n;
+        sched_place p;
+    } t[] = {{"x", SCHED_ON_X}, {"y", SCHED_ON_Y}, {"xy", SCHED_ON_XY}, {"time", SCHED_ON_TIME}};
+    for (size_t i = 0; i < LM_COUNT(t); i++)
+        if (!strcmp(s, t[i].n)) {
+            *out = t[i].p;
+            return true;
+        }
+    return false;
+}
+
+static bool parse_transport(const char *s, sched_operand *o)
+{
+    o->interior_sender = false;
+    o->noc = SCHED_NOC_ANY;
+    if (!strcmp(s, "dram")) {
+        o->transport = SCHED_DRAM;
+        o->along = SCHED_ON_TIME;
+        return true;
+    }
+    char kind[16], along[8], mid[8] = "";
+    int n = sscanf(s, "%15[a-z]:%7[a-z]:%7[a-z]", kind, along, mid);
+    if (n < 2)
+        return false;
+    if (!strcmp(kind, "mcast"))
+        o->transport = SCHED_MCAST;
+    else if (!strcmp(kind, "forward"))
+        o->transport = SCHED_FORWARD;
+    else
+        return false;
+    if (!parse_place(along, &o->along) || o->along == SCHED_ON_TIME)
+        return false;
+    if (o->transport == SCHED_FORWARD && o->along == SCHED_ON_XY)
+        return false;
+    if (n == 3) {
+        if (strcmp(mid, "mid") || o->transport != SCHED_MCAST)
+            return false;
+        o->interior_sender = true;
+    }
+    return true;
+}
+
+/* TTNN's options: the fidelity, and an SDPA program config; false after
+ * reporting. */
+bool cli_run_ttnn_options(const run_args *ra, ttnn_sched_opts *bo)
+{
+    *bo = (ttnn_sched_opts){0};
+    bo->have_fidelity = ra->have_fidelity;
+    bo->fidelity = ra->fidelity;
+    bo->no_fuse = ra->no_fuse;
+    if (ra->sdpa.len && strcmp(ra->schedule, "ttnn")) {
+        cli_usage_error("run", "--sdpa-config goes with --schedule ttnn");
+        return false;
+    }
+    for (size_t i = 0; i < ra->sdpa.len; i++) {
+        const char *k = ra->sdpa.items[i].name;
+        int64_t v = ra->sdpa.items[i].value;
+        bool flag = !strcmp(k, "fp32_acc") || !strcmp(k, "interm_bf16");
+        if (flag ? v != 0 && v != 1 : v < 0 || v > 1 << 20) {
+            cli_usage_error("run", "--sdpa-config %s=%lld is out of range", k, (long long)v);
+            return false;
+        }
+        if (!strcmp(k, "q_chunk"))
+            bo->sdpa_q_chunk = (int)v;
+        else if (!strcmp(k, "k_chunk"))
+            bo->sdpa_k_chunk = (int)v;
+        else if (!strcmp(k, "grid_x"))
+            bo->sdpa_grid_x = (int)v;
+        else if (!strcmp(k, "grid_y"))
+            bo->sdpa_grid_y = (int)v;
+        else if (!strcmp(k, "fp32_acc"))
+            bo->have_fp32_acc = true, bo->fp32_acc = v != 0;
+        else if (!strcmp(k, "interm_bf16"))
+            bo->sdpa_interm_16b = v != 0;
+        else {
+            cli_usage_error("run", "--sdpa-config: unknown name '%s' (q_chunk, k_chunk, grid_x, grid_y, fp32_acc, "
+                            "interm_bf16)", k);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* --transport and --place, read for the driver; false after reporting. */
+bool cli_run_edit_options(const run_args *ra, drv_transport *tops, int ntops, drv_place *pls)
+{
+    for (size_t i = 0; i < ra->transports.len; i++)
+        if (i >= (size_t)ntops || !parse_transport(ra->transports.items[i].val, &tops[i].op)) {
+            cli_usage_error("run", "--transport %s=%s: expected dram, mcast:x, mcast:y, mcast:xy (optionally :mid), "
+                            "forward:x or forward:y", ra->transports.items[i].key, ra->transports.items[i].val);
+            return false;
+        } else {
+            tops[i].tensor = ra->transports.items[i].key;
+        }
+    for (size_t i = 0; i < ra->places.len; i++) {
+        char *end;
+        long ax = strtol(ra->places.items[i].key, &end, 10);
+        if (i >= TIR_MAX_GRID || *end || ax < 0 || ax >= TIR_MAX_GRID ||
+            !parse_place(ra->places.items[i].val, &pls[i].place)) {
+            cli_usage_error("run", "--place %s=%s: expected AXIS=x|y|xy|time with AXIS 0, 1 or 2",
+                            ra->places.items[i].key, ra->places.items[i].val);
+            return false;
+        }
+        pls[i].axis = (int)ax;
+    }
+    return true;
+}
+

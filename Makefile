@@ -33,12 +33,23 @@ CLISRC := $(sort $(wildcard src/cli/*.c))
 TESTSRC := $(sort $(wildcard tests/unit/test_*.c))
 
 LIBOBJ := $(LIBSRC:%.c=$(BUILD)/obj/%.o)
+# the TT-Metalium emitter's helper headers, embedded in the library as text
+RTHDR := $(sort $(wildcard src/emit/rt/*.h))
+LIBOBJ += $(BUILD)/obj/gen/emit_rt.o
 CLIOBJ := $(CLISRC:%.c=$(BUILD)/obj/%.o)
 TESTBIN := $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 all: $(BUILD)/loomc
 
 $(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SRCWARN) -c $< -o $@
+
+$(BUILD)/gen/emit_rt.c: $(RTHDR) tools/embed.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed.sh $(RTHDR) > $@
+
+$(BUILD)/obj/gen/emit_rt.o: $(BUILD)/gen/emit_rt.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SRCWARN) -c $< -o $@
 

@@ -28,7 +28,7 @@ LAYERS = [
     ["solve"],
     ["sched"],
     ["lower"],
-    ["ttnn"],
+    ["ttnn", "emit"],
     ["driver"],
     ["bench"],
     ["cli"],

@@ -18,6 +18,7 @@ int cli_bench(int argc, char **argv); /* cmd_bench.c */
 int cli_compile(int argc, char **argv); /* cmd_compile.c */
 int cli_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 int cli_run(int argc, char **argv);  /* cmd_run.c */
+int cli_emit(int argc, char **argv); /* cmd_emit.c */
 
 /* 'loomc run': the report of a finished run, as text or one JSON object
  * (run_report.c). */

@@ -19,11 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    R_HELP, R_SCHEDULE, R_SET, R_PLACE, R_TRANSPORT, R_CHECK, R_TIMING_ONLY, R_TRACE, R_JSON, R_EXACT_EXP,
-    R_PRINT, R_SEED, R_FIDELITY, R_FORMAT, R_EXPLAIN, R_SDPA_CONFIG, R_NO_FUSE
-};
-
 static const cli_option run_opts[] = {
     {"--arch", CLI_SHARED, 0, "NAME|FILE", NULL, 0, 0,
      "hardware description (arch/NAME.yaml or a file)", 0},
@@ -84,6 +79,14 @@ static const cli_option run_opts[] = {
     {"--no-fuse", CLI_FLAG, R_NO_FUSE, NULL, NULL, 0, 0,
      "(loom) do not fuse a launch with the next one that consumes\n"
      "its output block by block; (ttnn) keep SDPA decode's two launches", 0},
+    {"--save-data", CLI_VALUE, R_SAVE_DATA, "DIR", NULL, 0, 0,
+     "(with --check) write the inputs, the reference's and the\n"
+     "simulator's outputs to DIR/{inputs,reference,simulated}/NAME.f32\n"
+     "(float32, each tensor's DRAM rows x columns; docs/emit.md)", 0},
+    {"--outputs-from", CLI_VALUE, R_OUTPUTS_FROM, "DIR", NULL, 0, 0,
+     "(with --check) compare the outputs in DIR/NAME.f32 (a\n"
+     "program from loomc emit, run elsewhere) with the reference\n"
+     "instead of the simulator's", 0},
     {"--help", CLI_FLAG, R_HELP, NULL, NULL, 0, 0,
      "show this text", 0},
     {"-h", CLI_FLAG, R_HELP, NULL, NULL, 0, 0, NULL, 0},
@@ -97,6 +100,7 @@ static const cli_command run_cmd = {
     "                 [--place AXIS=P[,...]] [--transport LOAD=T[,...]] [--check]\n"
     "                 [--timing-only] [--trace FILE] [--json] [--exact-exp] [--print]\n"
     "                 [--seed N] [--fidelity F] [--sdpa-config NAME=N[,...]] [--no-fuse]\n"
+    "                 [--save-data DIR] [--outputs-from DIR]\n"
     "\n"
     "Compile the kernel, choose a schedule, lower every launch to a dataflow program\n"
     "(per-core reader, compute and writer kernels), simulate the launches one after\n"
@@ -112,8 +116,7 @@ static const cli_command run_cmd = {
     "exit status: 0 success (and check passed), 1 bad input, a schedule that cannot\n"
     "be lowered, a run-time error or a failed check, 2 internal error.\n"};
 
-/* One of run's own options (run_opts); false after reporting. */
-static bool run_option(run_args *ra, int id, const char *val, lm_arena *a)
+bool cli_run_option(run_args *ra, int id, const char *val, lm_arena *a)
 {
     switch (id) {
     case R_SET:
@@ -169,6 +172,12 @@ static bool run_option(run_args *ra, int id, const char *val, lm_arena *a)
     case R_PRINT:
         ra->print = true;
         return true;
+    case R_SAVE_DATA:
+        ra->save_data = val;
+        return true;
+    case R_OUTPUTS_FROM:
+        ra->outputs_from = val;
+        return true;
     }
     return true;
 }
@@ -199,7 +208,7 @@ int cli_run(int argc, char **argv)
         }
         if (t == CLI_OTHER)
             t = cli_kernel_opt(&ko, argc, argv, &i);
-        else if (t == CLI_TAKEN && !run_option(&ra, opt->id, val, &a))
+        else if (t == CLI_TAKEN && !cli_run_option(&ra, opt->id, val, &a))
             goto out;
         if (t == CLI_BAD)
             goto out;
@@ -208,6 +217,10 @@ int cli_run(int argc, char **argv)
     }
     if (!cli_kernel_complete(&ko))
         goto out;
+    if ((ra.save_data || ra.outputs_from) && !ra.check) {
+        cli_usage_error("run", "%s needs --check", ra.save_data ? "--save-data" : "--outputs-from");
+        goto out;
+    }
     if (ra.check && ra.timing_only) {
         cli_usage_error("run", "--check needs the arithmetic that --timing-only skips");
         goto out;
@@ -228,24 +241,12 @@ int cli_run(int argc, char **argv)
                                  .have_fidelity = ra.have_fidelity, .fidelity = ra.fidelity, .no_fuse = ra.no_fuse}};
     cli_kernel_drv_opts(&ko, &jo.front);
     lm_buf explained = {0}, progs = {0};
-    drv_origin *org = &jo.origin;
-    org->kind = !strcmp(ra.schedule, "loom")         ? DRV_ORIGIN_LOOM
-                : !strcmp(ra.schedule, "manual")     ? DRV_ORIGIN_MANUAL
-                : !strcmp(ra.schedule, "ttnn")       ? DRV_ORIGIN_TTNN
-                : !strcmp(ra.schedule, "ttnn-tuned") ? DRV_ORIGIN_TTNN_TUNED
-                                                     : DRV_ORIGIN_PLAN;
-    org->name = ra.schedule;
-    org->ttnn = bo;
-    org->explain = ra.explain ? &explained : NULL;
-    org->sets = ra.sets.items;
-    org->nsets = (int)ra.sets.len;
-    org->places = pls;
-    org->nplaces = (int)ra.places.len;
-    org->transports = tops;
-    org->ntransports = (int)ra.transports.len;
+    cli_run_origin(&ra, &bo, tops, pls, ra.explain ? &explained : NULL, &jo.origin);
     jo.run.run = (sched_run_opts){.arch = arch, .check = ra.check, .timing_only = ra.timing_only,
                                   .exact_exp = ra.exact_exp, .trace_path = ra.trace, .seed = ra.seed,
                                   .programs = ra.print ? &progs : NULL};
+    jo.run.save_data = ra.save_data;
+    jo.run.outputs_from = ra.outputs_from;
     drv_run_result res;
     bool ok = drv_job(&r, &jo, &res, &d);
     fputs(lm_buf_str(&explained), stdout);
@@ -256,6 +257,8 @@ int cli_run(int argc, char **argv)
     if (ok) {
         lm_buf b = {0};
         cli_run_report(&b, &r, arch, &res.run, ra.json);
+        if (ra.outputs_from && !ra.json)
+            lm_buf_printf(&b, "the outputs checked are %s/NAME.f32, not the simulator's\n", ra.outputs_from);
         fputs(lm_buf_str(&b), stdout);
         lm_buf_free(&b);
         rc = res.run.check == SCHED_CHECK_FAIL ? LOOMC_EUSER : LOOMC_OK;

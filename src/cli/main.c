@@ -13,6 +13,7 @@ static const struct {
     {"arch", cli_arch, "validate and print a hardware description"},
     {"sim", cli_sim, "simulate a dataflow program on a chip"},
     {"run", cli_run, "compile, schedule, lower and simulate a kernel (--check: against the interpreter)"},
+    {"emit", cli_emit, "write the TT-Metalium program of a kernel's schedule (host, kernels, CMake)"},
     {"calibrate", cli_calibrate, "simulate TTNN's schedules beside TTNN's published measurements"},
     {"bench", cli_bench, "benchmark suites: loomc against TTNN, an oracle and a tuner (simulated)"},
     {"ast", cli_ast, "print the syntax tree of a Python file (for debugging the front end)"},

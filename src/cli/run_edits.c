@@ -143,3 +143,22 @@ bool cli_run_edit_options(const run_args *ra, drv_transport *tops, int ntops, dr
     return true;
 }
 
+
+void cli_run_origin(const run_args *ra, const ttnn_sched_opts *bo, const drv_transport *tops, const drv_place *pls,
+                    lm_buf *explain, drv_origin *org)
+{
+    org->kind = !strcmp(ra->schedule, "loom")         ? DRV_ORIGIN_LOOM
+                : !strcmp(ra->schedule, "manual")     ? DRV_ORIGIN_MANUAL
+                : !strcmp(ra->schedule, "ttnn")       ? DRV_ORIGIN_TTNN
+                : !strcmp(ra->schedule, "ttnn-tuned") ? DRV_ORIGIN_TTNN_TUNED
+                                                      : DRV_ORIGIN_PLAN;
+    org->name = ra->schedule;
+    org->ttnn = *bo;
+    org->explain = explain;
+    org->sets = ra->sets.items;
+    org->nsets = (int)ra->sets.len;
+    org->places = pls;
+    org->nplaces = (int)ra->places.len;
+    org->transports = tops;
+    org->ntransports = (int)ra->transports.len;
+}

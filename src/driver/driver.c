@@ -271,11 +271,14 @@ bool drv_job(drv_result *r, const drv_job_opts *o, drv_run_result *out, lm_diag 
     /* the schedules to run: the origin's, with the edits on top */
     if (!ok || !drv_pick_schedules(r, org, &o->sched, d))
         return false;
-    /* lower -> validate -> simulate -> check */
     const sched_kernel *kp[SCHED_MAX_LAUNCHES];
     const sched_schedule *sp[SCHED_MAX_LAUNCHES];
     for (int l = 0; l < r->sched->nrun; l++)
         kp[l] = r->launches[l].summary, sp[l] = &r->sched->run[l];
+    /* lower -> validate -> the TT-Metalium program for a card */
+    if (o->emit)
+        return drv_emit(o->emit, kp, sp, r->sched->nrun, o->sched.arch, r->sym, d);
+    /* lower -> validate -> simulate -> check */
     return drv_simulate(out, kp, sp, r->sched->nrun, (const tir_tensor *const *)r->spec->tensors,
                         r->spec->ntensors, &o->run, r->sym, d);
 }

@@ -13,7 +13,8 @@
  * a plan file's (drv_schedule_plan), TTNN's or the manual one
  * (drv_pick_schedules, which also applies --set/--place/--transport); then
  * for each program: lower -> df_validate -> sim_run -> the reference check
- * (drv_simulate, run.c).
+ * (drv_simulate, run.c), or lower -> df_validate -> the TT-Metalium program
+ * (drv_emit, target.c).
  */
 #ifndef LOOMC_DRIVER_H
 #define LOOMC_DRIVER_H
@@ -115,6 +116,12 @@ typedef struct drv_run_opts {
     double max_cycles;       /* > 0: stop once the programs' summed cycles reach this (censored; bench) */
     bool math_window;        /* device_cycles ends each program with its last math kernel (calibrate) */
     lm_diag *validate_diag;  /* where the validator reports (NULL: the run's diagnostics) */
+    /* with run.check: write every tensor's data, in its DRAM rows x columns
+       (float32 files DIR/{inputs,reference,simulated}/NAME.f32) */
+    const char *save_data;
+    /* with run.check: compare the outputs in DIR/NAME.f32 (same layout; a
+       program emitted for a card, run elsewhere) instead of the simulator's */
+    const char *outputs_from;
 } drv_run_opts;
 
 typedef enum drv_run_stage {
@@ -138,6 +145,21 @@ typedef struct drv_run_result {
  * (loomc run, bench, calibrate; sched_run_job). */
 bool drv_simulate(drv_run_result *out, const sched_kernel *const *k, const sched_schedule *const *s, int n,
                   const tir_tensor *const *tensors, int ntensors, const drv_run_opts *o, sym_ctx *sc, lm_diag *d);
+
+/* ---- a TT-Metalium program instead of a simulation (target.c) -------------- */
+
+typedef struct drv_emit_opts {
+    const char *dir;              /* the program directory to write */
+    const char *kernel, *shape;   /* the kernel file and the shape as given, for comments */
+    const char *origin;           /* where the schedule came from, for comments */
+    const lm_buf *explain;        /* why this schedule (filled by the origin step), or NULL */
+} drv_emit_opts;
+
+/* Lower each launch of a job (a fused pair is one program), validate, and
+ * write the TT-Metalium program of the whole job into o->dir (emit/). A
+ * construct without a translation is an error at it; false after reporting. */
+bool drv_emit(const drv_emit_opts *o, const sched_kernel *const *k, const sched_schedule *const *s, int n,
+              const arch_desc *a, sym_ctx *sc, lm_diag *d);
 
 /* ---- where the schedules come from (origin.c) ------------------------------ */
 
@@ -183,6 +205,7 @@ typedef struct drv_job_opts {
     drv_sched_opts sched;
     drv_origin origin;
     drv_run_opts run;
+    const drv_emit_opts *emit; /* set: the last step writes a TT-Metalium program instead of simulating */
 } drv_job_opts;
 
 bool drv_job(drv_result *r, const drv_job_opts *o, drv_run_result *out, lm_diag *d);

@@ -27,9 +27,12 @@
 #include "num/num.h"
 #include "sim/sim.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static bool eval_shape(const tir_tensor *t, const sched_schedule *const *s, int n, int64_t *shape)
 {
@@ -156,6 +159,74 @@ static void host_convert(float *nd, const int64_t *shape, int rank, bool fold, i
     free(flat);
 }
 
+/* ---- tensor data files (--save-data, --outputs-from) ----------------------- */
+
+/* dir/sub/NAME.f32: n little-endian float32 values (the host's byte order). */
+static bool save_floats(const char *dir, const char *sub, const char *name, const float *v, int64_t n, lm_diag *d)
+{
+    lm_buf path = {0};
+    lm_buf_printf(&path, "%s/%s", dir, sub);
+    bool ok = (mkdir(dir, 0777) == 0 || errno == EEXIST) && (mkdir(path.s, 0777) == 0 || errno == EEXIST);
+    lm_buf_printf(&path, "/%s.f32", name);
+    FILE *f = ok ? fopen(path.s, "wb") : NULL;
+    ok = f && fwrite(v, sizeof *v, (size_t)n, f) == (size_t)n;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        lm_error_plain(d, "cannot write '%s': %s", path.s, strerror(errno));
+    lm_buf_free(&path);
+    return ok;
+}
+
+static bool load_floats(const char *dir, const char *name, float *v, int64_t n, lm_diag *d)
+{
+    lm_buf path = {0};
+    lm_buf_printf(&path, "%s/%s.f32", dir, name);
+    FILE *f = fopen(path.s, "rb");
+    size_t got = f ? fread(v, sizeof *v, (size_t)n, f) : 0;
+    bool more = f && fgetc(f) != EOF;
+    if (!f)
+        lm_error_plain(d, "cannot read '%s': %s", path.s, strerror(errno));
+    else if (got != (size_t)n || more)
+        lm_error_plain(d, "'%s' does not hold the %lld float32 values of tensor '%s' (its DRAM rows x columns)",
+                       path.s, (long long)n, name);
+    bool ok = f && got == (size_t)n && !more;
+    if (f)
+        fclose(f);
+    lm_buf_free(&path);
+    return ok;
+}
+
+/* The reference's tensor i in its DRAM rows x columns, saved as dir/reference/NAME. */
+static bool save_reference(const char *dir, const tir_tensor *t, const tirx_tensor *ref, const int64_t *shape,
+                           int64_t rows, int64_t cols, lm_diag *d)
+{
+    float *flat = lm_xcalloc((size_t)(rows * cols + 1), sizeof *flat);
+    sched_tensor_to_2d(ref->data, shape, t->rank, t->fold_rows, flat);
+    bool ok = save_floats(dir, "reference", t->name, flat, rows * cols, d);
+    free(flat);
+    return ok;
+}
+
+/* Outputs computed elsewhere (dir/NAME.f32, DRAM rows x columns) as the device's. */
+static bool load_outputs(const char *dir, const tir_tensor *const *tensors, int ntensors, int64_t (*shapes)[TIR_MAX_RANK],
+                         const int64_t (*dims)[2], float **dev, lm_diag *d)
+{
+    for (int i = 0; i < ntensors; i++) {
+        if (tensors[i]->role != TIR_OUTPUT || dims[i][0] <= 0)
+            continue;
+        int64_t n = dims[i][0] * dims[i][1];
+        float *flat = lm_xcalloc((size_t)(n + 1), sizeof *flat);
+        bool ok = load_floats(dir, tensors[i]->name, flat, n, d);
+        if (ok)
+            sched_tensor_from_2d(flat, shapes[i], tensors[i]->rank, tensors[i]->fold_rows, dev[i]);
+        free(flat);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
 bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched_schedule *const *s, int n,
                   const tir_tensor *const *tensors, int ntensors, const drv_run_opts *opts, sym_ctx *sc, lm_diag *d)
 {
@@ -225,6 +296,8 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
        buffers may store it in another format than its element type's) */
     arch_format store[64];
     bool converted[64];
+    int64_t dims[64][2] = {{0}}; /* each tensor's DRAM rows and columns, once a program has it */
+    bool saved[64] = {false};
     for (int i = 0; i < ntensors && i < 64; i++) {
         store[i] = fmt_of(tensors[i]->elem);
         converted[i] = false;
@@ -279,6 +352,12 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
                     if (!strcmp(tensors[i]->name, p->tensors[t].name)) {
                         init[t] = lm_xmalloc((size_t)(p->tensors[t].rows * p->tensors[t].cols + 1) * sizeof **init);
                         sched_tensor_to_2d(dev[i], shapes[i], tensors[i]->rank, tensors[i]->fold_rows, init[t]);
+                        dims[i][0] = p->tensors[t].rows, dims[i][1] = p->tensors[t].cols;
+                        if (opts->save_data && tensors[i]->role == TIR_INPUT && !saved[i]) {
+                            saved[i] = true;
+                            ok = save_floats(opts->save_data, "inputs", tensors[i]->name, init[t],
+                                             dims[i][0] * dims[i][1], d) && ok;
+                        }
                     }
         }
         sim_options so = {0};
@@ -309,9 +388,13 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
             if (check)
                 for (int t = 0; t < p->ntensors; t++)
                     for (int i = 0; i < ntensors; i++)
-                        if (!strcmp(tensors[i]->name, p->tensors[t].name) && tensors[i]->role != TIR_INPUT)
+                        if (!strcmp(tensors[i]->name, p->tensors[t].name) && tensors[i]->role != TIR_INPUT) {
                             sched_tensor_from_2d(r->tensor_data[t], shapes[i], tensors[i]->rank,
                                                  tensors[i]->fold_rows, dev[i]);
+                            if (opts->save_data)
+                                ok = save_floats(opts->save_data, "simulated", tensors[i]->name, r->tensor_data[t],
+                                                 p->tensors[t].rows * p->tensors[t].cols, d) && ok;
+                        }
             sim_result_free(r);
         } else {
             res->failed = DRV_RUN_SIMULATE;
@@ -338,6 +421,16 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
         }
     }
     out->tflops = out->seconds > 0 ? out->flops / out->seconds / 1e12 : 0;
+    /* the data for a program run elsewhere, and its outputs back */
+    for (int i = 0; ok && check && opts->save_data && i < ntensors && i < 64; i++)
+        if (tensors[i]->role != TIR_INPUT && dims[i][0] > 0)
+            ok = save_reference(opts->save_data, tensors[i], &ref[i], shapes[i], dims[i][0], dims[i][1], d);
+    if (ok && check && opts->outputs_from &&
+        !load_outputs(opts->outputs_from, tensors, ntensors < 64 ? ntensors : 64, shapes,
+                      (const int64_t(*)[2])dims, dev, d)) {
+        res->failed = DRV_RUN_CHECK;
+        ok = false;
+    }
     if (ok && check) {
         acc_bound depth = job_depth(k, s, n, sc);
         bool softmax = false;

@@ -500,6 +500,7 @@ void lw_emit_dm_block(kctx *K, const tir_block *b)
 {
     lw *L = K->L;
     for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        K->loc = op->loc;
         if (op->code == TIR_FOR) {
             if (!lw_has_access(L, op->regions[0], K->kind))
                 continue;

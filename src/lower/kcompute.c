@@ -293,6 +293,7 @@ void lw_emit_cblock(kctx *K, const tir_block *b)
         }
     }
     for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        K->loc = op->loc;
         for (int u = 0; u < L->nv; u++)
             if (L->v[u].first_top == op && c_waits(L, u) && !(op->code == TIR_YIELD && L->v[u].rl == R_NEW))
                 c_wait(K, u); /* (a yield does not read the value made in its place) */

@@ -246,6 +246,7 @@ typedef struct kctx {
     df_class *c;
     df_kernel_kind kind;
     df_stmt *loop;        /* where statements go (NULL: the kernel body) */
+    lm_loc loc;           /* the Tile IR op being lowered: where its statements come from */
     const df_expr *pid[TIR_MAX_GRID];
     const df_expr *wave[3];
     const df_expr *nw[3]; /* wave counts (args) */
@@ -286,7 +287,7 @@ typedef struct opnd {
 
 static inline vinfo *V(lw *L, const tir_value *x) { return &L->v[x->uid]; }
 static inline const df_expr *C(kctx *K, int64_t v) { return df_const(K->p, v); }
-static inline df_stmt *S(kctx *K, df_op op) { return df_stmt_new(K->p, op, (lm_loc){0}); }
+static inline df_stmt *S(kctx *K, df_op op) { return df_stmt_new(K->p, op, K->loc); }
 static inline const df_expr *BIN(kctx *K, df_xkind k, const df_expr *a, const df_expr *b) { return df_bin(K->p, k, a, b); }
 static inline const df_expr *x_min(kctx *K, const df_expr *a, const df_expr *b) { return BIN(K, DF_X_MIN, a, b); }
 static inline const df_expr *x_max(kctx *K, const df_expr *a, const df_expr *b) { return BIN(K, DF_X_MAX, a, b); }

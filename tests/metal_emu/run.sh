@@ -28,19 +28,11 @@ ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 
 # the runtime, then one binary per test program
-objs=""
-for f in runtime/host.cpp runtime/kernel_rt.cpp; do
-    o="$BUILD/$(basename "$f" .cpp).o"
-    if $CXX $flags $san -Iinclude -DEMU_INCLUDE_DIR="\"$here/include\"" -c "$f" -o "$o"; then
-        objs="$objs $o"
-    else
-        bad "build $f"
-    fi
-done
+objs=$(sh runtime.sh "$BUILD" "$san") || bad "build the runtime"
 progs="mm_single mm_mcast eltwise spin"
 for p in $progs; do
     [ -f "programs/$p/host.cpp" ] || continue
-    if $CXX $flags $san -Iinclude "programs/$p/host.cpp" $objs -rdynamic -ldl -o "$BUILD/$p"; then
+    if $CXX $flags $san -Iinclude "programs/$p/host.cpp" $objs -rdynamic -ldl -lm -o "$BUILD/$p"; then
         :
     else
         bad "build $p"

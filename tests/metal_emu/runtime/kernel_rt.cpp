@@ -10,6 +10,13 @@
 
 #include "emu.hpp"
 
+// loomc's own tile numerics (src/num/num.c, compiled with the runtime): the matrix engine's
+// products at a fidelity and the packer's rounding, on row-major 32x32 tiles, so that a
+// program computes here what loomc's simulator computes. The enums are passed as ints
+// (arch_fidelity: LoFi 0, HiFi2 1, HiFi3 2, HiFi4 3; arch_format: bf16 0, fp32 1).
+extern "C" void num_tile_matmul_acc(float *dst, const float *a, const float *b, int fidelity);
+extern "C" void num_pack_tile(float *t, int format);
+
 using namespace emu;
 
 namespace {
@@ -391,6 +398,7 @@ struct ComputeState {
     std::vector<float> dst = std::vector<float>(16 * kTile, 0.0f);
     bool touched[16] = {};
     int phase = 0;  // 0 free, 1 math (acquired), 2 committed, 3 pack (waited), 4 legacy acquire_dst
+    bool l1_acc = false;  // pack_reconfig_l1_acc: packs add to what the pages hold
 };
 ComputeState &cs() {
     KernelThread &t = self();
@@ -504,15 +512,19 @@ void emu_matmul(uint32_t cb0, uint32_t cb1, uint32_t t0, uint32_t t1, uint32_t i
     read_tile(cb0, t0, a, "matmul_tiles");
     read_tile(cb1, t1, b, "matmul_tiles");
     float *d = dst_tile(idst);
+    // row-major copies for loomc's numerics; b transposed within the tile when asked
+    static thread_local float ar[kTile], br[kTile], dr[kTile];
     for (int r = 0; r < 32; r++)
         for (int c = 0; c < 32; c++) {
-            float acc = 0.0f;
-            for (int k = 0; k < 32; k++) {
-                float bv = transpose ? b[tidx(c, k)] : b[tidx(k, c)];
-                acc += a[tidx(r, k)] * bv;
-            }
-            d[tidx(r, c)] = dst_store(d[tidx(r, c)] + acc);
+            ar[r * 32 + c] = a[tidx(r, c)];
+            br[r * 32 + c] = transpose ? b[tidx(c, r)] : b[tidx(r, c)];
+            dr[r * 32 + c] = d[tidx(r, c)];
         }
+    // MathFidelity (LoFi 0, HiFi2 2, HiFi3 3, HiFi4 4) as loomc's arch_fidelity
+    int f = self().ccfg.fidelity;
+    num_tile_matmul_acc(dr, ar, br, f <= 0 ? 0 : f - 1);
+    for (int r = 0; r < 32; r++)
+        for (int c = 0; c < 32; c++) d[tidx(r, c)] = dst_store(dr[r * 32 + c]);
     cs().touched[idst] = true;
 }
 
@@ -604,12 +616,34 @@ void emu_pack(uint32_t idst, uint32_t cb, uint32_t out_tile, bool out_of_order) 
     uint32_t off = (s.wr_ptr - s.fifo_addr + pos * s.page_size) % s.fifo_size + s.fifo_addr;
     uint8_t *p = self().core->l1 + off;
     const float *d = dst_tile(idst);
-    if (s.format == FMT_FLOAT32) {
-        std::memcpy(p, d, kTile * 4);
-    } else {
-        for (int i = 0; i < kTile; i++) {
-            uint16_t b = f_to_bf16(d[i]);
+    // the tile to store (plus what the page holds under L1 accumulation), rounded by the
+    // packer as loomc's numerics round it (num_pack_tile: the order of elements does not matter)
+    static thread_local float v[kTile];
+    bool acc = cs().l1_acc, f32 = s.format == FMT_FLOAT32;
+    for (int i = 0; i < kTile; i++) {
+        v[i] = d[i];
+        if (!acc) continue;
+        if (f32) {
+            float old;
+            std::memcpy(&old, p + 4 * i, 4);
+            v[i] += old;
+        } else {
+            uint16_t old;
+            std::memcpy(&old, p + 2 * i, 2);
+            v[i] += bf16_to_f(old);
+        }
+    }
+    num_pack_tile(v, f32 ? 1 : 0);
+    for (int i = 0; i < kTile; i++) {
+        if (f32) {
+            std::memcpy(p + 4 * i, &v[i], 4);
+        } else {
+            uint32_t u;
+            std::memcpy(&u, &v[i], 4);
+            uint16_t b = static_cast<uint16_t>(u >> 16);
             std::memcpy(p + 2 * i, &b, 2);
         }
     }
 }
+
+void emu_pack_l1_acc(bool on) { cs().l1_acc = on; }

@@ -44,6 +44,7 @@ void emu_binary_dest_reuse(int op, uint32_t cb, uint32_t t, uint32_t idst);
 void emu_unary(int op, uint32_t idst, bool approx);
 void emu_reduce(int pool, int dim, uint32_t cb, uint32_t cb_scaler, uint32_t t, uint32_t ts, uint32_t idst);
 void emu_pack(uint32_t idst, uint32_t cb, uint32_t out_tile, bool out_of_order);
+void emu_pack_l1_acc(bool on);
 void emu_compute_init(uint32_t cb_in, uint32_t cb_out);
 
 enum { EMU_EXP = 0, EMU_RECIP = 1 };
@@ -185,6 +186,8 @@ ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_
 
 // pack.h
 ALWI void pack_reconfig_data_format(uint32_t new_ocb) { (void)new_ocb; }
+// packer L1 accumulation: while on, pack_tile adds the tile to what the output page holds
+ALWI void pack_reconfig_l1_acc(const uint32_t l1_acc_en) { emu_pack_l1_acc(l1_acc_en != 0); }
 template <bool out_of_order_output = false>
 ALWI void pack_tile(uint32_t ifrom_dst, uint32_t icb, std::uint32_t output_tile_index = 0) {
     emu_pack(ifrom_dst, icb, output_tile_index, out_of_order_output);

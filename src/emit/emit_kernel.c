@@ -1,0 +1,433 @@
+/* emit_kernel.c - one kernel of one core class as a TT-Metalium kernel
+ * source: the data-movement kernels (reader, writer) on dataflow_api.h and
+ * the helpers of loomc_dm.h, the compute kernel on the compute kernel API
+ * and loomc_compute.h.
+ *
+ * A kernel is emitted in two walks. The first (scan) finds what it uses -
+ * variables, semaphores, DRAM tensors, whether it talks to other cores -
+ * and refuses an op that has no translation; the second writes the source:
+ * the compile-time args (semaphore ids), the runtime args it reads (its
+ * core's cx, cy and the class's args), the tensors and the grid's NoC
+ * tables (common runtime args), the params as named constants, then the
+ * statements, loops kept as loops, each data-movement or compute op under
+ * a comment with its dataflow text.
+ */
+#include "emit/emit_int.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+typedef struct scan {
+    const df_program *p;
+    const df_class *c;
+    df_kernel_kind kind;
+    bool slots[DF_MAX_SLOTS];
+    bool sems[1024];
+    emit_kinfo *info;
+    lm_diag *d;
+    bool ok;
+} scan;
+
+static void use_expr(scan *s, const df_expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == DF_X_VAR && e->slot >= 0 && e->slot < DF_MAX_SLOTS)
+        s->slots[e->slot] = true;
+    use_expr(s, e->a);
+    use_expr(s, e->b);
+}
+
+/* Every expression field of a statement, through the op table. */
+static void use_fields(scan *s, const df_stmt *st)
+{
+    const df_opinfo *oi = &df_ops[st->op];
+    for (int f = 0; f < oi->nfields; f++)
+        if (oi->fields[f].kind == DF_F_EXPR)
+            use_expr(s, *(const df_expr *const *)((const char *)st + oi->fields[f].offset));
+}
+
+/* The ops this emitter translates so far; the others are refused by name. */
+static bool translated(df_op op)
+{
+    switch (op) {
+    case DF_FOR:
+    case DF_CB_RESERVE:
+    case DF_CB_PUSH:
+    case DF_CB_WAIT:
+    case DF_CB_POP:
+    case DF_READ:
+    case DF_WRITE:
+    case DF_READ_BARRIER:
+    case DF_WRITE_BARRIER:
+    case DF_SEND:
+    case DF_MCAST:
+    case DF_SEM_INC:
+    case DF_SEM_SET:
+    case DF_SEM_WAIT:
+    case DF_SEM_MCAST:
+    case DF_MATMUL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void scan_body(scan *s, df_stmt *const *body, int n)
+{
+    for (int i = 0; i < n && s->ok; i++) {
+        const df_stmt *st = body[i];
+        if (!translated(st->op)) {
+            lm_error(s->d, st->loc,
+                     "no TT-Metalium translation of the dataflow op '%s' yet (in the %s kernel of class '%s' of "
+                     "program '%s'); docs/emit.md lists the ops loomc emit translates",
+                     df_ops[st->op].name, df_kernel_name(s->kind), s->c->name, s->p->name);
+            s->ok = false;
+            return;
+        }
+        use_fields(s, st);
+        if (st->sem >= 0 && st->sem < (int)LM_COUNT(s->sems))
+            s->sems[st->sem] = true;
+        if (st->tensor >= 0 && st->tensor < (int)LM_COUNT(s->info->tensors))
+            s->info->tensors[st->tensor] = true;
+        if (st->op == DF_SEND || st->op == DF_MCAST || st->op == DF_SEM_INC || st->op == DF_SEM_MCAST)
+            s->info->noc = true;
+        if (st->op == DF_MCAST || st->op == DF_SEM_MCAST)
+            s->slots[DF_SLOT_CX] = s->slots[DF_SLOT_CY] = true;
+        if (st->op == DF_SEM_MCAST)
+            s->info->scratch_sem = true;
+        if (st->op == DF_FOR)
+            scan_body(s, st->body, st->nbody);
+    }
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+typedef struct writer {
+    lm_buf *b;
+    const df_program *p;
+    const df_class *c;
+    const arch_desc *a;
+    int depth;
+} writer;
+
+static void indent(writer *w)
+{
+    for (int i = 0; i < w->depth; i++)
+        lm_buf_puts(w->b, "    ");
+}
+
+static void x(writer *w, const df_expr *e) { emit_expr(w->b, w->c, e); }
+
+static int64_t page_bytes(writer *w, int cb)
+{
+    for (int i = 0; i < w->c->ncbs; i++)
+        if (w->c->cbs[i].id == cb)
+            return w->a->tile_bytes[w->c->cbs[i].format];
+    return 0;
+}
+
+/* The dataflow text of an op, as a comment above its translation. */
+static void df_comment(writer *w, const df_stmt *st)
+{
+    lm_buf t = {0};
+    df_print_stmt(&t, w->p, w->c, st);
+    indent(w);
+    lm_buf_printf(w->b, "// %s\n", lm_buf_str(&t));
+    lm_buf_free(&t);
+}
+
+/* `name(e1, e2, ...)` where the arguments are given as a format of
+ * expressions ('e'), CB ids ('c'), flags ('f'), literal text ('t'). */
+static void call(writer *w, const char *fn, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    indent(w);
+    lm_buf_printf(w->b, "%s(", fn);
+    for (const char *f = fmt; *f; f++) {
+        if (f != fmt)
+            lm_buf_puts(w->b, ", ");
+        switch (*f) {
+        case 'e':
+            x(w, va_arg(ap, const df_expr *));
+            break;
+        case 'c':
+            lm_buf_printf(w->b, "%d", va_arg(ap, int));
+            break;
+        case 'f':
+            lm_buf_puts(w->b, va_arg(ap, int) ? "true" : "false");
+            break;
+        case 't':
+            lm_buf_puts(w->b, va_arg(ap, const char *));
+            break;
+        }
+    }
+    va_end(ap);
+    lm_buf_puts(w->b, ");\n");
+}
+
+/* A DRAM tensor's variable: dram_NAME (df names never clash with it). */
+static void tensor_var(writer *w, int t, char *out, size_t n) { snprintf(out, n, "dram_%s", w->p->tensors[t].name); }
+
+static void sem_var(writer *w, int sem, char *out, size_t n) { snprintf(out, n, "sem_%s", w->p->sems[sem].name); }
+
+static void body(writer *w, df_stmt *const *stmts, int n);
+
+static void stmt_for(writer *w, const df_stmt *st)
+{
+    const char *v = emit_name(w->c, st->var);
+    indent(w);
+    lm_buf_printf(w->b, "for (int32_t %s = ", v);
+    x(w, st->lo);
+    lm_buf_printf(w->b, "; %s < ", v);
+    x(w, st->hi);
+    if (st->step->kind == DF_X_CONST && st->step->value == 1) {
+        lm_buf_printf(w->b, "; %s++) {\n", v);
+    } else {
+        lm_buf_printf(w->b, "; %s += ", v);
+        x(w, st->step);
+        lm_buf_puts(w->b, ") {\n");
+    }
+    w->depth++;
+    body(w, st->body, st->nbody);
+    w->depth--;
+    indent(w);
+    lm_buf_puts(w->b, "}\n");
+}
+
+static void stmt_cb(writer *w, const df_stmt *st)
+{
+    static const char *const fn[] = {
+        [DF_CB_RESERVE] = "cb_reserve_back", [DF_CB_PUSH] = "cb_push_back",
+        [DF_CB_WAIT] = "cb_wait_front",      [DF_CB_POP] = "cb_pop_front",
+    };
+    call(w, fn[st->op], "ce", st->cb, st->n);
+}
+
+static void stmt_dm(writer *w, const df_stmt *st)
+{
+    char sem[96] = "", pg[32] = "", tv[96] = "";
+    if (st->sem >= 0)
+        sem_var(w, st->sem, sem, sizeof sem);
+    if (st->tensor >= 0)
+        tensor_var(w, st->tensor, tv, sizeof tv);
+    if (st->cb >= 0)
+        snprintf(pg, sizeof pg, "%lld", (long long)page_bytes(w, st->cb));
+    switch (st->op) {
+    case DF_READ_BARRIER:
+        call(w, "noc_async_read_barrier", "");
+        return;
+    case DF_WRITE_BARRIER:
+        call(w, "noc_async_write_barrier", "");
+        return;
+    case DF_SEM_SET:
+        call(w, "loomc::sem_set", "te", sem, st->value);
+        return;
+    case DF_SEM_WAIT:
+        call(w, "loomc::sem_wait", "tef", sem, st->value, st->ge);
+        return;
+    default:
+        break;
+    }
+    df_comment(w, st);
+    switch (st->op) {
+    case DF_READ:
+        call(w, "loomc::read_tiles", "teeeece", tv, st->row, st->col, st->rows, st->cols,
+             st->cb, st->at);
+        break;
+    case DF_WRITE:
+        call(w, "loomc::write_tiles", "ceteeee", st->cb, st->at, tv, st->row, st->col,
+             st->rows, st->cols);
+        break;
+    case DF_SEND:
+        call(w, "loomc::send_pages", "tcteeeee", "grid", st->cb, pg, st->at, st->n, st->x, st->y, st->dst_at);
+        break;
+    case DF_MCAST:
+        call(w, "loomc::mcast_pages", "tttcteeeeeeef", "grid", "cx", "cy", st->cb, pg, st->at, st->n, st->x0, st->y0,
+             st->x1, st->y1, st->dst_at, st->loopback);
+        break;
+    case DF_SEM_INC:
+        call(w, "loomc::sem_inc", "tteee", "grid", sem, st->value, st->x, st->y);
+        break;
+    case DF_SEM_MCAST:
+        call(w, "loomc::sem_mcast", "ttttteeeeef", "grid", "cx", "cy", sem, "sem_scratch", st->value, st->x0,
+             st->y0, st->x1, st->y1, st->loopback);
+        break;
+    default:
+        LM_BUG("emit: data-movement op '%s' without a translation", df_ops[st->op].name);
+    }
+}
+
+static void stmt_matmul(writer *w, const df_stmt *st)
+{
+    df_comment(w, st);
+    indent(w);
+    lm_buf_printf(w->b, "loomc::matmul(%d, %d, %d, ", st->cb, st->cb_b, st->cb_out);
+    const df_expr *e[] = {st->m, st->k, st->nn, st->sub_h, st->sub_w};
+    for (size_t i = 0; i < LM_COUNT(e); i++) {
+        x(w, e[i]);
+        lm_buf_puts(w->b, ", ");
+    }
+    lm_buf_puts(w->b, st->trans_b ? "true, " : "false, ");
+    x(w, st->at);
+    lm_buf_puts(w->b, ", ");
+    x(w, st->at_b);
+    lm_buf_puts(w->b, ", ");
+    x(w, st->at_out);
+    lm_buf_puts(w->b, ", ");
+    x(w, st->acc);
+    lm_buf_puts(w->b, " != 0);\n");
+}
+
+static void body(writer *w, df_stmt *const *stmts, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const df_stmt *st = stmts[i];
+        switch (st->op) {
+        case DF_FOR:
+            stmt_for(w, st);
+            break;
+        case DF_CB_RESERVE:
+        case DF_CB_PUSH:
+        case DF_CB_WAIT:
+        case DF_CB_POP:
+            stmt_cb(w, st);
+            break;
+        case DF_MATMUL:
+            stmt_matmul(w, st);
+            break;
+        default:
+            stmt_dm(w, st);
+            break;
+        }
+    }
+}
+
+/* ---- the prologue -------------------------------------------------------------- */
+
+static const df_stmt *first_matmul(df_stmt *const *stmts, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (stmts[i]->op == DF_MATMUL)
+            return stmts[i];
+        if (stmts[i]->op == DF_FOR) {
+            const df_stmt *m = first_matmul(stmts[i]->body, stmts[i]->nbody);
+            if (m)
+                return m;
+        }
+    }
+    return NULL;
+}
+
+static void header(writer *w, int launch, df_kernel_kind k)
+{
+    lm_buf f = {0};
+    emit_kernel_file(&f, launch, w->c, k);
+    lm_buf_printf(w->b,
+                  "// %s - written by loomc: the %s kernel of core class %s, cores (%d,%d)..(%d,%d),\n"
+                  "// of launch %d (program %s). Each core of the class runs it with its own coordinates\n"
+                  "// (cx, cy) and the class's runtime args.\n",
+                  lm_buf_str(&f), df_kernel_name(k), w->c->name, w->c->x0, w->c->y0, w->c->x1, w->c->y1, launch,
+                  w->p->name);
+    lm_buf_free(&f);
+    lm_buf_puts(w->b, k == DF_COMPUTE ? "#include \"loomc_compute.h\"\n\n" : "#include \"loomc_dm.h\"\n\n");
+}
+
+static void prologue_dm(writer *w, const scan *s)
+{
+    int ct = 0;
+    bool any = false;
+    for (int i = 0; i < w->p->nsems; i++)
+        if (s->sems[i]) {
+            if (!any)
+                lm_buf_puts(w->b, "    // semaphore ids (compile-time args)\n");
+            any = true;
+            lm_buf_printf(w->b, "    constexpr uint32_t sem_%s = get_compile_time_arg_val(%d);\n", w->p->sems[i].name,
+                          i);
+        }
+    ct = w->p->nsems;
+    if (s->info->scratch_sem)
+        lm_buf_printf(w->b,
+                      "    // this kernel's own word, the source of its semaphore multicasts\n"
+                      "    constexpr uint32_t sem_scratch = get_compile_time_arg_val(%d);\n",
+                      ct);
+    int arg = 0;
+    any = false;
+    for (int t = 0; t < w->p->ntensors; t++)
+        if (s->info->tensors[t]) {
+            const df_tensor *dt = &w->p->tensors[t];
+            if (!any)
+                lm_buf_puts(w->b, "    // DRAM tensors (their addresses are common runtime args)\n");
+            any = true;
+            lm_buf_printf(w->b, "    const loomc::Tensor dram_%s = loomc::tensor(%d, %lld, %s, %lld);\n", dt->name, arg++,
+                          (long long)w->a->tile_bytes[dt->format], emit_format(dt->format),
+                          (long long)((dt->cols + w->a->tile_w - 1) / w->a->tile_w));
+        }
+    if (s->info->noc)
+        lm_buf_printf(w->b,
+                      "    // NoC coordinates of the grid's %d columns and %d rows (common runtime args)\n"
+                      "    const loomc::Grid grid = {%d, %d};\n",
+                      w->a->grid_w, w->a->grid_h, arg, w->a->grid_w);
+}
+
+static void prologue_args(writer *w, const scan *s)
+{
+    bool any = false;
+    for (int i = 0; i < w->p->nparams; i++)
+        if (s->slots[DF_SLOT_PARAM0 + i]) {
+            if (!any)
+                lm_buf_puts(w->b, "    // the program's params\n");
+            any = true;
+            lm_buf_printf(w->b, "    constexpr int32_t %s = %lld;\n", emit_name(w->c, DF_SLOT_PARAM0 + i),
+                          (long long)w->p->params[i].value);
+        }
+    int first_arg = DF_SLOT_PARAM0 + w->p->nparams;
+    any = false;
+    for (int slot = 0; slot < first_arg + w->c->nargs; slot++) {
+        if (slot >= DF_SLOT_PARAM0 && slot < first_arg)
+            continue;
+        if (!s->slots[slot])
+            continue;
+        if (!any)
+            lm_buf_puts(w->b, "    // this core (runtime args)\n");
+        any = true;
+        int idx = slot < DF_SLOT_PARAM0 ? slot : 2 + (slot - first_arg);
+        lm_buf_printf(w->b, "    const int32_t %s = loomc::arg(%d);", emit_name(w->c, slot), idx);
+        if (slot >= first_arg) {
+            lm_buf_puts(w->b, "  // ");
+            df_print_expr(w->b, w->p, w->c, w->c->args[slot - first_arg]);
+        }
+        lm_buf_putc(w->b, '\n');
+    }
+}
+
+bool emit_kernel(lm_buf *out, const df_program *p, int launch, const df_class *c, df_kernel_kind k,
+                 const arch_desc *a, emit_kinfo *info, lm_diag *d)
+{
+    memset(info, 0, sizeof *info);
+    const df_kernel *kn = &c->kernels[k];
+    if (kn->nbody == 0)
+        return true;
+    info->present = true;
+    scan s = {.p = p, .c = c, .kind = k, .info = info, .d = d, .ok = true};
+    scan_body(&s, kn->body, kn->nbody);
+    if (!s.ok)
+        return false;
+    writer w = {.b = out, .p = p, .c = c, .a = a, .depth = 1};
+    header(&w, launch, k);
+    if (k == DF_COMPUTE)
+        lm_buf_puts(out, "namespace NAMESPACE {\nvoid MAIN {\n");
+    else
+        lm_buf_puts(out, "void kernel_main() {\n");
+    if (k != DF_COMPUTE)
+        prologue_dm(&w, &s);
+    prologue_args(&w, &s);
+    const df_stmt *mm = k == DF_COMPUTE ? first_matmul(kn->body, kn->nbody) : NULL;
+    if (mm)
+        lm_buf_printf(out, "    mm_init(%d, %d, %d, %d);\n", mm->cb, mm->cb_b, mm->cb_out, mm->trans_b ? 1 : 0);
+    lm_buf_putc(out, '\n');
+    body(&w, kn->body, kn->nbody);
+    lm_buf_puts(out, k == DF_COMPUTE ? "}\n}  // namespace NAMESPACE\n" : "}\n");
+    return true;
+}

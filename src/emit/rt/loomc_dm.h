@@ -1,0 +1,146 @@
+// loomc_dm.h - written by loomc, shared by the data-movement kernels it emits: Python's
+// floor division and modulo (the dataflow program's / and %), DRAM tensors through the
+// interleaved address generator, tile blocks between DRAM and CB pages, and pages and
+// semaphores to other cores over the NoC, with logical core coordinates mapped to NoC
+// coordinates through the tables the host passes. Built on dataflow_api.h only.
+#pragma once
+
+#include <stdint.h>
+
+#include "dataflow_api.h"
+
+namespace loomc {
+
+inline int32_t fdiv(int32_t a, int32_t b) {
+    int32_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+inline int32_t fmod(int32_t a, int32_t b) {
+    int32_t r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+inline int32_t min(int32_t a, int32_t b) { return a < b ? a : b; }
+inline int32_t max(int32_t a, int32_t b) { return a > b ? a : b; }
+
+// Runtime argument i of this core, as the signed value the host computed.
+inline int32_t arg(uint32_t i) { return static_cast<int32_t>(get_arg_val<uint32_t>(i)); }
+
+// A DRAM tensor: one tile a page, interleaved page by page over the DRAM banks; tile (r, c)
+// of a tensor `tile_cols` tiles wide is page r * tile_cols + c. Its address is the common
+// runtime argument `addr_arg`.
+struct Tensor {
+    InterleavedAddrGenFast<true> pages;
+    int32_t tile_cols;
+};
+inline Tensor tensor(uint32_t addr_arg, uint32_t page_bytes, DataFormat format, int32_t tile_cols) {
+    Tensor t = {{get_common_arg_val<uint32_t>(addr_arg), page_bytes, format}, tile_cols};
+    return t;
+}
+
+// The rows x cols tile block whose top-left tile is (row, col), into the reserved pages of
+// `cb` from page `at` on, in row-major order.
+inline void read_tiles(const Tensor &t, int32_t row, int32_t col, int32_t rows, int32_t cols, uint32_t cb,
+                       int32_t at) {
+    uint32_t l1 = get_write_ptr(cb) + static_cast<uint32_t>(at) * t.pages.page_size;
+    for (int32_t r = 0; r < rows; r++)
+        for (int32_t c = 0; c < cols; c++, l1 += t.pages.page_size)
+            noc_async_read_tile(static_cast<uint32_t>((row + r) * t.tile_cols + col + c), t.pages, l1);
+}
+
+// The front pages of `cb` from page `at` on, as the rows x cols tile block at (row, col).
+inline void write_tiles(uint32_t cb, int32_t at, const Tensor &t, int32_t row, int32_t col, int32_t rows,
+                        int32_t cols) {
+    uint32_t l1 = get_read_ptr(cb) + static_cast<uint32_t>(at) * t.pages.page_size;
+    for (int32_t r = 0; r < rows; r++)
+        for (int32_t c = 0; c < cols; c++, l1 += t.pages.page_size)
+            noc_async_write_tile(static_cast<uint32_t>((row + r) * t.tile_cols + col + c), t.pages, l1);
+}
+
+// The compute grid's NoC coordinates: common runtime args from `first` on, the NoC column
+// of each logical column (w of them), then the NoC row of each logical row.
+struct Grid {
+    uint32_t first, w;
+    uint32_t x(int32_t lx) const { return get_common_arg_val<uint32_t>(first + static_cast<uint32_t>(lx)); }
+    uint32_t y(int32_t ly) const { return get_common_arg_val<uint32_t>(first + w + static_cast<uint32_t>(ly)); }
+};
+
+inline uint64_t core_addr(const Grid &g, int32_t x, int32_t y, uint32_t l1) { return get_noc_addr(g.x(x), g.y(y), l1); }
+
+// A rectangle of logical cores (inclusive) as a multicast address: NOC 0 walks it from its
+// low NoC corner, NOC 1 from its high one.
+inline uint64_t rect_addr(const Grid &g, int32_t x0, int32_t y0, int32_t x1, int32_t y1, uint32_t l1) {
+    uint32_t ax = g.x(x0), ay = g.y(y0), bx = g.x(x1), by = g.y(y1);
+    uint32_t lox = ax < bx ? ax : bx, hix = ax < bx ? bx : ax, loy = ay < by ? ay : by, hiy = ay < by ? by : ay;
+    if (noc_index == 0) return get_noc_multicast_addr(lox, loy, hix, hiy, l1);
+    return get_noc_multicast_addr(hix, hiy, lox, loy, l1);
+}
+
+// Whether this core (cx, cy) lies in the rectangle, and how many cores a multicast to it
+// reaches: the sender counts only when it writes itself too (loopback).
+inline bool in_rect(int32_t cx, int32_t cy, int32_t x0, int32_t y0, int32_t x1, int32_t y1) {
+    return cx >= x0 && cx <= x1 && cy >= y0 && cy <= y1;
+}
+inline uint32_t rect_dests(int32_t cx, int32_t cy, int32_t x0, int32_t y0, int32_t x1, int32_t y1, bool loopback) {
+    uint32_t n = static_cast<uint32_t>((x1 - x0 + 1) * (y1 - y0 + 1));
+    return in_rect(cx, cy, x0, y0, x1, y1) && !loopback ? n - 1 : n;
+}
+
+// n pages of `cb` from this core's write pointer + at to core (x, y), at its write pointer
+// + dst_at. The destination's write pointer is this core's own: the cores that exchange
+// pages through a CB reserve and push it in the same steps, so their rings stay in step
+// (the CB has the same address on every core of the program).
+inline void send_pages(const Grid &g, uint32_t cb, uint32_t page_bytes, int32_t at, int32_t n, int32_t x, int32_t y,
+                       int32_t dst_at) {
+    uint32_t wp = get_write_ptr(cb);
+    noc_async_write(wp + static_cast<uint32_t>(at) * page_bytes,
+                    core_addr(g, x, y, wp + static_cast<uint32_t>(dst_at) * page_bytes),
+                    static_cast<uint32_t>(n) * page_bytes);
+}
+
+// The same to every core of a rectangle; this core is written too only with loopback.
+inline void mcast_pages(const Grid &g, int32_t cx, int32_t cy, uint32_t cb, uint32_t page_bytes, int32_t at, int32_t n,
+                        int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_t dst_at, bool loopback) {
+    uint32_t wp = get_write_ptr(cb);
+    uint32_t src = wp + static_cast<uint32_t>(at) * page_bytes, dst = wp + static_cast<uint32_t>(dst_at) * page_bytes;
+    uint32_t bytes = static_cast<uint32_t>(n) * page_bytes;
+    uint32_t dests = rect_dests(cx, cy, x0, y0, x1, y1, loopback);
+    if (loopback && in_rect(cx, cy, x0, y0, x1, y1))
+        noc_async_write_multicast_loopback_src(src, rect_addr(g, x0, y0, x1, y1, dst), bytes, dests);
+    else
+        noc_async_write_multicast(src, rect_addr(g, x0, y0, x1, y1, dst), bytes, dests);
+}
+
+inline volatile tt_l1_ptr uint32_t *sem_ptr(uint32_t sem) {
+    return reinterpret_cast<volatile tt_l1_ptr uint32_t *>(get_semaphore(sem));
+}
+
+// Atomic add of `value` to semaphore `sem` of core (x, y).
+inline void sem_inc(const Grid &g, uint32_t sem, int32_t value, int32_t x, int32_t y) {
+    noc_semaphore_inc(core_addr(g, x, y, get_semaphore(sem)), static_cast<uint32_t>(value));
+}
+
+inline void sem_set(uint32_t sem, int32_t value) { noc_semaphore_set(sem_ptr(sem), static_cast<uint32_t>(value)); }
+
+// Until this core's semaphore equals `value` (at_least: is at least it).
+inline void sem_wait(uint32_t sem, int32_t value, bool at_least) {
+    if (at_least)
+        noc_semaphore_wait_min(sem_ptr(sem), static_cast<uint32_t>(value));
+    else
+        noc_semaphore_wait(sem_ptr(sem), static_cast<uint32_t>(value));
+}
+
+// Store `value` into semaphore `sem` of every core of a rectangle. The value goes out from
+// this kernel's own scratch semaphore, so this core's `sem` keeps its value unless it is in
+// the rectangle with loopback.
+inline void sem_mcast(const Grid &g, int32_t cx, int32_t cy, uint32_t sem, uint32_t scratch, int32_t value, int32_t x0,
+                      int32_t y0, int32_t x1, int32_t y1, bool loopback) {
+    noc_semaphore_set(sem_ptr(scratch), static_cast<uint32_t>(value));
+    uint32_t dests = rect_dests(cx, cy, x0, y0, x1, y1, loopback);
+    uint64_t dst = rect_addr(g, x0, y0, x1, y1, get_semaphore(sem));
+    if (loopback && in_rect(cx, cy, x0, y0, x1, y1))
+        noc_semaphore_set_multicast_loopback_src(get_semaphore(scratch), dst, dests);
+    else
+        noc_semaphore_set_multicast(get_semaphore(scratch), dst, dests);
+}
+
+}  // namespace loomc

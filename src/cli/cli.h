@@ -55,6 +55,8 @@ struct sim_cli_opts {
     bool json;                /* --json: the report as one JSON object */
     bool timing_only;         /* --timing-only: skip the arithmetic */
     bool exact_exp;           /* --exact-exp: exp in exact rather than approximate mode */
+    const char *emit_dir;     /* --emit DIR: write the TT-Metalium program instead */
+    const char *save_data;    /* --save-data DIR: the inputs and simulated outputs as files */
     lm_diag *diag;            /* knows the program's text, for run-time errors */
 };
 /* Returns the exit status. */

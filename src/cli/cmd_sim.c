@@ -6,13 +6,14 @@
  * acts on a filled-in struct sim_cli_opts.
  */
 #include "cli/cli.h"
+#include "driver/driver.h"
 #include "arch/arch.h"
 #include "df/df.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { S_HELP, S_ARCH, S_PARAM, S_PRINT, S_CHECK, S_TRACE, S_JSON, S_TIMING_ONLY, S_EXACT_EXP };
+enum { S_HELP, S_ARCH, S_PARAM, S_PRINT, S_CHECK, S_TRACE, S_JSON, S_TIMING_ONLY, S_EXACT_EXP, S_EMIT, S_SAVE_DATA };
 
 static const cli_option sim_opts[] = {
     {"--arch", CLI_VALUE, S_ARCH, "NAME|FILE", NULL, 0, 0,
@@ -26,6 +27,10 @@ static const cli_option sim_opts[] = {
     {"--timing-only", CLI_FLAG, S_TIMING_ONLY, NULL, NULL, 0, 0, "skip the arithmetic (for big shapes)", 0},
     {"--exact-exp", CLI_FLAG, S_EXACT_EXP, NULL, NULL, 0, 0,
      "exp in exact rather than the chip's approximate mode", 0},
+    {"--emit", CLI_VALUE, S_EMIT, "DIR", NULL, 0, 0,
+     "write the program as a TT-Metalium program into DIR instead\nof simulating it (docs/emit.md)", 0},
+    {"--save-data", CLI_VALUE, S_SAVE_DATA, "DIR", NULL, 0, 0,
+     "write the inputs and the simulated outputs to\nDIR/{inputs,simulated}/NAME.f32 (float32, rows x columns)", 0},
     {"--help", CLI_FLAG, S_HELP, NULL, NULL, 0, 0, NULL, 0},
     {"-h", CLI_FLAG, S_HELP, NULL, NULL, 0, 0, NULL, 0},
 };
@@ -67,6 +72,12 @@ static void sim_option(struct sim_cli_opts *o, int id, const char *v, bool *prin
         break;
     case S_EXACT_EXP:
         o->exact_exp = true;
+        break;
+    case S_EMIT:
+        o->emit_dir = v;
+        break;
+    case S_SAVE_DATA:
+        o->save_data = v;
         break;
     }
 }
@@ -145,6 +156,16 @@ int cli_sim(int argc, char **argv)
         fputs(lm_buf_str(&b), stdout);
         lm_buf_free(&b);
         status = LOOMC_OK;
+        goto out;
+    }
+
+    if (o.emit_dir) {
+        const df_program *one[1] = {p};
+        if (drv_emit_programs(one, 1, a, o.program_path, o.emit_dir, &d)) {
+            printf("loomc sim: wrote the TT-Metalium program of %s for %s into %s\n", o.program_path, a->name,
+                   o.emit_dir);
+            status = LOOMC_OK;
+        }
         goto out;
     }
 

@@ -7,6 +7,8 @@
  * failed check.
  */
 #include "cli/cli.h"
+#include "df/df.h"
+#include "driver/driver.h"
 #include "sim/sim.h"
 
 #include <sys/resource.h>
@@ -27,9 +29,18 @@ int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const
     so.check = o->check;
     so.trace_path = o->trace_path;
     so.exact_exp = o->exact_exp;
+    so.keep_tensors = o->save_data != NULL;
     sim_result *r = sim_run(p, a, &so, o->diag);
     if (!r)
         return LOOMC_EUSER;
+    /* every tensor's data: the inputs as the simulator filled them, the rest as it left them */
+    for (int t = 0; o->save_data && r->tensor_data && t < p->ntensors; t++)
+        if (!drv_save_tensor(o->save_data, p->tensors[t].role == DF_INPUT ? "inputs" : "simulated",
+                             p->tensors[t].name, r->tensor_data[t], p->tensors[t].rows * p->tensors[t].cols,
+                             o->diag)) {
+            sim_result_free(r);
+            return LOOMC_EUSER;
+        }
     lm_buf b = {0};
     if (o->json) {
         sim_print_json(&b, r);

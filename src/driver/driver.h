@@ -148,6 +148,8 @@ bool drv_simulate(drv_run_result *out, const sched_kernel *const *k, const sched
 
 /* ---- a TT-Metalium program instead of a simulation (target.c) -------------- */
 
+struct df_program;
+
 typedef struct drv_emit_opts {
     const char *dir;              /* the program directory to write */
     const char *kernel, *shape;   /* the kernel file and the shape as given, for comments */
@@ -160,6 +162,16 @@ typedef struct drv_emit_opts {
  * construct without a translation is an error at it; false after reporting. */
 bool drv_emit(const drv_emit_opts *o, const sched_kernel *const *k, const sched_schedule *const *s, int n,
               const arch_desc *a, sym_ctx *sc, lm_diag *d);
+
+/* The same for dataflow programs as they are (loomc sim --emit): programs
+ * bound and validated for a; `source` names them in the emitted comments. */
+bool drv_emit_programs(const struct df_program *const *p, int n, const arch_desc *a, const char *source,
+                       const char *dir, lm_diag *d);
+
+/* One tensor's values as dir/sub/NAME.f32 (n little-endian float32 values, its
+ * DRAM rows x columns): what --save-data writes and a program emitted for a
+ * card reads. False after reporting. */
+bool drv_save_tensor(const char *dir, const char *sub, const char *name, const float *v, int64_t n, lm_diag *d);
 
 /* ---- where the schedules come from (origin.c) ------------------------------ */
 

@@ -162,7 +162,7 @@ static void host_convert(float *nd, const int64_t *shape, int rank, bool fold, i
 /* ---- tensor data files (--save-data, --outputs-from) ----------------------- */
 
 /* dir/sub/NAME.f32: n little-endian float32 values (the host's byte order). */
-static bool save_floats(const char *dir, const char *sub, const char *name, const float *v, int64_t n, lm_diag *d)
+bool drv_save_tensor(const char *dir, const char *sub, const char *name, const float *v, int64_t n, lm_diag *d)
 {
     lm_buf path = {0};
     lm_buf_printf(&path, "%s/%s", dir, sub);
@@ -203,7 +203,7 @@ static bool save_reference(const char *dir, const tir_tensor *t, const tirx_tens
 {
     float *flat = lm_xcalloc((size_t)(rows * cols + 1), sizeof *flat);
     sched_tensor_to_2d(ref->data, shape, t->rank, t->fold_rows, flat);
-    bool ok = save_floats(dir, "reference", t->name, flat, rows * cols, d);
+    bool ok = drv_save_tensor(dir, "reference", t->name, flat, rows * cols, d);
     free(flat);
     return ok;
 }
@@ -355,7 +355,7 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
                         dims[i][0] = p->tensors[t].rows, dims[i][1] = p->tensors[t].cols;
                         if (opts->save_data && tensors[i]->role == TIR_INPUT && !saved[i]) {
                             saved[i] = true;
-                            ok = save_floats(opts->save_data, "inputs", tensors[i]->name, init[t],
+                            ok = drv_save_tensor(opts->save_data, "inputs", tensors[i]->name, init[t],
                                              dims[i][0] * dims[i][1], d) && ok;
                         }
                     }
@@ -392,7 +392,7 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
                             sched_tensor_from_2d(r->tensor_data[t], shapes[i], tensors[i]->rank,
                                                  tensors[i]->fold_rows, dev[i]);
                             if (opts->save_data)
-                                ok = save_floats(opts->save_data, "simulated", tensors[i]->name, r->tensor_data[t],
+                                ok = drv_save_tensor(opts->save_data, "simulated", tensors[i]->name, r->tensor_data[t],
                                                  p->tensors[t].rows * p->tensors[t].cols, d) && ok;
                         }
             sim_result_free(r);

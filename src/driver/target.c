@@ -33,6 +33,18 @@ static int schedule_values(const sched_schedule *const *s, int n, emit_value *ou
     return nv;
 }
 
+bool drv_emit_programs(const df_program *const *p, int n, const arch_desc *a, const char *source, const char *dir,
+                       lm_diag *d)
+{
+    const char *base = strrchr(source, '/');
+    emit_job j = {.programs = p, .nprograms = n, .arch = a, .kernel = base ? base + 1 : source,
+                  .shape = "as the program gives it", .origin = "the dataflow program as written"};
+    emit_set files = {0};
+    bool ok = emit_job_files(&files, &j, d) && emit_write(&files, dir, d);
+    emit_set_free(&files);
+    return ok;
+}
+
 bool drv_emit(const drv_emit_opts *o, const sched_kernel *const *k, const sched_schedule *const *s, int n,
               const arch_desc *a, sym_ctx *sc, lm_diag *d)
 {

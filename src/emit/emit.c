@@ -80,17 +80,75 @@ static bool check_exchanged_cbs(const df_program *p, lm_diag *d)
     return true;
 }
 
+/* The first constant page count a CB op on `cb` uses in body (0: none yet),
+ * and whether another differs from it; *bad_loc: where. */
+static void cb_steps(df_stmt *const *body, int n, int cb, int64_t *step, bool *mixed, int64_t *other, lm_loc *at)
+{
+    for (int i = 0; i < n; i++) {
+        const df_stmt *s = body[i];
+        if (s->op == DF_FOR)
+            cb_steps(s->body, s->nbody, cb, step, mixed, other, at);
+        bool cbop = s->op == DF_CB_RESERVE || s->op == DF_CB_PUSH || s->op == DF_CB_WAIT || s->op == DF_CB_POP;
+        if (!cbop || s->cb != cb || s->n->kind != DF_X_CONST)
+            continue;
+        if (*step == 0)
+            *step = s->n->value;
+        else if (s->n->value != *step && !*mixed)
+            *mixed = true, *other = s->n->value, *at = s->loc;
+    }
+}
+
+/* On the card a CB is a ring whose reservations and reads must not cross
+ * its end (the packer and unpacker address pages from the pointers without
+ * wrapping): every CB must move in one step size that divides its pages.
+ * The simulator's rings wrap; a program that relies on it is refused here
+ * rather than emitted wrong. Steps that are not constants are left to the
+ * emulation's run-time check. */
+static bool check_cb_steps(const df_program *p, lm_diag *d)
+{
+    for (int c = 0; c < p->nclasses; c++)
+        for (int i = 0; i < p->classes[c].ncbs; i++) {
+            const df_class *dc = &p->classes[c];
+            const df_cb *cb = &dc->cbs[i];
+            int64_t step = 0, other = 0;
+            bool mixed = false;
+            lm_loc at = cb->loc;
+            for (int k = 0; k < DF_NKERNELS; k++)
+                cb_steps(dc->kernels[k].body, dc->kernels[k].nbody, cb->id, &step, &mixed, &other, &at);
+            if (!mixed && (step == 0 || cb->pages % step == 0))
+                continue;
+            if (mixed)
+                lm_error(d, at,
+                         "CB %d of class '%s' moves in steps of %lld and %lld pages (a ring of %lld): on the card a "
+                         "CB's reservations and reads must not cross its end, so loomc emit needs one step size for "
+                         "it (this program's CB plan relies on the simulator's wrapping rings; docs/emit.md)",
+                         cb->id, dc->name, (long long)step, (long long)other, (long long)cb->pages);
+            else
+                lm_error(d, at,
+                         "CB %d of class '%s' moves in steps of %lld pages, which do not divide its %lld: on the card "
+                         "a CB's reservations and reads must not cross its end (docs/emit.md)",
+                         cb->id, dc->name, (long long)step, (long long)cb->pages);
+            return false;
+        }
+    return true;
+}
+
 static bool emit_launch_kernels(emit_set *out, const emit_job *j, int l, emit_launch *el, lm_diag *d)
 {
     const df_program *p = j->programs[l];
     el->p = p;
     el->kinfo = lm_xcalloc((size_t)(p->nclasses > 0 ? p->nclasses : 1), sizeof *el->kinfo);
-    if (!check_formats(p, d) || !check_exchanged_cbs(p, d))
+    el->extras = lm_xcalloc((size_t)(p->nclasses > 0 ? p->nclasses : 1), sizeof *el->extras);
+    if (!check_formats(p, d) || !check_exchanged_cbs(p, d) || !check_cb_steps(p, d))
         return false;
+    for (int c = 0; c < p->nclasses; c++)
+        if (!emit_class_extras(p, &p->classes[c], j->arch, &el->extras[c], d))
+            return false;
     for (int c = 0; c < p->nclasses; c++)
         for (int k = 0; k < DF_NKERNELS; k++) {
             lm_buf text = {0};
-            if (!emit_kernel(&text, p, l, &p->classes[c], (df_kernel_kind)k, j->arch, &el->kinfo[c][k], d)) {
+            if (!emit_kernel(&text, p, l, &p->classes[c], (df_kernel_kind)k, j->arch, &el->extras[c],
+                             &el->kinfo[c][k], d)) {
                 lm_buf_free(&text);
                 return false;
             }
@@ -135,8 +193,10 @@ bool emit_job_files(emit_set *out, const emit_job *j, lm_diag *d)
         emit_cmake(emit_add_file(out, "CMakeLists.txt"), j, el, j->nprograms);
         emit_readme(emit_add_file(out, "README.md"), j);
     }
-    for (int l = 0; l < j->nprograms; l++)
+    for (int l = 0; l < j->nprograms; l++) {
         free(el[l].kinfo);
+        free(el[l].extras);
+    }
     free(el);
     if (!ok)
         emit_set_free(out);

@@ -97,6 +97,28 @@ static void cbs(lm_buf *b, const df_program *p, const arch_desc *a)
         }
 }
 
+/* The extra CBs of each class (emit_class_extras), on its own cores. */
+static void extra_cbs(lm_buf *b, const emit_launch *l, const arch_desc *a)
+{
+    for (int c = 0; c < l->p->nclasses; c++) {
+        const emit_extras *x = &l->extras[c];
+        struct {
+            int id;
+            arch_format f;
+            int pages;
+            const char *what;
+        } e[] = {{x->scaler, ARCH_BF16, 1, "the unit tile of the row reductions"},
+                 {x->fold, ARCH_FP32, 1, "a folded row sum on its way to the reduction"},
+                 {x->iota, ARCH_FP32, 2, "the index tiles of the masks"}};
+        for (size_t i = 0; i < LM_COUNT(e); i++)
+            if (e[i].id >= 0)
+                P("    CreateCircularBuffer(program, %s, CircularBufferConfig(%d * %lld, {{%d, %s}}).set_page_size(%d, "
+                  "%lld));  // %s\n",
+                  l->p->classes[c].name, e[i].pages, (long long)a->tile_bytes[e[i].f], e[i].id, emit_format(e[i].f),
+                  e[i].id, (long long)a->tile_bytes[e[i].f], e[i].what);
+    }
+}
+
 static bool any_scratch(const emit_launch *l, df_kernel_kind k)
 {
     for (int c = 0; c < l->p->nclasses; c++)
@@ -190,6 +212,7 @@ static void launch_fn(lm_buf *b, const emit_job *j, const emit_launch *l, int la
           emit_name(&p->classes[0], DF_SLOT_PARAM0 + i), (long long)p->params[i].value);
     class_ranges(b, p);
     cbs(b, p, j->arch);
+    extra_cbs(b, l, j->arch);
     sems(b, l);
     P("    const std::vector<uint32_t> noc = noc_tables(device);\n");
     for (int c = 0; c < p->nclasses; c++) {

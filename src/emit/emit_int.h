@@ -8,7 +8,8 @@
  * loomc::fdiv / loomc::fmod (emit_expr). Files are added to the set in the
  * order they are written, so the set is deterministic. Layering inside the
  * folder: emit_text.c (names, expressions, the file set) < emit_rt.c (the
- * helper headers' text) < emit_kernel.c (kernel sources) < emit_host.c (the
+ * helper headers' text) < emit_compute.c (compute ops) < emit_kernel.c
+ * (kernel sources) < emit_host.c (the
  * host program, CMake) < emit.c (the job, writing the directory).
  */
 #ifndef LOOMC_EMIT_INT_H
@@ -38,7 +39,29 @@ extern const char *const emit_rt_names[];
 extern const char *const *const emit_rt_texts[];
 extern const int emit_rt_count;
 
-/* ---- emit_kernel.c ------------------------------------------------------- */
+/* ---- the extra CBs (emit_compute.c) ------------------------------------------ */
+
+/* CBs a class needs beyond its program's, for the compute ops' translations
+ * (-1: not needed): the unit tile row reductions scale by (bf16, 1 page),
+ * the fp32 page a folded row sum goes through, and the two index tiles
+ * masks compare (fp32, 2 pages, made by the reader). */
+typedef struct emit_extras {
+    int scaler, fold, iota;
+} emit_extras;
+
+/* ---- emit_compute.c -------------------------------------------------------- */
+
+/* The extra CBs class c needs, at ids its program leaves free; false after
+ * reporting when there are not enough free ids. */
+bool emit_class_extras(const df_program *p, const df_class *c, const arch_desc *a, emit_extras *x, lm_diag *d);
+/* Whether compute op st (not matmul) has a translation as it stands;
+ * false after reporting what it lacks. */
+bool emit_compute_ok(const df_program *p, const df_class *c, const df_stmt *st, lm_diag *d);
+/* The translation of compute op st (not matmul, not a CB op) at depth. */
+void emit_compute_stmt(lm_buf *b, int depth, const df_program *p, const df_class *c, const df_stmt *st,
+                       const emit_extras *x);
+
+/* ---- emit_kernel.c ---------------------------------------------------------- */
 
 /* What the host must know of one kernel to create it: its compile-time args
  * are the semaphores' ids (in df order, then the scratch semaphore of a
@@ -56,7 +79,7 @@ typedef struct emit_kinfo {
 /* The source of kernel k of class c of program p (launch `launch`), its
  * facts in info. False after reporting a construct with no translation. */
 bool emit_kernel(lm_buf *out, const df_program *p, int launch, const df_class *c, df_kernel_kind k,
-                 const arch_desc *a, emit_kinfo *info, lm_diag *d);
+                 const arch_desc *a, const emit_extras *x, emit_kinfo *info, lm_diag *d);
 
 /* ---- emit_host.c ----------------------------------------------------------- */
 
@@ -65,6 +88,7 @@ bool emit_kernel(lm_buf *out, const df_program *p, int launch, const df_class *c
 typedef struct emit_launch {
     const df_program *p;
     emit_kinfo (*kinfo)[DF_NKERNELS]; /* per class */
+    emit_extras *extras;              /* per class */
 } emit_launch;
 
 void emit_host(lm_buf *out, const emit_job *j, const emit_launch *l, int n);

@@ -26,6 +26,8 @@ typedef struct scan {
     emit_kinfo *info;
     lm_diag *d;
     bool ok;
+    bool exact_exp2;      /* an exp2 in exact mode (approximate ones: info->approx_exp) */
+    lm_loc exp2_loc;
 } scan;
 
 static void use_expr(scan *s, const df_expr *e)
@@ -67,10 +69,32 @@ static bool translated(df_op op)
     case DF_SEM_WAIT:
     case DF_SEM_MCAST:
     case DF_MATMUL:
+    case DF_ELTWISE:
+    case DF_SFPU:
+    case DF_REDUCE:
+    case DF_COPY:
+    case DF_FILL:
+    case DF_MASK:
+    case DF_TRANSPOSE:
+    case DF_CHAIN:
         return true;
     default:
         return false;
     }
+}
+
+/* The exp2 calls of a kernel share its math_approx_mode: note which modes it needs. */
+static void note_exp2(scan *s, const df_stmt *st)
+{
+    if (st->op == DF_SFPU && st->sub == DF_EXP2) {
+        if (st->exact)
+            s->exact_exp2 = true;
+        else
+            s->info->approx_exp = true;
+    }
+    if (st->op == DF_CHAIN)
+        for (int k = 0; k < st->nbody; k++)
+            note_exp2(s, st->body[k]);
 }
 
 static void scan_body(scan *s, df_stmt *const *body, int n)
@@ -85,7 +109,21 @@ static void scan_body(scan *s, df_stmt *const *body, int n)
             s->ok = false;
             return;
         }
+        if (df_ops[st->op].engine == DF_ENGINE_COMPUTE && st->op != DF_MATMUL && !emit_compute_ok(s->p, s->c, st, s->d)) {
+            s->ok = false;
+            return;
+        }
+        note_exp2(s, st);
+        if (s->exact_exp2 && s->info->approx_exp) {
+            lm_error(s->d, st->loc, "the compute kernel of class '%s' has exp2 both exact and in the approximate mode; "
+                     "loomc emit sets one math_approx_mode per kernel", s->c->name);
+            s->ok = false;
+            return;
+        }
         use_fields(s, st);
+        if (st->op == DF_CHAIN)
+            for (int k = 0; k < st->nbody; k++)
+                use_fields(s, st->body[k]);
         if (st->sem >= 0 && st->sem < (int)LM_COUNT(s->sems))
             s->sems[st->sem] = true;
         if (st->tensor >= 0 && st->tensor < (int)LM_COUNT(s->info->tensors))
@@ -108,6 +146,7 @@ typedef struct writer {
     const df_program *p;
     const df_class *c;
     const arch_desc *a;
+    const emit_extras *x;
     int depth;
 } writer;
 
@@ -298,7 +337,12 @@ static void body(writer *w, df_stmt *const *stmts, int n)
             stmt_matmul(w, st);
             break;
         default:
-            stmt_dm(w, st);
+            if (df_ops[st->op].engine == DF_ENGINE_COMPUTE) {
+                df_comment(w, st);
+                emit_compute_stmt(w->b, w->depth, w->p, w->c, st, w->x);
+            } else {
+                stmt_dm(w, st);
+            }
             break;
         }
     }
@@ -306,18 +350,36 @@ static void body(writer *w, df_stmt *const *stmts, int n)
 
 /* ---- the prologue -------------------------------------------------------------- */
 
-static const df_stmt *first_matmul(df_stmt *const *stmts, int n)
+/* The first compute op of a kernel (for the one full init a compute kernel makes). */
+static const df_stmt *first_op(df_stmt *const *stmts, int n)
 {
     for (int i = 0; i < n; i++) {
-        if (stmts[i]->op == DF_MATMUL)
-            return stmts[i];
         if (stmts[i]->op == DF_FOR) {
-            const df_stmt *m = first_matmul(stmts[i]->body, stmts[i]->nbody);
+            const df_stmt *m = first_op(stmts[i]->body, stmts[i]->nbody);
             if (m)
                 return m;
+        } else if (df_ops[stmts[i]->op].engine == DF_ENGINE_COMPUTE) {
+            return stmts[i];
         }
     }
     return NULL;
+}
+
+/* The compute kernel's one full init (the hardware's formats for its first
+ * op; each op's own short init and format reconfiguration follow it), and
+ * the extra CBs its ops read. */
+static void prologue_compute(writer *w, const df_kernel *kn)
+{
+    const df_stmt *op = first_op(kn->body, kn->nbody);
+    if (op && op->op == DF_MATMUL)
+        lm_buf_printf(w->b, "    mm_init(%d, %d, %d, %d);\n", op->cb, op->cb_b, op->cb_out, op->trans_b ? 1 : 0);
+    else if (op)
+        lm_buf_printf(w->b, "    binary_op_init_common(%d, %d, %d);\n", op->cb >= 0 ? op->cb : op->cb_out,
+                      op->cb_b >= 0 ? op->cb_b : op->cb >= 0 ? op->cb : op->cb_out, op->cb_out);
+    if (w->x->scaler >= 0)
+        lm_buf_printf(w->b, "    loomc::make_scaler(%d);  // the unit tile of the row reductions\n", w->x->scaler);
+    if (w->x->iota >= 0)
+        lm_buf_printf(w->b, "    cb_wait_front(%d, 2);  // the index tiles of the masks (from the reader)\n", w->x->iota);
 }
 
 static void header(writer *w, int launch, df_kernel_kind k)
@@ -403,18 +465,19 @@ static void prologue_args(writer *w, const scan *s)
 }
 
 bool emit_kernel(lm_buf *out, const df_program *p, int launch, const df_class *c, df_kernel_kind k,
-                 const arch_desc *a, emit_kinfo *info, lm_diag *d)
+                 const arch_desc *a, const emit_extras *x, emit_kinfo *info, lm_diag *d)
 {
     memset(info, 0, sizeof *info);
     const df_kernel *kn = &c->kernels[k];
-    if (kn->nbody == 0)
+    bool iota = k == DF_READER && x->iota >= 0;
+    if (kn->nbody == 0 && !iota)
         return true;
     info->present = true;
     scan s = {.p = p, .c = c, .kind = k, .info = info, .d = d, .ok = true};
     scan_body(&s, kn->body, kn->nbody);
     if (!s.ok)
         return false;
-    writer w = {.b = out, .p = p, .c = c, .a = a, .depth = 1};
+    writer w = {.b = out, .p = p, .c = c, .a = a, .x = x, .depth = 1};
     header(&w, launch, k);
     if (k == DF_COMPUTE)
         lm_buf_puts(out, "namespace NAMESPACE {\nvoid MAIN {\n");
@@ -423,9 +486,10 @@ bool emit_kernel(lm_buf *out, const df_program *p, int launch, const df_class *c
     if (k != DF_COMPUTE)
         prologue_dm(&w, &s);
     prologue_args(&w, &s);
-    const df_stmt *mm = k == DF_COMPUTE ? first_matmul(kn->body, kn->nbody) : NULL;
-    if (mm)
-        lm_buf_printf(out, "    mm_init(%d, %d, %d, %d);\n", mm->cb, mm->cb_b, mm->cb_out, mm->trans_b ? 1 : 0);
+    if (k == DF_COMPUTE)
+        prologue_compute(&w, kn);
+    if (iota)
+        lm_buf_printf(out, "    loomc::iota_tiles(%d);  // the index tiles the compute kernel's masks read\n", x->iota);
     lm_buf_putc(out, '\n');
     body(&w, kn->body, kn->nbody);
     lm_buf_puts(out, k == DF_COMPUTE ? "}\n}  // namespace NAMESPACE\n" : "}\n");

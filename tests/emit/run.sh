@@ -90,6 +90,40 @@ for arch in wormhole_n150 blackhole_p150; do
     case_ "mm_ttnn_$arch" $arch $MM --shape M=512,N=512,K=512 --schedule ttnn
 done
 
+# dataflow programs as written (loomc sim --emit): every compute op besides matmul, with fp32
+# Dst, bit for bit against the simulator
+# dfcase NAME ARCH PROGRAM: emit, build, run on the emulation, compare with 'loomc sim --save-data'
+dfcase() {
+    name=$1 arch=$2 prog=$3
+    d="$BUILD/$name"
+    if ! "$LOOMC" sim "$prog" --arch "$arch" --emit "$d" >"$BUILD/$name.emit" 2>&1 ||
+        ! "$LOOMC" sim "$prog" --arch "$arch" --save-data "$d/data" >"$BUILD/$name.run" 2>&1; then
+        bad "$name: emit or simulate" "$BUILD/$name.emit"
+        return
+    fi
+    if ! build "$d"; then
+        bad "$name: build" "$d/build.log"
+        return
+    fi
+    mkdir -p "$d/out"
+    if ! (cd "$d" && EMU_ARCH=$(emu_arch "$arch") ./loomc_job data/inputs out) >"$BUILD/$name.emu" 2>&1; then
+        bad "$name: run on the emulation" "$BUILD/$name.emu"
+        return
+    fi
+    n=0 differ=""
+    for f in "$d"/data/simulated/*.f32; do
+        n=$((n + 1))
+        cmp -s "$f" "$d/out/$(basename "$f")" || differ="$differ $(basename "$f")"
+    done
+    if [ -z "$differ" ] && [ $n -gt 0 ]; then ok "$name: $n outputs bit for bit the simulator's"; else bad "$name: outputs differ:$differ"; fi
+}
+sed 's/^class main x0=0 y0=0 x1=0 y1=0 {/class main x0=0 y0=0 x1=0 y1=0 fp32_acc=1 {/' tests/sim/softmax_chain.df \
+    >"$BUILD/softmax_fp32.df"
+for arch in wormhole_n150 blackhole_p150; do
+    dfcase "ops_$arch" $arch tests/emit/compute_ops.df
+    dfcase "softmax_$arch" $arch "$BUILD/softmax_fp32.df"
+done
+
 # the emitted sources of one small case, against the golden copy
 g="$BUILD/golden_case"
 "$LOOMC" emit $MM --arch wormhole_n150 --shape M=64,N=64,K=64 -o "$g" >/dev/null 2>&1
@@ -146,6 +180,16 @@ if "$LOOMC" run $MM --arch wormhole_n150 --shape M=256,N=256,K=256 --check --out
     bad "check: a wrong output value passed --outputs-from" "$BUILD/wrong.check"
 else
     ok "check: a wrong output value fails --outputs-from"
+fi
+
+# a CB plan that relies on the simulator's wrapping rings is refused, not emitted wrong
+if "$LOOMC" emit kernels/flash_attention.py --arch wormhole_n150 --shape B=1,H=2,S=256,D=64 --const CAUSAL=0 \
+    -o "$BUILD/fa" >"$BUILD/fa.err" 2>&1; then
+    bad "refusal: flash attention's wrapping CB was emitted"
+elif grep -q "error: CB 6 of class 'cores_0_0' moves in steps of 1 and 2 pages" "$BUILD/fa.err"; then
+    ok "refusal: a CB that needs a wrapping ring is named"
+else
+    bad "refusal: wrapping CB message" "$BUILD/fa.err"
 fi
 
 # constructs without a translation are refused by name

@@ -2,16 +2,33 @@
 // floor division and modulo (the dataflow program's / and %), and the tile blocks of the
 // dataflow program's compute ops on the compute kernel API: a matmul block computed
 // sub-block by sub-block in Dst, accumulated over K there, packed once per sub-block
-// (adding to what the output pages hold under packer L1 accumulation).
+// (adding to what the output pages hold under packer L1 accumulation); element-wise,
+// SFPU, fill, copy, transpose, row reductions and masks one tile at a time through Dst;
+// chains of them applied to a tile held in Dst and packed once.
 #pragma once
 
 #include <stdint.h>
 
+#include "compute_kernel_api.h"
+#include "compute_kernel_api/bcast.h"
 #include "compute_kernel_api/cb_api.h"
 #include "compute_kernel_api/common.h"
+#include "compute_kernel_api/eltwise_binary.h"
+#include "compute_kernel_api/eltwise_binary_sfpu.h"
+#include "compute_kernel_api/eltwise_unary/binop_with_scalar.h"
+#include "compute_kernel_api/eltwise_unary/eltwise_unary.h"
+#include "compute_kernel_api/eltwise_unary/exp.h"
+#include "compute_kernel_api/eltwise_unary/fill.h"
+#include "compute_kernel_api/eltwise_unary/negative.h"
+#include "compute_kernel_api/eltwise_unary/recip.h"
+#include "compute_kernel_api/mask.h"
 #include "compute_kernel_api/matmul.h"
 #include "compute_kernel_api/pack.h"
+#include "compute_kernel_api/reconfig_data_format.h"
+#include "compute_kernel_api/reduce.h"
 #include "compute_kernel_api/reg_api.h"
+#include "compute_kernel_api/tile_move_copy.h"
+#include "compute_kernel_api/transpose_wh.h"
 
 namespace loomc {
 
@@ -57,6 +74,314 @@ inline void matmul(uint32_t a, uint32_t b, uint32_t out, int32_t m, int32_t k, i
             tile_regs_release();
         }
     pack_reconfig_l1_acc(0);
+}
+
+// ---- one tile at a time through Dst -------------------------------------------------
+
+// A float's bit pattern, as the SFPU's scalar parameters take it.
+inline uint32_t bits(float x) {
+    union {
+        float f;
+        uint32_t u;
+    } v;
+    v.f = x;
+    return v.u;
+}
+
+// Pack Dst tile 0 to page `page` at the back of `out` (added to it under acc) and release Dst.
+inline void pack_one(uint32_t out, int32_t page, bool acc) {
+    tile_regs_commit();
+    tile_regs_wait();
+    pack_reconfig_data_format(out);
+    if (acc) pack_reconfig_l1_acc(1);
+    pack_tile<true>(0, out, static_cast<uint32_t>(page));
+    if (acc) pack_reconfig_l1_acc(0);
+    tile_regs_release();
+}
+
+// Tile `t` of cb's front pages into Dst[d].
+inline void load(uint32_t cb, int32_t t, uint32_t d) {
+    reconfig_data_format_srca(cb);
+    copy_tile_to_dst_init_short(cb);
+    copy_tile(cb, static_cast<uint32_t>(t), d);
+}
+
+enum Binop { ADD, SUB, MUL, MAX };
+enum Bcast { NO_BCAST, BCAST_COL, BCAST_ROW, BCAST_SCALAR };
+
+// Which page of b goes with tile t of a rows x cols block under a broadcast: one per tile
+// row (col), one per tile column (row), one for all (scalar).
+inline int32_t bcast_page(Bcast bc, int32_t t, int32_t cols) {
+    return bc == BCAST_COL ? t / cols : bc == BCAST_ROW ? t % cols : bc == BCAST_SCALAR ? 0 : t;
+}
+
+template <EltwiseBinaryType OP, BroadcastType BC>
+inline void bcast_op(uint32_t a, int32_t ta, uint32_t b, int32_t tb) {
+    init_bcast<OP, BC>(a, b);
+    any_tile_bcast<OP, BC>(a, b, static_cast<uint32_t>(ta), static_cast<uint32_t>(tb), 0);
+}
+
+template <EltwiseBinaryType OP>
+inline void binary_bc(Bcast bc, uint32_t a, int32_t ta, uint32_t b, int32_t tb) {
+    if (bc == BCAST_COL)
+        bcast_op<OP, BroadcastType::COL>(a, ta, b, tb);
+    else if (bc == BCAST_ROW)
+        bcast_op<OP, BroadcastType::ROW>(a, ta, b, tb);
+    else
+        bcast_op<OP, BroadcastType::SCALAR>(a, ta, b, tb);
+}
+
+// Dst[0] = a[ta] op b[tb] (b broadcast as bc; max has no broadcast: the SFPU takes both
+// tiles from Dst).
+inline void binary(Binop op, Bcast bc, uint32_t a, int32_t ta, uint32_t b, int32_t tb) {
+    reconfig_data_format(a, b);
+    if (op == MAX) {
+        load(a, ta, 0);
+        load(b, tb, 1);
+        max_tile_init();
+        max_tile(0, 1);
+        return;
+    }
+    if (bc != NO_BCAST) {
+        if (op == ADD) binary_bc<ELWADD>(bc, a, ta, b, tb);
+        if (op == SUB) binary_bc<ELWSUB>(bc, a, ta, b, tb);
+        if (op == MUL) binary_bc<ELWMUL>(bc, a, ta, b, tb);
+        return;
+    }
+    uint32_t ia = static_cast<uint32_t>(ta), ib = static_cast<uint32_t>(tb);
+    if (op == ADD) add_tiles_init(a, b), add_tiles(a, b, ia, ib, 0);
+    if (op == SUB) sub_tiles_init(a, b), sub_tiles(a, b, ia, ib, 0);
+    if (op == MUL) mul_tiles_init(a, b), mul_tiles(a, b, ia, ib, 0);
+}
+
+// Dst[0] = Dst[0] op b[tb], or b[tb] op Dst[0] (rev); Dst[1] is free.
+inline void binary_dst(Binop op, bool rev, uint32_t b, int32_t tb) {
+    uint32_t ib = static_cast<uint32_t>(tb);
+    if (op == MAX) {  // symmetric
+        load(b, tb, 1);
+        max_tile_init();
+        max_tile(0, 1);
+        return;
+    }
+    reconfig_data_format_srca(b);
+    constexpr auto A = EltwiseBinaryReuseDestType::DEST_TO_SRCA, B = EltwiseBinaryReuseDestType::DEST_TO_SRCB;
+    if (op == ADD) {
+        if (rev) binary_dest_reuse_tiles_init<ELWADD, B>(b), binary_dest_reuse_tiles<ELWADD, B>(b, ib, 0);
+        else binary_dest_reuse_tiles_init<ELWADD, A>(b), binary_dest_reuse_tiles<ELWADD, A>(b, ib, 0);
+    }
+    if (op == SUB) {
+        if (rev) binary_dest_reuse_tiles_init<ELWSUB, B>(b), binary_dest_reuse_tiles<ELWSUB, B>(b, ib, 0);
+        else binary_dest_reuse_tiles_init<ELWSUB, A>(b), binary_dest_reuse_tiles<ELWSUB, A>(b, ib, 0);
+    }
+    if (op == MUL) {
+        if (rev) binary_dest_reuse_tiles_init<ELWMUL, B>(b), binary_dest_reuse_tiles<ELWMUL, B>(b, ib, 0);
+        else binary_dest_reuse_tiles_init<ELWMUL, A>(b), binary_dest_reuse_tiles<ELWMUL, A>(b, ib, 0);
+    }
+}
+
+enum Sfpu { EXP, EXP2, LOG, RECIP, NEG, SCALE, GTZ, GEZ, LTZ, LEZ, EQZ, NEZ };
+
+// An SFPU function on Dst[d]: exp exact or in the chip's approximate mode; exp2 as the
+// kernel's math_approx_mode says; scale multiplies by `scalar`.
+inline void sfpu(Sfpu op, bool exact, float scalar, uint32_t d) {
+    switch (op) {
+    case EXP:
+        if (exact) exp_tile_init<false>(), exp_tile<false>(d);
+        else exp_tile_init<true>(), exp_tile<true>(d);
+        break;
+    case EXP2: exp2_tile_init(), exp2_tile(d); break;
+    case LOG: log_tile_init(), log_tile(d); break;
+    case RECIP: recip_tile_init(), recip_tile(d); break;
+    case NEG: negative_tile_init(), negative_tile(d); break;
+    case SCALE: binop_with_scalar_tile_init(), mul_unary_tile(d, bits(scalar)); break;
+    case GTZ: gtz_tile_init(), gtz_tile(d); break;
+    case GEZ: gez_tile_init(), gez_tile(d); break;
+    case LTZ: ltz_tile_init(), ltz_tile(d); break;
+    case LEZ: lez_tile_init(), lez_tile(d); break;
+    case EQZ: eqz_tile_init(), eqz_tile(d); break;
+    case NEZ: nez_tile_init(), nez_tile(d); break;
+    }
+}
+
+// A predicate of a mask: element (i, j) of the tensor (i = tile row * 32 + r, j = tile
+// column * 32 + c) is kept when r_ * i + c_ * j + k_ >= 0.
+struct Pred {
+    int32_t r_, c_, k_;
+};
+
+// Whether the predicate holds on all, none or part of tile (ti, tj); for part, the constant
+// of its elements' values r_ * r + c_ * c + k over the tile.
+enum Cover { ALL, NONE, PART };
+inline Cover cover(const Pred &p, int32_t ti, int32_t tj, int32_t *k) {
+    *k = p.r_ * 32 * ti + p.c_ * 32 * tj + p.k_;
+    int32_t lo = 31 * (p.r_ < 0 ? p.r_ : 0) + 31 * (p.c_ < 0 ? p.c_ : 0);
+    int32_t hi = 31 * (p.r_ > 0 ? p.r_ : 0) + 31 * (p.c_ > 0 ? p.c_ : 0);
+    return *k + lo >= 0 ? ALL : *k + hi < 0 ? NONE : PART;
+}
+
+// 1.0 where the predicate holds, else 0.0, into Dst[d] (Dst[d + 1] is free): the SFPU on the
+// row and column index tiles of `iota` (pages 0 and 1 at its front).
+inline void keep(uint32_t iota, const Pred &p, int32_t k, uint32_t d) {
+    load(iota, 0, d);
+    binop_with_scalar_tile_init();
+    mul_unary_tile(d, bits(static_cast<float>(p.r_)));
+    load(iota, 1, d + 1);
+    binop_with_scalar_tile_init();
+    mul_unary_tile(d + 1, bits(static_cast<float>(p.c_)));
+    add_binary_tile_init();
+    add_binary_tile(d, d + 1);
+    binop_with_scalar_tile_init();
+    add_unary_tile(d, bits(static_cast<float>(k)));
+    gez_tile_init();
+    gez_tile(d);
+}
+
+// Replace by `scalar` every element of the tile in Dst[0] whose indices fail p1 or p2 (tile
+// (ti, tj) of the tensor); Dst[1..3] are free. Tiles the predicates cover whole are decided
+// here, in integers; a tile on a predicate's edge is masked on the SFPU: the kept elements
+// keep their bits, the others get `scalar` (log of the 0/1 mask adds -inf).
+inline void mask(uint32_t iota, int32_t ti, int32_t tj, Pred p1, Pred p2, float scalar) {
+    int32_t k1, k2;
+    Cover c1 = cover(p1, ti, tj, &k1), c2 = cover(p2, ti, tj, &k2);
+    if (c1 == ALL && c2 == ALL) return;
+    if (c1 == NONE || c2 == NONE) {
+        fill_tile_init();
+        fill_tile(0, scalar);
+        return;
+    }
+    if (c1 == PART && c2 == PART) {
+        keep(iota, p1, k1, 1);
+        keep(iota, p2, k2, 2);
+        mul_binary_tile_init();
+        mul_binary_tile(1, 2);
+    } else {
+        keep(iota, c1 == PART ? p1 : p2, c1 == PART ? k1 : k2, 1);
+    }
+    mask_tile_init();
+    mask_tile(0, 1);
+    if (scalar == 0.0f) return;
+    if (scalar == -__builtin_inff() || scalar == __builtin_inff()) {
+        log_tile_init();
+        log_tile(1);  // 0 where kept, -inf elsewhere
+        if (scalar > 0) negative_tile_init(), negative_tile(1);
+    } else {
+        binop_with_scalar_tile_init();
+        mul_unary_tile(1, bits(-scalar));
+        add_unary_tile(1, bits(scalar));  // 0 where kept, scalar elsewhere
+    }
+    add_binary_tile_init();
+    add_binary_tile(0, 1);
+}
+
+// The rows x cols tiles of a, masked as `mask` says, into out (the block's top-left tile is
+// tile (row, col) of the tensor).
+inline void mask_op(uint32_t iota, uint32_t a, uint32_t out, int32_t rows, int32_t cols, int32_t at, int32_t at_out,
+                    int32_t row, int32_t col, Pred p1, Pred p2, float scalar) {
+    for (int32_t t = 0; t < rows * cols; t++) {
+        tile_regs_acquire();
+        load(a, at + t, 0);
+        mask(iota, row + t / cols, col + t % cols, p1, p2, scalar);
+        pack_one(out, at_out + t, false);
+    }
+}
+
+// n tiles of `value` into out's pages from at_out.
+inline void fill(uint32_t out, int32_t n, float value, int32_t at_out) {
+    for (int32_t t = 0; t < n; t++) {
+        tile_regs_acquire();
+        fill_tile_init();
+        fill_tile(0, value);
+        pack_one(out, at_out + t, false);
+    }
+}
+
+inline void copy(uint32_t a, uint32_t out, int32_t n, int32_t at, int32_t at_out, bool acc) {
+    for (int32_t t = 0; t < n; t++) {
+        tile_regs_acquire();
+        load(a, at + t, 0);
+        pack_one(out, at_out + t, acc);
+    }
+}
+
+inline void eltwise(Binop op, uint32_t a, uint32_t b, uint32_t out, int32_t rows, int32_t cols, Bcast bc, int32_t at,
+                    int32_t at_b, int32_t at_out, bool acc) {
+    for (int32_t t = 0; t < rows * cols; t++) {
+        tile_regs_acquire();
+        binary(op, bc, a, at + t, b, at_b + bcast_page(bc, t, cols));
+        pack_one(out, at_out + t, acc);
+    }
+}
+
+inline void sfpu_op(Sfpu op, bool exact, float scalar, uint32_t a, uint32_t out, int32_t n, int32_t at,
+                    int32_t at_out) {
+    for (int32_t t = 0; t < n; t++) {
+        tile_regs_acquire();
+        load(a, at + t, 0);
+        sfpu(op, exact, scalar, 0);
+        pack_one(out, at_out + t, false);
+    }
+}
+
+// Each tile (r, c) of the rows x cols block to tile (c, r) of out, itself transposed.
+inline void transpose(uint32_t a, uint32_t out, int32_t rows, int32_t cols, int32_t at, int32_t at_out) {
+    for (int32_t r = 0; r < rows; r++)
+        for (int32_t c = 0; c < cols; c++) {
+            tile_regs_acquire();
+            reconfig_data_format_srca(a);
+            transpose_wh_init_short(a);
+            transpose_wh_tile(a, static_cast<uint32_t>(at + r * cols + c), 0);
+            pack_one(out, at_out + c * rows + r, false);
+        }
+}
+
+// The unit tile the reductions scale by, made once into `scaler` (kept at its front).
+inline void make_scaler(uint32_t scaler) {
+    cb_reserve_back(scaler, 1);
+    tile_regs_acquire();
+    fill_tile_init();
+    fill_tile(0, 1.0f);
+    tile_regs_commit();
+    tile_regs_wait();
+    pack_reconfig_data_format(scaler);
+    pack_tile<true>(0, scaler, 0);
+    tile_regs_release();
+    cb_push_back(scaler, 1);
+    cb_wait_front(scaler, 1);
+}
+
+// Each row of cols tiles of a to one tile of out whose column 0 holds the row's max or sum.
+// fold (a sum): the row's tiles are first added in Dst and that one tile, through the
+// one-page fp32 CB `fold`, is reduced.
+template <PoolType POOL>
+inline void reduce_rows(uint32_t a, uint32_t out, int32_t rows, int32_t cols, int32_t at, int32_t at_out, bool fold,
+                        uint32_t scaler, uint32_t fold_cb) {
+    for (int32_t r = 0; r < rows; r++) {
+        uint32_t src = a;
+        int32_t first = at + r * cols, n = cols;
+        if (fold && cols > 1) {
+            tile_regs_acquire();
+            load(a, first, 0);
+            for (int32_t c = 1; c < cols; c++)
+                binary_dst(ADD, false, a, first + c);
+            cb_reserve_back(fold_cb, 1);
+            tile_regs_commit();
+            tile_regs_wait();
+            pack_reconfig_data_format(fold_cb);
+            pack_tile<true>(0, fold_cb, 0);
+            tile_regs_release();
+            cb_push_back(fold_cb, 1);
+            cb_wait_front(fold_cb, 1);
+            src = fold_cb, first = 0, n = 1;
+        }
+        tile_regs_acquire();
+        reconfig_data_format(src, scaler);
+        reduce_init<POOL, ReduceDim::REDUCE_ROW>(src, scaler, out);
+        for (int32_t c = 0; c < n; c++)
+            reduce_tile<POOL, ReduceDim::REDUCE_ROW>(src, scaler, static_cast<uint32_t>(first + c), 0, 0);
+        reduce_uninit();
+        pack_one(out, at_out + r, false);
+        if (src == fold_cb) cb_pop_front(fold_cb, 1);
+    }
 }
 
 }  // namespace loomc

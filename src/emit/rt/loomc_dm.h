@@ -143,4 +143,17 @@ inline void sem_mcast(const Grid &g, int32_t cx, int32_t cy, uint32_t sem, uint3
         noc_semaphore_set_multicast(get_semaphore(scratch), dst, dests);
 }
 
+// The two index tiles a compute kernel's masks read, into `cb` (fp32 pages, pushed once):
+// page 0 holds each element's row in the tile, page 1 its column (faces in stored order).
+inline void iota_tiles(uint32_t cb) {
+    cb_reserve_back(cb, 2);
+    volatile tt_l1_ptr float *p = reinterpret_cast<volatile tt_l1_ptr float *>(get_write_ptr(cb));
+    for (uint32_t i = 0; i < 1024; i++) {
+        uint32_t face = i / 256, r = (face / 2) * 16 + (i % 256) / 16, c = (face % 2) * 16 + i % 16;
+        p[i] = static_cast<float>(r);
+        p[1024 + i] = static_cast<float>(c);
+    }
+    cb_push_back(cb, 2);
+}
+
 }  // namespace loomc

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "emu.hpp"
+#include "emu_sfpu_ops.h"
 
 // loomc's own tile numerics (src/num/num.c, compiled with the runtime): the matrix engine's
 // products at a fidelity and the packer's rounding, on row-major 32x32 tiles, so that a
@@ -16,6 +17,13 @@
 // (arch_fidelity: LoFi 0, HiFi2 1, HiFi3 2, HiFi4 3; arch_format: bf16 0, fp32 1).
 extern "C" void num_tile_matmul_acc(float *dst, const float *a, const float *b, int fidelity);
 extern "C" void num_pack_tile(float *t, int format);
+// num_binop: add 0, sub 1, mul 2, max 3; num_bcast: none 0, col 1, row 2, scalar 3;
+// num_unop: exp 0, exp approx 1, exp2 2, exp2 approx 3, log 4, recip 5, neg 6; num_reduce: max 0, sum 1
+extern "C" void num_tile_binop(float *dst, const float *a, const float *b, int op, int bcast);
+extern "C" void num_tile_unop(float *dst, const float *a, int op);
+extern "C" void num_tile_scale(float *dst, const float *a, float s);
+extern "C" void num_tile_reduce_row(float *dst, const float *a, int r, bool accumulate);
+extern "C" void num_tile_transpose(float *dst, const float *a);
 
 using namespace emu;
 
@@ -454,7 +462,17 @@ void read_tile(uint32_t cb, uint32_t tile, float *out, const char *what) {
         lk.unlock();
         fail(m);
     }
-    uint32_t off = (s.rd_ptr - s.fifo_addr + tile * s.page_size) % s.fifo_size + s.fifo_addr;
+    // the unpacker addresses tile `tile` from the read pointer without wrapping: a tile past
+    // the ring's end is not the CB's (on the card it reads whatever lies beyond)
+    if (s.rd_ptr + (tile + 1) * s.page_size > s.fifo_addr + s.fifo_size) {
+        std::string m = std::string(what) + ": reads tile " + std::to_string(tile) + " of CB " + std::to_string(cb) +
+                        " past the end of its ring (the front is page " +
+                        std::to_string((s.rd_ptr - s.fifo_addr) / s.page_size) + " of " + std::to_string(s.num_pages) +
+                        "; tiles are not read across the end)";
+        lk.unlock();
+        fail(m);
+    }
+    uint32_t off = s.rd_ptr + tile * s.page_size;
     const uint8_t *p = self().core->l1 + off;
     if (s.format == FMT_FLOAT32) {
         std::memcpy(out, p, kTile * 4);
@@ -528,46 +546,118 @@ void emu_matmul(uint32_t cb0, uint32_t cb1, uint32_t t0, uint32_t t1, uint32_t i
     cs().touched[idst] = true;
 }
 
+namespace {
+// a tile (stored order: four faces) as loomc's numerics take it (row-major), and back into
+// Dst with Dst's rounding
+void to_rm(const float *t, float *rm) {
+    for (int r = 0; r < 32; r++)
+        for (int c = 0; c < 32; c++) rm[r * 32 + c] = t[tidx(r, c)];
+}
+void from_rm(const float *rm, float *t) {
+    for (int r = 0; r < 32; r++)
+        for (int c = 0; c < 32; c++) t[tidx(r, c)] = dst_store(rm[r * 32 + c]);
+}
+// EltwiseBinaryType (ELWMUL 0, ELWDIV 1, ELWADD 2, ELWSUB 3) and BroadcastType (NONE 0,
+// ROW 1, COL 2, SCALAR 3) as loomc's num_binop and num_bcast
+int num_op(int op, const char *what) {
+    if (op == 1) fail(std::string(what) + ": division is not emulated");
+    return op == 0 ? 2 : op == 2 ? 0 : 1;
+}
+int num_bc(int bcast) { return bcast == 1 ? 2 : bcast == 2 ? 1 : bcast; }
+}  // namespace
+
 void emu_binary(int op, uint32_t cb0, uint32_t cb1, uint32_t t0, uint32_t t1, uint32_t idst, int bcast) {
     check_dst(idst, "eltwise binary", true);
-    static thread_local float a[kTile], b[kTile];
+    static thread_local float a[kTile], b[kTile], ar[kTile], br[kTile], dr[kTile];
     read_tile(cb0, t0, a, "eltwise binary");
     read_tile(cb1, t1, b, "eltwise binary");
-    float *d = dst_tile(idst);
-    for (int r = 0; r < 32; r++)
-        for (int c = 0; c < 32; c++) {
-            float x = a[tidx(r, c)];
-            // bcast: 1 ROW (in1's row 0 for every row), 2 COL (in1's column 0), 3 SCALAR
-            float y = bcast == 1 ? b[tidx(0, c)] : bcast == 2 ? b[tidx(r, 0)] : bcast == 3 ? b[0] : b[tidx(r, c)];
-            float v = op == 0 ? x * y : op == 2 ? x + y : op == 3 ? x - y : x / y;
-            d[tidx(r, c)] = dst_store(v);
-        }
+    to_rm(a, ar);
+    to_rm(b, br);
+    num_tile_binop(dr, ar, br, num_op(op, "eltwise binary"), num_bc(bcast));
+    from_rm(dr, dst_tile(idst));
     cs().touched[idst] = true;
 }
 
-void emu_binary_dest_reuse(int op, uint32_t cb, uint32_t t, uint32_t idst) {
-    (void)op, (void)cb, (void)t, (void)idst;
-    fail("binary_dest_reuse_tiles is not emulated");
+// reuse 1: Dst is the first operand (DEST_TO_SRCA), 2: the second (DEST_TO_SRCB)
+void emu_binary_dest_reuse(int op, uint32_t cb, uint32_t t, uint32_t idst, int reuse) {
+    check_dst(idst, "binary_dest_reuse_tiles", true);
+    static thread_local float b[kTile], br[kTile], dr[kTile];
+    read_tile(cb, t, b, "binary_dest_reuse_tiles");
+    to_rm(b, br);
+    to_rm(dst_tile(idst), dr);
+    int o = num_op(op, "binary_dest_reuse_tiles");
+    if (reuse == 2)
+        num_tile_binop(dr, br, dr, o, 0);
+    else
+        num_tile_binop(dr, dr, br, o, 0);
+    from_rm(dr, dst_tile(idst));
+    cs().touched[idst] = true;
 }
 
-// approximate exp: 2^(x log2 e) with a quadratic for the fraction (relative error < 0.3%)
-static float exp_approx(float x) {
-    float t = x * 1.4426950409f;
-    if (t > 127.0f) return INFINITY;
-    if (t < -126.0f) return 0.0f;
-    float fl = std::floor(t), f = t - fl;
-    float p = 1.0f + f * (0.6565f + 0.3435f * f);
-    return std::ldexp(p, static_cast<int>(fl));
-}
-
-void emu_unary(int op, uint32_t idst, bool approx) {
-    check_dst(idst, op == 0 ? "exp_tile" : "recip_tile", true);
+void emu_sfpu(int op, uint32_t idst, uint32_t param, bool approx) {
+    check_dst(idst, "an SFPU call", true);
+    static thread_local float dr[kTile];
     float *d = dst_tile(idst);
-    for (int i = 0; i < kTile; i++) {
-        float v = op == 0 ? (approx ? exp_approx(d[i]) : std::exp(d[i])) : 1.0f / d[i];
-        d[i] = dst_store(v);
+    to_rm(d, dr);
+    float x;
+    std::memcpy(&x, &param, 4);
+    switch (op) {
+    case EMU_EXP: num_tile_unop(dr, dr, approx ? 1 : 0); break;
+    case EMU_EXP2: num_tile_unop(dr, dr, approx ? 3 : 2); break;
+    case EMU_LOG: num_tile_unop(dr, dr, 4); break;
+    case EMU_RECIP: num_tile_unop(dr, dr, 5); break;
+    case EMU_NEG: num_tile_unop(dr, dr, 6); break;
+    case EMU_MUL_SCALAR: num_tile_scale(dr, dr, x); break;
+    case EMU_ADD_SCALAR:
+        for (float &v : dr) v += x;
+        break;
+    case EMU_FILL:
+        for (float &v : dr) v = x;
+        break;
+    case EMU_GTZ: for (float &v : dr) v = v > 0 ? 1.0f : 0.0f; break;
+    case EMU_GEZ: for (float &v : dr) v = v >= 0 ? 1.0f : 0.0f; break;
+    case EMU_LTZ: for (float &v : dr) v = v < 0 ? 1.0f : 0.0f; break;
+    case EMU_LEZ: for (float &v : dr) v = v <= 0 ? 1.0f : 0.0f; break;
+    case EMU_EQZ: for (float &v : dr) v = v == 0 ? 1.0f : 0.0f; break;
+    case EMU_NEZ: for (float &v : dr) v = v != 0 ? 1.0f : 0.0f; break;
+    default: fail("an SFPU call that is not emulated");
     }
+    from_rm(dr, d);
+    cs().touched[idst] = true;
 }
+
+// Dst[i0] = Dst[i0] op Dst[i1] (op: add 0, mul 2, max 3 as num_binop)
+void emu_sfpu_binary(int op, uint32_t i0, uint32_t i1) {
+    check_dst(i0, "an SFPU binary call", true);
+    check_dst(i1, "an SFPU binary call", true);
+    static thread_local float ar[kTile], br[kTile];
+    to_rm(dst_tile(i0), ar);
+    to_rm(dst_tile(i1), br);
+    num_tile_binop(ar, ar, br, op, 0);
+    from_rm(ar, dst_tile(i0));
+}
+
+// mask_tile: the data in Dst[idst] is zeroed where the mask in Dst[idst + 1] is 0
+void emu_mask(uint32_t idst) {
+    check_dst(idst, "mask_tile", true);
+    check_dst(idst + 1, "mask_tile (its mask in the next Dst tile)", true);
+    float *d = dst_tile(idst);
+    const float *m = dst_tile(idst + 1);
+    for (int i = 0; i < kTile; i++)
+        if (m[i] == 0.0f) d[i] = 0.0f;
+}
+
+void emu_transpose(uint32_t cb, uint32_t t, uint32_t idst) {
+    check_dst(idst, "transpose_wh_tile", true);
+    static thread_local float a[kTile], ar[kTile], dr[kTile];
+    read_tile(cb, t, a, "transpose_wh_tile");
+    to_rm(a, ar);
+    num_tile_transpose(dr, ar);
+    from_rm(dr, dst_tile(idst));
+    cs().touched[idst] = true;
+}
+
+void emu_unary(int op, uint32_t idst, bool approx) { emu_sfpu(op, idst, 0, approx); }
 
 void emu_reduce(int pool, int dim, uint32_t cb, uint32_t cb_scaler, uint32_t t, uint32_t ts, uint32_t idst) {
     check_dst(idst, "reduce_tile", true);
@@ -577,6 +667,15 @@ void emu_reduce(int pool, int dim, uint32_t cb, uint32_t cb_scaler, uint32_t t, 
     float sc = s[0];
     float *d = dst_tile(idst);
     bool first = !cs().touched[idst];
+    if (dim == 0 && sc == 1.0f) {  // a row reduction as loomc's numerics make it
+        static thread_local float ar[kTile], dr[kTile];
+        to_rm(a, ar);
+        to_rm(d, dr);
+        num_tile_reduce_row(dr, ar, pool == 2 ? 0 : 1, !first);
+        from_rm(dr, d);
+        cs().touched[idst] = true;
+        return;
+    }
     auto put = [&](int r, int c, float v) {
         float &o = d[tidx(r, c)];
         o = dst_store(pool == 2 ? (first ? v : std::max(o, v)) : o + v);
@@ -613,7 +712,15 @@ void emu_pack(uint32_t idst, uint32_t cb, uint32_t out_tile, bool out_of_order) 
         lk.unlock();
         fail(m);
     }
-    uint32_t off = (s.wr_ptr - s.fifo_addr + pos * s.page_size) % s.fifo_size + s.fifo_addr;
+    if (s.wr_ptr + (pos + 1) * s.page_size > s.fifo_addr + s.fifo_size) {
+        std::string m = "pack_tile: tile " + std::to_string(pos) + " of CB " + std::to_string(cb) +
+                        " past the end of its ring (the back is page " +
+                        std::to_string((s.wr_ptr - s.fifo_addr) / s.page_size) + " of " + std::to_string(s.num_pages) +
+                        "; tiles are not packed across the end)";
+        lk.unlock();
+        fail(m);
+    }
+    uint32_t off = s.wr_ptr + pos * s.page_size;
     uint8_t *p = self().core->l1 + off;
     const float *d = dst_tile(idst);
     // the tile to store (plus what the page holds under L1 accumulation), rounded by the

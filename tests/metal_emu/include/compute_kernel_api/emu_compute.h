@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "emu_kernel.h"
+#include "emu_sfpu_ops.h"
 
 #ifndef NAMESPACE
 #define NAMESPACE emu_compute_ns
@@ -40,14 +41,21 @@ void emu_dst_release();
 void emu_unpack_to_dst(uint32_t cb, uint32_t tile, uint32_t idst);
 void emu_matmul(uint32_t cb0, uint32_t cb1, uint32_t t0, uint32_t t1, uint32_t idst, uint32_t transpose);
 void emu_binary(int op, uint32_t cb0, uint32_t cb1, uint32_t t0, uint32_t t1, uint32_t idst, int bcast);
-void emu_binary_dest_reuse(int op, uint32_t cb, uint32_t t, uint32_t idst);
+void emu_binary_dest_reuse(int op, uint32_t cb, uint32_t t, uint32_t idst, int reuse);
+void emu_sfpu(int op, uint32_t idst, uint32_t param, bool approx);
+void emu_sfpu_binary(int op, uint32_t i0, uint32_t i1);
+void emu_mask(uint32_t idst);
+void emu_transpose(uint32_t cb, uint32_t t, uint32_t idst);
 void emu_unary(int op, uint32_t idst, bool approx);
 void emu_reduce(int pool, int dim, uint32_t cb, uint32_t cb_scaler, uint32_t t, uint32_t ts, uint32_t idst);
 void emu_pack(uint32_t idst, uint32_t cb, uint32_t out_tile, bool out_of_order);
 void emu_pack_l1_acc(bool on);
 void emu_compute_init(uint32_t cb_in, uint32_t cb_out);
 
-enum { EMU_EXP = 0, EMU_RECIP = 1 };
+enum class EltwiseBinaryReuseDestType { NONE = 0, DEST_TO_SRCA = 1, DEST_TO_SRCB = 2 };
+#ifndef APPROX
+#define APPROX false
+#endif
 
 namespace ckernel {
 
@@ -166,6 +174,75 @@ ALWI void exp_tile(uint32_t idst, int vector_mode = (int)VectorMode::RC) {
 ALWI void recip_tile_init() {}
 ALWI void recip_tile(uint32_t idst) { emu_unary(EMU_RECIP, idst, false); }
 
+// compute_kernel_api.h (exp2, log; exp2 follows the kernel's math_approx_mode),
+// eltwise_unary/negative.h
+ALWI void exp2_tile_init() {}
+ALWI void exp2_tile(uint32_t idst) { emu_sfpu(EMU_EXP2, idst, 0, APPROX); }
+ALWI void log_tile_init() {}
+ALWI void log_tile(uint32_t idst) { emu_sfpu(EMU_LOG, idst, 0, false); }
+ALWI void negative_tile_init() {}
+ALWI void negative_tile(uint32_t idst) { emu_sfpu(EMU_NEG, idst, 0, false); }
+
+// eltwise_unary/binop_with_scalar.h: the scalar is a float's bit pattern
+ALWI void binop_with_scalar_tile_init() {}
+ALWI void mul_unary_tile(uint32_t idst, uint32_t param1) { emu_sfpu(EMU_MUL_SCALAR, idst, param1, false); }
+ALWI void add_unary_tile(uint32_t idst, uint32_t param1) { emu_sfpu(EMU_ADD_SCALAR, idst, param1, false); }
+
+// eltwise_unary/fill.h
+ALWI void fill_tile_init() {}
+ALWI void fill_tile(uint32_t idst, float param0) {
+    uint32_t bits;
+    std::memcpy(&bits, &param0, 4);
+    emu_sfpu(EMU_FILL, idst, bits, false);
+}
+
+// comparisons with zero (compute_kernel_api.h): 1.0 where true, else 0.0
+ALWI void gtz_tile_init() {}
+ALWI void gtz_tile(uint32_t idst) { emu_sfpu(EMU_GTZ, idst, 0, false); }
+ALWI void gez_tile_init() {}
+ALWI void gez_tile(uint32_t idst) { emu_sfpu(EMU_GEZ, idst, 0, false); }
+ALWI void ltz_tile_init() {}
+ALWI void ltz_tile(uint32_t idst) { emu_sfpu(EMU_LTZ, idst, 0, false); }
+ALWI void lez_tile_init() {}
+ALWI void lez_tile(uint32_t idst) { emu_sfpu(EMU_LEZ, idst, 0, false); }
+ALWI void eqz_tile_init() {}
+ALWI void eqz_tile(uint32_t idst) { emu_sfpu(EMU_EQZ, idst, 0, false); }
+ALWI void nez_tile_init() {}
+ALWI void nez_tile(uint32_t idst) { emu_sfpu(EMU_NEZ, idst, 0, false); }
+
+// eltwise_binary_sfpu.h (add, mul) and compute_kernel_api.h (max): Dst[idst0] = Dst[idst0] op
+// Dst[idst1]
+ALWI void add_binary_tile_init() {}
+ALWI void add_binary_tile(uint32_t idst0, uint32_t idst1) { emu_sfpu_binary(0, idst0, idst1); }
+ALWI void mul_binary_tile_init() {}
+ALWI void mul_binary_tile(uint32_t idst0, uint32_t idst1) { emu_sfpu_binary(2, idst0, idst1); }
+ALWI void max_tile_init() {}
+ALWI void max_tile(uint32_t idst0, uint32_t idst1) { emu_sfpu_binary(3, idst0, idst1); }
+
+// mask.h: Dst[idst_data] is zeroed where the mask, in Dst[idst_data + 1], is 0 (the release
+// reads the mask from the next tile whatever idst2_mask says)
+ALWI void mask_tile_init() {}
+ALWI void mask_tile(uint32_t idst_data, uint32_t idst2_mask) {
+    (void)idst2_mask;
+    emu_mask(idst_data);
+}
+
+// transpose_wh.h
+ALWI void transpose_wh_init(uint32_t icb, uint32_t ocb = 16) { emu_compute_init(icb, ocb); }
+ALWI void transpose_wh_init_short(uint32_t icb) { (void)icb; }
+ALWI void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst) { emu_transpose(icb, itile, idst); }
+
+// eltwise_binary.h: a binary op with Dst as one operand and a CB tile as the other
+template <EltwiseBinaryType eltwise_binary_type = ELWADD,
+          EltwiseBinaryReuseDestType binary_reuse_dest = EltwiseBinaryReuseDestType::NONE>
+ALWI void binary_dest_reuse_tiles_init(uint32_t icb0) { (void)icb0; }
+template <EltwiseBinaryType eltwise_binary_type = ELWADD,
+          EltwiseBinaryReuseDestType binary_reuse_dest = EltwiseBinaryReuseDestType::NONE>
+ALWI void binary_dest_reuse_tiles(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
+    emu_binary_dest_reuse(eltwise_binary_type, in_cb_id, in_tile_index, dst_tile_index,
+                          static_cast<int>(binary_reuse_dest));
+}
+
 // reduce.h: out = reduce(in * scaler) along rows (result in column 0), columns (row 0)
 // or both (element 0,0); the scaler tile's element (0,0) is the scale
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM>
@@ -183,6 +260,13 @@ template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM>
 ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler, uint32_t idst) {
     emu_reduce(reduce_type, reduce_dim, icb, icb_scaler, itile, itile_scaler, idst);
 }
+
+// reconfig_data_format.h: the unpacker's source formats (the emulator reads formats from the CBs)
+ALWI void reconfig_data_format(uint32_t srca_new_operand, uint32_t srcb_new_operand) {
+    (void)srca_new_operand, (void)srcb_new_operand;
+}
+ALWI void reconfig_data_format_srca(uint32_t srca_new_operand) { (void)srca_new_operand; }
+ALWI void reconfig_data_format_srcb(uint32_t srcb_new_operand) { (void)srcb_new_operand; }
 
 // pack.h
 ALWI void pack_reconfig_data_format(uint32_t new_ocb) { (void)new_ocb; }

@@ -132,7 +132,9 @@ int main(int argc, char **argv) {
             // exact fp32 path: one rounding, on pack
             ok = test::close(y, want, 1.0f / 256, 0.0f, mode.c_str());
         } else {
-            float rtol = mode == "exp_approx" ? 0.01f : 1.0f / 256;
+            // the approximate exp is loomc's model of the SFPU's fast mode: within 3.1% plus
+            // the bf16 rounding of the result (docs/numerics.md)
+            float rtol = mode == "exp_approx" ? 0.035f : 1.0f / 256;
             ok = test::close(y, want, rtol, 1e-6f, mode.c_str());
         }
     }

@@ -1145,8 +1145,8 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
         if (b->kind != SCHED_BUF_IN && b->kind != SCHED_BUF_OUT)
             continue;
         c->depth[i] = local_var(c, lm_arena_printf(ar, "depth.%s", b->name));
-        if (b->kind == SCHED_BUF_OUT && b->alias >= 0) {
-            c->depth[i] = NULL; /* shares the carry's single instance */
+        if (!sched_depth_free(k, i, s)) {
+            c->depth[i] = NULL; /* stored from a carry that holds it once */
             continue;
         }
         if (consumer && passed(c, b->access)) {
@@ -1169,9 +1169,9 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
 
     /* ---- legality ---- */
     const sym_expr *l1 = fix(c, sched_l1_bytes(k, s, m->prefix));
-    /* OUT aliasing a carry has no depth variable: bind it to 1 */
+    /* an OUT whose depth is not a variable (sched_depth_free): 1 */
     for (int i = 0; i < k->nbufs; i++)
-        if (k->bufs[i].kind == SCHED_BUF_OUT && k->bufs[i].alias >= 0)
+        if (k->bufs[i].kind == SCHED_BUF_OUT && !sched_depth_free(k, i, s))
             l1 = xsubst(s, l1, local_var(c, lm_arena_printf(ar, "depth.%s", k->bufs[i].name)), K(c, 1));
     int ncb = k->cb_bytes ? k->cb_count : k->nbufs;
     /* the CBs that exist at the values, where the most any value needs is
@@ -1187,11 +1187,11 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
         for (int x = 0; x < 2; x++) {
             e[x] = fix(c, xsubst(s, e[x], sym_var(s, SCHED_FUSED_PROGRAMS), c->waves));
             for (int i = 0; i < ok->nbufs; i++)
-                if (ok->bufs[i].kind == SCHED_BUF_OUT && ok->bufs[i].alias >= 0)
+                if (ok->bufs[i].kind == SCHED_BUF_OUT && !sched_depth_free(ok, i, s))
                     e[x] = xsubst(s, e[x],
                                   sym_var(s, lm_arena_printf(ar, "%sdepth.%s", c->oprefix, ok->bufs[i].name)), K(c, 1));
             for (int i = 0; i < k->nbufs; i++)
-                if (k->bufs[i].kind == SCHED_BUF_OUT && k->bufs[i].alias >= 0)
+                if (k->bufs[i].kind == SCHED_BUF_OUT && !sched_depth_free(k, i, s))
                     e[x] = xsubst(s, e[x], local_var(c, lm_arena_printf(ar, "depth.%s", k->bufs[i].name)), K(c, 1));
         }
         l1 = e[0];

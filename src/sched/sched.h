@@ -228,6 +228,13 @@ int sched_alloc(sched_kernel *k);
 /* L1 bytes of the allocation: the sum over slots of the largest member's
  * bytes x depth (symbolic; OUT buffers aliasing a CARRY take no space). */
 const sym_expr *sched_l1_bytes(const sched_kernel *k, sym_ctx *s, const char *prefix);
+/* Whether buffer i's depth (`depth.<buffer>`) is a variable of the
+ * schedule: every IN and OUT buffer's, except an OUT stored straight from a
+ * loop-carried tile (alias), whose depth is the lowering's only where its L1
+ * plan (sched_lower_l1) sizes that tile's CB by it - an accumulator in
+ * place, written out from where it is made, holds depth blocks; a carry
+ * that holds its old and new values does not. */
+bool sched_depth_free(const sched_kernel *k, int i, sym_ctx *s);
 /* e with k's depth.<buffer> variables renamed prefix + depth.<buffer>. */
 const sym_expr *sched_prefix_depths(const sched_kernel *k, const sym_expr *e, sym_ctx *s, const char *prefix);
 
@@ -568,6 +575,11 @@ void sched_result_free(sched_result *r);
 /* Turn a choice into per-launch schedules (values incl. sizes and unprefixed
  * launch variables). */
 void sched_choice_schedules(const sched_job *job, const sched_choice *c, sched_schedule *out, sym_ctx *s);
+/* Launch l's schedule at `values` of problem p (p's variables in order:
+ * launch l's model m's own problem, or a joint one whose other launches'
+ * variables are left out); sched_choice_schedules for one launch. */
+void sched_launch_schedule(const sched_job *job, int l, const sched_model *m, const solve_problem *p,
+                           const int64_t *values, sched_schedule *out, sym_ctx *s);
 /* Evaluate an expression of a choice's model at its solution. */
 bool sched_choice_eval(const sched_job *job, const sched_choice *c, const sym_expr *e, int64_t *out);
 

@@ -774,61 +774,72 @@ bool sched_choice_eval(const sched_job *job, const sched_choice *c, const sym_ex
     return st == SYM_OK;
 }
 
+void sched_launch_schedule(const sched_job *job, int l, const sched_model *m, const solve_problem *p,
+                           const int64_t *values, sched_schedule *sc, sym_ctx *s)
+{
+    const sched_kernel *k = job->k[l];
+    sym_env_free(&sc->values);
+    memset(sc, 0, sizeof *sc);
+    sc->k = k;
+    sc->cand = *m->cand;
+    sc->fidelity = k->fidelity;
+    sc->fp32_acc = k->fp32_acc;
+    sc->origin = "loomc";
+    /* the solution by name: shared symbols as they are, this launch's
+       without its prefix, other launches' left out */
+    sym_env sol = {0};
+    size_t pl = strlen(m->prefix);
+    for (int i = 0; i < p->nvars; i++) {
+        const char *name = p->vars[i].var->name;
+        bool own = pl && !strncmp(name, m->prefix, pl);
+        bool other = false;
+        for (int j = 0; j < job->nlaunches && !own && job->nlaunches > 1; j++) {
+            size_t n = strlen(job->k[j]->name);
+            if (j != l && !strncmp(name, job->k[j]->name, n) && name[n] == '.')
+                other = true;
+        }
+        if (!other)
+            sym_env_set(&sol, own ? sym_var(s, name + pl) : p->vars[i].var, values[i]);
+    }
+    for (int i = 0; job->bound && i < job->bound->n; i++)
+        sym_env_set_range(&sol, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
+    /* in a fixed order: sizes and pinned constexprs (the spec's order), the
+       free constexprs, the grid, the depths, the sub-block; a symbol the
+       candidate does not vary is 1 */
+    int64_t lo, hi;
+    for (int i = 0; job->bound && i < job->bound->n; i++)
+        sym_env_set_range(&sc->values, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
+    for (int j = 0; j < job->nlaunches; j++)
+        for (int i = 0; i < job->k[j]->nfree; i++) {
+            const sym_expr *v = job->k[j]->frees[i].var;
+            if (!sym_env_get(&sc->values, v, &lo, &hi) && sym_env_get(&sol, v, &lo, &hi))
+                sym_env_set(&sc->values, v, lo);
+        }
+    const sym_expr *own[SCHED_MAX_BUFS + 4];
+    int nown = 0;
+    own[nown++] = sym_var(s, "grid.x");
+    own[nown++] = sym_var(s, "grid.y");
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT)
+            own[nown++] = k->bufs[i].depth;
+    own[nown++] = sym_var(s, "sub.h");
+    own[nown++] = sym_var(s, "sub.w");
+    for (int i = 0; i < nown; i++)
+        sym_env_set(&sc->values, own[i], sym_env_get(&sol, own[i], &lo, &hi) ? lo : 1);
+    sym_env_free(&sol);
+    /* this launch's own latency at the solution */
+    sym_env env = {0};
+    for (int i = 0; i < p->nvars; i++)
+        sym_env_set(&env, p->vars[i].var, values[i]);
+    for (int i = 0; job->bound && i < job->bound->n; i++)
+        sym_env_set_range(&env, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
+    int64_t cyc = -1;
+    sc->predicted_cycles = sym_eval(m->cycles, &env, &cyc) == SYM_OK ? cyc : -1;
+    sym_env_free(&env);
+}
+
 void sched_choice_schedules(const sched_job *job, const sched_choice *c, sched_schedule *out, sym_ctx *s)
 {
-    for (int l = 0; l < job->nlaunches; l++) {
-        const sched_model *m = c->m[l];
-        const sched_kernel *k = job->k[l];
-        sched_schedule *sc = &out[l];
-        sym_env_free(&sc->values);
-        memset(sc, 0, sizeof *sc);
-        sc->k = k;
-        sc->cand = *m->cand;
-        sc->fidelity = k->fidelity;
-        sc->fp32_acc = k->fp32_acc;
-        sc->origin = "loomc";
-        /* the solution by name: shared symbols as they are, this launch's
-           without its prefix, other launches' left out */
-        sym_env sol = {0};
-        size_t pl = strlen(m->prefix);
-        for (int i = 0; i < c->problem.nvars; i++) {
-            const char *name = c->problem.vars[i].var->name;
-            bool own = pl && !strncmp(name, m->prefix, pl);
-            bool other = false;
-            for (int j = 0; j < job->nlaunches && !own; j++)
-                if (j != l && c->m[j]->prefix[0] && !strncmp(name, c->m[j]->prefix, strlen(c->m[j]->prefix)))
-                    other = true;
-            if (!other)
-                sym_env_set(&sol, own ? sym_var(s, name + pl) : c->problem.vars[i].var, c->sol.values[i]);
-        }
-        for (int i = 0; job->bound && i < job->bound->n; i++)
-            sym_env_set_range(&sol, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
-        /* in a fixed order: sizes and pinned constexprs (the spec's order), the
-           free constexprs, the grid, the depths, the sub-block; a symbol the
-           candidate does not vary is 1 */
-        int64_t lo, hi;
-        for (int i = 0; job->bound && i < job->bound->n; i++)
-            sym_env_set_range(&sc->values, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
-        for (int j = 0; j < job->nlaunches; j++)
-            for (int i = 0; i < job->k[j]->nfree; i++) {
-                const sym_expr *v = job->k[j]->frees[i].var;
-                if (!sym_env_get(&sc->values, v, &lo, &hi) && sym_env_get(&sol, v, &lo, &hi))
-                    sym_env_set(&sc->values, v, lo);
-            }
-        const sym_expr *own[SCHED_MAX_BUFS + 4];
-        int nown = 0;
-        own[nown++] = sym_var(s, "grid.x");
-        own[nown++] = sym_var(s, "grid.y");
-        for (int i = 0; i < k->nbufs; i++)
-            if (k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT)
-                own[nown++] = k->bufs[i].depth;
-        own[nown++] = sym_var(s, "sub.h");
-        own[nown++] = sym_var(s, "sub.w");
-        for (int i = 0; i < nown; i++)
-            sym_env_set(&sc->values, own[i], sym_env_get(&sol, own[i], &lo, &hi) ? lo : 1);
-        sym_env_free(&sol);
-        /* this launch's own latency at the solution */
-        int64_t cyc = -1;
-        sc->predicted_cycles = sched_choice_eval(job, c, m->cycles, &cyc) ? cyc : -1;
-    }
+    for (int l = 0; l < job->nlaunches; l++)
+        sched_launch_schedule(job, l, c->m[l], &c->problem, c->sol.values, &out[l], s);
 }

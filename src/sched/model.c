@@ -1176,6 +1176,31 @@ static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy)
     return t;
 }
 
+/* sched_model.path: over the loads, the most transfers one block goes
+ * through in sequence, from the candidate's transports and the extent of
+ * the cores along each. */
+static const sym_expr *critical_path(mctx *c)
+{
+    const sym_expr *most = K(c, 0);
+    for (int i = 0; i < c->k->nbufs; i++) {
+        const sched_buf *b = &c->k->bufs[i];
+        if (b->kind != SCHED_BUF_IN || b->access < 0)
+            continue;
+        const sched_operand *o = operand_of(c, b);
+        const sym_expr *n = K(c, 1);
+        if (o && (o->transport == SCHED_MCAST || o->transport == SCHED_FORWARD)) {
+            const sym_expr *g = o->along == SCHED_ON_XY ? c->cores : o->along == SCHED_ON_X ? c->gx : c->gy;
+            const sym_expr *others = sub(c, g, K(c, 1));
+            if (o->transport == SCHED_FORWARD)
+                n = add(c, n, others);
+            else
+                n = add(c, n, mn(c, others, K(c, o->interior_sender ? 2 : 1)));
+        }
+        most = mx(c, most, n);
+    }
+    return most;
+}
+
 /* Product of the trips of the loops enclosing level `level` (1 at level 0). */
 static const sym_expr *trips_to(mctx *c, int level)
 {
@@ -1351,6 +1376,7 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
     p->tiebreak[1] = m->l1_bytes;
     p->tiebreak[2] = m->handshakes;
     p->tiebreak[3] = m->busy = busy;
+    m->path = critical_path(c);
     p->ntiebreak = 4;
     p->fixed = NULL;
     /* the vectors' storage moves to the arena (the model outlives this call) */

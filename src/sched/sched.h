@@ -437,6 +437,15 @@ typedef struct sched_model {
     const sym_expr *handshakes;   /* tie-break 3: CB/semaphore handshakes */
     const sym_expr *busy;         /* tie-break 4: engine busy cycles with no overlap (less is
                                      more slack for the same latency) */
+    const sym_expr *path;         /* the critical path of a step: the most block transfers one
+                                     load goes through in sequence before its last core has it
+                                     (1 from DRAM or a fused producer; by multicast 2, the read
+                                     and the multicast, 3 from an interior sender, which sends
+                                     its two sides one after the other; forwarded along g
+                                     cores g, the read and g - 1 sends). Between candidates
+                                     the selection breaks a tie of cycles by it, shortest first:
+                                     each transfer in sequence adds latency and a chance that the
+                                     model's overlap does not happen. */
     const sym_expr *gx, *gy;      /* the core grid (variables or 1) */
 } sched_model;
 
@@ -518,6 +527,8 @@ typedef struct sched_choice {
     solve_solution sol;                    /* values in problem.vars order */
     int64_t cycles;
     int rank_in_candidate;                 /* 0 = the candidate's own best */
+    int64_t path;                          /* sched_model.path at the solution, summed over the
+                                              launches (the first tie-break after cycles) */
 } sched_choice;
 
 /* One problem sched_select solved, shown to an observer (tests): launch l's

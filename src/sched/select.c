@@ -16,8 +16,16 @@
  * the second best so far": anything above cannot enter the result or be
  * the runner-up, and the bound lets the search prune it early.
  *
- * Choices are ordered by (cycles, DRAM bytes, L1 bytes, handshakes, busy
- * cycles, candidates in enumeration order, sigma, rank) - deterministic.
+ * Choices are ordered by (cycles, critical path, DRAM bytes, L1 bytes,
+ * handshakes, busy cycles, candidates in enumeration order, sigma, rank) -
+ * deterministic. The critical path (sched_model.path: the most block
+ * transfers in sequence of any load) comes first among the tie-breaks
+ * because it is the only one that tells candidates of equal cycles apart by
+ * how their blocks travel: a multicast reaches every core of a row in one
+ * transfer after the read, a forwarding chain in one per core, so where the
+ * model cannot separate them the shorter chain is the one less exposed to
+ * what the model leaves out (a chain's fill grows with its length). Each
+ * launch's two best candidates at a sigma are taken in the same order.
  *
  * With sched_select_opts.mzn_solver, each problem goes to MiniZinc
  * (mzn_solve) instead of solve_run; both return the same solutions in the
@@ -34,6 +42,7 @@
  * constexprs. */
 typedef struct solved {
     int launch, cand, sigma, rank;
+    int64_t path;               /* the launch's (a fused pair's: both) critical path at sol */
     int launch2, cand2;         /* a fused pair's consumer and its candidate (else -1) */
     const solve_problem *prob;  /* whose variables sol.values follow: the launch's model, or the
                                    pair's joint problem */
@@ -46,6 +55,8 @@ static int cmp_choice(const sched_choice *a, const sched_choice *b, int nl)
 {
     if (a->sol.objective != b->sol.objective)
         return a->sol.objective < b->sol.objective ? -1 : 1;
+    if (a->path != b->path)
+        return a->path < b->path ? -1 : 1;
     for (int i = 0; i < 4; i++)
         if (a->sol.tiebreak[i] != b->sol.tiebreak[i])
             return a->sol.tiebreak[i] < b->sol.tiebreak[i] ? -1 : 1;
@@ -53,6 +64,22 @@ static int cmp_choice(const sched_choice *a, const sched_choice *b, int nl)
         if (a->cand[l] != b->cand[l])
             return a->cand[l] < b->cand[l] ? -1 : 1;
     return a->rank_in_candidate - b->rank_in_candidate;
+}
+
+/* The order of two solved problems of one launch (or fused pair) at one
+ * sigma, as cmp_choice orders choices: cycles, critical path, the
+ * tie-breaks; equal ones keep the order they were solved in (enumeration
+ * order). True when a comes before b. */
+static bool solved_before(const solved *a, const solved *b)
+{
+    if (a->sol.objective != b->sol.objective)
+        return a->sol.objective < b->sol.objective;
+    if (a->path != b->path)
+        return a->path < b->path;
+    for (int i = 0; i < 4; i++)
+        if (a->sol.tiebreak[i] != b->sol.tiebreak[i])
+            return a->sol.tiebreak[i] < b->sol.tiebreak[i];
+    return false;
 }
 
 /* Sort choices by cmp_choice, stably (equal choices keep their order), by
@@ -159,6 +186,25 @@ typedef struct selctx {
     LM_VEC(int64_t) rcounts;
     bool failed;
 } selctx;
+
+/* The critical path (sched_model.path) of models ms[0..n-1] at values of
+ * problem q (their own problem, or their joint one). */
+static int64_t path_at(const selctx *x, sched_model *const *ms, int n, const solve_problem *q, const int64_t *values)
+{
+    sym_env env = {0};
+    for (int i = 0; i < q->nvars; i++)
+        sym_env_set(&env, q->vars[i].var, values[i]);
+    for (int i = 0; x->job->bound && i < x->job->bound->n; i++)
+        sym_env_set_range(&env, x->job->bound->b[i].var, x->job->bound->b[i].lo, x->job->bound->b[i].hi);
+    int64_t total = 0;
+    for (int l = 0; l < n; l++) {
+        int64_t v = 0;
+        if (ms[l]->path && sym_eval(ms[l]->path, &env, &v) == SYM_OK)
+            total += v;
+    }
+    sym_env_free(&env);
+    return total;
+}
 
 /* p: a copy of q with room for one more constraint (the bound from better
  * candidates), its variables fixed where `fix` gives them a value. Returns
@@ -267,6 +313,8 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
             sv.sol.values = LM_NEWN(x->ar, int64_t, q->nvars ? q->nvars : 1);
             if (q->nvars)
                 memcpy(sv.sol.values, sols[k].values, sizeof(int64_t) * (size_t)q->nvars);
+            sched_model *const m1[1] = {&x->models[l][i]};
+            sv.path = path_at(x, m1, 1, q, sv.sol.values);
             LM_PUSH(out, sv);
             LM_PUSH(&objs, sols[k].objective);
             if (k == 0)
@@ -425,6 +473,7 @@ static void solve_fused(selctx *x, const sched_fusion *f, const sym_env *fix, in
                 sv.sol.values = LM_NEWN(x->ar, int64_t, q->nvars ? q->nvars : 1);
                 if (q->nvars)
                     memcpy(sv.sol.values, sols[k].values, sizeof(int64_t) * (size_t)q->nvars);
+                sv.path = path_at(x, ms, 2, q, sv.sol.values);
                 LM_PUSH(out, sv);
             }
             solve_free_solutions(sols, nsol);
@@ -454,6 +503,7 @@ static sched_choice make_choice(selctx *x, const solved *const *parts)
     if (nl == 1) {
         ch.problem = ms[0]->problem;
         ch.sol = parts[0]->sol;
+        ch.path = parts[0]->path;
     } else {
         joint(&ch.problem, ms, nl, x->s, x->ar);
         ch.sol.values = LM_NEWN(x->ar, int64_t, ch.problem.nvars ? ch.problem.nvars : 1);
@@ -466,6 +516,7 @@ static sched_choice make_choice(selctx *x, const solved *const *parts)
             if (parts[l]->launch2 == l)
                 continue; /* counted with its producer */
             ch.sol.objective += parts[l]->sol.objective;
+            ch.path += parts[l]->path;
             for (int t = 0; t < 4; t++)
                 ch.sol.tiebreak[t] += parts[l]->sol.tiebreak[t];
         }
@@ -584,13 +635,12 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
         for (int l = 0; l < nl; l++) {
             nb[l] = 0;
             for (size_t i = first[l]; i < first[l + 1]; i++) {
-                int64_t ob = sols.items[i].sol.objective;
                 if (nb[l] < 2) {
                     b2[l][nb[l]++] = i;
-                } else if (ob < sols.items[b2[l][1]].sol.objective) {
+                } else if (solved_before(&sols.items[i], &sols.items[b2[l][1]])) {
                     b2[l][1] = i;
                 }
-                if (nb[l] == 2 && sols.items[b2[l][1]].sol.objective < sols.items[b2[l][0]].sol.objective) {
+                if (nb[l] == 2 && solved_before(&sols.items[b2[l][1]], &sols.items[b2[l][0]])) {
                     size_t t = b2[l][0];
                     b2[l][0] = b2[l][1];
                     b2[l][1] = t;
@@ -669,10 +719,10 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
             const solved *fb[2] = {NULL, NULL};
             for (size_t i = ffirst[fu]; i < ffirst[fu + 1]; i++) {
                 const solved *sv = &sols.items[i];
-                if (!fb[0] || sv->sol.objective < fb[0]->sol.objective) {
+                if (!fb[0] || solved_before(sv, fb[0])) {
                     fb[1] = fb[0];
                     fb[0] = sv;
-                } else if (!fb[1] || sv->sol.objective < fb[1]->sol.objective) {
+                } else if (!fb[1] || solved_before(sv, fb[1])) {
                     fb[1] = sv;
                 }
             }

@@ -317,7 +317,11 @@ void lw_plan_stores(lw *L)
                 const sym_expr *tb = sym_add(L->sc, sym_const(L->sc, L->a->tile_bytes[tf]),
                                              sym_mul(L->sc, many, sym_const(L->sc, L->a->tile_bytes[cs->fmt] -
                                                                                        L->a->tile_bytes[tf])));
-                cs->sbytes = sym_mul(L->sc, sym_mul(L->sc, cs->stiles, cs->smult), tb);
+                /* written out from the accumulator (one trip) it holds the
+                   output's depth in blocks, else one block */
+                const sym_expr *mult = sym_add(
+                    L->sc, many, sym_mul(L->sc, sym_sub(L->sc, sym_const(L->sc, 1), many), x->sdepth));
+                cs->sbytes = sym_mul(L->sc, sym_mul(L->sc, cs->stiles, mult), tb);
             }
             if (vi->tview) {
                 /* a column vector stored as a row: transposed into the CB */
@@ -329,6 +333,16 @@ void lw_plan_stores(lw *L)
                 store *cs = &L->st[ri->st];
                 cs->writer_pops = true;
                 cs->fmt = tf;
+                if (cs->inplace) {
+                    /* accumulated in place and written from there: the CB
+                       holds depth blocks, so that the next block is computed
+                       while the writer drains this one (the compute reads
+                       and writes only pages it reserved, behind the ones the
+                       writer holds) */
+                    cs->pages = cs->tiles * x->depth;
+                    if (!cs->sbytes)
+                        cs->smult = x->sdepth;
+                }
                 x->copy_in = false;
                 x->root = r;
                 x->cb = -2 - ri->st; /* resolved when CBs are numbered */

@@ -12,6 +12,7 @@
  */
 #include "sched/sched.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct slot {
@@ -106,6 +107,18 @@ const sym_expr *sched_prefix_depths(const sched_kernel *k, const sym_expr *e, sy
         e = replace(s, e, v, sym_var(s, name));
     }
     return e;
+}
+
+bool sched_depth_free(const sched_kernel *k, int i, sym_ctx *s)
+{
+    const sched_buf *b = &k->bufs[i];
+    if (b->kind != SCHED_BUF_IN && b->kind != SCHED_BUF_OUT)
+        return false;
+    if (b->kind == SCHED_BUF_IN || b->alias < 0)
+        return true;
+    char name[256];
+    snprintf(name, sizeof name, "depth.%s", b->name);
+    return k->cb_bytes && sym_depends_on(k->cb_bytes, sym_var(s, name));
 }
 
 const sym_expr *sched_l1_bytes(const sched_kernel *k, sym_ctx *s, const char *prefix)

@@ -227,6 +227,51 @@ static void explain_terms(lm_buf *b, const sched_job *job, const sched_choice *c
 
 /* ---- runner-up --------------------------------------------------------- */
 
+/* The loads behind a choice's critical path (sched_model.path), in words:
+ * the load with the most transfers in sequence of each launch. */
+static const char *path_why(const sched_job *job, const sched_choice *c, lm_arena *ar)
+{
+    sym_env env = {0};
+    choice_env(job, c, &env);
+    lm_buf t = {0};
+    for (int l = 0; l < job->nlaunches; l++) {
+        const sched_model *m = c->m[l];
+        const sched_candidate *cd = m->cand;
+        int64_t most = -1, gx = 1, gy = 1;
+        eval_in(m->gx, &env, &gx);
+        eval_in(m->gy, &env, &gy);
+        const char *what = NULL;
+        for (int i = 0; i < cd->nops; i++) {
+            const sched_operand *o = &cd->ops[i];
+            int64_t g = o->along == SCHED_ON_XY ? gx * gy : o->along == SCHED_ON_X ? gx : gy, n = 1;
+            const char *how = "read from DRAM";
+            if (o->transport == SCHED_FORWARD) {
+                n = g;
+                how = lm_arena_printf(ar, "forwarded along %lld cores: the read and %lld sends", (long long)g,
+                                      (long long)(g - 1));
+            } else if (o->transport == SCHED_MCAST) {
+                n = 1 + LM_MIN(g - 1, o->interior_sender ? 2 : 1);
+                how = n == 3   ? "multicast from an interior sender: the read and one multicast to each side"
+                      : n == 2 ? "multicast: the read and one multicast"
+                               : "multicast to no other core: the read";
+            } else if (o->transport == SCHED_FUSED) {
+                how = "sent by its producer";
+            }
+            if (n > most) {
+                most = n;
+                what = lm_arena_printf(ar, "%s %s", c->m[l]->k->acc->acc[o->access].tensor->name, how);
+            }
+        }
+        if (what)
+            lm_buf_printf(&t, "%s%s%s%s", t.len ? "; " : "", job->nlaunches > 1 ? job->k[l]->name : "",
+                          job->nlaunches > 1 ? ": " : "", what);
+    }
+    sym_env_free(&env);
+    const char *r = lm_arena_strdup(ar, t.len ? lm_buf_str(&t) : "no loads");
+    lm_buf_free(&t);
+    return r;
+}
+
 static void explain_runner_up(lm_buf *b, const sched_job *job, const sched_result *r, lm_arena *ar)
 {
     const sched_choice *w = &r->top[0];
@@ -249,6 +294,12 @@ static void explain_runner_up(lm_buf *b, const sched_job *job, const sched_resul
     if (d > 0) {
         lm_buf_printf(b, "  predicted %lld cycles: %lld more (+%.1f%%)\n", (long long)ru->cycles, (long long)d,
                       100.0 * (double)d / (double)(w->cycles ? w->cycles : 1));
+    } else if (ru->path != w->path) {
+        lm_buf_printf(b,
+                      "  predicted %lld cycles, a tie; broken by the critical path: a block of the chosen schedule "
+                      "goes through at most %lld transfers in sequence before its last core has it, of the "
+                      "runner-up %lld (%s)\n",
+                      (long long)ru->cycles, (long long)w->path, (long long)ru->path, path_why(job, ru, ar));
     } else {
         static const char *const tb[4] = {"DRAM traffic", "L1 use", "handshakes", "engine busy cycles"};
         int t = 0;

@@ -610,6 +610,59 @@ static stage send_cost(mctx *c, const sched_buf *b, const sched_fused_tensor *t)
     return st;
 }
 
+/* A table f[0..n] that never falls as its index grows, as an expression of
+ * a count g (1..n): max over j of [g >= j] x f[j]. */
+static const sym_expr *by_count(mctx *c, const sym_expr *g, const int64_t *f, int n)
+{
+    int64_t gc;
+    if (sym_is_const(g, &gc))
+        return K(c, f[LM_MIN(LM_MAX(gc, 0), n)]);
+    const sym_expr *e = K(c, 0);
+    for (int j = 1; j <= n; j++)
+        e = mx(c, e, mul(c, mn(c, K(c, 1), mx(c, K(c, 0), sub(c, g, K(c, j - 1)))), K(c, f[j])));
+    return e;
+}
+
+/* A forwarding chain of j cores along a row (column) of the description on
+ * NoC `noc`, core p sending to core p + 1 (as the lowering chains them):
+ * for each j = 0..n, the busiest link's load when all the chain's sends run
+ * at once (in thousandths of one block, for link_time), the longest send's
+ * route and the longest way back (the ready semaphore, p + 1 to p), in hops,
+ * each a running maximum. Routes follow the NoC's direction (NoC 0 +x / +y,
+ * NoC 1 -x / -y, around the torus when the description says so), so a chain
+ * that runs against its NoC's direction goes around the ring on every step
+ * and its sends share most of its links. */
+static void chain_route(const arch_desc *a, int noc, bool along_x, int n, int64_t *load, int64_t *fwd,
+                        int64_t *back)
+{
+    int w = along_x ? a->noc_w : a->noc_h, dir = noc == 0 ? 1 : -1;
+    const int *pos = along_x ? a->core_noc_x : a->core_noc_y;
+    int *links = lm_xcalloc((size_t)(w > 0 ? w : 1), sizeof *links);
+    int *one = lm_xcalloc((size_t)(w > 0 ? w : 1), sizeof *one);
+    load[0] = fwd[0] = back[0] = 0;
+    for (int j = 1; j <= n; j++) {
+        load[j] = load[j - 1], fwd[j] = fwd[j - 1], back[j] = back[j - 1];
+        if (j < 2)
+            continue;
+        int from = pos[j - 2], to = pos[j - 1];
+        int64_t hops = 0, ret = 0;
+        memset(one, 0, sizeof *one * (size_t)w);
+        ring_add(one, w, from, to, dir, a->noc_torus);
+        for (int i = 0; i < w; i++)
+            hops += one[i], links[i] += one[i];
+        memset(one, 0, sizeof *one * (size_t)w);
+        ring_add(one, w, to, from, dir, a->noc_torus);
+        for (int i = 0; i < w; i++)
+            ret += one[i];
+        for (int i = 0; i < w; i++)
+            load[j] = LM_MAX(load[j], (int64_t)links[i] * 1000);
+        fwd[j] = LM_MAX(fwd[j], hops);
+        back[j] = LM_MAX(back[j], ret);
+    }
+    free(one);
+    free(links);
+}
+
 /* NoC commands that move one block of buffer b: one per tile, or, where the
  * lowering moves the block element by element (a block a boundary check
  * cuts short, rows off the tile grid), one per row and tile column - as the
@@ -676,15 +729,26 @@ static stage read_cost(mctx *c, const sched_buf *b)
         st.first = add(c, add(c, st.first, mc), sem_round_trip(c, dist));
         return st;
     }
-    /* forward: every core passes the block to its neighbour; in steady state
-       each step costs a neighbour write and its handshake, and the chain fills
-       once per execution of the level */
-    const sym_expr *hop = noc_latency(c, K(c, 1));
-    const sym_expr *fw = add(c, add(c, xfer(c, bytes, LM_MIN(a->core_write_bpc, (double)a->link_bytes_per_cycle)), hop),
-                             sem_round_trip(c, K(c, 1)));
+    /* forward: every core passes the block to its neighbour along the NoC's
+       route (chain_route); in steady state every core of the chain sends at
+       once, so each step costs the busiest link's share of the sends, the
+       longest route and the handshake, and the chain fills once per
+       execution of the level, one uncontended send after the other */
+    bool along_x = o->along == SCHED_ON_X;
+    int gmax = LM_MIN(along_x ? a->grid_w : a->grid_h, ARCH_MAX_GRID);
+    int64_t load[ARCH_MAX_GRID + 1], fwd[ARCH_MAX_GRID + 1], back[ARCH_MAX_GRID + 1];
+    chain_route(a, noc, along_x, gmax, load, fwd, back);
+    const sym_expr *own = xfer(c, bytes, LM_MIN(a->core_write_bpc, (double)a->link_bytes_per_cycle));
+    /* the data and its valid semaphore along the send's route, the ready
+       semaphore the way back */
+    const sym_expr *there = noc_latency(c, by_count(c, g, fwd, gmax));
+    const sym_expr *lat = add(c, add(c, K(c, llround(2 * a->sem_cycles)), mul(c, K(c, 2), there)),
+                              noc_latency(c, by_count(c, g, back, gmax)));
+    const sym_expr *steady = mx(c, own, link_time(c, by_count(c, g, load, gmax), bytes));
+    const sym_expr *fw = add(c, steady, lat), *one = add(c, own, lat);
     st.cycles = add(c, st.cycles, fw);
-    st.first = add(c, st.first, fw);
-    st.fill = mul(c, sub(c, g, K(c, 1)), fw);
+    st.first = add(c, st.first, one);
+    st.fill = mul(c, sub(c, g, K(c, 1)), one);
     return st;
 }
 
@@ -1112,6 +1176,31 @@ static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy)
     return t;
 }
 
+/* sched_model.path: over the loads, the most transfers one block goes
+ * through in sequence, from the candidate's transports and the extent of
+ * the cores along each. */
+static const sym_expr *critical_path(mctx *c)
+{
+    const sym_expr *most = K(c, 0);
+    for (int i = 0; i < c->k->nbufs; i++) {
+        const sched_buf *b = &c->k->bufs[i];
+        if (b->kind != SCHED_BUF_IN || b->access < 0)
+            continue;
+        const sched_operand *o = operand_of(c, b);
+        const sym_expr *n = K(c, 1);
+        if (o && (o->transport == SCHED_MCAST || o->transport == SCHED_FORWARD)) {
+            const sym_expr *g = o->along == SCHED_ON_XY ? c->cores : o->along == SCHED_ON_X ? c->gx : c->gy;
+            const sym_expr *others = sub(c, g, K(c, 1));
+            if (o->transport == SCHED_FORWARD)
+                n = add(c, n, others);
+            else
+                n = add(c, n, mn(c, others, K(c, o->interior_sender ? 2 : 1)));
+        }
+        most = mx(c, most, n);
+    }
+    return most;
+}
+
 /* Product of the trips of the loops enclosing level `level` (1 at level 0). */
 static const sym_expr *trips_to(mctx *c, int level)
 {
@@ -1145,8 +1234,8 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
         if (b->kind != SCHED_BUF_IN && b->kind != SCHED_BUF_OUT)
             continue;
         c->depth[i] = local_var(c, lm_arena_printf(ar, "depth.%s", b->name));
-        if (b->kind == SCHED_BUF_OUT && b->alias >= 0) {
-            c->depth[i] = NULL; /* shares the carry's single instance */
+        if (!sched_depth_free(k, i, s)) {
+            c->depth[i] = NULL; /* stored from a carry that holds it once */
             continue;
         }
         if (consumer && passed(c, b->access)) {
@@ -1169,9 +1258,9 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
 
     /* ---- legality ---- */
     const sym_expr *l1 = fix(c, sched_l1_bytes(k, s, m->prefix));
-    /* OUT aliasing a carry has no depth variable: bind it to 1 */
+    /* an OUT whose depth is not a variable (sched_depth_free): 1 */
     for (int i = 0; i < k->nbufs; i++)
-        if (k->bufs[i].kind == SCHED_BUF_OUT && k->bufs[i].alias >= 0)
+        if (k->bufs[i].kind == SCHED_BUF_OUT && !sched_depth_free(k, i, s))
             l1 = xsubst(s, l1, local_var(c, lm_arena_printf(ar, "depth.%s", k->bufs[i].name)), K(c, 1));
     int ncb = k->cb_bytes ? k->cb_count : k->nbufs;
     /* the CBs that exist at the values, where the most any value needs is
@@ -1187,11 +1276,11 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
         for (int x = 0; x < 2; x++) {
             e[x] = fix(c, xsubst(s, e[x], sym_var(s, SCHED_FUSED_PROGRAMS), c->waves));
             for (int i = 0; i < ok->nbufs; i++)
-                if (ok->bufs[i].kind == SCHED_BUF_OUT && ok->bufs[i].alias >= 0)
+                if (ok->bufs[i].kind == SCHED_BUF_OUT && !sched_depth_free(ok, i, s))
                     e[x] = xsubst(s, e[x],
                                   sym_var(s, lm_arena_printf(ar, "%sdepth.%s", c->oprefix, ok->bufs[i].name)), K(c, 1));
             for (int i = 0; i < k->nbufs; i++)
-                if (k->bufs[i].kind == SCHED_BUF_OUT && k->bufs[i].alias >= 0)
+                if (k->bufs[i].kind == SCHED_BUF_OUT && !sched_depth_free(k, i, s))
                     e[x] = xsubst(s, e[x], local_var(c, lm_arena_printf(ar, "depth.%s", k->bufs[i].name)), K(c, 1));
         }
         l1 = e[0];
@@ -1287,6 +1376,7 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
     p->tiebreak[1] = m->l1_bytes;
     p->tiebreak[2] = m->handshakes;
     p->tiebreak[3] = m->busy = busy;
+    m->path = critical_path(c);
     p->ntiebreak = 4;
     p->fixed = NULL;
     /* the vectors' storage moves to the arena (the model outlives this call) */

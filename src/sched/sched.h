@@ -228,6 +228,13 @@ int sched_alloc(sched_kernel *k);
 /* L1 bytes of the allocation: the sum over slots of the largest member's
  * bytes x depth (symbolic; OUT buffers aliasing a CARRY take no space). */
 const sym_expr *sched_l1_bytes(const sched_kernel *k, sym_ctx *s, const char *prefix);
+/* Whether buffer i's depth (`depth.<buffer>`) is a variable of the
+ * schedule: every IN and OUT buffer's, except an OUT stored straight from a
+ * loop-carried tile (alias), whose depth is the lowering's only where its L1
+ * plan (sched_lower_l1) sizes that tile's CB by it - an accumulator in
+ * place, written out from where it is made, holds depth blocks; a carry
+ * that holds its old and new values does not. */
+bool sched_depth_free(const sched_kernel *k, int i, sym_ctx *s);
 /* e with k's depth.<buffer> variables renamed prefix + depth.<buffer>. */
 const sym_expr *sched_prefix_depths(const sched_kernel *k, const sym_expr *e, sym_ctx *s, const char *prefix);
 
@@ -430,6 +437,15 @@ typedef struct sched_model {
     const sym_expr *handshakes;   /* tie-break 3: CB/semaphore handshakes */
     const sym_expr *busy;         /* tie-break 4: engine busy cycles with no overlap (less is
                                      more slack for the same latency) */
+    const sym_expr *path;         /* the critical path of a step: the most block transfers one
+                                     load goes through in sequence before its last core has it
+                                     (1 from DRAM or a fused producer; by multicast 2, the read
+                                     and the multicast, 3 from an interior sender, which sends
+                                     its two sides one after the other; forwarded along g
+                                     cores g, the read and g - 1 sends). Between candidates
+                                     the selection breaks a tie of cycles by it, shortest first:
+                                     each transfer in sequence adds latency and a chance that the
+                                     model's overlap does not happen. */
     const sym_expr *gx, *gy;      /* the core grid (variables or 1) */
 } sched_model;
 
@@ -511,6 +527,8 @@ typedef struct sched_choice {
     solve_solution sol;                    /* values in problem.vars order */
     int64_t cycles;
     int rank_in_candidate;                 /* 0 = the candidate's own best */
+    int64_t path;                          /* sched_model.path at the solution, summed over the
+                                              launches (the first tie-break after cycles) */
 } sched_choice;
 
 /* One problem sched_select solved, shown to an observer (tests): launch l's
@@ -568,6 +586,11 @@ void sched_result_free(sched_result *r);
 /* Turn a choice into per-launch schedules (values incl. sizes and unprefixed
  * launch variables). */
 void sched_choice_schedules(const sched_job *job, const sched_choice *c, sched_schedule *out, sym_ctx *s);
+/* Launch l's schedule at `values` of problem p (p's variables in order:
+ * launch l's model m's own problem, or a joint one whose other launches'
+ * variables are left out); sched_choice_schedules for one launch. */
+void sched_launch_schedule(const sched_job *job, int l, const sched_model *m, const solve_problem *p,
+                           const int64_t *values, sched_schedule *out, sym_ctx *s);
 /* Evaluate an expression of a choice's model at its solution. */
 bool sched_choice_eval(const sched_job *job, const sched_choice *c, const sym_expr *e, int64_t *out);
 

@@ -16,8 +16,16 @@
  * the second best so far": anything above cannot enter the result or be
  * the runner-up, and the bound lets the search prune it early.
  *
- * Choices are ordered by (cycles, DRAM bytes, L1 bytes, handshakes, busy
- * cycles, candidates in enumeration order, sigma, rank) - deterministic.
+ * Choices are ordered by (cycles, critical path, DRAM bytes, L1 bytes,
+ * handshakes, busy cycles, candidates in enumeration order, sigma, rank) -
+ * deterministic. The critical path (sched_model.path: the most block
+ * transfers in sequence of any load) comes first among the tie-breaks
+ * because it is the only one that tells candidates of equal cycles apart by
+ * how their blocks travel: a multicast reaches every core of a row in one
+ * transfer after the read, a forwarding chain in one per core, so where the
+ * model cannot separate them the shorter chain is the one less exposed to
+ * what the model leaves out (a chain's fill grows with its length). Each
+ * launch's two best candidates at a sigma are taken in the same order.
  *
  * With sched_select_opts.mzn_solver, each problem goes to MiniZinc
  * (mzn_solve) instead of solve_run; both return the same solutions in the
@@ -34,6 +42,7 @@
  * constexprs. */
 typedef struct solved {
     int launch, cand, sigma, rank;
+    int64_t path;               /* the launch's (a fused pair's: both) critical path at sol */
     int launch2, cand2;         /* a fused pair's consumer and its candidate (else -1) */
     const solve_problem *prob;  /* whose variables sol.values follow: the launch's model, or the
                                    pair's joint problem */
@@ -46,6 +55,8 @@ static int cmp_choice(const sched_choice *a, const sched_choice *b, int nl)
 {
     if (a->sol.objective != b->sol.objective)
         return a->sol.objective < b->sol.objective ? -1 : 1;
+    if (a->path != b->path)
+        return a->path < b->path ? -1 : 1;
     for (int i = 0; i < 4; i++)
         if (a->sol.tiebreak[i] != b->sol.tiebreak[i])
             return a->sol.tiebreak[i] < b->sol.tiebreak[i] ? -1 : 1;
@@ -53,6 +64,22 @@ static int cmp_choice(const sched_choice *a, const sched_choice *b, int nl)
         if (a->cand[l] != b->cand[l])
             return a->cand[l] < b->cand[l] ? -1 : 1;
     return a->rank_in_candidate - b->rank_in_candidate;
+}
+
+/* The order of two solved problems of one launch (or fused pair) at one
+ * sigma, as cmp_choice orders choices: cycles, critical path, the
+ * tie-breaks; equal ones keep the order they were solved in (enumeration
+ * order). True when a comes before b. */
+static bool solved_before(const solved *a, const solved *b)
+{
+    if (a->sol.objective != b->sol.objective)
+        return a->sol.objective < b->sol.objective;
+    if (a->path != b->path)
+        return a->path < b->path;
+    for (int i = 0; i < 4; i++)
+        if (a->sol.tiebreak[i] != b->sol.tiebreak[i])
+            return a->sol.tiebreak[i] < b->sol.tiebreak[i];
+    return false;
 }
 
 /* Sort choices by cmp_choice, stably (equal choices keep their order), by
@@ -159,6 +186,25 @@ typedef struct selctx {
     LM_VEC(int64_t) rcounts;
     bool failed;
 } selctx;
+
+/* The critical path (sched_model.path) of models ms[0..n-1] at values of
+ * problem q (their own problem, or their joint one). */
+static int64_t path_at(const selctx *x, sched_model *const *ms, int n, const solve_problem *q, const int64_t *values)
+{
+    sym_env env = {0};
+    for (int i = 0; i < q->nvars; i++)
+        sym_env_set(&env, q->vars[i].var, values[i]);
+    for (int i = 0; x->job->bound && i < x->job->bound->n; i++)
+        sym_env_set_range(&env, x->job->bound->b[i].var, x->job->bound->b[i].lo, x->job->bound->b[i].hi);
+    int64_t total = 0;
+    for (int l = 0; l < n; l++) {
+        int64_t v = 0;
+        if (ms[l]->path && sym_eval(ms[l]->path, &env, &v) == SYM_OK)
+            total += v;
+    }
+    sym_env_free(&env);
+    return total;
+}
 
 /* p: a copy of q with room for one more constraint (the bound from better
  * candidates), its variables fixed where `fix` gives them a value. Returns
@@ -267,6 +313,8 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
             sv.sol.values = LM_NEWN(x->ar, int64_t, q->nvars ? q->nvars : 1);
             if (q->nvars)
                 memcpy(sv.sol.values, sols[k].values, sizeof(int64_t) * (size_t)q->nvars);
+            sched_model *const m1[1] = {&x->models[l][i]};
+            sv.path = path_at(x, m1, 1, q, sv.sol.values);
             LM_PUSH(out, sv);
             LM_PUSH(&objs, sols[k].objective);
             if (k == 0)
@@ -425,6 +473,7 @@ static void solve_fused(selctx *x, const sched_fusion *f, const sym_env *fix, in
                 sv.sol.values = LM_NEWN(x->ar, int64_t, q->nvars ? q->nvars : 1);
                 if (q->nvars)
                     memcpy(sv.sol.values, sols[k].values, sizeof(int64_t) * (size_t)q->nvars);
+                sv.path = path_at(x, ms, 2, q, sv.sol.values);
                 LM_PUSH(out, sv);
             }
             solve_free_solutions(sols, nsol);
@@ -454,6 +503,7 @@ static sched_choice make_choice(selctx *x, const solved *const *parts)
     if (nl == 1) {
         ch.problem = ms[0]->problem;
         ch.sol = parts[0]->sol;
+        ch.path = parts[0]->path;
     } else {
         joint(&ch.problem, ms, nl, x->s, x->ar);
         ch.sol.values = LM_NEWN(x->ar, int64_t, ch.problem.nvars ? ch.problem.nvars : 1);
@@ -466,6 +516,7 @@ static sched_choice make_choice(selctx *x, const solved *const *parts)
             if (parts[l]->launch2 == l)
                 continue; /* counted with its producer */
             ch.sol.objective += parts[l]->sol.objective;
+            ch.path += parts[l]->path;
             for (int t = 0; t < 4; t++)
                 ch.sol.tiebreak[t] += parts[l]->sol.tiebreak[t];
         }
@@ -584,13 +635,12 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
         for (int l = 0; l < nl; l++) {
             nb[l] = 0;
             for (size_t i = first[l]; i < first[l + 1]; i++) {
-                int64_t ob = sols.items[i].sol.objective;
                 if (nb[l] < 2) {
                     b2[l][nb[l]++] = i;
-                } else if (ob < sols.items[b2[l][1]].sol.objective) {
+                } else if (solved_before(&sols.items[i], &sols.items[b2[l][1]])) {
                     b2[l][1] = i;
                 }
-                if (nb[l] == 2 && sols.items[b2[l][1]].sol.objective < sols.items[b2[l][0]].sol.objective) {
+                if (nb[l] == 2 && solved_before(&sols.items[b2[l][1]], &sols.items[b2[l][0]])) {
                     size_t t = b2[l][0];
                     b2[l][0] = b2[l][1];
                     b2[l][1] = t;
@@ -669,10 +719,10 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
             const solved *fb[2] = {NULL, NULL};
             for (size_t i = ffirst[fu]; i < ffirst[fu + 1]; i++) {
                 const solved *sv = &sols.items[i];
-                if (!fb[0] || sv->sol.objective < fb[0]->sol.objective) {
+                if (!fb[0] || solved_before(sv, fb[0])) {
                     fb[1] = fb[0];
                     fb[0] = sv;
-                } else if (!fb[1] || sv->sol.objective < fb[1]->sol.objective) {
+                } else if (!fb[1] || solved_before(sv, fb[1])) {
                     fb[1] = sv;
                 }
             }
@@ -774,61 +824,72 @@ bool sched_choice_eval(const sched_job *job, const sched_choice *c, const sym_ex
     return st == SYM_OK;
 }
 
+void sched_launch_schedule(const sched_job *job, int l, const sched_model *m, const solve_problem *p,
+                           const int64_t *values, sched_schedule *sc, sym_ctx *s)
+{
+    const sched_kernel *k = job->k[l];
+    sym_env_free(&sc->values);
+    memset(sc, 0, sizeof *sc);
+    sc->k = k;
+    sc->cand = *m->cand;
+    sc->fidelity = k->fidelity;
+    sc->fp32_acc = k->fp32_acc;
+    sc->origin = "loomc";
+    /* the solution by name: shared symbols as they are, this launch's
+       without its prefix, other launches' left out */
+    sym_env sol = {0};
+    size_t pl = strlen(m->prefix);
+    for (int i = 0; i < p->nvars; i++) {
+        const char *name = p->vars[i].var->name;
+        bool own = pl && !strncmp(name, m->prefix, pl);
+        bool other = false;
+        for (int j = 0; j < job->nlaunches && !own && job->nlaunches > 1; j++) {
+            size_t n = strlen(job->k[j]->name);
+            if (j != l && !strncmp(name, job->k[j]->name, n) && name[n] == '.')
+                other = true;
+        }
+        if (!other)
+            sym_env_set(&sol, own ? sym_var(s, name + pl) : p->vars[i].var, values[i]);
+    }
+    for (int i = 0; job->bound && i < job->bound->n; i++)
+        sym_env_set_range(&sol, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
+    /* in a fixed order: sizes and pinned constexprs (the spec's order), the
+       free constexprs, the grid, the depths, the sub-block; a symbol the
+       candidate does not vary is 1 */
+    int64_t lo, hi;
+    for (int i = 0; job->bound && i < job->bound->n; i++)
+        sym_env_set_range(&sc->values, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
+    for (int j = 0; j < job->nlaunches; j++)
+        for (int i = 0; i < job->k[j]->nfree; i++) {
+            const sym_expr *v = job->k[j]->frees[i].var;
+            if (!sym_env_get(&sc->values, v, &lo, &hi) && sym_env_get(&sol, v, &lo, &hi))
+                sym_env_set(&sc->values, v, lo);
+        }
+    const sym_expr *own[SCHED_MAX_BUFS + 4];
+    int nown = 0;
+    own[nown++] = sym_var(s, "grid.x");
+    own[nown++] = sym_var(s, "grid.y");
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT)
+            own[nown++] = k->bufs[i].depth;
+    own[nown++] = sym_var(s, "sub.h");
+    own[nown++] = sym_var(s, "sub.w");
+    for (int i = 0; i < nown; i++)
+        sym_env_set(&sc->values, own[i], sym_env_get(&sol, own[i], &lo, &hi) ? lo : 1);
+    sym_env_free(&sol);
+    /* this launch's own latency at the solution */
+    sym_env env = {0};
+    for (int i = 0; i < p->nvars; i++)
+        sym_env_set(&env, p->vars[i].var, values[i]);
+    for (int i = 0; job->bound && i < job->bound->n; i++)
+        sym_env_set_range(&env, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
+    int64_t cyc = -1;
+    sc->predicted_cycles = sym_eval(m->cycles, &env, &cyc) == SYM_OK ? cyc : -1;
+    sym_env_free(&env);
+}
+
 void sched_choice_schedules(const sched_job *job, const sched_choice *c, sched_schedule *out, sym_ctx *s)
 {
-    for (int l = 0; l < job->nlaunches; l++) {
-        const sched_model *m = c->m[l];
-        const sched_kernel *k = job->k[l];
-        sched_schedule *sc = &out[l];
-        sym_env_free(&sc->values);
-        memset(sc, 0, sizeof *sc);
-        sc->k = k;
-        sc->cand = *m->cand;
-        sc->fidelity = k->fidelity;
-        sc->fp32_acc = k->fp32_acc;
-        sc->origin = "loomc";
-        /* the solution by name: shared symbols as they are, this launch's
-           without its prefix, other launches' left out */
-        sym_env sol = {0};
-        size_t pl = strlen(m->prefix);
-        for (int i = 0; i < c->problem.nvars; i++) {
-            const char *name = c->problem.vars[i].var->name;
-            bool own = pl && !strncmp(name, m->prefix, pl);
-            bool other = false;
-            for (int j = 0; j < job->nlaunches && !own; j++)
-                if (j != l && c->m[j]->prefix[0] && !strncmp(name, c->m[j]->prefix, strlen(c->m[j]->prefix)))
-                    other = true;
-            if (!other)
-                sym_env_set(&sol, own ? sym_var(s, name + pl) : c->problem.vars[i].var, c->sol.values[i]);
-        }
-        for (int i = 0; job->bound && i < job->bound->n; i++)
-            sym_env_set_range(&sol, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
-        /* in a fixed order: sizes and pinned constexprs (the spec's order), the
-           free constexprs, the grid, the depths, the sub-block; a symbol the
-           candidate does not vary is 1 */
-        int64_t lo, hi;
-        for (int i = 0; job->bound && i < job->bound->n; i++)
-            sym_env_set_range(&sc->values, job->bound->b[i].var, job->bound->b[i].lo, job->bound->b[i].hi);
-        for (int j = 0; j < job->nlaunches; j++)
-            for (int i = 0; i < job->k[j]->nfree; i++) {
-                const sym_expr *v = job->k[j]->frees[i].var;
-                if (!sym_env_get(&sc->values, v, &lo, &hi) && sym_env_get(&sol, v, &lo, &hi))
-                    sym_env_set(&sc->values, v, lo);
-            }
-        const sym_expr *own[SCHED_MAX_BUFS + 4];
-        int nown = 0;
-        own[nown++] = sym_var(s, "grid.x");
-        own[nown++] = sym_var(s, "grid.y");
-        for (int i = 0; i < k->nbufs; i++)
-            if (k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT)
-                own[nown++] = k->bufs[i].depth;
-        own[nown++] = sym_var(s, "sub.h");
-        own[nown++] = sym_var(s, "sub.w");
-        for (int i = 0; i < nown; i++)
-            sym_env_set(&sc->values, own[i], sym_env_get(&sol, own[i], &lo, &hi) ? lo : 1);
-        sym_env_free(&sol);
-        /* this launch's own latency at the solution */
-        int64_t cyc = -1;
-        sc->predicted_cycles = sched_choice_eval(job, c, m->cycles, &cyc) ? cyc : -1;
-    }
+    for (int l = 0; l < job->nlaunches; l++)
+        sched_launch_schedule(job, l, c->m[l], &c->problem, c->sol.values, &out[l], s);
 }

@@ -414,6 +414,113 @@ static void clipped_block_commands(void **st)
     }
 }
 
+/* Compile path at shapes in format `fmt` (NULL: the kernel's), summarise
+ * with the lowering's plan, and build the model of the candidate labelled
+ * `label`. */
+static void compile_cand(compiled *x, const char *path, const char *shapes, const char *fmt, const char *label)
+{
+    static char sbuf[256];
+    fe_kv sk[16];
+    memset(x, 0, sizeof *x);
+    lm_diag_init(&x->d, stderr);
+    drv_opts o = {0};
+    o.path = path;
+    o.launch.shapes = sk;
+    o.launch.nshapes = parse_kv(shapes, sk, 16, sbuf, sizeof sbuf);
+    assert_true(drv_compile(&x->r, &o, &x->d));
+    drv_sched_opts so = {.arch = WH};
+    if (fmt) {
+        so.have_format = true;
+        assert_true(arch_format_parse(fmt, &so.format));
+    }
+    assert_true(drv_summarize(&x->r, &so, &x->d));
+    sched_kernel *k = x->r.sched->job.k[0];
+    assert_true(sched_lower_l1(k, WH, &x->r.sched->bound, x->r.sym, &x->r.arena));
+    sched_cands cs;
+    sched_candidates(&cs, k, WH, &x->r.sched->bound, x->r.sym, &x->r.arena);
+    int at = -1;
+    for (int i = 0; i < cs.n; i++)
+        if (!strcmp(cs.c[i].label, label))
+            at = i;
+    if (at < 0)
+        fail_msg("no candidate '%s'", label);
+    assert_true(sched_model_build(&x->m, k, &cs.c[at], WH, &x->r.sched->bound, "", x->r.sym, &x->r.arena, &x->d));
+}
+
+/* Hops from NoC column (row) `from` to `to` on a ring of n routers in
+ * direction dir (+1 or -1), around the torus: the route the NoC takes. */
+static int ring_hops(int from, int to, int dir, int n) { return ((to - from) * dir % n + n) % n; }
+
+/* A forwarding chain along a row of the 8x8 grid: core p sends its block to
+ * core p + 1. On NoC 1, which runs -x, each send goes around the ring the
+ * long way and the 7 sends of a step share its links; on NoC 0 (+x) each
+ * send has its own links. The model's per-step cost is the busiest link's
+ * share of the step's sends (or the core's own write rate, when slower),
+ * the longest route for the data and its valid semaphore, the way back for
+ * the ready one and two semaphore operations; the chain fills with one
+ * uncontended send per further core. Derived here by walking the routes of
+ * the description's core columns: b of matmul (the second core-to-core
+ * load, on NoC 1 - sched_load_noc) forwarded along x, 8 cores against 2
+ * (the DRAM read of the chain's first core is the same in both, so the
+ * difference of the two read terms is the difference of the steps). */
+static void forward_along_route(void **st)
+{
+    (void)st;
+    const arch_desc *a = WH;
+    compiled x;
+    compile_cand(&x, "kernels/matmul.py", "M=1024,N=2048,K=2048", "bf16",
+                 "pid_m->x pid_n->y; a: mcast along y (edge sender); b: forward along x");
+    int64_t bytes = 2 * 8 * a->tile_bytes[ARCH_BF16]; /* BLOCK_K x BLOCK_N = 64 x 256 */
+    int64_t own = cdiv(bytes * 1000, milli(LM_MIN(a->core_write_bpc, a->link_bytes_per_cycle)));
+    int64_t lat1 = llround(a->noc_inject_cycles + a->noc_eject_cycles);
+    int64_t hop = llround(a->noc_hop_cycles);
+    int64_t step[9] = {0}, one[9] = {0};
+    for (int g = 2; g <= 8; g++) {
+        int load[64] = {0}, fwd = 0, back = 0, most = 0;
+        for (int p = 0; p + 1 < g; p++) {
+            int from = a->core_noc_x[p], to = a->core_noc_x[p + 1];
+            int h = ring_hops(from, to, -1, a->noc_w);
+            for (int i = 0, at = from; i < h; i++, at = (at - 1 + a->noc_w) % a->noc_w)
+                load[at]++;
+            fwd = LM_MAX(fwd, h);
+            back = LM_MAX(back, ring_hops(to, from, -1, a->noc_w));
+        }
+        for (int i = 0; i < a->noc_w; i++)
+            most = LM_MAX(most, load[i]);
+        int64_t lat = llround(2 * a->sem_cycles) + 2 * (lat1 + fwd * hop) + lat1 + back * hop;
+        step[g] = LM_MAX(own, cdiv(bytes * most * 1000, milli(a->link_bytes_per_cycle))) + lat;
+        one[g] = own + lat;
+        if (g == 8) {
+            assert_true(most >= 6);        /* nearly every send crosses the busiest link */
+            assert_true(fwd >= a->noc_w - 2); /* the long way round */
+        }
+    }
+    const char *at8 = "BLOCK_M=128,BLOCK_N=256,BLOCK_K=64,grid.x=8,grid.y=8,depth.a=2,depth.b=2,depth.c=1,sub.h=1,sub.w=8";
+    const char *at2 = "BLOCK_M=128,BLOCK_N=256,BLOCK_K=64,grid.x=2,grid.y=8,depth.a=2,depth.b=2,depth.c=1,sub.h=1,sub.w=8";
+    assert_int_equal(term_at(&x, SCHED_T_FILL, 1, "fill the forwarding chain of b", at8), 7 * one[8]);
+    assert_int_equal(term_at(&x, SCHED_T_READ, 1, "read b (writer, NoC 1)", at8) -
+                         term_at(&x, SCHED_T_READ, 1, "read b (writer, NoC 1)", at2),
+                     step[8] - step[2]);
+    drv_free(&x.r);
+
+    /* a along y on NoC 0 (+y): each send a short way down links of its
+       own (the step at the core's write rate), the ready semaphore back
+       to the core above the long way round */
+    compile_cand(&x, "kernels/matmul.py", "M=1024,N=2048,K=2048", "bf16",
+                 "pid_m->x pid_n->y; a: forward along y; b: mcast along x (edge sender)");
+    int64_t abytes = 4 * 2 * a->tile_bytes[ARCH_BF16]; /* BLOCK_M x BLOCK_K = 128 x 64 */
+    int64_t aown = cdiv(abytes * 1000, milli(LM_MIN(a->core_write_bpc, a->link_bytes_per_cycle)));
+    int fwd = 0, back = 0;
+    for (int p = 0; p + 1 < 8; p++) {
+        fwd = LM_MAX(fwd, ring_hops(a->core_noc_y[p], a->core_noc_y[p + 1], 1, a->noc_h));
+        back = LM_MAX(back, ring_hops(a->core_noc_y[p + 1], a->core_noc_y[p], 1, a->noc_h));
+    }
+    assert_true(fwd <= 2);
+    int64_t lat = llround(2 * a->sem_cycles) + 2 * (lat1 + fwd * hop) + lat1 + back * hop;
+    assert_int_equal(term_at(&x, SCHED_T_FILL, 1, "fill the forwarding chain of a", at8), 7 * (aown + lat));
+    drv_free(&x.r);
+}
+
 static void l1_matmul(void **st)
 {
     (void)st;
@@ -470,6 +577,7 @@ int main(void)
         cmocka_unit_test(chain_of_ops),
         cmocka_unit_test(chain_in_dst),
         cmocka_unit_test(clipped_block_commands),
+        cmocka_unit_test(forward_along_route),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -591,6 +591,81 @@ static void chosen_is_the_enumerated_optimum(void **state)
 
 /* ---- errors --------------------------------------------------------------- */
 
+/* The critical path of every matmul candidate (sched_model.path) at a
+ * grid, from its transports as docs/scheduler.md states the rule: 1 for a
+ * load from DRAM, 2 for a multicast from an edge sender (the read, then
+ * one multicast), 3 from an interior sender (one multicast to each side,
+ * one after the other), g for a chain of g cores (the read and g - 1
+ * sends); the candidate's is its longest load's. */
+static void critical_path_of_candidates(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=1024,N=1024,K=1024", NULL, true));
+    const sched_job *sj = &j.r.sched->job;
+    int kinds[3] = {0};
+    for (int i = 0; i < sj->cands[0].n; i++) {
+        const sched_candidate *c = &sj->cands[0].c[i];
+        sched_model m;
+        assert_true(sched_model_build(&m, sj->k[0], c, j.a, sj->bound, "", j.r.sym, &j.r.arena, &j.d));
+        int64_t gx = 1, gy = 1;
+        if (!sym_is_const(m.gx, &gx))
+            gx = 5;
+        if (!sym_is_const(m.gy, &gy))
+            gy = 3;
+        int64_t want = 0;
+        for (int o = 0; o < c->nops; o++) {
+            const sched_operand *op = &c->ops[o];
+            int64_t g = op->along == SCHED_ON_XY ? gx * gy : op->along == SCHED_ON_X ? gx : gy, n = 1;
+            if (op->transport == SCHED_MCAST)
+                n = op->interior_sender ? 3 : 2, kinds[op->interior_sender ? 1 : 0]++;
+            else if (op->transport == SCHED_FORWARD)
+                n = g, kinds[2]++;
+            want = LM_MAX(want, n);
+        }
+        char at[64];
+        snprintf(at, sizeof at, "grid.x=%lld,grid.y=%lld", (long long)gx, (long long)gy);
+        assert_int_equal(ev(&j, m.path, at), want);
+    }
+    assert_true(kinds[0] && kinds[1] && kinds[2]); /* every kind was seen */
+    release(&j);
+}
+
+/* Candidates of equal predicted cycles are ordered by their critical path
+ * before anything else, shortest first. Flash attention on Blackhole at
+ * this shape has such ties among the candidates' bests: k and v multicast
+ * from an edge sender tie with v from an interior sender, and k multicast
+ * with v from DRAM ties with v multicast from an interior sender - where
+ * the DRAM traffic (the next tie-break) would put the longer path first.
+ * The explanation says the pick was a tie and what broke it. */
+static void ties_go_to_the_shorter_path(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/flash_attention.py", "blackhole_p150", "B=2,H=8,S=1024,D=128", NULL, true));
+    const sched_result *r = &j.r.sched->result;
+    int ties = 0, against_dram = 0;
+    for (int i = 0; i + 1 < r->nbests; i++) {
+        const sched_choice *a = &r->bests[i], *b = &r->bests[i + 1];
+        if (a->cycles != b->cycles)
+            continue;
+        assert_true(a->path <= b->path);
+        if (a->path < b->path) {
+            ties++;
+            against_dram += a->sol.tiebreak[0] > b->sol.tiebreak[0];
+        }
+    }
+    assert_true(ties >= 2);
+    assert_true(against_dram >= 1);
+    const sched_choice *w = &r->top[0];
+    assert_int_equal(w->path, 2);
+    lm_buf b = {0};
+    sched_explain(&b, &j.r.sched->job, r, j.r.sym, &j.r.arena);
+    assert_non_null(strstr(lm_buf_str(&b), "a tie; broken by the critical path"));
+    lm_buf_free(&b);
+    release(&j);
+}
+
 static void infeasible_shape_names_the_constraint(void **state)
 {
     (void)state;
@@ -854,6 +929,8 @@ int main(void)
         cmocka_unit_test(split_count_free_is_no_worse),
         cmocka_unit_test(matmul_unpack_reuse),
         cmocka_unit_test(chosen_is_the_enumerated_optimum),
+        cmocka_unit_test(critical_path_of_candidates),
+        cmocka_unit_test(ties_go_to_the_shorter_path),
         cmocka_unit_test(infeasible_shape_names_the_constraint),
         cmocka_unit_test(format_reaches_the_solver),
         cmocka_unit_test(plan_round_trip),

@@ -45,10 +45,11 @@ namespace loomc::schedule {
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
 //   BLOCK_N                = 32      (64 breaks 'grid.y <= programs along y')
 //   BLOCK_K                = 64      (32: +514 cycles)
-//   grid.x                 = 2       (1: +1153 cycles; 3 breaks 'grid.x <= programs along x')
-//   grid.y                 = 2       (1: +1153 cycles; 3 breaks 'grid.y <= programs along y')
+//   grid.x                 = 2       (1: +1640 cycles; 3 breaks 'grid.x <= programs along x')
+//   grid.y                 = 2       (1: +1640 cycles; 3 breaks 'grid.y <= programs along y')
 //   depth.a                = 1       (2: +0 cycles)
 //   depth.b                = 1       (2: +0 cycles)
+//   depth.c                = 1       (2: +0 cycles)
 //   sub.h                  = 1       (2 breaks 'sub.h divides the tile rows of acc')
 //   sub.w                  = 1       (2 breaks 'sub.w divides the tile columns of acc')
 // constraints (slack at these values; 0 = binding):
@@ -78,11 +79,11 @@ namespace loomc::schedule {
 //   launch: kernel launch 1000 + busiest core 1640 = 2640; DRAM bandwidth bound 1000 + 127
 //   total 2640: the per-core path dominates
 // runner-up:
-//   matmul_kernel: pid_m->x pid_n->y; a: mcast along y (edge sender); b: forward along x
-//     BLOCK_M=32 BLOCK_N=32 BLOCK_K=64 grid.x=2 grid.y=2 depth.a=1 depth.b=1 sub.h=1 sub.w=1
-//   predicted 2850 cycles: 210 more (+8.0%)
+//   matmul_kernel: pid_m->x pid_n->y; a: mcast along y (edge sender); b: mcast along x (interior sender)
+//     BLOCK_M=32 BLOCK_N=32 BLOCK_K=64 grid.x=2 grid.y=2 depth.a=1 depth.b=1 depth.c=1 sub.h=1 sub.w=1
+//   predicted 2877 cycles: 237 more (+9.0%)
 //   where it is slower (chosen -> runner-up, cycles):
-//     loop at line 28, fill the forwarding chain of b      0 -> 210
-//     loop at line 28, all iterations                      1123 -> 1333
-//     program, compute                                     1153 -> 1363
-//     all programs of the busiest core                     1640 -> 1850
+//     loop at line 28, read b (writer, NoC 1)              786 -> 1023
+//     loop at line 28, all iterations                      1123 -> 1360
+//     program, compute                                     1153 -> 1390
+//     all programs of the busiest core                     1640 -> 1877

@@ -68,6 +68,8 @@ static bool translated(df_op op)
     case DF_SEM_SET:
     case DF_SEM_WAIT:
     case DF_SEM_MCAST:
+    case DF_READ_ELEMS:
+    case DF_WRITE_ELEMS:
     case DF_MATMUL:
     case DF_ELTWISE:
     case DF_SFPU:
@@ -209,6 +211,9 @@ static void call(writer *w, const char *fn, const char *fmt, ...)
 /* A DRAM tensor's variable: dram_NAME (df names never clash with it). */
 static void tensor_var(writer *w, int t, char *out, size_t n) { snprintf(out, n, "dram_%s", w->p->tensors[t].name); }
 
+/* Bytes of one element of a tensor's tiles, as text (bf16 and fp32 only are emitted). */
+static const char *esize(writer *w, int t) { return w->p->tensors[t].format == ARCH_FP32 ? "4" : "2"; }
+
 static void sem_var(writer *w, int sem, char *out, size_t n) { snprintf(out, n, "sem_%s", w->p->sems[sem].name); }
 
 static void body(writer *w, df_stmt *const *stmts, int n);
@@ -278,6 +283,14 @@ static void stmt_dm(writer *w, const df_stmt *st)
     case DF_WRITE:
         call(w, "loomc::write_tiles", "ceteeee", st->cb, st->at, tv, st->row, st->col,
              st->rows, st->cols);
+        break;
+    case DF_READ_ELEMS:
+        call(w, "loomc::read_elems", "teeeeeceeeet", tv, st->row, st->col, st->rows, st->cols, st->rstride, st->cb,
+             st->at, st->er, st->ec, st->bw, esize(w, st->tensor));
+        break;
+    case DF_WRITE_ELEMS:
+        call(w, "loomc::write_elems", "ceeeeteeeeet", st->cb, st->at, st->er, st->ec, st->bw, tv, st->row, st->col,
+             st->rows, st->cols, st->rstride, esize(w, st->tensor));
         break;
     case DF_SEND:
         call(w, "loomc::send_pages", "tcteeeee", "grid", st->cb, pg, st->at, st->n, st->x, st->y, st->dst_at);

@@ -56,6 +56,60 @@ inline void write_tiles(uint32_t cb, int32_t at, const Tensor &t, int32_t row, i
             noc_async_write_tile(static_cast<uint32_t>((row + r) * t.tile_cols + col + c), t.pages, l1);
 }
 
+// Where element (r, c) of a tile lies in its page: bytes from the page's start, the tile
+// stored as four 16 x 16 faces, row-major inside each (esize: bytes of an element).
+inline uint32_t elem_offset(int32_t r, int32_t c, uint32_t esize) {
+    uint32_t face = static_cast<uint32_t>(((r / 16) * 2) + c / 16);
+    return (face * 256 + static_cast<uint32_t>((r % 16) * 16 + c % 16)) * esize;
+}
+
+// One step of an element move: the columns from j on that stay within one face row of the
+// tensor's tile and of the block's tile.
+inline int32_t run_length(int32_t left, int32_t tensor_col, int32_t block_col) {
+    int32_t a = 16 - tensor_col % 16, b = 16 - block_col % 16;
+    return left < a ? (left < b ? left : b) : (a < b ? a : b);
+}
+
+// The rows x cols elements of the tensor whose rows are row, row + rstride, ... and columns
+// col ... into the reserved tile block of `cb` from page `at` (bw tiles wide), at its
+// elements (er + i, ec + j); the block's other elements keep what they hold. One NoC read per
+// run of a face row.
+inline void read_elems(const Tensor &t, int32_t row, int32_t col, int32_t rows, int32_t cols, int32_t rstride,
+                       uint32_t cb, int32_t at, int32_t er, int32_t ec, int32_t bw, uint32_t esize) {
+    uint32_t page = t.pages.page_size, base = get_write_ptr(cb) + static_cast<uint32_t>(at) * page;
+    for (int32_t i = 0; i < rows; i++) {
+        int32_t tr = row + i * rstride, br = er + i;
+        for (int32_t j = 0; j < cols;) {
+            int32_t tc = col + j, bc = ec + j, n = run_length(cols - j, tc, bc);
+            uint32_t src = static_cast<uint32_t>((tr / 32) * t.tile_cols + tc / 32);
+            uint32_t dst = base + static_cast<uint32_t>((br / 32) * bw + bc / 32) * page +
+                           elem_offset(br % 32, bc % 32, esize);
+            noc_async_read(get_noc_addr(src, t.pages, elem_offset(tr % 32, tc % 32, esize)), dst,
+                           static_cast<uint32_t>(n) * esize);
+            j += n;
+        }
+    }
+}
+
+// The other way: elements (er + i, ec + j) of the front tile block of `cb` (from page `at`,
+// bw tiles wide) to the tensor's rows row, row + rstride, ... and columns col ...
+inline void write_elems(uint32_t cb, int32_t at, int32_t er, int32_t ec, int32_t bw, const Tensor &t, int32_t row,
+                        int32_t col, int32_t rows, int32_t cols, int32_t rstride, uint32_t esize) {
+    uint32_t page = t.pages.page_size, base = get_read_ptr(cb) + static_cast<uint32_t>(at) * page;
+    for (int32_t i = 0; i < rows; i++) {
+        int32_t tr = row + i * rstride, br = er + i;
+        for (int32_t j = 0; j < cols;) {
+            int32_t tc = col + j, bc = ec + j, n = run_length(cols - j, tc, bc);
+            uint32_t dst = static_cast<uint32_t>((tr / 32) * t.tile_cols + tc / 32);
+            uint32_t src = base + static_cast<uint32_t>((br / 32) * bw + bc / 32) * page +
+                           elem_offset(br % 32, bc % 32, esize);
+            noc_async_write(src, get_noc_addr(dst, t.pages, elem_offset(tr % 32, tc % 32, esize)),
+                            static_cast<uint32_t>(n) * esize);
+            j += n;
+        }
+    }
+}
+
 // The compute grid's NoC coordinates: common runtime args from `first` on, the NoC column
 // of each logical column (w of them), then the NoC row of each logical row.
 struct Grid {

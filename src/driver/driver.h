@@ -173,6 +173,12 @@ bool drv_emit_programs(const struct df_program *const *p, int n, const arch_desc
  * card reads. False after reporting. */
 bool drv_save_tensor(const char *dir, const char *sub, const char *name, const float *v, int64_t n, lm_diag *d);
 
+/* The CB ops each core of program number `program` of a job saw in the
+ * simulation, as lines of dir/cb_counts.txt (started anew by program 0):
+ * what the emitted program's run on the emulation must repeat. */
+struct sim_result;
+bool drv_save_cb_counts(const char *dir, int program, const struct sim_result *r, lm_diag *d);
+
 /* ---- where the schedules come from (origin.c) ------------------------------ */
 
 typedef enum drv_origin_kind {

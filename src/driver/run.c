@@ -178,6 +178,28 @@ bool drv_save_tensor(const char *dir, const char *sub, const char *name, const f
     return ok;
 }
 
+bool drv_save_cb_counts(const char *dir, int program, const sim_result *r, lm_diag *d)
+{
+    lm_buf path = {0};
+    lm_buf_printf(&path, "%s/cb_counts.txt", dir);
+    bool ok = mkdir(dir, 0777) == 0 || errno == EEXIST;
+    FILE *f = ok ? fopen(path.s, program == 0 ? "w" : "a") : NULL;
+    ok = f != NULL;
+    if (f && program == 0)
+        fputs("# program x y cb pushes pops pages_pushed pages_popped\n", f);
+    for (int i = 0; ok && i < r->ncbs; i++) {
+        const sim_cb_stat *c = &r->cbs[i];
+        ok = fprintf(f, "%d %d %d %d %lld %lld %lld %lld\n", program, c->x, c->y, c->cb, (long long)c->pushes,
+                     (long long)c->pops, (long long)c->pushed, (long long)c->popped) > 0;
+    }
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        lm_error_plain(d, "cannot write '%s': %s", path.s, strerror(errno));
+    lm_buf_free(&path);
+    return ok;
+}
+
 static bool load_floats(const char *dir, const char *name, float *v, int64_t n, lm_diag *d)
 {
     lm_buf path = {0};
@@ -374,6 +396,8 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
             rl->fused = cov > 1;
             rl->first = l;
             rl->count = cov;
+            if (opts->save_data)
+                ok = drv_save_cb_counts(opts->save_data, out->nlaunches - 1, r, d) && ok;
             rl->cycles = r->cycles;
             rl->flops = r->flops;
             rl->cores = r->ncores;

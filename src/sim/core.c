@@ -160,6 +160,7 @@ static int cb_op(sim *s, sim_engine *e, const df_stmt *st)
         }
         cb->count += n;
         cb->wr = (cb->wr + n) % cb->pages;
+        cb->pushes++, cb->pushed += n;
         wake_mask(s, c, &cb->waiters);
         trace_done(s, e, st);
         return STEP_NEXT;
@@ -173,6 +174,7 @@ static int cb_op(sim *s, sim_engine *e, const df_stmt *st)
         }
         cb->count -= n;
         cb->rd = (cb->rd + n) % cb->pages;
+        cb->pops++, cb->popped += n;
         wake_mask(s, c, &cb->waiters);
         trace_done(s, e, st);
         return STEP_NEXT;

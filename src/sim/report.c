@@ -118,6 +118,19 @@ sim_result *sim_report(sim *s)
         }
     }
 
+    int ncb = 0;
+    for (int i = 0; i < s->ncores; i++)
+        for (int c = 0; c < s->a->num_cbs; c++)
+            ncb += s->cores[i].cb[c].used;
+    r->cbs = lm_xcalloc((size_t)(ncb > 0 ? ncb : 1), sizeof *r->cbs);
+    for (int i = 0; i < s->ncores; i++)
+        for (int c = 0; c < s->a->num_cbs; c++) {
+            const sim_cbs *cb = &s->cores[i].cb[c];
+            if (cb->used)
+                r->cbs[r->ncbs++] = (sim_cb_stat){s->cores[i].x, s->cores[i].y, c, cb->pushes, cb->pops, cb->pushed,
+                                                  cb->popped};
+        }
+
     /* links: every one that carried a byte, hottest first */
     int nl = 0;
     for (int32_t i = s->net.link0; i < s->net.niu_out0; i++)
@@ -173,6 +186,7 @@ void sim_result_free(sim_result *r)
     free((char *)r->program);
     free((char *)r->arch);
     free(r->cores);
+    free(r->cbs);
     free(r->links);
     free(r->banks);
     for (int i = 0; i < r->nchecks; i++)

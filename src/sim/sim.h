@@ -74,6 +74,13 @@ typedef struct sim_core_stat {
     double busy[SIM_NENGINES];      /* fraction of the run each engine was busy */
 } sim_core_stat;
 
+/* One CB of one core: the CB ops it saw (the emitted program's run on the
+ * TT-Metalium emulation is checked against these, docs/emit.md). */
+typedef struct sim_cb_stat {
+    int x, y, cb;
+    int64_t pushes, pops, pushed, popped; /* ops, and the pages they moved */
+} sim_cb_stat;
+
 typedef struct sim_link_stat {
     int noc;                        /* 0 or 1 */
     int x, y;                       /* NoC coordinates of the router the link leaves */
@@ -113,6 +120,8 @@ typedef struct sim_result {
                                          excludes the final pack and output writes) */
     sim_core_stat *cores;
     int ncores;
+    sim_cb_stat *cbs;               /* every declared CB of every core, by core then CB id */
+    int ncbs;
     sim_link_stat *links;           /* hottest links first (at most top_links) */
     int nlinks;
     int links_used;                 /* links that carried any byte */

@@ -356,6 +356,8 @@ typedef struct sim_cbs {
     int64_t rd, wr;      /* front and back page indices (mod pages) */
     uint8_t waiters;     /* engines blocked on it (bit per engine kind) */
     float *data;         /* functional: pages x tile elements */
+    int64_t pushes, pops;        /* cb_push and cb_pop ops done */
+    int64_t pushed, popped;      /* pages they moved */
 } sim_cbs;
 
 enum { SIM_NBUF = 4, SIM_SRCQ = 2 };

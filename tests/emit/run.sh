@@ -43,6 +43,20 @@ build() {
         $objs -rdynamic -ldl -lm -o "$1/loomc_job" >"$1/build.log" 2>&1
 }
 
+# same_counts NAME DIR: every core's CB pushes and pops (ops and pages) on the emulation are
+# the simulator's, for every CB of the dataflow programs (the emitted program's own extra CBs
+# aside)
+same_counts() {
+    grep -v '^#' "$2/data/cb_counts.txt" | sort >"$2/sim_counts.sorted"
+    sort "$2/emu_cb_counts.txt" >"$2/emu_counts.sorted"
+    if [ -s "$2/sim_counts.sorted" ] && comm -23 "$2/sim_counts.sorted" "$2/emu_counts.sorted" >"$2/counts.diff" &&
+        [ ! -s "$2/counts.diff" ]; then
+        ok "$1: CB pushes and pops per core as in the simulator"
+    else
+        bad "$1: CB pushes and pops differ from the simulator's (simulator's lines missing on the emulation)" "$2/counts.diff"
+    fi
+}
+
 # case NAME ARCH KERNEL ARGS...: emit, build, run on the emulation, check, cross-check
 case_() {
     name=$1 arch=$2 kernel=$3
@@ -61,10 +75,12 @@ case_() {
         return
     fi
     mkdir -p "$d/out"
-    if ! (cd "$d" && EMU_ARCH=$(emu_arch "$arch") ./loomc_job data/inputs out) >"$BUILD/$name.emu" 2>&1; then
+    if ! (cd "$d" && EMU_ARCH=$(emu_arch "$arch") EMU_CB_COUNTS=emu_cb_counts.txt ./loomc_job data/inputs out) \
+        >"$BUILD/$name.emu" 2>&1; then
         bad "$name: run on the emulation" "$BUILD/$name.emu"
         return
     fi
+    same_counts "$name" "$d"
     if "$LOOMC" run "$kernel" --arch "$arch" "$@" --check --outputs-from "$d/out" >"$BUILD/$name.check" 2>&1; then
         ok "$name: outputs match the reference interpreter"
     else
@@ -109,10 +125,12 @@ dfcase() {
         return
     fi
     mkdir -p "$d/out"
-    if ! (cd "$d" && EMU_ARCH=$(emu_arch "$arch") ./loomc_job data/inputs out) >"$BUILD/$name.emu" 2>&1; then
+    if ! (cd "$d" && EMU_ARCH=$(emu_arch "$arch") EMU_CB_COUNTS=emu_cb_counts.txt ./loomc_job data/inputs out) \
+        >"$BUILD/$name.emu" 2>&1; then
         bad "$name: run on the emulation" "$BUILD/$name.emu"
         return
     fi
+    same_counts "$name" "$d"
     n=0 differ=""
     for f in "$d"/data/simulated/*.f32; do
         n=$((n + 1))

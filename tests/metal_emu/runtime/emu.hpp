@@ -33,6 +33,7 @@ struct CBState {
     uint32_t received = 0, acked = 0;  // page counters
     uint32_t wr_ptr = 0, rd_ptr = 0;   // offsets in L1
     uint32_t pack_tile_ptr = 0;        // tiles packed since the last push (compute)
+    uint32_t pushes = 0, pops = 0;     // cb_push_back and cb_pop_front calls
 };
 
 struct Core {

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -451,6 +452,32 @@ static std::string hang_report(bool all_blocked, double seconds) {
     return o.str();
 }
 
+// EMU_CB_COUNTS=FILE: after each program, one line per CB of each core it configured -
+// "program x y cb pushes pops pages_pushed pages_popped" (logical x, y), the program counted
+// from 0 in the order of EnqueueProgram calls; the file is started anew by program 0. loomc's
+// tests compare these with the simulator's counts of the same dataflow program.
+static void write_cb_counts(const ProgramImpl &p) {
+    (void)p;
+    static int program = 0;
+    const char *path = std::getenv("EMU_CB_COUNTS");
+    if (!path || !*path) return;
+    FILE *f = std::fopen(path, program == 0 ? "w" : "a");
+    if (!f) host_fail(std::string("cannot write EMU_CB_COUNTS file '") + path + "'");
+    std::vector<const Core *> cores;
+    for (const auto &c : g_dev->cores) cores.push_back(&c);
+    std::sort(cores.begin(), cores.end(), [](const Core *a, const Core *b) {
+        return a->ly != b->ly ? a->ly < b->ly : a->lx < b->lx;
+    });
+    for (const Core *c : cores)
+        for (int i = 0; i < kNumCBs; i++) {
+            const CBState &s = c->cb[i];
+            if (!s.configured) continue;
+            std::fprintf(f, "%d %d %d %d %u %u %u %u\n", program, c->lx, c->ly, i, s.pushes, s.pops, s.received, s.acked);
+        }
+    std::fclose(f);
+    program++;
+}
+
 void EnqueueProgram(CommandQueue &cq, Program &program, bool blocking) {
     (void)cq, (void)blocking;
     ProgramImpl &p = program.impl();
@@ -574,6 +601,7 @@ void EnqueueProgram(CommandQueue &cq, Program &program, bool blocking) {
         std::fprintf(stderr, "%s\n", g_run.failure.c_str());
         std::exit(hang ? 3 : 2);
     }
+    write_cb_counts(p);
 }
 
 }  // namespace tt::tt_metal

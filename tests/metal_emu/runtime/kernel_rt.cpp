@@ -214,6 +214,7 @@ void emu_cb_push_back(int cb, int n) {
         fail(m);
     }
     s.received += static_cast<uint32_t>(n);
+    s.pushes++;
     s.wr_ptr += static_cast<uint32_t>(n) * s.page_size;
     s.pack_tile_ptr = 0;
     if (s.wr_ptr > s.fifo_addr + s.fifo_size) {
@@ -247,6 +248,7 @@ void emu_cb_pop_front(int cb, int n) {
         fail(m);
     }
     s.acked += static_cast<uint32_t>(n);
+    s.pops++;
     s.rd_ptr += static_cast<uint32_t>(n) * s.page_size;
     if (s.rd_ptr > s.fifo_addr + s.fifo_size) {
         lk.unlock();

@@ -12,6 +12,8 @@
 #      # EXIT: N                (expected exit status, default 1)
 #      # EXPECT: TEXT           (must occur in stderr; several allowed)
 #      # STDOUT: TEXT           (must occur in stdout; several allowed)
+#      # STDERR: LINE           (when present, stderr must be exactly these lines, in order,
+#                                each taken verbatim after "STDERR: ")
 #    Comments start with '#' (kernels, YAML, dataflow programs) or '//'.
 # The run ends with 'N passed, N failed'; the exit status is 1 if anything failed.
 # With UPDATE=1, golden files are rewritten from the current output (review the diff!).
@@ -94,6 +96,10 @@ for build in "$@"; do
             while read -r e; do
                 grep -qF -- "$e" "$tmp/stdout" || msg="$msg; stdout lacks: $e"
             done <"$tmp/exp"
+            if grep -q '^\(#\|//\) STDERR:' "$f"; then
+                sed -n 's/^\(#\|\/\/\) STDERR: \{0,1\}//p' "$f" >"$tmp/exp"
+                diff -u "$tmp/exp" "$tmp/stderr" >"$tmp/diff" || { msg="$msg; stderr differs"; cat "$tmp/diff" >>"$tmp/stderr"; }
+            fi
             if [ -n "$msg" ]; then cat "$tmp/stdout" >>"$tmp/stderr"; bad "$f ($args): $msg" "$tmp/stderr"; else ok; fi
         done <"$tmp/runs"
     done <"$tmp/list"

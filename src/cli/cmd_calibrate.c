@@ -99,7 +99,10 @@ int cli_calibrate(int argc, char **argv)
     lm_buf b = {0};
     bench_calibrate(&b, &co, &d);
     int rc = LOOMC_OK;
-    if (outp) {
+    if (d.nerrors) {
+        /* a table that cannot be read leaves the report incomplete: none is written */
+        rc = LOOMC_EUSER;
+    } else if (outp) {
         bench_calibration_corrections(&b, outp);
         FILE *f = fopen(outp, "w");
         if (!f || fputs(lm_buf_str(&b), f) < 0 || fclose(f) != 0) {

@@ -69,7 +69,7 @@ test: deps
 
 # Quick check with one compiler only (not what CI runs).
 check: $(BUILD)/loomc $(TESTBIN)
-	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD)
+	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD) && sh tests/outputs.sh $(BUILD)
 
 demo: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all

@@ -25,11 +25,15 @@ int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const
     sim_options so = {0};
     so.timing_only = o->timing_only;
     so.check = o->check;
-    so.trace_path = o->trace_path;
     so.exact_exp = o->exact_exp;
-    sim_result *r = sim_run(p, a, &so, o->diag);
-    if (!r)
+    if (o->trace_path && !(so.trace_file = cli_output_open("sim", o->trace_path)))
         return LOOMC_EUSER;
+    sim_result *r = sim_run(p, a, &so, o->diag);
+    bool wrote = !so.trace_file || cli_output_close("sim", o->trace_path, so.trace_file);
+    if (!r || !wrote) {
+        sim_result_free(r);
+        return LOOMC_EUSER;
+    }
     lm_buf b = {0};
     if (o->json) {
         sim_print_json(&b, r);
@@ -42,7 +46,8 @@ int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const
     } else {
         sim_print_text(&b, r);
     }
-    fputs(lm_buf_str(&b), stdout);
+    /* --trace -: the trace has standard output, the report goes to stderr */
+    fputs(lm_buf_str(&b), cli_is_stdout(o->trace_path) ? stderr : stdout);
     lm_buf_free(&b);
     int status = r->check == SIM_CHECK_FAIL ? LOOMC_EUSER : LOOMC_OK;
     if (status != LOOMC_OK)

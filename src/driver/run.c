@@ -284,7 +284,7 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
         sim_options so = {0};
         so.timing_only = o->timing_only;
         so.exact_exp = o->exact_exp;
-        so.trace_path = l == 0 ? o->trace_path : NULL;
+        so.trace_file = l == 0 ? o->trace_file : NULL;
         so.tensor_init = (const float *const *)init;
         so.keep_tensors = check;
         so.max_cycles = left;

@@ -43,7 +43,7 @@ enum {
 typedef struct sim_options {
     bool timing_only;      /* skip all arithmetic and data storage (big shapes) */
     bool check;            /* compare outputs with the program's `check` references */
-    const char *trace_path;/* write a Chrome/Perfetto trace here (NULL: none) */
+    FILE *trace_file;      /* write a Chrome/Perfetto trace to this stream (NULL: none; not closed) */
     bool exact_exp;        /* every exp in exact mode (cost and values) */
     uint64_t max_events;   /* 0: SIM_DEFAULT_MAX_EVENTS */
     double max_cycles;     /* 0: SIM_DEFAULT_MAX_CYCLES */

@@ -436,7 +436,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
 void sim_compute_pack(sim *s, sim_engine *e, const sim_chunk *c, int cb_out);
 
 /* trace.c */
-sim_trace *sim_trace_open(sim *s, const char *path);
+sim_trace *sim_trace_open(sim *s, FILE *f);
 void sim_trace_op(sim_trace *t, const sim_engine *e, const char *name, double t0, double t1,
                   const df_stmt *st);
 void sim_trace_load(void *ctx, int32_t res, double load);

@@ -167,11 +167,13 @@ static void test_mcast_gemm_numerics_and_trace(void **st)
     char path[] = "/tmp/loomc_sim_trace_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    close(fd);
+    FILE *tf = fdopen(fd, "w");
+    assert_non_null(tf);
     sim_options o = {0};
     o.check = true;
-    o.trace_path = path;
+    o.trace_file = tf;
     sim_result *r = run_file("tests/sim/mcast_gemm.df", NULL, 0, &o);
+    assert_int_equal(fclose(tf), 0);
     assert_non_null(r);
     assert_int_equal(r->check, SIM_CHECK_PASS);
     assert_int_equal(r->nchecks, 1);
@@ -189,7 +191,10 @@ static void test_mcast_gemm_numerics_and_trace(void **st)
     assert_non_null(strstr(trace, "\"name\":\"dram bank"));
 
     /* the same run again writes the same trace, byte for byte */
+    o.trace_file = tf = fopen(path, "w");
+    assert_non_null(tf);
     sim_result *r2 = run_file("tests/sim/mcast_gemm.df", NULL, 0, &o);
+    assert_int_equal(fclose(tf), 0);
     assert_non_null(r2);
     char *trace2 = slurp(path);
     assert_string_equal(trace, trace2);

@@ -60,8 +60,8 @@ static const cli_option run_opts[] = {
     {"--timing-only", CLI_FLAG, R_TIMING_ONLY, NULL, NULL, 0, 0,
      "no arithmetic in the simulator (big shapes; no check)", 0},
     {"--trace", CLI_VALUE, R_TRACE, "FILE", NULL, 0, 0,
-     "Chrome/Perfetto trace of the (first) launch ('-': standard\n"
-     "output, and the report goes to standard error)", 0},
+     "Chrome/Perfetto trace of every launch, one after the other\n"
+     "('-': standard output, and the report goes to standard error)", 0},
     {"--json", CLI_FLAG, R_JSON, NULL, NULL, 0, 0,
      "the report as one JSON object", 0},
     {"--exact-exp", CLI_FLAG, R_EXACT_EXP, NULL, NULL, 0, 0,

@@ -26,10 +26,14 @@ int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const
     so.timing_only = o->timing_only;
     so.check = o->check;
     so.exact_exp = o->exact_exp;
-    if (o->trace_path && !(so.trace_file = cli_output_open("sim", o->trace_path)))
+    FILE *tf = NULL;
+    if (o->trace_path && !(tf = cli_output_open("sim", o->trace_path)))
         return LOOMC_EUSER;
+    so.trace = tf ? sim_trace_new(tf, a) : NULL;
     sim_result *r = sim_run(p, a, &so, o->diag);
-    bool wrote = !so.trace_file || cli_output_close("sim", o->trace_path, so.trace_file);
+    if (so.trace)
+        sim_trace_end(so.trace);
+    bool wrote = !tf || cli_output_close("sim", o->trace_path, tf);
     if (!r || !wrote) {
         sim_result_free(r);
         return LOOMC_EUSER;

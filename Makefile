@@ -25,7 +25,7 @@ ifeq ($(SAN),1)
 CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
-LDLIBS = -lyaml -lm
+LDLIBS = -lyaml -lcsv -lm
 
 LIBSRC := $(sort $(wildcard src/*/*.c))
 LIBSRC := $(filter-out src/cli/%,$(LIBSRC))
@@ -67,7 +67,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libloomc.a
 tests-bin: $(BUILD)/loomc $(TESTBIN)
 
 # Debian packages the build, the tests and the demo need; installed when missing.
-DEBS = gcc g++ clang make python3 libyaml-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox
+DEBS = gcc g++ clang make python3 libyaml-dev libcsv-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox
 deps:
 	@sh tools/deps.sh $(DEBS)
 
@@ -80,7 +80,7 @@ test: deps
 
 # Quick check with one compiler only (not what CI runs).
 check: $(BUILD)/loomc $(TESTBIN)
-	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD)
+	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD) && sh tests/outputs.sh $(BUILD)
 
 demo: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all

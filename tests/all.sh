@@ -1,8 +1,9 @@
 #!/bin/sh
 # all.sh BUILD... - every test of `make test`: the suite on each build; the
-# layout check (tests/layout.py), the determinism checks and the Valgrind run
-# on the first build; the TT-Metalium emulation's tests (tests/metal_emu/run.sh) and
-# the emitter's on it (tests/emit/run.sh, with the first build's loomc);
+# layout check (tests/layout.py), the output paths (tests/outputs.py), the
+# determinism checks and the Valgrind run on the first build; the TT-Metalium
+# emulation's tests (tests/metal_emu/run.sh) and the emitter's on it
+# (tests/emit/run.sh, with the first build's loomc);
 # then one total line 'total: N passed, N failed'. Exit status 1 if anything failed.
 cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
@@ -16,6 +17,7 @@ part() {
 }
 part tests/run.sh "$@"
 part tests/layout.sh "$1"
+part tests/outputs.sh "$1"
 part tests/determinism/run.sh "$1"
 part tests/valgrind.sh "$1"
 part tests/metal_emu/run.sh

@@ -12,6 +12,10 @@
 #      # EXIT: N                (expected exit status, default 1)
 #      # EXPECT: TEXT           (must occur in stderr; several allowed)
 #      # STDOUT: TEXT           (must occur in stdout; several allowed)
+#      # STDERR: LINE           (when present, stderr must be exactly these lines, in order,
+#                                each taken verbatim after "STDERR: ")
+#      # TRACE: WORDS           (%t in a RUN line stands for a trace file; the trace each such
+#                                run writes is checked by tests/trace_check.py, with these words)
 #    Comments start with '#' (kernels, YAML, dataflow programs) or '//'.
 # The run ends with 'N passed, N failed'; the exit status is 1 if anything failed.
 # With UPDATE=1, golden files are rewritten from the current output (review the diff!).
@@ -80,12 +84,24 @@ for build in "$@"; do
         [ -n "$want" ] || want=1
         sed -n 's/^\(#\|\/\/\) RUN: *loomc //p' "$f" >"$tmp/runs"
         while read -r args; do
-            args=$(printf '%s' "$args" | sed "s|%s|$f|g")
+            traced=""
+            case "$args" in *%t*) traced=1 ;; esac
+            rm -f "$tmp/trace.json"
+            args=$(printf '%s' "$args" | sed "s|%s|$f|g; s|%t|$tmp/trace.json|g")
             # shellcheck disable=SC2086
             "$loomc" $args >"$tmp/stdout" 2>"$tmp/stderr" </dev/null
             rc=$?
             msg=""
             [ "$rc" -ne "$want" ] && msg="exit $rc, expected $want"
+            if [ -n "$traced" ]; then
+                words=$(sed -n 's/^\(#\|\/\/\) TRACE: *//p' "$f" | tr '\n' ' ')
+                if [ ! -f "$tmp/trace.json" ]; then
+                    msg="$msg; no trace written"
+                # shellcheck disable=SC2086
+                elif ! python3 tests/trace_check.py "$tmp/trace.json" $words >"$tmp/tracemsg" 2>&1; then
+                    msg="$msg; trace: $(head -n 5 "$tmp/tracemsg" | tr '\n' ';')"
+                fi
+            fi
             sed -n 's/^\(#\|\/\/\) EXPECT: *//p' "$f" >"$tmp/exp"
             while read -r e; do
                 grep -qF -- "$e" "$tmp/stderr" || msg="$msg; stderr lacks: $e"
@@ -94,6 +110,10 @@ for build in "$@"; do
             while read -r e; do
                 grep -qF -- "$e" "$tmp/stdout" || msg="$msg; stdout lacks: $e"
             done <"$tmp/exp"
+            if grep -q '^\(#\|//\) STDERR:' "$f"; then
+                sed -n 's/^\(#\|\/\/\) STDERR: \{0,1\}//p' "$f" >"$tmp/exp"
+                diff -u "$tmp/exp" "$tmp/stderr" >"$tmp/diff" || { msg="$msg; stderr differs"; cat "$tmp/diff" >>"$tmp/stderr"; }
+            fi
             if [ -n "$msg" ]; then cat "$tmp/stdout" >>"$tmp/stderr"; bad "$f ($args): $msg" "$tmp/stderr"; else ok; fi
         done <"$tmp/runs"
     done <"$tmp/list"

@@ -874,8 +874,9 @@ static yaml_node_t *seq_item(const ctx *c, const yaml_node_t *n, int i)
     return node_at(c, n->data.sequence.items.start[i]);
 }
 
-/* Core NoC columns or rows: one per core column/row, on the NoC, distinct. */
-static void check_core_axis(ctx *c, const char *path, const int *coord, int count, const char *count_key,
+/* Core NoC columns or rows: one per core column/row, on the NoC, distinct.
+ * False when the list is broken (checks that read it are then skipped). */
+static bool check_core_axis(ctx *c, const char *path, const int *coord, int count, const char *count_key,
                             int noc_extent, const char *noc_key, const char *what)
 {
     yaml_node_t *n = recorded(c, path);
@@ -883,26 +884,33 @@ static void check_core_axis(ctx *c, const char *path, const int *coord, int coun
     if (seq_len(n) != count) {
         lm_error(c->d, loc_of(c, n), "%s: expected %d NoC %ss (one per core %s, %s), got %d", path,
                  count, what, what, count_key, seq_len(n));
-        return;
+        return false;
     }
+    bool ok = true;
     for (int i = 0; i < count; i++) {
         lm_loc l = loc_of(c, seq_item(c, n, i));
         if (coord[i] >= noc_extent) {
             lm_error(c->d, l, "%s[%d]: NoC %s %d is outside the NoC grid (%s is %d)", path, i, what,
                      coord[i], noc_key, noc_extent);
+            ok = false;
             continue;
         }
         for (int j = 0; j < i; j++)
             if (coord[j] == coord[i]) {
                 lm_error(c->d, l, "%s[%d]: NoC %s %d is already core %s %d's", path, i, what,
                          coord[i], what, j);
+                ok = false;
                 break;
             }
     }
+    return ok;
 }
 
-/* DRAM endpoints: on the NoC grid and never on a worker core's router. */
-static void check_banks(ctx *c, const char *path, const arch_xy *pos, int n)
+/* DRAM endpoints: on the NoC grid and never on a worker core's router.
+ * The second needs the cores' NoC positions: with `cores_known` false (a
+ * core axis already reported broken) it is not checked, so that a broken
+ * noc_x or noc_y does not come back as false errors about the banks. */
+static void check_banks(ctx *c, const char *path, const arch_xy *pos, int n, bool cores_known)
 {
     const arch_desc *a = c->a;
     yaml_node_t *list = recorded(c, path);
@@ -913,6 +921,8 @@ static void check_banks(ctx *c, const char *path, const arch_xy *pos, int n)
                      pos[i].x, pos[i].y, a->noc_w, a->noc_h);
             continue;
         }
+        if (!cores_known)
+            continue;
         int cx = -1, cy = -1;
         for (int x = 0; x < a->grid_w; x++)
             if (a->core_noc_x[x] == pos[i].x)
@@ -928,21 +938,26 @@ static void check_banks(ctx *c, const char *path, const arch_xy *pos, int n)
     }
 }
 
+/* The second pass reports only errors that stand once the earlier ones are
+ * set aside: a check that reads a field already reported broken is skipped
+ * (a grid wider than the NoC is not checked against its noc_x list, a
+ * broken noc_x list not against the DRAM endpoints). */
 static void cross_check(ctx *c)
 {
     arch_desc *a = c->a;
-    if (a->grid_w > a->noc_w)
+    bool cols_ok = a->grid_w <= a->noc_w, rows_ok = a->grid_h <= a->noc_h;
+    if (!cols_ok)
         lm_error(c->d, rloc(c, "structure.grid.width"),
                  "structure.grid.width: expected at most structure.noc.width (%d), got %d", a->noc_w,
                  a->grid_w);
-    if (a->grid_h > a->noc_h)
+    if (!rows_ok)
         lm_error(c->d, rloc(c, "structure.grid.height"),
                  "structure.grid.height: expected at most structure.noc.height (%d), got %d",
                  a->noc_h, a->grid_h);
-    check_core_axis(c, "structure.grid.noc_x", a->core_noc_x, a->grid_w, "structure.grid.width",
-                    a->noc_w, "structure.noc.width", "column");
-    check_core_axis(c, "structure.grid.noc_y", a->core_noc_y, a->grid_h, "structure.grid.height",
-                    a->noc_h, "structure.noc.height", "row");
+    cols_ok = cols_ok && check_core_axis(c, "structure.grid.noc_x", a->core_noc_x, a->grid_w,
+                                         "structure.grid.width", a->noc_w, "structure.noc.width", "column");
+    rows_ok = rows_ok && check_core_axis(c, "structure.grid.noc_y", a->core_noc_y, a->grid_h,
+                                         "structure.grid.height", a->noc_h, "structure.noc.height", "row");
     if (a->l1_reserved_bytes >= a->l1_bytes)
         lm_error(c->d, rloc(c, "structure.l1.reserved_bytes"),
                  "structure.l1.reserved_bytes: expected less than structure.l1.bytes (%lld), got %lld",
@@ -971,7 +986,7 @@ static void cross_check(ctx *c)
                  a->link_bytes_per_cycle, (long long)a->max_packet_bytes);
 
     a->num_dram_banks = seq_len(recorded(c, "structure.dram.banks"));
-    check_banks(c, "structure.dram.banks", a->dram_bank_noc, a->num_dram_banks);
+    check_banks(c, "structure.dram.banks", a->dram_bank_noc, a->num_dram_banks, cols_ok && rows_ok);
     yaml_node_t *noc1 = recorded(c, "structure.dram.banks_noc1");
     if (noc1) {
         if (seq_len(noc1) != a->num_dram_banks)
@@ -980,7 +995,7 @@ static void cross_check(ctx *c)
                      "structure.dram.banks), got %d",
                      a->num_dram_banks, seq_len(noc1));
         else
-            check_banks(c, "structure.dram.banks_noc1", a->dram_bank_noc1, a->num_dram_banks);
+            check_banks(c, "structure.dram.banks_noc1", a->dram_bank_noc1, a->num_dram_banks, cols_ok && rows_ok);
     } else {
         memcpy(a->dram_bank_noc1, a->dram_bank_noc, sizeof a->dram_bank_noc);
     }

@@ -16,7 +16,8 @@
  *  - tuner.c: a budgeted autotuner (random plus local search, fixed seed);
  *  - suite.c: suite files (bench/NAME.suite; docs/evaluation.md);
  *  - bench.c: one suite entry end to end (compile, TTNN, oracle, tuner),
- *    the table, the JSON and the gnuplot plots.
+ *    the table, the JSON and the gnuplot plots;
+ *  - csv_table.c: the published tables calibrate.c reads (CSV, libcsv).
  *
  * Nothing here changes what loomc decides: the oracle and the tuner search
  * the space loomc's solver searches (the same candidates, domains and
@@ -367,6 +368,38 @@ void bench_json(lm_buf *out, const bench_result *b);
 /* gnuplot data and scripts into dir, rendered when gnuplot is installed.
  * Returns false after reporting through d. */
 bool bench_plots(const bench_result *b, const char *dir, lm_diag *d);
+
+/* ======================================================================
+ * csv_table.c - the published tables (CSV, read with libcsv)
+ * ==================================================================== */
+
+/* A table: the header's column names and the rows, every row with one
+ * field per column; everything in the table's arena. */
+typedef struct bench_table {
+    const char *path;
+    int ncols;
+    const char **head;
+    int header_line;
+    int nrows;
+    const char ***rows; /* rows[r][c] */
+    int *line;          /* the line each row starts on */
+    lm_arena arena;
+} bench_table;
+
+/* Read a table: '#' comment lines and blank lines between records are
+ * skipped, the first record is the header. NULL after reporting an error
+ * (`file:line:col: error: ...` for a malformed row or a row of another
+ * number of fields than the header). */
+bench_table *bench_table_read(const char *path, lm_diag *d);
+void bench_table_free(bench_table *t);
+/* The column called name, or -1. */
+int bench_table_col(const bench_table *t, const char *name);
+/* Every column of the NULL-terminated names present; each missing one is
+ * an error naming it and the file. */
+bool bench_table_need(const bench_table *t, const char *const *names, lm_diag *d);
+/* Row r's field of column name; "" when the table has no such column (for
+ * optional columns: check the required ones with bench_table_need). */
+const char *bench_table_cell(const bench_table *t, int row, const char *name);
 
 /* ======================================================================
  * calibrate.c - the simulator against TTNN's published measurements

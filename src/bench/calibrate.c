@@ -31,107 +31,15 @@
 #include "driver/driver.h"
 #include "ttnn/ttnn.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- CSV ------------------------------------------------------------------ */
-
-enum { CSV_MAX_COLS = 32, CSV_MAX_ROWS = 256 };
-
-typedef struct csv {
-    char *text;
-    int ncols;
-    char *head[CSV_MAX_COLS];
-    int nrows;
-    char *cell[CSV_MAX_ROWS][CSV_MAX_COLS];
-} csv;
-
-/* Split one line into fields in place. A field may be quoted ("a, b"), with
- * "" for a quote inside it; the quotes are removed. */
-static void split_line(char *line, char **out, int *n)
-{
-    *n = 0;
-    char *p = line;
-    for (;;) {
-        char *w = p, *start = p;
-        if (*p == '"') {
-            for (p++; *p; p++) {
-                if (*p == '"' && p[1] == '"')
-                    *w++ = '"', p++;
-                else if (*p == '"')
-                    break;
-                else
-                    *w++ = *p;
-            }
-            if (*p == '"')
-                p++;
-            while (*p && *p != ',')
-                *w++ = *p++;
-        } else {
-            while (*p && *p != ',')
-                p++;
-            w = p;
-        }
-        bool more = *p == ',';
-        *w = 0;
-        if (*n < CSV_MAX_COLS)
-            out[(*n)++] = start;
-        if (!more)
-            break;
-        p++;
-    }
-}
-
-static csv *csv_read(const char *path, lm_diag *d)
-{
-    char why[256];
-    size_t len;
-    char *t = lm_read_file(path, &len, why, sizeof why);
-    if (!t) {
-        lm_error(d, (lm_loc){"loomc calibrate", 0, 0}, "%s", why);
-        return NULL;
-    }
-    csv *c = lm_xcalloc(1, sizeof *c);
-    c->text = t;
-    char *save = NULL;
-    for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        size_t n = strlen(line);
-        if (n && line[n - 1] == '\r')
-            line[n - 1] = 0;
-        if (!*line || *line == '#')
-            continue;
-        if (!c->ncols) {
-            split_line(line, c->head, &c->ncols);
-            continue;
-        }
-        if (c->nrows == CSV_MAX_ROWS)
-            break;
-        int nc;
-        split_line(line, c->cell[c->nrows], &nc);
-        for (int i = nc; i < CSV_MAX_COLS; i++)
-            c->cell[c->nrows][i] = "";
-        c->nrows++;
-    }
-    return c;
-}
-
-static void csv_free(csv *c)
-{
-    if (c) {
-        free(c->text);
-        free(c);
-    }
-}
-
-static const char *col(const csv *c, int row, const char *name)
-{
-    for (int i = 0; i < c->ncols; i++)
-        if (!strcmp(c->head[i], name))
-            return c->cell[row][i];
-    return "";
-}
+/* A field of a published table (csv_table.c); the columns each table needs
+ * are checked once after reading (bench_table_need). */
+static const char *col(const bench_table *c, int row, const char *name) { return bench_table_cell(c, row, name); }
 
 /* A run of the tables: the options, the chips loaded so far, and where a
    table that cannot be read is reported. */
@@ -420,13 +328,72 @@ static const char *arch_for(const char *card, const char *grid)
 }
 
 
+/* A cell that is a whole positive integer, or a whole positive number. */
+static bool cell_count(const char *s, int64_t *v)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (end == s || *end || errno || x <= 0)
+        return false;
+    *v = x;
+    return true;
+}
+
+static bool cell_positive(const char *s, double *v)
+{
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s || *end || !(x > 0) || !isfinite(x))
+        return false;
+    *v = x;
+    return true;
+}
+
+/* Row i's sizes, published utilisation and grid into ro, gx, gy; the name
+ * of the first column whose cell is not what the table defines, or NULL. */
+static const char *gemm_cells(const bench_table *c, int i, row_out *ro, int *gx, int *gy)
+{
+    if (!cell_count(col(c, i, "M"), &ro->M))
+        return "M";
+    if (!cell_count(col(c, i, "K"), &ro->K))
+        return "K";
+    if (!cell_count(col(c, i, "N"), &ro->N))
+        return "N";
+    if (!cell_positive(col(c, i, "device_util_pct"), &ro->pub))
+        return "device_util_pct";
+    char tail;
+    if (sscanf(col(c, i, "grid"), "%dx%d%c", gx, gy, &tail) != 2 || *gx <= 0 || *gy <= 0)
+        return "grid";
+    return NULL;
+}
+
+/* A published table with the columns `need` (NULL-terminated); NULL after
+ * reporting why. */
+static bench_table *read_table(const cal_opts *co, const char *path, const char *const *need)
+{
+    bench_table *c = bench_table_read(path, co->d);
+    if (c && !bench_table_need(c, need, co->d)) {
+        bench_table_free(c);
+        return NULL;
+    }
+    return c;
+}
+
 static void run_table(const cal_opts *co, const char *file, const char *table, ttnn_sched_kind kind, row_vec *out)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", co->data, file);
-    csv *c = csv_read(path, co->d);
+    static const char *const need[] = {"card", "grid", "fidelity", "M", "K", "N", "device_util_pct", NULL};
+    bench_table *c = read_table(co, path, need);
     if (!c)
         return;
+    /* the format's column is called either way in the published tables */
+    if (bench_table_col(c, "format") < 0 && bench_table_col(c, "dtype") < 0) {
+        lm_error(co->d, (lm_loc){c->path, 0, 0}, "the table has no column 'format' (or 'dtype')");
+        bench_table_free(c);
+        return;
+    }
     char kernel[1024];
     snprintf(kernel, sizeof kernel, "%s/matmul.py", co->kernels);
     for (int i = 0; i < c->nrows && (co->limit <= 0 || i < co->limit); i++) {
@@ -440,18 +407,21 @@ static void run_table(const cal_opts *co, const char *file, const char *table, t
             f = col(c, i, "dtype");
         ro.fmt = lm_xstrdup(f);
         ro.fid = lm_xstrdup(col(c, i, "fidelity"));
-        ro.M = atoll(col(c, i, "M"));
-        ro.K = atoll(col(c, i, "K"));
-        ro.N = atoll(col(c, i, "N"));
-        ro.pub = atof(col(c, i, "device_util_pct"));
         ro.sharded = !strcmp(col(c, i, "in0_sharded"), "True");
         arch_format fmt;
         arch_fidelity fid;
         const char *arch = arch_for(ro.card, ro.grid);
         int gx = 0, gy = 0;
-        sscanf(ro.grid, "%dx%d", &gx, &gy);
-        if (!arch || !arch_format_parse(ro.fmt, &fmt) || !arch_fidelity_parse(ro.fid, &fid) || gx <= 0 || gy <= 0) {
-            snprintf(ro.why, sizeof ro.why, "unreadable row");
+        const char *bad = gemm_cells(c, i, &ro, &gx, &gy);
+        if (!bad && !arch)
+            bad = "card";
+        else if (!bad && !arch_format_parse(ro.fmt, &fmt))
+            bad = bench_table_col(c, "format") >= 0 ? "format" : "dtype";
+        else if (!bad && !arch_fidelity_parse(ro.fid, &fid))
+            bad = "fidelity";
+        if (bad) {
+            snprintf(ro.why, sizeof ro.why, "unreadable row (%s line %d): %s '%s'", file, c->line[i], bad,
+                     col(c, i, bad));
             LM_PUSH(out, ro);
             continue;
         }
@@ -479,7 +449,7 @@ static void run_table(const cal_opts *co, const char *file, const char *table, t
                     ro.sim, ro.pub);
         LM_PUSH(out, ro);
     }
-    csv_free(c);
+    bench_table_free(c);
 }
 
 /* ---- decode ---------------------------------------------------------------- */
@@ -498,10 +468,14 @@ static void run_decode(const cal_opts *co, dec_vec *out, double *pub, double *pu
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/ttnn_flash_decode.csv", co->data);
-    csv *c = csv_read(path, co->d);
+    static const char *const need[] = {"kv_gbs_max", "dram_gbs_max_observed", "n_q_heads", "n_kv_heads", "kv_format",
+                                       NULL};
+    bench_table *c = read_table(co, path, need);
     *pub = *pub_max = 0;
+    if (c && !c->nrows)
+        lm_error(co->d, (lm_loc){c->path, 0, 0}, "the table has no rows");
     if (!c || !c->nrows) {
-        csv_free(c);
+        bench_table_free(c);
         return;
     }
     *pub = atof(col(c, 0, "kv_gbs_max"));
@@ -510,7 +484,7 @@ static void run_decode(const cal_opts *co, dec_vec *out, double *pub, double *pu
     arch_format kvf;
     if (!arch_format_parse(col(c, 0, "kv_format"), &kvf))
         kvf = ARCH_BFP8_B;
-    csv_free(c);
+    bench_table_free(c);
     char kernel[1024];
     snprintf(kernel, sizeof kernel, "%s/flash_decode.py", co->kernels);
     /* Experiment 1's batches and head dims at a few KV lengths (the report
@@ -613,7 +587,7 @@ static void add_note(att_out *o, const char *fmt, ...)
 
 /* Which published rows flash_attention.py under TTNN's schedule expresses,
  * and how; `why` says why not. */
-static bool att_row(const csv *c, int i, const arch_desc *bh, att_out *o)
+static bool att_row(const bench_table *c, int i, const arch_desc *bh, att_out *o)
 {
     memset(o, 0, sizeof *o);
     snprintf(o->source, sizeof o->source, "%s", col(c, i, "source"));
@@ -720,10 +694,16 @@ static void run_attention(const cal_opts *co, att_vec *out)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/ttnn_sdpa_prefill.csv", co->data);
-    csv *c = csv_read(path, co->d);
-    arch_desc *bh = get_arch(co->arches, "blackhole_p150_fw19");
+    static const char *const need[] = {"source", "table", "cores", "batch", "n_q_heads", "n_kv_heads", "seq_q",
+                                       "seq_k", "d_qk", "d_v", "causal", "variant", "q_chunk", "k_chunk", "q_dtype",
+                                       "kv_dtype", "fidelity", "fp32_dest", "kernel", "time_ms", "tflops_per_core",
+                                       NULL};
+    bench_table *c = read_table(co, path, need);
+    arch_desc *bh = c ? get_arch(co->arches, "blackhole_p150_fw19") : NULL;
+    if (c && !bh)
+        lm_error(co->d, (lm_loc){c->path, 0, 0}, "the table's rows need the hardware description blackhole_p150_fw19");
     if (!c || !bh) {
-        csv_free(c);
+        bench_table_free(c);
         return;
     }
     char kernel[1024];
@@ -769,7 +749,7 @@ static void run_attention(const cal_opts *co, att_vec *out)
                     o.ok ? "simulated" : o.why, 100 * o.sim_util, 100 * o.pub_util);
         LM_PUSH(out, o);
     }
-    csv_free(c);
+    bench_table_free(c);
 }
 
 static void print_attention(lm_buf *b, const att_vec *att)

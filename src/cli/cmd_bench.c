@@ -42,7 +42,8 @@ static const cli_option bench_rows[] = {
      "rank correlation of predicted and simulated cycles over the\n"
      "oracle's points, and the model's top-1 gap (no TTNN, no tuner)", 0},
     {"--json", CLI_VALUE, B_JSON, "FILE", NULL, 0, 0,
-     "every row as JSON", 0},
+     "every row as JSON ('-': standard output, and the table goes\n"
+     "to standard error)", 0},
     {"--plots", CLI_VALUE, B_PLOTS, "DIR", NULL, 0, 0,
      "gnuplot data, scripts and SVG plots (speedup, roofline, rank)", 0},
     {"--seed", CLI_VALUE, B_SEED, "N", "1", 0, 0,
@@ -229,6 +230,9 @@ int cli_bench(int argc, char **argv)
         cli_usage_error("bench", "--model-quality needs the oracle; it cannot be combined with --no-oracle");
         err = true;
     }
+    /* before any work: a suite runs for hours, and must not fail at its end */
+    if (!err && (!cli_output_check("bench", json) || !cli_output_dir_check("bench", "--plots", plots)))
+        err = true;
     if (err) {
         LM_VEC_FREE(&names);
         LM_VEC_FREE(&archs);
@@ -287,19 +291,15 @@ int cli_bench(int argc, char **argv)
         bench_print_quality(&out, &b);
     else
         bench_print(&out, &b);
-    fputs(lm_buf_str(&out), stdout);
+    /* --json -: the JSON has standard output, the table goes to stderr */
+    fputs(lm_buf_str(&out), cli_is_stdout(json) ? stderr : stdout);
     lm_buf_free(&out);
     status = LOOMC_OK;
     if (json) {
         lm_buf j = {0};
         bench_json(&j, &b);
-        FILE *f = fopen(json, "w");
-        if (!f || fwrite(j.s ? j.s : "", 1, j.len, f) != j.len) {
-            lm_error_plain(&d, "cannot write '%s': %s", json, strerror(errno));
+        if (!cli_output_write("bench", json, lm_buf_str(&j)))
             status = LOOMC_EUSER;
-        }
-        if (f)
-            fclose(f);
         lm_buf_free(&j);
     }
     if (plots && !bench_plots(&b, plots, &d))

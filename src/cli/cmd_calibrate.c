@@ -13,7 +13,7 @@ static const cli_option cal_opts[] = {
     {"--data", CLI_VALUE, O_DATA, "DIR", "bench/data", 0, 0, "the published tables (default bench/data)", 0},
     {"--kernels", CLI_VALUE, O_KERNELS, "DIR", "kernels", 0, 0, "the kernels (default kernels)", 0},
     {"--out", CLI_VALUE, O_OUT, "FILE", NULL, 0, 0,
-     "write here, keeping the file's '## Corrections' section\n(default: standard output)", 0},
+     "write here, keeping the file's '## Corrections' section\n(default, and '-': standard output)", 0},
     {"--table", CLI_VALUE, O_TABLE, "NAME", NULL, 0, 0,
      "only this table: oob, oob11, tuned, attention, decode (repeatable)", 0},
     {"--limit", CLI_COUNT, O_LIMIT, "N", "0", 0, INT32_MAX, "only the first N rows of each table (quick checks)", 0},
@@ -94,18 +94,23 @@ int cli_calibrate(int argc, char **argv)
             break;
         }
     }
+    /* before any work: the whole calibration runs for a long time */
+    if (cli_is_stdout(outp))
+        outp = NULL;
+    if (!cli_output_check("calibrate", outp))
+        return LOOMC_EUSER;
     lm_diag d;
     lm_diag_init(&d, stderr);
     lm_buf b = {0};
     bench_calibrate(&b, &co, &d);
     int rc = LOOMC_OK;
-    if (outp) {
+    if (d.nerrors) {
+        /* a table that cannot be read leaves the report incomplete: none is written */
+        rc = LOOMC_EUSER;
+    } else if (outp) {
         bench_calibration_corrections(&b, outp);
-        FILE *f = fopen(outp, "w");
-        if (!f || fputs(lm_buf_str(&b), f) < 0 || fclose(f) != 0) {
-            lm_error(&d, (lm_loc){"loomc calibrate", 0, 0}, "cannot write %s", outp);
+        if (!cli_output_write("calibrate", outp, lm_buf_str(&b)))
             rc = LOOMC_EUSER;
-        }
     } else {
         fputs(lm_buf_str(&b), stdout);
     }

@@ -9,7 +9,6 @@
 #include "cli/cli.h"
 #include "driver/driver.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,7 +33,8 @@ static const cli_option compile_opts[] = {
      "why: each symbol's value and what one step either way would\n"
      "do, constraints and their slack, latency terms, the runner-up", 0},
     {"-o", CLI_VALUE, C_O, "PLAN.json", NULL, 0, 0,
-     "write the chosen schedule as a plan file", 0},
+     "write the chosen schedule as a plan file ('-': standard\n"
+     "output, and the report goes to standard error)", 0},
     {"--node-limit", CLI_COUNT, C_NODE_LIMIT, "N", "2000000", 1, (int64_t)1 << 40,
      "solver effort per candidate, in search nodes (default 2000000)", 0},
     {"--no-fuse", CLI_FLAG, C_NO_FUSE, NULL, NULL, 0, 0,
@@ -146,6 +146,9 @@ int cli_compile(int argc, char **argv)
     }
     if (!cli_kernel_complete(&ko))
         goto out;
+    /* before any work, so that a long compile does not fail at its end */
+    if (!cli_output_check("compile", out_path) || !cli_output_dir_check("compile", "--emit-mzn", mzn_dir))
+        goto out;
     const char *path = ko.path;
 
     double t0 = now_seconds();
@@ -188,18 +191,12 @@ int cli_compile(int argc, char **argv)
         if (out_path) {
             lm_buf pb = {0};
             sched_plan_write(&pb, &plan);
-            FILE *f = fopen(out_path, "w");
-            bool ok = f && fputs(lm_buf_str(&pb), f) >= 0;
-            if (f && fclose(f))
-                ok = false;
-            if (!ok) {
-                cli_error("compile", "cannot write '%s': %s", out_path, strerror(errno));
-                wrote = false;
-            }
+            wrote = cli_output_write("compile", out_path, lm_buf_str(&pb));
             lm_buf_free(&pb);
         }
+        /* -o -: the plan has standard output, the report goes to stderr */
         if (wrote)
-            fputs(lm_buf_str(&b), stdout);
+            fputs(lm_buf_str(&b), cli_is_stdout(out_path) ? stderr : stdout);
         lm_buf_free(&b);
         lm_buf_free(&mzn_note);
         rc = wrote ? LOOMC_OK : LOOMC_EUSER;

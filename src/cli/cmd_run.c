@@ -55,7 +55,8 @@ static const cli_option run_opts[] = {
     {"--timing-only", CLI_FLAG, R_TIMING_ONLY, NULL, NULL, 0, 0,
      "no arithmetic in the simulator (big shapes; no check)", 0},
     {"--trace", CLI_VALUE, R_TRACE, "FILE", NULL, 0, 0,
-     "Chrome/Perfetto trace of the (first) launch", 0},
+     "Chrome/Perfetto trace of every launch, one after the other\n"
+     "('-': standard output, and the report goes to standard error)", 0},
     {"--json", CLI_FLAG, R_JSON, NULL, NULL, 0, 0,
      "the report as one JSON object", 0},
     {"--exact-exp", CLI_FLAG, R_EXACT_EXP, NULL, NULL, 0, 0,
@@ -225,6 +226,9 @@ int cli_run(int argc, char **argv)
         cli_usage_error("run", "--check needs the arithmetic that --timing-only skips");
         goto out;
     }
+    /* before any work, so that a long run does not fail at its end */
+    if (!cli_output_check("run", ra.trace))
+        goto out;
     ttnn_sched_opts bo;
     drv_transport tops[16];
     drv_place pls[TIR_MAX_GRID];
@@ -242,16 +246,25 @@ int cli_run(int argc, char **argv)
     cli_kernel_drv_opts(&ko, &jo.front);
     lm_buf explained = {0}, progs = {0};
     cli_run_origin(&ra, &bo, tops, pls, ra.explain ? &explained : NULL, &jo.origin);
+    /* --trace -: the trace has standard output, the report goes to stderr */
+    FILE *trace = ra.trace ? cli_output_open("run", ra.trace) : NULL, *rep = cli_is_stdout(ra.trace) ? stderr : stdout;
+    if (ra.trace && !trace) {
+        lm_buf_free(&explained);
+        lm_buf_free(&progs);
+        goto out;
+    }
     jo.run.run = (sched_run_opts){.arch = arch, .check = ra.check, .timing_only = ra.timing_only,
-                                  .exact_exp = ra.exact_exp, .trace_path = ra.trace, .seed = ra.seed,
+                                  .exact_exp = ra.exact_exp, .trace_file = trace, .seed = ra.seed,
                                   .programs = ra.print ? &progs : NULL};
     jo.run.save_data = ra.save_data;
     jo.run.outputs_from = ra.outputs_from;
     drv_run_result res;
     bool ok = drv_job(&r, &jo, &res, &d);
-    fputs(lm_buf_str(&explained), stdout);
+    if (trace && !cli_output_close("run", ra.trace, trace))
+        ok = false;
+    fputs(lm_buf_str(&explained), rep);
     if (ra.print)
-        fputs(lm_buf_str(&progs), stdout);
+        fputs(lm_buf_str(&progs), rep);
     lm_buf_free(&explained);
     lm_buf_free(&progs);
     if (ok) {
@@ -259,7 +272,7 @@ int cli_run(int argc, char **argv)
         cli_run_report(&b, &r, arch, &res.run, ra.json);
         if (ra.outputs_from && !ra.json)
             lm_buf_printf(&b, "the outputs checked are %s/NAME.f32, not the simulator's\n", ra.outputs_from);
-        fputs(lm_buf_str(&b), stdout);
+        fputs(lm_buf_str(&b), rep);
         lm_buf_free(&b);
         rc = res.run.check == SCHED_CHECK_FAIL ? LOOMC_EUSER : LOOMC_OK;
         if (rc != LOOMC_OK)

@@ -22,7 +22,9 @@ static const cli_option sim_opts[] = {
     {"--print", CLI_FLAG, S_PRINT, NULL, NULL, 0, 0,
      "print the program's canonical text and exit\n(with --arch, after checking it against the chip)", 0},
     {"--check", CLI_FLAG, S_CHECK, NULL, NULL, 0, 0, "compare the outputs with the program's check references", 0},
-    {"--trace", CLI_VALUE, S_TRACE, "FILE", NULL, 0, 0, "write a Chrome/Perfetto trace of every engine", 0},
+    {"--trace", CLI_VALUE, S_TRACE, "FILE", NULL, 0, 0,
+     "write a Chrome/Perfetto trace of every engine ('-': standard\n"
+     "output, and the report goes to standard error)", 0},
     {"--json", CLI_FLAG, S_JSON, NULL, NULL, 0, 0, "print the report as one JSON object", 0},
     {"--timing-only", CLI_FLAG, S_TIMING_ONLY, NULL, NULL, 0, 0, "skip the arithmetic (for big shapes)", 0},
     {"--exact-exp", CLI_FLAG, S_EXACT_EXP, NULL, NULL, 0, 0,
@@ -123,6 +125,9 @@ int cli_sim(int argc, char **argv)
         cli_usage_error("sim", "--check needs the arithmetic; it cannot be combined with --timing-only");
         err = true;
     }
+    /* before any work, so that a long simulation does not fail at its end */
+    if (!err && !print && !cli_output_check("sim", o.trace_path))
+        err = true;
     if (err) {
         free(overrides);
         return LOOMC_EUSER;

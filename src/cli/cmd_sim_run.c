@@ -27,12 +27,20 @@ int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const
     sim_options so = {0};
     so.timing_only = o->timing_only;
     so.check = o->check;
-    so.trace_path = o->trace_path;
     so.exact_exp = o->exact_exp;
     so.keep_tensors = o->save_data != NULL;
-    sim_result *r = sim_run(p, a, &so, o->diag);
-    if (!r)
+    FILE *tf = NULL;
+    if (o->trace_path && !(tf = cli_output_open("sim", o->trace_path)))
         return LOOMC_EUSER;
+    so.trace = tf ? sim_trace_new(tf, a) : NULL;
+    sim_result *r = sim_run(p, a, &so, o->diag);
+    if (so.trace)
+        sim_trace_end(so.trace);
+    bool wrote = !tf || cli_output_close("sim", o->trace_path, tf);
+    if (!r || !wrote) {
+        sim_result_free(r);
+        return LOOMC_EUSER;
+    }
     /* every tensor's data: the inputs as the simulator filled them, the rest as it left them */
     for (int t = 0; o->save_data && r->tensor_data && t < p->ntensors; t++)
         if (!drv_save_tensor(o->save_data, p->tensors[t].role == DF_INPUT ? "inputs" : "simulated",
@@ -57,7 +65,8 @@ int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const
     } else {
         sim_print_text(&b, r);
     }
-    fputs(lm_buf_str(&b), stdout);
+    /* --trace -: the trace has standard output, the report goes to stderr */
+    fputs(lm_buf_str(&b), cli_is_stdout(o->trace_path) ? stderr : stdout);
     lm_buf_free(&b);
     int status = r->check == SIM_CHECK_FAIL ? LOOMC_EUSER : LOOMC_OK;
     if (status != LOOMC_OK)

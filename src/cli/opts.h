@@ -65,6 +65,28 @@ bool cli_kernel_complete(const cli_kernel_opts *k);
 void cli_kernel_drv_opts(const cli_kernel_opts *k, drv_opts *o);
 void cli_kernel_opts_free(cli_kernel_opts *k);
 
+/* ---- output paths (outpath.c) -----------------------------------------------
+ * Every option that names a file to write takes '-' for standard output, and
+ * every output path is checked before the work starts. Errors are "loomc CMD:
+ * error: cannot write 'PATH': REASON". */
+
+/* The path is '-' (standard output). */
+bool cli_is_stdout(const char *path);
+/* Whether a file can be written at path (NULL and '-' can); false after
+ * reporting. Leaves no file behind and truncates none. */
+bool cli_output_check(const char *cmd, const char *path);
+/* Whether a folder at path exists or can be made, to write files in (NULL
+ * can); '-' is a usage error of option opt. False after reporting. */
+bool cli_output_dir_check(const char *cmd, const char *opt, const char *path);
+/* The file at path opened for writing, or stdout for '-'; NULL after
+ * reporting. */
+FILE *cli_output_open(const char *cmd, const char *path);
+/* Close what cli_output_open opened (stdout is flushed, not closed); false
+ * after reporting a write error. */
+bool cli_output_close(const char *cmd, const char *path, FILE *f);
+/* text written to path ('-': stdout); false after reporting. */
+bool cli_output_write(const char *cmd, const char *path, const char *text);
+
 /* ---- option tables ---------------------------------------------------------
  * Each command declares its options once, in a table that drives both the
  * parsing of its command line and its --help text: a row per option (its

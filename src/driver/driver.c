@@ -179,10 +179,77 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
     return true;
 }
 
+static const sched_plan_kv *plan_kv(const sched_plan_kv *kv, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(kv[i].name, name))
+            return &kv[i];
+    return NULL;
+}
+
+/* A plan is a decision for one problem: its shape must be the command
+ * line's (--shape), or the plan's sizes would silently replace them. Every
+ * difference is listed: "M is 512 in the plan, 1024 on the command line". */
+static bool plan_shape_matches(const drv_result *r, const sched_plan *p, const char *plan_file, lm_diag *d)
+{
+    const fe_spec *spec = r->spec;
+    lm_buf why = {0};
+    for (int i = 0; i < spec->nsizes; i++) {
+        const fe_symbol *z = &spec->sizes[i];
+        const sched_plan_kv *kv = plan_kv(p->shape, p->nshape, z->name);
+        if (!kv)
+            lm_buf_printf(&why, "%s%s is not in the plan, %lld on the command line", why.len ? "; " : "", z->name,
+                          (long long)z->value);
+        else if (kv->value != z->value)
+            lm_buf_printf(&why, "%s%s is %lld in the plan, %lld on the command line", why.len ? "; " : "", z->name,
+                          (long long)kv->value, (long long)z->value);
+    }
+    for (int i = 0; i < p->nshape; i++) {
+        bool known = false;
+        for (int j = 0; j < spec->nsizes && !known; j++)
+            known = !strcmp(spec->sizes[j].name, p->shape[i].name);
+        if (!known)
+            lm_buf_printf(&why, "%s%s is %lld in the plan, not a size of launch spec '%s'", why.len ? "; " : "",
+                          p->shape[i].name, (long long)p->shape[i].value, spec->name);
+    }
+    bool ok = why.len == 0;
+    if (!ok)
+        lm_error(d, (lm_loc){plan_file, 0, 0}, "the plan is for another shape than --shape: %s",
+                 lm_buf_str(&why));
+    lm_buf_free(&why);
+    return ok;
+}
+
+/* A launch's values in the plan name the sizes and the free constexprs
+ * too: where the command line fixes one (--shape, --const), the plan's
+ * value must be the same, not take its place. */
+static bool plan_values_match(const drv_result *r, const sched_plan_launch *pl, const char *plan_file, lm_diag *d)
+{
+    const fe_spec *spec = r->spec;
+    lm_buf why = {0};
+    for (int pass = 0; pass < 2; pass++) {
+        const fe_symbol *syms = pass ? spec->frees : spec->sizes;
+        int n = pass ? spec->nfrees : spec->nsizes;
+        for (int i = 0; i < n; i++) {
+            const sched_plan_kv *kv = plan_kv(pl->values, pl->nvalues, syms[i].name);
+            if (syms[i].bound && kv && kv->value != syms[i].value)
+                lm_buf_printf(&why, "%s%s is %lld in the plan, %lld on the command line (%s)", why.len ? "; " : "",
+                              syms[i].name, (long long)kv->value, (long long)syms[i].value,
+                              pass ? "--const" : "--shape");
+        }
+    }
+    bool ok = why.len == 0;
+    if (!ok)
+        lm_error(d, (lm_loc){plan_file, 0, 0}, "the values of launch %d (%s) in the plan differ from the command line: %s",
+                 pl->launch, pl->kernel, lm_buf_str(&why));
+    lm_buf_free(&why);
+    return ok;
+}
+
 bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file, const drv_sched_opts *o,
                        lm_diag *d)
 {
-    if (!drv_summarize(r, o, d))
+    if (!plan_shape_matches(r, p, plan_file, d) || !drv_summarize(r, o, d))
         return false;
     drv_sched *ds = r->sched;
     for (int i = 0; i < r->nlaunches; i++) {
@@ -196,7 +263,7 @@ bool drv_schedule_plan(drv_result *r, const sched_plan *p, const char *plan_file
             return false;
         }
         sched_schedule *sc = &ds->result.best[i];
-        if (!sched_plan_schedule(pl, k, plan_file, sc, r->sym, &r->arena, d))
+        if (!plan_values_match(r, pl, plan_file, d) || !sched_plan_schedule(pl, k, plan_file, sc, r->sym, &r->arena, d))
             return false;
         /* the plan's fidelity and Dst mode were chosen for the kernel's own
            formats: another format brings its own (as for a solved schedule) */

@@ -324,6 +324,8 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
         store[i] = fmt_of(tensors[i]->elem);
         converted[i] = false;
     }
+    /* every launch in one trace, one after the other */
+    sim_trace *trace = ok && o->trace_file ? sim_trace_new(o->trace_file, o->arch) : NULL;
     for (int l = 0, cov = 1; ok && l < n; l += cov) {
         /* a fused pair is one program */
         df_program *p = sched_lower_launch(k, s, n, l, o->arch, sc, d, &cov);
@@ -385,7 +387,8 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
         sim_options so = {0};
         so.timing_only = o->timing_only;
         so.exact_exp = o->exact_exp;
-        so.trace_path = l == 0 ? o->trace_path : NULL;
+        so.trace = trace;
+        so.trace_name = cov > 1 ? p->name : k[l]->f->name;
         so.tensor_init = (const float *const *)init;
         so.keep_tensors = check;
         so.max_cycles = left;
@@ -444,6 +447,9 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
             lm_buf_free(&why);
         }
     }
+    /* a write error stays on the stream, for its owner to report */
+    if (trace)
+        sim_trace_end(trace);
     out->tflops = out->seconds > 0 ? out->flops / out->seconds / 1e12 : 0;
     /* the data for a program run elsewhere, and its outputs back */
     for (int i = 0; ok && check && opts->save_data && i < ntensors && i < 64; i++)

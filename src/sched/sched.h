@@ -717,7 +717,8 @@ typedef struct sched_run_opts {
     bool check;             /* run the Tile IR interpreter on the same inputs and compare */
     bool timing_only;       /* no arithmetic in the simulator (no check) */
     bool exact_exp;
-    const char *trace_path; /* trace of the first launch (NULL: none) */
+    FILE *trace_file;       /* a trace of every launch, one after the other, to this stream (NULL: none;
+                               not closed) */
     uint64_t seed;          /* input i is filled with seed + i + 1 */
     lm_buf *programs;       /* if not NULL: the lowered programs' text is appended */
 } sched_run_opts;

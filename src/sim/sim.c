@@ -343,12 +343,9 @@ sim_result *sim_run(const df_program *p, const arch_desc *a, const sim_options *
     s.net.on_arrive = sim_xfer_arrived;
     s.net.on_done = sim_xfer_done;
     setup_tensors(&s);
-    if (o->trace_path) {
-        s.trace = sim_trace_open(&s, o->trace_path);
-        if (!s.trace) {
-            teardown(&s);
-            return NULL;
-        }
+    if (o->trace) {
+        s.trace = o->trace;
+        sim_trace_run_begin(s.trace, &s);
         s.net.on_load = sim_trace_load;
     }
     for (int i = 0; i < s.neng; i++)
@@ -401,10 +398,9 @@ sim_result *sim_run(const df_program *p, const arch_desc *a, const sim_options *
                 report_deadlock(&s);
                 break;
             }
-    if (s.trace && !sim_trace_close(s.trace, s.t_end) && !s.failed) {
-        lm_error_plain(d, "cannot write the trace to '%s'", o->trace_path);
-        s.failed = true;
-    }
+    /* a write error stays on the stream, for its owner to report */
+    if (s.trace)
+        sim_trace_run_end(s.trace, s.t_end, o->trace_name ? o->trace_name : p->name);
     s.trace = NULL;
     if (!s.failed) {
         sim_net_flush(&s.net);

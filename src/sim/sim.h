@@ -40,10 +40,19 @@ enum {
  * anyway). */
 #define SIM_DEFAULT_MAX_DATA_ELEMS ((int64_t)1 << 27)
 
+/* A Chrome/Perfetto trace (trace.c) written to a stream the caller owns:
+ * one or more runs (the launches of a job), each after the one before in
+ * time. sim_trace_end finishes the JSON (the stream stays open) and frees
+ * the trace; false when the stream had a write error. */
+typedef struct sim_trace sim_trace;
+sim_trace *sim_trace_new(FILE *f, const arch_desc *a);
+bool sim_trace_end(sim_trace *t);
+
 typedef struct sim_options {
     bool timing_only;      /* skip all arithmetic and data storage (big shapes) */
     bool check;            /* compare outputs with the program's `check` references */
-    const char *trace_path;/* write a Chrome/Perfetto trace here (NULL: none) */
+    sim_trace *trace;      /* add this run to a trace (NULL: none), after the runs already in it */
+    const char *trace_name;/* the run's name in the trace (NULL: the program's) */
     bool exact_exp;        /* every exp in exact mode (cost and values) */
     uint64_t max_events;   /* 0: SIM_DEFAULT_MAX_EVENTS */
     double max_cycles;     /* 0: SIM_DEFAULT_MAX_CYCLES */

@@ -385,8 +385,6 @@ typedef struct sim_tensor_data {
     int64_t tr, tc;      /* tiles */
 } sim_tensor_data;
 
-typedef struct sim_trace sim_trace;
-
 typedef struct sim {
     const df_program *p;
     const arch_desc *a;
@@ -438,11 +436,13 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
 void sim_compute_pack(sim *s, sim_engine *e, const sim_chunk *c, int cb_out);
 
 /* trace.c */
-sim_trace *sim_trace_open(sim *s, const char *path);
+/* A run's part of the trace: its cores' processes, then its events; at
+ * its end, its slice on the launches thread, and the next run after it. */
+void sim_trace_run_begin(sim_trace *t, sim *s);
+void sim_trace_run_end(sim_trace *t, double t_end, const char *name);
 void sim_trace_op(sim_trace *t, const sim_engine *e, const char *name, double t0, double t1,
                   const df_stmt *st);
 void sim_trace_load(void *ctx, int32_t res, double load);
-bool sim_trace_close(sim_trace *t, double t_end);
 
 /* report.c */
 sim_result *sim_report(sim *s);

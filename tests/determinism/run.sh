@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 strip() { sed -e 's/"compile_seconds": *[0-9.eE+-]*,\{0,1\}//g' -e 's/,\{0,1\}"peak_rss_mib": *[0-9.eE+-]*//g' "$1"; }
 
 # same WHAT ARGS... - run loomc ARGS twice; a %t in ARGS is a trace file
-# (one per run) that must match too
+# (one per run) that must match too, and pass tests/trace_check.py
 same() {
     what=$1
     shift
@@ -40,6 +40,8 @@ same() {
     cmp -s "$tmp/err1" "$tmp/err2" || msg="$msg; stderr differs"
     if [ -f "$tmp/trace1" ] || [ -f "$tmp/trace2" ]; then
         cmp -s "$tmp/trace1" "$tmp/trace2" || msg="$msg; trace differs"
+        python3 tests/trace_check.py "$tmp/trace1" >"$tmp/tracemsg" 2>&1 ||
+            msg="$msg; trace: $(head -n 3 "$tmp/tracemsg" | tr '\n' ';')"
     fi
     [ "$(cat "$tmp/rc1")" = 0 ] || msg="$msg; exit $(cat "$tmp/rc1")"
     if [ -z "$msg" ]; then

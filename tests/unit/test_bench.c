@@ -2,8 +2,10 @@
  * parser (and its file:line:col errors), the arithmetic of the tables
  * (geometric mean, regret, ranks, Spearman) on hand-made data, the legal
  * points of a hand-built space, the oracle against brute force on that
- * space, and the tuner's determinism. Points are "evaluated" by a synthetic
- * cost function, so nothing here lowers or simulates.
+ * space, the tuner's determinism, and the reader of the published tables
+ * (quoting, comments, line ends, no limit on columns or rows, its errors).
+ * Points are "evaluated" by a synthetic cost function, so nothing here
+ * lowers or simulates.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 
@@ -504,6 +507,148 @@ static void tuner_is_deterministic(void **state)
     sym_ctx_free(t.sc);
 }
 
+/* ---- the published tables (csv_table.c) ------------------------------- */
+
+/* Read `text` as a table from a temporary file; the messages into *errs
+ * (heap, "" when it read). */
+static bench_table *read_text(const char *text, size_t len, char **errs)
+{
+    const char *dir = getenv("TMPDIR");
+    lm_buf b = {0};
+    lm_buf_printf(&b, "%s/loomc_table_XXXXXX", dir && *dir ? dir : "/tmp");
+    char *path = lm_xstrdup(lm_buf_str(&b));
+    lm_buf_free(&b);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+    size_t n = 0;
+    FILE *e = open_memstream(errs, &n);
+    lm_diag d;
+    lm_diag_init(&d, e);
+    d.no_caret = true;
+    bench_table *t = bench_table_read(path, &d);
+    fclose(e);
+    unlink(path);
+    free(path);
+    assert_true((t != NULL) == (d.nerrors == 0));
+    return t;
+}
+
+static void table_reads_quotes_comments_and_line_ends(void **state)
+{
+    (void)state;
+    /* a BOM; comments and blank lines around the header; a quoted comma, a
+       doubled quote, a quoted line break holding a '#' line (part of the
+       field, not a comment); CRLF, a lone CR, and no line end at the end */
+    static const char text[] = "\xef\xbb\xbf# source\n\na,b,c\r\n# between rows\n"
+                               "1,\"x, y\",\"say \"\"hi\"\"\"\n"
+                               "  \n"
+                               "2,\"two\n# not a comment\nlines\",z\r"
+                               "3,,last";
+    char *errs = NULL;
+    bench_table *t = read_text(text, sizeof text - 1, &errs);
+    assert_string_equal(errs, "");
+    assert_non_null(t);
+    assert_int_equal(t->ncols, 3);
+    assert_int_equal(t->header_line, 3);
+    assert_int_equal(t->nrows, 3);
+    assert_string_equal(bench_table_cell(t, 0, "b"), "x, y");
+    assert_string_equal(bench_table_cell(t, 0, "c"), "say \"hi\"");
+    assert_string_equal(bench_table_cell(t, 1, "b"), "two\n# not a comment\nlines");
+    assert_string_equal(bench_table_cell(t, 1, "c"), "z");
+    assert_string_equal(bench_table_cell(t, 2, "b"), "");
+    assert_string_equal(bench_table_cell(t, 2, "c"), "last");
+    /* the lines the rows start on: 5, 7 (spanning 7-9), 10 (after the lone CR) */
+    assert_int_equal(t->line[0], 5);
+    assert_int_equal(t->line[1], 7);
+    assert_int_equal(t->line[2], 10);
+    assert_string_equal(bench_table_cell(t, 0, "no such column"), "");
+    assert_int_equal(bench_table_col(t, "c"), 2);
+    bench_table_free(t);
+    free(errs);
+}
+
+/* 1000 columns and 5000 rows, every cell where it belongs: row r holds
+   r*1000 + 100*k in fields 0 to 9, nothing in fields 10 to 998 and
+   r*1000 + 999 in the last one. */
+static void table_has_no_column_or_row_limit(void **state)
+{
+    (void)state;
+    enum { NC = 1000, NR = 5000 };
+    lm_buf b = {0};
+    for (int c = 0; c < NC; c++)
+        lm_buf_printf(&b, "%sc%d", c ? "," : "", c);
+    lm_buf_putc(&b, '\n');
+    for (int r = 0; r < NR; r++) {
+        for (int k = 0; k < 10; k++)
+            lm_buf_printf(&b, "%s%d", k ? "," : "", r * 1000 + 100 * k);
+        for (int c = 10; c < NC - 1; c++)
+            lm_buf_putc(&b, ',');
+        lm_buf_printf(&b, ",%d\n", r * 1000 + NC - 1);
+    }
+    char *errs = NULL;
+    bench_table *t = read_text(lm_buf_str(&b), b.len, &errs);
+    lm_buf_free(&b);
+    assert_string_equal(errs, "");
+    assert_non_null(t);
+    assert_int_equal(t->ncols, NC);
+    assert_int_equal(t->nrows, NR);
+    char want[32];
+    snprintf(want, sizeof want, "%d", (NR - 1) * 1000 + NC - 1);
+    assert_string_equal(bench_table_cell(t, NR - 1, "c999"), want);
+    snprintf(want, sizeof want, "%d", 4321 * 1000 + 900);
+    assert_string_equal(t->rows[4321][9], want);
+    assert_string_equal(t->rows[4321][500], "");
+    bench_table_free(t);
+    free(errs);
+}
+
+static void table_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *msg;
+    } cases[] = {
+        {"a,b\n1,2,3\n", ":2:1: error: a row of 3 fields; the header (line 1) has 2"},
+        {"# c\na,b\n1\n", ":3:1: error: a row of 1 fields; the header (line 2) has 2"},
+        {"a,b\n1,x\"y\n", ":2:4: error: malformed row: a quote inside an unquoted field"},
+        {"a,b\n1,\"x\"y\n", ":2:6: error: malformed row: a quote inside an unquoted field, or text after a closing quote"},
+        {"a,b\n1,2\n3,\"open\nstill open\n", ":3:1: error: malformed row: a quoted field is not closed before the end of the file"},
+        {"a,b,a\n", ":1:1: error: the header names column 'a' twice (columns 1 and 3)"},
+        {"# only a comment\n\n", ": error: the table has no header row (only comments)"},
+    };
+    for (size_t i = 0; i < LM_COUNT(cases); i++) {
+        char *errs = NULL;
+        bench_table *t = read_text(cases[i].text, strlen(cases[i].text), &errs);
+        if (!strstr(errs, cases[i].msg))
+            fail_msg("case %zu: expected '%s' in:\n%s", i, cases[i].msg, errs);
+        assert_null(t);
+        free(errs);
+    }
+    /* a missing column a table needs: named with the file */
+    char *errs = NULL;
+    bench_table *t = read_text("a,b\n1,2\n", 8, &errs);
+    assert_non_null(t);
+    size_t n = 0;
+    char *msgs = NULL;
+    FILE *e = open_memstream(&msgs, &n);
+    lm_diag d;
+    lm_diag_init(&d, e);
+    static const char *const need[] = {"a", "M", "b", "N", NULL};
+    assert_false(bench_table_need(t, need, &d));
+    fclose(e);
+    assert_int_equal(d.nerrors, 2);
+    assert_non_null(strstr(msgs, ": error: the table has no column 'M' (its header is line 1)"));
+    assert_non_null(strstr(msgs, ": error: the table has no column 'N' (its header is line 1)"));
+    assert_non_null(strstr(msgs, t->path));
+    free(msgs);
+    free(errs);
+    bench_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +660,9 @@ int main(void)
         cmocka_unit_test(space_points),
         cmocka_unit_test(oracle_equals_brute_force),
         cmocka_unit_test(tuner_is_deterministic),
+        cmocka_unit_test(table_reads_quotes_comments_and_line_ends),
+        cmocka_unit_test(table_has_no_column_or_row_limit),
+        cmocka_unit_test(table_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

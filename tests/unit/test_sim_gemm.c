@@ -140,7 +140,10 @@ static char *slurp(const char *path)
     return t;
 }
 
-static sim_result *run_file(const char *path, const char **params, int nparams, const sim_options *o)
+/* The program at path simulated on wormhole_n150; with trace_to, its trace
+ * (a trace of this one run) written there. */
+static sim_result *run_traced(const char *path, const char **params, int nparams, const sim_options *o,
+                              FILE *trace_to)
 {
     lm_diag d;
     lm_diag_init(&d, stderr);
@@ -152,11 +155,21 @@ static sim_result *run_file(const char *path, const char **params, int nparams, 
     assert_non_null(p);
     assert_true(df_bind(p, params, nparams, &d));
     assert_true(df_validate(p, a, &d));
-    sim_result *r = sim_run(p, a, o, &d);
+    sim_options so = *o;
+    if (trace_to)
+        so.trace = sim_trace_new(trace_to, a);
+    sim_result *r = sim_run(p, a, &so, &d);
+    if (so.trace)
+        assert_true(sim_trace_end(so.trace));
     df_free(p);
     arch_free(a);
     free(text);
     return r;
+}
+
+static sim_result *run_file(const char *path, const char **params, int nparams, const sim_options *o)
+{
+    return run_traced(path, params, nparams, o, NULL);
 }
 
 /* ---- tests ---------------------------------------------------------------------- */
@@ -167,11 +180,12 @@ static void test_mcast_gemm_numerics_and_trace(void **st)
     char path[] = "/tmp/loomc_sim_trace_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    close(fd);
+    FILE *tf = fdopen(fd, "w");
+    assert_non_null(tf);
     sim_options o = {0};
     o.check = true;
-    o.trace_path = path;
-    sim_result *r = run_file("tests/sim/mcast_gemm.df", NULL, 0, &o);
+    sim_result *r = run_traced("tests/sim/mcast_gemm.df", NULL, 0, &o, tf);
+    assert_int_equal(fclose(tf), 0);
     assert_non_null(r);
     assert_int_equal(r->check, SIM_CHECK_PASS);
     assert_int_equal(r->nchecks, 1);
@@ -189,7 +203,10 @@ static void test_mcast_gemm_numerics_and_trace(void **st)
     assert_non_null(strstr(trace, "\"name\":\"dram bank"));
 
     /* the same run again writes the same trace, byte for byte */
-    sim_result *r2 = run_file("tests/sim/mcast_gemm.df", NULL, 0, &o);
+    tf = fopen(path, "w");
+    assert_non_null(tf);
+    sim_result *r2 = run_traced("tests/sim/mcast_gemm.df", NULL, 0, &o, tf);
+    assert_int_equal(fclose(tf), 0);
     assert_non_null(r2);
     char *trace2 = slurp(path);
     assert_string_equal(trace, trace2);

@@ -18,6 +18,7 @@ done
 # timing), its outputs checked against the Tile IR interpreter
 out=build/demo-emit
 rm -rf "$out"
+mkdir -p "$out"
 run emit kernels/matmul.py --arch wormhole_n150 --shape M=512,N=512,K=512 -o $out/prog
 "$L" run kernels/matmul.py --arch wormhole_n150 --shape M=512,N=512,K=512 --check --save-data $out/prog/data >/dev/null
 objs=$(sh tests/metal_emu/runtime.sh "$(pwd)/$out" "")

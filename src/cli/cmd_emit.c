@@ -8,6 +8,7 @@
  * that cannot be lowered or a construct without a translation.
  */
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/run_int.h"
 #include "driver/driver.h"
 
@@ -124,6 +125,8 @@ int cli_emit(int argc, char **argv)
         cli_usage_error("emit", "missing -o DIR (the program's directory)");
         goto out;
     }
+    if (!cli_output_dir_check("emit", "-o", dir))
+        goto out;
     ttnn_sched_opts bo;
     drv_transport tops[16];
     drv_place pls[TIR_MAX_GRID];

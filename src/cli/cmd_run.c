@@ -227,7 +227,7 @@ int cli_run(int argc, char **argv)
         goto out;
     }
     /* before any work, so that a long run does not fail at its end */
-    if (!cli_output_check("run", ra.trace))
+    if (!cli_output_check("run", ra.trace) || !cli_output_dir_check("run", "--save-data", ra.save_data))
         goto out;
     ttnn_sched_opts bo;
     drv_transport tops[16];

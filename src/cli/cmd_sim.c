@@ -126,7 +126,9 @@ int cli_sim(int argc, char **argv)
         err = true;
     }
     /* before any work, so that a long simulation does not fail at its end */
-    if (!err && !print && !cli_output_check("sim", o.trace_path))
+    if (!err && !print &&
+        (!cli_output_check("sim", o.trace_path) || !cli_output_dir_check("sim", "--emit", o.emit_dir) ||
+         !cli_output_dir_check("sim", "--save-data", o.save_data)))
         err = true;
     if (err) {
         free(overrides);

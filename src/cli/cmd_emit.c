@@ -83,6 +83,14 @@ static void shape_text(lm_buf *b, const fe_launch_opts *lo)
         lm_buf_printf(b, ", %s=%lld", lo->consts[i].name, (long long)lo->consts[i].value);
 }
 
+/* emit's own option: -o DIR */
+static bool take_out(int id, const char *val, void *dir)
+{
+    if (id == E_OUT)
+        *(const char **)dir = val;
+    return true;
+}
+
 int cli_emit(int argc, char **argv)
 {
     lm_arena a;
@@ -97,30 +105,15 @@ int cli_emit(int argc, char **argv)
     arch_desc *arch = NULL;
     lm_diag d;
     lm_diag_init(&d, stderr);
-    ko.table = &emit_cmd;
-    for (int i = 1; i < argc; i++) {
-        const cli_option *opt = NULL;
-        const char *val = NULL;
-        int64_t count;
-        cli_take t = cli_table_opt(&emit_cmd, argc, argv, &i, &opt, &val, &count);
-        if (t == CLI_TAKEN && opt->id == R_HELP) {
-            cli_help_print(stdout, &emit_cmd);
-            rc = LOOMC_OK;
-            goto out;
-        }
-        if (t == CLI_TAKEN && opt->id == E_OUT)
-            dir = val;
-        else if (t == CLI_OTHER)
-            t = cli_kernel_opt(&ko, argc, argv, &i);
-        else if (t == CLI_TAKEN && !cli_run_option(&ra, opt->id, val, &a))
-            goto out;
-        if (t == CLI_BAD)
-            goto out;
-        if (t == CLI_OTHER && !cli_kernel_arg(&ko, argv[i]))
-            goto out;
-    }
-    if (!cli_kernel_complete(&ko))
+    switch (cli_run_read(&emit_cmd, argc, argv, &ko, &ra, &a, take_out, &dir)) {
+    case CLI_RUN_HELP:
+        rc = LOOMC_OK;
         goto out;
+    case CLI_RUN_BAD:
+        goto out;
+    case CLI_RUN_READ:
+        break;
+    }
     if (!dir) {
         cli_usage_error("emit", "missing -o DIR (the program's directory)");
         goto out;

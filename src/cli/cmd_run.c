@@ -196,28 +196,15 @@ int cli_run(int argc, char **argv)
     arch_desc *arch = NULL;
     lm_diag d;
     lm_diag_init(&d, stderr);
-    ko.table = &run_cmd;
-    for (int i = 1; i < argc; i++) {
-        const cli_option *opt = NULL;
-        const char *val = NULL;
-        int64_t count;
-        cli_take t = cli_table_opt(&run_cmd, argc, argv, &i, &opt, &val, &count);
-        if (t == CLI_TAKEN && opt->id == R_HELP) {
-            cli_help_print(stdout, &run_cmd);
-            rc = LOOMC_OK;
-            goto out;
-        }
-        if (t == CLI_OTHER)
-            t = cli_kernel_opt(&ko, argc, argv, &i);
-        else if (t == CLI_TAKEN && !cli_run_option(&ra, opt->id, val, &a))
-            goto out;
-        if (t == CLI_BAD)
-            goto out;
-        if (t == CLI_OTHER && !cli_kernel_arg(&ko, argv[i]))
-            goto out;
-    }
-    if (!cli_kernel_complete(&ko))
+    switch (cli_run_read(&run_cmd, argc, argv, &ko, &ra, &a, NULL, NULL)) {
+    case CLI_RUN_HELP:
+        rc = LOOMC_OK;
         goto out;
+    case CLI_RUN_BAD:
+        goto out;
+    case CLI_RUN_READ:
+        break;
+    }
     if ((ra.save_data || ra.outputs_from) && !ra.check) {
         cli_usage_error("run", "%s needs --check", ra.save_data ? "--save-data" : "--outputs-from");
         goto out;

@@ -1,6 +1,8 @@
-/* run_edits.c - how 'loomc run' reads the options that edit a schedule
- * (--place, --transport) and TTNN's options (--fidelity, --sdpa-config) for
- * the driver; cmd_run.c has the table and the calls. */
+/* run_edits.c - how 'loomc run' and 'loomc emit' read their command line
+ * (cli_run_read, over either command's table), the options that edit a
+ * schedule (--place, --transport) and TTNN's options (--fidelity,
+ * --sdpa-config) for the driver, and the schedule's origin; cmd_run.c and
+ * cmd_emit.c have the tables and the calls. */
 #include "cli/run_int.h"
 #include "sched/sched.h"
 
@@ -161,4 +163,31 @@ void cli_run_origin(const run_args *ra, const ttnn_sched_opts *bo, const drv_tra
     org->nplaces = (int)ra->places.len;
     org->transports = tops;
     org->ntransports = (int)ra->transports.len;
+}
+
+cli_run_status cli_run_read(const cli_command *cmd, int argc, char **argv, cli_kernel_opts *ko, run_args *ra,
+                            lm_arena *a, bool (*own)(int id, const char *val, void *ctx), void *ctx)
+{
+    ko->table = cmd;
+    for (int i = 1; i < argc; i++) {
+        const cli_option *opt = NULL;
+        const char *val = NULL;
+        int64_t count;
+        cli_take t = cli_table_opt(cmd, argc, argv, &i, &opt, &val, &count);
+        if (t == CLI_TAKEN && opt->id == R_HELP) {
+            cli_help_print(stdout, cmd);
+            return CLI_RUN_HELP;
+        }
+        if (t == CLI_TAKEN && opt->id >= R_NIDS) {
+            if (!own || !own(opt->id, val, ctx))
+                return CLI_RUN_BAD;
+        } else if (t == CLI_OTHER) {
+            t = cli_kernel_opt(ko, argc, argv, &i);
+        } else if (t == CLI_TAKEN && !cli_run_option(ra, opt->id, val, a)) {
+            return CLI_RUN_BAD;
+        }
+        if (t == CLI_BAD || (t == CLI_OTHER && !cli_kernel_arg(ko, argv[i])))
+            return CLI_RUN_BAD;
+    }
+    return cli_kernel_complete(ko) ? CLI_RUN_READ : CLI_RUN_BAD;
 }

@@ -185,6 +185,7 @@ bool emit_job_files(emit_set *out, const emit_job *j, lm_diag *d)
     for (int l = 0; l < j->nprograms && ok; l++)
         ok = emit_launch_kernels(out, j, l, &el[l], d);
     if (ok) {
+        add_rt(out, "loomc_int.h", "kernels/loomc_int.h");
         add_rt(out, "loomc_dm.h", "kernels/loomc_dm.h");
         add_rt(out, "loomc_compute.h", "kernels/loomc_compute.h");
         add_rt(out, "loomc_host.h", "loomc_host.h");

@@ -271,6 +271,25 @@ static lval eval_tensor_ctor(lctx *c, const fe_expr *e, tir_role role)
     return (lval){.kind = LV_TENSOR, .t = t};
 }
 
+/* triton.next_power_of_2(n): the smallest power of two at least n, as
+ * Triton's host helper computes it (0 for 0); of a value the shape fixes,
+ * so a block size derived from a size is a constant of this compilation. */
+static lval next_power_of_2(lctx *c, const fe_expr *e, const lval *args)
+{
+    if (e->nitems != 1)
+        lfail(c, e->loc, "triton.next_power_of_2 takes one integer");
+    const sym_expr *x = as_int(c, &args[0], e->items[0]->loc, "next_power_of_2's operand");
+    int64_t n = known_int(c, x, e->items[0]->loc, "next_power_of_2's operand");
+    if (n < 0)
+        lfail(c, e->items[0]->loc, "triton.next_power_of_2 of a negative number (%lld)", (long long)n);
+    if (n > ((int64_t)1 << 62))
+        lfail(c, e->items[0]->loc, "triton.next_power_of_2 of %lld does not fit in 64 bits", (long long)n);
+    int64_t p = n == 0 ? 0 : 1;
+    while (p < n)
+        p *= 2;
+    return lv_int(sym_const(c->sym, p));
+}
+
 static lval eval_call(lctx *c, const fe_expr *e)
 {
     const fe_expr *f = e->a;
@@ -323,6 +342,8 @@ static lval eval_call(lctx *c, const fe_expr *e)
         check_fits(c, x, y, r, "cdiv", e->loc);
         return lv_int(r);
     }
+    if (q && !strcmp(q, "triton.next_power_of_2"))
+        return next_power_of_2(c, e, args);
     if (!q && f->kind == FE_E_NAME && !find_local(c, f->name)) {
         if (!strcmp(f->name, "min") || !strcmp(f->name, "max")) {
             if (e->nitems < 2)

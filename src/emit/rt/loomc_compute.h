@@ -1,5 +1,5 @@
-// loomc_compute.h - written by loomc, shared by the compute kernels it emits: Python's
-// floor division and modulo (the dataflow program's / and %), and the tile blocks of the
+// loomc_compute.h - written by loomc, shared by the compute kernels it emits (with the
+// integer helpers of loomc_int.h): the tile blocks of the
 // dataflow program's compute ops on the compute kernel API: a matmul block computed
 // sub-block by sub-block in Dst, accumulated over K there, packed once per sub-block
 // (adding to what the output pages hold under packer L1 accumulation); element-wise,
@@ -29,21 +29,9 @@
 #include "compute_kernel_api/reg_api.h"
 #include "compute_kernel_api/tile_move_copy.h"
 #include "compute_kernel_api/transpose_wh.h"
+#include "loomc_int.h"
 
 namespace loomc {
-
-inline int32_t fdiv(int32_t a, int32_t b) {
-    int32_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-inline int32_t fmod(int32_t a, int32_t b) {
-    int32_t r = a % b;
-    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-inline int32_t min(int32_t a, int32_t b) { return a < b ? a : b; }
-inline int32_t max(int32_t a, int32_t b) { return a > b ? a : b; }
-
-inline int32_t arg(uint32_t i) { return static_cast<int32_t>(get_arg_val<uint32_t>(i)); }
 
 // out[m x n] (=|+=) a[m x k] * b[k x n] on tile blocks: a's block at its front from page
 // at_a, b's from at_b (trans_b: b holds the n x k block of B^T, each tile transposed by the

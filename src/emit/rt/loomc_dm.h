@@ -1,5 +1,5 @@
-// loomc_dm.h - written by loomc, shared by the data-movement kernels it emits: Python's
-// floor division and modulo (the dataflow program's / and %), DRAM tensors through the
+// loomc_dm.h - written by loomc, shared by the data-movement kernels it emits (with the
+// integer helpers of loomc_int.h): DRAM tensors through the
 // interleaved address generator, tile blocks between DRAM and CB pages, and pages and
 // semaphores to other cores over the NoC, with logical core coordinates mapped to NoC
 // coordinates through the tables the host passes. Built on dataflow_api.h only.
@@ -8,22 +8,9 @@
 #include <stdint.h>
 
 #include "dataflow_api.h"
+#include "loomc_int.h"
 
 namespace loomc {
-
-inline int32_t fdiv(int32_t a, int32_t b) {
-    int32_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-inline int32_t fmod(int32_t a, int32_t b) {
-    int32_t r = a % b;
-    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-inline int32_t min(int32_t a, int32_t b) { return a < b ? a : b; }
-inline int32_t max(int32_t a, int32_t b) { return a > b ? a : b; }
-
-// Runtime argument i of this core, as the signed value the host computed.
-inline int32_t arg(uint32_t i) { return static_cast<int32_t>(get_arg_val<uint32_t>(i)); }
 
 // A DRAM tensor: one tile a page, interleaved page by page over the DRAM banks; tile (r, c)
 // of a tensor `tile_cols` tiles wide is page r * tile_cols + c. Its address is the common

@@ -96,10 +96,15 @@ static void origin_schedule(drv_result *r, const drv_origin *org, int l, sched_s
     }
 }
 
-/* --set, --fidelity, --place and --transport on top of a schedule. */
+/* --set, --fidelity, --place and --transport on top of a schedule. An
+ * edited schedule is not the one the model priced: its prediction is
+ * dropped (-1, as for the manual schedule) rather than reported for
+ * another schedule. */
 static void edit_schedule(drv_result *r, const drv_origin *org, const drv_sched_opts *o, int l, sched_schedule *s)
 {
     drv_launch *dl = &r->launches[l];
+    if (org->nsets || org->nplaces || org->ntransports || (o->have_fidelity && o->fidelity != s->fidelity))
+        s->predicted_cycles = -1;
     for (int i = 0; i < org->nsets; i++)
         set_value(&s->values, r->sym, org->sets[i].name, org->sets[i].value);
     if (o->have_fidelity)

@@ -298,6 +298,9 @@ const df_expr *lw_affine(kctx *K, const access *x, bool row)
 
 void lw_cbop(kctx *K, df_op op, int cb, int64_t n)
 {
+    const lw *L = K->L;
+    if (cb >= 0 && cb < (int)LM_COUNT(L->cb_step) && L->cb_step[cb] > 0)
+        n = L->cb_step[cb];
     df_stmt *s = S(K, op);
     s->cb = cb;
     s->n = C(K, n);

@@ -32,7 +32,7 @@
 
 #include "df/df.h"
 
-enum { LW_TILE = 32, LW_MAX_PRED = 8, LW_MAX_STORES = 128, LW_MAX_TEMPS = 256, LW_MAX_IVS = 16, LW_MAX_CHAINS = 64 };
+enum { LW_MAX_CBS = 64, LW_TILE = 32, LW_MAX_PRED = 8, LW_MAX_STORES = 128, LW_MAX_TEMPS = 256, LW_MAX_IVS = 16, LW_MAX_CHAINS = 64 };
 /* The "CB" of a value held in Dst: tile ops that write it or read it become
  * one chain statement (kctx.ch). */
 enum { LW_DST = -100 };
@@ -75,6 +75,7 @@ typedef struct store {
     bool old_popped;  /* emission state of a ping-pong CARRY */
     int first, last;  /* OWN: lifetime in op order (CB sharing) */
     bool noshare;     /* OWN that never shares its CB (the masked copy of a load) */
+    bool mixed;       /* OWN, first of a shared CB whose values differ in size (lw_number_cbs) */
     /* the L1 plan (sched_lower_l1): pages = stiles x smult as expressions of
        the schedule's symbols, times sind (NULL: 1); sbytes replaces the
        product (with its format) where the probe's values choose the format */
@@ -188,6 +189,10 @@ typedef struct lw {
     temp tmp[LW_MAX_TEMPS];
     int ntmp;
     int ncbs;             /* CB ids handed out */
+    /* a CB shared by values of different sizes moves in steps of its whole
+       ring (0: in each op's own count), so no reservation or read crosses
+       the ring's end, as a card's CBs require (lw_cbop) */
+    int64_t cb_step[LW_MAX_CBS];
     int64_t ext[TIR_MAX_GRID];
     int64_t gx, gy;
     int grp[3][TIR_MAX_GRID]; /* axes on x, y, xy */

@@ -450,6 +450,8 @@ static void share_cbs(lw *L)
         store *f = &L->st[slot[k].first_store];
         if (f->pages < b->pages)
             f->pages = b->pages;
+        if (!same_shape(f, b))
+            f->mixed = true;
     }
     for (int s = 0; s < L->nst; s++)
         if (slot_of[s] >= 0 && slot[slot_of[s]].first_store != s)
@@ -493,6 +495,10 @@ bool lw_number_cbs(lw *L)
     for (int i = 0; i < L->acc->n; i++)
         if (L->ax[i].cb <= -2)
             L->ax[i].cb = L->st[-2 - L->ax[i].cb].cb;
+    /* a CB whose values differ in size: every value takes the whole ring */
+    for (int s = 0; s < L->nst; s++)
+        if (L->st[s].mixed && L->st[s].cb >= 0 && L->st[s].cb < (int)LM_COUNT(L->cb_step))
+            L->cb_step[L->st[s].cb] = L->st[s].pages;
     return !L->failed;
 }
 

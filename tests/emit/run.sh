@@ -107,6 +107,10 @@ for arch in wormhole_n150 blackhole_p150; do
     # not a multiple of the blocks: partial tiles moved element row by row, masked on the SFPU
     case_ "mm_partial_$arch" $arch $MM --shape M=200,N=300,K=100
     case_ "mm_partial_dram_$arch" $arch $MM --shape M=72,N=40,K=200 --transport a=dram,b=dram
+    # element-wise chains, reductions and broadcasts, with CBs shared by values of different sizes
+    case_ "chain_$arch" $arch tests/kernels/eltwise_chain.py --shape M=256,N=256
+    # two launches, the second reading the first's scratch tensor from DRAM
+    case_ "splitk_$arch" $arch tests/kernels/splitk_sum.py --kernel shifted --shape M=256,K=1024
 done
 
 # dataflow programs as written (loomc sim --emit): every compute op besides matmul, with fp32

@@ -234,10 +234,16 @@ static void call(lm_buf *b, int depth, const df_class *c, const char *fn, const 
         case 'e':
             ex(b, c, va_arg(ap, const df_expr *));
             break;
-        case 'a':
-            ex(b, c, va_arg(ap, const df_expr *));
-            lm_buf_puts(b, " != 0");
+        case 'a': {
+            const df_expr *e = va_arg(ap, const df_expr *);
+            if (e->kind == DF_X_CONST) {
+                lm_buf_puts(b, e->value ? "true" : "false");
+            } else {
+                ex(b, c, e);
+                lm_buf_puts(b, " != 0");
+            }
             break;
+        }
         case 'c':
             lm_buf_printf(b, "%d", va_arg(ap, int));
             break;

@@ -328,8 +328,12 @@ static void stmt_matmul(writer *w, const df_stmt *st)
     lm_buf_puts(w->b, ", ");
     x(w, st->at_out);
     lm_buf_puts(w->b, ", ");
-    x(w, st->acc);
-    lm_buf_puts(w->b, " != 0);\n");
+    if (st->acc->kind == DF_X_CONST) {
+        lm_buf_puts(w->b, st->acc->value ? "true);\n" : "false);\n");
+    } else {
+        x(w, st->acc);
+        lm_buf_puts(w->b, " != 0);\n");
+    }
 }
 
 static void body(writer *w, df_stmt *const *stmts, int n)

@@ -74,27 +74,33 @@ static void class_ranges(lm_buf *b, const df_program *p)
 static void cbs(lm_buf *b, const df_program *p, const arch_desc *a)
 {
     P("    // circular buffers: one tile a page\n");
-    bool done[64][64] = {{false}};
-    for (int c = 0; c < p->nclasses && c < 64; c++)
-        for (int i = 0; i < p->classes[c].ncbs && i < 64; i++) {
-            if (done[c][i])
+    /* first[c]: index of class c's first CB in `done` (every class's CBs, in order) */
+    int *first = lm_xcalloc((size_t)p->nclasses + 1, sizeof *first);
+    for (int c = 0; c < p->nclasses; c++)
+        first[c + 1] = first[c] + p->classes[c].ncbs;
+    bool *done = lm_xcalloc((size_t)first[p->nclasses] + 1, sizeof *done);
+    for (int c = 0; c < p->nclasses; c++)
+        for (int i = 0; i < p->classes[c].ncbs; i++) {
+            if (done[first[c] + i])
                 continue;
             const df_cb *cb = &p->classes[c].cbs[i];
             P("    CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{");
-            bool first = true;
-            for (int c2 = c; c2 < p->nclasses && c2 < 64; c2++)
-                for (int i2 = 0; i2 < p->classes[c2].ncbs && i2 < 64; i2++) {
+            bool lead = true;
+            for (int c2 = c; c2 < p->nclasses; c2++)
+                for (int i2 = 0; i2 < p->classes[c2].ncbs; i2++) {
                     const df_cb *o = &p->classes[c2].cbs[i2];
-                    if (done[c2][i2] || o->id != cb->id || o->format != cb->format || o->pages != cb->pages)
+                    if (done[first[c2] + i2] || o->id != cb->id || o->format != cb->format || o->pages != cb->pages)
                         continue;
-                    done[c2][i2] = true;
-                    P("%s%s", first ? "" : ", ", p->classes[c2].name);
-                    first = false;
+                    done[first[c2] + i2] = true;
+                    P("%s%s", lead ? "" : ", ", p->classes[c2].name);
+                    lead = false;
                 }
             int64_t page = a->tile_bytes[cb->format];
             P("}),\n                         CircularBufferConfig(%lld * %lld, {{%d, %s}}).set_page_size(%d, %lld));\n",
               (long long)cb->pages, (long long)page, cb->id, emit_format(cb->format), cb->id, (long long)page);
         }
+    free(done);
+    free(first);
 }
 
 /* The extra CBs of each class (emit_class_extras), on its own cores. */

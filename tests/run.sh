@@ -7,6 +7,9 @@
 #  - tests/golden/NAME.cmd : one line of loomc arguments, run from the repository root.
 #    NAME.out beside it: exit 0 and stdout must equal it.
 #    NAME.err beside it: exit 1 and stderr must equal it.
+#  - tests/same/NAME.cmd : two or more lines of loomc arguments that must all exit 0 with
+#    the same stdout (two ways of writing one kernel give one schedule and one result);
+#    a line '# IGNORE: REGEX' drops the output lines that match REGEX (grep -E) first.
 #  - tests/expect/**/FILE : a self-describing input. Its comment lines say
 #      # RUN: loomc ARGS        (%s stands for the file's path; several RUN lines allowed)
 #      # EXIT: N                (expected exit status, default 1)
@@ -74,6 +77,29 @@ for build in "$@"; do
         else
             bad "$cmd has neither .out nor .err"
         fi
+    done
+
+    # commands that must agree
+    for cmd in tests/same/*.cmd; do
+        [ -f "$cmd" ] || continue
+        n=0
+        same=1
+        ignore=$(sed -n 's/^# IGNORE: //p' "$cmd")
+        [ -n "$ignore" ] || ignore='^$.'
+        while IFS= read -r line; do
+            case $line in ''|'#'*) continue ;; esac
+            # shellcheck disable=SC2086
+            "$loomc" $line >"$tmp/raw" 2>"$tmp/stderr" </dev/null
+            rc=$?
+            grep -Ev "$ignore" "$tmp/raw" >"$tmp/same$n"
+            if [ $rc -ne 0 ]; then bad "$cmd: '$line' exited $rc" "$tmp/stderr"; same=0; break; fi
+            if [ $n -gt 0 ] && ! diff -u "$tmp/same0" "$tmp/same$n" >"$tmp/diff"; then
+                bad "$cmd: '$line' differs from the first line" "$tmp/diff"; same=0; break
+            fi
+            n=$((n + 1))
+        done <"$cmd"
+        if [ $same = 1 ] && [ $n -lt 2 ]; then bad "$cmd: needs two commands or more"
+        elif [ $same = 1 ]; then ok; fi
     done
 
     # self-describing inputs

@@ -201,10 +201,16 @@ static unsigned boundary_mask(chk *c, const cargs *a, int i, int rank)
     return m;
 }
 
-static LM_NORETURN void reject_pointer_tiles(chk *c, lm_loc loc, bool store)
+/* A tile of pointers, or a block pointer made from one (ptile.c). */
+static bool is_ptile(chk *c, const cval *p)
 {
-    chk_fail(c, loc, "%s through tensors of pointers (pointer arithmetic) are not supported; use tl.make_block_ptr "
-                     "or a tensor descriptor",
+    return p->kind == C_VAL && ((p->v->type.kind == TIR_PTR && p->v->type.rank > 0) || chk_ptile_layout(c, p->v));
+}
+
+static LM_NORETURN void reject_scalar_pointer(chk *c, lm_loc loc, bool store)
+{
+    chk_fail(c, loc, "%s of one element through a scalar pointer are not supported yet; load or store a tile "
+                     "(a pointer plus tl.arange offsets)",
              store ? "stores" : "loads");
 }
 
@@ -216,8 +222,10 @@ static cval h_load(chk *c, const fe_expr *call, const cval *self, const char *fn
                        "eviction_policy", "volatile"),
                   1, &a);
     const cval *p = &a.v[0];
+    if (is_ptile(c, p))
+        return chk_ptile_load(c, &a, call->loc);
     if (p->kind == C_VAL && p->v->type.kind == TIR_PTR)
-        reject_pointer_tiles(c, call->loc, false);
+        reject_scalar_pointer(c, call->loc, false);
     if (p->kind == C_VAL && p->v->type.kind == TIR_DESC)
         chk_fail(c, call->loc, "load through a tensor descriptor with desc.load([offsets])");
     tir_value *bp = chk_value_of_kind(c, &a, 0, TIR_BPTR, "the pointer");
@@ -245,38 +253,25 @@ static cval h_load(chk *c, const fe_expr *call, const cval *self, const char *fn
     return cv_val(v);
 }
 
-/* A value to store into blocks of type bt: converted and broadcast. */
-static tir_value *store_value(chk *c, const cval *v, lm_loc loc, const tir_type *bt, const char *what)
-{
-    tir_value *x = chk_as_tile(c, v, loc, what);
-    x = chk_cast_to(c, x, bt->elem, loc);
-    int r = 0;
-    tir_type blk = tir_t_tile(c->a, bt->elem, bt->rank, bt->shape);
-    const sym_expr **sh = chk_broadcast_shape(c, &x->type, &blk, &r);
-    bool ok = sh && r == bt->rank;
-    for (int i = 0; ok && i < r; i++)
-        ok = sh[i] == bt->shape[i];
-    if (!ok)
-        chk_fail(c, loc, "%s has shape %s, which does not fit blocks of shape %s", what, tshape(c, &x->type),
-                 tshape(c, bt));
-    return chk_broadcast_to(c, x, bt->rank, bt->shape, loc);
-}
-
 static cval h_store(chk *c, const fe_expr *call, const cval *self, const char *fname)
 {
     cargs a;
     chk_bind_args(c, call, self, fname,
                   ARGS("pointer", "value", "mask", "boundary_check", "cache_modifier", "eviction_policy"), 2, &a);
     const cval *p = &a.v[0];
+    if (is_ptile(c, p)) {
+        chk_ptile_store(c, &a, call->loc);
+        return cv_none();
+    }
     if (p->kind == C_VAL && p->v->type.kind == TIR_PTR)
-        reject_pointer_tiles(c, call->loc, true);
+        reject_scalar_pointer(c, call->loc, true);
     if (p->kind == C_VAL && p->v->type.kind == TIR_DESC)
         chk_fail(c, call->loc, "store through a tensor descriptor with desc.store([offsets], value)");
     tir_value *bp = chk_value_of_kind(c, &a, 0, TIR_BPTR, "the pointer");
     if (given(&a, 2))
         chk_fail(c, aloc(&a, 2), "tl.store through a block pointer takes boundary_check=, not mask=");
     unsigned m = boundary_mask(c, &a, 3, bp->type.rank);
-    tir_value *v = store_value(c, &a.v[1], aloc(&a, 1), &bp->type, "the stored value");
+    tir_value *v = chk_store_value(c, &a.v[1], aloc(&a, 1), &bp->type, "the stored value");
     tir_value *ops[2] = {bp, v};
     tir_op *op = tir_op_build(&c->b, TIR_STORE, call->loc, ops, 2, NULL, 0);
     op->bcheck = m;
@@ -330,7 +325,7 @@ static cval desc_access(chk *c, const fe_expr *call, const cargs *a, int desc_i,
         tir_op *op = tir_op_build(&c->b, TIR_DESC_LOAD, call->loc, ops, 1 + r, &t, 1);
         return cv_val(op->results[0]);
     }
-    ops[1] = store_value(c, &a->v[val_i], aloc(a, val_i), &d->type, "the stored value");
+    ops[1] = chk_store_value(c, &a->v[val_i], aloc(a, val_i), &d->type, "the stored value");
     tir_op_build(&c->b, TIR_DESC_STORE, call->loc, ops, 2 + r, NULL, 0);
     return cv_none();
 }

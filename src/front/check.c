@@ -251,7 +251,9 @@ static void exec_for(chk *c, const fe_stmt *s)
         if (!b)
             continue;
         tir_value *v;
-        if (b->v.kind == C_VAL)
+        if (b->v.kind == C_VAL && b->v.v->type.kind == TIR_PTR && b->v.v->type.rank > 0)
+            v = chk_ptile_block(c, b->v.v, as.items[i].loc);
+        else if (b->v.kind == C_VAL)
             v = b->v.v;
         else if (is_number(&b->v))
             v = chk_materialise(c, &b->v, chk_natural_elem(&b->v), as.items[i].loc);
@@ -290,6 +292,7 @@ static void exec_for(chk *c, const fe_stmt *s)
     tir_value **args = LM_NEWN(c->a, tir_value *, nc ? nc : 1);
     for (int i = 0; i < nc; i++) {
         args[i] = tir_block_add_arg(&c->b, body, inits[i]->type);
+        chk_ptile_carry(c, inits[i], args[i]);
         env_set(c, names[i], cv_val(args[i]));
         args[i]->name = names[i];
     }
@@ -304,6 +307,8 @@ static void exec_for(chk *c, const fe_stmt *s)
         tir_type want = args[i]->type;
         if (is_number(&v) && tir_is_scalar(&want))
             fin[i] = chk_materialise(c, &v, want.elem, s->loc);
+        else if (v.kind == C_VAL && v.v->type.kind == TIR_PTR && v.v->type.rank > 0 && want.kind == TIR_BPTR)
+            fin[i] = chk_ptile_block(c, v.v, s->loc);
         else if (v.kind == C_VAL)
             fin[i] = v.v;
         else
@@ -316,6 +321,10 @@ static void exec_for(chk *c, const fe_stmt *s)
                      "of the body; give it its loop type before the loop (with .to() or the dtype of "
                      "tl.zeros/tl.full)",
                      names[i], tstr(c, &want), tstr(c, &fin[i]->type));
+        if (!chk_ptile_same(chk_ptile_layout(c, args[i]), chk_ptile_layout(c, fin[i])))
+            chk_fail(c, s->loc, "the tile of pointers '%s' walks other dimensions of its tensor at the end of the "
+                                "loop body than before the loop",
+                     names[i]);
     }
     tir_op_build(&c->b, TIR_YIELD, s->loc, fin, nc, NULL, 0);
     c->b.block = outer;
@@ -339,6 +348,7 @@ static void exec_for(chk *c, const fe_stmt *s)
         res[i] = inits[i];
     }
     for (int i = 0; i < nc; i++) {
+        chk_ptile_carry(c, inits[i], res[i]);
         if (res[i] != inits[i])
             res[i]->name = names[i];
         env_set(c, names[i], cv_val(res[i]));
@@ -655,6 +665,7 @@ tir_func *fe_check(const fe_names *nm, const fe_spec *spec, const fe_launch *l, 
     tir_builder_init(&c->b, a, s, f);
     bind_params(c);
     exec_stmts(c, k->body, k->nbody, true);
+    chk_ptile_verify(c);
     tir_op_build(&c->b, TIR_RETURN, k->loc, NULL, 0, NULL, 0);
     int nops = 0;
     check_limits(c, f->body, &nops);

@@ -1,6 +1,7 @@
 /* check_int.h - the checker's own interface between its files, bottom to
  * top: cval.c (values, errors, environment lookups, building Tile IR values,
- * reading bound arguments), ops.c (operators), builtins.c (the tl.*
+ * reading bound arguments), ptile.c (tiles of pointers read as block
+ * accesses), ops.c (operators), builtins.c (the tl.*
  * functions), expr.c (argument binding, expressions) and check.c
  * (statements and loops, the entry fe_check). Each calls only the files
  * below it, except that builtins.c and expr.c call each other: a call
@@ -68,6 +69,26 @@ typedef struct gone_name {
     int line;
 } gone_name;
 
+/* A block pointer made from a tile of pointers, and how it maps onto the
+ * tile (ptile.c). */
+typedef struct chk_playout chk_playout;
+typedef struct chk_ptile {
+    const tir_value *bp;
+    const chk_playout *lay;
+} chk_ptile;
+
+/* A mask or wrap read as a boundary check, to be proved on the finished
+ * function: bound - start (+1 if le) plus the block's offset along tensor
+ * dimension tdim is the tensor's extent there. */
+typedef struct chk_proof {
+    const tir_op *op;
+    const tir_tensor *tensor;
+    int tdim;
+    const tir_value *start, *bound;
+    bool le, wrap;
+    lm_loc loc;
+} chk_proof;
+
 typedef struct chk {
     const fe_names *nm;
     const fe_spec *spec;
@@ -83,6 +104,10 @@ typedef struct chk {
     int nenv, capenv;
     gone_name *gone;
     int ngone, capgone;
+    chk_ptile *ptiles;
+    int nptiles, capptiles;
+    chk_proof *proofs;
+    int nproofs, capproofs;
 } chk;
 
 static inline cval cv_int(const sym_expr *e) { return (cval){.kind = C_INT, .i = e}; }
@@ -179,6 +204,28 @@ int chk_parse_shape(chk *c, const cval *v, lm_loc loc, const char *what, const s
 tir_value *chk_int_scalar(chk *c, const cval *v, lm_loc loc, const char *what);
 int chk_int_tuple(chk *c, const cval *v, lm_loc loc, const char *what, tir_value **out);
 tir_value *chk_value_of_kind(chk *c, const cargs *a, int i, tir_kind k, const char *what);
+
+tir_value *chk_store_value(chk *c, const cval *v, lm_loc loc, const tir_type *bt, const char *what);
+
+/* ======================================================================
+ * ptile.c - tiles of pointers as block accesses
+ * ==================================================================== */
+
+/* The block pointer of a tile of pointers (a TIR_PTR tile, made here), or
+ * the block pointer itself if it already is one made from such a tile. */
+tir_value *chk_ptile_block(chk *c, tir_value *p, lm_loc loc);
+/* The layout of a block pointer made from a tile of pointers, else NULL. */
+const chk_playout *chk_ptile_layout(chk *c, const tir_value *v);
+bool chk_ptile_same(const chk_playout *x, const chk_playout *y);
+/* `to` (a loop's argument or result) has the layout of `from`. */
+void chk_ptile_carry(chk *c, tir_value *from, tir_value *to);
+/* bp + step (bp - step): an advance along the dimensions whose strides divide step. */
+cval chk_ptile_advance(chk *c, tir_value *bp, tir_value *step, bool negate, lm_loc loc);
+/* tl.load / tl.store with their bound arguments (pointer, mask, other, ...). */
+cval chk_ptile_load(chk *c, const cargs *a, lm_loc call);
+void chk_ptile_store(chk *c, const cargs *a, lm_loc call);
+/* Prove the masks and wraps read as boundary checks; on the finished function. */
+void chk_ptile_verify(chk *c);
 
 /* ======================================================================
  * ops.c - operators

@@ -191,9 +191,7 @@ tir_value *chk_as_tile(chk *c, const cval *v, lm_loc loc, const char *what)
     if (is_tile_val(v))
         return v->v;
     if (v->kind == C_VAL && v->v->type.kind == TIR_PTR)
-        chk_fail(c, loc, "%s cannot be a pointer; loomc kernels address memory through tl.make_block_ptr or tensor "
-                         "descriptors",
-                 what);
+        chk_fail(c, loc, "%s cannot be a pointer; pointers are only offset, loaded and stored", what);
     chk_fail(c, loc, "%s must be a tile or a scalar, got %s", what, chk_describe(c, v));
 }
 
@@ -324,6 +322,23 @@ cval chk_convert(chk *c, const cval *x, lm_loc xloc, tir_elem e, lm_loc loc)
     if (!is_tile_val(x))
         chk_fail(c, xloc, "only tiles and scalars can be converted, got %s", chk_describe(c, x));
     return cv_val(chk_cast_to(c, x->v, e, loc));
+}
+
+/* A value to store into blocks of type bt: converted and broadcast. */
+tir_value *chk_store_value(chk *c, const cval *v, lm_loc loc, const tir_type *bt, const char *what)
+{
+    tir_value *x = chk_as_tile(c, v, loc, what);
+    x = chk_cast_to(c, x, bt->elem, loc);
+    int r = 0;
+    tir_type blk = tir_t_tile(c->a, bt->elem, bt->rank, bt->shape);
+    const sym_expr **sh = chk_broadcast_shape(c, &x->type, &blk, &r);
+    bool ok = sh && r == bt->rank;
+    for (int i = 0; ok && i < r; i++)
+        ok = sh[i] == bt->shape[i];
+    if (!ok)
+        chk_fail(c, loc, "%s has shape %s, which does not fit blocks of shape %s", what, tshape(c, &x->type),
+                 tshape(c, bt));
+    return chk_broadcast_to(c, x, bt->rank, bt->shape, loc);
 }
 
 /* ======================================================================

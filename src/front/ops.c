@@ -144,14 +144,21 @@ static tir_opcode binop_code(const char *op)
     return TIR_NOPS;
 }
 
-/* Pointer + integer: the only pointer arithmetic there is (its loads and
- * stores are rejected, with the reason, where they happen). */
+/* Pointer + integer: the only pointer arithmetic there is. A tile of
+ * pointers stays Tile IR arithmetic until it is loaded, stored or carried
+ * (ptile.c); once it is a block pointer, adding a scalar advances it. */
 static cval pointer_arith(chk *c, const char *op, const cval *x, const cval *y, lm_loc loc)
 {
-    bool px = x->kind == C_VAL && x->v->type.kind == TIR_PTR;
+    bool px = x->kind == C_VAL && (x->v->type.kind == TIR_PTR || chk_ptile_layout(c, x->v));
     const cval *p = px ? x : y, *o = px ? y : x;
     if (strcmp(op, "+") && !(px && !strcmp(op, "-")))
         chk_fail(c, loc, "operator '%s' cannot be applied to %s", op, chk_describe(c, p));
+    if (p->v->type.kind == TIR_BPTR) {
+        if (!(o->kind == C_INT || (o->kind == C_VAL && tir_is_int_scalar(&o->v->type))))
+            chk_fail(c, loc, "a tile of pointers that a loop carries can only be moved by a scalar step, got %s",
+                     chk_describe(c, o));
+        return chk_ptile_advance(c, p->v, chk_int_scalar(c, o, loc, "the step"), !strcmp(op, "-"), loc);
+    }
     tir_value *off;
     if (o->kind == C_INT)
         off = chk_materialise(c, o, TIR_I32, loc);
@@ -202,7 +209,8 @@ cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc)
             chk_fail(c, loc, "operator '%s' needs known integers; it depends on free constexpr '%s'", op,
                      dep ? dep : "?");
     }
-    if ((x.kind == C_VAL && x.v->type.kind == TIR_PTR) || (y.kind == C_VAL && y.v->type.kind == TIR_PTR))
+    if ((x.kind == C_VAL && (x.v->type.kind == TIR_PTR || chk_ptile_layout(c, x.v))) ||
+        (y.kind == C_VAL && (y.v->type.kind == TIR_PTR || chk_ptile_layout(c, y.v))))
         return pointer_arith(c, op, &x, &y, loc);
     for (int k = 0; k < 2; k++) {
         const cval *v = k ? &y : &x;

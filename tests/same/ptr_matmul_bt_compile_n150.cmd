@@ -1,0 +1,3 @@
+# IGNORE: ^compile matmul_bt 
+compile tests/kernels/bp_matmul_bt.py --arch wormhole_n150 --shape M=200,N=328,K=200 --top 3
+compile tests/kernels/ptr_matmul_bt.py --arch wormhole_n150 --shape M=200,N=328,K=200 --top 3

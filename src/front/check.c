@@ -299,7 +299,9 @@ static void exec_for(chk *c, const fe_stmt *s)
     env_set(c, tgt->name, cv_val(var));
     tir_block *outer = c->b.block;
     c->b.block = body;
+    c->loop_depth++;
     exec_stmts(c, s->body, s->nbody, false);
+    c->loop_depth--;
 
     tir_value **fin = LM_NEWN(c->a, tir_value *, nc ? nc : 1);
     for (int i = 0; i < nc; i++) {
@@ -403,6 +405,13 @@ static void exec_stmt(chk *c, const fe_stmt *s, bool last)
         chk_fail(c, s->loc, "'while' loops are not supported in loomc kernels; use a for loop over range(), tl.range() "
                             "or tl.static_range()");
     case FE_S_RETURN:
+        if (c->ncalls > 1) {
+            if (c->loop_depth > c->call_loops[c->ncalls - 1])
+                chk_fail(c, s->loc, "'return' inside a loop is not supported; loops run their whole trip count");
+            c->retval = s->value ? chk_eval(c, s->value) : cv_none();
+            c->returned = true;
+            return;
+        }
         if (s->value)
             chk_fail(c, s->loc, "kernels cannot return values; write results with tl.store or desc.store");
         if (!last)
@@ -436,7 +445,7 @@ static void exec_stmt(chk *c, const fe_stmt *s, bool last)
 
 static void exec_stmts(chk *c, fe_stmt *const *body, int n, bool kernel_body)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n && !c->returned; i++)
         exec_stmt(c, body[i], kernel_body && i == n - 1);
 }
 
@@ -643,6 +652,58 @@ static void bind_params(chk *c)
     }
 }
 
+/* ======================================================================
+ * helpers
+ * ==================================================================== */
+
+cval chk_call_helper(chk *c, const fe_expr *call, const fe_func *fn)
+{
+    for (int i = 0; i < c->ncalls; i++)
+        if (c->calls[i] == fn)
+            chk_fail(c, call->loc, "'%s' calls itself (through '%s'); loomc inlines helpers and cannot inline a "
+                                   "recursive one",
+                     fn->name, c->calls[c->ncalls - 1]->name);
+    if (c->ncalls == CHK_MAX_CALLS)
+        chk_fail(c, call->loc, "helpers are nested more than %d deep", CHK_MAX_CALLS - 1);
+    if (fn->nparams > MAX_ARGS)
+        chk_fail(c, fn->loc, "helper '%s' has %d parameters; loomc inlines helpers of at most %d", fn->name,
+                 fn->nparams, MAX_ARGS);
+    const char **names = LM_NEWN(c->a, const char *, (size_t)fn->nparams + 1);
+    int nreq = 0;
+    for (int i = 0; i < fn->nparams; i++) {
+        names[i] = fn->params[i].name;
+        if (!fn->params[i].deflt)
+            nreq = i + 1;
+    }
+    cargs a;
+    chk_bind_args(c, call, NULL, fn->name, names, nreq, &a);
+
+    /* the helper sees its parameters and the module, not the caller's names */
+    binding *env = c->env;
+    int nenv = c->nenv, capenv = c->capenv;
+    c->env = NULL;
+    c->nenv = c->capenv = 0;
+    for (int i = 0; i < fn->nparams; i++) {
+        const fe_param *p = &fn->params[i];
+        cval v = a.has[i] ? a.v[i] : chk_eval(c, p->deflt);
+        const char *q = p->annotation ? chk_qual_of(c, p->annotation) : NULL;
+        if (q && !strcmp(q, "triton.language.constexpr") && v.kind == C_VAL)
+            chk_fail(c, aloc(&a, i), "parameter '%s' of '%s' is a tl.constexpr, but gets %s, known only at run time",
+                     p->name, fn->name, chk_describe(c, &v));
+        env_set(c, p->name, v);
+    }
+    c->calls[c->ncalls] = fn;
+    c->call_loops[c->ncalls++] = c->loop_depth;
+    exec_stmts(c, fn->body, fn->nbody, false);
+    cval r = c->returned ? c->retval : cv_none();
+    c->returned = false;
+    c->ncalls--;
+    c->env = env;
+    c->nenv = nenv;
+    c->capenv = capenv;
+    return r;
+}
+
 tir_func *fe_check(const fe_names *nm, const fe_spec *spec, const fe_launch *l, sym_ctx *s, lm_arena *a,
                    lm_diag *d)
 {
@@ -657,6 +718,7 @@ tir_func *fe_check(const fe_names *nm, const fe_spec *spec, const fe_launch *l, 
     if (setjmp(c->jb))
         return NULL;
     const fe_func *k = l->kernel;
+    c->calls[c->ncalls++] = k;
     tir_func *f = tir_func_new(a, k->name, k->loc);
     c->f = f;
     f->grid_rank = l->grid_rank;

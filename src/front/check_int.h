@@ -3,8 +3,10 @@
  * reading bound arguments), ptile.c (tiles of pointers read as block
  * accesses), ops.c (operators), builtins.c (the tl.*
  * functions), expr.c (argument binding, expressions) and check.c
- * (statements and loops, the entry fe_check). Each calls only the files
- * below it, except that builtins.c and expr.c call each other: a call
+ * (statements and loops, helpers inlined, the entry fe_check). Each calls
+ * only the files below it, except that expr.c calls check.c for a call of a
+ * @triton.jit helper (whose statements hold expressions), and that
+ * builtins.c and expr.c call each other: a call
  * expression reaches its tl.* function (chk_call_qual, chk_call_method),
  * which evaluates its argument expressions as it binds them (chk_bind_args,
  * chk_eval). Only these files include it; the rest of loomc sees the
@@ -89,6 +91,8 @@ typedef struct chk_proof {
     lm_loc loc;
 } chk_proof;
 
+enum { CHK_MAX_CALLS = 16 };
+
 typedef struct chk {
     const fe_names *nm;
     const fe_spec *spec;
@@ -108,6 +112,14 @@ typedef struct chk {
     int nptiles, capptiles;
     chk_proof *proofs;
     int nproofs, capproofs;
+    /* @triton.jit helpers being inlined, outermost first (the kernel is
+       calls[0]), and the loop depth each was called at */
+    const fe_func *calls[CHK_MAX_CALLS];
+    int call_loops[CHK_MAX_CALLS];
+    int ncalls;
+    int loop_depth;
+    bool returned; /* a helper's `return` was executed */
+    cval retval;
 } chk;
 
 static inline cval cv_int(const sym_expr *e) { return (cval){.kind = C_INT, .i = e}; }
@@ -254,5 +266,14 @@ cval chk_eval(chk *c, const fe_expr *e);
 const char *chk_qual_of(chk *c, const fe_expr *e);
 cval chk_eval_name(chk *c, const fe_expr *e);
 LM_NORETURN void chk_runtime_condition(chk *c, const cval *v, lm_loc loc, const char *what);
+
+/* ======================================================================
+ * check.c - statements
+ * ==================================================================== */
+
+/* A call of a @triton.jit helper, inlined: its body runs in a scope of its
+ * own with the arguments bound to its parameters; the value is what it
+ * returns. */
+cval chk_call_helper(chk *c, const fe_expr *call, const fe_func *fn);
 
 #endif

@@ -422,10 +422,10 @@ static cval eval_call(chk *c, const fe_expr *e)
         if (is_builtin(f->name))
             return builtin_call(c, e, f->name);
         const fe_func *fn = fe_find_func(c->nm, f->name);
+        if (fn && fe_is_jit(c->nm, fn, c->a))
+            return chk_call_helper(c, e, fn);
         if (fn)
-            chk_fail(c, e->loc, "calls to other functions are not supported in loomc kernels ('%s' calls '%s'; "
-                                "write its body into the kernel)",
-                     c->k->name, f->name);
+            chk_fail(c, e->loc, "'%s' is not a @triton.jit function; a kernel can only call those", f->name);
         chk_fail(c, f->loc, "name '%s' is not defined", f->name);
     }
     chk_fail(c, e->loc, "this call is not supported in loomc kernels");

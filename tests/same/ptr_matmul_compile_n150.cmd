@@ -1,3 +1,4 @@
 # IGNORE: ^compile matmul |^ *loop (at line|k \(line)
 compile kernels/matmul.py --arch wormhole_n150 --shape M=1000,N=700,K=300 --top 5 --explain
 compile tests/kernels/ptr_matmul.py --arch wormhole_n150 --shape M=1000,N=700,K=300 --top 5 --explain
+compile tests/kernels/ptr_matmul_helpers.py --arch wormhole_n150 --shape M=1000,N=700,K=300 --top 5 --explain

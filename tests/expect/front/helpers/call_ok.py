@@ -1,6 +1,7 @@
 # RUN: loomc ir %s --shape N=64
-# EXPECT: :20:18: error: calls to other functions are not supported in loomc kernels ('k' calls 'helper'
-# a call to another jit function
+# EXIT: 0
+# STDOUT: = mul %
+# a call to another jit function is inlined
 import triton
 import triton.language as tl
 import loomc

@@ -5,15 +5,11 @@
  * schedule (drv_schedule: the L1 probe, candidates, fused pairs, select)
  * and a plan file's (drv_schedule_plan). Declared in driver.h. */
 #include "driver/driver.h"
-#include "loomc.h"
 
 #include "lower/lower.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* include/loomc.h: the library's version */
-const char *loomc_version(void) { return LOOMC_VERSION; }
 
 /* The kernel's text given in memory, copied as the file would be read:
  * within the same limit of size. */

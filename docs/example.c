@@ -151,7 +151,8 @@ int main(int argc, char **argv)
     loomc_ctx *c = loomc_ctx_new();
     if (!c)
         return 1;
-    int bad = loomc_load_kernel_file(c, argv[1]) != LOOMC_OK || loomc_set_arch(c, argc > 2 ? argv[2] : "wormhole_n150") ||
+    /* each call returns LOOMC_OK (0) or why not */
+    int bad = loomc_load_kernel_file(c, argv[1]) || loomc_set_arch(c, argc > 2 ? argv[2] : "wormhole_n150") ||
               loomc_bind_shape(c, "M", M) || loomc_bind_shape(c, "N", N) || loomc_bind_shape(c, "K", K) ||
               loomc_set_fidelity(c, "HiFi4") || loomc_compile(c, 3);
     if (bad) {

@@ -67,13 +67,17 @@ static void copy_schedules(loomc_ctx *c)
             sched_explain(&why, &ds->job, res, r->sym, &r->arena);
         else
             sched_explain_choice(&why, &ds->job, &res->top[t], r->sym, &r->arena);
-        *o = (loomc_schedule){t, res->top[t].cycles, ls, ds->job.nlaunches, lm_arena_strdup(&c->job_ar, lm_buf_str(&why))};
+        const char *text = lm_arena_strdup(&c->job_ar, lm_buf_str(&why));
+        *o = (loomc_schedule){t, res->top[t].cycles, ls, ds->job.nlaunches, text};
         lm_buf_free(&why);
     }
     c->nscheds = res->ntop;
 }
 
-static loomc_role role_of(tir_role r) { return r == TIR_INPUT ? LOOMC_INPUT : r == TIR_OUTPUT ? LOOMC_OUTPUT : LOOMC_SCRATCH; }
+static loomc_role role_of(tir_role r)
+{
+    return r == TIR_INPUT ? LOOMC_INPUT : r == TIR_OUTPUT ? LOOMC_OUTPUT : LOOMC_SCRATCH;
+}
 
 /* The spec's tensors with their shapes at the bound sizes. */
 static void copy_tensors(loomc_ctx *c)
@@ -229,7 +233,8 @@ static drv_tensor_data *driver_inputs(loomc_ctx *c, const sim_args *x)
 static bool sim_args_ok(loomc_ctx *c, const sim_args *x)
 {
     if (x->mode != LOOMC_SIM_TIMING && x->mode != LOOMC_SIM_FUNCTIONAL)
-        lm_error_plain(&c->d, "loomc_simulate: mode %d is neither LOOMC_SIM_TIMING nor LOOMC_SIM_FUNCTIONAL", (int)x->mode);
+        lm_error_plain(&c->d, "loomc_simulate: mode %d is neither LOOMC_SIM_TIMING nor LOOMC_SIM_FUNCTIONAL",
+                       (int)x->mode);
     else if (x->ninputs < 0 || (x->ninputs > 0 && !x->inputs))
         lm_error_plain(&c->d, "loomc_simulate: %d inputs at %s", x->ninputs, x->inputs ? "an array" : "NULL");
     else if (x->mode == LOOMC_SIM_TIMING && x->ninputs > 0)

@@ -402,12 +402,20 @@ void lm_json_str(lm_buf *b, const char *s)
 
 /* ---- diagnostics captured in memory ------------------------------------ */
 
+static void discard(void *ctx, const char *kind, lm_loc loc, const char *msg)
+{
+    (void)ctx, (void)kind, (void)loc, (void)msg;
+}
+
 void lm_diag_capture_begin(lm_diag_capture *c)
 {
     memset(c, 0, sizeof *c);
     c->f = open_memstream(&c->text, &c->len);
     lm_diag_init(&c->d, c->f ? c->f : stderr);
     c->d.no_caret = true;
+    /* no memory for the stream: the messages are lost, never printed */
+    if (!c->f)
+        c->d.sink = discard;
 }
 
 const char *lm_diag_capture_end(lm_diag_capture *c, lm_arena *ar)

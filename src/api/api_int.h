@@ -19,6 +19,8 @@
 
 #include "driver/driver.h"
 
+typedef LM_VEC(fe_kv) api_kvs;
+
 struct loomc_ctx {
     lm_arena ar;                  /* the settings' strings, for the context's life */
     /* diagnostics of the current call */
@@ -30,8 +32,7 @@ struct loomc_ctx {
     const char *kernel_name;      /* the file, or the name of a kernel given as text */
     char *kernel_text;            /* heap: a kernel given as text (NULL: read kernel_name) */
     const char *select;           /* loomc_select_kernel, or NULL */
-    LM_VEC(fe_kv) shapes;
-    LM_VEC(fe_kv) consts;
+    api_kvs shapes, consts;       /* names in ar */
     LM_VEC(const char *) includes;
     arch_desc *arch;
     bool have_fidelity, have_format;

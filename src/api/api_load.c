@@ -120,9 +120,7 @@ static bool is_ident(const char *s)
     return true;
 }
 
-typedef LM_VEC(fe_kv) kv_vec;
-
-static int bind(loomc_ctx *c, kv_vec *v, const set_args *x, const char *fname)
+static int bind(loomc_ctx *c, api_kvs *v, const set_args *x, const char *fname)
 {
     if (!need(c, x->a, fname, "the name"))
         return LOOMC_EUSER;
@@ -143,12 +141,12 @@ static int bind(loomc_ctx *c, kv_vec *v, const set_args *x, const char *fname)
 
 static int bind_shape(loomc_ctx *c, const void *args)
 {
-    return bind(c, (kv_vec *)&c->shapes, args, "loomc_bind_shape");
+    return bind(c, &c->shapes, args, "loomc_bind_shape");
 }
 
 static int bind_const(loomc_ctx *c, const void *args)
 {
-    return bind(c, (kv_vec *)&c->consts, args, "loomc_bind_const");
+    return bind(c, &c->consts, args, "loomc_bind_const");
 }
 
 int loomc_bind_shape(loomc_ctx *c, const char *name, long long value)

@@ -8,7 +8,10 @@
 #   make fuzz       build the libFuzzer harnesses of tests/fuzz/ and run each in turn for
 #                   FUZZ_SECONDS (default 600; never part of the tests); FUZZ_ONLY="fuzz_df ..."
 #                   runs only those
-# Variables: CC (default gcc), BUILD (output folder), SAN=1 (sanitizers).
+#   make install   install the command, the library (static and shared), its header, a
+#                   pkg-config file and the hardware descriptions under PREFIX (default
+#                   /usr/local), below DESTDIR when set (docs/library.md)
+# Variables: CC (default gcc), BUILD (output folder), SAN=1 (sanitizers), PREFIX, DESTDIR.
 
 ifeq ($(origin CC),default)
 CC = gcc
@@ -26,6 +29,8 @@ CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 LDFLAGS += -fsanitize=address,undefined
 endif
 LDLIBS = -lyaml -lcsv -lm
+# every object is position-independent: the same objects make libloomc.a and libloomc.so
+PICFLAGS = -fPIC
 
 LIBSRC := $(sort $(wildcard src/*/*.c))
 LIBSRC := $(filter-out src/cli/%,$(LIBSRC))
@@ -39,32 +44,47 @@ LIBOBJ += $(BUILD)/obj/gen/emit_rt.o
 CLIOBJ := $(CLISRC:%.c=$(BUILD)/obj/%.o)
 TESTBIN := $(TESTSRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-all: $(BUILD)/loomc
+# the shared library: its version and soname follow include/loomc.h's LOOMC_VERSION
+VERSION := $(shell sed -n 's/^\#define LOOMC_VERSION "\(.*\)"$$/\1/p' include/loomc.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME = libloomc.so.$(SOMAJOR)
+SOLIB = $(BUILD)/libloomc.so.$(VERSION)
 
-$(BUILD)/obj/%.o: %.c
+all: $(BUILD)/loomc $(BUILD)/libloomc.so
+
+# objects follow the Makefile too: a change of flags (-fPIC) rebuilds them
+$(BUILD)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(SRCWARN) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PICFLAGS) $(SRCWARN) -c $< -o $@
 
 $(BUILD)/gen/emit_rt.c: $(RTHDR) tools/embed.sh
 	@mkdir -p $(dir $@)
 	sh tools/embed.sh $(RTHDR) > $@
 
-$(BUILD)/obj/gen/emit_rt.o: $(BUILD)/gen/emit_rt.c
+$(BUILD)/obj/gen/emit_rt.o: $(BUILD)/gen/emit_rt.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(SRCWARN) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PICFLAGS) $(SRCWARN) -c $< -o $@
 
 $(BUILD)/libloomc.a: $(LIBOBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+# only the loomc_* names of include/loomc.h are exported (src/api/loomc.map)
+$(SOLIB): $(LIBOBJ) src/api/loomc.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/api/loomc.map $(LDFLAGS) $(LIBOBJ) $(LDLIBS) -o $@
+
+$(BUILD)/libloomc.so: $(SOLIB)
+	ln -sf $(notdir $(SOLIB)) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
 
 $(BUILD)/loomc: $(CLIOBJ) $(BUILD)/libloomc.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libloomc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Itests/unit $< $(BUILD)/libloomc.a $(LDFLAGS) $(LDLIBS) -lcmocka -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -pthread -Itests/unit $< $(BUILD)/libloomc.a $(LDFLAGS) $(LDLIBS) -lcmocka -o $@
 
-tests-bin: $(BUILD)/loomc $(TESTBIN)
+tests-bin: $(BUILD)/loomc $(BUILD)/libloomc.so $(TESTBIN)
 
 # Debian packages the build, the tests and the demo need; installed when missing.
 DEBS = gcc g++ clang make python3 libyaml-dev libcsv-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox
@@ -79,8 +99,8 @@ test: deps
 	@sh tests/all.sh build build/clang build/asan
 
 # Quick check with one compiler only (not what CI runs).
-check: $(BUILD)/loomc $(TESTBIN)
-	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD) && sh tests/outputs.sh $(BUILD)
+check: $(BUILD)/loomc $(BUILD)/libloomc.so $(TESTBIN)
+	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD) && sh tests/outputs.sh $(BUILD) && sh tests/api.sh $(BUILD)
 
 demo: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
@@ -89,6 +109,24 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@sh bench/run.sh
+
+# Install into $(DESTDIR)$(PREFIX): bin/loomc, include/loomc.h, lib/libloomc.{a,so*},
+# lib/pkgconfig/loomc.pc and share/loomc/arch/*.yaml, which the installed
+# command and library find by themselves (src/arch/arch_load.c).
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTDIR = $(DESTDIR)$(PREFIX)
+install: $(BUILD)/loomc $(BUILD)/libloomc.a $(BUILD)/libloomc.so tools/loomc.pc.in
+	install -d $(INSTDIR)/bin $(INSTDIR)/include $(INSTDIR)/lib/pkgconfig $(INSTDIR)/share/loomc/arch
+	install -m 755 $(BUILD)/loomc $(INSTDIR)/bin/loomc
+	install -m 644 include/loomc.h $(INSTDIR)/include/loomc.h
+	install -m 644 $(BUILD)/libloomc.a $(INSTDIR)/lib/libloomc.a
+	install -m 755 $(SOLIB) $(INSTDIR)/lib/$(notdir $(SOLIB))
+	ln -sf $(notdir $(SOLIB)) $(INSTDIR)/lib/$(SONAME)
+	ln -sf $(SONAME) $(INSTDIR)/lib/libloomc.so
+	install -m 644 arch/*.yaml $(INSTDIR)/share/loomc/arch/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
+		tools/loomc.pc.in > $(INSTDIR)/lib/pkgconfig/loomc.pc
 
 clean:
 	rm -rf build
@@ -113,5 +151,5 @@ fuzz: deps
 		LDFLAGS="-fsanitize=address,undefined"
 	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_ONLY)
 
-.PHONY: all deps test check demo bench clean tests-bin fuzz fuzz-bin
+.PHONY: all deps test check demo bench clean tests-bin fuzz fuzz-bin install
 -include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d)

@@ -31,7 +31,7 @@ LAYERS = [
     ["lower"],
     ["ttnn", "emit"],
     ["driver"],
-    ["bench"],
+    ["bench", "api"],
     ["cli"],
 ]
 # Loops that are known and left, each with its reason; any other loop fails,

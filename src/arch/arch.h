@@ -112,8 +112,10 @@ typedef struct arch_desc {
 
 /* Load a description by path (anything containing '/' or ending in .yaml)
  * or by name, looked up as NAME.yaml in each folder of $LOOMC_ARCH_PATH
- * (colon-separated), then ./arch, then the arch/ folder found by walking up
- * from the executable's folder (at most 4 levels). On error reports through
+ * (colon-separated), then ./arch, then the arch/ or share/loomc/arch
+ * folder found by walking up from the executable's folder (at most 4
+ * levels; the source tree's or an installed tree's), then the same from the
+ * folder of the shared library loomc runs in. On error reports through
  * `d` as `file:line:col: error: ...` naming the key, and returns NULL. */
 arch_desc *arch_load(const char *name_or_path, lm_diag *d);
 /* Parse from memory; `file` names the text in messages. */

@@ -1,9 +1,11 @@
 /* arch_load.c - finding a hardware description: the search path, arch_load
  * (a name or a path) and arch_list (every description on the path).
  */
+#define _GNU_SOURCE /* dladdr: where the library itself was loaded from */
 #include "arch/arch.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +33,34 @@ static bool ends_with(const char *s, const char *suf)
     return n >= m && !strcmp(s + n - m, suf);
 }
 
+/* The first folder of descriptions walking up from the folder of `file`
+ * (at most 4 levels): an arch/ beside it (the source tree's, above build/)
+ * or an installed tree's share/loomc/arch (above bin/ or lib/). */
+static void dirs_above(strvec *v, const char *file)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", file);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return;
+    *slash = 0; /* the file's folder */
+    for (int level = 0; level <= 4; level++) {
+        static const char *const sub[] = {"arch", "share/loomc/arch"};
+        for (size_t i = 0; i < LM_COUNT(sub); i++) {
+            char cand[4200];
+            snprintf(cand, sizeof cand, "%s/%s", dir, sub[i]);
+            if (is_dir(cand)) {
+                LM_PUSH(v, lm_xstrdup(cand));
+                return;
+            }
+        }
+        slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+            return;
+        *slash = 0;
+    }
+}
+
 /* The folders searched for NAME.yaml, in order. */
 static void search_dirs(strvec *v)
 {
@@ -52,27 +82,18 @@ static void search_dirs(strvec *v)
         }
     }
     LM_PUSH(v, lm_xstrdup("arch"));
+    /* the command's tree, then the shared library's (a program elsewhere
+       linked with the installed libloomc.so) */
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return;
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return;
-    *slash = 0; /* the executable's folder */
-    for (int level = 0; level <= 4; level++) {
-        char cand[4200];
-        snprintf(cand, sizeof cand, "%s/arch", exe);
-        if (is_dir(cand)) {
-            LM_PUSH(v, lm_xstrdup(cand));
-            return;
-        }
-        slash = strrchr(exe, '/');
-        if (!slash || slash == exe)
-            return;
-        *slash = 0;
+    if (n > 0) {
+        exe[n] = 0;
+        dirs_above(v, exe);
     }
+    Dl_info info;
+    if (dladdr((void *)search_dirs, &info) && info.dli_fname && strchr(info.dli_fname, '/') &&
+        (n <= 0 || strcmp(info.dli_fname, exe)))
+        dirs_above(v, info.dli_fname);
 }
 
 static void free_strvec(strvec *v)

@@ -5,15 +5,26 @@
  * schedule (drv_schedule: the L1 probe, candidates, fused pairs, select)
  * and a plan file's (drv_schedule_plan). Declared in driver.h. */
 #include "driver/driver.h"
-#include "loomc.h"
 
 #include "lower/lower.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* include/loomc.h: the library's version */
-const char *loomc_version(void) { return LOOMC_VERSION; }
+/* The kernel's text given in memory, copied as the file would be read:
+ * within the same limit of size. */
+static char *copy_text(const char *text, const char *name, size_t *len, char *why, size_t whylen)
+{
+    size_t n = strlen(text);
+    if (n > LM_MAX_FILE_BYTES) {
+        snprintf(why, whylen, "'%s' is larger than the limit of %u bytes", name, (unsigned)LM_MAX_FILE_BYTES);
+        return NULL;
+    }
+    char *s = lm_xmalloc(n + 1);
+    memcpy(s, text, n + 1);
+    *len = n;
+    return s;
+}
 
 bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
 {
@@ -22,7 +33,8 @@ bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
     r->sym = sym_ctx_new();
 
     char why[512];
-    r->src = lm_read_file(o->path, &r->len, why, sizeof why);
+    r->src = o->text ? copy_text(o->text, o->path, &r->len, why, sizeof why)
+                     : lm_read_file(o->path, &r->len, why, sizeof why);
     if (!r->src) {
         lm_error_plain(d, "%s", why);
         return false;
@@ -338,16 +350,38 @@ bool drv_job(drv_result *r, const drv_job_opts *o, drv_run_result *out, lm_diag 
     /* the schedules to run: the origin's, with the edits on top */
     if (!ok || !drv_pick_schedules(r, org, &o->sched, d))
         return false;
-    const sched_kernel *kp[SCHED_MAX_LAUNCHES];
-    const sched_schedule *sp[SCHED_MAX_LAUNCHES];
+    return drv_finish(r, o, out, d);
+}
+
+int drv_picked(const drv_result *r, const sched_kernel **kp, const sched_schedule **sp)
+{
     for (int l = 0; l < r->sched->nrun; l++)
         kp[l] = r->launches[l].summary, sp[l] = &r->sched->run[l];
+    return r->sched->nrun;
+}
+
+bool drv_finish(drv_result *r, const drv_job_opts *o, drv_run_result *out, lm_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    const sched_kernel *kp[SCHED_MAX_LAUNCHES];
+    const sched_schedule *sp[SCHED_MAX_LAUNCHES];
+    drv_picked(r, kp, sp);
     /* lower -> validate -> the TT-Metalium program for a card */
     if (o->emit)
         return drv_emit(o->emit, kp, sp, r->sched->nrun, o->sched.arch, r->sym, d);
     /* lower -> validate -> simulate -> check */
     return drv_simulate(out, kp, sp, r->sched->nrun, (const tir_tensor *const *)r->spec->tensors,
                         r->spec->ntensors, &o->run, r->sym, d);
+}
+
+void drv_choose(drv_result *r, int rank)
+{
+    drv_sched *ds = r->sched;
+    LM_ASSERT(rank >= 0 && rank < ds->result.ntop);
+    sched_choice_schedules(&ds->job, &ds->result.top[rank], ds->result.best, r->sym);
+    ds->result.cycles = ds->result.top[rank].cycles;
+    for (int i = 0; i < r->nlaunches; i++)
+        r->launches[i].schedule = &ds->result.best[i];
 }
 
 void drv_free(drv_result *r)

@@ -25,7 +25,8 @@
 #include "ttnn/ttnn.h"
 
 typedef struct drv_opts {
-    const char *path;        /* the kernel file */
+    const char *path;        /* the kernel file; with text, the name in messages */
+    const char *text;        /* if set: the kernel's source itself, instead of reading path */
     fe_launch_opts launch;   /* --shape, --const, --kernel */
 } drv_opts;
 
@@ -122,7 +123,24 @@ typedef struct drv_run_opts {
     /* with run.check: compare the outputs in DIR/NAME.f32 (same layout; a
        program emitted for a card, run elsewhere) instead of the simulator's */
     const char *outputs_from;
+    /* with run.check: values of input tensors given by the caller, by name,
+       each row-major with as many values as the tensor has elements; they
+       are converted to the tensor's storage format as the pseudo-random
+       ones are (an input not given is pseudo-random from run.seed) */
+    const struct drv_tensor_data *inputs;
+    int ninputs;
+    /* with run.check: called after the run with each output tensor's
+       simulated values (row-major, n of them, shape[0..t->rank)) */
+    void (*output)(void *ctx, const tir_tensor *t, const int64_t *shape, const float *v, int64_t n);
+    void *output_ctx;
 } drv_run_opts;
+
+/* One tensor's values by name (drv_run_opts.inputs). */
+typedef struct drv_tensor_data {
+    const char *name;
+    const float *v;
+    int64_t n;
+} drv_tensor_data;
 
 typedef enum drv_run_stage {
     DRV_RUN_OK, DRV_RUN_INPUTS, DRV_RUN_LOWER, DRV_RUN_VALIDATE, DRV_RUN_SIMULATE, DRV_RUN_CHECK
@@ -162,6 +180,13 @@ typedef struct drv_emit_opts {
  * construct without a translation is an error at it; false after reporting. */
 bool drv_emit(const drv_emit_opts *o, const sched_kernel *const *k, const sched_schedule *const *s, int n,
               const arch_desc *a, sym_ctx *sc, lm_diag *d);
+
+/* Lower each launch of a job (a fused pair is one program) and validate
+ * each program for a: the programs in *out (at most SCHED_MAX_LAUNCHES,
+ * their number in *nout; df_free each, also after a failure), as drv_emit
+ * writes them. False after reporting. */
+bool drv_lower_job(struct df_program **out, int *nout, const sched_kernel *const *k, const sched_schedule *const *s,
+                   int n, const arch_desc *a, sym_ctx *sc, lm_diag *d);
 
 /* The same for dataflow programs as they are (loomc sim --emit): programs
  * bound and validated for a; `source` names them in the emitted comments. */
@@ -227,11 +252,22 @@ typedef struct drv_job_opts {
 } drv_job_opts;
 
 bool drv_job(drv_result *r, const drv_job_opts *o, drv_run_result *out, lm_diag *d);
+/* The end of drv_job's order, after drv_pick_schedules: lower -> validate
+ * -> simulate -> check, or lower -> validate -> the TT-Metalium program
+ * (o->emit), on r->sched->run. o->front and o->origin are not used. */
+bool drv_finish(drv_result *r, const drv_job_opts *o, drv_run_result *out, lm_diag *d);
 
 /* After drv_schedule, drv_schedule_plan or drv_summarize (by origin): the
  * schedules to run (r->sched->run), the origin's own (TTNN's computed here,
  * the manual one built here), with the edits on top and their labels. */
 bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_opts *o, lm_diag *d);
+/* After drv_schedule: make the solution of rank `rank` (0: the best) of
+ * r->sched->result.top every launch's chosen schedule, which the next
+ * drv_pick_schedules of loomc's origin then takes. rank < result.ntop. */
+void drv_choose(drv_result *r, int rank);
+/* After drv_pick_schedules: each launch's summary and schedule to run, as
+ * the arrays drv_simulate, drv_emit and drv_lower_job take; their number. */
+int drv_picked(const drv_result *r, const sched_kernel **kp, const sched_schedule **sp);
 /* TTNN's schedule of the summarised job: false with out->why when TTNN has
  * none (reported by the caller). out is released with ttnn_pick_free. */
 bool drv_ttnn_schedule(ttnn_pick *out, drv_result *r, const ttnn_sched_opts *to, const arch_desc *a);

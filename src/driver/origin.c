@@ -133,6 +133,15 @@ bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_op
     drv_sched *ds = r->sched;
     bool manual = org->kind == DRV_ORIGIN_MANUAL;
     bool ok = true;
+    /* a pick again (another rank, library calls) replaces the last one */
+    for (int l = 0; l < ds->nrun; l++)
+        sym_env_free(&ds->run[l].values);
+    ds->nrun = 0;
+    if (ds->ttnn) {
+        ttnn_pick_free(ds->ttnn);
+        free(ds->ttnn);
+        ds->ttnn = NULL;
+    }
     /* TTNN's schedule (src/ttnn/ttnn_sched.c) needs every launch's
        summary at once: the decode reduction is a launch of its own. */
     if (org->kind == DRV_ORIGIN_TTNN || org->kind == DRV_ORIGIN_TTNN_TUNED) {

@@ -249,6 +249,61 @@ static bool load_outputs(const char *dir, const tir_tensor *const *tensors, int 
     return true;
 }
 
+/* ---- the caller's inputs and the outputs back (drv_run_opts) --------------- */
+
+/* Every input the caller gives names an input tensor of the job, once. */
+static bool check_inputs(const drv_run_opts *o, const tir_tensor *const *tensors, int ntensors, lm_diag *d)
+{
+    for (int j = 0; j < o->ninputs; j++) {
+        const char *name = o->inputs[j].name;
+        bool found = false;
+        for (int i = 0; i < ntensors && !found; i++)
+            found = !strcmp(tensors[i]->name, name ? name : "");
+        for (int i = 0; i < j && found; i++)
+            if (!strcmp(o->inputs[i].name, name)) {
+                lm_error_plain(d, "input tensor '%s' is given twice", name);
+                return false;
+            }
+        if (!found) {
+            lm_buf names = {0};
+            for (int i = 0; i < ntensors; i++)
+                if (tensors[i]->role == TIR_INPUT)
+                    lm_buf_printf(&names, "%s%s", names.len ? ", " : "", tensors[i]->name);
+            lm_error_plain(d, "no tensor '%s' in the job (its inputs: %s)", name ? name : "(null)",
+                           names.len ? lm_buf_str(&names) : "none");
+            lm_buf_free(&names);
+            return false;
+        }
+    }
+    for (int j = 0; j < o->ninputs; j++)
+        for (int i = 0; i < ntensors; i++)
+            if (!strcmp(tensors[i]->name, o->inputs[j].name) && tensors[i]->role != TIR_INPUT) {
+                lm_error_plain(d, "tensor '%s' is not an input of the job (its role: %s)", tensors[i]->name,
+                               tir_role_name(tensors[i]->role));
+                return false;
+            }
+    return true;
+}
+
+/* Input tensor x's values: the caller's, or pseudo-random from seed. */
+static bool fill_input(tirx_tensor *x, const drv_run_opts *o, uint64_t seed, lm_diag *d)
+{
+    for (int j = 0; j < o->ninputs; j++) {
+        const drv_tensor_data *in = &o->inputs[j];
+        if (strcmp(in->name, x->t->name))
+            continue;
+        if (in->n != x->numel || (x->numel > 0 && !in->v)) {
+            lm_error_plain(d, "input tensor '%s' has %lld elements; %lld values were given", x->t->name,
+                           (long long)x->numel, (long long)in->n);
+            return false;
+        }
+        memcpy(x->data, in->v, (size_t)x->numel * sizeof *x->data);
+        return true;
+    }
+    tirx_tensor_fill_random(x, seed);
+    return true;
+}
+
 bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched_schedule *const *s, int n,
                   const tir_tensor *const *tensors, int ntensors, const drv_run_opts *opts, sym_ctx *sc, lm_diag *d)
 {
@@ -284,6 +339,10 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
             fits64 = shapes[i][r] >= 0 && lm_mul_ok(numel, shapes[i][r], &numel);
         fits64 = fits64 && lm_add_ok(total, numel, &total);
     }
+    if (ok && check && !check_inputs(opts, tensors, ntensors, d)) {
+        res->failed = DRV_RUN_INPUTS;
+        ok = false;
+    }
     if (ok && check && (!fits64 || total > SIM_DEFAULT_MAX_DATA_ELEMS)) {
         lm_error_plain(d, "--check would hold %s%lld tensor elements, more than the limit of %lld; check a smaller "
                           "shape (--timing-only runs this one, without a check)",
@@ -304,9 +363,10 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
             lm_error_plain(d, "tensor '%s': %s", tensors[i]->name, lm_buf_str(&why));
             res->failed = DRV_RUN_INPUTS;
             ok = false;
+        } else if (tensors[i]->role == TIR_INPUT && !fill_input(&ref[i], opts, o->seed + (uint64_t)i + 1, d)) {
+            res->failed = DRV_RUN_INPUTS;
+            ok = false;
         } else {
-            if (tensors[i]->role == TIR_INPUT)
-                tirx_tensor_fill_random(&ref[i], o->seed + (uint64_t)i + 1);
             dev[i] = lm_xmalloc((size_t)(ref[i].numel + 1) * sizeof *dev[i]);
             memcpy(dev[i], ref[i].data, (size_t)ref[i].numel * sizeof *dev[i]);
         }
@@ -493,6 +553,9 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
                 out->max_rel_error = c.max_rel;
         }
     }
+    for (int i = 0; ok && check && opts->output && i < ntensors; i++)
+        if (tensors[i]->role == TIR_OUTPUT)
+            opts->output(opts->output_ctx, tensors[i], ref[i].shape, dev[i], ref[i].numel);
     for (int i = 0; i < ntensors; i++) {
         if (check)
             tirx_tensor_free(&ref[i]);

@@ -45,21 +45,27 @@ bool drv_emit_programs(const df_program *const *p, int n, const arch_desc *a, co
     return ok;
 }
 
+bool drv_lower_job(df_program **out, int *nout, const sched_kernel *const *k, const sched_schedule *const *s, int n,
+                   const arch_desc *a, sym_ctx *sc, lm_diag *d)
+{
+    *nout = 0;
+    for (int l = 0, cov = 1; l < n && *nout < SCHED_MAX_LAUNCHES; l += cov) {
+        df_program *p = sched_lower_launch(k, s, n, l, a, sc, d, &cov);
+        if (!p || !df_validate(p, a, d)) {
+            df_free(p);
+            return false;
+        }
+        out[(*nout)++] = p;
+    }
+    return true;
+}
+
 bool drv_emit(const drv_emit_opts *o, const sched_kernel *const *k, const sched_schedule *const *s, int n,
               const arch_desc *a, sym_ctx *sc, lm_diag *d)
 {
     df_program *progs[SCHED_MAX_LAUNCHES];
     int np = 0;
-    bool ok = true;
-    for (int l = 0, cov = 1; ok && l < n; l += cov) {
-        df_program *p = sched_lower_launch(k, s, n, l, a, sc, d, &cov);
-        if (!p || !df_validate(p, a, d)) {
-            df_free(p);
-            ok = false;
-            break;
-        }
-        progs[np++] = p;
-    }
+    bool ok = drv_lower_job(progs, &np, k, s, n, a, sc, d);
     lm_arena ar;
     lm_arena_init(&ar);
     emit_value values[256];

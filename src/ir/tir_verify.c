@@ -53,8 +53,9 @@ static bool is_one(const sym_expr *e)
 static const char *tstr(vstate *vs, const tir_type *t)
 {
     (void)vs;
-    static char buf[4][256];
-    static int k;
+    /* per thread: each thread verifies its own compilations */
+    static _Thread_local char buf[4][256];
+    static _Thread_local int k;
     lm_buf b = {0};
     tir_print_type(&b, t);
     char *out = buf[k++ % 4];

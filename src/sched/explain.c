@@ -403,8 +403,12 @@ static void explain_fusion(lm_buf *b, const sched_job *job, const sched_choice *
 
 void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_ctx *s, lm_arena *ar)
 {
-    const sched_choice *w = &r->top[0];
-    (void)s;
+    sched_explain_choice(b, job, &r->top[0], s, ar);
+    explain_runner_up(b, job, r, ar);
+}
+
+void sched_explain_choice(lm_buf *b, const sched_job *job, const sched_choice *w, sym_ctx *s, lm_arena *ar)
+{
     explain_fusion(b, job, w);
     for (int l = 0; l < job->nlaunches; l++) {
         const sched_kernel *k = job->k[l];
@@ -506,5 +510,4 @@ void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_c
     explain_values(b, job, w);
     explain_constraints(b, job, w);
     explain_terms(b, job, w, ar);
-    explain_runner_up(b, job, r, ar);
 }

@@ -602,6 +602,9 @@ bool sched_choice_eval(const sched_job *job, const sched_choice *c, const sym_ex
  * with their slack, the dominant latency terms, and the runner-up and why
  * it lost - in the kernel's own names. */
 void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_ctx *s, lm_arena *ar);
+/* The same for one solution of the job (any of r->top), without the
+ * runner-up: its buffers, values, constraints and latency terms. */
+void sched_explain_choice(lm_buf *b, const sched_job *job, const sched_choice *c, sym_ctx *s, lm_arena *ar);
 /* Useful FLOPs of the whole job at a choice (each launch's programs times
  * the FLOPs of a program of average work); false if not evaluable. */
 bool sched_job_flops(const sched_job *job, const sched_choice *c, double *out);

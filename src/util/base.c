@@ -8,9 +8,30 @@
 
 /* ---- internal errors ------------------------------------------------- */
 
+/* the calling thread's trap: each thread runs its own entry points */
+static _Thread_local lm_bug_trap *bug_trap;
+
+lm_bug_trap *lm_bug_trap_swap(lm_bug_trap *t)
+{
+    lm_bug_trap *old = bug_trap;
+    bug_trap = t;
+    return old;
+}
+
 void lm_bug_at(const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
+    lm_bug_trap *t = bug_trap;
+    if (t) {
+        /* cleared first: a bug while unwinding to it exits as usual */
+        bug_trap = NULL;
+        t->file = file;
+        t->line = line;
+        va_start(ap, fmt);
+        vsnprintf(t->msg, sizeof t->msg, fmt, ap);
+        va_end(ap);
+        longjmp(t->env, 1);
+    }
     fflush(stdout);
     fprintf(stderr, "loomc: internal error (a bug in loomc) at %s:%d: ", file, line);
     va_start(ap, fmt);
@@ -265,8 +286,21 @@ static void quote_line(lm_diag *d, lm_loc loc)
     }
 }
 
+/* The message alone, to the sink. */
+static void to_sink(lm_diag *d, lm_loc loc, const char *kind, const char *fmt, va_list ap)
+{
+    lm_buf b = {0};
+    lm_buf_vprintf(&b, fmt, ap);
+    d->sink(d->sink_ctx, kind, loc, lm_buf_str(&b));
+    lm_buf_free(&b);
+}
+
 static void report(lm_diag *d, lm_loc loc, const char *kind, const char *fmt, va_list ap)
 {
+    if (d->sink) {
+        to_sink(d, loc, kind, fmt, ap);
+        return;
+    }
     if (loc.file && loc.line > 0)
         fprintf(d->out, "%s:%d:%d: %s: ", loc.file, loc.line, loc.col > 0 ? loc.col : 1, kind);
     else if (loc.file)
@@ -284,7 +318,9 @@ void lm_verror(lm_diag *d, lm_loc loc, const char *fmt, va_list ap)
     if (d->nerrors > d->max_errors)
         return;
     report(d, loc, "error", fmt, ap);
-    if (d->nerrors == d->max_errors)
+    if (d->nerrors == d->max_errors && d->sink)
+        d->sink(d->sink_ctx, "note", (lm_loc){0}, "too many errors; stopping");
+    else if (d->nerrors == d->max_errors)
         fprintf(d->out, "loomc: too many errors; stopping\n");
 }
 
@@ -366,12 +402,20 @@ void lm_json_str(lm_buf *b, const char *s)
 
 /* ---- diagnostics captured in memory ------------------------------------ */
 
+static void discard(void *ctx, const char *kind, lm_loc loc, const char *msg)
+{
+    (void)ctx, (void)kind, (void)loc, (void)msg;
+}
+
 void lm_diag_capture_begin(lm_diag_capture *c)
 {
     memset(c, 0, sizeof *c);
     c->f = open_memstream(&c->text, &c->len);
     lm_diag_init(&c->d, c->f ? c->f : stderr);
     c->d.no_caret = true;
+    /* no memory for the stream: the messages are lost, never printed */
+    if (!c->f)
+        c->d.sink = discard;
 }
 
 const char *lm_diag_capture_end(lm_diag_capture *c, lm_arena *ar)

@@ -13,6 +13,7 @@
 #ifndef LOOMC_BASE_H
 #define LOOMC_BASE_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,10 +30,26 @@
 #define LM_NORETURN
 #endif
 
-/* Report a bug in loomc itself (never bad input) and exit with status 2. */
+/* Report a bug in loomc itself (never bad input) and exit with status 2;
+ * under a trap (below), jump back to the trap's setter instead. */
 LM_NORETURN void lm_bug_at(const char *file, int line, const char *fmt, ...) LM_PRINTF(3, 4);
 #define LM_BUG(...) lm_bug_at(__FILE__, __LINE__, __VA_ARGS__)
 #define LM_ASSERT(c) ((c) ? (void)0 : lm_bug_at(__FILE__, __LINE__, "assertion failed: %s", #c))
+
+/* Where a library entry point catches a bug instead of the process
+ * exiting (include/loomc.h): it sets a trap for the calling thread, then
+ * setjmp(trap.env); a bug on that thread fills in the place and message,
+ * clears the trap and longjmps there, printing nothing. Without a trap (the
+ * command) a bug prints its message and exits 2 as always. */
+typedef struct lm_bug_trap {
+    jmp_buf env;
+    const char *file; /* loomc's own source file and line of the bug */
+    int line;
+    char msg[1024];
+} lm_bug_trap;
+
+/* Set the calling thread's trap (NULL: none) and return the one before. */
+lm_bug_trap *lm_bug_trap_swap(lm_bug_trap *t);
 
 /* Allocation that reports exhaustion as a bug-class failure (exit 2). */
 void *lm_xmalloc(size_t n);
@@ -112,8 +129,14 @@ typedef struct lm_source {
     size_t len;
 } lm_source;
 
+/* A receiver of diagnostics as data instead of text: the kind ("error",
+ * "warning", "note"), the place as reported, and the message alone. */
+typedef void (*lm_diag_sink)(void *ctx, const char *kind, lm_loc loc, const char *msg);
+
 typedef struct lm_diag {
     FILE *out;         /* where messages go (stderr by default) */
+    lm_diag_sink sink; /* if set: every message goes here instead of out */
+    void *sink_ctx;
     int nerrors;
     int nwarnings;
     int max_errors;    /* stop reporting after this many (0 = 20) */

@@ -100,6 +100,76 @@ static void diag_quotes_lines_as_readers_count_them(void **state)
     }
 }
 
+/* Under a trap, a bug jumps back with its place and message, prints
+ * nothing, and clears the trap; traps nest. */
+static void bug_trap_catches(void **state)
+{
+    (void)state;
+    lm_bug_trap outer, inner;
+    assert_null(lm_bug_trap_swap(&outer));
+    volatile int line = 0;
+    if (setjmp(outer.env) == 0) {
+        lm_bug_trap *prev = lm_bug_trap_swap(&inner);
+        assert_ptr_equal(prev, &outer);
+        if (setjmp(inner.env) == 0) {
+            line = __LINE__ + 1;
+            LM_BUG("broken %s %d", "invariant", 7);
+        }
+        /* the inner trap was cleared by the bug; the outer one is set again */
+        assert_string_equal(inner.msg, "broken invariant 7");
+        assert_string_equal(inner.file, __FILE__);
+        assert_int_equal(inner.line, line);
+        assert_null(lm_bug_trap_swap(prev));
+        LM_ASSERT(line < 0); /* a failed assertion is a bug too */
+        fail();
+    }
+    assert_string_equal(outer.msg, "assertion failed: line < 0");
+    assert_null(lm_bug_trap_swap(NULL));
+}
+
+/* With a sink, a diagnostic arrives as data and nothing is written. */
+typedef struct sunk {
+    char kind[16], file[16], msg[64];
+    int line, col, n;
+} sunk;
+
+static void take(void *ctx, const char *kind, lm_loc loc, const char *msg)
+{
+    sunk *s = ctx;
+    snprintf(s->kind, sizeof s->kind, "%s", kind);
+    snprintf(s->file, sizeof s->file, "%s", loc.file ? loc.file : "-");
+    snprintf(s->msg, sizeof s->msg, "%s", msg);
+    s->line = loc.line, s->col = loc.col;
+    s->n++;
+}
+
+static void diag_sink_gets_data(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    lm_diag d;
+    lm_diag_init(&d, f);
+    sunk s = {0};
+    d.sink = take;
+    d.sink_ctx = &s;
+    lm_error(&d, (lm_loc){"k.py", 3, 9}, "bad %s", "thing");
+    assert_int_equal(d.nerrors, 1);
+    assert_string_equal(s.kind, "error");
+    assert_string_equal(s.file, "k.py");
+    assert_int_equal(s.line, 3);
+    assert_int_equal(s.col, 9);
+    assert_string_equal(s.msg, "bad thing");
+    lm_note(&d, (lm_loc){0}, "see %d", 2);
+    assert_string_equal(s.kind, "note");
+    assert_string_equal(s.file, "-");
+    assert_string_equal(s.msg, "see 2");
+    fclose(f);
+    assert_int_equal(len, 0);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +178,8 @@ int main(void)
         cmocka_unit_test(checked_arithmetic),
         cmocka_unit_test(diag_prints_location_and_caret),
         cmocka_unit_test(diag_quotes_lines_as_readers_count_them),
+        cmocka_unit_test(bug_trap_catches),
+        cmocka_unit_test(diag_sink_gets_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,6 +71,7 @@ int cli_ir(int argc, char **argv)
             if (i)
                 lm_buf_putc(&b, '\n');
             fe_print_launch(&b, r.spec, dl->launch);
+            fe_print_autotune(&b, &r.names, dl->launch->kernel, &r.arena);
             lm_buf_putc(&b, '\n');
             tir_print_func(&b, dl->func);
             lm_buf_puts(&b, "\naccesses:\n");

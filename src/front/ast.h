@@ -68,6 +68,8 @@ typedef enum fe_expr_kind {
     FE_E_BOOLOP,    /* a and b, a or b */
     FE_E_IFEXP,     /* a if cond else b: items[0]=a, cond=b... see fields */
     FE_E_LAMBDA,    /* lambda params: body (only parsed so it can be rejected) */
+    FE_E_DICT,      /* {k: v, ...}: items hold keys and values alternately (decorator
+                       arguments such as triton.Config({...}); never evaluated) */
 } fe_expr_kind;
 
 typedef struct fe_keyword {

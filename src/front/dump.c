@@ -202,6 +202,11 @@ static void dump_expr(lm_buf *b, const fe_expr *e)
         dump_expr(b, e->c);
         lm_buf_putc(b, ')');
         return;
+    case FE_E_DICT:
+        lm_buf_puts(b, "(dict");
+        dump_items(b, e->items, e->nitems);
+        lm_buf_putc(b, ')');
+        return;
     case FE_E_LAMBDA:
         lm_buf_puts(b, "(lambda (params");
         dump_items(b, e->items, e->nitems);

@@ -507,6 +507,7 @@ cval chk_eval(chk *c, const fe_expr *e)
         return chk_eval(c, t ? e->a : e->c);
     }
     case FE_E_LAMBDA: chk_fail(c, e->loc, "lambda is not supported in loomc kernels");
+    case FE_E_DICT: chk_fail(c, e->loc, "dict displays are not supported in loomc kernels");
     case FE_E_SLICE: chk_fail(c, e->loc, "a slice is only allowed inside a subscript");
     case FE_E_ELLIPSIS: chk_fail(c, e->loc, "'...' is not supported in loomc kernels");
     }

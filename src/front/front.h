@@ -52,6 +52,10 @@ const fe_global *fe_find_global(const fe_names *nm, const char *name);
 bool fe_is_jit(const fe_names *nm, const fe_func *f, lm_arena *a);
 bool fe_is_launch_spec(const fe_names *nm, const fe_func *f, lm_arena *a);
 bool fe_is_constexpr_param(const fe_names *nm, const fe_param *p, lm_arena *a);
+/* The configurations of a `@triton.autotune(configs=[triton.Config({...}),
+ * ...])` on f, one line each ("  autotune config 1: BLOCK_M=128 ..."), as
+ * the space a tuner would search: loomc reads them but does not use them. */
+void fe_print_autotune(lm_buf *b, const fe_names *nm, const fe_func *f, lm_arena *a);
 /* A dtype path ("triton.language.bfloat16") to an element type. Returns 1 if
  * supported, 0 if it is not a dtype, -1 if it is a dtype loomc does not
  * support. */

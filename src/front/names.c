@@ -120,6 +120,66 @@ bool fe_is_launch_spec(const fe_names *nm, const fe_func *f, lm_arena *a)
     return decorated(nm, f, "loomc.launch", a);
 }
 
+/* A literal of a config: numbers, strings, booleans, None; else "...". */
+static void print_literal(lm_buf *b, const fe_expr *e)
+{
+    switch (e->kind) {
+    case FE_E_INT: lm_buf_printf(b, "%lld", (long long)e->ival); return;
+    case FE_E_FLOAT: lm_buf_printf(b, "%g", e->fval); return;
+    case FE_E_STR: lm_buf_printf(b, "\"%s\"", e->str); return;
+    case FE_E_BOOL: lm_buf_puts(b, e->ival ? "True" : "False"); return;
+    case FE_E_NONE: lm_buf_puts(b, "None"); return;
+    default: lm_buf_puts(b, "..."); return;
+    }
+}
+
+static void print_config(lm_buf *b, const fe_names *nm, const fe_expr *cfg, int k, lm_arena *a)
+{
+    lm_buf_printf(b, "  autotune config %d:", k);
+    const char *q = cfg->kind == FE_E_CALL ? fe_qualname(nm, cfg->a, a) : NULL;
+    if (!q || strcmp(q, "triton.Config")) {
+        lm_buf_puts(b, " (not a triton.Config)\n");
+        return;
+    }
+    if (cfg->nitems > 0 && cfg->items[0]->kind == FE_E_DICT) {
+        const fe_expr *d = cfg->items[0];
+        for (int i = 0; i + 1 < d->nitems; i += 2) {
+            lm_buf_putc(b, ' ');
+            if (d->items[i]->kind == FE_E_STR)
+                lm_buf_puts(b, d->items[i]->str);
+            else
+                print_literal(b, d->items[i]);
+            lm_buf_putc(b, '=');
+            print_literal(b, d->items[i + 1]);
+        }
+    }
+    for (int i = 0; i < cfg->nkws; i++) {
+        lm_buf_printf(b, " %s=", cfg->kws[i].name);
+        print_literal(b, cfg->kws[i].value);
+    }
+    lm_buf_putc(b, '\n');
+}
+
+void fe_print_autotune(lm_buf *b, const fe_names *nm, const fe_func *f, lm_arena *a)
+{
+    for (int i = 0; i < f->ndecorators; i++) {
+        const fe_expr *d = f->decorators[i];
+        const char *q = d->kind == FE_E_CALL ? fe_qualname(nm, d->a, a) : NULL;
+        if (!q || strcmp(q, "triton.autotune"))
+            continue;
+        const fe_expr *list = d->nitems > 0 ? d->items[0] : NULL;
+        for (int k = 0; k < d->nkws; k++)
+            if (!strcmp(d->kws[k].name, "configs"))
+                list = d->kws[k].value;
+        if (!list || (list->kind != FE_E_LIST && list->kind != FE_E_TUPLE))
+            continue;
+        lm_buf_printf(b, "  autotune: %d config%s a tuner would try (loomc chooses the values itself)\n",
+                      list->nitems, list->nitems == 1 ? "" : "s");
+        for (int k = 0; k < list->nitems; k++)
+            print_config(b, nm, list->items[k], k + 1, a);
+    }
+}
+
 bool fe_is_constexpr_param(const fe_names *nm, const fe_param *p, lm_arena *a)
 {
     if (!p->annotation)

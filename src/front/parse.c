@@ -393,6 +393,38 @@ static fe_expr *list_atom(parser *p)
     return seq_rest(p, l, &cap, "]", "a list") ? l : NULL;
 }
 
+/* {k: v, ...}: read so that decorator arguments parse; the checker and the
+ * launch-spec reader never evaluate one. */
+static fe_expr *dict_atom(parser *p)
+{
+    fe_expr *d = new_expr(p, FE_E_DICT, cur(p)->loc);
+    advance(p); /* '{' */
+    int cap = 0;
+    while (!accept_op(p, "}")) {
+        if (tok_is_op(cur(p), "**"))
+            return perr(p, cur(p)->loc, "unpacking with '**' is not supported");
+        fe_expr *k = test(p);
+        if (!k)
+            return NULL;
+        if (is_kw(p, "for"))
+            return perr(p, cur(p)->loc, "comprehensions are not supported");
+        if (!tok_is_op(cur(p), ":"))
+            return perr(p, cur(p)->loc, d->nitems ? "expected ':' after a key of the dict display"
+                                                  : "set displays are not supported");
+        advance(p);
+        fe_expr *v = test(p);
+        if (!v)
+            return NULL;
+        if (is_kw(p, "for"))
+            return perr(p, cur(p)->loc, "comprehensions are not supported");
+        APUSH(p, d->items, d->nitems, cap, k);
+        APUSH(p, d->items, d->nitems, cap, v);
+        if (!accept_op(p, ",") && !tok_is_op(cur(p), "}"))
+            return expected(p, "',' or '}' in the dict display");
+    }
+    return d;
+}
+
 static fe_expr *atom(parser *p)
 {
     const fe_token *t = cur(p);
@@ -446,7 +478,7 @@ static fe_expr *atom(parser *p)
         if (tok_is_op(t, "["))
             return list_atom(p);
         if (tok_is_op(t, "{"))
-            return perr(p, t->loc, "dict and set displays ('{...}') are not supported");
+            return dict_atom(p);
         if (tok_is_op(t, "...")) {
             advance(p);
             return new_expr(p, FE_E_ELLIPSIS, t->loc);
@@ -878,6 +910,7 @@ static bool check_target(parser *p, const fe_expr *e, bool allow_tuple)
     case FE_E_BOOL: perr(p, e->loc, "cannot assign to %s", e->ival ? "True" : "False"); return false;
     case FE_E_NONE: perr(p, e->loc, "cannot assign to None"); return false;
     case FE_E_LAMBDA: perr(p, e->loc, "cannot assign to a lambda"); return false;
+    case FE_E_DICT: perr(p, e->loc, "cannot assign to a dict display"); return false;
     case FE_E_IFEXP: perr(p, e->loc, "cannot assign to a conditional expression"); return false;
     case FE_E_SLICE:
     case FE_E_BINOP:

@@ -400,7 +400,11 @@ static void syntax_errors(void **state)
     check_error("@\ndef f():\n  pass\n", "t.py:1:2: error: a decorator must be a dotted name");
     check_error("@triton.jit\nx = 1\n", "t.py:2:1: error: expected 'def' or 'class' after the decorator, found name 'x'");
     check_error("@triton.jit()()\ndef f():\n  pass\n", "expected end of line after the decorator, found '('");
-    check_error("x = {1: 2}\n", "dict and set displays ('{...}') are not supported");
+    check_error("x = {1, 2}\n", "t.py:1:7: error: set displays are not supported");
+    check_error("x = {1: 2, 3}\n", "t.py:1:13: error: expected ':' after a key of the dict display");
+    check_error("x = {**a}\n", "t.py:1:6: error: unpacking with '**' is not supported");
+    check_error("x = {k: 1 for k in y}\n", "t.py:1:11: error: comprehensions are not supported");
+    check_error("x = {1: 2 3: 4}\n", "expected ',' or '}' in the dict display");
     check_error("x = [i for i in y]\n", "list comprehensions are not supported");
     check_error("f(i for i in y)\n", "generator expressions are not supported");
     check_error("(x := 1)\n", "assignment expressions (':=') are not supported");

@@ -1,6 +1,7 @@
 # RUN: loomc ast %s
-# EXPECT: tests/expect/front/syntax/dict_display.py:6:11: error: dict and set displays ('{...}') are not supported
-# a dict display
+# EXIT: 0
+# STDOUT: (dict (str "BLOCK_M") (int 64) (str "num_warps") (int 4))
+# a dict display parses (decorator arguments hold them); only evaluating one is refused
 @loomc.launch
 def run(M):
-    cfg = {"BLOCK_M": 64}
+    cfg = {"BLOCK_M": 64, "num_warps": 4, }

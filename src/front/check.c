@@ -727,6 +727,7 @@ tir_func *fe_check(const fe_names *nm, const fe_spec *spec, const fe_launch *l, 
     tir_builder_init(&c->b, a, s, f);
     bind_params(c);
     exec_stmts(c, k->body, k->nbody, true);
+    chk_grid_delinearise(c);
     chk_ptile_verify(c);
     tir_op_build(&c->b, TIR_RETURN, k->loc, NULL, 0, NULL, 0);
     int nops = 0;

@@ -240,6 +240,15 @@ void chk_ptile_store(chk *c, const cargs *a, lm_loc call);
 void chk_ptile_verify(chk *c);
 
 /* ======================================================================
+ * grid.c - linear grids split into the 2-D grids they stand for
+ * ==================================================================== */
+
+/* pid // B, pid % B and the GROUP_SIZE_M swizzle over a grid of A*B
+ * programs become the program ids of a grid (A, B); on the finished
+ * function. */
+void chk_grid_delinearise(chk *c);
+
+/* ======================================================================
  * ops.c - operators
  * ==================================================================== */
 

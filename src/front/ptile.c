@@ -383,6 +383,81 @@ static void place_view(chk *c, const pform *f, const tir_type *pt, lm_loc loc, c
         chk_fail(c, loc, "this tile of pointers has no tl.arange range: all its elements point to one place");
 }
 
+/* The summands of an integer scalar built with + and - (NULL-terminated). */
+static int summands(chk *c, tir_value *v, tir_value **out, int n, int max, lm_loc loc)
+{
+    const tir_op *d = v->def;
+    if (d && d->code == TIR_ADD && tir_is_int_scalar(&v->type)) {
+        n = summands(c, d->opnds[0], out, n, max, loc);
+        return summands(c, d->opnds[1], out, n, max, loc);
+    }
+    if (d && d->code == TIR_SUB && tir_is_int_scalar(&v->type)) {
+        n = summands(c, d->opnds[0], out, n, max, loc);
+        tir_value *neg = chk_build1(c, TIR_NEG, loc, d->opnds[1]->type, d->opnds[1], NULL, NULL);
+        return summands(c, neg, out, n, max, loc);
+    }
+    if (n == max)
+        chk_fail(c, loc, "the scalar part of this tile of pointers has more than %d terms", max);
+    out[n++] = v;
+    return n;
+}
+
+/* The tensor dimension a scalar offset lies along, as the access analysis
+ * places a base offset: the outermost whose stride divides it; -1 if it is
+ * not one monomial or no stride divides it. */
+static int dim_of(chk *c, const tir_tensor *t, const sym_expr *e)
+{
+    if (!e || e->kind == SYM_ADD)
+        return -1;
+    for (int d = 0; d < t->rank; d++) {
+        const sym_expr *st = t->strides[d];
+        if (st && st != sym_const(c->s, 0) && sym_mul(c->s, sym_floordiv(c->s, e, st), st) == e)
+            return d;
+    }
+    return -1;
+}
+
+/* x / stride as a value: x written as y * stride, or x itself for stride 1. */
+static tir_value *quotient(chk *c, tir_value *x, const sym_expr *st)
+{
+    if (st == sym_const(c->s, 1))
+        return x;
+    const tir_op *d = x->def;
+    if (d && d->code == TIR_MUL)
+        for (int k = 0; k < 2; k++)
+            if (d->opnds[k]->sym == st)
+                return d->opnds[1 - k];
+    return NULL;
+}
+
+/* The scalar part of the offsets: a summand along a dimension the view
+ * walks joins that dimension's start (so the block's boundary checks see
+ * it), any other moves the base pointer (a batch, a row of a row-wise
+ * kernel). */
+static tir_value *place_loose(chk *c, const chk_playout *lay, tir_value *base, tir_value *loose, tir_value **start,
+                              lm_loc loc)
+{
+    tir_value *parts[32];
+    int n = summands(c, loose, parts, 0, (int)LM_COUNT(parts), loc);
+    tir_value *rest = NULL;
+    for (int i = 0; i < n; i++) {
+        int td = dim_of(c, lay->tensor, parts[i]->sym), vd = -1;
+        for (int v = 0; v < lay->vrank && td >= 0; v++)
+            if (lay->tdim[v] == td)
+                vd = v;
+        tir_value *q = vd >= 0 ? quotient(c, parts[i], lay->tensor->strides[td]) : NULL;
+        if (vd >= 0 && !q)
+            chk_fail(c, loc, "the offset %s of this tile of pointers moves it along dimension %d of '%s', but is not "
+                             "written as a multiple of that dimension's stride",
+                     sym_str(c->a, parts[i]->sym), td, lay->tensor->name);
+        if (q)
+            start[vd] = s_add(c, start[vd], q, loc);
+        else
+            rest = s_add(c, rest, parts[i], loc);
+    }
+    return rest ? chk_build1(c, TIR_ADDPTR, loc, base->type, base, rest, NULL) : base;
+}
+
 /* A block pointer for the tile of pointers p (built at the current point). */
 static tir_value *materialise(chk *c, tir_value *p, lm_loc loc)
 {
@@ -396,8 +471,11 @@ static tir_value *materialise(chk *c, tir_value *p, lm_loc loc)
     lay->shape = p->type.shape;
     const pterm *vt[TIR_MAX_RANK];
     place_view(c, &f, &p->type, loc, lay, vt);
+    tir_value *start[TIR_MAX_RANK];
+    for (int v = 0; v < lay->vrank; v++)
+        start[v] = vt[v]->start;
     if (f.loose)
-        base = chk_build1(c, TIR_ADDPTR, loc, base->type, base, f.loose, NULL);
+        base = place_loose(c, lay, base, f.loose, start, loc);
 
     int r = lay->vrank;
     const sym_expr *blk[TIR_MAX_RANK];
@@ -409,7 +487,7 @@ static tir_value *materialise(chk *c, tir_value *p, lm_loc loc)
     for (int v = 0; v < r; v++) {
         ops[1 + v] = tir_sym_value(&c->b, TIR_I32, lay->tensor->shape[lay->tdim[v]]);
         ops[1 + r + v] = vt[v]->mult ? vt[v]->mult : tir_const_int(&c->b, TIR_I32, 1);
-        ops[1 + 2 * r + v] = vt[v]->start ? vt[v]->start : tir_const_int(&c->b, TIR_I32, 0);
+        ops[1 + 2 * r + v] = start[v] ? start[v] : tir_const_int(&c->b, TIR_I32, 0);
     }
     tir_type t = tir_t_bptr(c->a, base->type.elem, r, blk);
     tir_op *op = tir_op_build(&c->b, TIR_MAKE_BLOCK_PTR, loc, ops, 1 + 3 * r, &t, 1);

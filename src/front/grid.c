@@ -1,0 +1,283 @@
+/* grid.c - linear grids read as the 2-D grids they stand for.
+ *
+ * Many Triton kernels launch a 1-D grid of cdiv(M, BM) * cdiv(N, BN)
+ * programs and split the program id into a row and a column block:
+ *
+ *   pid_m = pid // num_pid_n;  pid_n = pid % num_pid_n           (row-major)
+ *
+ * or, to share panels of B in a GPU's L2, the GROUP_SIZE_M swizzle of
+ * Triton's matmul tutorial:
+ *
+ *   num_pid_in_group = GROUP_SIZE_M * num_pid_n
+ *   first_pid_m = (pid // num_pid_in_group) * GROUP_SIZE_M
+ *   group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+ *   pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)   (or pid % group_size_m)
+ *   pid_n = (pid % num_pid_in_group) // group_size_m
+ *
+ * Both are bijections from [0, A*B) onto [0, A) x [0, B) for any positive
+ * A = num_pid_m, B = num_pid_n and G = GROUP_SIZE_M: within group g the ids
+ * g*G*B .. g*G*B + gsm*B - 1 (gsm = the group's rows, G or what is left) are
+ * ordered column by column, gsm rows to a column, and any gsm consecutive
+ * ids take every residue mod gsm, so both forms of pid_m name each of the
+ * group's rows once in each column. On a spatial chip every program has a
+ * core of its own and the order programs run in is not a choice, so the
+ * kernel is the same kernel over the 2-D grid (A, B): the scheduler and the
+ * access analysis see pid_m and pid_n as program ids, and the reuse of A's
+ * rows along n and B's columns along m.
+ *
+ * The pass recognises the expressions by their symbolic values: it builds
+ * the canonical value of pid_m and pid_n for each way of splitting the grid
+ * extent into A * B (and each G that divides a divisor of the program id),
+ * and where both occur, makes them program ids of a grid axis each. If the
+ * linear program id is still used elsewhere, the kernel keeps its 1-D grid.
+ */
+#include "front/check_int.h"
+
+#include <string.h>
+
+typedef struct gfind {
+    const sym_expr *want[2];
+    tir_value **hits[2];
+    int nhits[2], cap[2];
+    const sym_expr *divs[16]; /* X in pid // X, pid % X */
+    int ndivs;
+    const sym_expr *pid;
+    lm_arena *a;
+} gfind;
+
+static void note_value(gfind *g, tir_value *v)
+{
+    if (!v->sym || !tir_is_int_scalar(&v->type))
+        return;
+    const sym_expr *e = v->sym;
+    if ((e->kind == SYM_FLOORDIV || e->kind == SYM_MOD) && e->nargs == 2 && e->args[0] == g->pid &&
+        g->ndivs < (int)LM_COUNT(g->divs)) {
+        bool seen = false;
+        for (int i = 0; i < g->ndivs; i++)
+            seen |= g->divs[i] == e->args[1];
+        if (!seen)
+            g->divs[g->ndivs++] = e->args[1];
+    }
+    for (int k = 0; k < 2; k++) {
+        if (!g->want[k] || e != g->want[k])
+            continue;
+        if (g->nhits[k] == g->cap[k]) {
+            int cap = g->cap[k] ? 2 * g->cap[k] : 4;
+            tir_value **n = LM_NEWN(g->a, tir_value *, (size_t)cap);
+            if (g->nhits[k])
+                memcpy(n, g->hits[k], sizeof *n * (size_t)g->nhits[k]);
+            g->hits[k] = n;
+            g->cap[k] = cap;
+        }
+        g->hits[k][g->nhits[k]++] = v;
+    }
+}
+
+static void scan(gfind *g, tir_block *blk)
+{
+    for (tir_op *op = blk->first; op; op = op->next) {
+        for (int i = 0; i < op->nresults; i++)
+            note_value(g, op->results[i]);
+        for (int r = 0; r < op->nregions; r++)
+            if (op->regions[r])
+                scan(g, op->regions[r]);
+    }
+}
+
+static tir_value *program_id_value(tir_func *f, int axis)
+{
+    for (tir_op *op = f->body->first; op; op = op->next)
+        if (op->code == TIR_PROGRAM_ID && op->ival == axis)
+            return op->results[0];
+    return NULL;
+}
+
+/* The values whose symbolic value is m and n, found in f. */
+static bool find_pair(chk *c, tir_value *pid, const sym_expr *m, const sym_expr *n, gfind *out)
+{
+    memset(out, 0, sizeof *out);
+    out->pid = pid->sym;
+    out->a = c->a;
+    out->want[0] = m;
+    out->want[1] = n;
+    scan(out, c->f->body);
+    return out->nhits[0] && out->nhits[1];
+}
+
+/* Recompute every symbolic value in order (loops with their carried values). */
+static void reinfer(chk *c, tir_block *blk)
+{
+    for (tir_op *op = blk->first; op; op = op->next) {
+        if (op->code == TIR_FOR) {
+            tir_sym_infer_for(&c->b, op);
+            continue;
+        }
+        tir_sym_infer(&c->b, op);
+        for (int r = 0; r < op->nregions; r++)
+            if (op->regions[r])
+                reinfer(c, op->regions[r]);
+    }
+}
+
+static bool uses_value(const tir_block *blk, const tir_value *v)
+{
+    for (const tir_op *op = blk->first; op; op = op->next) {
+        for (int i = 0; i < op->nopnds; i++)
+            if (op->opnds[i] == v)
+                return true;
+        for (int r = 0; r < op->nregions; r++)
+            if (op->regions[r] && uses_value(op->regions[r], v))
+                return true;
+    }
+    return false;
+}
+
+/* The pair becomes program ids: pid_m the id of axis g (now over A row
+ * blocks), pid_n that of a new last axis over B. The ops that computed
+ * them from the linear id are left for the dead-code sweep. */
+static void split_axis(chk *c, int g, tir_value *pid, const gfind *h, const sym_expr *A, const sym_expr *B)
+{
+    tir_func *f = c->f;
+    int ng = f->grid_rank;
+    tir_value *pn = tir_program_id(&c->b, ng);
+    /* the axes take the kernel's names for them (pid_m, pid_n) */
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < h->nhits[k]; i++)
+            if (h->hits[k][i]->name) {
+                (k ? pn : pid)->name = h->hits[k][i]->name;
+                break;
+            }
+    for (int i = 0; i < h->nhits[0]; i++)
+        tir_replace_uses(f->body, h->hits[0][i], pid);
+    for (int i = 0; i < h->nhits[1]; i++)
+        tir_replace_uses(f->body, h->hits[1][i], pn);
+    f->grid[g] = A;
+    f->grid[ng] = B;
+    f->grid_rank = ng + 1;
+    reinfer(c, f->body);
+}
+
+/* Does anything with an effect reach the linear id other than through the
+ * pair's values? (Walked back from the operands of every op that is not
+ * pure: loads, stores, loops, yields.) */
+static bool reached(const tir_value *v, const tir_value *pid, const gfind *h, bool *seen, int n)
+{
+    for (;;) {
+        if (v->uid < 0 || v->uid >= n || seen[v->uid])
+            return false;
+        seen[v->uid] = true;
+        if (v == pid)
+            return true;
+        for (int k = 0; k < 2; k++)
+            for (int i = 0; i < h->nhits[k]; i++)
+                if (h->hits[k][i] == v)
+                    return false;
+        if (!v->def)
+            return false;
+        for (int i = 1; i < v->def->nopnds; i++)
+            if (reached(v->def->opnds[i], pid, h, seen, n))
+                return true;
+        if (!v->def->nopnds)
+            return false;
+        v = v->def->opnds[0];
+    }
+}
+
+static bool reached_from(const tir_block *blk, const tir_value *pid, const gfind *h, bool *seen, int n)
+{
+    for (const tir_op *op = blk->first; op; op = op->next) {
+        if (!tir_op_has(op->code, TIR_P_PURE))
+            for (int i = 0; i < op->nopnds; i++)
+                if (reached(op->opnds[i], pid, h, seen, n))
+                    return true;
+        for (int r = 0; r < op->nregions; r++)
+            if (op->regions[r] && reached_from(op->regions[r], pid, h, seen, n))
+                return true;
+    }
+    return false;
+}
+
+static bool only_through(chk *c, const tir_value *pid, const gfind *h)
+{
+    int n = c->f->nvalues;
+    bool *seen = LM_NEWN(c->a, bool, (size_t)n + 1);
+    return !reached_from(c->f->body, pid, h, seen, n);
+}
+
+/* The canonical pid_m, pid_n of a split A x B, simple or grouped by G. */
+static int pairs_for(chk *c, const sym_expr *P, const sym_expr *A, const sym_expr *B, const sym_expr *X,
+                     bool colmajor, const sym_expr *out[][2])
+{
+    sym_ctx *s = c->s;
+    int n = 0;
+    if (colmajor) { /* pid_m = pid % A, pid_n = pid // A */
+        if (X == A) {
+            out[n][0] = sym_mod(s, P, A);
+            out[n++][1] = sym_floordiv(s, P, A);
+        }
+        return n;
+    }
+    if (X == B) {
+        out[n][0] = sym_floordiv(s, P, B);
+        out[n++][1] = sym_mod(s, P, B);
+    }
+    const sym_expr *G = sym_floordiv(s, X, B);
+    if (sym_mul(s, G, B) == X && G != sym_const(s, 1)) {
+        const sym_expr *first = sym_mul(s, sym_floordiv(s, P, X), G);
+        const sym_expr *gsm = sym_min(s, sym_sub(s, A, first), G);
+        const sym_expr *r = sym_mod(s, P, X);
+        const sym_expr *pn = sym_floordiv(s, r, gsm);
+        out[n][0] = sym_add(s, first, sym_mod(s, r, gsm));
+        out[n++][1] = pn;
+        out[n][0] = sym_add(s, first, sym_mod(s, P, gsm));
+        out[n++][1] = pn;
+    }
+    return n;
+}
+
+/* Try the splits of axis g; true if one was made. */
+static bool try_axis(chk *c, int g)
+{
+    tir_func *f = c->f;
+    tir_value *pid = program_id_value(f, g);
+    const sym_expr *E = f->grid[g];
+    if (!pid || !pid->sym || !E || E->kind != SYM_MUL || f->grid_rank >= TIR_MAX_GRID)
+        return false;
+    /* tl.num_programs(g) would change its meaning */
+    for (tir_op *op = f->body->first; op; op = op->next)
+        if (op->code == TIR_NUM_PROGRAMS && op->ival == g && uses_value(f->body, op->results[0]))
+            return false;
+    gfind d;
+    find_pair(c, pid, NULL, NULL, &d);
+    if (!d.ndivs)
+        return false;
+    /* row-major and grouped forms first, so a kernel that could be read
+       either way keeps its row blocks on the first axis */
+    for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < E->nargs; i++) {
+        /* B: one factor of the extent, A: the others */
+        const sym_expr *B = E->args[pass ? E->nargs - 1 - i : i];
+        const sym_expr *A = sym_floordiv(c->s, E, B);
+        if (sym_mul(c->s, A, B) != E)
+            continue;
+        for (int k = 0; k < d.ndivs; k++) {
+            const sym_expr *cand[4][2];
+            int nc = pairs_for(c, pid->sym, A, B, d.divs[k], pass == 1, cand);
+            for (int j = 0; j < nc; j++) {
+                gfind h;
+                if (!find_pair(c, pid, cand[j][0], cand[j][1], &h) || !only_through(c, pid, &h))
+                    continue;
+                split_axis(c, g, pid, &h, A, B);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void chk_grid_delinearise(chk *c)
+{
+    int rank = c->f->grid_rank;
+    for (int g = 0; g < rank; g++)
+        try_axis(c, g);
+}

@@ -1,0 +1,2 @@
+run tests/kernels/tutorial_matmul_2d.py --arch wormhole_n150 --shape M=200,N=328,K=200 --check
+run tests/kernels/tutorial_matmul.py --arch wormhole_n150 --shape M=200,N=328,K=200 --check

@@ -623,9 +623,16 @@ static void bind_params(chk *c)
                 v.is_bool = ar->is_bool;
                 break;
             case FE_ARG_FLOAT: v = (cval){.kind = C_FLOAT, .f = ar->fval}; break;
+            case FE_ARG_STR: v = (cval){.kind = C_STR, .str = ar->str}; break;
+            case FE_ARG_NONE: v = cv_none(); break;
             default: LM_BUG("constexpr parameter %s bound to a tensor", p->name);
             }
             env_set(c, p->name, v);
+            continue;
+        }
+        if (ar->kind == FE_ARG_NONE) {
+            /* Triton specialises a None argument: the kernel sees None */
+            env_set(c, p->name, cv_none());
             continue;
         }
         tir_value *pv;

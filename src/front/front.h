@@ -105,6 +105,9 @@ typedef enum fe_arg_kind {
     FE_ARG_INT,    /* an integer (symbolic) value */
     FE_ARG_FLOAT,  /* a float value */
     FE_ARG_FREE,   /* a constexpr the launch leaves to the solver */
+    FE_ARG_STR,    /* a string (constexpr parameters: ACTIVATION="leaky_relu") */
+    FE_ARG_NONE,   /* None (an optional pointer or value left out, as Triton
+                      specialises it: the kernel sees None at compile time) */
 } fe_arg_kind;
 
 typedef struct fe_arg {
@@ -115,6 +118,7 @@ typedef struct fe_arg {
     const sym_expr *ival;     /* INT: the value; FREE: the symbol */
     bool is_bool;             /* INT written as True/False */
     double fval;              /* FLOAT */
+    const char *str;          /* STR */
     bool from_default;        /* taken from the kernel signature's default */
     lm_loc loc;
 } fe_arg;

@@ -593,9 +593,18 @@ static fe_arg bind_value(lctx *c, const fe_func *k, const fe_param *p, lval v, l
         a.kind = FE_ARG_FLOAT;
         a.fval = v.f;
         return a;
+    case LV_STR:
+        if (!a.is_constexpr)
+            lfail(c, loc, "parameter '%s' of kernel %s gets a string; strings can only be passed to tl.constexpr "
+                          "parameters",
+                  p->name, k->name);
+        a.kind = FE_ARG_STR;
+        a.str = v.str;
+        return a;
+    case LV_NONE: a.kind = FE_ARG_NONE; return a;
     default:
-        lfail(c, loc, "the argument for parameter '%s' of kernel %s is %s; expected a tensor, an integer or a "
-                      "float",
+        lfail(c, loc, "the argument for parameter '%s' of kernel %s is %s; expected a tensor, an integer, a float, "
+                      "a string or None",
               p->name, k->name, lkind_name(&v));
     }
 }
@@ -1064,6 +1073,8 @@ void fe_print_launch(lm_buf *b, const fe_spec *sp, const fe_launch *l)
             lm_buf_puts(b, s);
             break;
         }
+        case FE_ARG_STR: lm_buf_printf(b, "\"%s\"", a->str); break;
+        case FE_ARG_NONE: lm_buf_puts(b, "None"); break;
         case FE_ARG_FREE:
             lm_buf_puts(b, "free");
             for (int k = 0; k < sp->nfrees; k++)

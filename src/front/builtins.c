@@ -711,6 +711,36 @@ static cval h_cdiv(chk *c, const fe_expr *call, const cval *self, const char *fn
     return cv_val(chk_build1(c, TIR_CDIV, call->loc, tir_t_scalar(e), vx, vy, NULL));
 }
 
+/* The text of a simple condition, for explanations ("BLOCK_N <= HEAD_DIM"). */
+static void cond_text(lm_buf *b, const fe_expr *e)
+{
+    switch (e->kind) {
+    case FE_E_NAME: lm_buf_puts(b, e->name); return;
+    case FE_E_INT: lm_buf_printf(b, "%lld", (long long)e->ival); return;
+    case FE_E_ATTR:
+        cond_text(b, e->a);
+        lm_buf_printf(b, ".%s", e->name);
+        return;
+    case FE_E_BINOP:
+    case FE_E_COMPARE:
+        cond_text(b, e->a);
+        lm_buf_printf(b, " %s ", e->op);
+        cond_text(b, e->b);
+        return;
+    case FE_E_CALL:
+        cond_text(b, e->a);
+        lm_buf_putc(b, '(');
+        for (int i = 0; i < e->nitems; i++) {
+            if (i)
+                lm_buf_puts(b, ", ");
+            cond_text(b, e->items[i]);
+        }
+        lm_buf_putc(b, ')');
+        return;
+    default: lm_buf_puts(b, "..."); return;
+    }
+}
+
 static cval h_static_assert(chk *c, const fe_expr *call, const cval *self, const char *fname)
 {
     cargs a;
@@ -718,6 +748,19 @@ static cval h_static_assert(chk *c, const fe_expr *call, const cval *self, const
     bool t;
     if (!chk_truth_known(c, &a.v[0], &t)) {
         const char *dep = a.v[0].kind == C_INT ? chk_ct_unbound(c, a.v[0].i) : a.v[0].free_dep;
+        if (dep && a.v[0].cons) {
+            /* a bound on a free constexpr: the solver keeps to it */
+            tir_func *f = c->f;
+            tir_assume *n = LM_NEWN(c->a, tir_assume, (size_t)f->nassumes + 1);
+            if (f->nassumes)
+                memcpy(n, f->assumes, sizeof *n * (size_t)f->nassumes);
+            lm_buf tb = {0};
+            cond_text(&tb, call->nitems ? call->items[0] : call);
+            n[f->nassumes++] = (tir_assume){a.v[0].cons, lm_arena_strdup(c->a, lm_buf_str(&tb)), aloc(&a, 0)};
+            lm_buf_free(&tb);
+            f->assumes = n;
+            return cv_none();
+        }
         if (dep)
             chk_fail(c, aloc(&a, 0), "the condition of %s depends on free constexpr '%s', which the solver chooses; "
                                      "pin it with --const %s=VALUE",

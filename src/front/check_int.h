@@ -56,8 +56,10 @@ typedef struct cval {
     int n;
     tir_value *v;
     /* C_VAL made from a comparison of compile-time integers that could not
-       be decided: the free constexpr it waits for (for messages) */
+       be decided: the free constexpr it waits for (for messages), and, for
+       <, <=, > and >=, the expression that is <= 0 exactly when it holds */
     const char *free_dep;
+    const sym_expr *cons;
 } cval;
 
 typedef struct binding {

@@ -249,6 +249,17 @@ cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc)
     tir_elem re = tir_op_has(code, TIR_P_CMP) ? TIR_I1 : e;
     cval r = cv_val(chk_build1(c, code, loc, tir_t_with_elem(vx->type, re), vx, vy, NULL));
     r.free_dep = dep;
+    if (x.kind == C_INT && y.kind == C_INT) {
+        const sym_expr *one = sym_const(c->s, 1);
+        if (!strcmp(op, "<="))
+            r.cons = sym_sub(c->s, x.i, y.i);
+        else if (!strcmp(op, "<"))
+            r.cons = sym_add(c->s, sym_sub(c->s, x.i, y.i), one);
+        else if (!strcmp(op, ">="))
+            r.cons = sym_sub(c->s, y.i, x.i);
+        else if (!strcmp(op, ">"))
+            r.cons = sym_add(c->s, sym_sub(c->s, y.i, x.i), one);
+    }
     return r;
 }
 

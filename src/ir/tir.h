@@ -199,6 +199,15 @@ typedef struct tir_param {
     double fval;
 } tir_param;
 
+/* What the kernel states about its compile-time values and the checker
+ * could not decide: a `tl.static_assert(BLOCK_N <= HEAD_DIM)` on a free
+ * constexpr. It holds iff expr <= 0; the scheduler makes it a constraint. */
+typedef struct tir_assume {
+    const sym_expr *expr;
+    const char *text; /* the condition as written, for explanations */
+    lm_loc loc;
+} tir_assume;
+
 typedef struct tir_func {
     const char *name;
     lm_loc loc;
@@ -209,6 +218,8 @@ typedef struct tir_func {
     const sym_expr *grid[TIR_MAX_GRID]; /* number of programs along each axis */
     int nvalues;        /* uid counter */
     int nloops;         /* iv counter */
+    tir_assume *assumes;
+    int nassumes;
     int ncarry;         /* placeholder counter */
     tir_op *hoist_last; /* last op of the hoisted prefix of the body */
 } tir_func;

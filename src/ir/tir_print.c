@@ -402,6 +402,11 @@ void tir_print_func(lm_buf *b, tir_func *f)
         lm_buf_putc(b, ')');
     }
     lm_buf_puts(b, " {\n");
+    for (int i = 0; i < f->nassumes; i++) {
+        lm_buf_puts(b, "  assume ");
+        sym_print(b, f->assumes[i].expr);
+        lm_buf_printf(b, " <= 0  (%s, line %d)\n", f->assumes[i].text, f->assumes[i].loc.line);
+    }
     for (int i = 0; i < f->nparams; i++) {
         const tir_param *p = &f->params[i];
         lm_buf_puts(b, "  ");

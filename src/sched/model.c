@@ -1319,6 +1319,11 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
                     lm_arena_printf(ar, "sub.w divides the tile columns of %s", dt->out_name));
         }
     }
+    for (int i = 0; i < k->f->nassumes; i++) {
+        const tir_assume *as = &k->f->assumes[i];
+        add_con(c, fix(c, as->expr),
+                lm_arena_printf(ar, "tl.static_assert(%s) at line %d", as->text, as->loc.line));
+    }
     for (int i = 0; i < k->nfree; i++) {
         const sched_free *fr = &k->frees[i];
         if (fr->must_divide)

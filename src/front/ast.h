@@ -52,7 +52,7 @@ typedef enum fe_expr_kind {
     FE_E_NAME,      /* name */
     FE_E_INT,       /* ival */
     FE_E_FLOAT,     /* fval */
-    FE_E_STR,       /* str */
+    FE_E_STR,       /* str; ival 1: an f-string, its text as written */
     FE_E_BOOL,      /* ival 0/1: True, False */
     FE_E_NONE,      /* None */
     FE_E_ELLIPSIS,  /* ... */
@@ -61,7 +61,7 @@ typedef enum fe_expr_kind {
     FE_E_SUBSCRIPT, /* a[items] ; items may be slices, None, ... */
     FE_E_SLICE,     /* lo:hi:step (each may be NULL); only inside a subscript */
     FE_E_TUPLE,     /* (items) or bare a, b */
-    FE_E_LIST,      /* [items] */
+    FE_E_LIST,      /* [items]; ival 1: a list comprehension, read past and never evaluated */
     FE_E_BINOP,     /* a op b: + - * / // % ** @ & | ^ << >> */
     FE_E_UNOP,      /* op a: - + ~ not */
     FE_E_COMPARE,   /* a op b (chains are split into `and`s by the parser) */

@@ -174,7 +174,7 @@ static void dump_expr(lm_buf *b, const fe_expr *e)
         return;
     case FE_E_TUPLE:
     case FE_E_LIST:
-        lm_buf_puts(b, e->kind == FE_E_TUPLE ? "(tuple" : "(list");
+        lm_buf_puts(b, e->kind == FE_E_TUPLE ? "(tuple" : e->ival ? "(listcomp" : "(list");
         dump_items(b, e->items, e->nitems);
         lm_buf_putc(b, ')');
         return;

@@ -188,7 +188,7 @@ static cval eval_global(chk *c, const fe_global *g, lm_loc use)
             return cv_bool(c, e->ival != 0);
         break;
     case FE_E_STR:
-        if (!neg)
+        if (!neg && !e->ival)
             return (cval){.kind = C_STR, .str = e->str};
         break;
     default: break;
@@ -476,7 +476,10 @@ cval chk_eval(chk *c, const fe_expr *e)
     switch (e->kind) {
     case FE_E_INT: return cv_int(sym_const(c->s, e->ival));
     case FE_E_FLOAT: return (cval){.kind = C_FLOAT, .f = e->fval};
-    case FE_E_STR: return (cval){.kind = C_STR, .str = e->str};
+    case FE_E_STR:
+        if (e->ival)
+            chk_fail(c, e->loc, "f-strings are not supported in loomc kernels; use a plain string literal");
+        return (cval){.kind = C_STR, .str = e->str};
     case FE_E_BOOL: return cv_bool(c, e->ival != 0);
     case FE_E_NONE: return cv_none();
     case FE_E_NAME: return chk_eval_name(c, e);
@@ -485,6 +488,8 @@ cval chk_eval(chk *c, const fe_expr *e)
     case FE_E_SUBSCRIPT: return eval_subscript(c, e);
     case FE_E_TUPLE:
     case FE_E_LIST: {
+        if (e->ival)
+            chk_fail(c, e->loc, "list comprehensions are not supported in loomc kernels");
         cval t = {.kind = C_TUPLE, .n = e->nitems};
         t.items = LM_NEWN(c->a, cval, e->nitems ? e->nitems : 1);
         for (int i = 0; i < e->nitems; i++)

@@ -422,11 +422,16 @@ static lval eval(lctx *c, const fe_expr *e)
         return v;
     }
     case FE_E_FLOAT: return lv_float(e->fval);
-    case FE_E_STR: return (lval){.kind = LV_STR, .str = e->str};
+    case FE_E_STR:
+        if (e->ival)
+            lfail(c, e->loc, "f-strings are not supported in launch specs; use a plain string literal");
+        return (lval){.kind = LV_STR, .str = e->str};
     case FE_E_NONE: return (lval){.kind = LV_NONE};
     case FE_E_NAME: return eval_name(c, e);
     case FE_E_TUPLE:
     case FE_E_LIST: {
+        if (e->ival)
+            lfail(c, e->loc, "list comprehensions are not supported in launch specs");
         lval t = {.kind = LV_TUPLE, .n = e->nitems};
         t.items = LM_NEWN(c->a, lval, e->nitems ? e->nitems : 1);
         for (int i = 0; i < e->nitems; i++)

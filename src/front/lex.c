@@ -15,7 +15,8 @@
  *    is emitted, so a line holding only a comment or a continuation never
  *    opens or closes a block.
  *  - Literals are decoded here: integers (checked against int64), floats,
- *    strings with escapes. f-strings and bytes are recognised only to be
+ *    strings with escapes (an f-string's text is kept as written and its
+ *    token marked, ival 1). Bytes are recognised only to be
  *    rejected by name.
  * The lexer stops at the first error: everything after it would be guesswork.
  */
@@ -506,13 +507,12 @@ static void lex_string(lexer *l, size_t nprefix)
 {
     size_t start = l->pos;
     lm_loc loc = loc_at(l, start);
-    bool raw = false;
+    bool raw = false, fstr = false;
     for (size_t k = 0; k < nprefix; k++) {
         int c = l->src[start + k] | 0x20;
-        if (c == 'f') {
-            lex_error(l, loc, "f-strings are not supported; use a plain string literal");
-            return;
-        }
+        /* an f-string is read as the text it is written with (host code
+           around a kernel prints with them); only evaluating one is refused */
+        fstr |= c == 'f';
         if (c == 'b') {
             lex_error(l, loc, "bytes literals are not supported");
             return;
@@ -535,7 +535,7 @@ static void lex_string(lexer *l, size_t nprefix)
         }
         if (c == q && (!triple || (peekc(l, 1) == q && peekc(l, 2) == q))) {
             l->pos += triple ? 3 : 1;
-            emit(l, FE_T_STRING, lm_arena_strndup(l->a, b.s ? b.s : "", b.len), loc);
+            emit(l, FE_T_STRING, lm_arena_strndup(l->a, b.s ? b.s : "", b.len), loc)->ival = fstr;
             break;
         }
         if (c == '\\' && !raw) {

@@ -384,8 +384,20 @@ static fe_expr *list_atom(parser *p)
     fe_expr *first = test(p);
     if (!first)
         return NULL;
-    if (is_kw(p, "for"))
-        return perr(p, cur(p)->loc, "list comprehensions are not supported");
+    if (is_kw(p, "for")) {
+        /* read past, never evaluated (decorator arguments of host code such
+           as x_vals=[128 * i for i in range(2, 33)]): ival 1 marks it */
+        for (int depth = 1; depth > 0 && !is_kind(p, FE_T_EOF);) {
+            const fe_token *t = cur(p);
+            if (t->kind == FE_T_OP && (!strcmp(t->text, "[") || !strcmp(t->text, "(") || !strcmp(t->text, "{")))
+                depth++;
+            else if (t->kind == FE_T_OP && (!strcmp(t->text, "]") || !strcmp(t->text, ")") || !strcmp(t->text, "}")))
+                depth--;
+            advance(p);
+        }
+        l->ival = 1;
+        return l;
+    }
     int cap = 0;
     APUSH(p, l->items, l->nitems, cap, first);
     if (accept_op(p, "]"))
@@ -444,8 +456,10 @@ static fe_expr *atom(parser *p)
         /* adjacent literals concatenate, as in Python */
         e = new_expr(p, FE_E_STR, t->loc);
         e->str = t->text;
+        e->ival = t->ival;
         advance(p);
         while (is_kind(p, FE_T_STRING)) {
+            e->ival |= cur(p)->ival;
             e->str = lm_arena_printf(p->a, "%s%s", e->str, cur(p)->text);
             advance(p);
         }

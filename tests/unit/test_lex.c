@@ -237,7 +237,7 @@ static void string_errors(void **state)
     check_error("x = \"\"\"abc\n\ndef", "t.py:1:5: error: unterminated triple-quoted string literal (detected at line 3)");
     check_error("x = 'abc\\", "unterminated string literal");
     check_error("x = r'abc\\", "unterminated string literal");
-    check_error("x = f'{a}'", "t.py:1:5: error: f-strings are not supported");
+    check_error("x = f'{a}", "t.py:1:5: error: unterminated string literal");
     check_error("x = b'ab'", "t.py:1:5: error: bytes literals are not supported");
     check_error("x = Rb'ab'", "bytes literals are not supported");
     check_error("x = '\\x4'", "t.py:1:6: error: invalid '\\x' escape: expected 2 hexadecimal digits");

@@ -920,6 +920,29 @@ static cval math_call(chk *c, const fe_expr *e, const char *q)
     return (cval){.kind = C_FLOAT, .f = r};
 }
 
+/* libdevice's functions that are tl functions: tl.extra.cuda.libdevice.rsqrt
+ * (and the older tl.libdevice, tl.extra.libdevice) is tl.rsqrt. Others keep
+ * their dotted name, which is refused below. */
+static const char *libdevice_name(const char *name)
+{
+    static const char *const mods[] = {"extra.cuda.libdevice.", "extra.hip.libdevice.", "extra.libdevice.",
+                                       "libdevice."};
+    static const char *const same[][2] = {
+        {"rsqrt", "rsqrt"}, {"sqrt", "sqrt"}, {"exp", "exp"}, {"exp2", "exp2"}, {"log", "log"},
+        {"log2", "log2"}, {"fabs", "abs"}, {"abs", "abs"}, {"fmax", "maximum"}, {"fmin", "minimum"},
+        {"fast_expf", "exp"}, {"fast_logf", "log"}, {"sqrt_rn", "sqrt"}, {"rsqrtf", "rsqrt"},
+    };
+    for (size_t m = 0; m < LM_COUNT(mods); m++) {
+        size_t n = strlen(mods[m]);
+        if (strncmp(name, mods[m], n))
+            continue;
+        for (size_t i = 0; i < LM_COUNT(same); i++)
+            if (!strcmp(name + n, same[i][0]))
+                return same[i][1];
+    }
+    return name;
+}
+
 /* A call of a dotted import path (tl.dot(...), math.log2(...)). */
 cval chk_call_qual(chk *c, const fe_expr *e, const char *q)
 {
@@ -929,6 +952,8 @@ cval chk_call_qual(chk *c, const fe_expr *e, const char *q)
         name = q + sizeof tl - 1;
         if (!strncmp(name, "math.", 5) && !strchr(name + 5, '.'))
             name += 5;
+        else
+            name = libdevice_name(name);
     } else if (!strcmp(q, "triton.cdiv")) {
         name = "cdiv";
     } else if (!strncmp(q, "math.", 5)) {

@@ -13,50 +13,88 @@
  * names of a module
  * ==================================================================== */
 
+/* Module-level `if` and `try` blocks hold imports too (a libdevice import
+ * tried first and a fallback in the handler): their statements are read in
+ * order, and the first binding of a name wins, since loomc cannot run the
+ * test or the import. */
+static bool nested_block(const fe_stmt *s)
+{
+    return s->kind == FE_S_IF || (s->kind == FE_S_OTHER && s->keyword && !strcmp(s->keyword, "try"));
+}
+
+static void count_stmts(fe_stmt *const *body, int n, int *na, int *nf, int *ng)
+{
+    for (int i = 0; i < n; i++) {
+        const fe_stmt *s = body[i];
+        if (s->kind == FE_S_IMPORT)
+            *na += s->nimports;
+        else if (s->kind == FE_S_DEF)
+            (*nf)++;
+        else if (s->kind == FE_S_ASSIGN || s->kind == FE_S_ANNASSIGN)
+            (*ng)++;
+        else if (nested_block(s)) {
+            count_stmts(s->body, s->nbody, na, nf, ng);
+            count_stmts(s->orelse, s->norelse, na, nf, ng);
+        }
+    }
+}
+
+static bool alias_bound(const fe_names *nm, const char *name)
+{
+    for (int i = 0; i < nm->naliases; i++)
+        if (!strcmp(nm->aliases[i].name, name))
+            return true;
+    return false;
+}
+
+static void add_import(fe_names *nm, const fe_import *im, lm_arena *a, bool top)
+{
+    fe_alias al;
+    if (im->name) { /* from M import name [as alias] */
+        al.name = im->alias ? im->alias : im->name;
+        al.target = lm_arena_printf(a, "%s.%s", im->module, im->name);
+    } else if (im->alias) { /* import a.b as x */
+        al.name = im->alias;
+        al.target = im->module;
+    } else { /* import a.b binds a */
+        const char *dot = strchr(im->module, '.');
+        al.name = dot ? lm_arena_strndup(a, im->module, (size_t)(dot - im->module)) : im->module;
+        al.target = al.name;
+    }
+    if (top || !alias_bound(nm, al.name))
+        nm->aliases[nm->naliases++] = al;
+}
+
+static void add_stmts(fe_names *nm, fe_stmt *const *body, int n, lm_arena *a, bool top)
+{
+    for (int i = 0; i < n; i++) {
+        const fe_stmt *s = body[i];
+        if (s->kind == FE_S_IMPORT) {
+            for (int k = 0; k < s->nimports; k++)
+                add_import(nm, &s->imports[k], a, top);
+        } else if (s->kind == FE_S_DEF) {
+            nm->funcs[nm->nfuncs++] = s->fn;
+        } else if ((s->kind == FE_S_ASSIGN && s->ntargets == 1) || (s->kind == FE_S_ANNASSIGN && s->value)) {
+            const fe_expr *t = s->targets[0];
+            if (t->kind == FE_E_NAME && (top || !alias_bound(nm, t->name)))
+                nm->globals[nm->nglobals++] = (fe_global){t->name, s->value, s->loc};
+        } else if (nested_block(s)) {
+            add_stmts(nm, s->body, s->nbody, a, false);
+            add_stmts(nm, s->orelse, s->norelse, a, false);
+        }
+    }
+}
+
 void fe_names_init(fe_names *nm, const fe_module *m, lm_arena *a)
 {
     memset(nm, 0, sizeof *nm);
     nm->mod = m;
     int na = 0, nf = 0, ng = 0;
-    for (int i = 0; i < m->nbody; i++) {
-        const fe_stmt *s = m->body[i];
-        if (s->kind == FE_S_IMPORT)
-            na += s->nimports;
-        else if (s->kind == FE_S_DEF)
-            nf++;
-        else if (s->kind == FE_S_ASSIGN || s->kind == FE_S_ANNASSIGN)
-            ng++;
-    }
-    nm->aliases = LM_NEWN(a, fe_alias, na);
-    nm->funcs = LM_NEWN(a, const fe_func *, nf);
-    nm->globals = LM_NEWN(a, fe_global, ng);
-    for (int i = 0; i < m->nbody; i++) {
-        const fe_stmt *s = m->body[i];
-        if (s->kind == FE_S_IMPORT) {
-            for (int k = 0; k < s->nimports; k++) {
-                const fe_import *im = &s->imports[k];
-                fe_alias al;
-                if (im->name) { /* from M import name [as alias] */
-                    al.name = im->alias ? im->alias : im->name;
-                    al.target = lm_arena_printf(a, "%s.%s", im->module, im->name);
-                } else if (im->alias) { /* import a.b as x */
-                    al.name = im->alias;
-                    al.target = im->module;
-                } else { /* import a.b binds a */
-                    const char *dot = strchr(im->module, '.');
-                    al.name = dot ? lm_arena_strndup(a, im->module, (size_t)(dot - im->module)) : im->module;
-                    al.target = al.name;
-                }
-                nm->aliases[nm->naliases++] = al;
-            }
-        } else if (s->kind == FE_S_DEF) {
-            nm->funcs[nm->nfuncs++] = s->fn;
-        } else if ((s->kind == FE_S_ASSIGN && s->ntargets == 1) || (s->kind == FE_S_ANNASSIGN && s->value)) {
-            const fe_expr *t = s->targets[0];
-            if (t->kind == FE_E_NAME)
-                nm->globals[nm->nglobals++] = (fe_global){t->name, s->value, s->loc};
-        }
-    }
+    count_stmts(m->body, m->nbody, &na, &nf, &ng);
+    nm->aliases = LM_NEWN(a, fe_alias, na ? na : 1);
+    nm->funcs = LM_NEWN(a, const fe_func *, nf ? nf : 1);
+    nm->globals = LM_NEWN(a, fe_global, ng ? ng : 1);
+    add_stmts(nm, m->body, m->nbody, a, true);
 }
 
 const char *fe_qualname(const fe_names *nm, const fe_expr *e, lm_arena *a)

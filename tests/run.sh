@@ -9,7 +9,8 @@
 #    NAME.err beside it: exit 1 and stderr must equal it.
 #  - tests/same/NAME.cmd : two or more lines of loomc arguments that must all exit 0 with
 #    the same stdout (two ways of writing one kernel give one schedule and one result);
-#    a line '# IGNORE: REGEX' drops the output lines that match REGEX (grep -E) first.
+#    a line '# IGNORE: REGEX' drops the output lines that match REGEX (grep -E) first, and
+#    a line '# SED: SCRIPT' rewrites what is left (sed -E), e.g. a label that names a line.
 #  - tests/expect/**/FILE : a self-describing input. Its comment lines say
 #      # RUN: loomc ARGS        (%s stands for the file's path; several RUN lines allowed)
 #      # EXIT: N                (expected exit status, default 1)
@@ -86,12 +87,13 @@ for build in "$@"; do
         same=1
         ignore=$(sed -n 's/^# IGNORE: //p' "$cmd")
         [ -n "$ignore" ] || ignore='^$.'
+        script=$(sed -n 's/^# SED: //p' "$cmd")
         while IFS= read -r line; do
             case $line in ''|'#'*) continue ;; esac
             # shellcheck disable=SC2086
             "$loomc" $line >"$tmp/raw" 2>"$tmp/stderr" </dev/null
             rc=$?
-            grep -Ev "$ignore" "$tmp/raw" >"$tmp/same$n"
+            grep -Ev "$ignore" "$tmp/raw" | sed -E "$script" >"$tmp/same$n"
             if [ $rc -ne 0 ]; then bad "$cmd: '$line' exited $rc" "$tmp/stderr"; same=0; break; fi
             if [ $n -gt 0 ] && ! diff -u "$tmp/same0" "$tmp/same$n" >"$tmp/diff"; then
                 bad "$cmd: '$line' differs from the first line" "$tmp/diff"; same=0; break

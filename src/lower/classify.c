@@ -18,7 +18,7 @@ static void set_tile(lw *L, const tir_value *x, int root, lm_loc loc)
     v->kind = VK_TILE;
     v->root = root;
     v->st = -1;
-    if (!lw_shape2d(L, &x->type, &v->er, &v->ec, &v->rank, &v->ser, &v->sec, loc))
+    if (!lw_shape2d(L, x, &v->er, &v->ec, &v->rank, &v->ser, &v->sec, loc))
         return;
     v->tr = lm_cdiv(v->er, LW_TILE);
     v->tc = lm_cdiv(v->ec, LW_TILE);
@@ -73,16 +73,17 @@ static void classify_index(lw *L, const tir_op *op)
     int64_t er, ec;
     int rank;
     const sym_expr *ser, *sec;
-    if (!lw_shape2d(L, &r->type, &er, &ec, &rank, &ser, &sec, op->loc))
+    if (!lw_shape2d(L, r, &er, &ec, &rank, &ser, &sec, op->loc))
         return;
     v->rank = rank;
     v->er = er;
     v->ec = ec;
     switch (op->code) {
     case TIR_ARANGE:
+        /* its index is i, or j along a row */
         v->kind = VK_INDEX;
-        v->ic[0] = 1;
-        v->ic[1] = 0;
+        v->ic[0] = L->row[r->uid] ? 0 : 1;
+        v->ic[1] = L->row[r->uid] ? 1 : 0;
         v->ik = op->sym ? op->sym : sym_const(L->sc, 0);
         return;
     case TIR_SPLAT: {

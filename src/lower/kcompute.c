@@ -164,7 +164,7 @@ static void emit_cstore(kctx *K, const tir_op *op)
     lw_cbop(K, DF_CB_RESERVE, x->cb, x->tiles);
     if (vi->kind == VK_CONST) {
         lw_fill(K, x->cb, x->tiles, vi->c);
-    } else if (vi->kind == VK_TILE && vi->tview && vi->bc == BC_NONE) {
+    } else if (vi->kind == VK_TILE && lw_store_turns(vi, x)) {
         int cb;
         int64_t at;
         if (!lw_read_at(K, vi->root, &cb, &at, op->loc))

@@ -454,8 +454,9 @@ void lw_emit_reduce(kctx *K, const tir_op *op)
     int r = V(L, op->results[0])->root;
     const vinfo *xi = V(L, op->opnds[0]);
     bool is_max = op->code == TIR_REDUCE_MAX;
+    int axis = lw_axis(L, op);
     if (op->code == TIR_REDUCE_MIN || xi->kind != VK_TILE || xi->bc != BC_NONE || xi->trans || xi->tview ||
-        (op->ival == 0 && op->keep_dims && xi->rank == 2) || op->ival > 1 || xi->rank == 0) {
+        (axis == 0 && op->keep_dims && xi->rank == 2) || axis > 1 || xi->rank == 0) {
         lw_fail(L, op->loc, "'%s' along axis %lld of this value has no tile op", tir_op_name(op->code),
              (long long)op->ival);
         return;
@@ -468,7 +469,7 @@ void lw_emit_reduce(kctx *K, const tir_op *op)
     int64_t rows = xr->tr, cols = xr->tc, valid = xr->ec;
     const sym_expr *sn = lw_vtiles(L, xr), *svalid = xr->sec;
     int tt = -1, tm = -1;
-    if (op->ival == 0) {
+    if (axis == 0) {
         /* rows become columns: a 2-D block or a column vector */
         tt = temp_open(K, op, 0, rows * cols, sn);
         df_stmt *s = S(K, DF_TRANSPOSE);

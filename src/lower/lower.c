@@ -88,6 +88,7 @@ void lw_free(lw *L)
     free(L->v);
     free(L->ax);
     free(L->def);
+    free(L->row);
     free(L->nums);
     lm_arena_free(&L->ar);
 }
@@ -132,7 +133,9 @@ bool lw_plan(lw *L)
                 V(L, pm->value)->c = pm->fval;
             }
         }
-        lw_classify_block(L, k->f->body);
+        ok = lw_orient(L);
+        if (ok)
+            lw_classify_block(L, k->f->body);
         ok = !L->failed;
     }
     if (ok) {

@@ -208,6 +208,7 @@ typedef struct lw {
     struct opnum *nums;   /* preorder positions of the ops */
     int nnums;
     const tir_op **def;   /* defining op by value uid (NULL: block argument) */
+    bool *row;            /* by value uid: a vector laid as a row [1, N] (orient.c) */
     /* element-wise ops whose result stays in Dst for the next (lw_plan_chains),
        in program order: from[i]'s result is taken by to[i] */
     const tir_op *chain_from[LW_MAX_CHAINS], *chain_to[LW_MAX_CHAINS];
@@ -304,8 +305,10 @@ bool lw_ev(lw *L, const sym_expr *e, int64_t *out, lm_loc loc);
 int64_t lw_evd(lw *L, const sym_expr *e, int64_t dflt);
 int64_t lw_value_of(lw *L, const char *name, int64_t dflt);
 bool lw_elem_format(lw *L, tir_elem e, arch_format *f, lm_loc loc);
-bool lw_shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *rank, const sym_expr **ser,
+bool lw_shape2d(lw *L, const tir_value *x, int64_t *er, int64_t *ec, int *rank, const sym_expr **ser,
                 const sym_expr **sec, lm_loc loc);
+int lw_axis(const lw *L, const tir_op *op);
+bool lw_store_turns(const vinfo *vi, const access *x);
 
 /* ---- layout.c ------------------------------------------------------------------ */
 
@@ -322,6 +325,10 @@ int lw_open_if(kctx *K, const df_expr *cond, df_stmt **saved);
 const df_expr *lw_xs(kctx *K, const sym_expr *e);
 const df_expr *lw_affine(kctx *K, const access *x, bool row);
 void lw_cbop(kctx *K, df_op op, int cb, int64_t n);
+
+/* ---- orient.c ----------------------------------------------------------------- */
+
+bool lw_orient(lw *L);
 
 /* ---- classify.c ---------------------------------------------------------------- */
 

@@ -76,11 +76,13 @@ bool lw_elem_format(lw *L, tir_elem e, arch_format *f, lm_loc loc)
     }
 }
 
-/* The 2-D element shape of a tile type: leading 1s dropped, a vector is a
- * column [N, 1], a scalar [1, 1]. */
-bool lw_shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *rank, const sym_expr **ser,
+/* The 2-D element shape of a tile value: leading 1s dropped, a vector is a
+ * column [N, 1] or, where orient.c found it one, a row [1, N] (held as the
+ * 2-D value it is on the chip), a scalar [1, 1]. */
+bool lw_shape2d(lw *L, const tir_value *x, int64_t *er, int64_t *ec, int *rank, const sym_expr **ser,
                 const sym_expr **sec, lm_loc loc)
 {
+    const tir_type *t = &x->type;
     const sym_expr *one = sym_const(L->sc, 1);
     int64_t dims[TIR_MAX_RANK] = {0};
     for (int d = 0; d < t->rank; d++)
@@ -105,6 +107,10 @@ bool lw_shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *rank, c
         *rank = 2;
         *er = dims[idx[0]], *ec = dims[idx[1]];
         *ser = t->shape[idx[0]], *sec = t->shape[idx[1]];
+    } else if (nd == 1 && t->rank == 1 && L->row && L->row[x->uid]) {
+        *rank = 2;
+        *er = 1, *ec = dims[idx[0]];
+        *sec = t->shape[idx[0]];
     } else if (nd == 1 && t->rank == 1) {
         *rank = 1;
         *er = dims[idx[0]], *ec = 1;
@@ -120,4 +126,24 @@ bool lw_shape2d(lw *L, const tir_type *t, int64_t *er, int64_t *ec, int *rank, c
         *er = *ec = 1;
     }
     return true;
+}
+
+/* The axis a reduction works along on the chip: a row's only axis is its
+ * columns. */
+int lw_axis(const lw *L, const tir_op *op)
+{
+    const tir_value *x = op->opnds[0];
+    if (x->type.rank == 1 && L->row && L->row[x->uid])
+        return 1;
+    return (int)op->ival;
+}
+
+/* Whether a store writes a column vector as a row: a [1, N] view of one,
+ * or one stored through a one-dimensional block (which lies along the
+ * layout's columns). The compute transposes it into the writer's CB. */
+bool lw_store_turns(const vinfo *vi, const access *x)
+{
+    if (vi->kind != VK_TILE || vi->bc != BC_NONE || vi->trans)
+        return false;
+    return vi->tview || (vi->rank == 1 && x->aa->rank == 1);
 }

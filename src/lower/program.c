@@ -295,7 +295,8 @@ void lw_plan_stores(lw *L)
                 lw_fail(L, loc, "storing a broadcast or transposed view");
                 return;
             }
-            if (vi->tr != x->tr || vi->tc != x->tc) {
+            bool turns = lw_store_turns(vi, x);
+            if ((turns && !vi->tview ? vi->tc != x->tr || vi->tr != x->tc : vi->tr != x->tr || vi->tc != x->tc)) {
                 lw_fail(L, loc, "the stored tile (%lldx%lld tiles) does not match the block of '%s' (%lldx%lld tiles) "
                              "in its tile layout", (long long)vi->tr, (long long)vi->tc, x->aa->tensor->name,
                      (long long)x->tr, (long long)x->tc);
@@ -306,7 +307,7 @@ void lw_plan_stores(lw *L)
             /* An accumulator of another format than the tensor is packed in the
                tensor's format when its loop runs once, else copied out: the L1
                plan takes the format and the output's CB from the trip count. */
-            if (L->record && !vi->tview && ri->rl == R_RESULT && lw_only_use(L, r) == op && ri->fmt != tf &&
+            if (L->record && !turns && ri->rl == R_RESULT && lw_only_use(L, r) == op && ri->fmt != tf &&
                 L->st[ri->st].inplace) {
                 const tir_op *lp = L->def[r];
                 int64_t t;
@@ -323,7 +324,7 @@ void lw_plan_stores(lw *L)
                     L->sc, many, sym_mul(L->sc, sym_sub(L->sc, sym_const(L->sc, 1), many), x->sdepth));
                 cs->sbytes = sym_mul(L->sc, sym_mul(L->sc, cs->stiles, mult), tb);
             }
-            if (vi->tview) {
+            if (turns) {
                 /* a column vector stored as a row: transposed into the CB */
             } else if (ri->rl == R_RESULT && lw_only_use(L, r) == op &&
                        (ri->fmt == tf || (L->st[ri->st].inplace && one_trip(L, L->def[r])))) {

@@ -207,13 +207,6 @@ static bool is_ptile(chk *c, const cval *p)
     return p->kind == C_VAL && ((p->v->type.kind == TIR_PTR && p->v->type.rank > 0) || chk_ptile_layout(c, p->v));
 }
 
-static LM_NORETURN void reject_scalar_pointer(chk *c, lm_loc loc, bool store)
-{
-    chk_fail(c, loc, "%s of one element through a scalar pointer are not supported yet; load or store a tile "
-                     "(a pointer plus tl.arange offsets)",
-             store ? "stores" : "loads");
-}
-
 static cval h_load(chk *c, const fe_expr *call, const cval *self, const char *fname)
 {
     cargs a;
@@ -225,7 +218,7 @@ static cval h_load(chk *c, const fe_expr *call, const cval *self, const char *fn
     if (is_ptile(c, p))
         return chk_ptile_load(c, &a, call->loc);
     if (p->kind == C_VAL && p->v->type.kind == TIR_PTR)
-        reject_scalar_pointer(c, call->loc, false);
+        return chk_ptile_scalar_load(c, &a, call->loc);
     if (p->kind == C_VAL && p->v->type.kind == TIR_DESC)
         chk_fail(c, call->loc, "load through a tensor descriptor with desc.load([offsets])");
     tir_value *bp = chk_value_of_kind(c, &a, 0, TIR_BPTR, "the pointer");
@@ -263,8 +256,10 @@ static cval h_store(chk *c, const fe_expr *call, const cval *self, const char *f
         chk_ptile_store(c, &a, call->loc);
         return cv_none();
     }
-    if (p->kind == C_VAL && p->v->type.kind == TIR_PTR)
-        reject_scalar_pointer(c, call->loc, true);
+    if (p->kind == C_VAL && p->v->type.kind == TIR_PTR) {
+        chk_ptile_scalar_store(c, &a, call->loc);
+        return cv_none();
+    }
     if (p->kind == C_VAL && p->v->type.kind == TIR_DESC)
         chk_fail(c, call->loc, "store through a tensor descriptor with desc.store([offsets], value)");
     tir_value *bp = chk_value_of_kind(c, &a, 0, TIR_BPTR, "the pointer");

@@ -283,6 +283,11 @@ static void exec_for(chk *c, const fe_stmt *s)
     fo->unroll = kind == L_STATIC;
     tir_value *var = tir_block_add_arg(&c->b, body, tir_t_scalar(ie));
     var->name = tgt->name;
+    /* its symbolic value now, as tir_sym_infer_for will give it, so that the
+       body's offsets (a tile of pointers moved by the loop variable) have
+       theirs */
+    if (lo->sym && step->sym)
+        var->sym = sym_add(c->s, lo->sym, sym_mul(c->s, step->sym, fo->iv));
 
     /* the body sees the loop variable and the carried values as arguments */
     int nenv0 = c->nenv;

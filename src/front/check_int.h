@@ -238,6 +238,8 @@ cval chk_ptile_advance(chk *c, tir_value *bp, tir_value *step, bool negate, lm_l
 /* tl.load / tl.store with their bound arguments (pointer, mask, other, ...). */
 cval chk_ptile_load(chk *c, const cargs *a, lm_loc call);
 void chk_ptile_store(chk *c, const cargs *a, lm_loc call);
+cval chk_ptile_scalar_load(chk *c, const cargs *a, lm_loc call);
+void chk_ptile_scalar_store(chk *c, const cargs *a, lm_loc call);
 /* Prove the masks and wraps read as boundary checks; on the finished function. */
 void chk_ptile_verify(chk *c);
 

@@ -24,6 +24,9 @@
  * boundary checks too: the rows they fold back are rows whose results a
  * masked store drops.
  *
+ * A scalar pointer (`tl.store(Mean + row, mean)`) is a one-element block:
+ * one view dimension of extent 1 per tensor dimension.
+ *
  * What is not of this form (offsets read from memory, products of two index
  * tiles, a mask that is not a bound) is an error naming the term.
  */
@@ -775,4 +778,82 @@ void chk_ptile_store(chk *c, const cargs *a, lm_loc call)
     tir_op *op = tir_op_build(&c->b, TIR_STORE, call, ops, 2, NULL, 0);
     op->bcheck = bits;
     defer_all(c, op, lay, conds, locs);
+}
+
+/* ---- one element through a scalar pointer --------------------------------------- */
+
+/* A scalar pointer `base + offset` as a one-element block over the whole
+ * tensor: each summand of the offset on the outermost dimension whose
+ * stride divides it (as base offsets are placed), what no stride divides
+ * moving the base. */
+static tir_value *scalar_block(chk *c, tir_value *p, lm_loc loc)
+{
+    tir_value *base = p, *off = NULL;
+    while (base->def && base->def->code == TIR_ADDPTR) {
+        off = s_add(c, base->def->opnds[1], off, loc);
+        base = base->def->opnds[0];
+    }
+    const tir_tensor *t = tensor_of(c, base);
+    if (!t || !t->strides)
+        chk_fail(c, loc, "the base of this pointer is not a pointer argument bound to a tensor");
+    int r = t->rank;
+    tir_value *start[TIR_MAX_RANK] = {0}, *rest = NULL, *parts[32];
+    int n = off ? summands(c, off, parts, 0, (int)LM_COUNT(parts), loc) : 0;
+    for (int i = 0; i < n; i++) {
+        int td = dim_of(c, t, parts[i]->sym);
+        tir_value *q = td >= 0 ? quotient(c, parts[i], t->strides[td]) : NULL;
+        if (q)
+            start[td] = s_add(c, start[td], q, loc);
+        else
+            rest = s_add(c, rest, parts[i], loc);
+    }
+    if (rest)
+        base = chk_build1(c, TIR_ADDPTR, loc, base->type, base, rest, NULL);
+    const sym_expr *blk[TIR_MAX_RANK];
+    tir_value *ops[1 + 3 * TIR_MAX_RANK] = {base};
+    for (int d = 0; d < r; d++) {
+        blk[d] = sym_const(c->s, 1);
+        ops[1 + d] = tir_sym_value(&c->b, TIR_I32, t->shape[d]);
+        ops[1 + r + d] = tir_sym_value(&c->b, TIR_I32, t->strides[d]);
+        ops[1 + 2 * r + d] = start[d] ? start[d] : tir_const_int(&c->b, TIR_I32, 0);
+    }
+    tir_type bt = tir_t_bptr(c->a, base->type.elem, r, blk);
+    tir_op *op = tir_op_build(&c->b, TIR_MAKE_BLOCK_PTR, loc, ops, 1 + 3 * r, &bt, 1);
+    op->rank = r;
+    for (int k = 0; k < r; k++)
+        op->order[k] = r - 1 - k;
+    return op->results[0];
+}
+
+static void no_mask(chk *c, const cargs *a, int mi, bool store)
+{
+    if (given(a, mi))
+        chk_fail(c, aloc(a, mi), "a mask on a %s of one element through a scalar pointer is not supported; "
+                                 "the element must always be in the tensor",
+                 store ? "store" : "load");
+}
+
+cval chk_ptile_scalar_load(chk *c, const cargs *a, lm_loc call)
+{
+    no_mask(c, a, 1, false);
+    if (given(a, 3) || given(a, 4))
+        chk_fail(c, aloc(a, given(a, 3) ? 3 : 4), "tl.load through a scalar pointer takes no boundary_check= or "
+                                                 "padding_option=");
+    tir_value *bp = scalar_block(c, a->v[0].v, call);
+    tir_value *v = chk_build1(c, TIR_LOAD, call, tir_t_tile(c->a, bp->type.elem, bp->type.rank, bp->type.shape),
+                              bp, NULL, NULL);
+    return cv_val(chk_build1(c, TIR_VIEW, call, tir_t_scalar(bp->type.elem), v, NULL, NULL));
+}
+
+void chk_ptile_scalar_store(chk *c, const cargs *a, lm_loc call)
+{
+    no_mask(c, a, 2, true);
+    if (given(a, 3))
+        chk_fail(c, aloc(a, 3), "tl.store through a scalar pointer takes no boundary_check=");
+    tir_value *bp = scalar_block(c, a->v[0].v, call);
+    tir_type one = tir_t_scalar(bp->type.elem);
+    tir_value *v = chk_store_value(c, &a->v[1], aloc(a, 1), &one, "the stored value");
+    v = chk_build1(c, TIR_VIEW, call, chk_tile_t(c, v->type.elem, bp->type.rank, bp->type.shape), v, NULL, NULL);
+    tir_value *ops[2] = {bp, v};
+    tir_op_build(&c->b, TIR_STORE, call, ops, 2, NULL, 0);
 }

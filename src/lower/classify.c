@@ -302,7 +302,17 @@ static void classify_op(lw *L, const tir_op *op)
             return;
         }
         if (!tir_elem_is_float(op->opnds[0]->type.elem)) {
-            lw_fail(L, op->loc, "a cast from an integer tile has no dataflow counterpart");
+            /* an integer scalar the launch fixes (a size, `1 / N`): a float
+               known on the host */
+            int64_t k;
+            const tir_value *x = op->opnds[0];
+            if (x->type.rank == 0 && x->sym && sym_eval(x->sym, &L->s->values, &k) == SYM_OK) {
+                v->kind = VK_CONST;
+                v->c = (double)k;
+                return;
+            }
+            lw_fail(L, op->loc, "a cast from an integer tile, or from an integer that changes from program to "
+                                "program, has no dataflow counterpart");
             return;
         }
         if (L->s->interm_16b && V(L, op->opnds[0])->kind == VK_TILE) {

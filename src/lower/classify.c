@@ -358,6 +358,8 @@ static void classify_op(lw *L, const tir_op *op)
             v->trans = !xi->trans;
             return;
         }
+        if (xi->bc == BC_NONE && xi->er == 1 && xi->ec == 1 && v->er == 1 && v->ec == 1)
+            return; /* one element as it is (a scalar stored through a one-element block) */
         if (xi->bc == BC_SCALAR || xi->rank == 0) {
             v->bc = BC_SCALAR;
             return;

@@ -2,7 +2,7 @@
 # the per-row values of a block (a column): one vector cannot be both.
 # RUN: loomc run %s --arch wormhole_n150 --shape M=64 --check
 # EXIT: 1
-# STDERR: row_and_column.py:18:9: error: cannot lower: this vector is used as a row (read along a tensor's last dimension) and, at line 19, as a column (the per-row values of a block); give it one shape, or use a [1, N] or [N, 1] block
+# EXPECT: row_and_column.py:18:9: error: cannot lower: this vector is used as a row (read along a tensor's last dimension) and, at line 19, as a column (the per-row values of a block); give it one shape, or use a [1, N] or [N, 1] block
 import triton
 import triton.language as tl
 import loomc

@@ -246,14 +246,12 @@ static void classify_op(lw *L, const tir_op *op)
         const tir_block *body = op->regions[0];
         for (int i = 0; i < tir_for_ncarried(op); i++) {
             const tir_value *arg = tir_for_arg(op, i), *res = op->results[i];
-            if (is_tile_value(arg) && arg->type.rank > 0) {
+            /* a float scalar is carried as the one-element tile it is on the chip */
+            if (is_tile_value(arg)) {
                 set_tile(L, arg, arg->uid, op->loc);
                 set_tile(L, res, res->uid, op->loc);
                 V(L, arg)->rl = R_OLD;
                 V(L, res)->rl = R_RESULT;
-            } else if (is_tile_value(arg)) {
-                lw_fail(L, op->loc, "a loop-carried float scalar ('%s') has no dataflow counterpart",
-                     arg->name ? arg->name : "?");
             }
         }
         lw_classify_block(L, body);

@@ -1,0 +1,2 @@
+run tests/kernels/bp_softmax.py --kernel softmax --arch wormhole_n150 --shape M=37,N=200 --check
+run tests/kernels/ptr_softmax.py --kernel softmax --arch wormhole_n150 --shape M=37,N=200 --check

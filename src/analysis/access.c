@@ -413,10 +413,17 @@ static void analyze_op(actx *ax, acc_access *acc, tir_op *op)
         const sym_expr **b = LM_NEWN(ax->a, const sym_expr *, t->rank);
         memcpy(b, blk, sizeof *b * (size_t)t->rank);
         acc->block = b;
+        acc->extent = t->shape;
     } else {
         /* the view's own dimensions, taken as the tensor's */
         acc->rank = vrank;
         acc->block = vblock;
+        if (r.make) {
+            const sym_expr **e = LM_NEWN(ax->a, const sym_expr *, vrank ? vrank : 1);
+            for (int i = 0; i < vrank; i++)
+                e[i] = r.make->opnds[1 + i]->sym;
+            acc->extent = e;
+        }
         for (int i = 0; i < vrank; i++)
             off[i] = r.off[i];
         base_lost = !is_zero(eoff);

@@ -37,6 +37,8 @@ typedef struct acc_access {
     const tir_tensor *tensor;  /* NULL if it could not be traced to a tensor */
     int rank;
     const sym_expr *const *block; /* block shape, rank entries */
+    const sym_expr *const *extent; /* the extent of each of those dimensions: the tensor's, or the
+                                      view's where the offsets are a view's; NULL if unknown */
     acc_dim dims[TIR_MAX_RANK];
     tir_op *loops[ACC_MAX_LOOPS]; /* enclosing FOR ops, outermost first */
     int nloops;

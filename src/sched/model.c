@@ -1324,6 +1324,12 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
         add_con(c, fix(c, as->expr),
                 lm_arena_printf(ar, "tl.static_assert(%s) at line %d", as->text, as->loc.line));
     }
+    for (int i = 0; i < k->ninbounds; i++) {
+        const sched_inbound *ib = &k->inbounds[i];
+        add_con(c, sub(c, fix(c, ib->last_end), fix(c, ib->extent)),
+                lm_arena_printf(ar, "the last block of '%s' at line %d ends inside dimension %d (no boundary check)",
+                                ib->tensor, ib->line, ib->dim));
+    }
     for (int i = 0; i < k->nfree; i++) {
         const sched_free *fr = &k->frees[i];
         if (fr->must_divide)

@@ -146,6 +146,19 @@ typedef struct sched_free {
     bool pinned;              /* --const gave it a value */
 } sched_free;
 
+/* An access dimension no boundary check pads, whose offsets are not the
+ * plain tiling a must_divide covers: its last block must end inside the
+ * tensor, `last_end <= extent` (sched_summarize; a constraint of the model). */
+typedef struct sched_inbound {
+    const sym_expr *last_end; /* the largest offset over programs and trips, plus the block */
+    const sym_expr *extent;
+    const char *tensor;
+    int dim;
+    int line;
+} sched_inbound;
+
+enum { SCHED_MAX_INBOUNDS = 32 };
+
 typedef struct sched_kernel {
     const tir_func *f;
     const acc_result *acc;
@@ -163,6 +176,8 @@ typedef struct sched_kernel {
     const sym_expr *free_syms[SCHED_MAX_VARS]; /* the kernel's free constexprs */
     int nfree;
     sched_free frees[SCHED_MAX_VARS];          /* the same, classified */
+    sched_inbound inbounds[SCHED_MAX_INBOUNDS];
+    int ninbounds;
     const sym_expr *flops;   /* useful FLOPs of one program (2*M*N*K per dot), symbolic */
     arch_fidelity fidelity;  /* TTNN's default: HiFi2, LoFi when both dot inputs are block-float */
     bool fp32_acc;           /* Dst in 32-bit mode: the kernel stores an fp32 result */

@@ -634,6 +634,119 @@ static bool mentions(const tir_func *f, const sym_expr *var)
     return mentions_in(f->body, var);
 }
 
+/* Whether access x pads dimension dd of its tensor (descriptors pad
+ * everything, block pointers the dimensions boundary_check names). */
+static bool pads_dim(const acc_access *x, int dd)
+{
+    if (x->op->code == TIR_DESC_LOAD || x->op->code == TIR_DESC_STORE)
+        return true;
+    /* a block pointer of lower rank than its tensor views the leading
+       tensor dims as one: its dim j >= 1 is tensor dim j + off */
+    int brank = x->op->opnds[0]->type.rank;
+    int off = x->rank - brank;
+    int j = dd - off >= 1 ? dd - off : 0;
+    return off >= 0 && ((x->op->bcheck >> j) & 1u);
+}
+
+/* The number of values a term's variable takes: the grid's extent for
+ * pid.g, the trip count of the loop whose iv it is; NULL if unknown. */
+static const sym_expr *term_range(const sumctx *c, const acc_access *x, const sym_expr *var)
+{
+    for (int g = 0; g < c->f->grid_rank; g++)
+        if (var == tir_pid_var(c->s, g))
+            return c->f->grid[g];
+    for (int i = 0; i < x->nloops; i++)
+        if (x->loops[i]->iv == var)
+            return x->loops[i]->sym;
+    return NULL;
+}
+
+/* Whether e is at least 0 wherever its variables (sizes, block sizes) are
+ * positive. */
+static bool nonneg(const sym_expr *e)
+{
+    const sym_expr *vars[16];
+    int n = sym_vars(e, vars, 16);
+    if (n > 16)
+        return false;
+    sym_env env = {0};
+    for (int i = 0; i < n; i++)
+        sym_env_set_range(&env, vars[i], 1, (int64_t)1 << 24);
+    int64_t lo, hi;
+    bool ok = sym_bounds(e, &env, &lo, &hi) == SYM_OK && lo >= 0;
+    sym_env_free(&env);
+    return ok;
+}
+
+/* The end of the last block along dimension dd of x: the largest offset
+ * over all trips (every coefficient non-negative) plus the block, as an
+ * expression of the program ids; NULL when that cannot be said, or when it
+ * is the plain tiling `BLOCK * i` over cdiv(extent, BLOCK) values that a
+ * must_divide already covers. */
+static const sym_expr *end_at(sumctx *c, const acc_access *x, int dd)
+{
+    sym_ctx *s = c->s;
+    const acc_dim *d = &x->dims[dd];
+    const sym_expr *blk = x->block[dd], *ext = x->extent[dd];
+    int64_t one;
+    if (!d->affine || !ext || (sym_is_const(blk, &one) && one == 1) || (sym_is_const(ext, &one) && one == 1))
+        return NULL; /* a dimension of one element: a flat index may run on into the one before, or
+                        the analysis placed a block on it that lies along another of equal stride */
+    const sym_expr *hi = d->constant ? d->constant : sym_const(s, 0);
+    if (!nonneg(hi))
+        return NULL;
+    for (int i = 0; i < d->nterms; i++) {
+        const sym_expr *n = term_range(c, x, d->terms[i].var);
+        if (!n || !nonneg(d->terms[i].coeff))
+            return NULL;
+        if (d->nterms == 1 && d->terms[i].coeff == blk && hi == sym_const(s, 0) && n == sym_cdiv(s, ext, blk))
+            return NULL; /* must_divide's case */
+        bool pid = false;
+        for (int g = 0; g < c->f->grid_rank; g++)
+            pid |= d->terms[i].var == tir_pid_var(s, g);
+        /* a program id stays a variable here; a trip index takes its last value */
+        const sym_expr *top = pid ? d->terms[i].var : sym_sub(s, n, sym_const(s, 1));
+        hi = sym_add(s, hi, sym_mul(s, d->terms[i].coeff, top));
+    }
+    return sym_add(s, hi, blk);
+}
+
+/* end_at over the programs: at the first and the last program id along
+ * each axis it depends on (the larger), which is its largest value when it
+ * moves one way along each axis - a trip count that grows with the program
+ * id (a causal loop) included. */
+static const sym_expr *last_end(sumctx *c, const acc_access *x, int dd)
+{
+    const sym_expr *e = end_at(c, x, dd);
+    for (int g = 0; e && g < c->f->grid_rank; g++) {
+        const sym_expr *p = tir_pid_var(c->s, g);
+        if (!sym_depends_on(e, p))
+            continue;
+        const sym_expr *lo = sym_replace(c->s, e, p, sym_const(c->s, 0));
+        const sym_expr *hi = sym_replace(c->s, e, p, sym_sub(c->s, c->f->grid[g], sym_const(c->s, 1)));
+        e = sym_max(c->s, lo, hi);
+    }
+    return e;
+}
+
+/* Accesses without boundary checks stay inside their tensors: for each
+ * unpadded dimension, the last block's end is at most the extent. */
+static void find_inbounds(sumctx *c)
+{
+    sched_kernel *k = c->k;
+    for (int a = 0; a < c->acc->n; a++) {
+        const acc_access *x = &c->acc->acc[a];
+        if (!x->tensor || !x->extent)
+            continue;
+        for (int dd = 0; dd < x->rank && k->ninbounds < SCHED_MAX_INBOUNDS; dd++) {
+            const sym_expr *end = pads_dim(x, dd) ? NULL : last_end(c, x, dd);
+            if (end)
+                k->inbounds[k->ninbounds++] =
+                    (sched_inbound){end, x->extent[dd], x->tensor->name, dd, x->op->loc.line};
+        }
+    }
+}
+
 static void classify_frees(sumctx *c, const sched_free *frees, int nfrees)
 {
     sched_kernel *k = c->k;
@@ -656,17 +769,7 @@ static void classify_frees(sumctx *c, const sched_free *frees, int nfrees)
                 const sym_expr *dim = x->tensor->shape[dd];
                 fr->dim = fr->block_dim ? sym_max(c->s, fr->dim, dim) : dim;
                 fr->block_dim = true;
-                /* block pointers pad where boundary_check says; descriptors always pad */
-                bool pads = x->op->code == TIR_DESC_LOAD || x->op->code == TIR_DESC_STORE;
-                if (!pads) {
-                    /* a block pointer of lower rank than its tensor views the leading
-                       tensor dims as one: its dim j >= 1 is tensor dim j + off */
-                    int brank = x->op->opnds[0]->type.rank;
-                    int off = x->rank - brank;
-                    int j = dd - off >= 1 ? dd - off : 0;
-                    pads = off >= 0 && ((x->op->bcheck >> j) & 1u);
-                }
-                if (!pads)
+                if (!pads_dim(x, dd))
                     fr->must_divide = dim;
             }
         }
@@ -724,6 +827,7 @@ bool sched_summarize(sched_kernel *k, const tir_func *f, const acc_result *acc, 
             k->fp32_acc = true;
 
     classify_frees(&c, frees, nfrees);
+    find_inbounds(&c);
     walk_block(&c, f->body);
     if (c.failed)
         return false;

@@ -1152,6 +1152,20 @@ static const sym_expr *rebuild(sym_ctx *c, const sym_expr *e, const sym_env *env
 }
 
 const sym_expr *sym_subst(sym_ctx *c, const sym_expr *e, const sym_env *env) { return rebuild(c, e, env); }
+
+const sym_expr *sym_replace(sym_ctx *c, const sym_expr *e, const sym_expr *var, const sym_expr *by)
+{
+    if (e == var)
+        return by;
+    if (e->kind == SYM_CONST || e->kind == SYM_VAR || !sym_depends_on(e, var))
+        return e;
+    exprvec a = {0};
+    for (int i = 0; i < e->nargs; i++)
+        LM_PUSH(&a, sym_replace(c, e->args[i], var, by));
+    const sym_expr *r = sym_make(c, e->kind, a.items, (int)a.len);
+    LM_VEC_FREE(&a);
+    return r;
+}
 const sym_expr *sym_simplify(sym_ctx *c, const sym_expr *e) { return rebuild(c, e, NULL); }
 
 /* ---- printing ---------------------------------------------------------------- */

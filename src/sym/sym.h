@@ -105,6 +105,9 @@ sym_status sym_eval(const sym_expr *e, const sym_env *env, int64_t *out);
 sym_status sym_bounds(const sym_expr *e, const sym_env *env, int64_t *lo, int64_t *hi);
 /* Replace bound variables by their values and re-simplify. */
 const sym_expr *sym_subst(sym_ctx *c, const sym_expr *e, const sym_env *env);
+/* Replace every occurrence of the variable var by the expression `by`, and
+ * re-simplify. */
+const sym_expr *sym_replace(sym_ctx *c, const sym_expr *e, const sym_expr *var, const sym_expr *by);
 
 /* ---- text --------------------------------------------------------------- */
 /* Stable, readable text: `cdiv(M, BLOCK_M)`, `2*BLOCK_K + 1`, `min(a, b)`. */

@@ -1077,6 +1077,21 @@ static void subst_vars_depends(void **state)
     assert_ptr_equal(sym_subst(C, e, &env), K(23));
     sym_env_free(&env);
 
+    /* a variable replaced by an expression, re-simplified: cdiv(x, y) + z*x at
+       x = y - 1 no longer mentions x and is cdiv(3, 4) + 3*3 = 10 at y = 4,
+       z = 3; at x = 2*y it is 2 + 2*y*z */
+    const sym_expr *r1 = sym_replace(C, e, x, sym_sub(C, y, K(1)));
+    assert_false(sym_depends_on(r1, x));
+    sym_env at = {0};
+    sym_env_set(&at, y, 4);
+    sym_env_set(&at, z, 3);
+    int64_t v1;
+    assert_int_equal(sym_eval(r1, &at, &v1), SYM_OK);
+    assert_int_equal(v1, 10);
+    sym_env_free(&at);
+    assert_ptr_equal(sym_replace(C, e, x, mul(K(2), y)), add(K(2), mul(K(2), mul(y, z))));
+    assert_ptr_equal(sym_replace(C, e, V("w"), K(5)), e);
+
     const sym_expr *r = sym_raw(C, SYM_ADD, (const sym_expr *[]){y, raw2(SYM_MUL, x, y), z}, 3);
     const sym_expr *out[3] = {0};
     assert_int_equal(sym_vars(r, out, 3), 3);

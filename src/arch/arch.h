@@ -97,6 +97,9 @@ typedef struct arch_desc {
     double sfpu_exp_tile_cycles; /* exp on one tile (approximate mode) */
     double sfpu_exp_exact_tile_cycles;
     double sfpu_recip_tile_cycles;
+    double sfpu_sqrt_tile_cycles;    /* sqrt, rsqrt and sigmoid of one tile, accurate modes */
+    double sfpu_rsqrt_tile_cycles;
+    double sfpu_sigmoid_tile_cycles;
     double reduce_tile_cycles;   /* row reduction (max or sum) of one tile */
     double bcast_tile_cycles;    /* element-wise op with a broadcast operand */
     double unpack_bpc;           /* unpacker bytes/cycle from L1 */

@@ -345,8 +345,8 @@ const df_field *df_field_lookup(df_op op, const char *key)
 /* ---- names -------------------------------------------------------------------- */
 
 static const char *const eltop_names[DF_NELTOPS] = {"add", "sub", "mul", "max"};
-static const char *const sfpuop_names[DF_NSFPUOPS] = {"exp", "exp2", "log", "recip", "neg", "scale",
-                                                      "gtz", "gez", "ltz", "lez", "eqz", "nez"};
+static const char *const sfpuop_names[DF_NSFPUOPS] = {
+    "exp", "exp2", "log", "recip", "sqrt", "rsqrt", "sigmoid", "neg", "scale", "gtz", "gez", "ltz", "lez", "eqz", "nez"};
 static const char *const redop_names[DF_NREDOPS] = {"max", "sum"};
 static const char *const bcast_names[DF_NBCASTS] = {"none", "col", "row", "scalar"};
 static const char *const role_names[] = {"input", "output", "scratch"};

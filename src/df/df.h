@@ -72,6 +72,9 @@ typedef enum df_sfpuop {
     DF_EXP2,
     DF_LOG,
     DF_RECIP,
+    DF_SQRT,
+    DF_RSQRT, /* 1 / sqrt(x) */
+    DF_SIGMOID, /* 1 / (1 + exp(-x)), the SFPU's accurate form */
     DF_NEG,
     DF_SCALE, /* multiply by the float field `scalar` */
     DF_GTZ,   /* comparisons with zero: 1.0 where true, else 0.0 */

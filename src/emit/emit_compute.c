@@ -29,6 +29,7 @@ static const char *const bcast_names[DF_NBCASTS] = {"loomc::NO_BCAST", "loomc::B
                                                     "loomc::BCAST_SCALAR"};
 static const char *const sfpu_names[DF_NSFPUOPS] = {
     [DF_EXP] = "loomc::EXP", [DF_EXP2] = "loomc::EXP2", [DF_LOG] = "loomc::LOG", [DF_RECIP] = "loomc::RECIP",
+    [DF_SQRT] = "loomc::SQRT", [DF_RSQRT] = "loomc::RSQRT", [DF_SIGMOID] = "loomc::SIGMOID",
     [DF_NEG] = "loomc::NEG", [DF_SCALE] = "loomc::SCALE", [DF_GTZ] = "loomc::GTZ", [DF_GEZ] = "loomc::GEZ",
     [DF_LTZ] = "loomc::LTZ", [DF_LEZ] = "loomc::LEZ", [DF_EQZ] = "loomc::EQZ", [DF_NEZ] = "loomc::NEZ",
 };

@@ -27,7 +27,7 @@ typedef struct scan {
     lm_diag *d;
     bool ok;
     bool exact_exp2;      /* an exp2 in exact mode (approximate ones: info->approx_exp) */
-    lm_loc exp2_loc;
+    bool sqrt;            /* a sqrt, accurate only with math_approx_mode off */
 } scan;
 
 static void use_expr(scan *s, const df_expr *e)
@@ -85,8 +85,10 @@ static bool translated(df_op op)
     }
 }
 
-/* The exp2 calls of a kernel share its math_approx_mode: note which modes it needs. */
-static void note_exp2(scan *s, const df_stmt *st)
+/* The exp2 and sqrt calls of a kernel share its math_approx_mode (sqrt_tile
+ * has no mode of its own; the simulator computes it in the accurate mode):
+ * note which modes it needs. */
+static void note_mode(scan *s, const df_stmt *st)
 {
     if (st->op == DF_SFPU && st->sub == DF_EXP2) {
         if (st->exact)
@@ -94,9 +96,26 @@ static void note_exp2(scan *s, const df_stmt *st)
         else
             s->info->approx_exp = true;
     }
+    if (st->op == DF_SFPU && st->sub == DF_SQRT)
+        s->sqrt = true;
     if (st->op == DF_CHAIN)
         for (int k = 0; k < st->nbody; k++)
-            note_exp2(s, st->body[k]);
+            note_mode(s, st->body[k]);
+}
+
+/* False after reporting a kernel that needs both math_approx_modes. */
+static bool one_mode(scan *s, const df_stmt *st)
+{
+    if (!s->info->approx_exp || (!s->exact_exp2 && !s->sqrt))
+        return true;
+    if (s->exact_exp2)
+        lm_error(s->d, st->loc, "the compute kernel of class '%s' has exp2 both exact and in the approximate mode; "
+                 "loomc emit sets one math_approx_mode per kernel", s->c->name);
+    else
+        lm_error(s->d, st->loc, "the compute kernel of class '%s' has a sqrt, whose accurate mode needs "
+                 "math_approx_mode off, and an exp2 in the approximate mode; loomc emit sets one "
+                 "math_approx_mode per kernel", s->c->name);
+    return false;
 }
 
 static void scan_body(scan *s, df_stmt *const *body, int n)
@@ -115,10 +134,8 @@ static void scan_body(scan *s, df_stmt *const *body, int n)
             s->ok = false;
             return;
         }
-        note_exp2(s, st);
-        if (s->exact_exp2 && s->info->approx_exp) {
-            lm_error(s->d, st->loc, "the compute kernel of class '%s' has exp2 both exact and in the approximate mode; "
-                     "loomc emit sets one math_approx_mode per kernel", s->c->name);
+        note_mode(s, st);
+        if (!one_mode(s, st)) {
             s->ok = false;
             return;
         }

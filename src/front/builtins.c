@@ -619,6 +619,7 @@ UNARY(log, TIR_LOG)
 UNARY(log2, TIR_LOG2)
 UNARY(sqrt, TIR_SQRT)
 UNARY(rsqrt, TIR_RSQRT)
+UNARY(sigmoid, TIR_SIGMOID)
 UNARY(abs, TIR_ABS)
 #undef UNARY
 
@@ -846,6 +847,7 @@ static const tl_fn tl_fns[] = {
     {"log2", h_log2},
     {"sqrt", h_sqrt},
     {"rsqrt", h_rsqrt},
+    {"sigmoid", h_sigmoid},
     {"abs", h_abs},
     {"max", h_max},
     {"min", h_min},
@@ -870,14 +872,14 @@ static const char *const tl_unsupported[] = {
     "sort", "histogram", "associative_scan", "reduce", "rand", "randn", "randint", "randint4x", "rand4x",
     "inline_asm_elementwise", "debug_barrier", "join", "split", "interleave", "dot_scaled", "gather", "flip",
     "ravel", "xor_sum", "umulhi", "sin", "cos", "floor", "ceil", "erf", "fdiv", "div_rn", "sqrt_rn", "log1p",
-    "clamp", "softmax", "sigmoid", "swizzle2d", "map_elementwise", "full_like", "topk", "assume",
+    "clamp", "softmax", "swizzle2d", "map_elementwise", "full_like", "topk", "assume",
     "make_tensor_descriptor_from_tensor", "cat", "split_dim", "tensor", "pointer_type", "block_type",
 };
 
 /* Methods of tiles that are the tl.* function of the same name. */
 static const char *const tile_methods[] = {"to", "trans", "permute", "reshape", "view", "expand_dims",
                                            "broadcast_to", "sum", "max", "min", "exp", "exp2", "log", "log2",
-                                           "sqrt", "rsqrt", "abs", "cast"};
+                                           "sqrt", "rsqrt", "sigmoid", "abs", "cast"};
 
 static handler find_tl(const char *name)
 {

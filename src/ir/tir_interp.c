@@ -492,6 +492,7 @@ static bool op_unary(xrun *x, const tir_op *op)
         case TIR_LOG2: FLOOP(log2f(p[k])); break;
         case TIR_SQRT: FLOOP(sqrtf(p[k])); break;
         case TIR_RSQRT: FLOOP(1.0f / sqrtf(p[k])); break;
+        case TIR_SIGMOID: FLOOP(1.0f / (1.0f + expf(-p[k]))); break;
         default: return fail(x, op, "not defined on floating-point operands");
         }
 #undef FLOOP

@@ -70,6 +70,7 @@
     X(LOG2, "log2", 1, 1, 1, PURE | ELEM | UNARY | FLOATONLY)                      \
     X(SQRT, "sqrt", 1, 1, 1, PURE | ELEM | UNARY | FLOATONLY)                      \
     X(RSQRT, "rsqrt", 1, 1, 1, PURE | ELEM | UNARY | FLOATONLY)                    \
+    X(SIGMOID, "sigmoid", 1, 1, 1, PURE | ELEM | UNARY | FLOATONLY)                \
     X(WHERE, "where", 3, 3, 1, PURE | ELEM)                                        \
     /* reductions over `axis` */                                                  \
     X(REDUCE_MAX, "reduce_max", 1, 1, 1, PURE | REDUCE)                            \

@@ -234,6 +234,9 @@ static double fold(tir_opcode c, double a, double b)
     case TIR_EXP2: return exp2(a);
     case TIR_LOG: return log(a);
     case TIR_LOG2: return log2(a);
+    case TIR_SQRT: return sqrt(a);
+    case TIR_RSQRT: return 1.0 / sqrt(a);
+    case TIR_SIGMOID: return 1.0 / (1.0 + exp(-a));
     default: return NAN;
     }
 }
@@ -397,6 +400,9 @@ static void classify_op(lw *L, const tir_op *op)
     case TIR_EXP2:
     case TIR_LOG:
     case TIR_LOG2:
+    case TIR_SQRT:
+    case TIR_RSQRT:
+    case TIR_SIGMOID:
         if (host_float(L, op->opnds[0], &a)) {
             v->kind = VK_CONST;
             v->c = fold(op->code, a, 0);

@@ -250,6 +250,9 @@ static void emit_cop(kctx *K, const tir_op *op)
     case TIR_EXP2:
     case TIR_LOG:
     case TIR_LOG2:
+    case TIR_SQRT:
+    case TIR_RSQRT:
+    case TIR_SIGMOID:
     case TIR_CAST:
         lw_emit_unary(K, op);
         return;

@@ -435,6 +435,9 @@ void lw_emit_unary(kctx *K, const tir_op *op)
     case TIR_EXP2: so = DF_EXP2; break;
     case TIR_LOG: so = DF_LOG; break;
     case TIR_NEG: so = DF_NEG; break;
+    case TIR_SQRT: so = DF_SQRT; break;
+    case TIR_RSQRT: so = DF_RSQRT; break;
+    case TIR_SIGMOID: so = DF_SIGMOID; break;
     default:
         lw_fail(L, op->loc, "'%s' has no SFPU op", tir_op_name(op->code));
         return;

@@ -226,6 +226,9 @@ static bool elementwise(lw *L, const tir_op *op)
     case TIR_EXP2:
     case TIR_LOG:
     case TIR_LOG2:
+    case TIR_SQRT:
+    case TIR_RSQRT:
+    case TIR_SIGMOID:
     case TIR_CAST:
         return true;
     case TIR_WHERE:

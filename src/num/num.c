@@ -352,6 +352,9 @@ void num_tile_unop(float *dst, const float *a, num_unop op)
         case NUM_LOG: dst[i] = logf(x); break;
         case NUM_RECIP: dst[i] = 1.0f / x; break;
         case NUM_NEG: dst[i] = -x; break;
+        case NUM_SQRT: dst[i] = sqrtf(x); break;
+        case NUM_RSQRT: dst[i] = (float)(1.0 / sqrt((double)x)); break;
+        case NUM_SIGMOID: dst[i] = (float)(1.0 / (1.0 + exp(-(double)x))); break;
         default: LM_BUG("num_tile_unop: bad op %d", (int)op);
         }
     }

@@ -54,6 +54,9 @@ typedef enum num_unop {
     NUM_LOG,
     NUM_RECIP,
     NUM_NEG,
+    NUM_SQRT,    /* the SFPU's accurate modes, as exact fp32 functions (docs/numerics.md) */
+    NUM_RSQRT,
+    NUM_SIGMOID, /* 1 / (1 + exp(-x)) */
 } num_unop;
 /* Broadcast of operand b: none, b's column 0 across columns (a per-row
  * scalar), or b's row 0 across rows (a per-column scalar). */

@@ -997,6 +997,9 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
         case SCHED_OP_ELTWISE: cyc = a->eltwise_tile_cycles; break;
         case SCHED_OP_EXP: cyc = a->sfpu_exp_tile_cycles; break;
         case SCHED_OP_RECIP: cyc = a->sfpu_recip_tile_cycles; break;
+        case SCHED_OP_SQRT: cyc = a->sfpu_sqrt_tile_cycles; break;
+        case SCHED_OP_RSQRT: cyc = a->sfpu_rsqrt_tile_cycles; break;
+        case SCHED_OP_SIGMOID: cyc = a->sfpu_sigmoid_tile_cycles; break;
         case SCHED_OP_REDUCE:
             cyc = a->reduce_tile_cycles;
             /* the lowering folds a sum: each input tile one element-wise

@@ -101,8 +101,11 @@ typedef struct sched_work {
 typedef enum sched_opkind {
     SCHED_OP_MATMUL,  /* a dot (see sched_dot) */
     SCHED_OP_ELTWISE, /* binary element-wise on the FPU (incl. a broadcast operand, where) */
-    SCHED_OP_EXP,     /* exp/exp2/log/log2/sqrt/... on the SFPU */
+    SCHED_OP_EXP,     /* exp/exp2/log/log2 on the SFPU */
     SCHED_OP_RECIP,   /* reciprocal on the SFPU (the divisor of a div) */
+    SCHED_OP_SQRT,    /* sqrt, rsqrt, sigmoid on the SFPU, each its own figure */
+    SCHED_OP_RSQRT,
+    SCHED_OP_SIGMOID,
     SCHED_OP_REDUCE,  /* row or column reduction */
     SCHED_OP_COPY,    /* a format conversion or move through Dst */
 } sched_opkind;

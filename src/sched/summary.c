@@ -479,9 +479,13 @@ static void do_compute(sumctx *c, const tir_op *op)
     case TIR_EXP2:
     case TIR_LOG:
     case TIR_LOG2:
+        add_elt(c, SCHED_OP_EXP, op, tiles, op->opnds, 1, pack);
+        break;
     case TIR_SQRT:
     case TIR_RSQRT:
-        add_elt(c, SCHED_OP_EXP, op, tiles, op->opnds, 1, pack);
+    case TIR_SIGMOID:
+        add_elt(c, op->code == TIR_SQRT ? SCHED_OP_SQRT : op->code == TIR_RSQRT ? SCHED_OP_RSQRT : SCHED_OP_SIGMOID, op,
+                tiles, op->opnds, 1, pack);
         break;
     case TIR_DIV: {
         /* a / b = a * recip(b): the reciprocal on b's own tiles, then a multiply */
@@ -792,7 +796,10 @@ static void sum_work(sumctx *c)
         case SCHED_OP_MATMUL: dst = &w->matmul; break;
         case SCHED_OP_ELTWISE: dst = &w->eltwise; break;
         case SCHED_OP_EXP:
-        case SCHED_OP_RECIP: dst = &w->sfpu; break;
+        case SCHED_OP_RECIP:
+        case SCHED_OP_SQRT:
+        case SCHED_OP_RSQRT:
+        case SCHED_OP_SIGMOID: dst = &w->sfpu; break;
         case SCHED_OP_REDUCE: dst = &w->reduce; break;
         case SCHED_OP_COPY: dst = &w->copy; break;
         }

@@ -16,7 +16,8 @@
  *           broadcast, mask as one element-wise pass, reduce_tile_cycles per input tile
  *           (a folded sum: eltwise_tile_cycles per tile after a row's first
  *           and reduce_tile_cycles per row), SFPU exp
- *           and exp2 (approximate or exact), recip; log costs as exact exp,
+ *           and exp2 (approximate or exact), recip, sqrt, rsqrt, sigmoid
+ *           (each its own figure); log costs as exact exp,
  *           neg/scale, copy and fill as one element-wise pass; a chain
  *           the sum of its steps' cycles (unpack: its input once and the
  *           other operand of each binary step; pack: once)
@@ -212,6 +213,12 @@ static double sfpu_cycles(sim *s, const df_stmt *st)
         return a->sfpu_exp_exact_tile_cycles;
     case DF_RECIP:
         return a->sfpu_recip_tile_cycles;
+    case DF_SQRT:
+        return a->sfpu_sqrt_tile_cycles;
+    case DF_RSQRT:
+        return a->sfpu_rsqrt_tile_cycles;
+    case DF_SIGMOID:
+        return a->sfpu_sigmoid_tile_cycles;
     default:
         return a->eltwise_tile_cycles;
     }
@@ -233,6 +240,15 @@ static void sfpu_tile(sim *s, const df_stmt *st, float *dst, const float *pa)
         break;
     case DF_RECIP:
         num_tile_unop(dst, pa, NUM_RECIP);
+        break;
+    case DF_SQRT:
+        num_tile_unop(dst, pa, NUM_SQRT);
+        break;
+    case DF_RSQRT:
+        num_tile_unop(dst, pa, NUM_RSQRT);
+        break;
+    case DF_SIGMOID:
+        num_tile_unop(dst, pa, NUM_SIGMOID);
         break;
     case DF_NEG:
         num_tile_unop(dst, pa, NUM_NEG);

@@ -111,6 +111,8 @@ for arch in wormhole_n150 blackhole_p150; do
     case_ "chain_$arch" $arch tests/kernels/eltwise_chain.py --shape M=256,N=256
     # two launches, the second reading the first's scratch tensor from DRAM
     case_ "splitk_$arch" $arch tests/kernels/splitk_sum.py --kernel shifted --shape M=256,K=1024
+    # sigmoid and sqrt on the SFPU (a gated activation), edges not multiples of 32
+    case_ "swiglu_$arch" $arch tests/expect/run/sfpu/swiglu.py --shape M=90,N=70
 done
 
 # dataflow programs as written (loomc sim --emit): every compute op besides matmul, with fp32

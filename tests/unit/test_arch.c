@@ -325,10 +325,13 @@ static const char tiny[] =
     "    sfpu_exp_tile_cycles: 256\n"                                               /* 37 */
     "    sfpu_exp_exact_tile_cycles: 768\n"                                         /* 38 */
     "    sfpu_recip_tile_cycles: 512\n"                                             /* 39 */
-    "    unpack_bytes_per_cycle: 64\n"                                              /* 40 */
-    "    pack_bytes_per_cycle: 64\n"                                                /* 41 */
+    "    sfpu_sqrt_tile_cycles: 896\n"                                              /* 40 */
+    "    sfpu_rsqrt_tile_cycles: 1024\n"                                            /* 41 */
+    "    sfpu_sigmoid_tile_cycles: 1355\n"                                          /* 42 */
+    "    unpack_bytes_per_cycle: 64\n"                                              /* 43 */
+    "    pack_bytes_per_cycle: 64\n"                                                /* 44 */
     "  overhead: {kernel_launch_cycles: 1000, cb_handshake_cycles: 30,"
-    " semaphore_cycles: 10, barrier_cycles: 10, dst_handoff_cycles: 16, op_init_cycles: 70}\n";         /* 42 */
+    " semaphore_cycles: 10, barrier_cycles: 10, dst_handoff_cycles: 16, op_init_cycles: 70}\n";         /* 45 */
 
 /* `tiny` with the first `from` replaced by `to`. */
 static char *edit(const char *from, const char *to)

@@ -233,7 +233,7 @@ typedef struct compiled {
 
 /* Compile path at shapes, summarise with the lowering's plan, and build the
  * model of the first candidate. */
-static void compile_model(compiled *x, const char *path, const char *shapes)
+static void compile_model_on(compiled *x, const char *path, const char *shapes, const arch_desc *a)
 {
     static char sbuf[256];
     fe_kv sk[16];
@@ -244,15 +244,17 @@ static void compile_model(compiled *x, const char *path, const char *shapes)
     o.launch.shapes = sk;
     o.launch.nshapes = parse_kv(shapes, sk, 16, sbuf, sizeof sbuf);
     assert_true(drv_compile(&x->r, &o, &x->d));
-    drv_sched_opts so = {.arch = WH};
+    drv_sched_opts so = {.arch = a};
     assert_true(drv_summarize(&x->r, &so, &x->d));
     sched_kernel *k = x->r.sched->job.k[0];
-    assert_true(sched_lower_l1(k, WH, &x->r.sched->bound, x->r.sym, &x->r.arena));
+    assert_true(sched_lower_l1(k, a, &x->r.sched->bound, x->r.sym, &x->r.arena));
     sched_cands cs;
-    sched_candidates(&cs, k, WH, &x->r.sched->bound, x->r.sym, &x->r.arena);
+    sched_candidates(&cs, k, a, &x->r.sched->bound, x->r.sym, &x->r.arena);
     assert_true(cs.n >= 1);
-    assert_true(sched_model_build(&x->m, k, &cs.c[0], WH, &x->r.sched->bound, "", x->r.sym, &x->r.arena, &x->d));
+    assert_true(sched_model_build(&x->m, k, &cs.c[0], a, &x->r.sched->bound, "", x->r.sym, &x->r.arena, &x->d));
 }
+
+static void compile_model(compiled *x, const char *path, const char *shapes) { compile_model_on(x, path, shapes, WH); }
 
 static int64_t term_at(compiled *x, sched_termkind kind, int level, const char *name, const char *at)
 {
@@ -318,6 +320,33 @@ static void chain_of_ops(void **st)
     assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), cdiv(3 * T * tb * 1000, milli(a->unpack_bpc)) + inits);
     assert_int_equal(term_at(&x, SCHED_T_COMPUTE, 0, "compute", at), want);
     drv_free(&x.r);
+}
+
+/* sqrt, rsqrt and sigmoid, each read once by the next, then z = y * w
+ * (tests/unit/data/sfpu_chain.py): one chain of four steps, priced as in
+ * chain_in_dst with its math the sum of the steps' figures, each read from
+ * the description (on both chips, whose figures differ). */
+static void sfpu_chain_figures(void **st)
+{
+    (void)st;
+    const arch_desc *as[] = {WH, BH};
+    for (int i = 0; i < 2; i++) {
+        const arch_desc *a = as[i];
+        compiled x;
+        compile_model_on(&x, "tests/unit/data/sfpu_chain.py", "M=1024,N=128", a);
+        sched_kernel *k = x.r.sched->job.k[0];
+        assert_int_equal(k->nchains, 3);
+        const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.w=2,depth.z=2";
+        int64_t tb = a->tile_bytes[ARCH_FP32], T = 8;
+        int64_t u = cdiv(2 * T * tb * 1000, milli(a->unpack_bpc)), p = cdiv(T * tb * 1000, milli(a->pack_bpc));
+        int64_t m = cdiv(T * (milli(a->sfpu_sqrt_tile_cycles) + milli(a->sfpu_rsqrt_tile_cycles) +
+                              milli(a->sfpu_sigmoid_tile_cycles) + milli(a->eltwise_tile_cycles)),
+                         1000);
+        int64_t want = LM_MAX(LM_MAX(u, m), p) + 2 * llround(a->dst_handoff_cycles) +
+                       3 * llround(a->cb_handshake_cycles);
+        assert_int_equal(term_at(&x, SCHED_T_COMPUTE, 0, "compute", at), want);
+        drv_free(&x.r);
+    }
 }
 
 /* y = exp(x) read once, by z = y * w (tests/unit/data/dst_chain.py): the
@@ -576,6 +605,7 @@ int main(void)
         cmocka_unit_test(candidates_lower),
         cmocka_unit_test(chain_of_ops),
         cmocka_unit_test(chain_in_dst),
+        cmocka_unit_test(sfpu_chain_figures),
         cmocka_unit_test(clipped_block_commands),
         cmocka_unit_test(forward_along_route),
     };

@@ -469,6 +469,64 @@ static void broadcast_binops(void **state)
     assert_true(d[10] == 510.0f);
 }
 
+/* Within half an ulp of the exact value (ref, in double): the rounding of a
+ * correctly rounded fp32 result. */
+static void assert_rounded(float got, double ref)
+{
+    double ulp = ldexp(1.0, ilogb(ref) - 23);
+    if (!(fabs((double)got - ref) <= 0.5 * ulp * (1 + 1e-9)))
+        fail_msg("got %.9g, exact %.17g (ulp %g)", got, ref, ulp);
+}
+
+/* sqrt, rsqrt and sigmoid: the SFPU's accurate modes, modelled as fp32
+ * functions rounded once (docs/numerics.md): exact on squares and powers of
+ * 4, within half an ulp of the double-precision value elsewhere, IEEE at the
+ * edges, and sigmoid's symmetry. */
+static void sfpu_roots_sigmoid(void **state)
+{
+    (void)state;
+    static float a[TE], d[TE];
+    /* geometric from 2^-40 to 2^40: every exponent, many mantissas */
+    for (int i = 0; i < TE; i++)
+        a[i] = (float)ldexp(1.0 + (i % 7) / 7.0, i * 80 / TE - 40);
+    num_tile_unop(d, a, NUM_SQRT);
+    for (int i = 0; i < TE; i++)
+        assert_rounded(d[i], sqrt((double)a[i]));
+    num_tile_unop(d, a, NUM_RSQRT);
+    for (int i = 0; i < TE; i++)
+        assert_rounded(d[i], 1.0 / sqrt((double)a[i]));
+    for (int i = 0; i < TE; i++)
+        a[i] = (float)(i - 512) / 16.0f; /* -32 .. 32 */
+    num_tile_unop(d, a, NUM_SIGMOID);
+    for (int i = 0; i < TE; i++)
+        assert_rounded(d[i], 1.0 / (1.0 + exp(-(double)a[i])));
+    assert_true(d[512] == 0.5f);
+    /* sigmoid(-x) = 1 - sigmoid(x): both within half an ulp, and for x > 0
+       the ulp of 1 - s is at most that of s (s >= 1/2) */
+    for (int i = 1; i < 512; i++)
+        assert_true(fabs((double)d[512 - i] - (1.0 - (double)d[512 + i])) <= ldexp(1.0, -24));
+    /* squares and powers of 4 are exact */
+    float sq[] = {0.25f, 4.0f, 9.0f, 1048576.0f, 0x1p-100f};
+    float rt[] = {0.5f, 2.0f, 3.0f, 1024.0f, 0x1p-50f};
+    for (int i = 0; i < TE; i++)
+        a[i] = sq[i % 5];
+    num_tile_unop(d, a, NUM_SQRT);
+    for (int i = 0; i < 5; i++)
+        assert_true(d[i] == rt[i]);
+    num_tile_unop(d, a, NUM_RSQRT);
+    assert_true(d[0] == 2.0f && d[1] == 0.5f && d[3] == 1.0f / 1024 && d[4] == 0x1p50f);
+    /* the edges */
+    float e[] = {0.0f, -1.0f, INFINITY, NAN, 200.0f, -200.0f};
+    for (int i = 0; i < TE; i++)
+        a[i] = e[i % 6];
+    num_tile_unop(d, a, NUM_SQRT);
+    assert_true(d[0] == 0.0f && isnan(d[1]) && isinf(d[2]) && isnan(d[3]));
+    num_tile_unop(d, a, NUM_RSQRT);
+    assert_true(isinf(d[0]) && d[0] > 0 && isnan(d[1]) && d[2] == 0.0f && isnan(d[3]));
+    num_tile_unop(d, a, NUM_SIGMOID);
+    assert_true(d[0] == 0.5f && d[2] == 1.0f && isnan(d[3]) && d[4] == 1.0f && d[5] == 0.0f);
+}
+
 static void unops_scale_transpose(void **state)
 {
     (void)state;
@@ -827,6 +885,7 @@ int main(void)
         cmocka_unit_test(reduce_rows),
         cmocka_unit_test(broadcast_binops),
         cmocka_unit_test(unops_scale_transpose),
+        cmocka_unit_test(sfpu_roots_sigmoid),
         cmocka_unit_test(approximate_exp_error),
         cmocka_unit_test(approximate_exp2),
         cmocka_unit_test(ref_matmul_small),

@@ -75,6 +75,9 @@ static inline void toy_arch(arch_desc *a)
     a->sfpu_exp_tile_cycles = 256;
     a->sfpu_exp_exact_tile_cycles = 768;
     a->sfpu_recip_tile_cycles = 512;
+    a->sfpu_sqrt_tile_cycles = 896;
+    a->sfpu_rsqrt_tile_cycles = 1024;
+    a->sfpu_sigmoid_tile_cycles = 1355;
     a->reduce_tile_cycles = 32;
     a->bcast_tile_cycles = 8;
     a->unpack_bpc = 64;

@@ -21,6 +21,7 @@
 #include "compute_kernel_api/eltwise_unary/fill.h"
 #include "compute_kernel_api/eltwise_unary/negative.h"
 #include "compute_kernel_api/eltwise_unary/recip.h"
+#include "compute_kernel_api/eltwise_unary/sqrt.h"
 #include "compute_kernel_api/mask.h"
 #include "compute_kernel_api/matmul.h"
 #include "compute_kernel_api/pack.h"
@@ -167,10 +168,12 @@ inline void binary_dst(Binop op, bool rev, uint32_t b, int32_t tb) {
     }
 }
 
-enum Sfpu { EXP, EXP2, LOG, RECIP, NEG, SCALE, GTZ, GEZ, LTZ, LEZ, EQZ, NEZ };
+enum Sfpu { EXP, EXP2, LOG, RECIP, SQRT, RSQRT, SIGMOID, NEG, SCALE, GTZ, GEZ, LTZ, LEZ, EQZ, NEZ };
 
-// An SFPU function on Dst[d]: exp exact or in the chip's approximate mode; exp2 as the
-// kernel's math_approx_mode says; scale multiplies by `scalar`.
+// An SFPU function on Dst[d]: exp exact or in the chip's approximate mode; exp2 and sqrt as
+// the kernel's math_approx_mode says (loomc emit keeps it off where there is a sqrt); rsqrt
+// and sigmoid in their accurate modes (sigmoid_tile's fast_and_approx is false by default);
+// scale multiplies by `scalar`.
 inline void sfpu(Sfpu op, bool exact, float scalar, uint32_t d) {
     switch (op) {
     case EXP:
@@ -180,6 +183,9 @@ inline void sfpu(Sfpu op, bool exact, float scalar, uint32_t d) {
     case EXP2: exp2_tile_init(), exp2_tile(d); break;
     case LOG: log_tile_init(), log_tile(d); break;
     case RECIP: recip_tile_init(), recip_tile(d); break;
+    case SQRT: sqrt_tile_init(), sqrt_tile(d); break;
+    case RSQRT: rsqrt_tile_init<false>(), rsqrt_tile<false>(d); break;
+    case SIGMOID: sigmoid_tile_init<false>(), sigmoid_tile(d); break;
     case NEG: negative_tile_init(), negative_tile(d); break;
     case SCALE: binop_with_scalar_tile_init(), mul_unary_tile(d, bits(scalar)); break;
     case GTZ: gtz_tile_init(), gtz_tile(d); break;

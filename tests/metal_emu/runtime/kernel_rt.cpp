@@ -18,7 +18,8 @@
 extern "C" void num_tile_matmul_acc(float *dst, const float *a, const float *b, int fidelity);
 extern "C" void num_pack_tile(float *t, int format);
 // num_binop: add 0, sub 1, mul 2, max 3; num_bcast: none 0, col 1, row 2, scalar 3;
-// num_unop: exp 0, exp approx 1, exp2 2, exp2 approx 3, log 4, recip 5, neg 6; num_reduce: max 0, sum 1
+// num_unop: exp 0, exp approx 1, exp2 2, exp2 approx 3, log 4, recip 5, neg 6, sqrt 7, rsqrt 8,
+// sigmoid 9; num_reduce: max 0, sum 1
 extern "C" void num_tile_binop(float *dst, const float *a, const float *b, int op, int bcast);
 extern "C" void num_tile_unop(float *dst, const float *a, int op);
 extern "C" void num_tile_scale(float *dst, const float *a, float s);
@@ -609,6 +610,12 @@ void emu_sfpu(int op, uint32_t idst, uint32_t param, bool approx) {
     case EMU_LOG: num_tile_unop(dr, dr, 4); break;
     case EMU_RECIP: num_tile_unop(dr, dr, 5); break;
     case EMU_NEG: num_tile_unop(dr, dr, 6); break;
+    case EMU_SQRT:
+    case EMU_RSQRT:
+    case EMU_SIGMOID:
+        if (approx) fail("the approximate mode of sqrt, rsqrt or sigmoid is not emulated");
+        num_tile_unop(dr, dr, op == EMU_SQRT ? 7 : op == EMU_RSQRT ? 8 : 9);
+        break;
     case EMU_MUL_SCALAR: num_tile_scale(dr, dr, x); break;
     case EMU_ADD_SCALAR:
         for (float &v : dr) v += x;

@@ -183,6 +183,23 @@ ALWI void log_tile(uint32_t idst) { emu_sfpu(EMU_LOG, idst, 0, false); }
 ALWI void negative_tile_init() {}
 ALWI void negative_tile(uint32_t idst) { emu_sfpu(EMU_NEG, idst, 0, false); }
 
+// compute_kernel_api.h (rsqrt and sigmoid with their mode as a template argument),
+// eltwise_unary/sqrt.h (sqrt follows the kernel's math_approx_mode); only the accurate
+// modes are emulated
+template <bool fast_and_approx = true>
+ALWI void rsqrt_tile_init() {}
+template <bool fast_and_approx = true>
+ALWI void rsqrt_tile(uint32_t idst) { emu_sfpu(EMU_RSQRT, idst, 0, fast_and_approx); }
+template <bool fast_and_approx = false>
+ALWI void sigmoid_tile_init() {}
+template <int vec_mode = (int)VectorMode::RC, bool fast_and_approx = false>
+ALWI void sigmoid_tile(uint32_t idst) {
+    static_assert(vec_mode == (int)VectorMode::RC, "only whole tiles are emulated");
+    emu_sfpu(EMU_SIGMOID, idst, 0, fast_and_approx);
+}
+ALWI void sqrt_tile_init() {}
+ALWI void sqrt_tile(uint32_t idst) { emu_sfpu(EMU_SQRT, idst, 0, APPROX); }
+
 // eltwise_unary/binop_with_scalar.h: the scalar is a float's bit pattern
 ALWI void binop_with_scalar_tile_init() {}
 ALWI void mul_unary_tile(uint32_t idst, uint32_t param1) { emu_sfpu(EMU_MUL_SCALAR, idst, param1, false); }

@@ -53,6 +53,7 @@ typedef struct field {
 #define INTF(k, m, lo, hi) {k, F_INT, false, OFF(m), lo, hi, false, NULL}
 #define I64F(k, m, lo, hi) {k, F_I64, false, OFF(m), lo, hi, false, NULL}
 #define POSF(k, m, hi) {k, F_NUM, false, OFF(m), 0, hi, true, NULL}  /* (0, hi] */
+#define OPOSF(k, m, hi) {k, F_NUM, true, OFF(m), 0, hi, true, NULL}  /* (0, hi], may be absent */
 #define NNEGF(k, m, hi) {k, F_NUM, false, OFF(m), 0, hi, false, NULL} /* [0, hi] */
 #define BOOLF(k, m) {k, F_BOOL, false, OFF(m), 0, 0, false, NULL}
 #define ENDF {NULL, F_MAP, false, 0, 0, 0, false, NULL}
@@ -176,9 +177,9 @@ static const field pcompute_f[] = {
     POSF("sfpu_exp_tile_cycles", sfpu_exp_tile_cycles, MAX_TILE_CYCLES),
     POSF("sfpu_exp_exact_tile_cycles", sfpu_exp_exact_tile_cycles, MAX_TILE_CYCLES),
     POSF("sfpu_recip_tile_cycles", sfpu_recip_tile_cycles, MAX_TILE_CYCLES),
-    POSF("sfpu_sqrt_tile_cycles", sfpu_sqrt_tile_cycles, MAX_TILE_CYCLES),
-    POSF("sfpu_rsqrt_tile_cycles", sfpu_rsqrt_tile_cycles, MAX_TILE_CYCLES),
-    POSF("sfpu_sigmoid_tile_cycles", sfpu_sigmoid_tile_cycles, MAX_TILE_CYCLES),
+    OPOSF("sfpu_sqrt_tile_cycles", sfpu_sqrt_tile_cycles, MAX_TILE_CYCLES),
+    OPOSF("sfpu_rsqrt_tile_cycles", sfpu_rsqrt_tile_cycles, MAX_TILE_CYCLES),
+    OPOSF("sfpu_sigmoid_tile_cycles", sfpu_sigmoid_tile_cycles, MAX_TILE_CYCLES),
     POSF("unpack_bytes_per_cycle", unpack_bpc, MAX_BPC),
     POSF("pack_bytes_per_cycle", pack_bpc, MAX_BPC),
     ENDF,
@@ -945,9 +946,24 @@ static void check_banks(ctx *c, const char *path, const arch_xy *pos, int n, boo
  * set aside: a check that reads a field already reported broken is skipped
  * (a grid wider than the NoC is not checked against its noc_x list, a
  * broken noc_x list not against the DRAM endpoints). */
+/* The SFPU figures a description may leave out (written before the chip's
+ * sqrt, rsqrt and sigmoid were described): each accurate function costs as
+ * the accurate exp, a routine of similar length; sigmoid as an exp and a
+ * reciprocal (docs/arch.md). */
+static void sfpu_defaults(arch_desc *a)
+{
+    if (a->sfpu_sqrt_tile_cycles <= 0)
+        a->sfpu_sqrt_tile_cycles = a->sfpu_exp_exact_tile_cycles;
+    if (a->sfpu_rsqrt_tile_cycles <= 0)
+        a->sfpu_rsqrt_tile_cycles = a->sfpu_exp_exact_tile_cycles;
+    if (a->sfpu_sigmoid_tile_cycles <= 0)
+        a->sfpu_sigmoid_tile_cycles = a->sfpu_exp_exact_tile_cycles + a->sfpu_recip_tile_cycles;
+}
+
 static void cross_check(ctx *c)
 {
     arch_desc *a = c->a;
+    sfpu_defaults(a);
     bool cols_ok = a->grid_w <= a->noc_w, rows_ok = a->grid_h <= a->noc_h;
     if (!cols_ok)
         lm_error(c->d, rloc(c, "structure.grid.width"),

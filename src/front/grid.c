@@ -30,6 +30,11 @@
  * extent into A * B (and each G that divides a divisor of the program id),
  * and where both occur, makes them program ids of a grid axis each. If the
  * linear program id is still used elsewhere, the kernel keeps its 1-D grid.
+ *
+ * First, a persistent loop - `for tile in tl.range(pid, num_tiles, G)`
+ * over G programs, the whole kernel - is unfolded into the grid of
+ * num_tiles programs it folds (unfold_persistent), so its tile id can be
+ * split like any program id.
  */
 #include "front/check_int.h"
 
@@ -275,9 +280,92 @@ static bool try_axis(chk *c, int g)
     return false;
 }
 
+/* ---- persistent loops ---------------------------------------------------- */
+
+/* How many ops of blk (and the regions in it) read v. */
+static int count_uses(const tir_block *blk, const tir_value *v)
+{
+    int n = 0;
+    for (const tir_op *op = blk->first; op; op = op->next) {
+        for (int i = 0; i < op->nopnds; i++)
+            n += op->opnds[i] == v;
+        for (int r = 0; r < op->nregions; r++)
+            if (op->regions[r])
+                n += count_uses(op->regions[r], v);
+    }
+    return n;
+}
+
+static bool has_effect(const tir_op *op)
+{
+    return op->code == TIR_FOR || op->code == TIR_IF || tir_op_has(op->code, TIR_P_READ) ||
+           tir_op_has(op->code, TIR_P_WRITE);
+}
+
+/* The persistent loop over axis g, `for t in range(pid, T, G)` with G the
+ * axis's number of programs, carrying nothing, where the program id and
+ * tl.num_programs(g) serve only that loop and nothing else at the top of
+ * the kernel reads or writes memory; NULL if there is none. */
+static tir_op *persistent_loop(chk *c, int g, tir_value *pid)
+{
+    tir_func *f = c->f;
+    tir_op *loop = NULL;
+    for (tir_op *op = f->body->first; op; op = op->next) {
+        if (op->code == TIR_FOR && !loop)
+            loop = op;
+        else if (has_effect(op))
+            return NULL;
+    }
+    if (!loop || tir_for_ncarried(loop) || tir_for_lo(loop) != pid || count_uses(f->body, pid) != 1)
+        return NULL;
+    const tir_value *step = tir_for_step(loop), *hi = tir_for_hi(loop);
+    if (!step->sym || step->sym != f->grid[g] || !hi->sym)
+        return NULL;
+    for (int k = 0; k < f->grid_rank; k++)
+        if (sym_depends_on(hi->sym, tir_pid_var(c->s, k)))
+            return NULL;
+    for (tir_op *op = f->body->first; op; op = op->next)
+        if (op->code == TIR_NUM_PROGRAMS && op->ival == g && op->results[0] != step &&
+            count_uses(f->body, op->results[0]))
+            return NULL;
+    return loop;
+}
+
+/* `for t in range(pid, T, G)` over G programs visits every t in [0, T)
+ * exactly once, so it is the kernel over a grid of T programs with t the
+ * program id, folded onto G: on a spatial chip, where the scheduler places
+ * the programs, the loop unfolds. Its body moves to the top level. */
+static void unfold_persistent(chk *c, int g)
+{
+    tir_func *f = c->f;
+    tir_value *pid = program_id_value(f, g);
+    tir_op *loop = pid ? persistent_loop(c, g, pid) : NULL;
+    if (!loop)
+        return;
+    tir_value *var = tir_for_var(loop);
+    const sym_expr *T = tir_for_hi(loop)->sym;
+    tir_op *at = loop;
+    for (tir_op *op = loop->regions[0]->first, *next; op; op = next) {
+        next = op->next;
+        if (op->code == TIR_YIELD)
+            continue;
+        tir_op_remove(op);
+        tir_op_insert_after(f->body, at, op);
+        at = op;
+    }
+    tir_op_remove(loop);
+    tir_replace_uses(f->body, var, pid);
+    if (var->name)
+        pid->name = var->name;
+    f->grid[g] = T;
+    reinfer(c, f->body);
+}
+
 void chk_grid_delinearise(chk *c)
 {
     int rank = c->f->grid_rank;
-    for (int g = 0; g < rank; g++)
+    for (int g = 0; g < rank; g++) {
+        unfold_persistent(c, g);
         try_axis(c, g);
+    }
 }

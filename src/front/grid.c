@@ -303,7 +303,7 @@ static bool has_effect(const tir_op *op)
 }
 
 /* The persistent loop over axis g, `for t in range(pid, T, G)` with G the
- * axis's number of programs, carrying nothing, where the program id and
+ * axis's number of programs (or S over min(S, T) programs), carrying nothing, where the program id and
  * tl.num_programs(g) serve only that loop and nothing else at the top of
  * the kernel reads or writes memory; NULL if there is none. */
 static tir_op *persistent_loop(chk *c, int g, tir_value *pid)
@@ -319,7 +319,9 @@ static tir_op *persistent_loop(chk *c, int g, tir_value *pid)
     if (!loop || tir_for_ncarried(loop) || tir_for_lo(loop) != pid || count_uses(f->body, pid) != 1)
         return NULL;
     const tir_value *step = tir_for_step(loop), *hi = tir_for_hi(loop);
-    if (!step->sym || step->sym != f->grid[g] || !hi->sym)
+    /* over min(S, T) programs with step S the visits are a partition too:
+       each program takes one tile where T <= S */
+    if (!step->sym || !hi->sym || (step->sym != f->grid[g] && sym_min(c->s, step->sym, hi->sym) != f->grid[g]))
         return NULL;
     for (int k = 0; k < f->grid_rank; k++)
         if (sym_depends_on(hi->sym, tir_pid_var(c->s, k)))

@@ -194,7 +194,8 @@ cval chk_convert(chk *c, const cval *x, lm_loc xloc, tir_elem e, lm_loc loc);
  * cval.c - reading bound call arguments (chk_bind_args, in expr.c, binds them)
  * ==================================================================== */
 
-enum { MAX_ARGS = 12 };
+/* tl builtins take a few; @triton.jit helpers of real kernels take up to ~20 */
+enum { MAX_ARGS = 32 };
 
 typedef struct cargs {
     cval v[MAX_ARGS];

@@ -412,9 +412,83 @@ static lval eval_binop(lctx *c, const fe_expr *e)
     lfail(c, e->loc, "operator '%s' is not supported in launch specs", op);
 }
 
+static lval eval(lctx *c, const fe_expr *e);
+
+static lval lv_bool(lctx *c, bool b)
+{
+    lval v = lv_int(sym_const(c->sym, b));
+    v.is_bool = true;
+    return v;
+}
+
+/* Python's truth of a launch-spec value (an integer must be known). */
+static bool truth(lctx *c, const lval *v, lm_loc loc)
+{
+    switch (v->kind) {
+    case LV_INT: return known_int(c, v->i, loc, "a condition") != 0;
+    case LV_FLOAT: return v->f != 0.0;
+    case LV_NONE: return false;
+    case LV_STR: return v->str[0] != 0;
+    case LV_TUPLE: return v->n > 0;
+    default: lfail(c, loc, "%s has no truth value in launch specs", lkind_name(v));
+    }
+}
+
+/* a < b, a == b, a is None, ...: numbers (integers known), strings, None. */
+static lval eval_compare(lctx *c, const fe_expr *e)
+{
+    lval x = eval(c, e->a), y = eval(c, e->b);
+    const char *op = e->op;
+    bool is = !strcmp(op, "is") || !strcmp(op, "is not");
+    if (is || x.kind == LV_NONE || y.kind == LV_NONE || x.kind == LV_STR || y.kind == LV_STR) {
+        bool eq = x.kind == y.kind && (x.kind == LV_NONE || (x.kind == LV_STR && !strcmp(x.str, y.str)));
+        bool negate = !strcmp(op, "!=") || !strcmp(op, "is not");
+        if (!is && strcmp(op, "==") && strcmp(op, "!="))
+            lfail(c, e->loc, "operator '%s' compares only numbers in launch specs", op);
+        if (!eq && x.kind == y.kind && x.kind != LV_NONE && x.kind != LV_STR)
+            lfail(c, e->loc, "'%s' of %s is not supported in launch specs", op, lkind_name(&x));
+        return lv_bool(c, eq != negate);
+    }
+    double a, b;
+    if (x.kind == LV_INT && y.kind == LV_INT) {
+        a = (double)known_int(c, x.i, e->a->loc, "a comparison");
+        b = (double)known_int(c, y.i, e->b->loc, "a comparison");
+    } else {
+        a = as_float(c, &x, e->a->loc);
+        b = as_float(c, &y, e->b->loc);
+    }
+    bool r;
+    if (!strcmp(op, "<"))
+        r = a < b;
+    else if (!strcmp(op, "<="))
+        r = a <= b;
+    else if (!strcmp(op, ">"))
+        r = a > b;
+    else if (!strcmp(op, ">="))
+        r = a >= b;
+    else if (!strcmp(op, "=="))
+        r = a == b;
+    else if (!strcmp(op, "!="))
+        r = a != b;
+    else
+        lfail(c, e->loc, "operator '%s' is not supported in launch specs", op);
+    return lv_bool(c, r);
+}
+
 static lval eval(lctx *c, const fe_expr *e)
 {
     switch (e->kind) {
+    case FE_E_COMPARE: return eval_compare(c, e);
+    case FE_E_BOOLOP: {
+        /* Python's: the value that decides */
+        lval x = eval(c, e->a);
+        bool t = truth(c, &x, e->a->loc);
+        return !strcmp(e->op, "and") ? (t ? eval(c, e->b) : x) : (t ? x : eval(c, e->b));
+    }
+    case FE_E_IFEXP: {
+        lval cond = eval(c, e->b);
+        return eval(c, truth(c, &cond, e->b->loc) ? e->a : e->c);
+    }
     case FE_E_INT: return lv_int(sym_const(c->sym, e->ival));
     case FE_E_BOOL: {
         lval v = lv_int(sym_const(c->sym, e->ival));
@@ -484,6 +558,8 @@ static lval eval(lctx *c, const fe_expr *e)
             return lv_float(-x.f);
         if (!strcmp(e->op, "+") && (x.kind == LV_INT || x.kind == LV_FLOAT))
             return x;
+        if (!strcmp(e->op, "not"))
+            return lv_bool(c, !truth(c, &x, e->a->loc));
         lfail(c, e->loc, "operator '%s' is not supported on %s in launch specs", e->op, lkind_name(&x));
     }
     case FE_E_CALL: return eval_call(c, e);

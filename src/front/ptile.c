@@ -65,6 +65,7 @@ struct chk_playout {
     tir_value *multv[TIR_MAX_RANK];
     int nwrap;
     pterm wrap[TIR_MAX_RANK];          /* dim: the tile dim wrapped */
+    bool trans;                        /* the block is the transpose of the tile (see in_tensor_order) */
 };
 
 /* ---- scalar arithmetic ------------------------------------------------------ */
@@ -386,6 +387,29 @@ static void place_view(chk *c, const pform *f, const tir_type *pt, lm_loc loc, c
         chk_fail(c, loc, "this tile of pointers has no tl.arange range: all its elements point to one place");
 }
 
+/* A 2-D tile whose first dimension walks the tensor's later dimension (B
+ * read as b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] with B
+ * stored [N, K]; K^T of attention): its view takes the tensor's order and
+ * the tile is the transpose of the block, as `tl.trans` of a block pointer
+ * in that order gives - the form the tile layout holds. */
+static void in_tensor_order(chk_playout *lay, const pterm **vt)
+{
+    if (lay->vrank != 2 || lay->tdim[0] < lay->tdim[1])
+        return;
+    int t = lay->tdim[0];
+    lay->tdim[0] = lay->tdim[1], lay->tdim[1] = t;
+    const sym_expr *m = lay->mult[0];
+    lay->mult[0] = lay->mult[1], lay->mult[1] = m;
+    tir_value *mv = lay->multv[0];
+    lay->multv[0] = lay->multv[1], lay->multv[1] = mv;
+    const pterm *p = vt[0];
+    vt[0] = vt[1], vt[1] = p;
+    for (int i = 0; i < lay->rank; i++)
+        if (lay->vdim[i] >= 0)
+            lay->vdim[i] = 1 - lay->vdim[i];
+    lay->trans = true;
+}
+
 /* The summands of an integer scalar built with + and - (NULL-terminated). */
 static int summands(chk *c, tir_value *v, tir_value **out, int n, int max, lm_loc loc)
 {
@@ -474,6 +498,7 @@ static tir_value *materialise(chk *c, tir_value *p, lm_loc loc)
     lay->shape = p->type.shape;
     const pterm *vt[TIR_MAX_RANK];
     place_view(c, &f, &p->type, loc, lay, vt);
+    in_tensor_order(lay, vt);
     tir_value *start[TIR_MAX_RANK];
     for (int v = 0; v < lay->vrank; v++)
         start[v] = vt[v]->start;
@@ -725,6 +750,8 @@ void chk_ptile_verify(chk *c)
 /* A block load's tile brought back to the pointer tile's shape. */
 static tir_value *unview(chk *c, tir_value *x, const chk_playout *lay, lm_loc loc)
 {
+    if (lay->trans)
+        x = chk_transpose(c, x, loc, "a transposed tile of pointers");
     if (lay->vrank == lay->rank)
         return x;
     return chk_build1(c, TIR_VIEW, loc, chk_tile_t(c, x->type.elem, lay->rank, lay->shape), x, NULL, NULL);
@@ -772,8 +799,14 @@ void chk_ptile_store(chk *c, const cargs *a, lm_loc call)
     unsigned bits = bounds_of(c, a, 2, lay, conds, locs);
     tir_type whole = tir_t_tile(c->a, bp->type.elem, lay->rank, lay->shape);
     tir_value *v = chk_store_value(c, &a->v[1], aloc(a, 1), &whole, "the stored value");
-    if (lay->vrank != lay->rank)
+    if (lay->trans) {
+        const sym_expr *sh[2] = {bp->type.shape[1], bp->type.shape[0]};
+        if (lay->vrank != lay->rank)
+            v = chk_build1(c, TIR_VIEW, call, chk_tile_t(c, v->type.elem, 2, sh), v, NULL, NULL);
+        v = chk_transpose(c, v, call, "a transposed tile of pointers");
+    } else if (lay->vrank != lay->rank) {
         v = chk_build1(c, TIR_VIEW, call, chk_tile_t(c, v->type.elem, bp->type.rank, bp->type.shape), v, NULL, NULL);
+    }
     tir_value *ops[2] = {bp, v};
     tir_op *op = tir_op_build(&c->b, TIR_STORE, call, ops, 2, NULL, 0);
     op->bcheck = bits;

@@ -91,6 +91,36 @@ static bool view_strides(lw *L, const acc_access *aa, int64_t *out)
  * whose schedule fixes its NoC goes on that kernel. */
 static df_kernel_kind noc_kernel(sched_noc n) { return n == SCHED_NOC_1 ? DF_WRITER : DF_READER; }
 
+/* Whether a block pointer's dimensions of more than one element walk its
+ * tensor's dimensions out of order (order=(0, 1): the tile is the
+ * transpose of the block as the layout holds it). */
+static bool view_permuted(lw *L, const acc_access *aa)
+{
+    const tir_op *m = lw_make_of(aa->op->opnds[0]);
+    const tir_tensor *t = aa->tensor;
+    const tir_type *bt = &aa->op->opnds[0]->type;
+    if (!m || !t || !t->strides || m->code != TIR_MAKE_BLOCK_PTR || bt->rank != m->rank)
+        return false;
+    bool used[TIR_MAX_RANK] = {0};
+    int last = -1;
+    for (int i = 0; i < m->rank; i++) {
+        const sym_expr *st = m->opnds[1 + m->rank + i]->sym;
+        int d = t->rank - 1;
+        while (d >= 0 && (used[d] || !st || t->strides[d] != st))
+            d--;
+        int64_t n;
+        if (d < 0 || !lw_ev(L, bt->shape[i], &n, aa->op->loc))
+            return false;
+        used[d] = true;
+        if (n <= 1)
+            continue;
+        if (d < last)
+            return true;
+        last = d;
+    }
+    return false;
+}
+
 bool lw_plan_access(lw *L, int idx)
 {
     const acc_access *aa = &L->acc->acc[idx];
@@ -107,6 +137,12 @@ bool lw_plan_access(lw *L, int idx)
     if (!aa->affine) {
         lw_fail(L, loc, "the offsets of this access of '%s' are not affine in the program and loop indices",
              aa->tensor->name);
+        return false;
+    }
+    if (view_permuted(L, aa)) {
+        lw_fail(L, loc, "this block of '%s' walks the tensor's dimensions out of order (its last dimension is not "
+                        "the tensor's last): load the block in the tensor's order and transpose it with tl.trans",
+                aa->tensor->name);
         return false;
     }
     x->tensor = lw_tensor_index(L, aa->tensor);

@@ -326,11 +326,14 @@ void lw_plan_stores(lw *L)
             }
             if (turns) {
                 /* a column vector stored as a row: transposed into the CB */
-            } else if (ri->rl == R_RESULT && lw_only_use(L, r) == op &&
-                       (ri->fmt == tf || (L->st[ri->st].inplace && one_trip(L, L->def[r])))) {
+            } else if (ri->rl == R_RESULT && lw_only_use(L, r) == op && L->st[ri->st].inplace &&
+                       (ri->fmt == tf || one_trip(L, L->def[r]))) {
                 /* written out straight from where it was made; an accumulator
                    whose loop runs once never adds in L1, so it can be packed
-                   in the tensor's format at once */
+                   in the tensor's format at once. Only an accumulator in
+                   place: a carry that ping-pongs pushes a page every trip
+                   (its initial value first), which a writer waiting on the
+                   CB would take and write out before the loop is done */
                 store *cs = &L->st[ri->st];
                 cs->writer_pops = true;
                 cs->fmt = tf;

@@ -1,5 +1,5 @@
-# C = A @ B^T with block pointers, B stored as (N, K) and read through a
-# (K, N) view with order (0, 1); ptr_matmul_bt.py is the pointer-style twin.
+# C = A @ B^T with block pointers: B stored as (N, K), read in its own order and
+# transposed with tl.trans; ptr_matmul_bt.py is the pointer-style twin.
 import triton
 import triton.language as tl
 import loomc
@@ -13,15 +13,15 @@ def matmul_bt_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     pid_n = tl.program_id(1)
     a_bp = tl.make_block_ptr(a_ptr, (M, K), (stride_am, stride_ak), (pid_m * BLOCK_M, 0),
                              (BLOCK_M, BLOCK_K), (1, 0))
-    b_bp = tl.make_block_ptr(b_ptr, (K, N), (stride_bk, stride_bn), (0, pid_n * BLOCK_N),
-                             (BLOCK_K, BLOCK_N), (0, 1))
+    b_bp = tl.make_block_ptr(b_ptr, (N, K), (stride_bn, stride_bk), (pid_n * BLOCK_N, 0),
+                             (BLOCK_N, BLOCK_K), (1, 0))
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k in range(0, K, BLOCK_K):
         a = tl.load(a_bp, boundary_check=(0, 1), padding_option="zero")
         b = tl.load(b_bp, boundary_check=(0, 1), padding_option="zero")
-        acc += tl.dot(a, b)
+        acc += tl.dot(a, tl.trans(b))
         a_bp = tl.advance(a_bp, (0, BLOCK_K))
-        b_bp = tl.advance(b_bp, (BLOCK_K, 0))
+        b_bp = tl.advance(b_bp, (0, BLOCK_K))
     c_bp = tl.make_block_ptr(c_ptr, (M, N), (stride_cm, stride_cn), (pid_m * BLOCK_M, pid_n * BLOCK_N),
                              (BLOCK_M, BLOCK_N), (1, 0))
     tl.store(c_bp, acc, boundary_check=(0, 1))

@@ -361,6 +361,12 @@ static void classify_op(lw *L, const tir_op *op)
         }
         if (xi->bc == BC_NONE && xi->er == 1 && xi->ec == 1 && v->er == 1 && v->ec == 1)
             return; /* one element as it is (a scalar stored through a one-element block) */
+        if (op->code == TIR_EXPAND_DIMS && x->type.rank == 1 && L->row[x->uid] && xi->bc == BC_NONE && !xi->trans &&
+            v->ec == 1 && v->er == xi->ec && v->er > 1) {
+            /* `x[:, None]` of a row: its column, a transpose of its own */
+            set_tile(L, r, r->uid, op->loc);
+            return;
+        }
         if (xi->bc == BC_SCALAR || xi->rank == 0) {
             v->bc = BC_SCALAR;
             return;

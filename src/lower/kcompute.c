@@ -150,6 +150,29 @@ static void end_of_body(kctx *K, const tir_op *f)
     }
 }
 
+/* `x[:, None]` of a row vector (classify.c makes it a root): the row's
+ * tiles transposed into a column. */
+static void emit_turn(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    const vinfo *xi = V(L, op->opnds[0]);
+    int cb;
+    int64_t at;
+    if (!lw_read_at(K, xi->root, &cb, &at, op->loc))
+        return;
+    const vinfo *xr = &L->v[xi->root];
+    int r = V(L, op->results[0])->root;
+    int out = lw_out_open(K, r);
+    df_stmt *s = S(K, DF_TRANSPOSE);
+    s->cb = cb;
+    s->at = C(K, at);
+    s->cb_out = out;
+    s->rows = C(K, xr->tr);
+    s->cols = C(K, xr->tc);
+    lw_put(K, s);
+    lw_out_close(K, r);
+}
+
 static void emit_cstore(kctx *K, const tir_op *op)
 {
     lw *L = K->L;
@@ -259,6 +282,9 @@ static void emit_cop(kctx *K, const tir_op *op)
     case TIR_REDUCE_MAX:
     case TIR_REDUCE_SUM:
         lw_emit_reduce(K, op);
+        return;
+    case TIR_EXPAND_DIMS:
+        emit_turn(K, op);
         return;
     case TIR_WHERE:
         lw_emit_where(K, op);

@@ -139,11 +139,12 @@ int lw_axis(const lw *L, const tir_op *op)
 }
 
 /* Whether a store writes a column vector as a row: a [1, N] view of one,
- * or one stored through a one-dimensional block (which lies along the
- * layout's columns). The compute transposes it into the writer's CB. */
+ * or one stored through a block one element high (a 1-D block, which lies
+ * along the layout's columns). The compute transposes it into the writer's
+ * CB. */
 bool lw_store_turns(const vinfo *vi, const access *x)
 {
     if (vi->kind != VK_TILE || vi->bc != BC_NONE || vi->trans)
         return false;
-    return vi->tview || (vi->rank == 1 && x->aa->rank == 1);
+    return vi->tview || (vi->rank == 1 && x->rows_el == 1 && x->cols_el > 1);
 }

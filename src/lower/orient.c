@@ -13,8 +13,9 @@
  *    lies along the tensor's last dimension: the tile layout's columns),
  *    and the view of a [1, N] block as [N];
  *  - columns: a reduction of a block, `x[:, None]` (broadcast across
- *    columns), and the view of a [N, 1] block as [N].
- * Loads, reductions and `x[:, None]` decide; stores and views only lean
+ *    columns; a row there is transposed), and the view of a [N, 1] block
+ *    as [N].
+ * Loads and reductions decide; stores, views and `x[:, None]` only lean
  * (a column stored into a row block, or viewed as one, is transposed on
  * the way out, as a store of `x[None, :]` is), so they choose only for a
  * class nothing decides, and only when they agree. A class with no
@@ -143,8 +144,9 @@ static void walk_op(orient *o, const tir_op *op)
             mark(o, r, OR_COL, op->loc);
         return;
     case TIR_EXPAND_DIMS:
+        /* a row made a column is turned (a transpose) */
         if (is_vector(op->opnds[0]) && op->ival == 1)
-            mark(o, op->opnds[0], OR_COL, op->loc);
+            lean(o, op->opnds[0], OR_COL);
         return;
     case TIR_VIEW:
         if (is_vector(r) && is_vector(op->opnds[0]))

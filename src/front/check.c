@@ -173,7 +173,10 @@ static tir_value *loop_bound(chk *c, const cargs *a, int i, loop_kind k, const c
                  chk_describe(c, v));
     if (v->kind == C_INT && v->is_bool)
         chk_fail(c, aloc(a, i), "the %s of a loop must be an integer, got a bool", what);
-    return chk_int_scalar(c, v, aloc(a, i), lm_arena_printf(c->a, "the %s of %s", what, a->fname));
+    const char *name = lm_arena_printf(c->a, "the %s of %s", what, a->fname);
+    tir_value *b = chk_int_scalar(c, v, aloc(a, i), name);
+    chk_reject_from_memory(c, b, aloc(a, i), name);
+    return b;
 }
 
 static void exec_for(chk *c, const fe_stmt *s)

@@ -221,6 +221,8 @@ int chk_int_tuple(chk *c, const cval *v, lm_loc loc, const char *what, tir_value
 tir_value *chk_value_of_kind(chk *c, const cargs *a, int i, tir_kind k, const char *what);
 
 tir_value *chk_store_value(chk *c, const cval *v, lm_loc loc, const tir_type *bt, const char *what);
+/* Fail, saying why, if the integer v depends on data loaded from memory. */
+void chk_reject_from_memory(chk *c, const tir_value *v, lm_loc loc, const char *what);
 
 /* ======================================================================
  * ptile.c - tiles of pointers as block accesses

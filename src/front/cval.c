@@ -437,3 +437,27 @@ tir_value *chk_value_of_kind(chk *c, const cargs *a, int i, tir_kind k, const ch
                              : "a tensor descriptor",
              chk_describe(c, v));
 }
+
+/* Whether an integer value depends on what a load reads (a sequence length
+ * or a page number taken from a tensor). */
+static bool from_memory_depth(const tir_value *v, int depth)
+{
+    const tir_op *d = v ? v->def : NULL;
+    if (!d || depth > 64)
+        return false;
+    if (d->code == TIR_LOAD || d->code == TIR_DESC_LOAD)
+        return true;
+    for (int i = 0; i < d->nopnds; i++)
+        if (d->opnds[i]->type.kind == TIR_TILE && from_memory_depth(d->opnds[i], depth + 1))
+            return true;
+    return false;
+}
+
+void chk_reject_from_memory(chk *c, const tir_value *v, lm_loc loc, const char *what)
+{
+    if (from_memory_depth(v, 0))
+        chk_fail(c, loc, "%s is read from memory at run time (a ragged length or a page table): loomc schedules "
+                         "problems whose sizes are known when it compiles, and cannot size or place programs by "
+                         "what the data holds",
+                 what);
+}

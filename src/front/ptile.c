@@ -464,6 +464,7 @@ static tir_value *quotient(chk *c, tir_value *x, const sym_expr *st)
 static tir_value *place_loose(chk *c, const chk_playout *lay, tir_value *base, tir_value *loose, tir_value **start,
                               lm_loc loc)
 {
+    chk_reject_from_memory(c, loose, loc, "an offset of this tile of pointers");
     tir_value *parts[32];
     int n = summands(c, loose, parts, 0, (int)LM_COUNT(parts), loc);
     tir_value *rest = NULL;
@@ -490,6 +491,8 @@ static tir_value *materialise(chk *c, tir_value *p, lm_loc loc)
 {
     pform f;
     tir_value *base = ptr_form(c, p, loc, &f);
+    for (const tir_value *b = base; b->def && b->def->code == TIR_ADDPTR; b = b->def->opnds[0])
+        chk_reject_from_memory(c, b->def->opnds[1], loc, "an offset of this tile of pointers");
     chk_playout *lay = LM_NEW(c->a, chk_playout);
     lay->tensor = tensor_of(c, base);
     if (!lay->tensor || !lay->tensor->strides)
@@ -662,6 +665,7 @@ static void read_mask(chk *c, const cval *mv, lm_loc mloc, const chk_playout *la
 static void defer(chk *c, const tir_op *op, const chk_playout *lay, int vd, tir_value *start, tir_value *bound,
                   bool le, bool wrap, lm_loc loc)
 {
+    chk_reject_from_memory(c, bound, loc, "the bound of this mask");
     if (c->nproofs == c->capproofs) {
         int cap = c->capproofs ? 2 * c->capproofs : 8;
         chk_proof *n = LM_NEWN(c->a, chk_proof, (size_t)cap);
@@ -829,6 +833,8 @@ static tir_value *scalar_block(chk *c, tir_value *p, lm_loc loc)
     const tir_tensor *t = tensor_of(c, base);
     if (!t || !t->strides)
         chk_fail(c, loc, "the base of this pointer is not a pointer argument bound to a tensor");
+    if (off)
+        chk_reject_from_memory(c, off, loc, "the offset of this pointer");
     int r = t->rank;
     tir_value *start[TIR_MAX_RANK] = {0}, *rest = NULL, *parts[32];
     int n = off ? summands(c, off, parts, 0, (int)LM_COUNT(parts), loc) : 0;

@@ -114,7 +114,9 @@ static int compile(loomc_ctx *c, int top_k)
                              .shapes = c->shapes.items,
                              .nshapes = (int)c->shapes.len,
                              .consts = c->consts.items,
-                             .nconsts = (int)c->consts.len}};
+                             .nconsts = (int)c->consts.len},
+                  .includes = c->includes.items,
+                  .nincludes = (int)c->includes.len};
     drv_sched_opts so = sched_opts(c, top_k > 0 ? top_k : 1);
     c->job_live = true;
     if (!drv_compile(&c->r, &o, &c->d) || !drv_schedule(&c->r, &so, &c->d))

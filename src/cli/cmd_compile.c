@@ -24,6 +24,10 @@ static const cli_option compile_opts[] = {
      "set an option of the launch spec, or pin a free constexpr\n(the scheduler then keeps that value); repeatable", 0},
     {"--kernel", CLI_SHARED, 0, "NAME", NULL, 0, 0,
      "the launch spec to use, or a kernel it launches", 0},
+    {"--include", CLI_SHARED, 0, "DIR", NULL, 0, 0,
+     "a folder where the kernel's imports of its project's\n"
+     "other modules are found, after the kernel's own;\n"
+     "repeatable", 0},
     {"--top", CLI_COUNT, C_TOP, "K", NULL, 1, 1000,
      "also list the K best schedules across candidates", 0},
     {"--json", CLI_FLAG, C_JSON, NULL, NULL, 0, 0,

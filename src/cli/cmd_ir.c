@@ -18,6 +18,10 @@ static const cli_option ir_opts[] = {
      "the launch spec to use, or a kernel it launches (only\n"
      "that kernel's launches are printed); needed when the\n"
      "file has several launch specs", 0},
+    {"--include", CLI_SHARED, 0, "DIR", NULL, 0, 0,
+     "a folder where the kernel's imports of its project's\n"
+     "other modules are found, after the kernel's own;\n"
+     "repeatable", 0},
     {"--help", CLI_FLAG, I_HELP, NULL, NULL, 0, 0, "show this text", 0},
     {"-h", CLI_FLAG, I_HELP, NULL, NULL, 0, 0, NULL, 0},
 };

@@ -28,6 +28,10 @@ static const cli_option run_opts[] = {
      "an option of the launch spec, or pin a free constexpr", 0},
     {"--kernel", CLI_SHARED, 0, "NAME", NULL, 0, 0,
      "the launch spec to use, or a kernel it launches", 0},
+    {"--include", CLI_SHARED, 0, "DIR", NULL, 0, 0,
+     "a folder where the kernel's imports of its project's\n"
+     "other modules are found, after the kernel's own;\n"
+     "repeatable", 0},
     {"--schedule", CLI_VALUE, R_SCHEDULE, "loom", "loom", 0, 0,
      "loomc's solver chooses (default)", 0},
     {"--schedule", CLI_MORE, R_SCHEDULE, "PLAN.json", NULL, 0, 0,

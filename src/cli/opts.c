@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 bool cli_opt(int argc, char **argv, int *i, const char *name, const char **val, bool *err)
 {
@@ -175,6 +176,12 @@ static cli_take once(cli_kernel_opts *k, const char *opt, const char **slot, con
     return CLI_TAKEN;
 }
 
+static cli_take push_include(cli_kernel_opts *k, const char *dir)
+{
+    LM_PUSH(&k->includes, dir);
+    return CLI_TAKEN;
+}
+
 cli_take cli_kernel_opt(cli_kernel_opts *k, int argc, char **argv, int *i)
 {
     const char *val = NULL;
@@ -186,6 +193,8 @@ cli_take cli_kernel_opt(cli_kernel_opts *k, int argc, char **argv, int *i)
         t = err || !cli_parse_kvs(k->cmd, "--const", val, CLI_KV_NAMES, &k->consts, k->arena) ? CLI_BAD : CLI_TAKEN;
     else if (cli_opt(argc, argv, i, "--kernel", &val, &err))
         t = err ? CLI_BAD : once(k, "--kernel", &k->kernel, val);
+    else if (cli_opt(argc, argv, i, "--include", &val, &err))
+        t = err ? CLI_BAD : push_include(k, val);
     else if (k->arch_needed && cli_opt(argc, argv, i, "--arch", &val, &err))
         t = err ? CLI_BAD : once(k, "--arch", &k->arch, val);
     else
@@ -220,6 +229,14 @@ bool cli_kernel_complete(const cli_kernel_opts *k)
         cli_usage_error(k->cmd, "%s", k->arch_needed);
         return false;
     }
+    for (size_t i = 0; i < k->includes.len; i++) {
+        struct stat st;
+        if (stat(k->includes.items[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+            cli_usage_error(k->cmd, "--include %s: %s", k->includes.items[i],
+                            errno && stat(k->includes.items[i], &st) != 0 ? strerror(errno) : "not a folder");
+            return false;
+        }
+    }
     return true;
 }
 
@@ -232,12 +249,15 @@ void cli_kernel_drv_opts(const cli_kernel_opts *k, drv_opts *o)
     o->launch.nshapes = (int)k->shapes.len;
     o->launch.consts = k->consts.items;
     o->launch.nconsts = (int)k->consts.len;
+    o->includes = k->includes.items;
+    o->nincludes = (int)k->includes.len;
 }
 
 void cli_kernel_opts_free(cli_kernel_opts *k)
 {
     LM_VEC_FREE(&k->shapes);
     LM_VEC_FREE(&k->consts);
+    LM_VEC_FREE(&k->includes);
 }
 
 /* ---- option tables ---------------------------------------------------------- */

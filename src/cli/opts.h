@@ -43,6 +43,7 @@ typedef struct cli_kernel_opts {
     const char *kernel;      /* --kernel */
     const char *arch;        /* --arch NAME|FILE */
     cli_kvs shapes, consts;  /* --shape, --const */
+    LM_VEC(const char *) includes; /* --include DIR, in order */
     lm_arena *arena;         /* holds the parsed names */
     const struct cli_command *table; /* the command's options, for "did you mean" (NULL: none) */
 } cli_kernel_opts;

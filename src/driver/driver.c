@@ -48,6 +48,9 @@ bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
 
     /* names and the launch spec */
     fe_names_init(&r->names, r->mod, &r->arena);
+    r->modules = lm_xcalloc(1, sizeof *r->modules);
+    drv_modules_init(r->modules, o, &r->arena, d);
+    r->names.loader = &r->modules->loader;
     r->spec = fe_read_launch(&r->names, &o->launch, r->sym, &r->arena, d);
     if (!r->spec)
         return false;
@@ -397,6 +400,10 @@ void drv_free(drv_result *r)
         }
     }
     fe_spec_free(r->spec);
+    if (r->modules) {
+        drv_modules_free(r->modules);
+        free(r->modules);
+    }
     lm_arena_free(&r->arena);
     if (r->sym)
         sym_ctx_free(r->sym);

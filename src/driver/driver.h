@@ -28,7 +28,33 @@ typedef struct drv_opts {
     const char *path;        /* the kernel file; with text, the name in messages */
     const char *text;        /* if set: the kernel's source itself, instead of reading path */
     fe_launch_opts launch;   /* --shape, --const, --kernel */
+    const char *const *includes; /* --include: folders other modules of the project are found in,
+                                    after the kernel's own */
+    int nincludes;
 } drv_opts;
+
+/* ---- modules.c: the project's other modules (imported helpers) ---- */
+
+enum { DRV_MAX_MODULES = 64 };
+
+typedef struct drv_module {
+    const char *name;       /* dotted */
+    char *src;              /* heap; NULL if not found */
+    const fe_names *names;  /* NULL if not found or not parsed */
+} drv_module;
+
+typedef struct drv_modules {
+    fe_loader loader;       /* the front end's hook (fe_names.loader) */
+    const char **dirs;
+    int ndirs;
+    drv_module mods[DRV_MAX_MODULES];
+    int n;
+    lm_arena *arena;
+    lm_diag *d;
+} drv_modules;
+
+void drv_modules_init(drv_modules *ms, const drv_opts *o, lm_arena *a, lm_diag *d);
+void drv_modules_free(drv_modules *ms);
 
 /* What the compilation of one launch produced. */
 typedef struct drv_launch {
@@ -83,6 +109,7 @@ typedef struct drv_result {
     size_t len;
     fe_module *mod;
     fe_names names;
+    drv_modules *modules; /* heap: the project's other modules the kernel imports from */
     fe_spec *spec;
     drv_launch *launches; /* the selected launches, in spec order */
     int nlaunches;

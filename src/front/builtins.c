@@ -958,7 +958,13 @@ cval chk_call_qual(chk *c, const fe_expr *e, const char *q)
     } else if (!strcmp(q, "triton.jit") || !strncmp(q, "triton.", 7)) {
         chk_fail(c, e->loc, "%s is not supported inside loomc kernels", q);
     } else {
-        chk_fail(c, e->loc, "calls to %s are not supported in loomc kernels", q);
+        const fe_names *in;
+        const fe_func *fn = fe_find_module_func(c->nm, q, &in, c->a);
+        if (fn)
+            return chk_call_helper(c, e, fn, in);
+        chk_fail(c, e->loc, "calls to %s are not supported in loomc kernels (a @triton.jit helper of another module "
+                            "is found on the kernel's folder and --include folders)",
+                 q);
     }
     const char *fname = pretty(c, q);
     if (strchr(name, '.'))

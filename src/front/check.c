@@ -671,7 +671,7 @@ static void bind_params(chk *c)
  * helpers
  * ==================================================================== */
 
-cval chk_call_helper(chk *c, const fe_expr *call, const fe_func *fn)
+cval chk_call_helper(chk *c, const fe_expr *call, const fe_func *fn, const fe_names *in)
 {
     for (int i = 0; i < c->ncalls; i++)
         if (c->calls[i] == fn)
@@ -709,7 +709,12 @@ cval chk_call_helper(chk *c, const fe_expr *call, const fe_func *fn)
     }
     c->calls[c->ncalls] = fn;
     c->call_loops[c->ncalls++] = c->loop_depth;
+    /* a helper of another module reads that module's names */
+    const fe_names *caller = c->nm;
+    if (in)
+        c->nm = in;
     exec_stmts(c, fn->body, fn->nbody, false);
+    c->nm = caller;
     cval r = c->returned ? c->retval : cv_none();
     c->returned = false;
     c->ncalls--;

@@ -290,6 +290,6 @@ LM_NORETURN void chk_runtime_condition(chk *c, const cval *v, lm_loc loc, const 
 /* A call of a @triton.jit helper, inlined: its body runs in a scope of its
  * own with the arguments bound to its parameters; the value is what it
  * returns. */
-cval chk_call_helper(chk *c, const fe_expr *call, const fe_func *fn);
+cval chk_call_helper(chk *c, const fe_expr *call, const fe_func *fn, const fe_names *in);
 
 #endif

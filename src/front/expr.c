@@ -423,7 +423,7 @@ static cval eval_call(chk *c, const fe_expr *e)
             return builtin_call(c, e, f->name);
         const fe_func *fn = fe_find_func(c->nm, f->name);
         if (fn && fe_is_jit(c->nm, fn, c->a))
-            return chk_call_helper(c, e, fn);
+            return chk_call_helper(c, e, fn, NULL);
         if (fn)
             chk_fail(c, e->loc, "'%s' is not a @triton.jit function; a kernel can only call those", f->name);
         chk_fail(c, f->loc, "name '%s' is not defined", f->name);

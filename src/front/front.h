@@ -30,8 +30,17 @@ typedef struct fe_global {
     lm_loc loc;
 } fe_global;
 
+/* Another module of the project, found by its dotted name (`mylib.acts`)
+ * on the driver's search path, read and named once; NULL if there is none.
+ * The front end calls it only for imports that are not triton's. */
+typedef struct fe_loader {
+    const struct fe_names *(*load)(void *ctx, const char *module);
+    void *ctx;
+} fe_loader;
+
 typedef struct fe_names {
     const fe_module *mod;
+    const fe_loader *loader; /* NULL: no other module can be read */
     fe_alias *aliases;
     int naliases;
     const fe_func **funcs; /* every top-level def, in order */
@@ -48,6 +57,10 @@ const char *fe_qualname(const fe_names *nm, const fe_expr *e, lm_arena *a);
 /* How to write a path in a message: "triton.language.dot" -> "tl.dot". */
 const char *fe_pretty_qualname(const char *qual, lm_arena *a);
 const fe_func *fe_find_func(const fe_names *nm, const char *name);
+/* The @triton.jit function a dotted path names in another module of the
+ * project (`mylib.acts.leaky`), and that module's names in *in; NULL if the
+ * path names no such function. */
+const fe_func *fe_find_module_func(const fe_names *nm, const char *qual, const fe_names **in, lm_arena *a);
 const fe_global *fe_find_global(const fe_names *nm, const char *name);
 bool fe_is_jit(const fe_names *nm, const fe_func *f, lm_arena *a);
 bool fe_is_launch_spec(const fe_names *nm, const fe_func *f, lm_arena *a);

@@ -97,22 +97,78 @@ void fe_names_init(fe_names *nm, const fe_module *m, lm_arena *a)
     add_stmts(nm, m->body, m->nbody, a, true);
 }
 
+static const char *alias_of(const fe_names *nm, const char *name)
+{
+    /* the last import of a name wins, as in Python */
+    for (int i = nm->naliases - 1; i >= 0; i--)
+        if (!strcmp(nm->aliases[i].name, name))
+            return nm->aliases[i].target;
+    return NULL;
+}
+
+/* Whether a dotted path starts in a module loomc knows itself. */
+static bool known_root(const char *q)
+{
+    static const char *const roots[] = {"triton", "math", "loomc", "torch", "numpy"};
+    for (size_t i = 0; i < LM_COUNT(roots); i++) {
+        size_t n = strlen(roots[i]);
+        if (!strncmp(q, roots[i], n) && (q[n] == 0 || q[n] == '.'))
+            return true;
+    }
+    return false;
+}
+
+/* A path through a re-export: `mylib.tl`, where the project's module mylib
+ * does `import triton.language as tl`, is triton.language (followed a few
+ * modules deep). Anything else is returned as it is. */
+static const char *reexported(const fe_names *nm, const char *q)
+{
+    for (int hop = 0; hop < 8 && nm->loader && !known_root(q); hop++) {
+        const char *dot = strrchr(q, '.');
+        if (!dot)
+            return q;
+        char mod[512];
+        size_t n = (size_t)(dot - q);
+        if (n >= sizeof mod)
+            return q;
+        memcpy(mod, q, n);
+        mod[n] = 0;
+        const fe_names *m = nm->loader->load(nm->loader->ctx, mod);
+        const char *t = m ? alias_of(m, dot + 1) : NULL;
+        if (!t)
+            return q;
+        q = t;
+    }
+    return q;
+}
+
 const char *fe_qualname(const fe_names *nm, const fe_expr *e, lm_arena *a)
 {
     if (!e)
         return NULL;
     if (e->kind == FE_E_NAME) {
-        /* the last import of a name wins, as in Python */
-        for (int i = nm->naliases - 1; i >= 0; i--)
-            if (!strcmp(nm->aliases[i].name, e->name))
-                return nm->aliases[i].target;
-        return NULL;
+        const char *t = alias_of(nm, e->name);
+        return t ? reexported(nm, t) : NULL;
     }
     if (e->kind == FE_E_ATTR) {
         const char *base = fe_qualname(nm, e->a, a);
-        return base ? lm_arena_printf(a, "%s.%s", base, e->name) : NULL;
+        return base ? reexported(nm, lm_arena_printf(a, "%s.%s", base, e->name)) : NULL;
     }
     return NULL;
+}
+
+const fe_func *fe_find_module_func(const fe_names *nm, const char *qual, const fe_names **in, lm_arena *a)
+{
+    const char *dot = strrchr(qual, '.');
+    if (!nm->loader || !dot || known_root(qual))
+        return NULL;
+    const char *mod = lm_arena_printf(a, "%.*s", (int)(dot - qual), qual);
+    const fe_names *m = nm->loader->load(nm->loader->ctx, mod);
+    const fe_func *f = m ? fe_find_func(m, dot + 1) : NULL;
+    if (!f || !fe_is_jit(m, f, a))
+        return NULL;
+    *in = m;
+    return f;
 }
 
 const char *fe_pretty_qualname(const char *qual, lm_arena *a)

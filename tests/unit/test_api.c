@@ -270,6 +270,36 @@ static void arch_as_text(void **state)
     loomc_ctx_free(c);
 }
 
+/* A kernel given as text imports a helper and tl from a package found only
+ * through an include folder: without it the compilation fails, with it the
+ * kernel compiles. */
+static void include_dirs_find_modules(void **state)
+{
+    (void)state;
+    const char *src = "import triton\nimport loomc\nfrom kit import tl, square\n\n"
+                      "@triton.jit\ndef k(x_ptr, y_ptr, M, BLOCK: tl.constexpr):\n"
+                      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                      "    tl.store(y_ptr + offs, square(tl.load(x_ptr + offs, mask=offs < M)), mask=offs < M)\n\n"
+                      "@loomc.launch\ndef spec(M):\n"
+                      "    x = loomc.tensor((M,), tl.float32)\n    y = loomc.output((M,), tl.float32)\n"
+                      "    k[(triton.cdiv(M, BLOCK),)](x, y, M)\n";
+    quiet q;
+    quiet_begin(&q);
+    loomc_ctx *c = loomc_ctx_new();
+    int load = loomc_load_kernel_string(c, "k.py", src);
+    int arch = loomc_set_arch(c, "wormhole_n150");
+    int shape = loomc_bind_shape(c, "M", 1000);
+    int without = loomc_compile(c, 1);
+    int inc = loomc_add_include_dir(c, "tests/expect/front/modules/extra");
+    int with = loomc_compile(c, 1);
+    quiet_end(&q);
+    assert_int_equal(load | arch | shape | inc, LOOMC_OK);
+    assert_int_equal(without, LOOMC_EUSER);
+    assert_int_equal(with, LOOMC_OK);
+    assert_true(loomc_schedule_count(c) >= 1);
+    loomc_ctx_free(c);
+}
+
 /* ---- simulate ------------------------------------------------------------------ */
 
 /* With A the identity (M = K), C = A B is B itself, exactly: every product
@@ -499,6 +529,7 @@ int main(void)
         cmocka_unit_test(bad_settings_are_refused),
         cmocka_unit_test(compile_gives_schedules_and_tensors),
         cmocka_unit_test(arch_as_text),
+        cmocka_unit_test(include_dirs_find_modules),
         cmocka_unit_test(functional_simulation_takes_inputs),
         cmocka_unit_test(bad_inputs_are_refused),
         cmocka_unit_test(lower_gives_program_text),

@@ -42,6 +42,10 @@ typedef struct fe_tokens {
 /* Tokenise Python source with its indentation rules. Reports errors through
  * d and returns false on failure. */
 bool fe_lex(const char *file, const char *src, size_t len, lm_arena *a, lm_diag *d, fe_tokens *out);
+/* Python's keywords (names the parser does not take as identifiers). */
+bool fe_is_keyword(const char *s);
+/* How a token reads in "expected X, found Y": "end of line", "name 'x'". */
+const char *fe_token_describe(const fe_token *t, lm_arena *a);
 
 /* ---- expressions --------------------------------------------------------- */
 
@@ -131,6 +135,11 @@ typedef struct fe_func {
     fe_expr *returns;     /* `-> annotation` or NULL */
     fe_stmt **body;
     int nbody;
+    /* parameters host code uses and kernels may not (`*args`, `**kw`, a bare
+       `*` or `/`): read past, and refused where the function is a kernel, a
+       helper or a launch spec (fe_func_check); NULL if none */
+    const char *refusal;
+    lm_loc refusal_loc;
 } fe_func;
 
 typedef struct fe_import {

@@ -680,6 +680,8 @@ cval chk_call_helper(chk *c, const fe_expr *call, const fe_func *fn, const fe_na
                      fn->name, c->calls[c->ncalls - 1]->name);
     if (c->ncalls == CHK_MAX_CALLS)
         chk_fail(c, call->loc, "helpers are nested more than %d deep", CHK_MAX_CALLS - 1);
+    if (fn->refusal)
+        chk_fail(c, fn->refusal_loc, "%s", fn->refusal);
     if (fn->nparams > MAX_ARGS)
         chk_fail(c, fn->loc, "helper '%s' has %d parameters; loomc inlines helpers of at most %d", fn->name,
                  fn->nparams, MAX_ARGS);

@@ -189,7 +189,7 @@ static void dump_expr(lm_buf *b, const fe_expr *e)
         lm_buf_putc(b, ')');
         return;
     case FE_E_UNOP:
-        lm_buf_printf(b, "(unop %s ", e->op);
+        lm_buf_printf(b, "(%s %s ", e->ival ? "unpack" : "unop", e->op);
         dump_expr(b, e->a);
         lm_buf_putc(b, ')');
         return;
@@ -203,7 +203,7 @@ static void dump_expr(lm_buf *b, const fe_expr *e)
         lm_buf_putc(b, ')');
         return;
     case FE_E_DICT:
-        lm_buf_puts(b, "(dict");
+        lm_buf_puts(b, e->ival == 2 ? "(set" : "(dict");
         dump_items(b, e->items, e->nitems);
         lm_buf_putc(b, ')');
         return;

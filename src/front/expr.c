@@ -503,7 +503,10 @@ cval chk_eval(chk *c, const fe_expr *e)
         return chk_binop(c, e->op, x, y, e->loc);
     }
     case FE_E_BOOLOP: return eval_boolop(c, e);
-    case FE_E_UNOP: return unop(c, e->op, chk_eval(c, e->a), e->loc);
+    case FE_E_UNOP:
+        if (e->ival)
+            chk_fail(c, e->loc, "argument unpacking ('%s') is not supported; pass the arguments one by one", e->op);
+        return unop(c, e->op, chk_eval(c, e->a), e->loc);
     case FE_E_IFEXP: {
         cval cond = chk_eval(c, e->b);
         bool t;
@@ -512,7 +515,8 @@ cval chk_eval(chk *c, const fe_expr *e)
         return chk_eval(c, t ? e->a : e->c);
     }
     case FE_E_LAMBDA: chk_fail(c, e->loc, "lambda is not supported in loomc kernels");
-    case FE_E_DICT: chk_fail(c, e->loc, "dict displays are not supported in loomc kernels");
+    case FE_E_DICT:
+        chk_fail(c, e->loc, "%s displays are not supported in loomc kernels", e->ival == 2 ? "set" : "dict");
     case FE_E_SLICE: chk_fail(c, e->loc, "a slice is only allowed inside a subscript");
     case FE_E_ELLIPSIS: chk_fail(c, e->loc, "'...' is not supported in loomc kernels");
     }

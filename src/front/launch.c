@@ -547,6 +547,8 @@ static lval eval(lctx *c, const fe_expr *e)
     }
     case FE_E_BINOP: return eval_binop(c, e);
     case FE_E_UNOP: {
+        if (e->ival)
+            lfail(c, e->loc, "argument unpacking ('%s') is not supported; pass the arguments one by one", e->op);
         lval x = eval(c, e->a);
         if (!strcmp(e->op, "-") && x.kind == LV_INT) {
             const sym_expr *zero = sym_const(c->sym, 0);
@@ -563,6 +565,7 @@ static lval eval(lctx *c, const fe_expr *e)
         lfail(c, e->loc, "operator '%s' is not supported on %s in launch specs", e->op, lkind_name(&x));
     }
     case FE_E_CALL: return eval_call(c, e);
+    case FE_E_DICT: lfail(c, e->loc, "%s displays are not supported in launch specs", e->ival == 2 ? "set" : "dict");
     case FE_E_LAMBDA:
         lfail(c, e->loc, "lambda is not supported in launch specs; write the grid as a tuple of expressions, "
                          "e.g. (tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N))");
@@ -610,6 +613,8 @@ static const fe_func *launched_kernel(lctx *c, const fe_expr *name)
         lfail(c, name->loc, "unknown kernel '%s'", name->name);
     if (!fe_is_jit(c->nm, k, c->a))
         lfail(c, name->loc, "'%s' is not a @triton.jit kernel", name->name);
+    if (k->refusal)
+        lfail(c, k->refusal_loc, "%s", k->refusal);
     return k;
 }
 
@@ -1027,6 +1032,8 @@ fe_spec *fe_read_launch(const fe_names *nm, const fe_launch_opts *opts, sym_ctx 
     }
     const char *only = NULL;
     sp->fn = choose_spec(c, &only);
+    if (sp->fn->refusal)
+        lfail(c, sp->fn->refusal_loc, "%s", sp->fn->refusal);
     sp->name = sp->fn->name;
     const fe_func *fn = sp->fn;
     int nlaunch = 0, nfree = 0;

@@ -726,3 +726,36 @@ bool fe_lex(const char *file, const char *src, size_t len, lm_arena *a, lm_diag 
     LM_VEC_FREE(&l.brackets);
     return !l.failed;
 }
+
+/* ---- keywords and the words of messages ------------------------------------ */
+
+static const char *const keywords[] = {
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break",
+    "class", "continue", "def", "del", "elif", "else", "except", "finally", "for",
+    "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or",
+    "pass", "raise", "return", "try", "while", "with", "yield",
+};
+
+bool fe_is_keyword(const char *s)
+{
+    for (size_t i = 0; i < LM_COUNT(keywords); i++)
+        if (!strcmp(s, keywords[i]))
+            return true;
+    return false;
+}
+
+const char *fe_token_describe(const fe_token *t, lm_arena *a)
+{
+    switch (t->kind) {
+    case FE_T_EOF: return "end of file";
+    case FE_T_NEWLINE: return "end of line";
+    case FE_T_INDENT: return "an indented line";
+    case FE_T_DEDENT: return "the end of the indented block";
+    case FE_T_NAME: return lm_arena_printf(a, "%s '%s'", fe_is_keyword(t->text) ? "keyword" : "name", t->text);
+    case FE_T_INT: return lm_arena_printf(a, "integer '%s'", t->text);
+    case FE_T_FLOAT: return lm_arena_printf(a, "number '%s'", t->text);
+    case FE_T_STRING: return "a string literal";
+    case FE_T_OP: return lm_arena_printf(a, "'%s'", t->text);
+    }
+    return "?";
+}

@@ -54,20 +54,7 @@ typedef struct parser {
         (arr)[(n)++] = (x);                                                          \
     } while (0)
 
-static const char *const keywords[] = {
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break",
-    "class", "continue", "def", "del", "elif", "else", "except", "finally", "for",
-    "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or",
-    "pass", "raise", "return", "try", "while", "with", "yield",
-};
-
-static bool is_keyword(const char *s)
-{
-    for (size_t i = 0; i < LM_COUNT(keywords); i++)
-        if (!strcmp(s, keywords[i]))
-            return true;
-    return false;
-}
+static bool is_keyword(const char *s) { return fe_is_keyword(s); }
 
 /* ---- token access ---------------------------------------------------------- */
 
@@ -123,23 +110,7 @@ static void *perr(parser *p, lm_loc loc, const char *fmt, ...)
     return NULL;
 }
 
-/* How a token reads in "expected X, found Y". */
-static const char *describe(parser *p, const fe_token *t)
-{
-    switch (t->kind) {
-    case FE_T_EOF: return "end of file";
-    case FE_T_NEWLINE: return "end of line";
-    case FE_T_INDENT: return "an indented line";
-    case FE_T_DEDENT: return "the end of the indented block";
-    case FE_T_NAME:
-        return lm_arena_printf(p->a, "%s '%s'", is_keyword(t->text) ? "keyword" : "name", t->text);
-    case FE_T_INT: return lm_arena_printf(p->a, "integer '%s'", t->text);
-    case FE_T_FLOAT: return lm_arena_printf(p->a, "number '%s'", t->text);
-    case FE_T_STRING: return "a string literal";
-    case FE_T_OP: return lm_arena_printf(p->a, "'%s'", t->text);
-    }
-    return "?";
-}
+static const char *describe(parser *p, const fe_token *t) { return fe_token_describe(t, p->a); }
 
 static void *expected(parser *p, const char *what)
 {
@@ -256,10 +227,16 @@ static bool call_args(parser *p, fe_expr *e)
     int cap = 0, kcap = 0;
     while (!p->failed && !is_op(p, ")")) {
         const fe_token *t = cur(p);
-        if (is_op(p, "*") || is_op(p, "**"))
-            return perr(p, t->loc, "argument unpacking ('%s') is not supported; pass the arguments one by one",
-                        t->text);
-        if (t->kind == FE_T_NAME && tok_is_op(ahead(p, 1), "=")) {
+        if (is_op(p, "*") || is_op(p, "**")) {
+            /* host code unpacks arguments: a unary '*' or '**' with ival 1,
+               refused where it is evaluated */
+            fe_expr *st = new_expr(p, FE_E_UNOP, t->loc);
+            st->op = t->text, st->ival = 1;
+            advance(p);
+            if (!(st->a = test(p)) || e->nitems + e->nkws >= FE_MAX_ARGS)
+                return st->a ? perr(p, t->loc, "more than %d arguments in one call", (int)FE_MAX_ARGS) : false;
+            APUSH(p, e->items, e->nitems, cap, st);
+        } else if (t->kind == FE_T_NAME && tok_is_op(ahead(p, 1), "=")) {
             const char *name = expect_name(p, "a keyword argument name");
             if (!name)
                 return false;
@@ -420,9 +397,16 @@ static fe_expr *dict_atom(parser *p)
             return NULL;
         if (is_kw(p, "for"))
             return perr(p, cur(p)->loc, "comprehensions are not supported");
-        if (!tok_is_op(cur(p), ":"))
-            return perr(p, cur(p)->loc, d->nitems ? "expected ':' after a key of the dict display"
-                                                  : "set displays are not supported");
+        if (!tok_is_op(cur(p), ":") && (d->nitems == 0 || d->ival == 2)) {
+            /* a set display (host code's `assert D in {16, 32}`): ival 2 */
+            d->ival = 2;
+            APUSH(p, d->items, d->nitems, cap, k);
+            if (!accept_op(p, ",") && !tok_is_op(cur(p), "}"))
+                return expected(p, "',' or '}' in the set display");
+            continue;
+        }
+        if (!tok_is_op(cur(p), ":") || d->ival == 2)
+            return perr(p, cur(p)->loc, "expected ':' after a key of the dict display");
         advance(p);
         fe_expr *v = test(p);
         if (!v)
@@ -781,22 +765,43 @@ static fe_expr *test_list(parser *p) { return expr_list(p, test); }
 
 /* ---- parameters ------------------------------------------------------------ */
 
+/* `*args`, `**kw`, a bare `*` or `/` in a def: host code has them, so they
+ * are read past and the first is kept as the function's refusal (in a
+ * lambda, fn NULL, they are errors at once). */
+static bool odd_param(parser *p, fe_func *fn, bool annotations)
+{
+    const fe_token *t = cur(p), *nt = ahead(p, 1);
+    bool named = !tok_is_op(t, "/") && nt->kind == FE_T_NAME && !is_keyword(nt->text);
+    const char *why = named ? lm_arena_printf(p->a, "'%s%s' parameters are not supported; list the parameters "
+                                                    "explicitly", t->text, nt->text)
+                      : tok_is_op(t, "/") ? "positional-only parameters ('/') are not supported"
+                                          : "keyword-only parameters ('*') are not supported";
+    if (!fn)
+        return perr(p, t->loc, "%s", why);
+    if (!fn->refusal)
+        fn->refusal = why, fn->refusal_loc = t->loc;
+    advance(p);
+    if (named)
+        advance(p);
+    return !(named && annotations && accept_op(p, ":") && !test(p));
+}
+
 /* Parameters of a def (annotations allowed) or of a lambda, up to `close`. */
-static bool params(parser *p, fe_param **out, int *n, const char *close, bool annotations)
+static bool params(parser *p, fe_param **out, int *n, const char *close, bool annotations, fe_func *fn)
 {
     int cap = 0;
     bool seen_default = false;
     while (!p->failed && !is_op(p, close)) {
         const fe_token *t = cur(p);
-        if (tok_is_op(t, "*") || tok_is_op(t, "**")) {
-            const fe_token *nt = ahead(p, 1);
-            if (nt->kind == FE_T_NAME && !is_keyword(nt->text))
-                return perr(p, t->loc, "'%s%s' parameters are not supported; list the parameters explicitly",
-                            t->text, nt->text);
-            return perr(p, t->loc, "keyword-only parameters ('*') are not supported");
+        if (tok_is_op(t, "*") || tok_is_op(t, "**") || tok_is_op(t, "/")) {
+            if (!odd_param(p, fn, annotations))
+                return false;
+            /* what follows a bare `*` is keyword-only and may lack defaults */
+            seen_default = false;
+            if (!accept_op(p, ","))
+                break;
+            continue;
         }
-        if (tok_is_op(t, "/"))
-            return perr(p, t->loc, "positional-only parameters ('/') are not supported");
         fe_param prm = {.loc = t->loc};
         if (!(prm.name = expect_name(p, "a parameter name")))
             return false;
@@ -827,7 +832,7 @@ static bool lambda_params(parser *p, fe_expr *e)
 {
     fe_param *ps = NULL;
     int n = 0;
-    if (!params(p, &ps, &n, ":", false))
+    if (!params(p, &ps, &n, ":", false, NULL))
         return false;
     int cap = 0, kcap = 0;
     for (int i = 0; i < n; i++) {
@@ -1255,7 +1260,7 @@ static fe_stmt *def_stmt(parser *p, lm_loc loc, fe_expr **decorators, int ndecor
         return NULL;
     if (!expect_op(p, "(", lm_arena_printf(p->a, "after the function name '%s'", fn->name)))
         return NULL;
-    if (!params(p, &fn->params, &fn->nparams, ")", true))
+    if (!params(p, &fn->params, &fn->nparams, ")", true, fn))
         return NULL;
     if (!is_op(p, ")"))
         return expected(p, "',' or ')' in the parameter list");

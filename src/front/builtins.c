@@ -829,6 +829,7 @@ static const tl_fn tl_fns[] = {
     {"load", h_load},
     {"store", h_store},
     {"make_tensor_descriptor", h_make_desc},
+    {"_experimental_make_tensor_descriptor", h_make_desc}, /* its name before Triton 3.4 */
     {"load_tensor_descriptor", h_load_desc},
     {"store_tensor_descriptor", h_store_desc},
     {"dot", h_dot},

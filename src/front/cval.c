@@ -356,6 +356,10 @@ tir_elem chk_arg_dtype(chk *c, const cargs *a, int i)
     const cval *v = &a->v[i];
     if (v->kind != C_DTYPE || v->ptr_dtype)
         chk_fail(c, aloc(a, i), "%s needs a dtype such as tl.float32 here, got %s", a->fname, chk_describe(c, v));
+    if (v->dtype == TIR_NELEMS)
+        chk_fail(c, aloc(a, i), "dtype %s is not supported in loomc kernels (supported: tl.float32, tl.float16, "
+                                "tl.bfloat16, tl.int32, tl.int64, tl.int1)",
+                 v->str);
     return v->dtype;
 }
 

@@ -190,8 +190,9 @@ cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc)
     if (xo || yo) {
         if ((!strcmp(op, "==") || !strcmp(op, "!=")) && xo && yo) {
             bool eq = x.kind == y.kind;
-            if (eq && x.kind == C_DTYPE)
-                eq = x.dtype == y.dtype && x.ptr_dtype == y.ptr_dtype;
+            if (eq && x.kind == C_DTYPE) /* an unsupported dtype equals only itself */
+                eq = x.dtype == y.dtype && x.ptr_dtype == y.ptr_dtype &&
+                     (x.dtype != TIR_NELEMS || !strcmp(x.str, y.str));
             else if (eq && x.kind == C_STR)
                 eq = !strcmp(x.str, y.str);
             else if (eq && x.kind == C_TUPLE)

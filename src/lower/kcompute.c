@@ -163,13 +163,7 @@ static void emit_turn(kctx *K, const tir_op *op)
     const vinfo *xr = &L->v[xi->root];
     int r = V(L, op->results[0])->root;
     int out = lw_out_open(K, r);
-    df_stmt *s = S(K, DF_TRANSPOSE);
-    s->cb = cb;
-    s->at = C(K, at);
-    s->cb_out = out;
-    s->rows = C(K, xr->tr);
-    s->cols = C(K, xr->tc);
-    lw_put(K, s);
+    lw_transpose(K, cb, at, out, xr->tr, xr->tc);
     lw_out_close(K, r);
 }
 
@@ -192,13 +186,7 @@ static void emit_cstore(kctx *K, const tir_op *op)
         int64_t at;
         if (!lw_read_at(K, vi->root, &cb, &at, op->loc))
             return;
-        df_stmt *s = S(K, DF_TRANSPOSE);
-        s->cb = cb;
-        s->at = C(K, at);
-        s->cb_out = x->cb;
-        s->rows = C(K, L->v[vi->root].tr);
-        s->cols = C(K, 1);
-        lw_put(K, s);
+        lw_transpose(K, cb, at, x->cb, L->v[vi->root].tr, 1);
     } else {
         opnd o;
         if (!lw_get_opnd(K, val, NULL, &o, op->loc))

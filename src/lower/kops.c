@@ -174,6 +174,18 @@ void lw_copy(kctx *K, int a, int64_t at, int out, int64_t n)
     lw_put(K, s);
 }
 
+/* A block of rows x cols tiles transposed (each tile, and their order). */
+void lw_transpose(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t cols)
+{
+    df_stmt *s = S(K, DF_TRANSPOSE);
+    s->cb = a;
+    s->at = C(K, at);
+    s->cb_out = out;
+    s->rows = C(K, rows);
+    s->cols = C(K, cols);
+    lw_put(K, s);
+}
+
 df_bcast lw_bc_of(okind k) { return k == O_COL ? DF_BC_COL : k == O_SCALAR ? DF_BC_SCALAR : DF_BC_NONE; }
 
 /* A constant as a one-tile operand: filled into a temporary CB. */
@@ -475,13 +487,7 @@ void lw_emit_reduce(kctx *K, const tir_op *op)
     if (axis == 0) {
         /* rows become columns: a 2-D block or a column vector */
         tt = temp_open(K, op, 0, rows * cols, sn);
-        df_stmt *s = S(K, DF_TRANSPOSE);
-        s->cb = cb;
-        s->at = C(K, at);
-        s->cb_out = tt;
-        s->rows = C(K, rows);
-        s->cols = C(K, cols);
-        lw_put(K, s);
+        lw_transpose(K, cb, at, tt, rows, cols);
         temp_ready(K, tt, rows * cols, sn);
         int64_t t = rows;
         rows = cols, cols = t;

@@ -35,6 +35,17 @@ static bool add_term(lw *L, access *x, const sym_expr *var, int64_t rc, int64_t 
     return true;
 }
 
+/* The tensor dimension a view dimension of stride st walks: the innermost
+ * not yet taken whose stride it is (as the access analysis matches them);
+ * -1 if none. */
+static int walked_dim(const tir_tensor *t, const sym_expr *st, const bool *used)
+{
+    int d = t->rank - 1;
+    while (d >= 0 && (used[d] || !st || t->strides[d] != st))
+        d--;
+    return d;
+}
+
 /* Per access dimension: whether a boundary check clips it (descriptors clip
  * every dimension, block pointers the dimensions listed) and its extent
  * (the tensor's, or the view's when the dimensions are a view's). */
@@ -59,10 +70,7 @@ static void clip_info(lw *L, const acc_access *aa, bool view, bool *checked, con
             continue;
         }
         /* the tensor dimension this view dimension walks (as the analysis matched it) */
-        const sym_expr *st = m->opnds[1 + rk + i]->sym;
-        int d = t->rank - 1;
-        while (d >= 0 && (used[d] || !st || t->strides[d] != st))
-            d--;
+        int d = walked_dim(t, m->opnds[1 + rk + i]->sym, used);
         if (d >= 0) {
             used[d] = true;
             checked[d] = true;
@@ -104,10 +112,7 @@ static bool view_permuted(lw *L, const acc_access *aa)
     bool used[TIR_MAX_RANK] = {0};
     int last = -1;
     for (int i = 0; i < m->rank; i++) {
-        const sym_expr *st = m->opnds[1 + m->rank + i]->sym;
-        int d = t->rank - 1;
-        while (d >= 0 && (used[d] || !st || t->strides[d] != st))
-            d--;
+        int d = walked_dim(t, m->opnds[1 + m->rank + i]->sym, used);
         int64_t n;
         if (d < 0 || !lw_ev(L, bt->shape[i], &n, aa->op->loc))
             return false;

@@ -386,6 +386,7 @@ df_stmt *lw_elt(kctx *K, df_eltop op, int a, int64_t at, int b, int64_t at_b, df
 df_stmt *lw_sfpu(kctx *K, df_sfpuop op, int a, int64_t at, int out, int64_t n, double scalar);
 void lw_fill(kctx *K, int out, int64_t n, double c);
 void lw_copy(kctx *K, int a, int64_t at, int out, int64_t n);
+void lw_transpose(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t cols);
 df_bcast lw_bc_of(okind k);
 void lw_const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o);
 void lw_end_temp(kctx *K, const opnd *o, bool was_temp);

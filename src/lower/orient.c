@@ -45,6 +45,13 @@ static int find(orient *o, int u)
     return u;
 }
 
+static void conflict(orient *o, lm_loc row, lm_loc col)
+{
+    lw_fail(o->L, row, "this vector is used as a row (read along a tensor's last dimension) and, at line %d, as a "
+                       "column (the per-row values of a block); give it one shape, or use a [1, N] or [N, 1] block",
+            col.line);
+}
+
 /* The class of u takes kind k (seen at loc); a class that already has the
  * other kind is a conflict. */
 static void mark(orient *o, const tir_value *x, int k, lm_loc loc)
@@ -56,15 +63,11 @@ static void mark(orient *o, const tir_value *x, int k, lm_loc loc)
         o->kind[r] = k;
         o->where[2 * r + (k == OR_COL)] = loc;
     } else if (o->kind[r] != k) {
-        lm_loc row = k == OR_ROW ? loc : o->where[2 * r], col = k == OR_COL ? loc : o->where[2 * r + 1];
-        lw_fail(o->L, row, "this vector is used as a row (read along a tensor's last dimension) and, at line %d, "
-                           "as a column (the per-row values of a block); give it one shape, or "
-                           "use a [1, N] or [N, 1] block",
-                col.line);
+        conflict(o, k == OR_ROW ? loc : o->where[2 * r], k == OR_COL ? loc : o->where[2 * r + 1]);
     }
 }
 
-static void link(orient *o, const tir_value *x, const tir_value *y, lm_loc loc)
+static void link(orient *o, const tir_value *x, const tir_value *y)
 {
     if (!is_vector(x) || !is_vector(y) || o->L->failed)
         return;
@@ -79,12 +82,7 @@ static void link(orient *o, const tir_value *x, const tir_value *y, lm_loc loc)
         o->where[2 * a] = o->where[2 * b];
         o->where[2 * a + 1] = o->where[2 * b + 1];
     } else if (ka != OR_FREE && kb != OR_FREE && ka != kb) {
-        lm_loc row = ka == OR_ROW ? wa[0] : o->where[2 * b], col = ka == OR_COL ? wa[1] : o->where[2 * b + 1];
-        (void)loc;
-        lw_fail(o->L, row, "this vector is used as a row (read along a tensor's last dimension) and, at line %d, "
-                           "as a column (the per-row values of a block); give it one shape, or "
-                           "use a [1, N] or [N, 1] block",
-                col.line);
+        conflict(o, ka == OR_ROW ? wa[0] : o->where[2 * b], ka == OR_COL ? wa[1] : o->where[2 * b + 1]);
     }
 }
 
@@ -114,10 +112,10 @@ static void walk_for(orient *o, const tir_op *op)
     const tir_block *body = op->regions[0];
     const tir_op *y = tir_yield_of(body);
     for (int i = 0; i < tir_for_ncarried(op); i++) {
-        link(o, tir_for_init(op, i), tir_for_arg(op, i), op->loc);
-        link(o, tir_for_arg(op, i), op->results[i], op->loc);
+        link(o, tir_for_init(op, i), tir_for_arg(op, i));
+        link(o, tir_for_arg(op, i), op->results[i]);
         if (y && 1 + i <= y->nopnds)
-            link(o, y->opnds[i], op->results[i], op->loc);
+            link(o, y->opnds[i], op->results[i]);
     }
     walk(o, body);
 }
@@ -150,7 +148,7 @@ static void walk_op(orient *o, const tir_op *op)
         return;
     case TIR_VIEW:
         if (is_vector(r) && is_vector(op->opnds[0]))
-            link(o, op->opnds[0], r, op->loc);
+            link(o, op->opnds[0], r);
         else if (is_vector(r) && op->opnds[0]->type.rank > 1)
             lean(o, r, view_kind(op->opnds[0]));
         else if (is_vector(op->opnds[0]) && r && r->type.rank > 1)
@@ -162,7 +160,7 @@ static void walk_op(orient *o, const tir_op *op)
     if (!tir_op_has(op->code, TIR_P_ELEM) && op->code != TIR_SPLAT && op->code != TIR_BROADCAST)
         return;
     for (int i = 0; i < op->nopnds; i++)
-        link(o, op->opnds[i], r, op->loc);
+        link(o, op->opnds[i], r);
 }
 
 static void walk(orient *o, const tir_block *b)

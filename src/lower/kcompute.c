@@ -225,6 +225,96 @@ static void emit_clean(kctx *K, const tir_op *op)
     lw_cbop(K, DF_CB_POP, x->cb, x->tiles);
 }
 
+/* What the compute kernel does with an op that makes a root tile. */
+typedef enum cop { COP_NONE, COP_BINARY, COP_UNARY, COP_REDUCE, COP_TURN, COP_WHERE, COP_CMP, COP_DOT, COP_CLEAN,
+                   COP_UNKNOWN } cop;
+
+static cop cop_of(lw *L, const tir_op *op)
+{
+    if (op->nresults != 1)
+        return COP_NONE;
+    const vinfo *ri = V(L, op->results[0]);
+    if (ri->kind != VK_TILE || ri->root != op->results[0]->uid)
+        return COP_NONE; /* constants, index tiles, aliases, loads */
+    switch (op->code) {
+    case TIR_ADD:
+    case TIR_SUB:
+    case TIR_MUL:
+    case TIR_DIV:
+    case TIR_MAX:
+    case TIR_MIN:
+        return COP_BINARY;
+    case TIR_NEG:
+    case TIR_EXP:
+    case TIR_EXP2:
+    case TIR_LOG:
+    case TIR_LOG2:
+    case TIR_SQRT:
+    case TIR_RSQRT:
+    case TIR_SIGMOID:
+    case TIR_CAST:
+        return COP_UNARY;
+    case TIR_REDUCE_MAX:
+    case TIR_REDUCE_SUM:
+        return COP_REDUCE;
+    case TIR_EXPAND_DIMS:
+        return COP_TURN;
+    case TIR_WHERE:
+        return COP_WHERE;
+    case TIR_CMP_EQ:
+    case TIR_CMP_NE:
+    case TIR_CMP_LT:
+    case TIR_CMP_LE:
+    case TIR_CMP_GT:
+    case TIR_CMP_GE:
+        return COP_CMP;
+    case TIR_DOT:
+        return COP_DOT;
+    case TIR_LOAD:
+    case TIR_DESC_LOAD:
+        return COP_CLEAN;
+    default:
+        return COP_UNKNOWN;
+    }
+}
+
+/* The temporaries of the compute ops of block b, in the order the compute
+ * kernel's walk asks for them (so their CB ids follow that order), and the
+ * refusal of an op that has no tile op. */
+static void plan_temps_block(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        if (op->code == TIR_FOR) {
+            plan_temps_block(L, op->regions[0]);
+            continue;
+        }
+        if (op->code == TIR_YIELD || op->code == TIR_STORE || op->code == TIR_DESC_STORE)
+            continue;
+        switch (cop_of(L, op)) {
+        case COP_BINARY: lw_plan_binary(L, op); break;
+        case COP_UNARY: lw_plan_unary(L, op); break;
+        case COP_REDUCE: lw_plan_reduce(L, op); break;
+        case COP_WHERE: lw_plan_where(L, op); break;
+        case COP_CMP: lw_plan_cmp(L, op); break;
+        case COP_UNKNOWN: lw_fail(L, op->loc, "'%s' has no tile op", tir_op_name(op->code)); break;
+        case COP_NONE:
+        case COP_TURN:
+        case COP_DOT:
+        case COP_CLEAN:
+            break;
+        }
+    }
+}
+
+/* The planning walk over the compute kernel: every op's temporaries get
+ * their stores and CBs before any kernel is written (a fused pair walks
+ * the producer, then the consumer, as the reducer cores run them). */
+bool lw_plan_temps(lw *L)
+{
+    plan_temps_block(L, L->f->body);
+    return !L->failed;
+}
+
 static void emit_cop(kctx *K, const tir_op *op)
 {
     lw *L = K->L;
@@ -242,57 +332,17 @@ static void emit_cop(kctx *K, const tir_op *op)
     default:
         break;
     }
-    if (op->nresults != 1)
-        return;
-    const vinfo *ri = V(L, op->results[0]);
-    if (ri->kind != VK_TILE || ri->root != op->results[0]->uid)
-        return; /* constants, index tiles, aliases, loads */
-    switch (op->code) {
-    case TIR_ADD:
-    case TIR_SUB:
-    case TIR_MUL:
-    case TIR_DIV:
-    case TIR_MAX:
-    case TIR_MIN:
-        lw_emit_binary(K, op);
-        return;
-    case TIR_NEG:
-    case TIR_EXP:
-    case TIR_EXP2:
-    case TIR_LOG:
-    case TIR_LOG2:
-    case TIR_SQRT:
-    case TIR_RSQRT:
-    case TIR_SIGMOID:
-    case TIR_CAST:
-        lw_emit_unary(K, op);
-        return;
-    case TIR_REDUCE_MAX:
-    case TIR_REDUCE_SUM:
-        lw_emit_reduce(K, op);
-        return;
-    case TIR_EXPAND_DIMS:
-        emit_turn(K, op);
-        return;
-    case TIR_WHERE:
-        lw_emit_where(K, op);
-        return;
-    case TIR_CMP_EQ:
-    case TIR_CMP_NE:
-    case TIR_CMP_LT:
-    case TIR_CMP_LE:
-    case TIR_CMP_GT:
-    case TIR_CMP_GE:
-        lw_emit_cmp(K, op);
-        return;
-    case TIR_DOT:
-        lw_emit_dot(K, op);
-        return;
-    case TIR_LOAD:
-    case TIR_DESC_LOAD:
-        emit_clean(K, op);
-        return;
-    default:
+    switch (cop_of(L, op)) {
+    case COP_NONE: return;
+    case COP_BINARY: lw_emit_binary(K, op); return;
+    case COP_UNARY: lw_emit_unary(K, op); return;
+    case COP_REDUCE: lw_emit_reduce(K, op); return;
+    case COP_TURN: emit_turn(K, op); return;
+    case COP_WHERE: lw_emit_where(K, op); return;
+    case COP_CMP: lw_emit_cmp(K, op); return;
+    case COP_DOT: lw_emit_dot(K, op); return;
+    case COP_CLEAN: emit_clean(K, op); return;
+    case COP_UNKNOWN:
         lw_fail(L, op->loc, "'%s' has no tile op", tir_op_name(op->code));
         return;
     }

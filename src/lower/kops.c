@@ -1,307 +1,174 @@
-/* kops.c - the tile ops of the compute kernel: their operands, outputs and
- * temporaries and the tile statements they are made of, then arithmetic,
- * comparisons, selects, unary ops, reductions, masks and matmul. */
+/* kops.c - the tile ops of the compute kernel: arithmetic, comparisons,
+ * selects, unary ops, reductions, masks and matmul. Each op that needs
+ * temporaries has its rule here beside its emitter: lw_plan_OP gives them
+ * (called by the planning walk, kcompute.c's lw_plan_temps), lw_emit_OP
+ * writes the op's statements and looks them up. Both read the operands'
+ * kinds from the plan (lw_opnd_of), so they take the same branch. What the
+ * ops are made of (operands, outputs, statements): kstmt.c. */
 #include "lower/lower_int.h"
 
 #include <math.h>
 #include <string.h>
 
-/* ---- operands, outputs, temporaries and tile statements ------------------- */
+/* ---- binary arithmetic ---------------------------------------------------- */
 
-store *lw_root_store(lw *L, int r)
+/* How a (code) b is computed, by the operands' kinds. */
+typedef enum bform {
+    BF_SCALE,       /* x * c, x / c: the SFPU scales */
+    BF_RECIP_MUL,   /* x / y = x * (1/y): temporary k0 holds 1/y over y's own tiles */
+    BF_RECIP,       /* 1 / y */
+    BF_RECIP_SCALE, /* c / y: temporary k0 holds 1/y */
+    BF_NEG_ADD,     /* c - y = (-y) + c: temporary k0 holds -y, k0 + 1 the constant */
+    BF_ELT,         /* x (op) y, y full or broadcast */
+    BF_ELT_CONST,   /* x (op) c: temporary k0 + 1 holds the constant */
+    BF_SUB_NEG,     /* v - x = -(x - v): temporary k0 holds x - v */
+} bform;
+
+/* The form of a (code) b, with a and b swapped when the op commutes and
+ * only b is full; false after reporting. */
+static bool binop_form(lw *L, const tir_op *op, tir_opcode code, opnd *a, opnd *b, bform *f)
 {
-    const vinfo *ri = &L->v[r];
-    if (ri->dest == D_DST)
-        return NULL;
-    if (ri->dest == D_DOT)
-        return &L->st[L->v[ri->dest_ref].st];
-    return ri->st >= 0 ? &L->st[ri->st] : NULL;
-}
-
-/* Where root r's pages are read from right now. */
-bool lw_read_at(kctx *K, int r, int *cb, int64_t *at, lm_loc loc)
-{
-    lw *L = K->L;
-    const vinfo *ri = &L->v[r];
-    if (ri->dest == D_DST) {
-        *cb = LW_DST;
-        *at = 0;
-        return true;
-    }
-    store *s = lw_root_store(L, r);
-    if (!s || ri->dest == D_DOT || ri->dest == D_OUT || (ri->rl == R_NEW && s->inplace)) {
-        lw_fail(L, loc, "a value is read where the lowering keeps no readable copy of it");
-        return false;
-    }
-    *cb = s->cb;
-    *at = ri->rl == R_NEW && !s->old_popped ? s->tiles : 0;
-    return true;
-}
-
-bool lw_get_opnd(kctx *K, const tir_value *x, const vinfo *res, opnd *o, lm_loc loc)
-{
-    lw *L = K->L;
-    const vinfo *xi = V(L, x);
-    memset(o, 0, sizeof *o);
-    if (xi->kind == VK_CONST) {
-        o->k = O_CONST;
-        o->c = xi->c;
-        return true;
-    }
-    if (xi->kind != VK_TILE || xi->trans || xi->tview) {
-        lw_fail(L, loc, "an operand the tile ops cannot read (a transposed or row view of a vector)");
-        return false;
-    }
-    if (!lw_read_at(K, xi->root, &o->cb, &o->at, loc))
-        return false;
-    const vinfo *ri = &L->v[xi->root];
-    o->tiles = ri->tr * ri->tc;
-    o->stiles = lw_vtiles(L, ri);
-    switch (xi->bc) {
-    case BC_NONE:
-        if (res && (ri->tr != res->tr || ri->tc != res->tc)) {
-            lw_fail(L, loc, "operand of %lldx%lld tiles in an op on %lldx%lld tiles", (long long)ri->tr,
-                 (long long)ri->tc, (long long)res->tr, (long long)res->tc);
-            return false;
-        }
-        o->k = O_FULL;
-        return true;
-    case BC_COL:
-        o->k = O_COL;
-        return true;
-    case BC_SCALAR:
-        o->k = O_SCALAR;
-        return true;
-    }
-    return false;
-}
-
-/* A temporary CB for step k of an op, the same in every class. */
-int lw_temp_cb(kctx *K, const tir_op *op, int k, int64_t tiles, const sym_expr *stiles, arch_format fmt)
-{
-    lw *L = K->L;
-    for (int i = 0; i < L->ntmp; i++)
-        if (L->tmp[i].op == op && L->tmp[i].k == k)
-            return L->st[L->tmp[i].st].cb;
-    if (L->ntmp == LW_MAX_TEMPS) {
-        lw_fail(L, op->loc, "too many temporary buffers");
-        return 0;
-    }
-    int s = lw_new_store(L, ST_TEMP, tiles, tiles, fmt, op->loc);
-    lw_store_sym(L, s, stiles, NULL, lm_arena_printf(&L->ar, "a temporary of line %d", op->loc.line));
-    L->st[s].cb = lw_next_cb(L, op->loc);
-    L->tmp[L->ntmp++] = (temp){op, k, s};
-    return L->st[s].cb;
-}
-
-/* Begin writing root r: the CB and page offset it goes to (reserving). */
-int lw_out_open(kctx *K, int r)
-{
-    lw *L = K->L;
-    vinfo *ri = &L->v[r];
-    if (ri->dest == D_DST)
-        return LW_DST;
-    store *s = lw_root_store(L, r);
-    if (ri->dest == D_DOT) {
-        vinfo *t = &L->v[ri->dest_ref];
-        store *ts = &L->st[t->st];
-        if (!ts->inplace)
-            lw_cbop(K, DF_CB_RESERVE, ts->cb, ts->tiles);
-        t->reserved = true;
-        return ts->cb;
-    }
-    if (!(ri->dest == D_CARRY && s->inplace) && !ri->reserved)
-        lw_cbop(K, DF_CB_RESERVE, s->cb, s->tiles);
-    return s->cb;
-}
-
-void lw_out_close(kctx *K, int r)
-{
-    lw *L = K->L;
-    vinfo *ri = &L->v[r];
-    store *s = lw_root_store(L, r);
-    if (ri->dest == D_DST || ri->dest == D_DOT || (ri->dest == D_CARRY && s->inplace))
-        return;
-    lw_cbop(K, DF_CB_PUSH, s->cb, s->tiles);
-}
-
-df_stmt *lw_elt(kctx *K, df_eltop op, int a, int64_t at, int b, int64_t at_b, df_bcast bc, int out, int64_t rows,
-                int64_t cols)
-{
-    df_stmt *s = S(K, DF_ELTWISE);
-    s->sub = op;
-    s->cb = a;
-    s->at = C(K, at);
-    s->cb_b = b;
-    s->at_b = C(K, at_b);
-    s->bcast = bc;
-    s->cb_out = out;
-    s->rows = C(K, rows);
-    s->cols = C(K, cols);
-    lw_put(K, s);
-    return s;
-}
-
-df_stmt *lw_sfpu(kctx *K, df_sfpuop op, int a, int64_t at, int out, int64_t n, double scalar)
-{
-    df_stmt *s = S(K, DF_SFPU);
-    s->sub = op;
-    s->cb = a;
-    s->at = C(K, at);
-    s->cb_out = out;
-    s->n = C(K, n);
-    s->scalar = scalar;
-    lw_put(K, s);
-    return s;
-}
-
-void lw_fill(kctx *K, int out, int64_t n, double c)
-{
-    df_stmt *s = S(K, DF_FILL);
-    s->cb_out = out;
-    s->n = C(K, n);
-    s->scalar = c;
-    lw_put(K, s);
-}
-
-void lw_copy(kctx *K, int a, int64_t at, int out, int64_t n)
-{
-    df_stmt *s = S(K, DF_COPY);
-    s->cb = a;
-    s->at = C(K, at);
-    s->cb_out = out;
-    s->n = C(K, n);
-    lw_put(K, s);
-}
-
-/* A block of rows x cols tiles transposed (each tile, and their order). */
-void lw_transpose(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t cols)
-{
-    df_stmt *s = S(K, DF_TRANSPOSE);
-    s->cb = a;
-    s->at = C(K, at);
-    s->cb_out = out;
-    s->rows = C(K, rows);
-    s->cols = C(K, cols);
-    lw_put(K, s);
-}
-
-df_bcast lw_bc_of(okind k) { return k == O_COL ? DF_BC_COL : k == O_SCALAR ? DF_BC_SCALAR : DF_BC_NONE; }
-
-/* A constant as a one-tile operand: filled into a temporary CB. */
-void lw_const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o)
-{
-    int cb = lw_temp_cb(K, op, k, 1, sym_const(K->L->sc, 1), lw_interm_format(K->L));
-    lw_cbop(K, DF_CB_RESERVE, cb, 1);
-    lw_fill(K, cb, 1, c);
-    lw_cbop(K, DF_CB_PUSH, cb, 1);
-    lw_cbop(K, DF_CB_WAIT, cb, 1);
-    o->k = O_SCALAR;
-    o->cb = cb;
-    o->at = 0;
-    o->tiles = 1;
-    o->stiles = sym_const(K->L->sc, 1);
-}
-
-void lw_end_temp(kctx *K, const opnd *o, bool was_temp)
-{
-    if (was_temp)
-        lw_cbop(K, DF_CB_POP, o->cb, o->tiles);
-}
-
-/* ---- the tile ops --------------------------------------------------------- */
-
-/* a (code) b into the reserved pages of `out`, rows x cols tiles; the
- * temporaries of this step are op's k0 and k0 + 1. False after reporting. */
-static bool binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, opnd b, int64_t rows, int64_t cols,
-                  const sym_expr *sT, int out)
-{
-    lw *L = K->L;
     if (code == TIR_MIN) {
         lw_fail(L, op->loc, "tl.minimum of tiles (the tile ops have max only)");
         return false;
     }
     bool comm = code == TIR_ADD || code == TIR_MUL || code == TIR_MAX;
-    if (a.k != O_FULL && b.k == O_FULL && comm) {
-        opnd t = a;
-        a = b;
-        b = t;
+    if (a->k != O_FULL && b->k == O_FULL && comm) {
+        opnd t = *a;
+        *a = *b;
+        *b = t;
     }
-    int64_t T = rows * cols;
+    if (a->k == O_FULL && b->k == O_CONST && (code == TIR_MUL || code == TIR_DIV))
+        *f = BF_SCALE;
+    else if (a->k == O_FULL && code == TIR_DIV)
+        *f = BF_RECIP_MUL;
+    else if (a->k == O_CONST && b->k == O_FULL && code == TIR_DIV)
+        *f = a->c == 1.0 ? BF_RECIP : BF_RECIP_SCALE;
+    else if (a->k == O_CONST && b->k == O_FULL && code == TIR_SUB)
+        *f = BF_NEG_ADD;
+    else if (code != TIR_ADD && code != TIR_SUB && code != TIR_MUL && code != TIR_MAX) {
+        lw_fail(L, op->loc, "'%s' of these operands has no tile op", tir_op_name(code));
+        return false;
+    } else if (a->k == O_FULL)
+        *f = b->k == O_CONST ? BF_ELT_CONST : BF_ELT;
+    else if (b->k == O_FULL && code == TIR_SUB && (a->k == O_COL || a->k == O_SCALAR))
+        *f = BF_SUB_NEG;
+    else {
+        lw_fail(L, op->loc, "'%s' of two broadcast operands", tir_op_name(code));
+        return false;
+    }
+    return true;
+}
+
+/* The temporaries of a (code) b, T tiles (sT as an expression), as step
+ * k0 of op: its k0 and k0 + 1. False after reporting. */
+static bool binop_plan(lw *L, const tir_op *op, int k0, tir_opcode code, opnd a, opnd b, int64_t T,
+                       const sym_expr *sT)
+{
+    bform f;
+    if (!binop_form(L, op, code, &a, &b, &f))
+        return false;
     arch_format tf = lw_interm_format(L);
-    /* x * c, x / c: the SFPU scales */
-    if (a.k == O_FULL && b.k == O_CONST && (code == TIR_MUL || code == TIR_DIV)) {
-        lw_sfpu(K, DF_SCALE, a.cb, a.at, out, T, code == TIR_MUL ? b.c : 1.0 / b.c);
-        return true;
+    switch (f) {
+    case BF_RECIP_MUL:
+        lw_plan_temp(L, op, k0, b.tiles, b.stiles, tf);
+        break;
+    case BF_RECIP_SCALE:
+    case BF_SUB_NEG:
+        lw_plan_temp(L, op, k0, T, sT, tf);
+        break;
+    case BF_NEG_ADD:
+        lw_plan_temp(L, op, k0, T, sT, tf);
+        lw_plan_const_tile(L, op, k0 + 1);
+        break;
+    case BF_ELT_CONST:
+        lw_plan_const_tile(L, op, k0 + 1);
+        break;
+    case BF_SCALE:
+    case BF_RECIP:
+    case BF_ELT:
+        break;
     }
-    if (a.k == O_FULL && code == TIR_DIV) {
-        /* x / y = x * (1/y), the reciprocal taken once over y's own tiles */
-        int t = lw_temp_cb(K, op, k0, b.tiles, b.stiles, tf);
+    return !L->failed;
+}
+
+/* a (code) b into the reserved pages of `out`, rows x cols tiles, as step
+ * k0 of op (binop_plan gave its temporaries). */
+static void binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, opnd b, int64_t rows, int64_t cols,
+                  int out)
+{
+    bform f;
+    if (!binop_form(K->L, op, code, &a, &b, &f))
+        return;
+    int64_t T = rows * cols;
+    int t = -1;
+    opnd c;
+    switch (f) {
+    case BF_SCALE:
+        lw_sfpu(K, DF_SCALE, a.cb, a.at, out, T, code == TIR_MUL ? b.c : 1.0 / b.c);
+        return;
+    case BF_RECIP_MUL:
+        t = lw_temp(K->L, op, k0);
         lw_cbop(K, DF_CB_RESERVE, t, b.tiles);
         lw_sfpu(K, DF_RECIP, b.cb, b.at, t, b.tiles, 1);
         lw_cbop(K, DF_CB_PUSH, t, b.tiles);
         lw_cbop(K, DF_CB_WAIT, t, b.tiles);
         lw_elt(K, DF_MUL, a.cb, a.at, t, 0, lw_bc_of(b.k), out, rows, cols);
         lw_cbop(K, DF_CB_POP, t, b.tiles);
-        return true;
-    }
-    if (a.k == O_CONST && b.k == O_FULL && code == TIR_DIV) {
-        /* c / y */
-        if (a.c == 1.0) {
-            lw_sfpu(K, DF_RECIP, b.cb, b.at, out, T, 1);
-        } else {
-            int t = lw_temp_cb(K, op, k0, T, sT, tf);
-            lw_cbop(K, DF_CB_RESERVE, t, T);
-            lw_sfpu(K, DF_RECIP, b.cb, b.at, t, T, 1);
-            lw_cbop(K, DF_CB_PUSH, t, T);
-            lw_cbop(K, DF_CB_WAIT, t, T);
-            lw_sfpu(K, DF_SCALE, t, 0, out, T, a.c);
-            lw_cbop(K, DF_CB_POP, t, T);
-        }
-        return true;
-    }
-    if (a.k == O_CONST && b.k == O_FULL && code == TIR_SUB) {
-        /* c - y = (-y) + c */
-        int t = lw_temp_cb(K, op, k0, T, sT, tf);
+        return;
+    case BF_RECIP:
+        lw_sfpu(K, DF_RECIP, b.cb, b.at, out, T, 1);
+        return;
+    case BF_RECIP_SCALE:
+        t = lw_temp(K->L, op, k0);
+        lw_cbop(K, DF_CB_RESERVE, t, T);
+        lw_sfpu(K, DF_RECIP, b.cb, b.at, t, T, 1);
+        lw_cbop(K, DF_CB_PUSH, t, T);
+        lw_cbop(K, DF_CB_WAIT, t, T);
+        lw_sfpu(K, DF_SCALE, t, 0, out, T, a.c);
+        lw_cbop(K, DF_CB_POP, t, T);
+        return;
+    case BF_NEG_ADD:
+        t = lw_temp(K->L, op, k0);
         lw_cbop(K, DF_CB_RESERVE, t, T);
         lw_sfpu(K, DF_NEG, b.cb, b.at, t, T, 1);
         lw_cbop(K, DF_CB_PUSH, t, T);
         lw_cbop(K, DF_CB_WAIT, t, T);
-        opnd c;
         lw_const_tile(K, op, k0 + 1, a.c, &c);
         lw_elt(K, DF_ADD, t, 0, c.cb, 0, DF_BC_SCALAR, out, rows, cols);
         lw_cbop(K, DF_CB_POP, t, T);
         lw_end_temp(K, &c, true);
-        return true;
-    }
-    df_eltop eo = code == TIR_ADD ? DF_ADD : code == TIR_SUB ? DF_SUB : code == TIR_MUL ? DF_MUL : DF_MAXOP;
-    if (code != TIR_ADD && code != TIR_SUB && code != TIR_MUL && code != TIR_MAX) {
-        lw_fail(L, op->loc, "'%s' of these operands has no tile op", tir_op_name(code));
-        return false;
-    }
-    if (a.k == O_FULL) {
-        bool ct = b.k == O_CONST;
+        return;
+    case BF_ELT:
+    case BF_ELT_CONST: {
+        df_eltop eo = code == TIR_ADD ? DF_ADD : code == TIR_SUB ? DF_SUB : code == TIR_MUL ? DF_MUL : DF_MAXOP;
+        bool ct = f == BF_ELT_CONST;
         if (ct)
             lw_const_tile(K, op, k0 + 1, b.c, &b);
         lw_elt(K, eo, a.cb, a.at, b.cb, b.at, lw_bc_of(b.k), out, rows, cols);
         lw_end_temp(K, &b, ct);
-        return true;
+        return;
     }
-    if (b.k == O_FULL && code == TIR_SUB && (a.k == O_COL || a.k == O_SCALAR)) {
-        /* v - x = -(x - v) */
-        int t = lw_temp_cb(K, op, k0, T, sT, tf);
+    case BF_SUB_NEG:
+        t = lw_temp(K->L, op, k0);
         lw_cbop(K, DF_CB_RESERVE, t, T);
         lw_elt(K, DF_SUB, b.cb, b.at, a.cb, a.at, lw_bc_of(a.k), t, rows, cols);
         lw_cbop(K, DF_CB_PUSH, t, T);
         lw_cbop(K, DF_CB_WAIT, t, T);
         lw_sfpu(K, DF_NEG, t, 0, out, T, 1);
         lw_cbop(K, DF_CB_POP, t, T);
-        return true;
+        return;
     }
-    lw_fail(L, op->loc, "'%s' of two broadcast operands", tir_op_name(code));
-    return false;
 }
 
+void lw_plan_binary(lw *L, const tir_op *op)
+{
+    const vinfo *rr = &L->v[V(L, op->results[0])->root];
+    opnd a, b;
+    if (!lw_opnd_of(L, op->opnds[0], rr, &a, op->loc) || !lw_opnd_of(L, op->opnds[1], rr, &b, op->loc))
+        return;
+    binop_plan(L, op, 0, op->code, a, b, rr->tr * rr->tc, lw_vtiles(L, rr));
+}
 
 void lw_emit_binary(kctx *K, const tir_op *op)
 {
@@ -312,59 +179,90 @@ void lw_emit_binary(kctx *K, const tir_op *op)
     if (!lw_get_opnd(K, op->opnds[0], rr, &a, op->loc) || !lw_get_opnd(K, op->opnds[1], rr, &b, op->loc))
         return;
     int out = lw_out_open(K, r);
-    binop(K, op, 0, op->code, a, b, rr->tr, rr->tc, lw_vtiles(L, rr), out);
+    binop(K, op, 0, op->code, a, b, rr->tr, rr->tc, out);
     lw_out_close(K, r);
 }
 
-/* A temporary of n tiles made by `fn`... the three steps of every temp. */
-static int temp_open(kctx *K, const tir_op *op, int k, int64_t n, const sym_expr *sn)
+/* Temporary k of op, reserved for its n tiles; then pushed and read. */
+static int temp_open(kctx *K, const tir_op *op, int k, int64_t n)
 {
-    int t = lw_temp_cb(K, op, k, n, sn, lw_interm_format(K->L));
+    int t = lw_temp(K->L, op, k);
     lw_cbop(K, DF_CB_RESERVE, t, n);
     return t;
 }
 
-static opnd temp_ready(kctx *K, int t, int64_t n, const sym_expr *sn)
+static opnd temp_ready(kctx *K, int t, int64_t n)
 {
     lw_cbop(K, DF_CB_PUSH, t, n);
     lw_cbop(K, DF_CB_WAIT, t, n);
-    return (opnd){O_FULL, 0, t, 0, n, sn};
+    return (opnd){O_FULL, 0, t, 0, n, NULL};
 }
 
+/* A full operand of T tiles (sT) that a temporary holds, for planning. */
+static opnd planned_full(int64_t T, const sym_expr *sT) { return (opnd){O_FULL, 0, -1, 0, T, sT}; }
+
+/* ---- comparisons and selects ---------------------------------------------- */
+
 /* A comparison of data: 1.0 where it holds, 0.0 elsewhere (the SFPU's
- * comparisons with zero, after a subtraction). */
+ * comparisons with zero, after a subtraction into temporary 0). The
+ * operands in the order the SFPU takes them, and the code that compares
+ * them so; false after reporting. */
+static bool cmp_form(lw *L, const tir_op *op, opnd *a, opnd *b, tir_opcode *code)
+{
+    *code = op->code;
+    if (a->k != O_FULL && b->k == O_FULL) {
+        /* c < y  <=>  y > c */
+        opnd t = *a;
+        *a = *b;
+        *b = t;
+        tir_opcode c = *code;
+        *code = c == TIR_CMP_LT ? TIR_CMP_GT : c == TIR_CMP_GT ? TIR_CMP_LT : c == TIR_CMP_LE ? TIR_CMP_GE
+                : c == TIR_CMP_GE ? TIR_CMP_LE : c;
+    }
+    if (a->k != O_FULL) {
+        lw_fail(L, op->loc, "a comparison of two broadcast values");
+        return false;
+    }
+    return true;
+}
+
+static bool cmp_diff(const opnd *b) { return !(b->k == O_CONST && b->c == 0.0); }
+
+void lw_plan_cmp(lw *L, const tir_op *op)
+{
+    const vinfo *rr = &L->v[V(L, op->results[0])->root];
+    opnd a, b;
+    tir_opcode code;
+    if (!lw_opnd_of(L, op->opnds[0], rr, &a, op->loc) || !lw_opnd_of(L, op->opnds[1], rr, &b, op->loc) ||
+        !cmp_form(L, op, &a, &b, &code))
+        return;
+    int64_t T = rr->tr * rr->tc;
+    const sym_expr *sT = lw_vtiles(L, rr);
+    if (cmp_diff(&b)) {
+        lw_plan_temp(L, op, 0, T, sT, lw_interm_format(L));
+        binop_plan(L, op, 1, TIR_SUB, a, b, T, sT);
+    }
+}
+
 void lw_emit_cmp(kctx *K, const tir_op *op)
 {
     lw *L = K->L;
     int r = V(L, op->results[0])->root;
     const vinfo *rr = &L->v[r];
     opnd a, b;
-    if (!lw_get_opnd(K, op->opnds[0], rr, &a, op->loc) || !lw_get_opnd(K, op->opnds[1], rr, &b, op->loc))
+    tir_opcode code;
+    if (!lw_get_opnd(K, op->opnds[0], rr, &a, op->loc) || !lw_get_opnd(K, op->opnds[1], rr, &b, op->loc) ||
+        !cmp_form(L, op, &a, &b, &code))
         return;
-    tir_opcode code = op->code;
-    if (a.k != O_FULL && b.k == O_FULL) {
-        /* c < y  <=>  y > c */
-        opnd t = a;
-        a = b;
-        b = t;
-        code = code == TIR_CMP_LT ? TIR_CMP_GT : code == TIR_CMP_GT ? TIR_CMP_LT : code == TIR_CMP_LE ? TIR_CMP_GE
-               : code == TIR_CMP_GE ? TIR_CMP_LE : code;
-    }
-    if (a.k != O_FULL) {
-        lw_fail(L, op->loc, "a comparison of two broadcast values");
-        return;
-    }
     df_sfpuop so = code == TIR_CMP_GT ? DF_GTZ : code == TIR_CMP_GE ? DF_GEZ : code == TIR_CMP_LT ? DF_LTZ
                    : code == TIR_CMP_LE ? DF_LEZ : code == TIR_CMP_EQ ? DF_EQZ : DF_NEZ;
     int64_t T = rr->tr * rr->tc;
-    const sym_expr *sT = lw_vtiles(L, rr);
-    bool diff = !(b.k == O_CONST && b.c == 0.0);
+    bool diff = cmp_diff(&b);
     opnd d = a;
     if (diff) {
-        int t = temp_open(K, op, 0, T, sT);
-        if (!binop(K, op, 1, TIR_SUB, a, b, rr->tr, rr->tc, sT, t))
-            return;
-        d = temp_ready(K, t, T, sT);
+        int t = temp_open(K, op, 0, T);
+        binop(K, op, 1, TIR_SUB, a, b, rr->tr, rr->tc, t);
+        d = temp_ready(K, t, T);
     }
     int out = lw_out_open(K, r);
     lw_sfpu(K, so, d.cb, d.at, out, T, 1);
@@ -373,7 +271,38 @@ void lw_emit_cmp(kctx *K, const tir_op *op)
         lw_cbop(K, DF_CB_POP, d.cb, T);
 }
 
-/* where(c, x, y) on a condition computed from data: y + c * (x - y). */
+/* where(c, x, y) on a condition computed from data: y + c * (x - y), with
+ * x - y in temporary 0 (steps 1, 2) and c * (x - y) in temporary 3 (steps
+ * 4, 5); the sum is steps 6, 7. */
+static bool select_opnds(lw *L, const tir_op *op, const vinfo *rr, opnd *c, opnd *x, opnd *y)
+{
+    if (!lw_opnd_of(L, op->opnds[0], rr, c, op->loc) || !lw_opnd_of(L, op->opnds[1], rr, x, op->loc) ||
+        !lw_opnd_of(L, op->opnds[2], rr, y, op->loc))
+        return false;
+    if ((x->k == O_CONST && !isfinite(x->c)) || (y->k == O_CONST && !isfinite(y->c))) {
+        lw_fail(L, op->loc, "tl.where on data with an infinite value (it is computed as y + c*(x - y))");
+        return false;
+    }
+    return true;
+}
+
+static void plan_select(lw *L, const tir_op *op)
+{
+    const vinfo *rr = &L->v[V(L, op->results[0])->root];
+    opnd c, x, y;
+    if (!select_opnds(L, op, rr, &c, &x, &y))
+        return;
+    int64_t T = rr->tr * rr->tc;
+    const sym_expr *sT = lw_vtiles(L, rr);
+    arch_format tf = lw_interm_format(L);
+    lw_plan_temp(L, op, 0, T, sT, tf);
+    if (!(x.k == O_CONST && y.k == O_CONST) && !binop_plan(L, op, 1, TIR_SUB, x, y, T, sT))
+        return;
+    lw_plan_temp(L, op, 3, T, sT, tf);
+    if (binop_plan(L, op, 4, TIR_MUL, c, planned_full(T, sT), T, sT))
+        binop_plan(L, op, 6, TIR_ADD, planned_full(T, sT), y, T, sT);
+}
+
 static void emit_select(kctx *K, const tir_op *op)
 {
     lw *L = K->L;
@@ -383,28 +312,176 @@ static void emit_select(kctx *K, const tir_op *op)
     if (!lw_get_opnd(K, op->opnds[0], rr, &c, op->loc) || !lw_get_opnd(K, op->opnds[1], rr, &x, op->loc) ||
         !lw_get_opnd(K, op->opnds[2], rr, &y, op->loc))
         return;
-    if ((x.k == O_CONST && !isfinite(x.c)) || (y.k == O_CONST && !isfinite(y.c))) {
-        lw_fail(L, op->loc, "tl.where on data with an infinite value (it is computed as y + c*(x - y))");
-        return;
-    }
     int64_t rows = rr->tr, cols = rr->tc, T = rows * cols;
-    const sym_expr *sT = lw_vtiles(L, rr);
-    int t1 = temp_open(K, op, 0, T, sT);
-    if (x.k == O_CONST && y.k == O_CONST) {
+    int t1 = temp_open(K, op, 0, T);
+    if (x.k == O_CONST && y.k == O_CONST)
         lw_fill(K, t1, T, x.c - y.c);
-    } else if (!binop(K, op, 1, TIR_SUB, x, y, rows, cols, sT, t1)) {
-        return;
-    }
-    opnd d = temp_ready(K, t1, T, sT);
-    int t2 = temp_open(K, op, 3, T, sT);
-    if (!binop(K, op, 4, TIR_MUL, c, d, rows, cols, sT, t2))
-        return;
-    opnd e = temp_ready(K, t2, T, sT);
+    else
+        binop(K, op, 1, TIR_SUB, x, y, rows, cols, t1);
+    opnd d = temp_ready(K, t1, T);
+    int t2 = temp_open(K, op, 3, T);
+    binop(K, op, 4, TIR_MUL, c, d, rows, cols, t2);
+    opnd e = temp_ready(K, t2, T);
     int out = lw_out_open(K, r);
-    binop(K, op, 6, TIR_ADD, e, y, rows, cols, sT, out);
+    binop(K, op, 6, TIR_ADD, e, y, rows, cols, out);
     lw_out_close(K, r);
     lw_cbop(K, DF_CB_POP, t1, T);
     lw_cbop(K, DF_CB_POP, t2, T);
+}
+
+/* where(mask, x, y) on a mask of index comparisons: the mask op replaces
+ * by a constant. Two constants fill temporary 2 with one first; more than
+ * two comparisons mask in two steps through temporary 0. The operand
+ * kept, the constant and the predicates (oriented to `keep`), x already
+ * the filled temporary; false after reporting. */
+static bool where_form(lw *L, const tir_op *op, opnd *x, opnd *y, opnd *keep, double *other, pred *p, int *np)
+{
+    const vinfo *m = V(L, op->opnds[0]);
+    *np = m->np;
+    memcpy(p, m->p, sizeof m->p);
+    *keep = *x;
+    if (x->k == O_FULL && y->k == O_CONST) {
+        *other = y->c;
+    } else if (x->k == O_CONST && y->k == O_FULL && *np == 1) {
+        *keep = *y;
+        *other = x->c;
+        p[0].c[0] = -p[0].c[0];
+        p[0].c[1] = -p[0].c[1];
+        p[0].k = sym_sub(L->sc, sym_neg(L->sc, p[0].k), sym_const(L->sc, 1));
+    } else {
+        lw_fail(L, op->loc, "tl.where other than (mask, tile, constant) - the 'mask' op replaces by a constant");
+        return false;
+    }
+    if (*np > 4) {
+        lw_fail(L, op->loc, "a mask of more than 4 comparisons");
+        return false;
+    }
+    return true;
+}
+
+/* The condition of a where: a mask (true), data (false: a select), or
+ * neither (reported). */
+static bool where_on_mask(lw *L, const tir_op *op, bool *mask)
+{
+    const vinfo *m = V(L, op->opnds[0]);
+    *mask = m->kind != VK_TILE;
+    if (m->kind != VK_TILE && m->kind != VK_MASK) {
+        lw_fail(L, op->loc, "tl.where on a condition the lowering cannot follow");
+        return false;
+    }
+    return true;
+}
+
+void lw_plan_where(lw *L, const tir_op *op)
+{
+    bool mask;
+    if (!where_on_mask(L, op, &mask))
+        return;
+    if (!mask) {
+        plan_select(L, op);
+        return;
+    }
+    const vinfo *rr = &L->v[V(L, op->results[0])->root];
+    opnd x, y, keep;
+    if (!lw_opnd_of(L, op->opnds[1], rr, &x, op->loc) || !lw_opnd_of(L, op->opnds[2], rr, &y, op->loc))
+        return;
+    int64_t T = rr->tr * rr->tc;
+    if (x.k == O_CONST && y.k == O_CONST) {
+        lw_plan_temp(L, op, 2, T, lw_vtiles(L, rr), lw_interm_format(L));
+        x = planned_full(T, lw_vtiles(L, rr));
+    }
+    pred p[LW_MAX_PRED];
+    int np;
+    double other;
+    if (where_form(L, op, &x, &y, &keep, &other, p, &np) && np > 2)
+        lw_plan_temp(L, op, 0, T, lw_vtiles(L, rr), rr->fmt);
+}
+
+void lw_emit_where(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    bool mask;
+    if (!where_on_mask(L, op, &mask))
+        return;
+    if (!mask) {
+        emit_select(K, op);
+        return;
+    }
+    int r = V(L, op->results[0])->root;
+    const vinfo *rr = &L->v[r];
+    opnd x, y, keep;
+    if (!lw_get_opnd(K, op->opnds[1], rr, &x, op->loc) || !lw_get_opnd(K, op->opnds[2], rr, &y, op->loc))
+        return;
+    int64_t T = rr->tr * rr->tc;
+    int filled = -1;
+    if (x.k == O_CONST && y.k == O_CONST) {
+        /* a tile of two constants: filled with one, masked to the other */
+        filled = temp_open(K, op, 2, T);
+        lw_fill(K, filled, T, x.c);
+        x = temp_ready(K, filled, T);
+    }
+    pred p[LW_MAX_PRED];
+    int np;
+    double other;
+    if (!where_form(L, op, &x, &y, &keep, &other, p, &np))
+        return;
+    if (np <= 2) {
+        int out = lw_out_open(K, r);
+        lw_mask_stmt(K, keep.cb, keep.at, out, rr->tr, rr->tc, p, np, other);
+        lw_out_close(K, r);
+    } else {
+        int t = temp_open(K, op, 0, T);
+        lw_mask_stmt(K, keep.cb, keep.at, t, rr->tr, rr->tc, p, 2, other);
+        temp_ready(K, t, T);
+        int out = lw_out_open(K, r);
+        lw_mask_stmt(K, t, 0, out, rr->tr, rr->tc, p + 2, np - 2, other);
+        lw_out_close(K, r);
+        lw_cbop(K, DF_CB_POP, t, T);
+    }
+    if (filled >= 0)
+        lw_cbop(K, DF_CB_POP, filled, T);
+}
+
+/* ---- unary ops ------------------------------------------------------------ */
+
+/* How a unary op is computed: a cast is a copy, log2 is ln and then a
+ * scale through temporary 0, the others are one SFPU op (so). False after
+ * reporting. */
+typedef enum uform { UF_CAST, UF_LOG2, UF_SFPU } uform;
+
+static bool unary_form(lw *L, const tir_op *op, uform *f, df_sfpuop *so)
+{
+    const vinfo *xi = V(L, op->opnds[0]);
+    if (xi->kind != VK_TILE || xi->trans || xi->tview) {
+        lw_fail(L, op->loc, "'%s' of an operand the tile ops cannot read", tir_op_name(op->code));
+        return false;
+    }
+    if (!lw_readable(L, xi->root, op->loc))
+        return false;
+    *f = op->code == TIR_CAST ? UF_CAST : op->code == TIR_LOG2 ? UF_LOG2 : UF_SFPU;
+    switch (op->code) {
+    case TIR_CAST:
+    case TIR_LOG2:
+    case TIR_LOG: *so = DF_LOG; return true;
+    case TIR_EXP: *so = DF_EXP; return true;
+    case TIR_EXP2: *so = DF_EXP2; return true;
+    case TIR_NEG: *so = DF_NEG; return true;
+    case TIR_SQRT: *so = DF_SQRT; return true;
+    case TIR_RSQRT: *so = DF_RSQRT; return true;
+    case TIR_SIGMOID: *so = DF_SIGMOID; return true;
+    default:
+        lw_fail(L, op->loc, "'%s' has no SFPU op", tir_op_name(op->code));
+        return false;
+    }
+}
+
+void lw_plan_unary(lw *L, const tir_op *op)
+{
+    const vinfo *rr = &L->v[V(L, op->results[0])->root];
+    uform f;
+    df_sfpuop so;
+    if (unary_form(L, op, &f, &so) && f == UF_LOG2)
+        lw_plan_temp(L, op, 0, rr->tr * rr->tc, lw_vtiles(L, rr), lw_interm_format(L));
 }
 
 void lw_emit_unary(kctx *K, const tir_op *op)
@@ -412,104 +489,111 @@ void lw_emit_unary(kctx *K, const tir_op *op)
     lw *L = K->L;
     int r = V(L, op->results[0])->root;
     const vinfo *rr = &L->v[r];
-    const vinfo *xi = V(L, op->opnds[0]);
-    if (xi->kind != VK_TILE || xi->trans || xi->tview) {
-        lw_fail(L, op->loc, "'%s' of an operand the tile ops cannot read", tir_op_name(op->code));
-        return;
-    }
+    uform f;
+    df_sfpuop so;
     int cb;
     int64_t at;
-    if (!lw_read_at(K, xi->root, &cb, &at, op->loc))
+    if (!unary_form(L, op, &f, &so) || !lw_read_at(K, V(L, op->opnds[0])->root, &cb, &at, op->loc))
         return;
     int64_t T = rr->tr * rr->tc;
-    if (op->code == TIR_CAST) {
+    if (f == UF_CAST) {
         int out = lw_out_open(K, r);
         lw_copy(K, cb, at, out, T);
         lw_out_close(K, r);
-        return;
-    }
-    if (op->code == TIR_LOG2) {
+    } else if (f == UF_LOG2) {
         /* log2(x) = ln(x) / ln(2) */
-        int t = lw_temp_cb(K, op, 0, T, lw_vtiles(L, rr), lw_interm_format(L));
-        lw_cbop(K, DF_CB_RESERVE, t, T);
+        int t = temp_open(K, op, 0, T);
         lw_sfpu(K, DF_LOG, cb, at, t, T, 1);
-        lw_cbop(K, DF_CB_PUSH, t, T);
-        lw_cbop(K, DF_CB_WAIT, t, T);
+        temp_ready(K, t, T);
         int out = lw_out_open(K, r);
         lw_sfpu(K, DF_SCALE, t, 0, out, T, 1.0 / log(2.0));
         lw_out_close(K, r);
         lw_cbop(K, DF_CB_POP, t, T);
-        return;
+    } else {
+        int out = lw_out_open(K, r);
+        lw_sfpu(K, so, cb, at, out, T, 1);
+        lw_out_close(K, r);
     }
-    df_sfpuop so;
-    switch (op->code) {
-    case TIR_EXP: so = DF_EXP; break;
-    case TIR_EXP2: so = DF_EXP2; break;
-    case TIR_LOG: so = DF_LOG; break;
-    case TIR_NEG: so = DF_NEG; break;
-    case TIR_SQRT: so = DF_SQRT; break;
-    case TIR_RSQRT: so = DF_RSQRT; break;
-    case TIR_SIGMOID: so = DF_SIGMOID; break;
-    default:
-        lw_fail(L, op->loc, "'%s' has no SFPU op", tir_op_name(op->code));
-        return;
-    }
-    int out = lw_out_open(K, r);
-    lw_sfpu(K, so, cb, at, out, T, 1);
-    lw_out_close(K, r);
 }
 
+/* ---- reductions ----------------------------------------------------------- */
 
 /* Reductions become row reductions: along axis 0 the block is transposed
- * first (transpose_wh), and columns past the value's extent - padding or
- * whatever the pages held - are masked to the reduction's identity. */
-void lw_emit_reduce(kctx *K, const tir_op *op)
+ * first (transpose_wh, into temporary 0), and columns past the value's
+ * extent - padding or whatever the pages held - are masked to the
+ * reduction's identity (in temporary 1, which exists where the reduced
+ * extent is not whole tiles). The reduced block as rows x cols tiles and
+ * the elements of its last column of tiles that count; false after
+ * reporting. */
+static bool reduce_form(lw *L, const tir_op *op, int64_t *rows, int64_t *cols, int64_t *valid,
+                        const sym_expr **svalid)
 {
-    lw *L = K->L;
-    int r = V(L, op->results[0])->root;
     const vinfo *xi = V(L, op->opnds[0]);
-    bool is_max = op->code == TIR_REDUCE_MAX;
     int axis = lw_axis(L, op);
     if (op->code == TIR_REDUCE_MIN || xi->kind != VK_TILE || xi->bc != BC_NONE || xi->trans || xi->tview ||
         (axis == 0 && op->keep_dims && xi->rank == 2) || axis > 1 || xi->rank == 0) {
         lw_fail(L, op->loc, "'%s' along axis %lld of this value has no tile op", tir_op_name(op->code),
              (long long)op->ival);
-        return;
+        return false;
     }
-    int cb;
-    int64_t at;
-    if (!lw_read_at(K, xi->root, &cb, &at, op->loc))
-        return;
+    if (!lw_readable(L, xi->root, op->loc))
+        return false;
     const vinfo *xr = &L->v[xi->root];
-    int64_t rows = xr->tr, cols = xr->tc, valid = xr->ec;
-    const sym_expr *sn = lw_vtiles(L, xr), *svalid = xr->sec;
-    int tt = -1, tm = -1;
-    if (axis == 0) {
-        /* rows become columns: a 2-D block or a column vector */
-        tt = temp_open(K, op, 0, rows * cols, sn);
-        lw_transpose(K, cb, at, tt, rows, cols);
-        temp_ready(K, tt, rows * cols, sn);
-        int64_t t = rows;
-        rows = cols, cols = t;
-        valid = xr->er;
-        svalid = xr->ser;
-        cb = tt, at = 0;
-    }
-    /* the masked copy exists where the reduced extent is not whole tiles */
+    *rows = axis == 0 ? xr->tc : xr->tr;
+    *cols = axis == 0 ? xr->tr : xr->tc;
+    *valid = axis == 0 ? xr->er : xr->ec;
+    *svalid = axis == 0 ? xr->ser : xr->sec;
+    return true;
+}
+
+void lw_plan_reduce(lw *L, const tir_op *op)
+{
+    int64_t rows, cols, valid;
+    const sym_expr *svalid;
+    if (!reduce_form(L, op, &rows, &cols, &valid, &svalid))
+        return;
+    const sym_expr *sn = lw_vtiles(L, &L->v[V(L, op->opnds[0])->root]);
+    arch_format tf = lw_interm_format(L);
+    if (lw_axis(L, op) == 0)
+        lw_plan_temp(L, op, 0, rows * cols, sn, tf);
     const sym_expr *partial = lw_positive(L, sym_mod(L->sc, svalid, sym_const(L->sc, LW_TILE)));
     if (valid % LW_TILE) {
-        tm = temp_open(K, op, 1, rows * cols, sn);
-        for (int i = 0; i < L->ntmp; i++)
-            if (L->tmp[i].op == op && L->tmp[i].k == 1)
-                L->st[L->tmp[i].st].sind = partial;
-        pred p = {{0, -1}, sym_const(L->sc, valid - 1)};
-        lw_mask_stmt(K, cb, at, tm, rows, cols, &p, 1, is_max ? -INFINITY : 0.0);
-        temp_ready(K, tm, rows * cols, sn);
-        cb = tm, at = 0;
+        int s = lw_plan_temp(L, op, 1, rows * cols, sn, tf);
+        if (s >= 0)
+            L->st[s].sind = partial;
     } else {
         lw_plan_virtual(L, op, 1, ARCH_FP32,
                      sym_mul(L->sc, sym_mul(L->sc, sn, partial), sym_const(L->sc, L->a->tile_bytes[ARCH_FP32])),
                      lm_arena_printf(&L->ar, "a temporary of line %d", op->loc.line));
+    }
+}
+
+void lw_emit_reduce(kctx *K, const tir_op *op)
+{
+    lw *L = K->L;
+    int r = V(L, op->results[0])->root;
+    bool is_max = op->code == TIR_REDUCE_MAX;
+    int64_t rows, cols, valid;
+    const sym_expr *svalid;
+    int cb;
+    int64_t at;
+    if (!reduce_form(L, op, &rows, &cols, &valid, &svalid) ||
+        !lw_read_at(K, V(L, op->opnds[0])->root, &cb, &at, op->loc))
+        return;
+    int tt = -1, tm = -1;
+    if (lw_axis(L, op) == 0) {
+        /* rows become columns: a 2-D block or a column vector */
+        tt = temp_open(K, op, 0, rows * cols);
+        lw_transpose(K, cb, at, tt, cols, rows);
+        temp_ready(K, tt, rows * cols);
+        cb = tt, at = 0;
+    }
+    if (valid % LW_TILE) {
+        tm = temp_open(K, op, 1, rows * cols);
+        pred p = {{0, -1}, sym_const(L->sc, valid - 1)};
+        lw_mask_stmt(K, cb, at, tm, rows, cols, &p, 1, is_max ? -INFINITY : 0.0);
+        temp_ready(K, tm, rows * cols);
+        cb = tm, at = 0;
     }
     int out = lw_out_open(K, r);
     df_stmt *s = S(K, DF_REDUCE);
@@ -530,97 +614,7 @@ void lw_emit_reduce(kctx *K, const tir_op *op)
         lw_cbop(K, DF_CB_POP, tm, rows * cols);
 }
 
-void lw_mask_stmt(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t cols, const pred *p, int np,
-                  double scalar)
-{
-    df_stmt *s = S(K, DF_MASK);
-    s->cb = a;
-    s->at = C(K, at);
-    s->cb_out = out;
-    s->rows = C(K, rows);
-    s->cols = C(K, cols);
-    s->scalar = scalar;
-    if (np >= 1) {
-        s->p1r = C(K, p[0].c[0]);
-        s->p1c = C(K, p[0].c[1]);
-        s->p1k = lw_xs(K, p[0].k);
-    }
-    if (np >= 2) {
-        s->p2r = C(K, p[1].c[0]);
-        s->p2c = C(K, p[1].c[1]);
-        s->p2k = lw_xs(K, p[1].k);
-    }
-    lw_put(K, s);
-}
-
-void lw_emit_where(kctx *K, const tir_op *op)
-{
-    lw *L = K->L;
-    int r = V(L, op->results[0])->root;
-    const vinfo *rr = &L->v[r];
-    const vinfo *m = V(L, op->opnds[0]);
-    if (m->kind == VK_TILE) {
-        emit_select(K, op);
-        return;
-    }
-    if (m->kind != VK_MASK) {
-        lw_fail(L, op->loc, "tl.where on a condition the lowering cannot follow");
-        return;
-    }
-    opnd x, y;
-    if (!lw_get_opnd(K, op->opnds[1], rr, &x, op->loc) || !lw_get_opnd(K, op->opnds[2], rr, &y, op->loc))
-        return;
-    pred p[LW_MAX_PRED];
-    int np = m->np;
-    memcpy(p, m->p, sizeof p);
-    opnd keep = x;
-    double other;
-    int filled = -1;
-    int64_t T0 = rr->tr * rr->tc;
-    if (x.k == O_CONST && y.k == O_CONST) {
-        /* a tile of two constants: filled with one, masked to the other */
-        filled = temp_open(K, op, 2, T0, lw_vtiles(L, rr));
-        lw_fill(K, filled, T0, x.c);
-        keep = temp_ready(K, filled, T0, lw_vtiles(L, rr));
-        x = keep;
-    }
-    if (x.k == O_FULL && y.k == O_CONST) {
-        other = y.c;
-    } else if (x.k == O_CONST && y.k == O_FULL && np == 1) {
-        keep = y;
-        other = x.c;
-        p[0].c[0] = -p[0].c[0];
-        p[0].c[1] = -p[0].c[1];
-        p[0].k = sym_sub(L->sc, sym_neg(L->sc, p[0].k), sym_const(L->sc, 1));
-    } else {
-        lw_fail(L, op->loc, "tl.where other than (mask, tile, constant) - the 'mask' op replaces by a constant");
-        return;
-    }
-    if (np > 4) {
-        lw_fail(L, op->loc, "a mask of more than 4 comparisons");
-        return;
-    }
-    int64_t T = rr->tr * rr->tc;
-    if (np <= 2) {
-        int out = lw_out_open(K, r);
-        lw_mask_stmt(K, keep.cb, keep.at, out, rr->tr, rr->tc, p, np, other);
-        lw_out_close(K, r);
-        if (filled >= 0)
-            lw_cbop(K, DF_CB_POP, filled, T);
-        return;
-    }
-    int t = lw_temp_cb(K, op, 0, T, lw_vtiles(L, rr), rr->fmt);
-    lw_cbop(K, DF_CB_RESERVE, t, T);
-    lw_mask_stmt(K, keep.cb, keep.at, t, rr->tr, rr->tc, p, 2, other);
-    lw_cbop(K, DF_CB_PUSH, t, T);
-    lw_cbop(K, DF_CB_WAIT, t, T);
-    int out = lw_out_open(K, r);
-    lw_mask_stmt(K, t, 0, out, rr->tr, rr->tc, p + 2, np - 2, other);
-    lw_out_close(K, r);
-    lw_cbop(K, DF_CB_POP, t, T);
-    if (filled >= 0)
-        lw_cbop(K, DF_CB_POP, filled, T);
-}
+/* ---- matmul --------------------------------------------------------------- */
 
 /* The output sub-block of a matmul: the schedule's sub.h x sub.w when it
  * fits, else the largest h x w that divides the block and fits Dst. */

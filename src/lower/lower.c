@@ -285,7 +285,7 @@ struct df_program *lw_lower(const sched_kernel *k, const sched_schedule *s, cons
     lw L;
     lw_init(&L, k, s, a, sc, d, df_new(k->f->name));
     L.record = plan != NULL;
-    bool ok = lw_plan(&L) && lw_number_cbs(&L) && lw_add_sems(&L) && lw_build_classes(&L);
+    bool ok = lw_plan(&L) && lw_number_cbs(&L) && lw_plan_temps(&L) && lw_add_sems(&L) && lw_build_classes(&L);
     df_program *p = L.p;
     if (ok && !df_bind(p, NULL, 0, d))
         ok = false;
@@ -369,7 +369,10 @@ struct df_program *lw_lower_fused(const sched_kernel *ka, const sched_schedule *
             ok = false;
         }
     }
-    ok = ok && lw_number_cbs(&LA) && lw_number_cbs(&LB) && lw_add_sems(&LA) && lw_add_sems(&LB);
+    /* CB ids: the producer's stores, the consumer's, then their temporaries
+       in the same order */
+    ok = ok && lw_number_cbs(&LA) && lw_number_cbs(&LB) && lw_plan_temps(&LA) && lw_plan_temps(&LB) &&
+         lw_add_sems(&LA) && lw_add_sems(&LB);
     if (ok) {
         LA.sem_fready = lw_add_sem_named(&LA, "fused_ready", ka->f->loc);
         LA.sem_fvalid = lw_add_sem_named(&LA, "fused_valid", ka->f->loc);

@@ -373,12 +373,18 @@ void lw_group_core(kctx *K, const df_expr *i, const df_expr **x, const df_expr *
 void lw_local_pids(kctx *K, const lw *LB, const df_expr *q, const df_expr **pid);
 void lw_emit_store_fused(kctx *K, const access *x);
 
-/* ---- kops.c -------------------------------------------------------------------- */
+/* ---- kstmt.c ------------------------------------------------------------------- */
 
 store *lw_root_store(lw *L, int r);
+bool lw_readable(lw *L, int r, lm_loc loc);
 bool lw_read_at(kctx *K, int r, int *cb, int64_t *at, lm_loc loc);
+bool lw_opnd_of(lw *L, const tir_value *x, const vinfo *res, opnd *o, lm_loc loc);
 bool lw_get_opnd(kctx *K, const tir_value *x, const vinfo *res, opnd *o, lm_loc loc);
-int lw_temp_cb(kctx *K, const tir_op *op, int k, int64_t tiles, const sym_expr *stiles, arch_format fmt);
+int lw_plan_temp(lw *L, const tir_op *op, int k, int64_t tiles, const sym_expr *stiles, arch_format fmt);
+int lw_temp(lw *L, const tir_op *op, int k);
+void lw_plan_const_tile(lw *L, const tir_op *op, int k);
+void lw_const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o);
+void lw_end_temp(kctx *K, const opnd *o, bool was_temp);
 int lw_out_open(kctx *K, int r);
 void lw_out_close(kctx *K, int r);
 df_stmt *lw_elt(kctx *K, df_eltop op, int a, int64_t at, int b, int64_t at_b, df_bcast bc, int out, int64_t rows,
@@ -388,19 +394,26 @@ void lw_fill(kctx *K, int out, int64_t n, double c);
 void lw_copy(kctx *K, int a, int64_t at, int out, int64_t n);
 void lw_transpose(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t cols);
 df_bcast lw_bc_of(okind k);
-void lw_const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o);
-void lw_end_temp(kctx *K, const opnd *o, bool was_temp);
-void lw_emit_binary(kctx *K, const tir_op *op);
-void lw_emit_cmp(kctx *K, const tir_op *op);
-void lw_emit_unary(kctx *K, const tir_op *op);
-void lw_emit_reduce(kctx *K, const tir_op *op);
 void lw_mask_stmt(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t cols, const pred *p, int np,
                   double scalar);
+
+/* ---- kops.c: each op's temporaries (lw_plan_OP) and statements (lw_emit_OP) ---- */
+
+void lw_plan_binary(lw *L, const tir_op *op);
+void lw_emit_binary(kctx *K, const tir_op *op);
+void lw_plan_cmp(lw *L, const tir_op *op);
+void lw_emit_cmp(kctx *K, const tir_op *op);
+void lw_plan_unary(lw *L, const tir_op *op);
+void lw_emit_unary(kctx *K, const tir_op *op);
+void lw_plan_reduce(lw *L, const tir_op *op);
+void lw_emit_reduce(kctx *K, const tir_op *op);
+void lw_plan_where(lw *L, const tir_op *op);
 void lw_emit_where(kctx *K, const tir_op *op);
 void lw_emit_dot(kctx *K, const tir_op *op);
 
 /* ---- kcompute.c ---------------------------------------------------------------- */
 
+bool lw_plan_temps(lw *L);
 void lw_emit_cblock(kctx *K, const tir_block *b);
 
 /* ---- fused.c ------------------------------------------------------------------- */

@@ -279,32 +279,41 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
         }
 }
 
-struct df_program *lw_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
-                            lm_diag *d, sched_l1_plan *plan, lm_arena *par)
+/* The whole plan of one kernel: storage, CB ids, temporaries. */
+static bool plan_all(lw *L) { return lw_plan(L) && lw_number_cbs(L) && lw_plan_temps(L); }
+
+bool lw_plan_l1(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc, lm_diag *d,
+                sched_l1_plan *plan, lm_arena *par)
 {
     lw L;
-    lw_init(&L, k, s, a, sc, d, df_new(k->f->name));
-    L.record = plan != NULL;
-    bool ok = lw_plan(&L) && lw_number_cbs(&L) && lw_plan_temps(&L) && lw_add_sems(&L) && lw_build_classes(&L);
-    df_program *p = L.p;
-    if (ok && !df_bind(p, NULL, 0, d))
-        ok = false;
-    if (ok && plan) {
+    df_program *p = df_new(k->f->name); /* the tensors' formats; no kernel is written */
+    lw_init(&L, k, s, a, sc, d, p);
+    L.record = true;
+    bool ok = plan_all(&L);
+    if (ok) {
         lw *Ls[1] = {&L};
         lw_record_plan(Ls, 1, plan, par);
     }
+    lw_free(&L);
+    df_free(p);
+    return ok;
+}
+
+struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
+                               lm_diag *d)
+{
+    lw L;
+    lw_init(&L, k, s, a, sc, d, df_new(k->f->name));
+    bool ok = plan_all(&L) && lw_add_sems(&L) && lw_build_classes(&L);
+    df_program *p = L.p;
+    if (ok && !df_bind(p, NULL, 0, d))
+        ok = false;
     lw_free(&L);
     if (!ok) {
         df_free(p);
         return NULL;
     }
     return p;
-}
-
-struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
-                               lm_diag *d)
-{
-    return lw_lower(k, s, a, sc, d, NULL, NULL);
 }
 struct df_program *sched_lower_launch(const sched_kernel *const *k, const sched_schedule *const *s, int n, int l,
                                       const arch_desc *a, sym_ctx *sc, lm_diag *d, int *covered)
@@ -337,54 +346,94 @@ struct df_program *sched_lower_launch(const sched_kernel *const *k, const sched_
 
 /* ---- a fused pair (its reducer's kernels: fused.c) ------------------------ */
 
-struct df_program *lw_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
-                                  const sched_schedule *sb, const sched_fusion *f, const arch_desc *a,
-                                  sym_ctx *sc, lm_diag *d, sched_l1_plan *plan, const char *pa, const char *pb,
-                                  lm_arena *par)
+/* Two kernels' contexts as a fused pair on one program p. */
+static void init_pair(lw *LA, lw *LB, const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                      const sched_schedule *sb, const sched_fusion *f, const arch_desc *a, sym_ctx *sc, lm_diag *d,
+                      df_program *p)
 {
-    if (!sched_fused_pair(f, &sa->cand, &sb->cand)) {
-        lm_error_plain(d, "cannot lower: the schedules of '%s' and '%s' are not a fused pair", ka->name, kb->name);
-        return NULL;
+    lw_init(LA, ka, sa, a, sc, d, p);
+    lw_init(LB, kb, sb, a, sc, d, p);
+    LA->fz = LB->fz = f;
+    LA->lb = LB;
+    LB->la = LA;
+}
+
+/* The whole plan of a fused pair: both kernels' storage, the group on one
+ * row (column), then CB ids - the producer's stores, the consumer's, and
+ * their temporaries in the same order. */
+static bool plan_pair(lw *LA, lw *LB)
+{
+    if (!lw_plan(LA) || !lw_plan(LB))
+        return false;
+    /* every program of a group in one row (column), in one wave */
+    const sched_schedule *sa = LA->s;
+    int gr = sa->cand.fuse_along == SCHED_ON_X ? G_X : G_Y;
+    int64_t n = gr == G_X ? LA->gx : LA->gy;
+    int g = LA->fz->gather_axis;
+    if (LA->ngrp[gr] != 1 || LA->grp[gr][0] != g || LA->E[gr] != n) {
+        lw_fail(LA, LA->f->loc, "a fused pair needs the %lld programs along axis %d on one %s of %lld cores",
+             (long long)LA->ext[g], g, gr == G_X ? "row" : "column", (long long)n);
+        return false;
     }
+    return lw_number_cbs(LA) && lw_number_cbs(LB) && lw_plan_temps(LA) && lw_plan_temps(LB);
+}
+
+static bool is_pair(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                    const sched_schedule *sb, const sched_fusion *f, lm_diag *d)
+{
+    if (sched_fused_pair(f, &sa->cand, &sb->cand))
+        return true;
+    lm_error_plain(d, "cannot lower: the schedules of '%s' and '%s' are not a fused pair", ka->name, kb->name);
+    return false;
+}
+
+static df_program *pair_program(const sched_kernel *ka, const sched_kernel *kb)
+{
     char name[256];
     snprintf(name, sizeof name, "%s_%s", ka->f->name, kb->f->name);
-    df_program *p = df_new(name);
+    return df_new(name);
+}
+
+bool lw_plan_l1_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                      const sched_schedule *sb, const sched_fusion *f, const arch_desc *a, sym_ctx *sc, lm_diag *d,
+                      sched_l1_plan *plan, const char *pa, const char *pb, lm_arena *par)
+{
+    if (!is_pair(ka, sa, kb, sb, f, d))
+        return false;
+    df_program *p = pair_program(ka, kb);
     lw LA, LB;
-    lw_init(&LA, ka, sa, a, sc, d, p);
-    lw_init(&LB, kb, sb, a, sc, d, p);
-    LA.fz = LB.fz = f;
-    LA.lb = &LB;
-    LB.la = &LA;
-    LA.record = LB.record = plan != NULL;
+    init_pair(&LA, &LB, ka, sa, kb, sb, f, a, sc, d, p);
+    LA.record = LB.record = true;
     LA.vprefix = pa;
     LB.vprefix = pb;
-    bool ok = lw_plan(&LA) && lw_plan(&LB);
+    bool ok = plan_pair(&LA, &LB);
     if (ok) {
-        /* every program of a group in one row (column), in one wave */
-        int gr = sa->cand.fuse_along == SCHED_ON_X ? G_X : G_Y;
-        int64_t n = gr == G_X ? LA.gx : LA.gy;
-        if (LA.ngrp[gr] != 1 || LA.grp[gr][0] != f->gather_axis || LA.E[gr] != n) {
-            lw_fail(&LA, ka->f->loc, "a fused pair needs the %lld programs along axis %d on one %s of %lld cores",
-                 (long long)LA.ext[f->gather_axis], f->gather_axis, gr == G_X ? "row" : "column", (long long)n);
-            ok = false;
-        }
+        lw *Ls[2] = {&LA, &LB};
+        lw_record_plan(Ls, 2, plan, par);
     }
-    /* CB ids: the producer's stores, the consumer's, then their temporaries
-       in the same order */
-    ok = ok && lw_number_cbs(&LA) && lw_number_cbs(&LB) && lw_plan_temps(&LA) && lw_plan_temps(&LB) &&
-         lw_add_sems(&LA) && lw_add_sems(&LB);
+    lw_free(&LA);
+    lw_free(&LB);
+    df_free(p);
+    return ok;
+}
+
+struct df_program *sched_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                                     const sched_schedule *sb, const sched_fusion *f, const arch_desc *a, sym_ctx *sc,
+                                     lm_diag *d)
+{
+    if (!is_pair(ka, sa, kb, sb, f, d))
+        return NULL;
+    df_program *p = pair_program(ka, kb);
+    lw LA, LB;
+    init_pair(&LA, &LB, ka, sa, kb, sb, f, a, sc, d, p);
+    bool ok = plan_pair(&LA, &LB) && lw_add_sems(&LA) && lw_add_sems(&LB);
     if (ok) {
         LA.sem_fready = lw_add_sem_named(&LA, "fused_ready", ka->f->loc);
         LA.sem_fvalid = lw_add_sem_named(&LA, "fused_valid", ka->f->loc);
-
         ok = lw_build_classes(&LA) && !LB.failed;
     }
     if (ok && !df_bind(p, NULL, 0, d))
         ok = false;
-    if (ok && plan) {
-        lw *Ls[2] = {&LA, &LB};
-        lw_record_plan(Ls, 2, plan, par);
-    }
     lw_free(&LA);
     lw_free(&LB);
     if (!ok) {
@@ -392,11 +441,4 @@ struct df_program *lw_lower_fused(const sched_kernel *ka, const sched_schedule *
         return NULL;
     }
     return p;
-}
-
-struct df_program *sched_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
-                                     const sched_schedule *sb, const sched_fusion *f, const arch_desc *a, sym_ctx *sc,
-                                     lm_diag *d)
-{
-    return lw_lower_fused(ka, sa, kb, sb, f, a, sc, d, NULL, NULL, NULL, NULL);
 }

@@ -437,12 +437,11 @@ void lw_init(lw *L, const sched_kernel *k, const sched_schedule *s, const arch_d
              df_program *p);
 void lw_free(lw *L);
 bool lw_plan(lw *L);
-struct df_program *lw_lower(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc,
-                            lm_diag *d, sched_l1_plan *plan, lm_arena *par);
 void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar);
-struct df_program *lw_lower_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
-                                  const sched_schedule *sb, const sched_fusion *f, const arch_desc *a,
-                                  sym_ctx *sc, lm_diag *d, sched_l1_plan *plan, const char *pa, const char *pb,
-                                  lm_arena *par);
+bool lw_plan_l1(const sched_kernel *k, const sched_schedule *s, const arch_desc *a, sym_ctx *sc, lm_diag *d,
+                sched_l1_plan *plan, lm_arena *par);
+bool lw_plan_l1_fused(const sched_kernel *ka, const sched_schedule *sa, const sched_kernel *kb,
+                      const sched_schedule *sb, const sched_fusion *f, const arch_desc *a, sym_ctx *sc, lm_diag *d,
+                      sched_l1_plan *plan, const char *pa, const char *pb, lm_arena *par);
 
 #endif

@@ -145,9 +145,7 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     for (int c = 0; c < np && ok; c++) {
         sched_schedule *sp[1] = {&s};
         const sym_expr *when = probe_case(c, ones, n1, sp, 1, sc);
-        struct df_program *p = lw_lower(k, &s, a, sc, &cap.d, &plans[c], ar);
-        ok = p != NULL;
-        df_free(p);
+        ok = lw_plan_l1(k, &s, a, sc, &cap.d, &plans[c], ar);
         if (!ok)
             break;
         plans[c].when = when;
@@ -244,9 +242,7 @@ bool sched_lower_l1_fused(sched_fusion *f, const sched_kernel *ka, const sched_k
             break;
         }
         sym_env_set(&sa.values, sym_var(sc, "grid.x"), g);
-        struct df_program *p = lw_lower_fused(ka, &sa, kb, &sb, f, a, sc, &cap.d, &plans[c], pa, pb, ar);
-        ok = p != NULL;
-        df_free(p);
+        ok = lw_plan_l1_fused(ka, &sa, kb, &sb, f, a, sc, &cap.d, &plans[c], pa, pb, ar);
         if (!ok)
             break;
         plans[c].when = when;

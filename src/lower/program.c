@@ -246,14 +246,12 @@ bool lw_build_classes(lw *L)
                 }
                 nw[gr] = df_slot(L->p, slot);
             }
-            for (int kk = 0; kk < DF_NKERNELS && !L->failed; kk++)
-                emit_kernel(L, c, (df_kernel_kind)kk, rect, nw);
-            if (L->failed)
-                return false;
-            /* CBs last: the compute kernel may have asked for temporaries */
+            /* the CBs (temporaries included: lw_plan_temps gave them), then the kernels */
             declare_cbs(L, c);
             if (L->lb && (L->s->cand.fuse_along == SCHED_ON_X ? rect[2] < L->nred : rect[3] < L->nred))
                 declare_cbs(L->lb, c);
+            for (int kk = 0; kk < DF_NKERNELS && !L->failed; kk++)
+                emit_kernel(L, c, (df_kernel_kind)kk, rect, nw);
             if (L->failed)
                 return false;
         }

@@ -92,6 +92,24 @@ static bool binop_plan(lw *L, const tir_op *op, int k0, tir_opcode code, opnd a,
     return !L->failed;
 }
 
+/* Temporary k of op, reserved for its n tiles; then pushed and read. */
+static int temp_open(kctx *K, const tir_op *op, int k, int64_t n)
+{
+    int t = lw_temp(K->L, op, k);
+    lw_cbop(K, DF_CB_RESERVE, t, n);
+    return t;
+}
+
+static opnd temp_ready(kctx *K, int t, int64_t n)
+{
+    lw_cbop(K, DF_CB_PUSH, t, n);
+    lw_cbop(K, DF_CB_WAIT, t, n);
+    return (opnd){O_FULL, 0, t, 0, n, NULL};
+}
+
+/* A full operand of T tiles (sT) that a temporary holds, for planning. */
+static opnd planned_full(int64_t T, const sym_expr *sT) { return (opnd){O_FULL, 0, -1, 0, T, sT}; }
+
 /* a (code) b into the reserved pages of `out`, rows x cols tiles, as step
  * k0 of op (binop_plan gave its temporaries). */
 static void binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, opnd b, int64_t rows, int64_t cols,
@@ -108,11 +126,9 @@ static void binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
         lw_sfpu(K, DF_SCALE, a.cb, a.at, out, T, code == TIR_MUL ? b.c : 1.0 / b.c);
         return;
     case BF_RECIP_MUL:
-        t = lw_temp(K->L, op, k0);
-        lw_cbop(K, DF_CB_RESERVE, t, b.tiles);
+        t = temp_open(K, op, k0, b.tiles);
         lw_sfpu(K, DF_RECIP, b.cb, b.at, t, b.tiles, 1);
-        lw_cbop(K, DF_CB_PUSH, t, b.tiles);
-        lw_cbop(K, DF_CB_WAIT, t, b.tiles);
+        temp_ready(K, t, b.tiles);
         lw_elt(K, DF_MUL, a.cb, a.at, t, 0, lw_bc_of(b.k), out, rows, cols);
         lw_cbop(K, DF_CB_POP, t, b.tiles);
         return;
@@ -120,20 +136,16 @@ static void binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
         lw_sfpu(K, DF_RECIP, b.cb, b.at, out, T, 1);
         return;
     case BF_RECIP_SCALE:
-        t = lw_temp(K->L, op, k0);
-        lw_cbop(K, DF_CB_RESERVE, t, T);
+        t = temp_open(K, op, k0, T);
         lw_sfpu(K, DF_RECIP, b.cb, b.at, t, T, 1);
-        lw_cbop(K, DF_CB_PUSH, t, T);
-        lw_cbop(K, DF_CB_WAIT, t, T);
+        temp_ready(K, t, T);
         lw_sfpu(K, DF_SCALE, t, 0, out, T, a.c);
         lw_cbop(K, DF_CB_POP, t, T);
         return;
     case BF_NEG_ADD:
-        t = lw_temp(K->L, op, k0);
-        lw_cbop(K, DF_CB_RESERVE, t, T);
+        t = temp_open(K, op, k0, T);
         lw_sfpu(K, DF_NEG, b.cb, b.at, t, T, 1);
-        lw_cbop(K, DF_CB_PUSH, t, T);
-        lw_cbop(K, DF_CB_WAIT, t, T);
+        temp_ready(K, t, T);
         lw_const_tile(K, op, k0 + 1, a.c, &c);
         lw_elt(K, DF_ADD, t, 0, c.cb, 0, DF_BC_SCALAR, out, rows, cols);
         lw_cbop(K, DF_CB_POP, t, T);
@@ -150,11 +162,9 @@ static void binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
         return;
     }
     case BF_SUB_NEG:
-        t = lw_temp(K->L, op, k0);
-        lw_cbop(K, DF_CB_RESERVE, t, T);
+        t = temp_open(K, op, k0, T);
         lw_elt(K, DF_SUB, b.cb, b.at, a.cb, a.at, lw_bc_of(a.k), t, rows, cols);
-        lw_cbop(K, DF_CB_PUSH, t, T);
-        lw_cbop(K, DF_CB_WAIT, t, T);
+        temp_ready(K, t, T);
         lw_sfpu(K, DF_NEG, t, 0, out, T, 1);
         lw_cbop(K, DF_CB_POP, t, T);
         return;
@@ -182,24 +192,6 @@ void lw_emit_binary(kctx *K, const tir_op *op)
     binop(K, op, 0, op->code, a, b, rr->tr, rr->tc, out);
     lw_out_close(K, r);
 }
-
-/* Temporary k of op, reserved for its n tiles; then pushed and read. */
-static int temp_open(kctx *K, const tir_op *op, int k, int64_t n)
-{
-    int t = lw_temp(K->L, op, k);
-    lw_cbop(K, DF_CB_RESERVE, t, n);
-    return t;
-}
-
-static opnd temp_ready(kctx *K, int t, int64_t n)
-{
-    lw_cbop(K, DF_CB_PUSH, t, n);
-    lw_cbop(K, DF_CB_WAIT, t, n);
-    return (opnd){O_FULL, 0, t, 0, n, NULL};
-}
-
-/* A full operand of T tiles (sT) that a temporary holds, for planning. */
-static opnd planned_full(int64_t T, const sym_expr *sT) { return (opnd){O_FULL, 0, -1, 0, T, sT}; }
 
 /* ---- comparisons and selects ---------------------------------------------- */
 

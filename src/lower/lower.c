@@ -46,10 +46,11 @@
  * before it: lw.c (failure, evaluation under the schedule's values),
  * layout.c (DRAM tile layout), emit.c (emission helpers), classify.c
  * (values, uses and lifetimes), store.c (stores, CBs, Dst chains),
- * laccess.c (accesses and transports), dm.c (reader and writer), kops.c
- * and kcompute.c (the compute kernel's tile ops and its walk), fused.c (a
- * fused pair's reducer), program.c (cores and classes); probe.c (the L1
- * plan for the model) calls this file. lower_int.h holds the state and the
+ * laccess.c (accesses and transports), dm.c (reader and writer), kstmt.c,
+ * kops.c and kcompute.c (the compute kernel's operands and statements, its
+ * tile ops with their temporaries, its walk and the planning walk), fused.c
+ * (a fused pair's reducer), program.c (cores and classes); probe.c (the L1
+ * plan for the model, planning only: lw_plan_l1) calls this file. lower_int.h holds the state and the
  * conventions they share.
  */
 #include "lower/lower_int.h"

@@ -36,19 +36,7 @@ LAYERS = [
 ]
 # Loops that are known and left, each with its reason; any other loop fails,
 # and so does a listed one that grows or disappears (then drop it here).
-KNOWN_LOOPS = {
-    # The checker evaluates a builtin's arguments while binding them to that
-    # builtin's own parameter list (expr.c's chk_eval -> builtins.c's handler
-    # -> expr.c's chk_bind_args -> chk_eval), so that the first error of a bad
-    # call is the one Python would give. Breaking it means handing each
-    # handler its bound arguments from a parameter list in the builtins'
-    # table: a rewrite of every handler, left for later.
-    # And a call of a @triton.jit helper is an expression whose value comes
-    # from running the helper's statements (expr.c's eval_call -> check.c's
-    # chk_call_helper -> exec_stmts -> chk_eval): the language's own
-    # recursion of expressions and statements, which inlining follows.
-    ("src/front/builtins.c", "src/front/check.c", "src/front/expr.c"),
-}
+KNOWN_LOOPS = set()
 MAX_C_LINES = 1500
 MAX_SHARE = 0.20
 

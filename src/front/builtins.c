@@ -1,11 +1,13 @@
 /* builtins.c - the tl.* functions of the checker (check_int.h): Triton's
  * language functions that a kernel calls (tl.program_id, tl.load, tl.dot,
- * tl.where, reductions, ...), the tile methods that stand for them
- * (x.to(), x.sum()), math.* on compile-time numbers, and how a call reaches
- * them. Each function binds its Python arguments by name with chk_bind_args
- * (expr.c, which evaluates them: the checker's one call loop, see
- * check_int.h) and builds Tile IR, or says in its message why loomc does
- * not compile it.
+ * tl.where, reductions, ...), the tile and descriptor methods that stand
+ * for them (x.to(), x.sum(), desc.load()), and how a dotted name or a
+ * method reaches them. Each is a row of a table with its Python parameter
+ * list; the evaluator (interp.c) evaluates and binds a call's arguments to
+ * it, and the handler gets the bound values and builds Tile IR, or says in
+ * its message why loomc does not compile the call. Nothing here evaluates
+ * an expression: this file calls only the files below it (ops.c, ptile.c,
+ * cval.c, pyfuncs.c for math.*).
  */
 #include "front/check_int.h"
 
@@ -16,50 +18,44 @@
  * the tl.* functions
  * ==================================================================== */
 
-typedef cval (*handler)(chk *c, const fe_expr *call, const cval *self, const char *fname);
-
-static cval grid_index(chk *c, const fe_expr *call, const cval *self, const char *fname, bool pid)
+static cval grid_index(chk *c, const fe_expr *call, const cargs *a, bool pid)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("axis"), 1, &a);
-    int64_t ax = chk_arg_const(c, &a, 0, "the axis");
+    int64_t ax = chk_arg_const(c, a, 0, "the axis");
     if (ax < 0 || ax >= TIR_MAX_GRID)
-        chk_fail(c, aloc(&a, 0), "%s: axis must be 0, 1 or 2, got %lld", fname, (long long)ax);
+        chk_fail(c, aloc(a, 0), "%s: axis must be 0, 1 or 2, got %lld", a->fname, (long long)ax);
     if (ax >= c->l->grid_rank)
-        chk_fail(c, aloc(&a, 0), "%s(%lld) asks for grid axis %lld, but launch %d of '%s' has a %d-D grid", fname,
+        chk_fail(c, aloc(a, 0), "%s(%lld) asks for grid axis %lld, but launch %d of '%s' has a %d-D grid", a->fname,
                  (long long)ax, (long long)ax, c->l->index, c->spec->name, c->l->grid_rank);
     return cv_val(pid ? tir_program_id(&c->b, (int)ax) : tir_num_programs(&c->b, (int)ax));
 }
 
-static cval h_program_id(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_program_id(chk *c, const fe_expr *call, const cargs *a)
 {
-    return grid_index(c, call, self, fname, true);
+    return grid_index(c, call, a, true);
 }
 
-static cval h_num_programs(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_num_programs(chk *c, const fe_expr *call, const cargs *a)
 {
-    return grid_index(c, call, self, fname, false);
+    return grid_index(c, call, a, false);
 }
 
-static cval h_arange(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_arange(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("start", "end"), 2, &a);
     for (int i = 0; i < 2; i++)
-        if (a.v[i].kind != C_INT || a.v[i].is_bool)
-            chk_fail(c, aloc(&a, i), "tl.arange bounds must be compile-time constants, got %s for '%s'",
-                     chk_describe(c, &a.v[i]), i ? "end" : "start");
-    const sym_expr *len = sym_sub(c->s, a.v[1].i, a.v[0].i);
+        if (a->v[i].kind != C_INT || a->v[i].is_bool)
+            chk_fail(c, aloc(a, i), "tl.arange bounds must be compile-time constants, got %s for '%s'",
+                     chk_describe(c, &a->v[i]), i ? "end" : "start");
+    const sym_expr *len = sym_sub(c->s, a->v[1].i, a->v[0].i);
     int64_t n;
     if (ct_known(c, len, &n)) {
         if (n < 1)
-            chk_fail(c, call->loc, "tl.arange(%s, %s) is empty", sym_str(c->a, a.v[0].i), sym_str(c->a, a.v[1].i));
+            chk_fail(c, call->loc, "tl.arange(%s, %s) is empty", sym_str(c->a, a->v[0].i), sym_str(c->a, a->v[1].i));
         if (n & (n - 1))
             chk_fail(c, call->loc, "the length of tl.arange must be a power of 2, got %lld", (long long)n);
     }
     tir_value *v = chk_build1(c, TIR_ARANGE, call->loc, chk_tile_t(c, TIR_I32, 1, &len), NULL, NULL, NULL);
-    v->def->sym = a.v[0].i;
-    v->def->sym2 = a.v[1].i;
+    v->def->sym = a->v[0].i;
+    v->def->sym2 = a->v[1].i;
     return cv_val(v);
 }
 
@@ -94,60 +90,52 @@ static cval make_full(chk *c, lm_loc loc, int rank, const sym_expr *const *dims,
     chk_fail(c, vloc, "the fill value must be a number or a scalar, got %s", chk_describe(c, value));
 }
 
-static cval h_zeros(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_zeros(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("shape", "dtype"), 2, &a);
     const sym_expr *dims[TIR_MAX_RANK];
-    int r = chk_parse_shape(c, &a.v[0], aloc(&a, 0), "the shape of tl.zeros", dims);
+    int r = chk_parse_shape(c, &a->v[0], aloc(a, 0), "the shape of tl.zeros", dims);
     cval zero = cv_int(sym_const(c->s, 0));
-    return make_full(c, call->loc, r, dims, &zero, call->loc, chk_arg_dtype(c, &a, 1));
+    return make_full(c, call->loc, r, dims, &zero, call->loc, chk_arg_dtype(c, a, 1));
 }
 
-static cval h_full(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_full(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("shape", "value", "dtype"), 3, &a);
     const sym_expr *dims[TIR_MAX_RANK];
-    int r = chk_parse_shape(c, &a.v[0], aloc(&a, 0), "the shape of tl.full", dims);
-    return make_full(c, call->loc, r, dims, &a.v[1], aloc(&a, 1), chk_arg_dtype(c, &a, 2));
+    int r = chk_parse_shape(c, &a->v[0], aloc(a, 0), "the shape of tl.full", dims);
+    return make_full(c, call->loc, r, dims, &a->v[1], aloc(a, 1), chk_arg_dtype(c, a, 2));
 }
 
-static cval h_zeros_like(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_zeros_like(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("input"), 1, &a);
-    tir_value *x = chk_arg_tile(c, &a, 0, "the input");
+    tir_value *x = chk_arg_tile(c, a, 0, "the input");
     if (x->type.rank == 0)
-        chk_fail(c, aloc(&a, 0), "%s needs a tile, got %s", fname, chk_describe(c, &a.v[0]));
+        chk_fail(c, aloc(a, 0), "%s needs a tile, got %s", a->fname, chk_describe(c, &a->v[0]));
     cval zero = cv_int(sym_const(c->s, 0));
     return make_full(c, call->loc, x->type.rank, x->type.shape, &zero, call->loc, x->type.elem);
 }
 
-static cval h_make_block_ptr(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_make_block_ptr(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("base", "shape", "strides", "offsets", "block_shape", "order"), 6, &a);
-    tir_value *base = chk_value_of_kind(c, &a, 0, TIR_PTR, "the base");
+    tir_value *base = chk_value_of_kind(c, a, 0, TIR_PTR, "the base");
     tir_value *sh[TIR_MAX_RANK], *st[TIR_MAX_RANK], *of[TIR_MAX_RANK];
     const sym_expr *blk[TIR_MAX_RANK];
-    int r = chk_int_tuple(c, &a.v[1], aloc(&a, 1), "the shape of tl.make_block_ptr", sh);
-    int rs = chk_int_tuple(c, &a.v[2], aloc(&a, 2), "the strides of tl.make_block_ptr", st);
-    int ro = chk_int_tuple(c, &a.v[3], aloc(&a, 3), "the offsets of tl.make_block_ptr", of);
-    int rb = chk_parse_shape(c, &a.v[4], aloc(&a, 4), "the block_shape of tl.make_block_ptr", blk);
+    int r = chk_int_tuple(c, &a->v[1], aloc(a, 1), "the shape of tl.make_block_ptr", sh);
+    int rs = chk_int_tuple(c, &a->v[2], aloc(a, 2), "the strides of tl.make_block_ptr", st);
+    int ro = chk_int_tuple(c, &a->v[3], aloc(a, 3), "the offsets of tl.make_block_ptr", of);
+    int rb = chk_parse_shape(c, &a->v[4], aloc(a, 4), "the block_shape of tl.make_block_ptr", blk);
     if (rs != r || ro != r || rb != r)
         chk_fail(c, call->loc, "tl.make_block_ptr: shape, strides, offsets and block_shape must have one entry per "
                                "dimension, got %d, %d, %d and %d",
                  r, rs, ro, rb);
-    const cval *ov = &a.v[5];
+    const cval *ov = &a->v[5];
     int order[TIR_MAX_RANK];
     if (ov->kind != C_TUPLE || ov->n != r)
-        chk_fail(c, aloc(&a, 5), "the order of tl.make_block_ptr must be a tuple of %d dimension indices", r);
+        chk_fail(c, aloc(a, 5), "the order of tl.make_block_ptr must be a tuple of %d dimension indices", r);
     unsigned seen = 0;
     for (int i = 0; i < r; i++) {
-        int64_t k = chk_const_int_of(c, &ov->items[i], aloc(&a, 5), "an entry of order");
+        int64_t k = chk_const_int_of(c, &ov->items[i], aloc(a, 5), "an entry of order");
         if (k < 0 || k >= r || (seen & (1u << k)))
-            chk_fail(c, aloc(&a, 5), "the order of tl.make_block_ptr must be a permutation of 0..%d", r - 1);
+            chk_fail(c, aloc(a, 5), "the order of tl.make_block_ptr must be a permutation of 0..%d", r - 1);
         seen |= 1u << k;
         order[i] = (int)k;
     }
@@ -165,16 +153,14 @@ static cval h_make_block_ptr(chk *c, const fe_expr *call, const cval *self, cons
     return cv_val(op->results[0]);
 }
 
-static cval h_advance(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_advance(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("base", "offsets"), 2, &a);
-    tir_value *bp = chk_value_of_kind(c, &a, 0, TIR_BPTR, "the base");
+    tir_value *bp = chk_value_of_kind(c, a, 0, TIR_BPTR, "the base");
     tir_value *ops[1 + TIR_MAX_RANK];
     ops[0] = bp;
-    int r = chk_int_tuple(c, &a.v[1], aloc(&a, 1), "the offsets of tl.advance", ops + 1);
+    int r = chk_int_tuple(c, &a->v[1], aloc(a, 1), "the offsets of tl.advance", ops + 1);
     if (r != bp->type.rank)
-        chk_fail(c, aloc(&a, 1), "tl.advance needs %d offsets for a %d-D block pointer, got %d", bp->type.rank,
+        chk_fail(c, aloc(a, 1), "tl.advance needs %d offsets for a %d-D block pointer, got %d", bp->type.rank,
                  bp->type.rank, r);
     tir_op *op = tir_op_build(&c->b, TIR_ADVANCE, call->loc, ops, 1 + r, &bp->type, 1);
     return cv_val(op->results[0]);
@@ -207,37 +193,32 @@ static bool is_ptile(chk *c, const cval *p)
     return p->kind == C_VAL && ((p->v->type.kind == TIR_PTR && p->v->type.rank > 0) || chk_ptile_layout(c, p->v));
 }
 
-static cval h_load(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_load(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname,
-                  ARGS("pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier",
-                       "eviction_policy", "volatile"),
-                  1, &a);
-    const cval *p = &a.v[0];
+    const cval *p = &a->v[0];
     if (is_ptile(c, p))
-        return chk_ptile_load(c, &a, call->loc);
+        return chk_ptile_load(c, a, call->loc);
     if (p->kind == C_VAL && p->v->type.kind == TIR_PTR)
-        return chk_ptile_scalar_load(c, &a, call->loc);
+        return chk_ptile_scalar_load(c, a, call->loc);
     if (p->kind == C_VAL && p->v->type.kind == TIR_DESC)
         chk_fail(c, call->loc, "load through a tensor descriptor with desc.load([offsets])");
-    tir_value *bp = chk_value_of_kind(c, &a, 0, TIR_BPTR, "the pointer");
-    if (given(&a, 1) || given(&a, 2))
-        chk_fail(c, aloc(&a, given(&a, 1) ? 1 : 2), "tl.load through a block pointer takes boundary_check= and "
+    tir_value *bp = chk_value_of_kind(c, a, 0, TIR_BPTR, "the pointer");
+    if (given(a, 1) || given(a, 2))
+        chk_fail(c, aloc(a, given(a, 1) ? 1 : 2), "tl.load through a block pointer takes boundary_check= and "
                                                     "padding_option=, not mask= or other=");
-    unsigned m = boundary_mask(c, &a, 3, bp->type.rank);
+    unsigned m = boundary_mask(c, a, 3, bp->type.rank);
     tir_pad pad = TIR_PAD_NONE;
-    if (given(&a, 4)) {
-        const cval *pv = &a.v[4];
+    if (given(a, 4)) {
+        const cval *pv = &a->v[4];
         if (pv->kind != C_STR)
-            chk_fail(c, aloc(&a, 4), "padding_option must be a string (\"zero\" or \"nan\"), got %s",
+            chk_fail(c, aloc(a, 4), "padding_option must be a string (\"zero\" or \"nan\"), got %s",
                      chk_describe(c, pv));
         if (!strcmp(pv->str, "zero"))
             pad = TIR_PAD_ZERO;
         else if (!strcmp(pv->str, "nan"))
             pad = TIR_PAD_NAN;
         else if (pv->str[0])
-            chk_fail(c, aloc(&a, 4), "padding_option must be \"zero\" or \"nan\", got \"%s\"", pv->str);
+            chk_fail(c, aloc(a, 4), "padding_option must be \"zero\" or \"nan\", got \"%s\"", pv->str);
     }
     tir_type t = tir_t_tile(c->a, bp->type.elem, bp->type.rank, bp->type.shape);
     tir_value *v = chk_build1(c, TIR_LOAD, call->loc, t, bp, NULL, NULL);
@@ -246,52 +227,47 @@ static cval h_load(chk *c, const fe_expr *call, const cval *self, const char *fn
     return cv_val(v);
 }
 
-static cval h_store(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_store(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname,
-                  ARGS("pointer", "value", "mask", "boundary_check", "cache_modifier", "eviction_policy"), 2, &a);
-    const cval *p = &a.v[0];
+    const cval *p = &a->v[0];
     if (is_ptile(c, p)) {
-        chk_ptile_store(c, &a, call->loc);
+        chk_ptile_store(c, a, call->loc);
         return cv_none();
     }
     if (p->kind == C_VAL && p->v->type.kind == TIR_PTR) {
-        chk_ptile_scalar_store(c, &a, call->loc);
+        chk_ptile_scalar_store(c, a, call->loc);
         return cv_none();
     }
     if (p->kind == C_VAL && p->v->type.kind == TIR_DESC)
         chk_fail(c, call->loc, "store through a tensor descriptor with desc.store([offsets], value)");
-    tir_value *bp = chk_value_of_kind(c, &a, 0, TIR_BPTR, "the pointer");
-    if (given(&a, 2))
-        chk_fail(c, aloc(&a, 2), "tl.store through a block pointer takes boundary_check=, not mask=");
-    unsigned m = boundary_mask(c, &a, 3, bp->type.rank);
-    tir_value *v = chk_store_value(c, &a.v[1], aloc(&a, 1), &bp->type, "the stored value");
+    tir_value *bp = chk_value_of_kind(c, a, 0, TIR_BPTR, "the pointer");
+    if (given(a, 2))
+        chk_fail(c, aloc(a, 2), "tl.store through a block pointer takes boundary_check=, not mask=");
+    unsigned m = boundary_mask(c, a, 3, bp->type.rank);
+    tir_value *v = chk_store_value(c, &a->v[1], aloc(a, 1), &bp->type, "the stored value");
     tir_value *ops[2] = {bp, v};
     tir_op *op = tir_op_build(&c->b, TIR_STORE, call->loc, ops, 2, NULL, 0);
     op->bcheck = m;
     return cv_none();
 }
 
-static cval h_make_desc(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_make_desc(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("base", "shape", "strides", "block_shape", "padding_option"), 4, &a);
-    tir_value *base = chk_value_of_kind(c, &a, 0, TIR_PTR, "the base");
+    tir_value *base = chk_value_of_kind(c, a, 0, TIR_PTR, "the base");
     tir_value *sh[TIR_MAX_RANK], *st[TIR_MAX_RANK];
     const sym_expr *blk[TIR_MAX_RANK];
-    int r = chk_int_tuple(c, &a.v[1], aloc(&a, 1), "the shape of tl.make_tensor_descriptor", sh);
-    int rs = chk_int_tuple(c, &a.v[2], aloc(&a, 2), "the strides of tl.make_tensor_descriptor", st);
-    int rb = chk_parse_shape(c, &a.v[3], aloc(&a, 3), "the block_shape of tl.make_tensor_descriptor", blk);
+    int r = chk_int_tuple(c, &a->v[1], aloc(a, 1), "the shape of tl.make_tensor_descriptor", sh);
+    int rs = chk_int_tuple(c, &a->v[2], aloc(a, 2), "the strides of tl.make_tensor_descriptor", st);
+    int rb = chk_parse_shape(c, &a->v[3], aloc(a, 3), "the block_shape of tl.make_tensor_descriptor", blk);
     if (rs != r || rb != r)
         chk_fail(c, call->loc, "tl.make_tensor_descriptor: shape, strides and block_shape must have one entry per "
                                "dimension, got %d, %d and %d",
                  r, rs, rb);
     int64_t last;
     if (st[r - 1]->sym && fe_spec_eval(c->spec, st[r - 1]->sym, &last, NULL) && last != 1)
-        chk_fail(c, aloc(&a, 2), "the last stride of a tensor descriptor must be 1, got %lld", (long long)last);
-    if (given(&a, 4) && (a.v[4].kind != C_STR || strcmp(a.v[4].str, "zero")))
-        chk_fail(c, aloc(&a, 4), "tensor descriptors in loomc kernels pad with zeros only (padding_option=\"zero\")");
+        chk_fail(c, aloc(a, 2), "the last stride of a tensor descriptor must be 1, got %lld", (long long)last);
+    if (given(a, 4) && (a->v[4].kind != C_STR || strcmp(a->v[4].str, "zero")))
+        chk_fail(c, aloc(a, 4), "tensor descriptors in loomc kernels pad with zeros only (padding_option=\"zero\")");
     tir_value *ops[1 + 2 * TIR_MAX_RANK];
     ops[0] = base;
     for (int i = 0; i < r; i++) {
@@ -325,33 +301,11 @@ static cval desc_access(chk *c, const fe_expr *call, const cargs *a, int desc_i,
     return cv_none();
 }
 
-static cval h_desc_load_method(chk *c, const fe_expr *call, const cval *self, const char *fname)
-{
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("self", "offsets"), 2, &a);
-    return desc_access(c, call, &a, 0, 1, -1);
-}
+/* tl.load_tensor_descriptor(desc, offsets) and desc.load(offsets) */
+static cval h_desc_load(chk *c, const fe_expr *call, const cargs *a) { return desc_access(c, call, a, 0, 1, -1); }
 
-static cval h_desc_store_method(chk *c, const fe_expr *call, const cval *self, const char *fname)
-{
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("self", "offsets", "value"), 3, &a);
-    return desc_access(c, call, &a, 0, 1, 2);
-}
-
-static cval h_load_desc(chk *c, const fe_expr *call, const cval *self, const char *fname)
-{
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("desc", "offsets"), 2, &a);
-    return desc_access(c, call, &a, 0, 1, -1);
-}
-
-static cval h_store_desc(chk *c, const fe_expr *call, const cval *self, const char *fname)
-{
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("desc", "offsets", "value"), 3, &a);
-    return desc_access(c, call, &a, 0, 1, 2);
-}
+/* tl.store_tensor_descriptor(desc, offsets, value) and desc.store(offsets, value) */
+static cval h_desc_store(chk *c, const fe_expr *call, const cargs *a) { return desc_access(c, call, a, 0, 1, 2); }
 
 static tir_value *dot_operand(chk *c, const cargs *a, int i)
 {
@@ -363,13 +317,9 @@ static tir_value *dot_operand(chk *c, const cargs *a, int i)
     return v->v;
 }
 
-static cval h_dot(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_dot(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname,
-                  ARGS("input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"),
-                  2, &a);
-    tir_value *x = dot_operand(c, &a, 0), *y = dot_operand(c, &a, 1);
+    tir_value *x = dot_operand(c, a, 0), *y = dot_operand(c, a, 1);
     if (x->type.shape[1] != y->type.shape[0])
         chk_fail(c, call->loc, "tl.dot inner dimensions differ: %s x %s (the columns of the first operand must be the "
                                "rows of the second)",
@@ -381,44 +331,44 @@ static cval h_dot(chk *c, const fe_expr *call, const cval *self, const char *fna
     if (fl != tir_elem_is_float(y->type.elem))
         LM_BUG("dot operand classes differ");
     tir_elem re = fl ? TIR_F32 : TIR_I32;
-    bool explicit_out = given(&a, 6);
+    bool explicit_out = given(a, 6);
     if (explicit_out)
-        re = chk_arg_dtype(c, &a, 6);
+        re = chk_arg_dtype(c, a, 6);
     if (fl != tir_elem_is_float(re))
-        chk_fail(c, aloc(&a, 6), "out_dtype %s does not suit %s operands", tir_elem_name(re),
+        chk_fail(c, aloc(a, 6), "out_dtype %s does not suit %s operands", tir_elem_name(re),
                  tir_elem_name(x->type.elem));
     const sym_expr *rs[2] = {x->type.shape[0], y->type.shape[1]};
     tir_value *acc = NULL;
-    if (given(&a, 2)) {
-        const cval *av = &a.v[2];
+    if (given(a, 2)) {
+        const cval *av = &a->v[2];
         if (!is_tile_val(av) || av->v->type.rank != 2 || av->v->type.shape[0] != rs[0] || av->v->type.shape[1] != rs[1])
-            chk_fail(c, aloc(&a, 2), "the accumulator of tl.dot must be a tile of shape %s, got %s",
+            chk_fail(c, aloc(a, 2), "the accumulator of tl.dot must be a tile of shape %s, got %s",
                      chk_shape_str(c, 2, rs),
                      chk_describe(c, av));
         acc = av->v;
         if (explicit_out && acc->type.elem != re)
-            chk_fail(c, aloc(&a, 2), "the accumulator is %s but out_dtype is %s", tir_elem_name(acc->type.elem),
+            chk_fail(c, aloc(a, 2), "the accumulator is %s but out_dtype is %s", tir_elem_name(acc->type.elem),
                      tir_elem_name(re));
         re = acc->type.elem;
     }
     const char *prec = NULL;
-    if (given(&a, 3)) {
-        if (a.v[3].kind != C_STR)
-            chk_fail(c, aloc(&a, 3), "input_precision must be a string such as \"tf32\" or \"ieee\"");
+    if (given(a, 3)) {
+        if (a->v[3].kind != C_STR)
+            chk_fail(c, aloc(a, 3), "input_precision must be a string such as \"tf32\" or \"ieee\"");
         static const char *const ok[] = {"tf32", "tf32x3", "ieee", "bf16x3", "bf16x6", "bf16"};
         for (size_t i = 0; i < LM_COUNT(ok) && !prec; i++)
-            if (!strcmp(ok[i], a.v[3].str))
+            if (!strcmp(ok[i], a->v[3].str))
                 prec = ok[i];
         if (!prec)
-            chk_fail(c, aloc(&a, 3), "unknown input_precision \"%s\"", a.v[3].str);
+            chk_fail(c, aloc(a, 3), "unknown input_precision \"%s\"", a->v[3].str);
     }
-    if (given(&a, 4)) {
+    if (given(a, 4)) {
         if (prec)
-            chk_fail(c, aloc(&a, 4), "give tl.dot either input_precision= or allow_tf32=, not both");
-        prec = chk_arg_bool(c, &a, 4, true) ? "tf32" : "ieee";
+            chk_fail(c, aloc(a, 4), "give tl.dot either input_precision= or allow_tf32=, not both");
+        prec = chk_arg_bool(c, a, 4, true) ? "tf32" : "ieee";
     }
-    if (given(&a, 5))
-        chk_arg_const(c, &a, 5, "max_num_imprecise_acc");
+    if (given(a, 5))
+        chk_arg_const(c, a, 5, "max_num_imprecise_acc");
     tir_value *v = chk_build1(c, TIR_DOT, call->loc, chk_tile_t(c, re, 2, rs), x, y, acc);
     v->def->precision = prec;
     return cv_val(v);
@@ -447,39 +397,33 @@ static bool perm_dims(chk *c, const cval *v, lm_loc loc, const char *fname)
              (long long)d1);
 }
 
-static cval h_trans(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_trans(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("input", "*dims"), 1, &a);
-    tir_value *x = tile_arg_ranked(c, &a, 0, fname);
-    if (given(&a, 1) && (a.v[1].kind != C_TUPLE || a.v[1].n > 0)) {
+    tir_value *x = tile_arg_ranked(c, a, 0, a->fname);
+    if (given(a, 1) && (a->v[1].kind != C_TUPLE || a->v[1].n > 0)) {
         if (x->type.rank != 2)
-            chk_fail(c, aloc(&a, 0), "%s needs a 2-D tile, got %s", fname, chk_describe(c, &a.v[0]));
-        if (!perm_dims(c, &a.v[1], aloc(&a, 1), fname))
+            chk_fail(c, aloc(a, 0), "%s needs a 2-D tile, got %s", a->fname, chk_describe(c, &a->v[0]));
+        if (!perm_dims(c, &a->v[1], aloc(a, 1), a->fname))
             return cv_val(x);
     }
-    return cv_val(chk_transpose(c, x, call->loc, fname));
+    return cv_val(chk_transpose(c, x, call->loc, a->fname));
 }
 
-static cval h_permute(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_permute(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("input", "*dims"), 2, &a);
-    tir_value *x = tile_arg_ranked(c, &a, 0, fname);
+    tir_value *x = tile_arg_ranked(c, a, 0, a->fname);
     if (x->type.rank != 2)
-        chk_fail(c, aloc(&a, 0), "%s needs a 2-D tile, got %s", fname, chk_describe(c, &a.v[0]));
-    if (!perm_dims(c, &a.v[1], aloc(&a, 1), fname))
+        chk_fail(c, aloc(a, 0), "%s needs a 2-D tile, got %s", a->fname, chk_describe(c, &a->v[0]));
+    if (!perm_dims(c, &a->v[1], aloc(a, 1), a->fname))
         return cv_val(x);
-    return cv_val(chk_transpose(c, x, call->loc, fname));
+    return cv_val(chk_transpose(c, x, call->loc, a->fname));
 }
 
-static cval h_reshape(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_reshape(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("input", "*shape", "can_reorder"), 2, &a);
-    tir_value *x = tile_arg_ranked(c, &a, 0, fname);
+    tir_value *x = tile_arg_ranked(c, a, 0, a->fname);
     const sym_expr *dims[TIR_MAX_RANK];
-    int r = chk_parse_shape(c, &a.v[1], aloc(&a, 1), "the new shape", dims);
+    int r = chk_parse_shape(c, &a->v[1], aloc(a, 1), "the new shape", dims);
     /* only dimensions of size 1 may come or go: anything else would move
        elements between the rows and columns a block is stored in */
     int i = 0, j = 0;
@@ -498,33 +442,29 @@ static cval h_reshape(chk *c, const fe_expr *call, const cval *self, const char 
     if (!ok)
         chk_fail(c, call->loc, "%s from %s to %s is not supported: loomc reshapes only by adding or removing "
                                "dimensions of size 1",
-                 fname, tshape(c, &x->type), chk_shape_str(c, r, dims));
+                 a->fname, tshape(c, &x->type), chk_shape_str(c, r, dims));
     if (r == x->type.rank && tir_shape_eq(&x->type, &(tir_type){TIR_TILE, x->type.elem, r, dims}))
         return cv_val(x);
     return cv_val(chk_build1(c, TIR_VIEW, call->loc, chk_tile_t(c, x->type.elem, r, dims), x, NULL, NULL));
 }
 
-static cval h_expand_dims(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_expand_dims(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("input", "axis"), 2, &a);
-    tir_value *x = chk_arg_tile(c, &a, 0, "the input");
-    const cval *ax = &a.v[1];
+    tir_value *x = chk_arg_tile(c, a, 0, "the input");
+    const cval *ax = &a->v[1];
     if (ax->kind == C_TUPLE) {
         for (int i = 0; i < ax->n; i++)
-            x = chk_expand_dims(c, x, chk_const_int_of(c, &ax->items[i], aloc(&a, 1), "an axis"), aloc(&a, 1));
+            x = chk_expand_dims(c, x, chk_const_int_of(c, &ax->items[i], aloc(a, 1), "an axis"), aloc(a, 1));
         return cv_val(x);
     }
-    return cv_val(chk_expand_dims(c, x, chk_arg_const(c, &a, 1, "the axis"), aloc(&a, 1)));
+    return cv_val(chk_expand_dims(c, x, chk_arg_const(c, a, 1, "the axis"), aloc(a, 1)));
 }
 
-static cval h_broadcast_to(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_broadcast_to(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("input", "*shape"), 2, &a);
-    tir_value *x = chk_arg_tile(c, &a, 0, "the input");
+    tir_value *x = chk_arg_tile(c, a, 0, "the input");
     const sym_expr *dims[TIR_MAX_RANK];
-    int r = chk_parse_shape(c, &a.v[1], aloc(&a, 1), "the shape", dims);
+    int r = chk_parse_shape(c, &a->v[1], aloc(a, 1), "the shape", dims);
     tir_type want = chk_tile_t(c, x->type.elem, r, dims);
     int rr = 0;
     const sym_expr **sh = chk_broadcast_shape(c, &x->type, &want, &rr);
@@ -537,19 +477,17 @@ static cval h_broadcast_to(chk *c, const fe_expr *call, const cval *self, const 
     return cv_val(chk_broadcast_to(c, x, r, dims, call->loc));
 }
 
-static cval h_where(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_where(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("condition", "x", "y"), 3, &a);
     bool t;
-    if (!is_tile_val(&a.v[0]) && chk_truth_known(c, &a.v[0], &t) && !is_tile_val(&a.v[1]) && !is_tile_val(&a.v[2]))
-        return t ? a.v[1] : a.v[2];
-    tir_value *cond = chk_to_bool(c, chk_arg_tile(c, &a, 0, "the condition"), aloc(&a, 0));
-    const cval *x = &a.v[1], *y = &a.v[2];
+    if (!is_tile_val(&a->v[0]) && chk_truth_known(c, &a->v[0], &t) && !is_tile_val(&a->v[1]) && !is_tile_val(&a->v[2]))
+        return t ? a->v[1] : a->v[2];
+    tir_value *cond = chk_to_bool(c, chk_arg_tile(c, a, 0, "the condition"), aloc(a, 0));
+    const cval *x = &a->v[1], *y = &a->v[2];
     for (int k = 1; k <= 2; k++)
-        if (!is_number(&a.v[k]) && !is_tile_val(&a.v[k]))
-            chk_fail(c, aloc(&a, k), "the values of tl.where must be tiles or numbers, got %s",
-                     chk_describe(c, &a.v[k]));
+        if (!is_number(&a->v[k]) && !is_tile_val(&a->v[k]))
+            chk_fail(c, aloc(a, k), "the values of tl.where must be tiles or numbers, got %s",
+                     chk_describe(c, &a->v[k]));
     tir_elem e;
     if (x->kind == C_VAL && y->kind == C_VAL)
         e = chk_promote(x->v->type.elem, y->v->type.elem);
@@ -559,8 +497,8 @@ static cval h_where(chk *c, const fe_expr *call, const cval *self, const char *f
         e = chk_weak_elem(x, y->v->type.elem);
     else
         e = chk_promote(chk_natural_elem(x), chk_natural_elem(y));
-    tir_value *vx = x->kind == C_VAL ? chk_cast_to(c, x->v, e, aloc(&a, 1)) : chk_materialise(c, x, e, aloc(&a, 1));
-    tir_value *vy = y->kind == C_VAL ? chk_cast_to(c, y->v, e, aloc(&a, 2)) : chk_materialise(c, y, e, aloc(&a, 2));
+    tir_value *vx = x->kind == C_VAL ? chk_cast_to(c, x->v, e, aloc(a, 1)) : chk_materialise(c, x, e, aloc(a, 1));
+    tir_value *vy = y->kind == C_VAL ? chk_cast_to(c, y->v, e, aloc(a, 2)) : chk_materialise(c, y, e, aloc(a, 2));
     int r1 = 0, r2 = 0;
     const sym_expr **s1 = chk_broadcast_shape(c, &vx->type, &vy->type, &r1);
     tir_type t1 = s1 ? chk_tile_t(c, e, r1, s1) : vx->type;
@@ -575,43 +513,39 @@ static cval h_where(chk *c, const fe_expr *call, const cval *self, const char *f
     return cv_val(chk_build1(c, TIR_WHERE, call->loc, vx->type, cond, vx, vy));
 }
 
-static cval h_maxmin_elem(chk *c, const fe_expr *call, const cval *self, const char *fname, bool is_max)
+static cval h_maxmin_elem(chk *c, const fe_expr *call, const cargs *a, bool is_max)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("x", "y", "propagate_nan"), 2, &a);
     for (int k = 0; k < 2; k++)
-        if (!is_number(&a.v[k]) && !is_tile_val(&a.v[k]))
-            chk_fail(c, aloc(&a, k), "%s needs tiles or numbers, got %s", fname, chk_describe(c, &a.v[k]));
-    return chk_minmax2(c, is_max, a.v[0], a.v[1], call->loc);
+        if (!is_number(&a->v[k]) && !is_tile_val(&a->v[k]))
+            chk_fail(c, aloc(a, k), "%s needs tiles or numbers, got %s", a->fname, chk_describe(c, &a->v[k]));
+    return chk_minmax2(c, is_max, a->v[0], a->v[1], call->loc);
 }
 
-static cval h_maximum(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_maximum(chk *c, const fe_expr *call, const cargs *a)
 {
-    return h_maxmin_elem(c, call, self, fname, true);
+    return h_maxmin_elem(c, call, a, true);
 }
 
-static cval h_minimum(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_minimum(chk *c, const fe_expr *call, const cargs *a)
 {
-    return h_maxmin_elem(c, call, self, fname, false);
+    return h_maxmin_elem(c, call, a, false);
 }
 
-static cval unary_math(chk *c, const fe_expr *call, const cval *self, const char *fname, tir_opcode code)
+static cval unary_math(chk *c, const fe_expr *call, const cargs *a, tir_opcode code)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("x"), 1, &a);
-    tir_value *x = chk_arg_tile(c, &a, 0, "the operand");
+    tir_value *x = chk_arg_tile(c, a, 0, "the operand");
     if (tir_op_has(code, TIR_P_FLOATONLY) && !tir_elem_is_float(x->type.elem))
-        chk_fail(c, aloc(&a, 0), "%s needs a floating-point operand, got %s elements; convert it with .to(tl.float32)",
-                 fname, tir_elem_name(x->type.elem));
+        chk_fail(c, aloc(a, 0), "%s needs a floating-point operand, got %s elements; convert it with .to(tl.float32)",
+                 a->fname, tir_elem_name(x->type.elem));
     if (code == TIR_ABS && x->type.elem == TIR_I1)
         return cv_val(x);
     return cv_val(chk_build1(c, code, call->loc, x->type, x, NULL, NULL));
 }
 
-#define UNARY(name, code)                                                                   \
-    static cval h_##name(chk *c, const fe_expr *call, const cval *self, const char *fname) \
-    {                                                                                       \
-        return unary_math(c, call, self, fname, code);                                      \
+#define UNARY(name, code)                                                 \
+    static cval h_##name(chk *c, const fe_expr *call, const cargs *a) \
+    {                                                                 \
+        return unary_math(c, call, a, code);                          \
     }
 UNARY(exp, TIR_EXP)
 UNARY(exp2, TIR_EXP2)
@@ -643,64 +577,56 @@ static tir_value *reduce1(chk *c, tir_value *x, tir_opcode code, int axis, bool 
     return v;
 }
 
-static cval reduction(chk *c, const fe_expr *call, const cval *self, const char *fname, tir_opcode code)
+static cval reduction(chk *c, const fe_expr *call, const cargs *a, tir_opcode code)
 {
-    cargs a;
-    if (code == TIR_REDUCE_SUM)
-        chk_bind_args(c, call, self, fname, ARGS("input", "axis", "keep_dims", "dtype"), 1, &a);
-    else
-        chk_bind_args(c, call, self, fname,
-                      ARGS("input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"), 1, &a);
     int keep_i = code == TIR_REDUCE_SUM ? 2 : 4;
-    tir_value *x = tile_arg_ranked(c, &a, 0, fname);
-    if (code != TIR_REDUCE_SUM && chk_arg_bool(c, &a, 2, false))
-        chk_fail(c, aloc(&a, 2), "%s(..., return_indices=True) is not supported in loomc kernels", fname);
-    bool keep = chk_arg_bool(c, &a, keep_i, false);
-    if (code == TIR_REDUCE_SUM && given(&a, 3))
-        x = chk_cast_to(c, x, chk_arg_dtype(c, &a, 3), aloc(&a, 3));
-    if (!given(&a, 1)) {
+    tir_value *x = tile_arg_ranked(c, a, 0, a->fname);
+    if (code != TIR_REDUCE_SUM && chk_arg_bool(c, a, 2, false))
+        chk_fail(c, aloc(a, 2), "%s(..., return_indices=True) is not supported in loomc kernels", a->fname);
+    bool keep = chk_arg_bool(c, a, keep_i, false);
+    if (code == TIR_REDUCE_SUM && given(a, 3))
+        x = chk_cast_to(c, x, chk_arg_dtype(c, a, 3), aloc(a, 3));
+    if (!given(a, 1)) {
         /* all axes */
         int r = x->type.rank;
         for (int i = 0; i < r; i++)
             x = reduce1(c, x, code, keep ? i : 0, keep, call->loc);
         return cv_val(x);
     }
-    int64_t ax = chk_arg_const(c, &a, 1, "the axis");
+    int64_t ax = chk_arg_const(c, a, 1, "the axis");
     int r = x->type.rank;
     if (ax < 0)
         ax += r;
     if (ax < 0 || ax >= r)
-        chk_fail(c, aloc(&a, 1), "%s: axis %lld is out of range for %s", fname,
-                 (long long)chk_arg_const(c, &a, 1, "the axis"), chk_describe(c, &a.v[0]));
+        chk_fail(c, aloc(a, 1), "%s: axis %lld is out of range for %s", a->fname,
+                 (long long)chk_arg_const(c, a, 1, "the axis"), chk_describe(c, &a->v[0]));
     return cv_val(reduce1(c, x, code, (int)ax, keep, call->loc));
 }
 
-static cval h_max(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_max(chk *c, const fe_expr *call, const cargs *a)
 {
-    return reduction(c, call, self, fname, TIR_REDUCE_MAX);
+    return reduction(c, call, a, TIR_REDUCE_MAX);
 }
-static cval h_min(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_min(chk *c, const fe_expr *call, const cargs *a)
 {
-    return reduction(c, call, self, fname, TIR_REDUCE_MIN);
+    return reduction(c, call, a, TIR_REDUCE_MIN);
 }
-static cval h_sum(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_sum(chk *c, const fe_expr *call, const cargs *a)
 {
-    return reduction(c, call, self, fname, TIR_REDUCE_SUM);
+    return reduction(c, call, a, TIR_REDUCE_SUM);
 }
 
-static cval h_cdiv(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_cdiv(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("x", "div"), 2, &a);
-    const cval *x = &a.v[0], *y = &a.v[1];
+    const cval *x = &a->v[0], *y = &a->v[1];
     if (x->kind == C_INT && y->kind == C_INT) {
         int64_t z;
         if (sym_is_const(y->i, &z) && z == 0)
-            chk_fail(c, aloc(&a, 1), "division by zero in %s", fname);
+            chk_fail(c, aloc(a, 1), "division by zero in %s", a->fname);
         return cv_int(sym_cdiv(c->s, x->i, y->i));
     }
-    tir_value *vx = chk_int_scalar(c, x, aloc(&a, 0), lm_arena_printf(c->a, "the dividend of %s", fname));
-    tir_value *vy = chk_int_scalar(c, y, aloc(&a, 1), lm_arena_printf(c->a, "the divisor of %s", fname));
+    tir_value *vx = chk_int_scalar(c, x, aloc(a, 0), lm_arena_printf(c->a, "the dividend of %s", a->fname));
+    tir_value *vy = chk_int_scalar(c, y, aloc(a, 1), lm_arena_printf(c->a, "the divisor of %s", a->fname));
     tir_elem e = chk_promote(vx->type.elem, vy->type.elem);
     vx = chk_cast_to(c, vx, e, call->loc);
     vy = chk_cast_to(c, vy, e, call->loc);
@@ -737,14 +663,12 @@ static void cond_text(lm_buf *b, const fe_expr *e)
     }
 }
 
-static cval h_static_assert(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_static_assert(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("cond", "msg"), 1, &a);
     bool t;
-    if (!chk_truth_known(c, &a.v[0], &t)) {
-        const char *dep = a.v[0].kind == C_INT ? chk_ct_unbound(c, a.v[0].i) : a.v[0].free_dep;
-        if (dep && a.v[0].cons) {
+    if (!chk_truth_known(c, &a->v[0], &t)) {
+        const char *dep = a->v[0].kind == C_INT ? chk_ct_unbound(c, a->v[0].i) : a->v[0].free_dep;
+        if (dep && a->v[0].cons) {
             /* a bound on a free constexpr: the solver keeps to it */
             tir_func *f = c->f;
             tir_assume *n = LM_NEWN(c->a, tir_assume, (size_t)f->nassumes + 1);
@@ -752,118 +676,114 @@ static cval h_static_assert(chk *c, const fe_expr *call, const cval *self, const
                 memcpy(n, f->assumes, sizeof *n * (size_t)f->nassumes);
             lm_buf tb = {0};
             cond_text(&tb, call->nitems ? call->items[0] : call);
-            n[f->nassumes++] = (tir_assume){a.v[0].cons, lm_arena_strdup(c->a, lm_buf_str(&tb)), aloc(&a, 0)};
+            n[f->nassumes++] = (tir_assume){a->v[0].cons, lm_arena_strdup(c->a, lm_buf_str(&tb)), aloc(a, 0)};
             lm_buf_free(&tb);
             f->assumes = n;
             return cv_none();
         }
         if (dep)
-            chk_fail(c, aloc(&a, 0), "the condition of %s depends on free constexpr '%s', which the solver chooses; "
+            chk_fail(c, aloc(a, 0), "the condition of %s depends on free constexpr '%s', which the solver chooses; "
                                      "pin it with --const %s=VALUE",
-                     fname, dep, dep);
-        chk_fail(c, aloc(&a, 0), "the condition of %s must be known at compile time", fname);
+                     a->fname, dep, dep);
+        chk_fail(c, aloc(a, 0), "the condition of %s must be known at compile time", a->fname);
     }
     if (!t) {
-        const char *msg = given(&a, 1) && a.v[1].kind == C_STR ? a.v[1].str : "";
+        const char *msg = given(a, 1) && a->v[1].kind == C_STR ? a->v[1].str : "";
         chk_fail(c, call->loc, "static assertion failed%s%s", msg[0] ? ": " : "", msg);
     }
     return cv_none();
 }
 
-static cval h_constexpr(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_constexpr(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("value"), 1, &a);
-    if (a.v[0].kind == C_VAL)
-        chk_fail(c, aloc(&a, 0), "tl.constexpr needs a compile-time value, got %s", chk_describe(c, &a.v[0]));
-    return a.v[0];
+    if (a->v[0].kind == C_VAL)
+        chk_fail(c, aloc(a, 0), "tl.constexpr needs a compile-time value, got %s", chk_describe(c, &a->v[0]));
+    return a->v[0];
 }
 
-static cval h_to(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_to(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("input", "dtype", "fp_downcast_rounding", "bitcast"), 2, &a);
-    if (chk_arg_bool(c, &a, 3, false))
-        chk_fail(c, aloc(&a, 3), "bitcasts are not supported in loomc kernels");
-    if (given(&a, 2) && (a.v[2].kind != C_STR || strcmp(a.v[2].str, "rtne")))
-        chk_fail(c, aloc(&a, 2), "only round-to-nearest-even (\"rtne\") conversions are supported");
-    return chk_convert(c, &a.v[0], aloc(&a, 0), chk_arg_dtype(c, &a, 1), call->loc);
+    if (chk_arg_bool(c, a, 3, false))
+        chk_fail(c, aloc(a, 3), "bitcasts are not supported in loomc kernels");
+    if (given(a, 2) && (a->v[2].kind != C_STR || strcmp(a->v[2].str, "rtne")))
+        chk_fail(c, aloc(a, 2), "only round-to-nearest-even (\"rtne\") conversions are supported");
+    return chk_convert(c, &a->v[0], aloc(a, 0), chk_arg_dtype(c, a, 1), call->loc);
 }
 
-static cval h_hint(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_hint(chk *c, const fe_expr *call, const cargs *a)
 {
     /* multiple_of / max_contiguous / max_constancy: facts about pointer
        tiles, which loomc kernels do not have; the value passes through */
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("input", "values"), 2, &a);
-    return a.v[0];
+    return a->v[0];
 }
 
-static cval h_fma(chk *c, const fe_expr *call, const cval *self, const char *fname)
+static cval h_fma(chk *c, const fe_expr *call, const cargs *a)
 {
-    cargs a;
-    chk_bind_args(c, call, self, fname, ARGS("x", "y", "z"), 3, &a);
-    cval p = chk_binop(c, "*", a.v[0], a.v[1], call->loc);
-    return chk_binop(c, "+", p, a.v[2], call->loc);
+    cval p = chk_binop(c, "*", a->v[0], a->v[1], call->loc);
+    return chk_binop(c, "+", p, a->v[2], call->loc);
 }
 
-static cval h_range_outside(chk *c, const fe_expr *call, const cval *self, const char *fname)
-{
-    chk_fail(c, call->loc, "%s() is only supported as the iterable of a for loop", fname);
-}
+/* A function of the table: its parameters and the first nreq required. */
+#define FN(name, h, nreq, ...) {name, h, ARGS(__VA_ARGS__), nreq, NULL}
 
-typedef struct tl_fn {
-    const char *name;
-    handler fn;
-} tl_fn;
-
-static const tl_fn tl_fns[] = {
-    {"program_id", h_program_id},
-    {"num_programs", h_num_programs},
-    {"arange", h_arange},
-    {"zeros", h_zeros},
-    {"zeros_like", h_zeros_like},
-    {"full", h_full},
-    {"make_block_ptr", h_make_block_ptr},
-    {"advance", h_advance},
-    {"load", h_load},
-    {"store", h_store},
-    {"make_tensor_descriptor", h_make_desc},
-    {"_experimental_make_tensor_descriptor", h_make_desc}, /* its name before Triton 3.4 */
-    {"load_tensor_descriptor", h_load_desc},
-    {"store_tensor_descriptor", h_store_desc},
-    {"dot", h_dot},
-    {"trans", h_trans},
-    {"permute", h_permute},
-    {"reshape", h_reshape},
-    {"view", h_reshape},
-    {"expand_dims", h_expand_dims},
-    {"broadcast_to", h_broadcast_to},
-    {"where", h_where},
-    {"maximum", h_maximum},
-    {"minimum", h_minimum},
-    {"exp", h_exp},
-    {"exp2", h_exp2},
-    {"log", h_log},
-    {"log2", h_log2},
-    {"sqrt", h_sqrt},
-    {"rsqrt", h_rsqrt},
-    {"sigmoid", h_sigmoid},
-    {"abs", h_abs},
-    {"max", h_max},
-    {"min", h_min},
-    {"sum", h_sum},
-    {"cdiv", h_cdiv},
-    {"static_assert", h_static_assert},
-    {"constexpr", h_constexpr},
-    {"cast", h_to},
-    {"multiple_of", h_hint},
-    {"max_contiguous", h_hint},
-    {"max_constancy", h_hint},
-    {"fma", h_fma},
-    {"range", h_range_outside},
-    {"static_range", h_range_outside},
+static const chk_builtin tl_fns[] = {
+    FN("program_id", h_program_id, 1, "axis"),
+    FN("num_programs", h_num_programs, 1, "axis"),
+    FN("arange", h_arange, 2, "start", "end"),
+    FN("zeros", h_zeros, 2, "shape", "dtype"),
+    FN("zeros_like", h_zeros_like, 1, "input"),
+    FN("full", h_full, 3, "shape", "value", "dtype"),
+    FN("make_block_ptr", h_make_block_ptr, 6, "base", "shape", "strides", "offsets", "block_shape", "order"),
+    FN("advance", h_advance, 2, "base", "offsets"),
+    FN("load", h_load, 1, "pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier",
+       "eviction_policy", "volatile"),
+    FN("store", h_store, 2, "pointer", "value", "mask", "boundary_check", "cache_modifier", "eviction_policy"),
+    FN("make_tensor_descriptor", h_make_desc, 4, "base", "shape", "strides", "block_shape", "padding_option"),
+    /* its name before Triton 3.4 */
+    FN("_experimental_make_tensor_descriptor", h_make_desc, 4, "base", "shape", "strides", "block_shape",
+       "padding_option"),
+    FN("load_tensor_descriptor", h_desc_load, 2, "desc", "offsets"),
+    FN("store_tensor_descriptor", h_desc_store, 3, "desc", "offsets", "value"),
+    FN("dot", h_dot, 2, "input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc",
+       "out_dtype"),
+    FN("trans", h_trans, 1, "input", "*dims"),
+    FN("permute", h_permute, 2, "input", "*dims"),
+    FN("reshape", h_reshape, 2, "input", "*shape", "can_reorder"),
+    FN("view", h_reshape, 2, "input", "*shape", "can_reorder"),
+    FN("expand_dims", h_expand_dims, 2, "input", "axis"),
+    FN("broadcast_to", h_broadcast_to, 2, "input", "*shape"),
+    FN("where", h_where, 3, "condition", "x", "y"),
+    FN("maximum", h_maximum, 2, "x", "y", "propagate_nan"),
+    FN("minimum", h_minimum, 2, "x", "y", "propagate_nan"),
+    FN("exp", h_exp, 1, "x"),
+    FN("exp2", h_exp2, 1, "x"),
+    FN("log", h_log, 1, "x"),
+    FN("log2", h_log2, 1, "x"),
+    FN("sqrt", h_sqrt, 1, "x"),
+    FN("rsqrt", h_rsqrt, 1, "x"),
+    FN("sigmoid", h_sigmoid, 1, "x"),
+    FN("abs", h_abs, 1, "x"),
+    FN("max", h_max, 1, "input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"),
+    FN("min", h_min, 1, "input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"),
+    FN("sum", h_sum, 1, "input", "axis", "keep_dims", "dtype"),
+    FN("cdiv", h_cdiv, 2, "x", "div"),
+    FN("static_assert", h_static_assert, 1, "cond", "msg"),
+    FN("constexpr", h_constexpr, 1, "value"),
+    FN("cast", h_to, 2, "input", "dtype", "fp_downcast_rounding", "bitcast"),
+    FN("multiple_of", h_hint, 2, "input", "values"),
+    FN("max_contiguous", h_hint, 2, "input", "values"),
+    FN("max_constancy", h_hint, 2, "input", "values"),
+    FN("fma", h_fma, 3, "x", "y", "z"),
+    {"range", NULL, NULL, 0, chk_refuse_range},
+    {"static_range", NULL, NULL, 0, chk_refuse_range},
 };
+
+/* The methods of tensor descriptors; self is the descriptor. */
+static const chk_builtin desc_methods[] = {
+    FN("load", h_desc_load, 2, "self", "offsets"),
+    FN("store", h_desc_store, 3, "self", "offsets", "value"),
+};
+#undef FN
 
 /* Triton functions loomc knows about but does not compile; they get a
  * "not supported" rather than an "unknown function". */
@@ -877,46 +797,20 @@ static const char *const tl_unsupported[] = {
     "make_tensor_descriptor_from_tensor", "cat", "split_dim", "tensor", "pointer_type", "block_type",
 };
 
-/* Methods of tiles that are the tl.* function of the same name. */
+/* Methods of tiles that are the tl.* function of the same name (x.to() is tl.cast). */
 static const char *const tile_methods[] = {"to", "trans", "permute", "reshape", "view", "expand_dims",
                                            "broadcast_to", "sum", "max", "min", "exp", "exp2", "log", "log2",
                                            "sqrt", "rsqrt", "sigmoid", "abs", "cast"};
 
-static handler find_tl(const char *name)
+static const chk_builtin *find_tl(const char *name)
 {
     for (size_t i = 0; i < LM_COUNT(tl_fns); i++)
         if (!strcmp(tl_fns[i].name, name))
-            return tl_fns[i].fn;
+            return &tl_fns[i];
     return NULL;
 }
 
 /* ---- how calls reach them ------------------------------------------------ */
-
-static cval math_call(chk *c, const fe_expr *e, const char *q)
-{
-    const char *n = q + 5;
-    static const char *const fns[] = {"log2", "log", "exp", "exp2", "sqrt"};
-    bool known = false;
-    for (size_t i = 0; i < LM_COUNT(fns); i++)
-        known |= !strcmp(fns[i], n);
-    if (!known)
-        chk_fail(c, e->loc, "%s is not supported in loomc kernels", q);
-    if (e->nitems != 1 || e->nkws)
-        chk_fail(c, e->loc, "%s() takes one argument", q);
-    cval x = chk_eval(c, e->items[0]);
-    double v;
-    if (x.kind == C_FLOAT)
-        v = x.f;
-    else if (x.kind == C_INT)
-        v = (double)chk_ct_need(c, x.i, e->items[0]->loc, "the argument of a math function");
-    else
-        chk_fail(c, e->items[0]->loc, "%s() works on compile-time numbers; use tl.%s on tiles", q, n);
-    double r = !strcmp(n, "log2") ? log2(v) : !strcmp(n, "log") ? log(v) : !strcmp(n, "exp") ? exp(v)
-             : !strcmp(n, "exp2") ? exp2(v) : sqrt(v);
-    if (isnan(r) && !isnan(v))
-        chk_fail(c, e->loc, "%s(%g) is not a number", q, v);
-    return (cval){.kind = C_FLOAT, .f = r};
-}
 
 /* libdevice's functions that are tl functions: tl.extra.cuda.libdevice.rsqrt
  * (and the older tl.libdevice, tl.extra.libdevice) is tl.rsqrt. Others keep
@@ -941,8 +835,7 @@ static const char *libdevice_name(const char *name)
     return name;
 }
 
-/* A call of a dotted import path (tl.dot(...), math.log2(...)). */
-cval chk_call_qual(chk *c, const fe_expr *e, const char *q)
+const chk_builtin *chk_builtin_qual(chk *c, const fe_expr *e, const char *q, const char **fname)
 {
     static const char tl[] = "triton.language.";
     const char *name = NULL;
@@ -955,50 +848,43 @@ cval chk_call_qual(chk *c, const fe_expr *e, const char *q)
     } else if (!strcmp(q, "triton.cdiv")) {
         name = "cdiv";
     } else if (!strncmp(q, "math.", 5)) {
-        return math_call(c, e, q);
+        *fname = q;
+        return chk_builtin_math(c, e, q);
     } else if (!strcmp(q, "triton.jit") || !strncmp(q, "triton.", 7)) {
         chk_fail(c, e->loc, "%s is not supported inside loomc kernels", q);
     } else {
-        const fe_names *in;
-        const fe_func *fn = fe_find_module_func(c->nm, q, &in, c->a);
-        if (fn)
-            return chk_call_helper(c, e, fn, in);
-        chk_fail(c, e->loc, "calls to %s are not supported in loomc kernels (a @triton.jit helper of another module "
-                            "is found on the kernel's folder and --include folders)",
-                 q);
+        return NULL;
     }
-    const char *fname = pretty(c, q);
+    *fname = pretty(c, q);
     if (strchr(name, '.'))
-        chk_fail(c, e->loc, "%s is not supported in loomc kernels", fname);
-    handler h = find_tl(name);
-    if (h)
-        return h(c, e, NULL, fname);
+        chk_fail(c, e->loc, "%s is not supported in loomc kernels", *fname);
+    const chk_builtin *b = find_tl(name);
+    if (b)
+        return b;
     for (size_t i = 0; i < LM_COUNT(tl_unsupported); i++)
         if (!strcmp(tl_unsupported[i], name))
-            chk_fail(c, e->loc, "%s is not supported in loomc kernels", fname);
+            chk_fail(c, e->loc, "%s is not supported in loomc kernels", *fname);
     tir_elem el;
     if (fe_dtype(q, &el))
-        chk_fail(c, e->loc, "%s is a dtype, not a function; convert values with x.to(%s)", fname, fname);
-    chk_fail(c, e->loc, "unknown function %s", fname);
+        chk_fail(c, e->loc, "%s is a dtype, not a function; convert values with x.to(%s)", *fname, *fname);
+    chk_fail(c, e->loc, "unknown function %s", *fname);
 }
 
-/* A method call on a value (x.to(...), desc.load(...)). */
-cval chk_call_method(chk *c, const fe_expr *e, const cval *obj)
+const chk_builtin *chk_builtin_method(chk *c, const fe_expr *e, const cval *obj, const char **fname)
 {
     const fe_expr *f = e->a;
     const char *n = f->name;
     const char *oname = f->a->kind == FE_E_NAME ? f->a->name : "x";
-    const char *fname = lm_arena_printf(c->a, "%s.%s", oname, n);
+    *fname = lm_arena_printf(c->a, "%s.%s", oname, n);
     if (obj->kind == C_VAL && obj->v->type.kind == TIR_DESC) {
-        if (!strcmp(n, "load"))
-            return h_desc_load_method(c, e, obj, fname);
-        if (!strcmp(n, "store"))
-            return h_desc_store_method(c, e, obj, fname);
+        for (size_t i = 0; i < LM_COUNT(desc_methods); i++)
+            if (!strcmp(desc_methods[i].name, n))
+                return &desc_methods[i];
     }
     if (is_tile_val(obj)) {
         for (size_t i = 0; i < LM_COUNT(tile_methods); i++)
             if (!strcmp(tile_methods[i], n))
-                return (!strcmp(n, "to") ? h_to : find_tl(n))(c, e, obj, fname);
+                return find_tl(!strcmp(n, "to") ? "cast" : n);
     }
     if (obj->kind == C_VAL && obj->v->type.kind == TIR_BPTR && (!strcmp(n, "load") || !strcmp(n, "store")))
         chk_fail(c, f->loc, "block pointers have no methods; use tl.%s(%s, ...)", n, oname);

@@ -1,23 +1,23 @@
 /* check_int.h - the checker's own interface between its files, bottom to
- * top: cval.c (values, errors, environment lookups, building Tile IR values,
+ * top: cval.c (values, errors, the environment, building Tile IR values,
  * reading bound arguments), ptile.c (tiles of pointers read as block
- * accesses), ops.c (operators), builtins.c (the tl.*
- * functions), expr.c (argument binding, expressions) and check.c
- * (statements and loops, helpers inlined, the entry fe_check). Each calls
- * only the files below it, except that expr.c calls check.c for a call of a
- * @triton.jit helper (whose statements hold expressions), and that
- * builtins.c and expr.c call each other: a call
- * expression reaches its tl.* function (chk_call_qual, chk_call_method),
- * which evaluates its argument expressions as it binds them (chk_bind_args,
- * chk_eval). Only these files include it; the rest of loomc sees the
- * checker through fe_check in front.h.
+ * accesses), grid.c (linear grids), ops.c (operators), pyfuncs.c (Python's
+ * builtins, math.*), builtins.c (the tl.* functions), atoms.c (names and
+ * attributes), interp.c (statements and expressions, argument binding,
+ * helpers inlined) and check.c (the entry fe_check and the passes on the
+ * finished function). Each calls only the files below it: the evaluator's
+ * recursion (a helper call in an expression runs the helper's statements)
+ * is inside interp.c, and the functions a call reaches get their arguments
+ * evaluated and bound from their table rows (chk_builtin). Only these files
+ * include it; the rest of loomc sees the checker through fe_check in
+ * front.h.
  *
  * The state of checking one launched kernel is a chk; the interpreter's
  * values are cvals (compile-time values, or a Tile IR value). The first
  * error is reported with chk_fail, which unwinds with longjmp to fe_check.
  *
  * Naming: a function that one checker file defines and another calls is
- * declared here and carries the chk_ prefix (chk_fail, chk_eval, chk_binop);
+ * declared here and carries the chk_ prefix (chk_fail, chk_env_set, chk_binop);
  * one-line constructors and tests of values (cv_int, is_number, given, aloc)
  * are static inline here and keep their short names; everything else is
  * static in its file. The comments on what each function does are at its
@@ -160,6 +160,8 @@ static inline const char *pretty(chk *c, const char *qual) { return fe_pretty_qu
 /* ---- environment ---------------------------------------------------------- */
 
 binding *chk_env_find(chk *c, const char *name);
+void chk_env_set(chk *c, const char *name, cval v);
+void chk_note_gone(chk *c, const char *name, int line);
 
 /* ---- compile-time integers -------------------------------------------------- */
 
@@ -191,7 +193,7 @@ tir_value *chk_expand_dims(chk *c, tir_value *x, int64_t axis, lm_loc loc);
 cval chk_convert(chk *c, const cval *x, lm_loc xloc, tir_elem e, lm_loc loc);
 
 /* ======================================================================
- * cval.c - reading bound call arguments (chk_bind_args, in expr.c, binds them)
+ * cval.c - reading bound call arguments (interp.c binds them)
  * ==================================================================== */
 
 /* tl builtins take a few; @triton.jit helpers of real kernels take up to ~20 */
@@ -205,7 +207,7 @@ typedef struct cargs {
     const char *fname;
 } cargs;
 
-/* The parameter names of a Triton function, for chk_bind_args. */
+/* The parameter names of a Triton function (chk_builtin.params). */
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 static inline bool given(const cargs *a, int i) { return a->has[i] && a->v[i].kind != C_NONE; }
@@ -262,34 +264,65 @@ void chk_grid_delinearise(chk *c);
 bool chk_fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_loc loc, cval *out,
                     const char **dep);
 cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc);
+cval chk_unop(chk *c, const char *op, cval x, lm_loc loc);
 cval chk_minmax2(chk *c, bool is_max, cval x, cval y, lm_loc loc);
 tir_value *chk_to_bool(chk *c, tir_value *v, lm_loc loc);
 
 /* ======================================================================
- * builtins.c - the tl.* functions
+ * pyfuncs.c, builtins.c - the functions a kernel calls
  * ==================================================================== */
 
-cval chk_call_qual(chk *c, const fe_expr *e, const char *q);
-cval chk_call_method(chk *c, const fe_expr *e, const cval *obj);
+/* A function a kernel may call (tl.dot, x.sum(), min, math.log2) and how
+ * it takes its arguments. The evaluator (interp.c) evaluates a call's
+ * arguments, binds them to these parameters and hands the handler the
+ * bound values, so that no handler evaluates an expression. */
+typedef cval (*chk_handler)(chk *c, const fe_expr *call, const cargs *a);
+typedef struct chk_builtin {
+    const char *name;
+    chk_handler fn; /* NULL if refuse always refuses */
+    /* the parameter names (ARGS(...); a "*dims" parameter takes the
+       remaining positional arguments, or one tuple), the first nreq
+       required; NULL: positional arguments only, in v[0..nitems-1]
+       (Python's builtins, math.*), which refuse has limited to MAX_ARGS and
+       no keywords */
+    const char *const *params;
+    int nreq;
+    /* what is refused before any argument is evaluated (a call that takes
+       no keywords, range() outside a for); NULL if nothing */
+    void (*refuse)(chk *c, const fe_expr *call, const char *fname);
+} chk_builtin;
+
+/* pyfuncs.c: range(), tl.range() and tl.static_range() outside a for. */
+void chk_refuse_range(chk *c, const fe_expr *call, const char *fname);
+/* One of Python's builtins (min, float, len, ...), or NULL. */
+const chk_builtin *chk_builtin_python(const char *name);
+/* math.NAME; fails if loomc has no such function. */
+const chk_builtin *chk_builtin_math(chk *c, const fe_expr *call, const char *q);
+
+/* builtins.c: the function a dotted import path names (tl.dot,
+ * math.log2), and in *fname the name messages call it by; NULL if the path
+ * is outside triton and math (a helper of another module). Fails for one
+ * loomc does not compile. */
+const chk_builtin *chk_builtin_qual(chk *c, const fe_expr *call, const char *q, const char **fname);
+/* The method of obj a call names (x.to(), desc.load()); fails if there is none. */
+const chk_builtin *chk_builtin_method(chk *c, const fe_expr *call, const cval *obj, const char **fname);
 
 /* ======================================================================
- * expr.c - argument binding and expressions
+ * atoms.c - the parts of expressions that evaluate nothing further
  * ==================================================================== */
 
-void chk_bind_args(chk *c, const fe_expr *call, const cval *self, const char *fname, const char *const *names,
-                   int nreq, cargs *out);
-cval chk_eval(chk *c, const fe_expr *e);
 const char *chk_qual_of(chk *c, const fe_expr *e);
 cval chk_eval_name(chk *c, const fe_expr *e);
+cval chk_qual_value(chk *c, const fe_expr *e, const char *q);
+cval chk_attr(chk *c, const fe_expr *e, const cval *obj);
+cval chk_index_tile(chk *c, const fe_expr *e, const cval *obj);
 LM_NORETURN void chk_runtime_condition(chk *c, const cval *v, lm_loc loc, const char *what);
 
 /* ======================================================================
- * check.c - statements
+ * interp.c - statements and expressions
  * ==================================================================== */
 
-/* A call of a @triton.jit helper, inlined: its body runs in a scope of its
- * own with the arguments bound to its parameters; the value is what it
- * returns. */
-cval chk_call_helper(chk *c, const fe_expr *call, const fe_func *fn, const fe_names *in);
+/* Run a function body (the kernel's, with its parameters bound). */
+void chk_exec_body(chk *c, fe_stmt *const *body, int n);
 
 #endif

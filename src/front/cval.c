@@ -1,10 +1,11 @@
 /* cval.c - the checker's values (check_int.h): errors and the text of
- * messages, finding names in the environment, compile-time integers whose
+ * messages, the environment (finding and binding names), compile-time integers whose
  * value must be known, building Tile IR values (materialising numbers, casts,
  * Triton's type promotion, broadcasting) and the helpers that read a bound
  * call argument as a tile, a dtype, a constant or a shape. It calls nothing
- * else of the checker: operators (ops.c), the tl.* functions (builtins.c),
- * expressions (expr.c) and statements (check.c) are built on it.
+ * else of the checker: operators (ops.c), the functions a kernel calls
+ * (pyfuncs.c, builtins.c), the evaluator (atoms.c, interp.c) and the entry
+ * (check.c) are built on it.
  */
 #include "front/check_int.h"
 
@@ -75,6 +76,45 @@ binding *chk_env_find(chk *c, const char *name)
         if (!strcmp(c->env[i].name, name))
             return &c->env[i];
     return NULL;
+}
+
+/* Bind a name (a new one, or again); a Tile IR value gets it as its name. */
+void chk_env_set(chk *c, const char *name, cval v)
+{
+    if (v.kind == C_VAL && !v.v->name)
+        v.v->name = name;
+    binding *b = chk_env_find(c, name);
+    if (b) {
+        b->v = v;
+        return;
+    }
+    /* lookups are linear and every loop saves the environment */
+    if (c->nenv >= FE_MAX_NAMES)
+        chk_fail(c, c->k->loc, "kernel '%s' binds more than %d names; that is the limit", c->k->name,
+                 (int)FE_MAX_NAMES);
+    if (c->nenv == c->capenv) {
+        int cap = c->capenv ? 2 * c->capenv : 32;
+        binding *n = LM_NEWN(c->a, binding, cap);
+        if (c->nenv)
+            memcpy(n, c->env, sizeof *n * (size_t)c->nenv);
+        c->env = n;
+        c->capenv = cap;
+    }
+    c->env[c->nenv++] = (binding){name, v};
+}
+
+/* A name assigned only inside a loop that has ended (for messages). */
+void chk_note_gone(chk *c, const char *name, int line)
+{
+    if (c->ngone == c->capgone) {
+        int cap = c->capgone ? 2 * c->capgone : 16;
+        gone_name *n = LM_NEWN(c->a, gone_name, cap);
+        if (c->ngone)
+            memcpy(n, c->gone, sizeof *n * (size_t)c->ngone);
+        c->gone = n;
+        c->capgone = cap;
+    }
+    c->gone[c->ngone++] = (gone_name){name, line};
 }
 
 /* ---- compile-time integers -------------------------------------------------- */

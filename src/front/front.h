@@ -1,8 +1,8 @@
 /* front.h - the front end past the syntax tree: module-level names and
  * imports (names.c), launch specs (launch.c), the compile-time arithmetic
  * both evaluate with (value.c) and the checker that turns a launched
- * kernel into Tile IR (check.c, expr.c, builtins.c, ops.c, cval.c; their
- * shared internals are in check_int.h). The syntax tree itself is in ast.h.
+ * kernel into Tile IR (check.c, interp.c, atoms.c, builtins.c, pyfuncs.c,
+ * ops.c, cval.c; their shared internals are in check_int.h). The syntax tree itself is in ast.h.
  *
  * Flow (driver.c): fe_parse -> fe_names_init -> fe_read_launch -> for each
  * launch, fe_check -> Tile IR. Everything lives in the compilation's arena

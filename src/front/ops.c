@@ -1,9 +1,10 @@
-/* ops.c - Python's binary operators in the checker (check_int.h): folding
+/* ops.c - Python's operators in the checker (check_int.h): folding
  * comparisons and arithmetic of compile-time values (with value.c's
- * arithmetic), the operators on tiles, scalars and pointers (Triton's type
- * promotion and broadcasting, through cval.c), max/min of two values and a
- * value as a condition. The tl.* functions (builtins.c), expressions
- * (expr.c) and statements (check.c) use it.
+ * arithmetic), the binary operators on tiles, scalars and pointers
+ * (Triton's type promotion and broadcasting, through cval.c), the unary
+ * operators, max/min of two values and a value as a condition. They take
+ * evaluated operands: the functions a kernel calls (pyfuncs.c, builtins.c)
+ * and the evaluator (interp.c) use them.
  */
 #include "front/check_int.h"
 
@@ -262,6 +263,57 @@ cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc)
             r.cons = sym_add(c->s, sym_sub(c->s, y.i, x.i), one);
     }
     return r;
+}
+
+/* A unary operator (not, +, -, ~) on a value. */
+cval chk_unop(chk *c, const char *op, cval x, lm_loc loc)
+{
+    if (!strcmp(op, "not")) {
+        bool t;
+        if (chk_truth_known(c, &x, &t))
+            return cv_bool(c, !t);
+        if (x.kind == C_INT) {
+            cval r = cv_val(chk_build1(c, TIR_CMP_EQ, loc, tir_t_scalar(TIR_I1), chk_materialise(c, &x, TIR_I32, loc),
+                                       tir_const_int(&c->b, TIR_I32, 0), NULL));
+            r.free_dep = chk_ct_unbound(c, x.i);
+            return r;
+        }
+        tir_value *v = chk_as_tile(c, &x, loc, "the operand of 'not'");
+        cval r = cv_val(
+            chk_build1(c, TIR_NOT, loc, tir_t_with_elem(v->type, TIR_I1), chk_to_bool(c, v, loc), NULL, NULL));
+        r.free_dep = x.free_dep;
+        return r;
+    }
+    if (!strcmp(op, "+")) {
+        chk_as_tile(c, &x, loc, "the operand of unary '+'");
+        return x;
+    }
+    if (x.kind == C_INT && !strcmp(op, "-")) {
+        int64_t k;
+        if (ct_known(c, x.i, &k) && k == INT64_MIN)
+            chk_fail(c, loc, "integer overflow in unary '-' (-(%lld) does not fit in 64 bits)", (long long)k);
+        return cv_int(sym_neg(c->s, x.i));
+    }
+    if (x.kind == C_FLOAT && !strcmp(op, "-"))
+        return (cval){.kind = C_FLOAT, .f = -x.f};
+    if (x.kind == C_INT && !strcmp(op, "~")) {
+        int64_t k = chk_ct_need(c, x.i, loc, "the operand of '~'");
+        return cv_int(sym_const(c->s, ~k));
+    }
+    if (x.kind == C_FLOAT)
+        chk_fail(c, loc, "operator '%s' cannot be applied to a float", op);
+    tir_value *v = chk_as_tile(c, &x, loc, lm_arena_printf(c->a, "the operand of unary '%s'", op));
+    if (!strcmp(op, "-")) {
+        if (v->type.elem == TIR_I1)
+            v = chk_cast_to(c, v, TIR_I32, loc);
+        return cv_val(chk_build1(c, TIR_NEG, loc, v->type, v, NULL, NULL));
+    }
+    if (!strcmp(op, "~")) {
+        if (tir_elem_is_float(v->type.elem))
+            chk_fail(c, loc, "operator '~' needs an integer operand, got %s", tir_elem_name(v->type.elem));
+        return cv_val(chk_build1(c, TIR_NOT, loc, v->type, v, NULL, NULL));
+    }
+    chk_fail(c, loc, "operator '%s' is not supported", op);
 }
 
 cval chk_minmax2(chk *c, bool is_max, cval x, cval y, lm_loc loc)

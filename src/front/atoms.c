@@ -39,14 +39,14 @@ static cval eval_global(chk *c, const fe_global *g, lm_loc use)
     }
     switch (e->kind) {
     case FE_E_INT: return cv_int(sym_const(c->s, neg ? -e->ival : e->ival));
-    case FE_E_FLOAT: return (cval){.kind = C_FLOAT, .f = neg ? -e->fval : e->fval};
+    case FE_E_FLOAT: return (cval){.kind = FE_V_FLOAT, .f = neg ? -e->fval : e->fval};
     case FE_E_BOOL:
         if (!neg)
             return cv_bool(c, e->ival != 0);
         break;
     case FE_E_STR:
         if (!neg && !e->ival)
-            return (cval){.kind = C_STR, .str = e->str};
+            return (cval){.kind = FE_V_STR, .str = e->str};
         break;
     default: break;
     }
@@ -77,11 +77,11 @@ cval chk_eval_name(chk *c, const fe_expr *e)
     chk_fail(c, e->loc, "name '%s' is not defined", e->name);
 }
 
-static cval dtype_val(tir_elem e, bool ptr) { return (cval){.kind = C_DTYPE, .dtype = e, .ptr_dtype = ptr}; }
+static cval dtype_val(tir_elem e, bool ptr) { return (cval){.kind = FE_V_DTYPE, .dtype = e, .ptr_dtype = ptr}; }
 
 static cval tuple_of_syms(chk *c, int n, const sym_expr *const *s)
 {
-    cval t = {.kind = C_TUPLE, .n = n};
+    cval t = {.kind = FE_V_TUPLE, .n = n};
     t.items = LM_NEWN(c->a, cval, n ? n : 1);
     for (int i = 0; i < n; i++)
         t.items[i] = cv_int(s[i]);
@@ -96,13 +96,13 @@ cval chk_qual_value(chk *c, const fe_expr *e, const char *q)
     if (k == 1)
         return dtype_val(el, false);
     if (k < 0) /* named only to be compared (`x.dtype == tl.float8e4nv`); refused where used */
-        return (cval){.kind = C_DTYPE, .dtype = TIR_NELEMS, .str = pretty(c, q)};
+        return (cval){.kind = FE_V_DTYPE, .dtype = TIR_NELEMS, .str = pretty(c, q)};
     if (!strcmp(q, "math.inf"))
-        return (cval){.kind = C_FLOAT, .f = INFINITY};
+        return (cval){.kind = FE_V_FLOAT, .f = INFINITY};
     if (!strcmp(q, "math.pi"))
-        return (cval){.kind = C_FLOAT, .f = 3.14159265358979323846};
+        return (cval){.kind = FE_V_FLOAT, .f = 3.14159265358979323846};
     if (!strcmp(q, "math.e"))
-        return (cval){.kind = C_FLOAT, .f = 2.71828182845904523536};
+        return (cval){.kind = FE_V_FLOAT, .f = 2.71828182845904523536};
     chk_fail(c, e->loc, "%s cannot be used as a value here", pretty(c, q));
 }
 
@@ -111,12 +111,12 @@ cval chk_attr(chk *c, const fe_expr *e, const cval *o)
 {
     cval obj = *o;
     const char *n = e->name;
-    if (obj.kind == C_DTYPE) {
+    if (obj.kind == FE_V_DTYPE) {
         if (obj.ptr_dtype && !strcmp(n, "element_ty"))
             return dtype_val(obj.dtype, false);
         chk_fail(c, e->loc, "attribute '%s' of a dtype is not supported", n);
     }
-    if (obj.kind == C_VAL) {
+    if (obj.kind == FE_V_TIR) {
         const tir_type *t = &obj.v->type;
         if (t->kind == TIR_TILE) {
             if (!strcmp(n, "T"))
@@ -172,7 +172,7 @@ cval chk_index_tile(chk *c, const fe_expr *e, const cval *o)
 
 LM_NORETURN void chk_runtime_condition(chk *c, const cval *v, lm_loc loc, const char *what)
 {
-    const char *dep = v->kind == C_INT ? chk_ct_unbound(c, v->i) : v->free_dep;
+    const char *dep = v->kind == FE_V_INT ? chk_ct_unbound(c, v->i) : v->free_dep;
     if (dep)
         chk_fail(c, loc, "%s depends on free constexpr '%s', which the solver chooses; loomc decides conditions at "
                          "compile time (pin it with --const %s=VALUE, or use tl.where)",

@@ -42,7 +42,7 @@ static cval h_num_programs(chk *c, const fe_expr *call, const cargs *a)
 static cval h_arange(chk *c, const fe_expr *call, const cargs *a)
 {
     for (int i = 0; i < 2; i++)
-        if (a->v[i].kind != C_INT || a->v[i].is_bool)
+        if (a->v[i].kind != FE_V_INT || a->v[i].is_bool)
             chk_fail(c, aloc(a, i), "tl.arange bounds must be compile-time constants, got %s for '%s'",
                      chk_describe(c, &a->v[i]), i ? "end" : "start");
     const sym_expr *len = sym_sub(c->s, a->v[1].i, a->v[0].i);
@@ -67,7 +67,7 @@ static cval make_full(chk *c, lm_loc loc, int rank, const sym_expr *const *dims,
         tir_value *v = chk_build1(c, TIR_FULL, loc, t, NULL, NULL, NULL);
         tir_op *op = v->def;
         op->is_float = tir_elem_is_float(e);
-        if (value->kind == C_FLOAT) {
+        if (value->kind == FE_V_FLOAT) {
             if (op->is_float)
                 op->fval = value->f;
             else if (!(fabs(value->f) < 9e18))
@@ -83,7 +83,7 @@ static cval make_full(chk *c, lm_loc loc, int rank, const sym_expr *const *dims,
         }
         return cv_val(v);
     }
-    if (value->kind == C_VAL && value->v->type.kind == TIR_TILE && value->v->type.rank == 0) {
+    if (value->kind == FE_V_TIR && value->v->type.kind == TIR_TILE && value->v->type.rank == 0) {
         tir_value *s = chk_cast_to(c, value->v, e, vloc);
         return cv_val(chk_broadcast_to(c, s, rank, dims, loc));
     }
@@ -129,7 +129,7 @@ static cval h_make_block_ptr(chk *c, const fe_expr *call, const cargs *a)
                  r, rs, ro, rb);
     const cval *ov = &a->v[5];
     int order[TIR_MAX_RANK];
-    if (ov->kind != C_TUPLE || ov->n != r)
+    if (ov->kind != FE_V_TUPLE || ov->n != r)
         chk_fail(c, aloc(a, 5), "the order of tl.make_block_ptr must be a tuple of %d dimension indices", r);
     unsigned seen = 0;
     for (int i = 0; i < r; i++) {
@@ -173,7 +173,7 @@ static unsigned boundary_mask(chk *c, const cargs *a, int i, int rank)
     const cval *v = &a->v[i];
     const cval *items = v;
     int n = 1;
-    if (v->kind == C_TUPLE) {
+    if (v->kind == FE_V_TUPLE) {
         items = v->items;
         n = v->n;
     }
@@ -190,7 +190,7 @@ static unsigned boundary_mask(chk *c, const cargs *a, int i, int rank)
 /* A tile of pointers, or a block pointer made from one (ptile.c). */
 static bool is_ptile(chk *c, const cval *p)
 {
-    return p->kind == C_VAL && ((p->v->type.kind == TIR_PTR && p->v->type.rank > 0) || chk_ptile_layout(c, p->v));
+    return p->kind == FE_V_TIR && ((p->v->type.kind == TIR_PTR && p->v->type.rank > 0) || chk_ptile_layout(c, p->v));
 }
 
 static cval h_load(chk *c, const fe_expr *call, const cargs *a)
@@ -198,9 +198,9 @@ static cval h_load(chk *c, const fe_expr *call, const cargs *a)
     const cval *p = &a->v[0];
     if (is_ptile(c, p))
         return chk_ptile_load(c, a, call->loc);
-    if (p->kind == C_VAL && p->v->type.kind == TIR_PTR)
+    if (p->kind == FE_V_TIR && p->v->type.kind == TIR_PTR)
         return chk_ptile_scalar_load(c, a, call->loc);
-    if (p->kind == C_VAL && p->v->type.kind == TIR_DESC)
+    if (p->kind == FE_V_TIR && p->v->type.kind == TIR_DESC)
         chk_fail(c, call->loc, "load through a tensor descriptor with desc.load([offsets])");
     tir_value *bp = chk_value_of_kind(c, a, 0, TIR_BPTR, "the pointer");
     if (given(a, 1) || given(a, 2))
@@ -210,7 +210,7 @@ static cval h_load(chk *c, const fe_expr *call, const cargs *a)
     tir_pad pad = TIR_PAD_NONE;
     if (given(a, 4)) {
         const cval *pv = &a->v[4];
-        if (pv->kind != C_STR)
+        if (pv->kind != FE_V_STR)
             chk_fail(c, aloc(a, 4), "padding_option must be a string (\"zero\" or \"nan\"), got %s",
                      chk_describe(c, pv));
         if (!strcmp(pv->str, "zero"))
@@ -234,11 +234,11 @@ static cval h_store(chk *c, const fe_expr *call, const cargs *a)
         chk_ptile_store(c, a, call->loc);
         return cv_none();
     }
-    if (p->kind == C_VAL && p->v->type.kind == TIR_PTR) {
+    if (p->kind == FE_V_TIR && p->v->type.kind == TIR_PTR) {
         chk_ptile_scalar_store(c, a, call->loc);
         return cv_none();
     }
-    if (p->kind == C_VAL && p->v->type.kind == TIR_DESC)
+    if (p->kind == FE_V_TIR && p->v->type.kind == TIR_DESC)
         chk_fail(c, call->loc, "store through a tensor descriptor with desc.store([offsets], value)");
     tir_value *bp = chk_value_of_kind(c, a, 0, TIR_BPTR, "the pointer");
     if (given(a, 2))
@@ -266,7 +266,7 @@ static cval h_make_desc(chk *c, const fe_expr *call, const cargs *a)
     int64_t last;
     if (st[r - 1]->sym && fe_spec_eval(c->spec, st[r - 1]->sym, &last, NULL) && last != 1)
         chk_fail(c, aloc(a, 2), "the last stride of a tensor descriptor must be 1, got %lld", (long long)last);
-    if (given(a, 4) && (a->v[4].kind != C_STR || strcmp(a->v[4].str, "zero")))
+    if (given(a, 4) && (a->v[4].kind != FE_V_STR || strcmp(a->v[4].str, "zero")))
         chk_fail(c, aloc(a, 4), "tensor descriptors in loomc kernels pad with zeros only (padding_option=\"zero\")");
     tir_value *ops[1 + 2 * TIR_MAX_RANK];
     ops[0] = base;
@@ -353,7 +353,7 @@ static cval h_dot(chk *c, const fe_expr *call, const cargs *a)
     }
     const char *prec = NULL;
     if (given(a, 3)) {
-        if (a->v[3].kind != C_STR)
+        if (a->v[3].kind != FE_V_STR)
             chk_fail(c, aloc(a, 3), "input_precision must be a string such as \"tf32\" or \"ieee\"");
         static const char *const ok[] = {"tf32", "tf32x3", "ieee", "bf16x3", "bf16x6", "bf16"};
         for (size_t i = 0; i < LM_COUNT(ok) && !prec; i++)
@@ -386,7 +386,7 @@ static tir_value *tile_arg_ranked(chk *c, const cargs *a, int i, const char *fna
  * whether the dims swap. */
 static bool perm_dims(chk *c, const cval *v, lm_loc loc, const char *fname)
 {
-    if (v->kind != C_TUPLE || v->n != 2)
+    if (v->kind != FE_V_TUPLE || v->n != 2)
         chk_fail(c, loc, "%s: loomc supports 2-D permutations only, given as (1, 0)", fname);
     int64_t d0 = chk_const_int_of(c, &v->items[0], loc, "a dimension"), d1 = chk_const_int_of(c, &v->items[1], loc, "a dimension");
     if (d0 == 1 && d1 == 0)
@@ -400,7 +400,7 @@ static bool perm_dims(chk *c, const cval *v, lm_loc loc, const char *fname)
 static cval h_trans(chk *c, const fe_expr *call, const cargs *a)
 {
     tir_value *x = tile_arg_ranked(c, a, 0, a->fname);
-    if (given(a, 1) && (a->v[1].kind != C_TUPLE || a->v[1].n > 0)) {
+    if (given(a, 1) && (a->v[1].kind != FE_V_TUPLE || a->v[1].n > 0)) {
         if (x->type.rank != 2)
             chk_fail(c, aloc(a, 0), "%s needs a 2-D tile, got %s", a->fname, chk_describe(c, &a->v[0]));
         if (!perm_dims(c, &a->v[1], aloc(a, 1), a->fname))
@@ -452,7 +452,7 @@ static cval h_expand_dims(chk *c, const fe_expr *call, const cargs *a)
 {
     tir_value *x = chk_arg_tile(c, a, 0, "the input");
     const cval *ax = &a->v[1];
-    if (ax->kind == C_TUPLE) {
+    if (ax->kind == FE_V_TUPLE) {
         for (int i = 0; i < ax->n; i++)
             x = chk_expand_dims(c, x, chk_const_int_of(c, &ax->items[i], aloc(a, 1), "an axis"), aloc(a, 1));
         return cv_val(x);
@@ -489,16 +489,16 @@ static cval h_where(chk *c, const fe_expr *call, const cargs *a)
             chk_fail(c, aloc(a, k), "the values of tl.where must be tiles or numbers, got %s",
                      chk_describe(c, &a->v[k]));
     tir_elem e;
-    if (x->kind == C_VAL && y->kind == C_VAL)
+    if (x->kind == FE_V_TIR && y->kind == FE_V_TIR)
         e = chk_promote(x->v->type.elem, y->v->type.elem);
-    else if (x->kind == C_VAL)
+    else if (x->kind == FE_V_TIR)
         e = chk_weak_elem(y, x->v->type.elem);
-    else if (y->kind == C_VAL)
+    else if (y->kind == FE_V_TIR)
         e = chk_weak_elem(x, y->v->type.elem);
     else
         e = chk_promote(chk_natural_elem(x), chk_natural_elem(y));
-    tir_value *vx = x->kind == C_VAL ? chk_cast_to(c, x->v, e, aloc(a, 1)) : chk_materialise(c, x, e, aloc(a, 1));
-    tir_value *vy = y->kind == C_VAL ? chk_cast_to(c, y->v, e, aloc(a, 2)) : chk_materialise(c, y, e, aloc(a, 2));
+    tir_value *vx = x->kind == FE_V_TIR ? chk_cast_to(c, x->v, e, aloc(a, 1)) : chk_materialise(c, x, e, aloc(a, 1));
+    tir_value *vy = y->kind == FE_V_TIR ? chk_cast_to(c, y->v, e, aloc(a, 2)) : chk_materialise(c, y, e, aloc(a, 2));
     int r1 = 0, r2 = 0;
     const sym_expr **s1 = chk_broadcast_shape(c, &vx->type, &vy->type, &r1);
     tir_type t1 = s1 ? chk_tile_t(c, e, r1, s1) : vx->type;
@@ -619,7 +619,7 @@ static cval h_sum(chk *c, const fe_expr *call, const cargs *a)
 static cval h_cdiv(chk *c, const fe_expr *call, const cargs *a)
 {
     const cval *x = &a->v[0], *y = &a->v[1];
-    if (x->kind == C_INT && y->kind == C_INT) {
+    if (x->kind == FE_V_INT && y->kind == FE_V_INT) {
         int64_t z;
         if (sym_is_const(y->i, &z) && z == 0)
             chk_fail(c, aloc(a, 1), "division by zero in %s", a->fname);
@@ -667,7 +667,7 @@ static cval h_static_assert(chk *c, const fe_expr *call, const cargs *a)
 {
     bool t;
     if (!chk_truth_known(c, &a->v[0], &t)) {
-        const char *dep = a->v[0].kind == C_INT ? chk_ct_unbound(c, a->v[0].i) : a->v[0].free_dep;
+        const char *dep = a->v[0].kind == FE_V_INT ? chk_ct_unbound(c, a->v[0].i) : a->v[0].free_dep;
         if (dep && a->v[0].cons) {
             /* a bound on a free constexpr: the solver keeps to it */
             tir_func *f = c->f;
@@ -688,7 +688,7 @@ static cval h_static_assert(chk *c, const fe_expr *call, const cargs *a)
         chk_fail(c, aloc(a, 0), "the condition of %s must be known at compile time", a->fname);
     }
     if (!t) {
-        const char *msg = given(a, 1) && a->v[1].kind == C_STR ? a->v[1].str : "";
+        const char *msg = given(a, 1) && a->v[1].kind == FE_V_STR ? a->v[1].str : "";
         chk_fail(c, call->loc, "static assertion failed%s%s", msg[0] ? ": " : "", msg);
     }
     return cv_none();
@@ -696,7 +696,7 @@ static cval h_static_assert(chk *c, const fe_expr *call, const cargs *a)
 
 static cval h_constexpr(chk *c, const fe_expr *call, const cargs *a)
 {
-    if (a->v[0].kind == C_VAL)
+    if (a->v[0].kind == FE_V_TIR)
         chk_fail(c, aloc(a, 0), "tl.constexpr needs a compile-time value, got %s", chk_describe(c, &a->v[0]));
     return a->v[0];
 }
@@ -705,7 +705,7 @@ static cval h_to(chk *c, const fe_expr *call, const cargs *a)
 {
     if (chk_arg_bool(c, a, 3, false))
         chk_fail(c, aloc(a, 3), "bitcasts are not supported in loomc kernels");
-    if (given(a, 2) && (a->v[2].kind != C_STR || strcmp(a->v[2].str, "rtne")))
+    if (given(a, 2) && (a->v[2].kind != FE_V_STR || strcmp(a->v[2].str, "rtne")))
         chk_fail(c, aloc(a, 2), "only round-to-nearest-even (\"rtne\") conversions are supported");
     return chk_convert(c, &a->v[0], aloc(a, 0), chk_arg_dtype(c, a, 1), call->loc);
 }
@@ -876,7 +876,7 @@ const chk_builtin *chk_builtin_method(chk *c, const fe_expr *e, const cval *obj,
     const char *n = f->name;
     const char *oname = f->a->kind == FE_E_NAME ? f->a->name : "x";
     *fname = lm_arena_printf(c->a, "%s.%s", oname, n);
-    if (obj->kind == C_VAL && obj->v->type.kind == TIR_DESC) {
+    if (obj->kind == FE_V_TIR && obj->v->type.kind == TIR_DESC) {
         for (size_t i = 0; i < LM_COUNT(desc_methods); i++)
             if (!strcmp(desc_methods[i].name, n))
                 return &desc_methods[i];
@@ -886,7 +886,7 @@ const chk_builtin *chk_builtin_method(chk *c, const fe_expr *e, const cval *obj,
             if (!strcmp(tile_methods[i], n))
                 return find_tl(!strcmp(n, "to") ? "cast" : n);
     }
-    if (obj->kind == C_VAL && obj->v->type.kind == TIR_BPTR && (!strcmp(n, "load") || !strcmp(n, "store")))
+    if (obj->kind == FE_V_TIR && obj->v->type.kind == TIR_BPTR && (!strcmp(n, "load") || !strcmp(n, "store")))
         chk_fail(c, f->loc, "block pointers have no methods; use tl.%s(%s, ...)", n, oname);
     chk_fail(c, f->loc, "method '%s' of %s is not supported in loomc kernels", n, chk_describe(c, obj));
 }

@@ -202,8 +202,8 @@ static void bind_params(chk *c)
                 v = cv_int(ar->ival);
                 v.is_bool = ar->is_bool;
                 break;
-            case FE_ARG_FLOAT: v = (cval){.kind = C_FLOAT, .f = ar->fval}; break;
-            case FE_ARG_STR: v = (cval){.kind = C_STR, .str = ar->str}; break;
+            case FE_ARG_FLOAT: v = (cval){.kind = FE_V_FLOAT, .f = ar->fval}; break;
+            case FE_ARG_STR: v = (cval){.kind = FE_V_STR, .str = ar->str}; break;
             case FE_ARG_NONE: v = cv_none(); break;
             default: LM_BUG("constexpr parameter %s bound to a tensor", p->name);
             }

@@ -34,33 +34,9 @@
  * values of the interpreter
  * ==================================================================== */
 
-typedef enum ckind {
-    C_NONE,  /* None */
-    C_INT,   /* compile-time integer (symbolic); is_bool for True/False */
-    C_FLOAT, /* compile-time float */
-    C_STR,   /* string literal (padding_option=, input_precision=) */
-    C_DTYPE, /* tl.float32, ...; ptr_dtype for `p.dtype` of a pointer */
-    C_TUPLE, /* tuple or list of values */
-    C_VAL,   /* a Tile IR value: tile, scalar, pointer, block pointer, descriptor */
-} ckind;
-
-typedef struct cval {
-    ckind kind;
-    const sym_expr *i;
-    bool is_bool;
-    double f;
-    const char *str;
-    tir_elem dtype;
-    bool ptr_dtype;
-    struct cval *items;
-    int n;
-    tir_value *v;
-    /* C_VAL made from a comparison of compile-time integers that could not
-       be decided: the free constexpr it waits for (for messages), and, for
-       <, <=, > and >=, the expression that is <= 0 exactly when it holds */
-    const char *free_dep;
-    const sym_expr *cons;
-} cval;
+/* The checker's values are front.h's compile-time values (fe_value), of
+ * which it makes every kind but FE_V_TENSOR; cval is its short name. */
+typedef fe_value cval;
 
 typedef struct binding {
     const char *name;
@@ -124,15 +100,10 @@ typedef struct chk {
     cval retval;
 } chk;
 
-static inline cval cv_int(const sym_expr *e) { return (cval){.kind = C_INT, .i = e}; }
-static inline cval cv_val(tir_value *v) { return (cval){.kind = C_VAL, .v = v}; }
-static inline cval cv_none(void) { return (cval){.kind = C_NONE}; }
-static inline cval cv_bool(chk *c, bool b)
-{
-    cval v = cv_int(sym_const(c->s, b));
-    v.is_bool = true;
-    return v;
-}
+static inline cval cv_int(const sym_expr *e) { return fe_v_int(e); }
+static inline cval cv_val(tir_value *v) { return (cval){.kind = FE_V_TIR, .v = v}; }
+static inline cval cv_none(void) { return fe_v_none(); }
+static inline cval cv_bool(chk *c, bool b) { return fe_v_bool(c->s, b); }
 
 static inline bool is_one(const sym_expr *e)
 {
@@ -140,9 +111,9 @@ static inline bool is_one(const sym_expr *e)
     return sym_is_const(e, &v) && v == 1;
 }
 
-static inline bool is_number(const cval *v) { return v->kind == C_INT || v->kind == C_FLOAT; }
+static inline bool is_number(const cval *v) { return fe_v_is_number(v); }
 
-static inline bool is_tile_val(const cval *v) { return v->kind == C_VAL && v->v->type.kind == TIR_TILE; }
+static inline bool is_tile_val(const cval *v) { return v->kind == FE_V_TIR && v->v->type.kind == TIR_TILE; }
 
 /* ======================================================================
  * cval.c - errors, text for messages, environment, compile-time integers
@@ -170,7 +141,8 @@ static inline bool ct_known(chk *c, const sym_expr *e, int64_t *v) { return fe_s
 const char *chk_ct_unbound(chk *c, const sym_expr *e);
 int64_t chk_ct_need(chk *c, const sym_expr *e, lm_loc loc, const char *what);
 int64_t chk_const_int_of(chk *c, const cval *v, lm_loc loc, const char *what);
-bool chk_truth_known(chk *c, const cval *v, bool *out);
+/* Whether a compile-time value is true, if that is known now. */
+static inline bool chk_truth_known(chk *c, const cval *v, bool *out) { return fe_value_truth(c->spec, v, out); }
 
 /* ======================================================================
  * cval.c - building Tile IR values
@@ -210,7 +182,7 @@ typedef struct cargs {
 /* The parameter names of a Triton function (chk_builtin.params). */
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
-static inline bool given(const cargs *a, int i) { return a->has[i] && a->v[i].kind != C_NONE; }
+static inline bool given(const cargs *a, int i) { return a->has[i] && a->v[i].kind != FE_V_NONE; }
 static inline lm_loc aloc(const cargs *a, int i) { return a->has[i] ? a->loc[i] : a->call; }
 
 tir_value *chk_arg_tile(chk *c, const cargs *a, int i, const char *what);

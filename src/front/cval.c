@@ -44,13 +44,14 @@ const char *chk_shape_str(chk *c, int rank, const sym_expr *const *shape)
 const char *chk_describe(chk *c, const cval *v)
 {
     switch (v->kind) {
-    case C_NONE: return "None";
-    case C_INT: return v->is_bool ? "a compile-time bool" : "a compile-time integer";
-    case C_FLOAT: return "a float constant";
-    case C_STR: return "a string";
-    case C_DTYPE: return "a dtype";
-    case C_TUPLE: return "a tuple";
-    case C_VAL: break;
+    case FE_V_NONE: return "None";
+    case FE_V_INT: return v->is_bool ? "a compile-time bool" : "a compile-time integer";
+    case FE_V_FLOAT: return "a float constant";
+    case FE_V_STR: return "a string";
+    case FE_V_DTYPE: return "a dtype";
+    case FE_V_TUPLE: return "a tuple";
+    case FE_V_TENSOR: LM_BUG("a kernel holds a launch spec's tensor");
+    case FE_V_TIR: break;
     }
     const tir_type *t = &v->v->type;
     switch (t->kind) {
@@ -81,7 +82,7 @@ binding *chk_env_find(chk *c, const char *name)
 /* Bind a name (a new one, or again); a Tile IR value gets it as its name. */
 void chk_env_set(chk *c, const char *name, cval v)
 {
-    if (v.kind == C_VAL && !v.v->name)
+    if (v.kind == FE_V_TIR && !v.v->name)
         v.v->name = name;
     binding *b = chk_env_find(c, name);
     if (b) {
@@ -146,29 +147,9 @@ int64_t chk_ct_need(chk *c, const sym_expr *e, lm_loc loc, const char *what)
 /* An integer constant written in the kernel (axis=, order=, boundary_check=). */
 int64_t chk_const_int_of(chk *c, const cval *v, lm_loc loc, const char *what)
 {
-    if (v->kind != C_INT)
+    if (v->kind != FE_V_INT)
         chk_fail(c, loc, "%s must be a compile-time integer, got %s", what, chk_describe(c, v));
     return chk_ct_need(c, v->i, loc, what);
-}
-
-/* Whether a compile-time value is true, if that is known now. */
-bool chk_truth_known(chk *c, const cval *v, bool *out)
-{
-    int64_t k;
-    switch (v->kind) {
-    case C_NONE: *out = false; return true;
-    case C_INT:
-        if (!ct_known(c, v->i, &k))
-            return false;
-        *out = k != 0;
-        return true;
-    case C_FLOAT: *out = v->f != 0; return true;
-    case C_STR: *out = v->str[0] != 0; return true;
-    case C_DTYPE: *out = true; return true;
-    case C_TUPLE: *out = v->n > 0; return true;
-    case C_VAL: return false;
-    }
-    return false;
 }
 
 /* ======================================================================
@@ -189,7 +170,7 @@ tir_type chk_tile_t(chk *c, tir_elem e, int rank, const sym_expr *const *shape)
 /* A compile-time number as a scalar of element type e. */
 tir_value *chk_materialise(chk *c, const cval *v, tir_elem e, lm_loc loc)
 {
-    if (v->kind == C_INT) {
+    if (v->kind == FE_V_INT) {
         if (tir_elem_is_float(e)) {
             int64_t k;
             if (sym_is_const(v->i, &k))
@@ -206,7 +187,7 @@ tir_value *chk_materialise(chk *c, const cval *v, tir_elem e, lm_loc loc)
         }
         return tir_sym_value(&c->b, e, v->i);
     }
-    if (v->kind == C_FLOAT) {
+    if (v->kind == FE_V_FLOAT) {
         if (!tir_elem_is_float(e))
             e = TIR_F32;
         return tir_const_float(&c->b, e, v->f);
@@ -217,7 +198,7 @@ tir_value *chk_materialise(chk *c, const cval *v, tir_elem e, lm_loc loc)
 /* The natural scalar type of a compile-time number. */
 tir_elem chk_natural_elem(const cval *v)
 {
-    if (v->kind == C_FLOAT)
+    if (v->kind == FE_V_FLOAT)
         return TIR_F32;
     return v->is_bool ? TIR_I1 : TIR_I32;
 }
@@ -230,7 +211,7 @@ tir_value *chk_as_tile(chk *c, const cval *v, lm_loc loc, const char *what)
         return chk_materialise(c, v, chk_natural_elem(v), loc);
     if (is_tile_val(v))
         return v->v;
-    if (v->kind == C_VAL && v->v->type.kind == TIR_PTR)
+    if (v->kind == FE_V_TIR && v->v->type.kind == TIR_PTR)
         chk_fail(c, loc, "%s cannot be a pointer; pointers are only offset, loaded and stored", what);
     chk_fail(c, loc, "%s must be a tile or a scalar, got %s", what, chk_describe(c, v));
 }
@@ -265,7 +246,7 @@ tir_elem chk_promote(tir_elem a, tir_elem b)
 /* The element type a Python number takes next to a tile of element type t. */
 tir_elem chk_weak_elem(const cval *num, tir_elem t)
 {
-    if (num->kind == C_FLOAT)
+    if (num->kind == FE_V_FLOAT)
         return tir_elem_is_float(t) ? t : TIR_F32;
     if (num->is_bool)
         return t;
@@ -331,7 +312,7 @@ void chk_broadcast_pair(chk *c, tir_value **x, tir_value **y, lm_loc loc, const 
 tir_value *chk_transpose(chk *c, tir_value *x, lm_loc loc, const char *what)
 {
     if (x->type.kind != TIR_TILE || x->type.rank != 2)
-        chk_fail(c, loc, "%s needs a 2-D tile, got %s", what, chk_describe(c, &(cval){.kind = C_VAL, .v = x}));
+        chk_fail(c, loc, "%s needs a 2-D tile, got %s", what, chk_describe(c, &(cval){.kind = FE_V_TIR, .v = x}));
     const sym_expr *s[2] = {x->type.shape[1], x->type.shape[0]};
     return chk_build1(c, TIR_TRANS, loc, chk_tile_t(c, x->type.elem, 2, s), x, NULL, NULL);
 }
@@ -355,7 +336,7 @@ tir_value *chk_expand_dims(chk *c, tir_value *x, int64_t axis, lm_loc loc)
 
 cval chk_convert(chk *c, const cval *x, lm_loc xloc, tir_elem e, lm_loc loc)
 {
-    if (x->kind == C_INT || x->kind == C_FLOAT) {
+    if (x->kind == FE_V_INT || x->kind == FE_V_FLOAT) {
         tir_value *v = chk_materialise(c, x, chk_natural_elem(x), xloc);
         return cv_val(chk_cast_to(c, v, e, loc));
     }
@@ -394,7 +375,7 @@ tir_value *chk_arg_tile(chk *c, const cargs *a, int i, const char *what)
 tir_elem chk_arg_dtype(chk *c, const cargs *a, int i)
 {
     const cval *v = &a->v[i];
-    if (v->kind != C_DTYPE || v->ptr_dtype)
+    if (v->kind != FE_V_DTYPE || v->ptr_dtype)
         chk_fail(c, aloc(a, i), "%s needs a dtype such as tl.float32 here, got %s", a->fname, chk_describe(c, v));
     if (v->dtype == TIR_NELEMS)
         chk_fail(c, aloc(a, i), "dtype %s is not supported in loomc kernels (supported: tl.float32, tl.float16, "
@@ -423,16 +404,16 @@ int chk_parse_shape(chk *c, const cval *v, lm_loc loc, const char *what, const s
 {
     const cval *items = v;
     int n = 1;
-    if (v->kind == C_TUPLE) {
+    if (v->kind == FE_V_TUPLE) {
         items = v->items;
         n = v->n;
-    } else if (v->kind != C_INT) {
+    } else if (v->kind != FE_V_INT) {
         chk_fail(c, loc, "%s must be a tuple of compile-time integers, got %s", what, chk_describe(c, v));
     }
     if (n < 1 || n > TIR_MAX_RANK)
         chk_fail(c, loc, "%s must have 1 to %d dimensions, has %d", what, TIR_MAX_RANK, n);
     for (int i = 0; i < n; i++) {
-        if (items[i].kind != C_INT)
+        if (items[i].kind != FE_V_INT)
             chk_fail(c, loc, "dimension %d of %s must be a compile-time integer (a tl.constexpr), got %s", i, what,
                      chk_describe(c, &items[i]));
         int64_t k;
@@ -446,9 +427,9 @@ int chk_parse_shape(chk *c, const cval *v, lm_loc loc, const char *what, const s
 /* An integer scalar operand (offsets, shapes and strides of block pointers). */
 tir_value *chk_int_scalar(chk *c, const cval *v, lm_loc loc, const char *what)
 {
-    if (v->kind == C_INT)
+    if (v->kind == FE_V_INT)
         return chk_materialise(c, v, TIR_I32, loc);
-    if (v->kind == C_VAL && tir_is_int_scalar(&v->v->type))
+    if (v->kind == FE_V_TIR && tir_is_int_scalar(&v->v->type))
         return v->v;
     chk_fail(c, loc, "%s must be an integer scalar, got %s", what, chk_describe(c, v));
 }
@@ -456,8 +437,8 @@ tir_value *chk_int_scalar(chk *c, const cval *v, lm_loc loc, const char *what)
 /* A tuple of r integer scalars. */
 int chk_int_tuple(chk *c, const cval *v, lm_loc loc, const char *what, tir_value **out)
 {
-    if (v->kind != C_TUPLE) {
-        if (v->kind == C_INT || (v->kind == C_VAL && tir_is_int_scalar(&v->v->type))) {
+    if (v->kind != FE_V_TUPLE) {
+        if (v->kind == FE_V_INT || (v->kind == FE_V_TIR && tir_is_int_scalar(&v->v->type))) {
             out[0] = chk_int_scalar(c, v, loc, what);
             return 1;
         }
@@ -473,7 +454,7 @@ int chk_int_tuple(chk *c, const cval *v, lm_loc loc, const char *what, tir_value
 tir_value *chk_value_of_kind(chk *c, const cargs *a, int i, tir_kind k, const char *what)
 {
     const cval *v = &a->v[i];
-    if (v->kind == C_VAL && v->v->type.kind == k && (k != TIR_PTR || v->v->type.rank == 0))
+    if (v->kind == FE_V_TIR && v->v->type.kind == k && (k != TIR_PTR || v->v->type.rank == 0))
         return v->v;
     chk_fail(c, aloc(a, i), "%s of %s must be %s, got %s", what, a->fname,
              k == TIR_PTR    ? "a pointer argument of the kernel"

@@ -1,6 +1,6 @@
 /* front.h - the front end past the syntax tree: module-level names and
- * imports (names.c), launch specs (launch.c), the compile-time arithmetic
- * both evaluate with (value.c) and the checker that turns a launched
+ * imports (names.c), launch specs (launch.c), the compile-time values and
+ * their algebra both evaluate with (value.c) and the checker that turns a launched
  * kernel into Tile IR (check.c, interp.c, atoms.c, builtins.c, pyfuncs.c,
  * ops.c, cval.c; their shared internals are in check_int.h). The syntax tree itself is in ast.h.
  *
@@ -171,8 +171,57 @@ void fe_spec_free(fe_spec *spec);
 void fe_print_launch(lm_buf *b, const fe_spec *spec, const fe_launch *l);
 
 /* ======================================================================
- * value.c - compile-time arithmetic (launch specs and kernels)
+ * value.c - compile-time values and their algebra (launch specs and kernels)
  * ==================================================================== */
+
+/* A value of the front end's two Python evaluators, the launch-spec reader
+ * (launch.c) and the checker (check.c and its files). Both make the
+ * compile-time kinds; only a launch spec makes tensors, only the checker
+ * Tile IR values (a kernel never sees a tensor object, only the pointer
+ * parameter the launch binds to it, and a launch spec runs no kernel code),
+ * so a tuple of one holds only kinds of that one. */
+typedef enum fe_vkind {
+    FE_V_NONE,   /* None */
+    FE_V_INT,    /* integer (symbolic); is_bool for True/False */
+    FE_V_FLOAT,  /* float */
+    FE_V_STR,    /* string literal (padding_option=, ACTIVATION="relu") */
+    FE_V_DTYPE,  /* tl.float32, ...; ptr_dtype for `p.dtype` of a pointer; TIR_NELEMS and the
+                    name in str for a dtype loomc does not support */
+    FE_V_TUPLE,  /* tuple or list of values */
+    FE_V_TENSOR, /* launch specs: a tensor (loomc.tensor(...)) */
+    FE_V_TIR,    /* kernels: a Tile IR value (tile, scalar, pointer, block pointer, descriptor) */
+} fe_vkind;
+
+typedef struct fe_value {
+    fe_vkind kind;
+    const sym_expr *i; /* INT */
+    bool is_bool;
+    double f;          /* FLOAT */
+    const char *str;   /* STR */
+    tir_elem dtype;    /* DTYPE */
+    bool ptr_dtype;
+    struct fe_value *items; /* TUPLE */
+    int n;
+    tir_tensor *t; /* TENSOR */
+    tir_value *v;  /* TIR */
+    /* TIR made from a comparison of compile-time integers that could not
+       be decided: the free constexpr it waits for (for messages), and, for
+       <, <=, > and >=, the expression that is <= 0 exactly when it holds */
+    const char *free_dep;
+    const sym_expr *cons;
+} fe_value;
+
+static inline fe_value fe_v_int(const sym_expr *e) { return (fe_value){.kind = FE_V_INT, .i = e}; }
+static inline fe_value fe_v_float(double f) { return (fe_value){.kind = FE_V_FLOAT, .f = f}; }
+static inline fe_value fe_v_str(const char *s) { return (fe_value){.kind = FE_V_STR, .str = s}; }
+static inline fe_value fe_v_none(void) { return (fe_value){.kind = FE_V_NONE}; }
+static inline fe_value fe_v_bool(sym_ctx *s, bool b)
+{
+    fe_value v = fe_v_int(sym_const(s, b));
+    v.is_bool = true;
+    return v;
+}
+static inline bool fe_v_is_number(const fe_value *v) { return v->kind == FE_V_INT || v->kind == FE_V_FLOAT; }
 
 /* Evaluate e under the spec's bindings; false if some symbol has no value
  * (*unbound, if not NULL, gets the first one's name). */
@@ -191,6 +240,28 @@ const char *fe_int_overflow(const fe_spec *spec, lm_arena *a, const char *op, co
 /* x OP y on floats for + - * / // % **; false if op is none of these. When
  * true, *why is NULL or says why there is no result. */
 bool fe_float_arith(const char *op, double x, double y, double *out, const char **why);
+
+/* Whether op is one of Python's comparisons == != < <= > >=. */
+bool fe_is_compare(const char *op);
+/* x OP y on two numbers: arithmetic (+ - * / // % ** & | ^ << >>) and
+ * comparisons, symbolic where the operator can keep free names. */
+typedef enum fe_fold {
+    FE_FOLD_DONE,  /* *out is the result */
+    FE_FOLD_LATER, /* it needs values the bindings do not give (or an operand is no
+                      number): *msg is the free constexpr in the way, or NULL */
+    FE_FOLD_ERROR, /* *msg says why there is no result (division by zero, overflow) */
+} fe_fold;
+fe_fold fe_value_fold(const fe_spec *spec, sym_ctx *s, lm_arena *a, const char *op, const fe_value *x,
+                      const fe_value *y, fe_value *out, const char **msg);
+/* Python's truth of a value, if it is known now: false if it is a symbolic
+ * integer without a value, a tensor or a Tile IR value. */
+bool fe_value_truth(const fe_spec *spec, const fe_value *v, bool *out);
+/* x == y for None, strings and dtypes (an unsupported dtype equals only
+ * itself); values of different kinds differ. False if they are of one kind
+ * that these do not compare (tuples, numbers, tensors, Tile IR values). */
+bool fe_value_same(const fe_value *x, const fe_value *y, bool *eq);
+/* Item i of a tuple, counted from the end if negative; NULL if out of range. */
+const fe_value *fe_value_item(const fe_value *t, int64_t i);
 
 /* ======================================================================
  * check.c - kernel -> Tile IR

@@ -56,10 +56,10 @@ static void bind_args(chk *c, const fe_expr *call, const cval *self, const char 
         if (k < n && names[k][0] == '*') {
             /* *shape: the remaining positional arguments, or one tuple */
             int rest = call->nitems - i;
-            cval t = {.kind = C_TUPLE, .n = rest, .items = LM_NEWN(c->a, cval, rest)};
+            cval t = {.kind = FE_V_TUPLE, .n = rest, .items = LM_NEWN(c->a, cval, rest)};
             for (int j = 0; j < rest; j++)
                 t.items[j] = eval(c, call->items[i + j]);
-            if (rest == 1 && t.items[0].kind == C_TUPLE)
+            if (rest == 1 && t.items[0].kind == FE_V_TUPLE)
                 t = t.items[0];
             out->v[k] = t;
             out->has[k] = true;
@@ -122,18 +122,16 @@ static cval call_builtin(chk *c, const fe_expr *e, const chk_builtin *b, const c
 static cval eval_subscript(chk *c, const fe_expr *e)
 {
     cval obj = eval(c, e->a);
-    if (obj.kind != C_TUPLE)
+    if (obj.kind != FE_V_TUPLE)
         return chk_index_tile(c, e, &obj);
     if (e->nitems != 1 || e->items[0]->kind == FE_E_SLICE)
         chk_fail(c, e->loc, "a tuple can only be indexed with one integer");
     cval iv = eval(c, e->items[0]);
     int64_t i = chk_const_int_of(c, &iv, e->items[0]->loc, "a tuple index");
-    if (i < 0)
-        i += obj.n;
-    if (i < 0 || i >= obj.n)
-        chk_fail(c, e->items[0]->loc, "index %lld is out of range for a tuple of %d items",
-                 (long long)chk_const_int_of(c, &iv, e->items[0]->loc, "a tuple index"), obj.n);
-    return obj.items[i];
+    const cval *item = fe_value_item(&obj, i);
+    if (!item)
+        chk_fail(c, e->items[0]->loc, "index %lld is out of range for a tuple of %d items", (long long)i, obj.n);
+    return *item;
 }
 
 static cval eval_call(chk *c, const fe_expr *e)
@@ -202,7 +200,7 @@ static cval eval_boolop(chk *c, const fe_expr *e)
     chk_broadcast_pair(c, &vx, &vy, e->loc, lm_arena_printf(c->a, "'%s'", e->op));
     cval r = cv_val(chk_build1(c, is_and ? TIR_AND : TIR_OR, e->loc, vx->type, vx, vy, NULL));
     r.free_dep = x.free_dep ? x.free_dep : y.free_dep;
-    if (!r.free_dep && x.kind == C_INT)
+    if (!r.free_dep && x.kind == FE_V_INT)
         r.free_dep = chk_ct_unbound(c, x.i);
     return r;
 }
@@ -211,11 +209,11 @@ static cval eval(chk *c, const fe_expr *e)
 {
     switch (e->kind) {
     case FE_E_INT: return cv_int(sym_const(c->s, e->ival));
-    case FE_E_FLOAT: return (cval){.kind = C_FLOAT, .f = e->fval};
+    case FE_E_FLOAT: return (cval){.kind = FE_V_FLOAT, .f = e->fval};
     case FE_E_STR:
         if (e->ival)
             chk_fail(c, e->loc, "f-strings are not supported in loomc kernels; use a plain string literal");
-        return (cval){.kind = C_STR, .str = e->str};
+        return (cval){.kind = FE_V_STR, .str = e->str};
     case FE_E_BOOL: return cv_bool(c, e->ival != 0);
     case FE_E_NONE: return cv_none();
     case FE_E_NAME: return chk_eval_name(c, e);
@@ -232,7 +230,7 @@ static cval eval(chk *c, const fe_expr *e)
     case FE_E_LIST: {
         if (e->ival)
             chk_fail(c, e->loc, "list comprehensions are not supported in loomc kernels");
-        cval t = {.kind = C_TUPLE, .n = e->nitems};
+        cval t = {.kind = FE_V_TUPLE, .n = e->nitems};
         t.items = LM_NEWN(c->a, cval, e->nitems ? e->nitems : 1);
         for (int i = 0; i < e->nitems; i++)
             t.items[i] = eval(c, e->items[i]);
@@ -275,7 +273,7 @@ static void assign(chk *c, const fe_expr *t, cval v, lm_loc loc)
     case FE_E_NAME: chk_env_set(c, t->name, v); return;
     case FE_E_TUPLE:
     case FE_E_LIST:
-        if (v.kind != C_TUPLE)
+        if (v.kind != FE_V_TUPLE)
             chk_fail(c, loc, "cannot unpack %s into %d names", chk_describe(c, &v), t->nitems);
         if (v.n != t->nitems)
             chk_fail(c, loc, "cannot unpack a tuple of %d values into %d names", v.n, t->nitems);
@@ -361,10 +359,10 @@ static LM_NORETURN void bad_iterable(chk *c, const fe_expr *it)
 static tir_value *loop_bound(chk *c, const cargs *a, int i, loop_kind k, const char *what)
 {
     const cval *v = &a->v[i];
-    if (k == L_STATIC && v->kind != C_INT)
+    if (k == L_STATIC && v->kind != FE_V_INT)
         chk_fail(c, aloc(a, i), "the %s of tl.static_range must be a compile-time integer, got %s", what,
                  chk_describe(c, v));
-    if (v->kind == C_INT && v->is_bool)
+    if (v->kind == FE_V_INT && v->is_bool)
         chk_fail(c, aloc(a, i), "the %s of a loop must be an integer, got a bool", what);
     const char *name = lm_arena_printf(c->a, "the %s of %s", what, a->fname);
     tir_value *b = chk_int_scalar(c, v, aloc(a, i), name);
@@ -410,7 +408,7 @@ static void exec_for(chk *c, const fe_stmt *s)
     if (given(&a, 2)) {
         step = loop_bound(c, &a, 2, kind, "step");
         int64_t sv;
-        if (a.v[2].kind == C_INT && ct_known(c, a.v[2].i, &sv) && sv == 0)
+        if (a.v[2].kind == FE_V_INT && ct_known(c, a.v[2].i, &sv) && sv == 0)
             chk_fail(c, aloc(&a, 2), "the step of a loop must not be zero");
     } else {
         step = tir_const_int(&c->b, TIR_I32, 1);
@@ -447,9 +445,9 @@ static void exec_for(chk *c, const fe_stmt *s)
         if (!b)
             continue;
         tir_value *v;
-        if (b->v.kind == C_VAL && b->v.v->type.kind == TIR_PTR && b->v.v->type.rank > 0)
+        if (b->v.kind == FE_V_TIR && b->v.v->type.kind == TIR_PTR && b->v.v->type.rank > 0)
             v = chk_ptile_block(c, b->v.v, as.items[i].loc);
-        else if (b->v.kind == C_VAL)
+        else if (b->v.kind == FE_V_TIR)
             v = b->v.v;
         else if (is_number(&b->v))
             v = chk_materialise(c, &b->v, chk_natural_elem(&b->v), as.items[i].loc);
@@ -510,9 +508,9 @@ static void exec_for(chk *c, const fe_stmt *s)
         tir_type want = args[i]->type;
         if (is_number(&v) && tir_is_scalar(&want))
             fin[i] = chk_materialise(c, &v, want.elem, s->loc);
-        else if (v.kind == C_VAL && v.v->type.kind == TIR_PTR && v.v->type.rank > 0 && want.kind == TIR_BPTR)
+        else if (v.kind == FE_V_TIR && v.v->type.kind == TIR_PTR && v.v->type.rank > 0 && want.kind == TIR_BPTR)
             fin[i] = chk_ptile_block(c, v.v, s->loc);
-        else if (v.kind == C_VAL)
+        else if (v.kind == FE_V_TIR)
             fin[i] = v.v;
         else
             chk_fail(c, s->loc, "loop-carried variable '%s' is %s at the end of the loop body; it must stay a tile or "
@@ -632,7 +630,7 @@ static void exec_stmt(chk *c, const fe_stmt *s, bool last)
                 const char *msg = s->msg && s->msg->kind == FE_E_STR ? s->msg->str : NULL;
                 chk_fail(c, s->loc, "assertion failed%s%s", msg ? ": " : "", msg ? msg : "");
             }
-        } else if (v.kind == C_INT) {
+        } else if (v.kind == FE_V_INT) {
             chk_runtime_condition(c, &v, s->value->loc, "this assertion");
         }
         /* a run-time assert is a debugging aid Triton drops unless
@@ -690,7 +688,7 @@ static cval call_helper(chk *c, const fe_expr *call, const fe_func *fn, const fe
         const fe_param *p = &fn->params[i];
         cval v = a.has[i] ? a.v[i] : eval(c, p->deflt);
         const char *q = p->annotation ? chk_qual_of(c, p->annotation) : NULL;
-        if (q && !strcmp(q, "triton.language.constexpr") && v.kind == C_VAL)
+        if (q && !strcmp(q, "triton.language.constexpr") && v.kind == FE_V_TIR)
             chk_fail(c, aloc(&a, i), "parameter '%s' of '%s' is a tl.constexpr, but gets %s, known only at run time",
                      p->name, fn->name, chk_describe(c, &v));
         chk_env_set(c, p->name, v);

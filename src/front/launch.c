@@ -4,7 +4,8 @@
  * and dtypes, scalar arguments and the grid, written as a small
  * `@loomc.launch` Python function (docs/launch.md). loomc never runs
  * Python: this file reads the function statement by statement with a tiny
- * evaluator whose integers are symbolic expressions, so that sizes (`M`) and
+ * evaluator of front.h's compile-time values (value.c's algebra, with the
+ * rules of a launch spec on top) whose integers are symbolic expressions, so that sizes (`M`) and
  * free constexprs (`BLOCK_M`) stay names all the way to the solver, while
  * their values (from --shape and --const) sit in the spec's environment.
  *
@@ -22,23 +23,9 @@
  * launch specs
  * ==================================================================== */
 
-typedef enum lkind { LV_INT, LV_FLOAT, LV_TENSOR, LV_TUPLE, LV_DTYPE, LV_NONE, LV_STR } lkind;
-
-typedef struct lval {
-    lkind kind;
-    const sym_expr *i; /* INT */
-    bool is_bool;
-    double f;          /* FLOAT */
-    tir_tensor *t;     /* TENSOR */
-    struct lval *items;/* TUPLE */
-    int n;
-    tir_elem dtype;    /* DTYPE */
-    const char *str;   /* STR */
-} lval;
-
 typedef struct local {
     const char *name;
-    lval v;
+    fe_value v;
 } local;
 
 typedef struct lctx {
@@ -107,7 +94,7 @@ static local *find_local(lctx *c, const char *name)
     return NULL;
 }
 
-static void set_local(lctx *c, const char *name, lval v)
+static void set_local(lctx *c, const char *name, fe_value v)
 {
     local *l = find_local(c, name);
     if (l) {
@@ -127,19 +114,18 @@ static void set_local(lctx *c, const char *name, lval v)
 
 /* ---- values ---------------------------------------------------------------- */
 
-static lval lv_int(const sym_expr *e) { return (lval){.kind = LV_INT, .i = e}; }
-static lval lv_float(double f) { return (lval){.kind = LV_FLOAT, .f = f}; }
-
-static const char *lkind_name(const lval *v)
+/* What a value is, in a launch spec's messages (the checker says it its own way). */
+static const char *lkind_name(const fe_value *v)
 {
     switch (v->kind) {
-    case LV_INT: return "an integer";
-    case LV_FLOAT: return "a float";
-    case LV_TENSOR: return "a tensor";
-    case LV_TUPLE: return "a tuple";
-    case LV_DTYPE: return "a dtype";
-    case LV_NONE: return "None";
-    case LV_STR: return "a string";
+    case FE_V_INT: return "an integer";
+    case FE_V_FLOAT: return "a float";
+    case FE_V_TENSOR: return "a tensor";
+    case FE_V_TUPLE: return "a tuple";
+    case FE_V_DTYPE: return "a dtype";
+    case FE_V_NONE: return "None";
+    case FE_V_STR: return "a string";
+    case FE_V_TIR: LM_BUG("a launch spec holds a Tile IR value");
     }
     return "?";
 }
@@ -167,25 +153,25 @@ static void check_fits(lctx *c, const sym_expr *a, const sym_expr *b, const sym_
         lfail(c, loc, "%s", why);
 }
 
-static double as_float(lctx *c, const lval *v, lm_loc loc)
+static double as_float(lctx *c, const fe_value *v, lm_loc loc)
 {
-    if (v->kind == LV_FLOAT)
+    if (v->kind == FE_V_FLOAT)
         return v->f;
-    if (v->kind == LV_INT)
+    if (v->kind == FE_V_INT)
         return (double)known_int(c, v->i, loc, "a float expression");
     lfail(c, loc, "expected a number, got %s", lkind_name(v));
 }
 
-static const sym_expr *as_int(lctx *c, const lval *v, lm_loc loc, const char *what)
+static const sym_expr *as_int(lctx *c, const fe_value *v, lm_loc loc, const char *what)
 {
-    if (v->kind != LV_INT)
+    if (v->kind != FE_V_INT)
         lfail(c, loc, "%s must be an integer expression, got %s", what, lkind_name(v));
     return v->i;
 }
 
-static lval eval(lctx *c, const fe_expr *e);
+static fe_value eval(lctx *c, const fe_expr *e);
 
-static lval eval_name(lctx *c, const fe_expr *e)
+static fe_value eval_name(lctx *c, const fe_expr *e)
 {
     local *l = find_local(c, e->name);
     if (l)
@@ -193,11 +179,11 @@ static lval eval_name(lctx *c, const fe_expr *e)
     fe_spec *sp = c->spec;
     fe_symbol *s = find_symbol(sp->sizes, sp->nsizes, e->name);
     if (s)
-        return lv_int(s->var);
+        return fe_v_int(s->var);
     if ((s = find_symbol(sp->options, sp->noptions, e->name)))
-        return lv_int(sym_const(c->sym, s->value));
+        return fe_v_int(sym_const(c->sym, s->value));
     if ((s = find_symbol(sp->frees, sp->nfrees, e->name)))
-        return lv_int(s->var);
+        return fe_v_int(s->var);
     if (fe_find_func(c->nm, e->name))
         lfail(c, e->loc, "'%s' is a function; a launch spec can only call a kernel as %s[grid](...)", e->name,
               e->name);
@@ -206,7 +192,7 @@ static lval eval_name(lctx *c, const fe_expr *e)
     lfail(c, e->loc, "name '%s' is not defined in launch spec '%s'", e->name, sp->name);
 }
 
-static lval eval_tensor_ctor(lctx *c, const fe_expr *e, tir_role role)
+static fe_value eval_tensor_ctor(lctx *c, const fe_expr *e, tir_role role)
 {
     const char *fn = role == TIR_INPUT ? "tensor" : tir_role_name(role);
     const fe_expr *shape_e = e->nitems > 0 ? e->items[0] : NULL;
@@ -221,11 +207,11 @@ static lval eval_tensor_ctor(lctx *c, const fe_expr *e, tir_role role)
     }
     if (!shape_e || !dtype_e || e->nitems > 2)
         lfail(c, e->loc, "loomc.%s takes a shape and a dtype: loomc.%s((M, K), tl.bfloat16)", fn, fn);
-    lval sh = eval(c, shape_e);
-    if (sh.kind != LV_TUPLE || sh.n < 1 || sh.n > TIR_MAX_RANK)
+    fe_value sh = eval(c, shape_e);
+    if (sh.kind != FE_V_TUPLE || sh.n < 1 || sh.n > TIR_MAX_RANK)
         lfail(c, shape_e->loc, "the shape of a tensor must be a tuple of 1 to %d sizes", TIR_MAX_RANK);
-    lval dt = eval(c, dtype_e);
-    if (dt.kind != LV_DTYPE || dt.dtype == TIR_I1)
+    fe_value dt = eval(c, dtype_e);
+    if (dt.kind != FE_V_DTYPE || dt.dtype == TIR_I1)
         lfail(c, dtype_e->loc, "the dtype of a tensor must be tl.bfloat16, tl.float16, tl.float32, tl.int32 or "
                                "tl.int64");
     tir_tensor *t = LM_NEW(c->a, tir_tensor);
@@ -268,13 +254,13 @@ static lval eval_tensor_ctor(lctx *c, const fe_expr *e, tir_role role)
         t->strides[i] = st;
         st = sym_mul(c->sym, st, t->shape[i]);
     }
-    return (lval){.kind = LV_TENSOR, .t = t};
+    return (fe_value){.kind = FE_V_TENSOR, .t = t};
 }
 
 /* triton.next_power_of_2(n): the smallest power of two at least n, as
  * Triton's host helper computes it (0 for 0); of a value the shape fixes,
  * so a block size derived from a size is a constant of this compilation. */
-static lval next_power_of_2(lctx *c, const fe_expr *e, const lval *args)
+static fe_value next_power_of_2(lctx *c, const fe_expr *e, const fe_value *args)
 {
     if (e->nitems != 1)
         lfail(c, e->loc, "triton.next_power_of_2 takes one integer");
@@ -287,19 +273,19 @@ static lval next_power_of_2(lctx *c, const fe_expr *e, const lval *args)
     int64_t p = n == 0 ? 0 : 1;
     while (p < n)
         p *= 2;
-    return lv_int(sym_const(c->sym, p));
+    return fe_v_int(sym_const(c->sym, p));
 }
 
-static lval eval_call(lctx *c, const fe_expr *e)
+static fe_value eval_call(lctx *c, const fe_expr *e)
 {
     const fe_expr *f = e->a;
     /* methods of tensors: x.stride(i) */
     if (f->kind == FE_E_ATTR && !qual(c, f)) {
-        lval obj = eval(c, f->a);
-        if (obj.kind == LV_TENSOR && !strcmp(f->name, "stride")) {
+        fe_value obj = eval(c, f->a);
+        if (obj.kind == FE_V_TENSOR && !strcmp(f->name, "stride")) {
             if (e->nitems != 1 || e->nkws)
                 lfail(c, e->loc, "x.stride(i) takes one dimension index");
-            lval iv = eval(c, e->items[0]);
+            fe_value iv = eval(c, e->items[0]);
             int64_t i = known_int(c, as_int(c, &iv, e->items[0]->loc, "a dimension index"), e->items[0]->loc,
                                   "a dimension index");
             if (i < 0)
@@ -307,9 +293,9 @@ static lval eval_call(lctx *c, const fe_expr *e)
             if (i < 0 || i >= obj.t->rank)
                 lfail(c, e->items[0]->loc, "dimension %lld out of range for a tensor of rank %d",
                       (long long)i, obj.t->rank);
-            return lv_int(obj.t->strides[i]);
+            return fe_v_int(obj.t->strides[i]);
         }
-        if (obj.kind == LV_TENSOR)
+        if (obj.kind == FE_V_TENSOR)
             lfail(c, f->loc, "tensor method '%s' is not supported in launch specs (use x.stride(i) or x.shape[i])",
                   f->name);
         lfail(c, f->loc, "'%s' of %s cannot be called", f->name, lkind_name(&obj));
@@ -324,7 +310,7 @@ static lval eval_call(lctx *c, const fe_expr *e)
         return eval_tensor_ctor(c, e, TIR_SCRATCH);
     if (e->nkws)
         lfail(c, e->kws[0].loc, "unexpected keyword argument '%s'", e->kws[0].name);
-    lval args[8];
+    fe_value args[8];
     if (e->nitems > 8)
         lfail(c, e->loc, "too many arguments");
     for (int i = 0; i < e->nitems; i++)
@@ -340,7 +326,7 @@ static lval eval_call(lctx *c, const fe_expr *e)
             lfail(c, e->items[1]->loc, "division by zero");
         const sym_expr *r = sym_cdiv(c->sym, x, y);
         check_fits(c, x, y, r, "cdiv", e->loc);
-        return lv_int(r);
+        return fe_v_int(r);
     }
     if (q && !strcmp(q, "triton.next_power_of_2"))
         return next_power_of_2(c, e, args);
@@ -354,24 +340,24 @@ static lval eval_call(lctx *c, const fe_expr *e)
                 const sym_expr *x = as_int(c, &args[i], e->items[i]->loc, "an operand of min/max");
                 r = mn ? sym_min(c->sym, r, x) : sym_max(c->sym, r, x);
             }
-            return lv_int(r);
+            return fe_v_int(r);
         }
         if (!strcmp(f->name, "float") && e->nitems == 1)
-            return lv_float(as_float(c, &args[0], e->items[0]->loc));
+            return fe_v_float(as_float(c, &args[0], e->items[0]->loc));
         if (!strcmp(f->name, "int") && e->nitems == 1) {
-            if (args[0].kind == LV_INT)
+            if (args[0].kind == FE_V_INT)
                 return args[0];
             double x = as_float(c, &args[0], e->items[0]->loc);
             if (!(fabs(x) < 9e18))
                 lfail(c, e->loc, "int() of a value out of range");
-            return lv_int(sym_const(c->sym, (int64_t)x));
+            return fe_v_int(sym_const(c->sym, (int64_t)x));
         }
     }
     if (q && !strcmp(q, "math.sqrt") && e->nitems == 1) {
         double x = as_float(c, &args[0], e->items[0]->loc);
         if (x < 0)
             lfail(c, e->loc, "math.sqrt of a negative number");
-        return lv_float(sqrt(x));
+        return fe_v_float(sqrt(x));
     }
     if (f->kind == FE_E_NAME && fe_find_func(c->nm, f->name))
         lfail(c, e->loc, "calling '%s' directly is not supported; launch a kernel as %s[grid](...)", f->name,
@@ -379,12 +365,12 @@ static lval eval_call(lctx *c, const fe_expr *e)
     lfail(c, e->loc, "call of %s is not supported in launch specs", fe_pretty_qualname(fname, c->a));
 }
 
-static lval eval_binop(lctx *c, const fe_expr *e)
+static fe_value eval_binop(lctx *c, const fe_expr *e)
 {
-    lval x = eval(c, e->a), y = eval(c, e->b);
+    fe_value x = eval(c, e->a), y = eval(c, e->b);
     const char *op = e->op;
-    bool ints = x.kind == LV_INT && y.kind == LV_INT;
-    if ((x.kind != LV_INT && x.kind != LV_FLOAT) || (y.kind != LV_INT && y.kind != LV_FLOAT))
+    bool ints = x.kind == FE_V_INT && y.kind == FE_V_INT;
+    if ((x.kind != FE_V_INT && x.kind != FE_V_FLOAT) || (y.kind != FE_V_INT && y.kind != FE_V_FLOAT))
         lfail(c, e->loc, "operator '%s' needs numbers, got %s and %s", op, lkind_name(&x), lkind_name(&y));
     if (ints) {
         /* '**' needs values: name the operand that has none */
@@ -397,7 +383,7 @@ static lval eval_binop(lctx *c, const fe_expr *e)
         if (fe_int_arith(c->spec, c->sym, c->a, op, x.i, y.i, &r, &why)) {
             if (why)
                 lfail(c, e->loc, "%s", why);
-            return lv_int(r);
+            return fe_v_int(r);
         }
     }
     double a = as_float(c, &x, e->a->loc), b = as_float(c, &y, e->b->loc);
@@ -407,107 +393,85 @@ static lval eval_binop(lctx *c, const fe_expr *e)
     if (strcmp(op, "//") && strcmp(op, "%") && fe_float_arith(op, a, b, &r, &why)) {
         if (why)
             lfail(c, e->loc, "%s", why);
-        return lv_float(r);
+        return fe_v_float(r);
     }
     lfail(c, e->loc, "operator '%s' is not supported in launch specs", op);
 }
 
-static lval eval(lctx *c, const fe_expr *e);
-
-static lval lv_bool(lctx *c, bool b)
-{
-    lval v = lv_int(sym_const(c->sym, b));
-    v.is_bool = true;
-    return v;
-}
+static fe_value eval(lctx *c, const fe_expr *e);
 
 /* Python's truth of a launch-spec value (an integer must be known). */
-static bool truth(lctx *c, const lval *v, lm_loc loc)
+static bool truth(lctx *c, const fe_value *v, lm_loc loc)
 {
-    switch (v->kind) {
-    case LV_INT: return known_int(c, v->i, loc, "a condition") != 0;
-    case LV_FLOAT: return v->f != 0.0;
-    case LV_NONE: return false;
-    case LV_STR: return v->str[0] != 0;
-    case LV_TUPLE: return v->n > 0;
-    default: lfail(c, loc, "%s has no truth value in launch specs", lkind_name(v));
-    }
+    bool t;
+    if (v->kind == FE_V_DTYPE || v->kind == FE_V_TENSOR)
+        lfail(c, loc, "%s has no truth value in launch specs", lkind_name(v));
+    if (fe_value_truth(c->spec, v, &t))
+        return t;
+    return known_int(c, v->i, loc, "a condition") != 0;
 }
 
 /* a < b, a == b, a is None, ...: numbers (integers known), strings, None. */
-static lval eval_compare(lctx *c, const fe_expr *e)
+static fe_value eval_compare(lctx *c, const fe_expr *e)
 {
-    lval x = eval(c, e->a), y = eval(c, e->b);
+    fe_value x = eval(c, e->a), y = eval(c, e->b);
     const char *op = e->op;
     bool is = !strcmp(op, "is") || !strcmp(op, "is not");
-    if (is || x.kind == LV_NONE || y.kind == LV_NONE || x.kind == LV_STR || y.kind == LV_STR) {
-        bool eq = x.kind == y.kind && (x.kind == LV_NONE || (x.kind == LV_STR && !strcmp(x.str, y.str)));
+    if (is || x.kind == FE_V_NONE || y.kind == FE_V_NONE || x.kind == FE_V_STR || y.kind == FE_V_STR) {
         bool negate = !strcmp(op, "!=") || !strcmp(op, "is not");
         if (!is && strcmp(op, "==") && strcmp(op, "!="))
             lfail(c, e->loc, "operator '%s' compares only numbers in launch specs", op);
-        if (!eq && x.kind == y.kind && x.kind != LV_NONE && x.kind != LV_STR)
+        /* None and strings compare; values of one other kind do not */
+        bool eq;
+        if (x.kind == y.kind && x.kind != FE_V_NONE && x.kind != FE_V_STR)
             lfail(c, e->loc, "'%s' of %s is not supported in launch specs", op, lkind_name(&x));
-        return lv_bool(c, eq != negate);
+        fe_value_same(&x, &y, &eq);
+        return fe_v_bool(c->sym, eq != negate);
     }
-    double a, b;
-    if (x.kind == LV_INT && y.kind == LV_INT) {
-        a = (double)known_int(c, x.i, e->a->loc, "a comparison");
-        b = (double)known_int(c, y.i, e->b->loc, "a comparison");
+    /* numbers, whose values must be known */
+    if (x.kind == FE_V_INT && y.kind == FE_V_INT) {
+        known_int(c, x.i, e->a->loc, "a comparison");
+        known_int(c, y.i, e->b->loc, "a comparison");
     } else {
-        a = as_float(c, &x, e->a->loc);
-        b = as_float(c, &y, e->b->loc);
+        as_float(c, &x, e->a->loc);
+        as_float(c, &y, e->b->loc);
     }
-    bool r;
-    if (!strcmp(op, "<"))
-        r = a < b;
-    else if (!strcmp(op, "<="))
-        r = a <= b;
-    else if (!strcmp(op, ">"))
-        r = a > b;
-    else if (!strcmp(op, ">="))
-        r = a >= b;
-    else if (!strcmp(op, "=="))
-        r = a == b;
-    else if (!strcmp(op, "!="))
-        r = a != b;
-    else
+    fe_value r;
+    const char *msg;
+    if (!fe_is_compare(op) || fe_value_fold(c->spec, c->sym, c->a, op, &x, &y, &r, &msg) != FE_FOLD_DONE)
         lfail(c, e->loc, "operator '%s' is not supported in launch specs", op);
-    return lv_bool(c, r);
+    return r;
 }
 
-static lval eval(lctx *c, const fe_expr *e)
+static fe_value eval(lctx *c, const fe_expr *e)
 {
     switch (e->kind) {
     case FE_E_COMPARE: return eval_compare(c, e);
     case FE_E_BOOLOP: {
         /* Python's: the value that decides */
-        lval x = eval(c, e->a);
+        fe_value x = eval(c, e->a);
         bool t = truth(c, &x, e->a->loc);
         return !strcmp(e->op, "and") ? (t ? eval(c, e->b) : x) : (t ? x : eval(c, e->b));
     }
     case FE_E_IFEXP: {
-        lval cond = eval(c, e->b);
+        fe_value cond = eval(c, e->b);
         return eval(c, truth(c, &cond, e->b->loc) ? e->a : e->c);
     }
-    case FE_E_INT: return lv_int(sym_const(c->sym, e->ival));
-    case FE_E_BOOL: {
-        lval v = lv_int(sym_const(c->sym, e->ival));
-        v.is_bool = true;
-        return v;
-    }
-    case FE_E_FLOAT: return lv_float(e->fval);
+    case FE_E_INT: return fe_v_int(sym_const(c->sym, e->ival));
+    case FE_E_BOOL: return fe_v_bool(c->sym, e->ival != 0);
+    case FE_E_FLOAT: return fe_v_float(e->fval);
     case FE_E_STR:
         if (e->ival)
             lfail(c, e->loc, "f-strings are not supported in launch specs; use a plain string literal");
-        return (lval){.kind = LV_STR, .str = e->str};
-    case FE_E_NONE: return (lval){.kind = LV_NONE};
+        return (fe_value){.kind = FE_V_STR, .str = e->str};
+    case FE_E_NONE: return (fe_value){.kind = FE_V_NONE};
     case FE_E_NAME: return eval_name(c, e);
     case FE_E_TUPLE:
     case FE_E_LIST: {
         if (e->ival)
             lfail(c, e->loc, "list comprehensions are not supported in launch specs");
-        lval t = {.kind = LV_TUPLE, .n = e->nitems};
-        t.items = LM_NEWN(c->a, lval, e->nitems ? e->nitems : 1);
+        fe_value t = {.kind = FE_V_TUPLE, .n = e->nitems};
+        t.items = LM_NEWN(c->a, fe_value, e->nitems ? e->nitems : 1);
         for (int i = 0; i < e->nitems; i++)
             t.items[i] = eval(c, e->items[i]);
         return t;
@@ -518,50 +482,50 @@ static lval eval(lctx *c, const fe_expr *e)
             tir_elem el;
             int k = fe_dtype(q, &el);
             if (k == 1)
-                return (lval){.kind = LV_DTYPE, .dtype = el};
+                return (fe_value){.kind = FE_V_DTYPE, .dtype = el};
             if (k < 0)
                 lfail(c, e->loc, "dtype %s is not supported", fe_pretty_qualname(q, c->a));
             lfail(c, e->loc, "%s is not a value loomc knows in launch specs", fe_pretty_qualname(q, c->a));
         }
-        lval obj = eval(c, e->a);
-        if (obj.kind == LV_TENSOR && !strcmp(e->name, "shape")) {
-            lval t = {.kind = LV_TUPLE, .n = obj.t->rank};
-            t.items = LM_NEWN(c->a, lval, obj.t->rank);
+        fe_value obj = eval(c, e->a);
+        if (obj.kind == FE_V_TENSOR && !strcmp(e->name, "shape")) {
+            fe_value t = {.kind = FE_V_TUPLE, .n = obj.t->rank};
+            t.items = LM_NEWN(c->a, fe_value, obj.t->rank);
             for (int i = 0; i < obj.t->rank; i++)
-                t.items[i] = lv_int(obj.t->shape[i]);
+                t.items[i] = fe_v_int(obj.t->shape[i]);
             return t;
         }
         lfail(c, e->loc, "attribute '%s' of %s is not supported in launch specs", e->name, lkind_name(&obj));
     }
     case FE_E_SUBSCRIPT: {
-        lval obj = eval(c, e->a);
-        if (obj.kind != LV_TUPLE || e->nitems != 1 || e->items[0]->kind == FE_E_SLICE)
+        fe_value obj = eval(c, e->a);
+        if (obj.kind != FE_V_TUPLE || e->nitems != 1 || e->items[0]->kind == FE_E_SLICE)
             lfail(c, e->loc, "only x.shape[i] and tuple[i] can be indexed in launch specs");
-        lval iv = eval(c, e->items[0]);
+        fe_value iv = eval(c, e->items[0]);
         int64_t i = known_int(c, as_int(c, &iv, e->items[0]->loc, "an index"), e->items[0]->loc, "an index");
-        if (i < 0)
-            i += obj.n;
-        if (i < 0 || i >= obj.n)
-            lfail(c, e->items[0]->loc, "index %lld out of range for %d items", (long long)i, obj.n);
-        return obj.items[i];
+        const fe_value *item = fe_value_item(&obj, i);
+        if (!item) /* the index as counted from the front */
+            lfail(c, e->items[0]->loc, "index %lld out of range for %d items", (long long)(i < 0 ? i + obj.n : i),
+                  obj.n);
+        return *item;
     }
     case FE_E_BINOP: return eval_binop(c, e);
     case FE_E_UNOP: {
         if (e->ival)
             lfail(c, e->loc, "argument unpacking ('%s') is not supported; pass the arguments one by one", e->op);
-        lval x = eval(c, e->a);
-        if (!strcmp(e->op, "-") && x.kind == LV_INT) {
+        fe_value x = eval(c, e->a);
+        if (!strcmp(e->op, "-") && x.kind == FE_V_INT) {
             const sym_expr *zero = sym_const(c->sym, 0);
             const sym_expr *r = sym_neg(c->sym, x.i);
             check_fits(c, zero, x.i, r, "-", e->loc);
-            return lv_int(r);
+            return fe_v_int(r);
         }
-        if (!strcmp(e->op, "-") && x.kind == LV_FLOAT)
-            return lv_float(-x.f);
-        if (!strcmp(e->op, "+") && (x.kind == LV_INT || x.kind == LV_FLOAT))
+        if (!strcmp(e->op, "-") && x.kind == FE_V_FLOAT)
+            return fe_v_float(-x.f);
+        if (!strcmp(e->op, "+") && (x.kind == FE_V_INT || x.kind == FE_V_FLOAT))
             return x;
         if (!strcmp(e->op, "not"))
-            return lv_bool(c, !truth(c, &x, e->a->loc));
+            return fe_v_bool(c->sym, !truth(c, &x, e->a->loc));
         lfail(c, e->loc, "operator '%s' is not supported on %s in launch specs", e->op, lkind_name(&x));
     }
     case FE_E_CALL: return eval_call(c, e);
@@ -648,11 +612,11 @@ static void prescan_launch(lctx *c, const fe_stmt *s)
     }
 }
 
-static fe_arg bind_value(lctx *c, const fe_func *k, const fe_param *p, lval v, lm_loc loc)
+static fe_arg bind_value(lctx *c, const fe_func *k, const fe_param *p, fe_value v, lm_loc loc)
 {
     fe_arg a = {.param = p, .is_constexpr = fe_is_constexpr_param(c->nm, p, c->a), .loc = loc};
     switch (v.kind) {
-    case LV_TENSOR:
+    case FE_V_TENSOR:
         if (!v.t->name)
             lfail(c, loc, "name the tensor first (x = loomc.tensor(...)) and pass x");
         if (a.is_constexpr)
@@ -670,16 +634,16 @@ static fe_arg bind_value(lctx *c, const fe_func *k, const fe_param *p, lval v, l
         a.kind = FE_ARG_TENSOR;
         a.tensor = v.t;
         return a;
-    case LV_INT:
+    case FE_V_INT:
         a.kind = FE_ARG_INT;
         a.ival = v.i;
         a.is_bool = v.is_bool;
         return a;
-    case LV_FLOAT:
+    case FE_V_FLOAT:
         a.kind = FE_ARG_FLOAT;
         a.fval = v.f;
         return a;
-    case LV_STR:
+    case FE_V_STR:
         if (!a.is_constexpr)
             lfail(c, loc, "parameter '%s' of kernel %s gets a string; strings can only be passed to tl.constexpr "
                           "parameters",
@@ -687,7 +651,7 @@ static fe_arg bind_value(lctx *c, const fe_func *k, const fe_param *p, lval v, l
         a.kind = FE_ARG_STR;
         a.str = v.str;
         return a;
-    case LV_NONE: a.kind = FE_ARG_NONE; return a;
+    case FE_V_NONE: a.kind = FE_ARG_NONE; return a;
     default:
         lfail(c, loc, "the argument for parameter '%s' of kernel %s is %s; expected a tensor, an integer, a float, "
                       "a string or None",
@@ -706,17 +670,17 @@ static void eval_launch(lctx *c, const fe_stmt *s)
     l->loc = s->loc;
 
     /* grid */
-    lval g;
+    fe_value g;
     if (sub->nitems == 1) {
         g = eval(c, sub->items[0]);
     } else {
-        g = (lval){.kind = LV_TUPLE, .n = sub->nitems, .items = LM_NEWN(c->a, lval, sub->nitems)};
+        g = (fe_value){.kind = FE_V_TUPLE, .n = sub->nitems, .items = LM_NEWN(c->a, fe_value, sub->nitems)};
         for (int i = 0; i < sub->nitems; i++)
             g.items[i] = eval(c, sub->items[i]);
     }
-    if (g.kind != LV_TUPLE || g.n < 1 || g.n > TIR_MAX_GRID)
+    if (g.kind != FE_V_TUPLE || g.n < 1 || g.n > TIR_MAX_GRID)
         lfail(c, sub->items[0]->loc, "the grid must be a tuple of one to three integer expressions, got %s",
-              g.kind == LV_TUPLE ? lm_arena_printf(c->a, "a tuple of %d", g.n) : lkind_name(&g));
+              g.kind == FE_V_TUPLE ? lm_arena_printf(c->a, "a tuple of %d", g.n) : lkind_name(&g));
     l->grid_rank = g.n;
     for (int i = 0; i < g.n; i++) {
         lm_loc gl = sub->items[sub->nitems == g.n ? i : 0]->loc;
@@ -766,7 +730,7 @@ static void eval_launch(lctx *c, const fe_stmt *s)
             /* the default is evaluated like a launch expression, without locals */
             int save = c->nlocals;
             c->nlocals = 0;
-            lval v = eval(c, p->deflt);
+            fe_value v = eval(c, p->deflt);
             c->nlocals = save;
             l->args[i] = bind_value(c, k, p, v, p->loc);
             l->args[i].from_default = true;
@@ -784,7 +748,7 @@ static void eval_launch(lctx *c, const fe_stmt *s)
 
 /* ---- statements --------------------------------------------------------------- */
 
-static void assign(lctx *c, const fe_expr *target, lval v, lm_loc loc)
+static void assign(lctx *c, const fe_expr *target, fe_value v, lm_loc loc)
 {
     if (target->kind == FE_E_NAME) {
         fe_spec *sp = c->spec;
@@ -796,7 +760,7 @@ static void assign(lctx *c, const fe_expr *target, lval v, lm_loc loc)
         if (c->nlocals >= FE_MAX_NAMES && !find_local(c, target->name))
             lfail(c, target->loc, "launch spec '%s' assigns more than %d names; that is the limit", sp->name,
                   (int)FE_MAX_NAMES);
-        if (v.kind == LV_TENSOR) {
+        if (v.kind == FE_V_TENSOR) {
             if (v.t->name)
                 lfail(c, target->loc, "tensor '%s' is given a second name '%s'; use one name per tensor",
                       v.t->name, target->name);
@@ -815,7 +779,7 @@ static void assign(lctx *c, const fe_expr *target, lval v, lm_loc loc)
         return;
     }
     if (target->kind == FE_E_TUPLE || target->kind == FE_E_LIST) {
-        if (v.kind != LV_TUPLE || v.n != target->nitems)
+        if (v.kind != FE_V_TUPLE || v.n != target->nitems)
             lfail(c, loc, "cannot unpack %s into %d names", lkind_name(&v), target->nitems);
         for (int i = 0; i < v.n; i++)
             assign(c, target->items[i], v.items[i], loc);
@@ -859,7 +823,7 @@ static void eval_stmt(lctx *c, const fe_stmt *s, bool last)
         lfail(c, s->loc, "this expression statement is not a launch; launch specs hold assignments and "
                          "kernel[grid](...) launches");
     case FE_S_ASSIGN: {
-        lval v = eval(c, s->value);
+        fe_value v = eval(c, s->value);
         for (int i = 0; i < s->ntargets; i++)
             assign(c, s->targets[i], v, s->loc);
         return;

@@ -1,6 +1,6 @@
 /* ops.c - Python's operators in the checker (check_int.h): folding
- * comparisons and arithmetic of compile-time values (with value.c's
- * arithmetic), the binary operators on tiles, scalars and pointers
+ * comparisons and arithmetic of compile-time values (value.c's algebra,
+ * with the checker's messages), the binary operators on tiles, scalars and pointers
  * (Triton's type promotion and broadcasting, through cval.c), the unary
  * operators, max/min of two values and a value as a condition. They take
  * evaluated operands: the functions a kernel calls (pyfuncs.c, builtins.c)
@@ -15,118 +15,20 @@
  * operators
  * ==================================================================== */
 
-static bool is_cmp(const char *op)
-{
-    return !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "<") || !strcmp(op, "<=") || !strcmp(op, ">") ||
-           !strcmp(op, ">=");
-}
-
-static bool cmp_result(const char *op, int c3)
-{
-    if (!strcmp(op, "=="))
-        return c3 == 0;
-    if (!strcmp(op, "!="))
-        return c3 != 0;
-    if (!strcmp(op, "<"))
-        return c3 < 0;
-    if (!strcmp(op, "<="))
-        return c3 <= 0;
-    if (!strcmp(op, ">"))
-        return c3 > 0;
-    return c3 >= 0;
-}
-
-/* A binary operator on two compile-time numbers. Returns false when it has
- * to be computed at run time (symbolic operands the operator cannot keep
- * symbolic); *dep then names the free constexpr in the way. */
+/* A binary operator on two compile-time numbers (value.c's algebra).
+ * Returns false when it has to be computed at run time (symbolic operands
+ * the operator cannot keep symbolic); *dep then names the free constexpr in
+ * the way. */
 bool chk_fold_binop(chk *c, const char *op, const cval *x, const cval *y, lm_loc loc, cval *out, const char **dep)
 {
-    sym_ctx *s = c->s;
+    const char *msg;
     *dep = NULL;
-    if (x->kind == C_INT && y->kind == C_INT) {
-        const sym_expr *a = x->i, *b = y->i;
-        int64_t av, bv;
-        const sym_expr *r;
-        const char *why;
-        if (fe_int_arith(c->spec, s, c->a, op, a, b, &r, &why)) {
-            if (why)
-                chk_fail(c, loc, "%s", why);
-            *out = cv_int(r);
-            return true;
-        }
-        if (is_cmp(op)) {
-            const sym_expr *d = sym_sub(s, a, b);
-            int64_t dv;
-            if (sym_is_const(d, &dv)) {
-                *out = cv_bool(c, cmp_result(op, dv < 0 ? -1 : dv > 0));
-                return true;
-            }
-            /* known values are compared directly: their difference may not
-               fit in 64 bits (0 < -2**63) */
-            if (ct_known(c, a, &av) && ct_known(c, b, &bv)) {
-                *out = cv_bool(c, cmp_result(op, av < bv ? -1 : av > bv));
-                return true;
-            }
-            *dep = chk_ct_unbound(c, d);
-            return false;
-        }
-        bool known = ct_known(c, a, &av) && ct_known(c, b, &bv);
-        if (!known) {
-            *dep = chk_ct_unbound(c, sym_add(s, a, b));
-            return false;
-        }
-        if (!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^")) {
-            int64_t bits = !strcmp(op, "&") ? (av & bv) : !strcmp(op, "|") ? (av | bv) : (av ^ bv);
-            *out = cv_int(sym_const(s, bits));
-            out->is_bool = x->is_bool && y->is_bool;
-            return true;
-        }
-        if (!strcmp(op, "<<") || !strcmp(op, ">>")) {
-            if (bv < 0 || bv > 62)
-                chk_fail(c, loc, "shift count %lld out of range", (long long)bv);
-            if (!strcmp(op, ">>")) {
-                *out = cv_int(sym_const(s, av >> bv));
-                return true;
-            }
-            if (av > (INT64_MAX >> bv) || av < (INT64_MIN >> bv))
-                chk_fail(c, loc, "integer overflow in '<<'");
-            *out = cv_int(sym_const(s, (int64_t)((uint64_t)av << bv)));
-            return true;
-        }
-        /* '/' and negative powers give floats */
+    switch (fe_value_fold(c->spec, c->s, c->a, op, x, y, out, &msg)) {
+    case FE_FOLD_DONE: return true;
+    case FE_FOLD_LATER: *dep = msg; return false;
+    case FE_FOLD_ERROR: chk_fail(c, loc, "%s", msg);
     }
-    if (!is_number(x) || !is_number(y))
-        return false;
-    double a, b;
-    int64_t k;
-    if (x->kind == C_FLOAT) {
-        a = x->f;
-    } else if (ct_known(c, x->i, &k)) {
-        a = (double)k;
-    } else {
-        *dep = chk_ct_unbound(c, x->i);
-        return false;
-    }
-    if (y->kind == C_FLOAT) {
-        b = y->f;
-    } else if (ct_known(c, y->i, &k)) {
-        b = (double)k;
-    } else {
-        *dep = chk_ct_unbound(c, y->i);
-        return false;
-    }
-    if (is_cmp(op)) {
-        *out = cv_bool(c, cmp_result(op, a < b ? -1 : a > b));
-        return true;
-    }
-    double r;
-    const char *why;
-    if (!fe_float_arith(op, a, b, &r, &why))
-        chk_fail(c, loc, "operator '%s' is not supported on floats", op);
-    if (why)
-        chk_fail(c, loc, "%s", why);
-    *out = (cval){.kind = C_FLOAT, .f = r};
-    return true;
+    LM_BUG("fold of '%s' gave no answer", op);
 }
 
 static tir_opcode binop_code(const char *op)
@@ -150,18 +52,18 @@ static tir_opcode binop_code(const char *op)
  * (ptile.c); once it is a block pointer, adding a scalar advances it. */
 static cval pointer_arith(chk *c, const char *op, const cval *x, const cval *y, lm_loc loc)
 {
-    bool px = x->kind == C_VAL && (x->v->type.kind == TIR_PTR || chk_ptile_layout(c, x->v));
+    bool px = x->kind == FE_V_TIR && (x->v->type.kind == TIR_PTR || chk_ptile_layout(c, x->v));
     const cval *p = px ? x : y, *o = px ? y : x;
     if (strcmp(op, "+") && !(px && !strcmp(op, "-")))
         chk_fail(c, loc, "operator '%s' cannot be applied to %s", op, chk_describe(c, p));
     if (p->v->type.kind == TIR_BPTR) {
-        if (!(o->kind == C_INT || (o->kind == C_VAL && tir_is_int_scalar(&o->v->type))))
+        if (!(o->kind == FE_V_INT || (o->kind == FE_V_TIR && tir_is_int_scalar(&o->v->type))))
             chk_fail(c, loc, "a tile of pointers that a loop carries can only be moved by a scalar step, got %s",
                      chk_describe(c, o));
         return chk_ptile_advance(c, p->v, chk_int_scalar(c, o, loc, "the step"), !strcmp(op, "-"), loc);
     }
     tir_value *off;
-    if (o->kind == C_INT)
+    if (o->kind == FE_V_INT)
         off = chk_materialise(c, o, TIR_I32, loc);
     else if (is_tile_val(o) && tir_elem_is_int(o->v->type.elem) && o->v->type.elem != TIR_I1)
         off = o->v;
@@ -177,9 +79,9 @@ static cval pointer_arith(chk *c, const char *op, const cval *x, const cval *y, 
 cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc)
 {
     if (!strcmp(op, "is") || !strcmp(op, "is not")) {
-        if (x.kind != C_NONE && y.kind != C_NONE)
+        if (x.kind != FE_V_NONE && y.kind != FE_V_NONE)
             chk_fail(c, loc, "'%s' is only supported with None", op);
-        bool same = x.kind == C_NONE && y.kind == C_NONE;
+        bool same = x.kind == FE_V_NONE && y.kind == FE_V_NONE;
         return cv_bool(c, !strcmp(op, "is") ? same : !same);
     }
     if (!strcmp(op, "in") || !strcmp(op, "not in"))
@@ -187,16 +89,11 @@ cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc)
     if (!strcmp(op, "@"))
         chk_fail(c, loc, "operator '@' is not supported; use tl.dot(a, b)");
     /* compile-time values that are not numbers: only (in)equality */
-    bool xo = !is_number(&x) && x.kind != C_VAL, yo = !is_number(&y) && y.kind != C_VAL;
+    bool xo = !is_number(&x) && x.kind != FE_V_TIR, yo = !is_number(&y) && y.kind != FE_V_TIR;
     if (xo || yo) {
         if ((!strcmp(op, "==") || !strcmp(op, "!=")) && xo && yo) {
-            bool eq = x.kind == y.kind;
-            if (eq && x.kind == C_DTYPE) /* an unsupported dtype equals only itself */
-                eq = x.dtype == y.dtype && x.ptr_dtype == y.ptr_dtype &&
-                     (x.dtype != TIR_NELEMS || !strcmp(x.str, y.str));
-            else if (eq && x.kind == C_STR)
-                eq = !strcmp(x.str, y.str);
-            else if (eq && x.kind == C_TUPLE)
+            bool eq;
+            if (!fe_value_same(&x, &y, &eq))
                 chk_fail(c, loc, "comparing tuples is not supported");
             return cv_bool(c, !strcmp(op, "==") ? eq : !eq);
         }
@@ -211,12 +108,12 @@ cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc)
             chk_fail(c, loc, "operator '%s' needs known integers; it depends on free constexpr '%s'", op,
                      dep ? dep : "?");
     }
-    if ((x.kind == C_VAL && (x.v->type.kind == TIR_PTR || chk_ptile_layout(c, x.v))) ||
-        (y.kind == C_VAL && (y.v->type.kind == TIR_PTR || chk_ptile_layout(c, y.v))))
+    if ((x.kind == FE_V_TIR && (x.v->type.kind == TIR_PTR || chk_ptile_layout(c, x.v))) ||
+        (y.kind == FE_V_TIR && (y.v->type.kind == TIR_PTR || chk_ptile_layout(c, y.v))))
         return pointer_arith(c, op, &x, &y, loc);
     for (int k = 0; k < 2; k++) {
         const cval *v = k ? &y : &x;
-        if (v->kind == C_VAL && v->v->type.kind != TIR_TILE)
+        if (v->kind == FE_V_TIR && v->v->type.kind != TIR_TILE)
             chk_fail(c, loc, "operator '%s' cannot be applied to %s", op, chk_describe(c, v));
     }
     if (!strcmp(op, "**"))
@@ -229,11 +126,11 @@ cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc)
         chk_fail(c, loc, "operator '%s' is not supported in loomc kernels", op);
 
     tir_elem e;
-    if (x.kind == C_VAL && y.kind == C_VAL)
+    if (x.kind == FE_V_TIR && y.kind == FE_V_TIR)
         e = chk_promote(x.v->type.elem, y.v->type.elem);
-    else if (x.kind == C_VAL)
+    else if (x.kind == FE_V_TIR)
         e = chk_weak_elem(&y, x.v->type.elem);
-    else if (y.kind == C_VAL)
+    else if (y.kind == FE_V_TIR)
         e = chk_weak_elem(&x, y.v->type.elem);
     else
         e = chk_promote(chk_natural_elem(&x), chk_natural_elem(&y));
@@ -245,13 +142,13 @@ cval chk_binop(chk *c, const char *op, cval x, cval y, lm_loc loc)
         chk_fail(c, loc, "operator '%s' needs integer or boolean operands, got %s", op, tir_elem_name(e));
     if (code == TIR_ADD && e == TIR_I1)
         e = TIR_I32;
-    tir_value *vx = x.kind == C_VAL ? chk_cast_to(c, x.v, e, loc) : chk_materialise(c, &x, e, loc);
-    tir_value *vy = y.kind == C_VAL ? chk_cast_to(c, y.v, e, loc) : chk_materialise(c, &y, e, loc);
+    tir_value *vx = x.kind == FE_V_TIR ? chk_cast_to(c, x.v, e, loc) : chk_materialise(c, &x, e, loc);
+    tir_value *vy = y.kind == FE_V_TIR ? chk_cast_to(c, y.v, e, loc) : chk_materialise(c, &y, e, loc);
     chk_broadcast_pair(c, &vx, &vy, loc, lm_arena_printf(c->a, "'%s'", op));
     tir_elem re = tir_op_has(code, TIR_P_CMP) ? TIR_I1 : e;
     cval r = cv_val(chk_build1(c, code, loc, tir_t_with_elem(vx->type, re), vx, vy, NULL));
     r.free_dep = dep;
-    if (x.kind == C_INT && y.kind == C_INT) {
+    if (x.kind == FE_V_INT && y.kind == FE_V_INT) {
         const sym_expr *one = sym_const(c->s, 1);
         if (!strcmp(op, "<="))
             r.cons = sym_sub(c->s, x.i, y.i);
@@ -272,7 +169,7 @@ cval chk_unop(chk *c, const char *op, cval x, lm_loc loc)
         bool t;
         if (chk_truth_known(c, &x, &t))
             return cv_bool(c, !t);
-        if (x.kind == C_INT) {
+        if (x.kind == FE_V_INT) {
             cval r = cv_val(chk_build1(c, TIR_CMP_EQ, loc, tir_t_scalar(TIR_I1), chk_materialise(c, &x, TIR_I32, loc),
                                        tir_const_int(&c->b, TIR_I32, 0), NULL));
             r.free_dep = chk_ct_unbound(c, x.i);
@@ -288,19 +185,19 @@ cval chk_unop(chk *c, const char *op, cval x, lm_loc loc)
         chk_as_tile(c, &x, loc, "the operand of unary '+'");
         return x;
     }
-    if (x.kind == C_INT && !strcmp(op, "-")) {
+    if (x.kind == FE_V_INT && !strcmp(op, "-")) {
         int64_t k;
         if (ct_known(c, x.i, &k) && k == INT64_MIN)
             chk_fail(c, loc, "integer overflow in unary '-' (-(%lld) does not fit in 64 bits)", (long long)k);
         return cv_int(sym_neg(c->s, x.i));
     }
-    if (x.kind == C_FLOAT && !strcmp(op, "-"))
-        return (cval){.kind = C_FLOAT, .f = -x.f};
-    if (x.kind == C_INT && !strcmp(op, "~")) {
+    if (x.kind == FE_V_FLOAT && !strcmp(op, "-"))
+        return (cval){.kind = FE_V_FLOAT, .f = -x.f};
+    if (x.kind == FE_V_INT && !strcmp(op, "~")) {
         int64_t k = chk_ct_need(c, x.i, loc, "the operand of '~'");
         return cv_int(sym_const(c->s, ~k));
     }
-    if (x.kind == C_FLOAT)
+    if (x.kind == FE_V_FLOAT)
         chk_fail(c, loc, "operator '%s' cannot be applied to a float", op);
     tir_value *v = chk_as_tile(c, &x, loc, lm_arena_printf(c->a, "the operand of unary '%s'", op));
     if (!strcmp(op, "-")) {
@@ -318,7 +215,7 @@ cval chk_unop(chk *c, const char *op, cval x, lm_loc loc)
 
 cval chk_minmax2(chk *c, bool is_max, cval x, cval y, lm_loc loc)
 {
-    if (x.kind == C_INT && y.kind == C_INT)
+    if (x.kind == FE_V_INT && y.kind == FE_V_INT)
         return cv_int(is_max ? sym_max(c->s, x.i, y.i) : sym_min(c->s, x.i, y.i));
     if (is_number(&x) && is_number(&y)) {
         cval r;

@@ -780,8 +780,8 @@ cval chk_ptile_load(chk *c, const cargs *a, lm_loc call)
     /* other= where it is not the zero the padding gives */
     if (given(a, 1) && given(a, 2)) {
         const cval *o = &a->v[2];
-        bool zero = (o->kind == C_INT && o->i == sym_const(c->s, 0)) ||
-                    (o->kind == C_FLOAT && o->f == 0.0);
+        bool zero = (o->kind == FE_V_INT && o->i == sym_const(c->s, 0)) ||
+                    (o->kind == FE_V_FLOAT && o->f == 0.0);
         if (!zero) {
             tir_value *ov = chk_cast_to(c, chk_as_tile(c, o, aloc(a, 2), "other="), v->type.elem, aloc(a, 2));
             tir_value *m = chk_broadcast_to(c, a->v[1].v, v->type.rank, v->type.shape, aloc(a, 1));

@@ -64,7 +64,7 @@ static cval py_float(chk *c, const fe_expr *e, const cargs *a)
     one_arg(c, e, a);
     const cval *x = &a->v[0];
     lm_loc xl = a->loc[0];
-    if (x->kind == C_STR) {
+    if (x->kind == FE_V_STR) {
         const char *s = x->str;
         double f;
         if (!strcmp(s, "inf") || !strcmp(s, "+inf"))
@@ -79,12 +79,12 @@ static cval py_float(chk *c, const fe_expr *e, const cargs *a)
             if (!*s || *end)
                 chk_fail(c, xl, "float() of \"%s\" is not a number", s);
         }
-        return (cval){.kind = C_FLOAT, .f = f};
+        return (cval){.kind = FE_V_FLOAT, .f = f};
     }
-    if (x->kind == C_FLOAT)
+    if (x->kind == FE_V_FLOAT)
         return *x;
-    if (x->kind == C_INT)
-        return (cval){.kind = C_FLOAT, .f = (double)chk_ct_need(c, x->i, xl, "the argument of float()")};
+    if (x->kind == FE_V_INT)
+        return (cval){.kind = FE_V_FLOAT, .f = (double)chk_ct_need(c, x->i, xl, "the argument of float()")};
     return chk_convert(c, x, xl, TIR_F32, e->loc);
 }
 
@@ -92,9 +92,9 @@ static cval py_int(chk *c, const fe_expr *e, const cargs *a)
 {
     one_arg(c, e, a);
     const cval *x = &a->v[0];
-    if (x->kind == C_INT)
+    if (x->kind == FE_V_INT)
         return cv_int(x->i);
-    if (x->kind == C_FLOAT) {
+    if (x->kind == FE_V_FLOAT) {
         if (!(fabs(x->f) < 9e18))
             chk_fail(c, a->loc[0], "int() of %g is out of range", x->f);
         return cv_int(sym_const(c->s, (int64_t)x->f));
@@ -115,9 +115,9 @@ static cval py_abs(chk *c, const fe_expr *e, const cargs *a)
 {
     one_arg(c, e, a);
     const cval *x = &a->v[0];
-    if (x->kind == C_FLOAT)
-        return (cval){.kind = C_FLOAT, .f = fabs(x->f)};
-    if (x->kind == C_INT)
+    if (x->kind == FE_V_FLOAT)
+        return (cval){.kind = FE_V_FLOAT, .f = fabs(x->f)};
+    if (x->kind == FE_V_INT)
         return cv_int(sym_max(c->s, x->i, sym_neg(c->s, x->i)));
     tir_value *v = chk_as_tile(c, x, a->loc[0], "the argument of abs()");
     return cv_val(chk_build1(c, TIR_ABS, e->loc, v->type, v, NULL, NULL));
@@ -127,7 +127,7 @@ static cval py_len(chk *c, const fe_expr *e, const cargs *a)
 {
     one_arg(c, e, a);
     const cval *x = &a->v[0];
-    if (x->kind == C_TUPLE)
+    if (x->kind == FE_V_TUPLE)
         return cv_int(sym_const(c->s, x->n));
     if (is_tile_val(x) && x->v->type.rank > 0)
         return cv_int(x->v->type.shape[0]);
@@ -165,9 +165,9 @@ static cval math_fn(chk *c, const fe_expr *e, const cargs *a)
     const char *q = a->fname, *n = q + 5;
     const cval *x = &a->v[0];
     double v;
-    if (x->kind == C_FLOAT)
+    if (x->kind == FE_V_FLOAT)
         v = x->f;
-    else if (x->kind == C_INT)
+    else if (x->kind == FE_V_INT)
         v = (double)chk_ct_need(c, x->i, a->loc[0], "the argument of a math function");
     else
         chk_fail(c, a->loc[0], "%s() works on compile-time numbers; use tl.%s on tiles", q, n);
@@ -175,7 +175,7 @@ static cval math_fn(chk *c, const fe_expr *e, const cargs *a)
              : !strcmp(n, "exp2") ? exp2(v) : sqrt(v);
     if (isnan(r) && !isnan(v))
         chk_fail(c, e->loc, "%s(%g) is not a number", q, v);
-    return (cval){.kind = C_FLOAT, .f = r};
+    return (cval){.kind = FE_V_FLOAT, .f = r};
 }
 
 static const chk_builtin math_fns[] = {

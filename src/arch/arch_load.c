@@ -8,24 +8,10 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* ---- lookup ---------------------------------------------------------- */
 
 typedef LM_VEC(char *) strvec;
-
-static bool is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static bool is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
 
 static bool ends_with(const char *s, const char *suf)
 {
@@ -33,32 +19,15 @@ static bool ends_with(const char *s, const char *suf)
     return n >= m && !strcmp(s + n - m, suf);
 }
 
-/* The first folder of descriptions walking up from the folder of `file`
- * (at most 4 levels): an arch/ beside it (the source tree's, above build/)
- * or an installed tree's share/loomc/arch (above bin/ or lib/). */
+/* The first folder of descriptions walking up from the folder of `file`:
+ * an arch/ beside it (the source tree's, above build/) or an installed
+ * tree's share/loomc/arch (above bin/ or lib/). */
 static void dirs_above(strvec *v, const char *file)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", file);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        return;
-    *slash = 0; /* the file's folder */
-    for (int level = 0; level <= 4; level++) {
-        static const char *const sub[] = {"arch", "share/loomc/arch"};
-        for (size_t i = 0; i < LM_COUNT(sub); i++) {
-            char cand[4200];
-            snprintf(cand, sizeof cand, "%s/%s", dir, sub[i]);
-            if (is_dir(cand)) {
-                LM_PUSH(v, lm_xstrdup(cand));
-                return;
-            }
-        }
-        slash = strrchr(dir, '/');
-        if (!slash || slash == dir)
-            return;
-        *slash = 0;
-    }
+    static const char *const sub[] = {"arch", "share/loomc/arch"};
+    char *dir = lm_find_above(file, sub, (int)LM_COUNT(sub), true);
+    if (dir)
+        LM_PUSH(v, dir);
 }
 
 /* The folders searched for NAME.yaml, in order. */
@@ -85,14 +54,12 @@ static void search_dirs(strvec *v)
     /* the command's tree, then the shared library's (a program elsewhere
        linked with the installed libloomc.so) */
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
+    bool have_exe = lm_self_exe(exe, sizeof exe);
+    if (have_exe)
         dirs_above(v, exe);
-    }
     Dl_info info;
     if (dladdr((void *)search_dirs, &info) && info.dli_fname && strchr(info.dli_fname, '/') &&
-        (n <= 0 || strcmp(info.dli_fname, exe)))
+        (!have_exe || strcmp(info.dli_fname, exe)))
         dirs_above(v, info.dli_fname);
 }
 
@@ -181,7 +148,7 @@ arch_desc *arch_load(const char *name_or_path, lm_diag *d)
     for (size_t i = 0; i < dirs.len && !found; i++) {
         char *p = lm_xmalloc(strlen(dirs.items[i]) + strlen(s) + 8);
         sprintf(p, "%s/%s.yaml", dirs.items[i], s);
-        if (is_file(p)) {
+        if (lm_is_file(p)) {
             found = true;
             a = load_file(p, d);
         }

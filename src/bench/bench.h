@@ -271,6 +271,20 @@ typedef struct bench_suite {
 /* Parse a suite (docs/evaluation.md). Errors are `file:line:col: error:`
  * through d; returns false after the first. */
 bool bench_suite_parse(bench_suite *out, const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d);
+/* Tuner checkpoints such as "10,100,1000" (a suite's tuner-trials, bench's
+ * --tuner-trials): up to BENCH_MAX_MARKS increasing positive counts into
+ * out[0..*n-1]. False when text is not that, with *at the offset of the
+ * item in the way and *why what is wrong. */
+bool bench_parse_trials(const char *text, int64_t *out, int *n, size_t *at, const char **why, lm_arena *ar);
+/* Read and parse the suites of `loomc bench SUITE...` into
+ * suites[0..n-1]: a name with a '/' or ending in .suite is a file, any
+ * other is looked up as bench/NAME.suite (NAME-quick.suite with quick)
+ * from the current folder, then beside the program (docs/evaluation.md).
+ * texts[i] gets suite i's text, which the suites point into: the caller
+ * frees each (free) after the suites. Errors through d (which gets the
+ * texts as sources); false after the first. */
+bool bench_suites_load(const char *const *names, int n, bool quick, bench_suite *suites, char **texts, lm_arena *ar,
+                       lm_diag *d);
 /* Evaluate an op's flops/bytes expression for a shape; false (with why) if
  * it names something the shape does not give. */
 bool bench_suite_eval(const char *expr, const bench_suite_shape *sh, double *out, const char **why, lm_arena *ar);

@@ -31,7 +31,6 @@
 #include "driver/driver.h"
 #include "ttnn/ttnn.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -331,10 +330,8 @@ static const char *arch_for(const char *card, const char *grid)
 /* A cell that is a whole positive integer, or a whole positive number. */
 static bool cell_count(const char *s, int64_t *v)
 {
-    char *end;
-    errno = 0;
-    long long x = strtoll(s, &end, 10);
-    if (end == s || *end || errno || x <= 0)
+    int64_t x;
+    if (!lm_parse_i64(s, &x) || x <= 0)
         return false;
     *v = x;
     return true;

@@ -11,12 +11,12 @@
  *   bytes 2*M*K + 2*K*N + 4*M*N     # least DRAM traffic (optional)
  *   shape M=512 N=512 K=512 [const NAME=N ...]
  *
- * Everything after '#' is a comment. Errors name file:line:col.
+ * Everything after '#' is a comment. Errors name file:line:col. Also how
+ * `loomc bench` finds a suite by its name (bench_suites_load).
  */
 #include "bench/bench.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,19 +54,6 @@ static bool is_name(const char *s)
     return true;
 }
 
-static bool parse_int(const char *s, int64_t *out)
-{
-    if (!*s)
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (*end || errno)
-        return false;
-    *out = v;
-    return true;
-}
-
 /* NAME=N with N > 0 for sizes (any integer for consts). */
 static bool parse_kv(pctx *p, const tok *t, fe_kv *out)
 {
@@ -81,7 +68,7 @@ static bool parse_kv(pctx *p, const tok *t, fe_kv *out)
         return false;
     }
     int64_t v;
-    if (!parse_int(eq + 1, &v)) {
+    if (!lm_parse_i64(eq + 1, &v)) {
         err(p, t->col + (int)(eq - t->s) + 1, "the value of %s must be an integer, got '%s'", name, eq + 1);
         return false;
     }
@@ -125,38 +112,45 @@ static const char *dirname_of(lm_arena *ar, const char *path)
     return slash ? lm_arena_strndup(ar, path, (size_t)(slash - path)) : ".";
 }
 
-static bool parse_trials(pctx *p, const tok *t, int64_t *out, int *n)
+bool bench_parse_trials(const char *text, int64_t *out, int *n, size_t *at, const char **why, lm_arena *ar)
 {
     *n = 0;
-    const char *s = t->s;
-    while (*s) {
+    *at = 0;
+    for (const char *s = text; *s;) {
         const char *c = strchr(s, ',');
         size_t len = c ? (size_t)(c - s) : strlen(s);
-        char *item = lm_arena_strndup(p->ar, s, len);
+        char *item = lm_arena_strndup(ar, s, len);
         int64_t v;
-        if (!parse_int(item, &v) || v <= 0) {
-            err(p, t->col + (int)(s - t->s), "trial counts are positive integers, got '%s'", item);
+        *at = (size_t)(s - text);
+        if (!lm_parse_i64(item, &v) || v <= 0)
+            *why = lm_arena_printf(ar, "trial counts are positive integers, got '%s'", item);
+        else if (*n == BENCH_MAX_MARKS)
+            *why = lm_arena_printf(ar, "at most %d trial counts", BENCH_MAX_MARKS);
+        else if (*n && v <= out[*n - 1])
+            *why = lm_arena_printf(ar, "trial counts must increase (%lld after %lld)", (long long)v,
+                                   (long long)out[*n - 1]);
+        else
+            *why = NULL;
+        if (*why)
             return false;
-        }
-        if (*n == BENCH_MAX_MARKS) {
-            err(p, t->col + (int)(s - t->s), "at most %d trial counts", BENCH_MAX_MARKS);
-            return false;
-        }
-        if (*n && v <= out[*n - 1]) {
-            err(p, t->col + (int)(s - t->s), "trial counts must increase (%lld after %lld)", (long long)v,
-                (long long)out[*n - 1]);
-            return false;
-        }
         out[(*n)++] = v;
         if (!c)
             break;
         s = c + 1;
     }
-    if (*n == 0) {
-        err(p, t->col, "expected trial counts such as 10,100,1000");
-        return false;
-    }
-    return true;
+    *at = 0;
+    *why = "expected trial counts such as 10,100,1000";
+    return *n > 0;
+}
+
+static bool parse_trials(pctx *p, const tok *t, int64_t *out, int *n)
+{
+    size_t at;
+    const char *why;
+    if (bench_parse_trials(t->s, out, n, &at, &why, p->ar))
+        return true;
+    err(p, t->col + (int)at, "%s", why);
+    return false;
 }
 
 bool bench_suite_parse(bench_suite *out, const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d)
@@ -251,7 +245,7 @@ bool bench_suite_parse(bench_suite *out, const char *file, const char *text, siz
             int64_t v;
             if (t.len != 2)
                 err(&p, kcol, "expected 'oracle-bound N'");
-            else if (!parse_int(t.items[1].s, &v) || v <= 0)
+            else if (!lm_parse_i64(t.items[1].s, &v) || v <= 0)
                 err(&p, t.items[1].col, "the oracle bound is a positive integer, got '%s'", t.items[1].s);
             else
                 out->oracle_bound = v;
@@ -415,4 +409,54 @@ bool bench_suite_eval(const char *expr, const bench_suite_shape *sh, double *out
     }
     sym_ctx_free(sc);
     return ok;
+}
+
+/* ---- finding and reading suites -------------------------------------- */
+
+/* The file of a suite named `name`, or NULL. */
+static char *find_suite(const char *name, lm_arena *ar)
+{
+    const char *rel = lm_arena_printf(ar, "bench/%s.suite", name);
+    if (lm_is_file(rel))
+        return lm_xstrdup(rel);
+    char exe[4096];
+    return lm_self_exe(exe, sizeof exe) ? lm_find_above(exe, &rel, 1, false) : NULL;
+}
+
+static bool is_suite_path(const char *nm)
+{
+    size_t n = strlen(nm);
+    return strchr(nm, '/') || (n > 6 && !strcmp(nm + n - 6, ".suite"));
+}
+
+bool bench_suites_load(const char *const *names, int n, bool quick, bench_suite *suites, char **texts, lm_arena *ar,
+                       lm_diag *d)
+{
+    for (int i = 0; i < n; i++) {
+        const char *nm = names[i];
+        char *path = NULL;
+        if (is_suite_path(nm)) {
+            path = lm_xstrdup(nm);
+        } else {
+            const char *want = quick ? lm_arena_printf(ar, "%s-quick", nm) : nm;
+            path = find_suite(want, ar);
+            if (!path) {
+                lm_error_plain(d, "no suite named '%s' (looked for bench/%s.suite)", want, want);
+                return false;
+            }
+        }
+        char why[512];
+        size_t len = 0;
+        texts[i] = lm_read_file(path, &len, why, sizeof why);
+        const char *file = lm_arena_strdup(ar, path);
+        free(path);
+        if (!texts[i]) {
+            lm_error_plain(d, "%s", why);
+            return false;
+        }
+        lm_diag_add_source(d, file, texts[i], len);
+        if (!bench_suite_parse(&suites[i], file, texts[i], len, ar, d))
+            return false;
+    }
+    return true;
 }

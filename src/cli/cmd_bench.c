@@ -12,11 +12,8 @@
 #include "cli/cli.h"
 #include "bench/bench.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum {
     B_HELP, B_ARCH, B_ORACLE_BOUND, B_TUNER_TRIALS, B_NO_TUNER, B_NO_ORACLE, B_QUICK, B_MODEL_QUALITY, B_JSON,
@@ -75,92 +72,51 @@ static const cli_command bench_cmd = {
     24, bench_rows, (int)LM_COUNT(bench_rows),
     "exit status: 0 success, 1 bad input, 2 internal error\n"};
 
-static bool is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* The suite file for a name, or NULL. */
-static char *find_suite(const char *name)
-{
-    char path[4600];
-    snprintf(path, sizeof path, "bench/%s.suite", name);
-    if (is_file(path))
-        return lm_xstrdup(path);
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return NULL;
-    exe[n] = 0;
-    for (int level = 0; level <= 4; level++) {
-        char *slash = strrchr(exe, '/');
-        if (!slash || slash == exe)
-            return NULL;
-        *slash = 0;
-        snprintf(path, sizeof path, "%s/bench/%s.suite", exe, name);
-        if (is_file(path))
-            return lm_xstrdup(path);
-    }
-    return NULL;
-}
-
-static bool parse_i64(const char *s, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (!*s || *end || errno)
-        return false;
-    *out = v;
-    return true;
-}
-
 typedef LM_VEC(const char *) str_vec;
 
+/* What bench's command line asks for. */
+typedef struct bench_args {
+    bench_opts o;
+    const char *json, *plots; /* NULL: not asked for */
+    bool quick;
+    str_vec names, archs;
+    lm_arena ar;
+} bench_args;
+
+
 /* One of bench's own options (bench_rows); false after reporting. */
-static bool bench_option(bench_opts *o, int id, const char *v, str_vec *archs, const char **json, const char **plots,
-                         bool *quick)
+static bool bench_option(bench_args *ba, int id, const char *v)
 {
+    bench_opts *o = &ba->o;
     switch (id) {
     case B_ARCH:
-        LM_PUSH(archs, v);
+        LM_PUSH(&ba->archs, v);
         return true;
     case B_JSON:
-        *json = v;
+        ba->json = v;
         return true;
     case B_PLOTS:
-        *plots = v;
+        ba->plots = v;
         return true;
     case B_ORACLE_BOUND:
-        if (!parse_i64(v, &o->oracle_bound) || o->oracle_bound <= 0) {
+        if (!lm_parse_i64(v, &o->oracle_bound) || o->oracle_bound <= 0) {
             cli_usage_error("bench", "--oracle-bound needs a positive integer, got '%s'", v);
             return false;
         }
         return true;
-    case B_TUNER_TRIALS:
-        o->ntrials = 0;
-        for (const char *p = v;;) {
-            const char *c = strchr(p, ',');
-            char item[32];
-            size_t n = c ? (size_t)(c - p) : strlen(p);
-            int64_t t;
-            snprintf(item, sizeof item, "%.*s", (int)LM_MIN(n, sizeof item - 1), p);
-            if (n >= sizeof item || !parse_i64(item, &t) || t <= 0 ||
-                (o->ntrials && t <= o->trials[o->ntrials - 1]) || o->ntrials == BENCH_MAX_MARKS) {
-                cli_usage_error("bench", "--tuner-trials needs up to %d increasing positive counts, got '%s'",
-                                BENCH_MAX_MARKS, v);
-                return false;
-            }
-            o->trials[o->ntrials++] = t;
-            if (!c)
-                break;
-            p = c + 1;
+    case B_TUNER_TRIALS: {
+        size_t at;
+        const char *why;
+        if (!bench_parse_trials(v, o->trials, &o->ntrials, &at, &why, &ba->ar)) {
+            cli_usage_error("bench", "--tuner-trials needs up to %d increasing positive counts, got '%s'",
+                            BENCH_MAX_MARKS, v);
+            return false;
         }
         return true;
+    }
     case B_SEED: {
         int64_t s;
-        if (!parse_i64(v, &s)) {
+        if (!lm_parse_i64(v, &s)) {
             cli_usage_error("bench", "--seed needs an integer, got '%s'", v);
             return false;
         }
@@ -177,7 +133,7 @@ static bool bench_option(bench_opts *o, int id, const char *v, str_vec *archs, c
         return true;
     }
     case B_QUICK:
-        *quick = true;
+        ba->quick = true;
         return true;
     case B_MODEL_QUALITY:
         o->model_quality = true;
@@ -195,124 +151,113 @@ static bool bench_option(bench_opts *o, int id, const char *v, str_vec *archs, c
     return true;
 }
 
-int cli_bench(int argc, char **argv)
+/* The command line into ba, checked as a whole; 'help' is asked for. */
+static cli_read_status read_args(bench_args *ba, int argc, char **argv)
 {
-    bench_opts o = {.seed = 1, .progress = true};
-    const char *json = NULL, *plots = NULL;
-    bool quick = false, err = false;
-    str_vec names = {0}, archs = {0};
-    for (int i = 1; i < argc && !err; i++) {
+    for (int i = 1; i < argc; i++) {
         const cli_option *opt = NULL;
         const char *v = NULL;
         int64_t count;
         cli_take t = cli_table_opt(&bench_cmd, argc, argv, &i, &opt, &v, &count);
-        if (t == CLI_BAD) {
-            err = true;
-        } else if (t == CLI_OTHER && argv[i][0] == '-' && argv[i][1]) {
+        if (t == CLI_BAD)
+            return CLI_READ_BAD;
+        if (t == CLI_OTHER && argv[i][0] == '-' && argv[i][1]) {
             cli_unknown_option(&bench_cmd, argv[i], "option");
-            err = true;
-        } else if (t == CLI_OTHER) {
-            LM_PUSH(&names, argv[i]);
+            return CLI_READ_BAD;
+        }
+        if (t == CLI_OTHER) {
+            LM_PUSH(&ba->names, argv[i]);
         } else if (opt->id == B_HELP) {
             cli_help_print(stdout, &bench_cmd);
-            LM_VEC_FREE(&names);
-            LM_VEC_FREE(&archs);
-            return LOOMC_OK;
-        } else {
-            err = !bench_option(&o, opt->id, v, &archs, &json, &plots, &quick);
+            return CLI_READ_HELP;
+        } else if (!bench_option(ba, opt->id, v)) {
+            return CLI_READ_BAD;
         }
     }
-    if (!err && !names.len && !quick) {
+    if (!ba->names.len && !ba->quick) {
         cli_usage_error("bench", "no suite given");
-        err = true;
+        return CLI_READ_BAD;
     }
-    if (!err && o.model_quality && o.no_oracle) {
+    if (ba->o.model_quality && ba->o.no_oracle) {
         cli_usage_error("bench", "--model-quality needs the oracle; it cannot be combined with --no-oracle");
-        err = true;
+        return CLI_READ_BAD;
     }
     /* before any work: a suite runs for hours, and must not fail at its end */
-    if (!err && (!cli_output_check("bench", json) || !cli_output_dir_check("bench", "--plots", plots)))
-        err = true;
-    if (err) {
-        LM_VEC_FREE(&names);
-        LM_VEC_FREE(&archs);
-        return LOOMC_EUSER;
-    }
-    if (!names.len) {
+    if (!cli_output_check("bench", ba->json) || !cli_output_dir_check("bench", "--plots", ba->plots))
+        return CLI_READ_BAD;
+    if (!ba->names.len) {
         static const char *const all[] = {"gemm", "attention", "decode"};
         for (size_t i = 0; i < LM_COUNT(all); i++)
-            LM_PUSH(&names, all[i]);
+            LM_PUSH(&ba->names, all[i]);
     }
+    return CLI_READ_OK;
+}
 
-    int status = LOOMC_EUSER;
-    lm_diag d;
-    lm_diag_init(&d, stderr);
-    lm_arena ar;
-    lm_arena_init(&ar);
-    size_t nsu = names.len;
-    bench_suite *suites = lm_xcalloc(nsu, sizeof *suites);
-    char **texts = lm_xcalloc(nsu, sizeof *texts);
-    bench_result b = {0};
-    bool ran = false;
-    for (size_t i = 0; i < nsu; i++) {
-        const char *nm = names.items[i];
-        char *path = NULL;
-        size_t ln = strlen(nm);
-        if (strchr(nm, '/') || (ln > 6 && !strcmp(nm + ln - 6, ".suite"))) {
-            path = lm_xstrdup(nm);
-        } else {
-            const char *want = quick ? lm_arena_printf(&ar, "%s-quick", nm) : nm;
-            path = find_suite(want);
-            if (!path) {
-                lm_error_plain(&d, "no suite named '%s' (looked for bench/%s.suite)", want, want);
-                goto out;
-            }
-        }
-        char why[512];
-        size_t len = 0;
-        texts[i] = lm_read_file(path, &len, why, sizeof why);
-        const char *file = lm_arena_strdup(&ar, path);
-        free(path);
-        if (!texts[i]) {
-            lm_error_plain(&d, "%s", why);
-            goto out;
-        }
-        lm_diag_add_source(&d, file, texts[i], len);
-        if (!bench_suite_parse(&suites[i], file, texts[i], len, &ar, &d))
-            goto out;
-    }
-    o.archs = archs.items;
-    o.narchs = (int)archs.len;
-    ran = true;
-    if (!bench_run(&b, suites, (int)nsu, &o, &d))
-        goto out;
+/* The table (or the model's quality), the JSON and the plots of a run. */
+static int report(const bench_args *ba, const bench_result *b, lm_diag *d)
+{
     lm_buf out = {0};
-    if (o.model_quality)
-        bench_print_quality(&out, &b);
+    if (ba->o.model_quality)
+        bench_print_quality(&out, b);
     else
-        bench_print(&out, &b);
+        bench_print(&out, b);
     /* --json -: the JSON has standard output, the table goes to stderr */
-    fputs(lm_buf_str(&out), cli_is_stdout(json) ? stderr : stdout);
+    fputs(lm_buf_str(&out), cli_is_stdout(ba->json) ? stderr : stdout);
     lm_buf_free(&out);
-    status = LOOMC_OK;
-    if (json) {
+    int status = LOOMC_OK;
+    if (ba->json) {
         lm_buf j = {0};
-        bench_json(&j, &b);
-        if (!cli_output_write("bench", json, lm_buf_str(&j)))
+        bench_json(&j, b);
+        if (!cli_output_write("bench", ba->json, lm_buf_str(&j)))
             status = LOOMC_EUSER;
         lm_buf_free(&j);
     }
-    if (plots && !bench_plots(&b, plots, &d))
+    if (ba->plots && !bench_plots(b, ba->plots, d))
         status = LOOMC_EUSER;
-out:
-    if (ran)
+    return status;
+}
+
+/* Read the suites, run them, report. */
+static int run_suites(bench_args *ba)
+{
+    int status = LOOMC_EUSER;
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    int nsu = (int)ba->names.len;
+    bench_suite *suites = lm_xcalloc((size_t)nsu, sizeof *suites);
+    char **texts = lm_xcalloc((size_t)nsu, sizeof *texts);
+    if (bench_suites_load(ba->names.items, nsu, ba->quick, suites, texts, &ba->ar, &d)) {
+        ba->o.archs = ba->archs.items;
+        ba->o.narchs = (int)ba->archs.len;
+        bench_result b = {0};
+        if (bench_run(&b, suites, nsu, &ba->o, &d))
+            status = report(ba, &b, &d);
         bench_free(&b);
-    for (size_t i = 0; i < nsu; i++)
+    }
+    for (int i = 0; i < nsu; i++)
         free(texts[i]);
     free(texts);
     free(suites);
-    lm_arena_free(&ar);
-    LM_VEC_FREE(&names);
-    LM_VEC_FREE(&archs);
+    return status;
+}
+
+int cli_bench(int argc, char **argv)
+{
+    bench_args ba = {.o = {.seed = 1, .progress = true}};
+    lm_arena_init(&ba.ar);
+    int status = LOOMC_EUSER;
+    switch (read_args(&ba, argc, argv)) {
+    case CLI_READ_HELP:
+        status = LOOMC_OK;
+        break;
+    case CLI_READ_BAD:
+        break;
+    case CLI_READ_OK:
+        status = run_suites(&ba);
+        break;
+    }
+    lm_arena_free(&ba.ar);
+    LM_VEC_FREE(&ba.names);
+    LM_VEC_FREE(&ba.archs);
     return status;
 }

@@ -110,12 +110,12 @@ int cli_emit(int argc, char **argv)
     lm_diag d;
     lm_diag_init(&d, stderr);
     switch (cli_run_read(&emit_cmd, argc, argv, &ko, &ra, &a, take_out, &dir)) {
-    case CLI_RUN_HELP:
+    case CLI_READ_HELP:
         rc = LOOMC_OK;
         goto out;
-    case CLI_RUN_BAD:
+    case CLI_READ_BAD:
         goto out;
-    case CLI_RUN_READ:
+    case CLI_READ_OK:
         break;
     }
     if (!dir) {

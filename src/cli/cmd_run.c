@@ -9,15 +9,8 @@
  * input, a kernel or schedule that cannot be lowered, a run-time error of
  * the program, or a failed check.
  */
-#include "ttnn/ttnn.h"
-#include "cli/cli.h"
 #include "cli/run_int.h"
-#include "driver/driver.h"
 #include "sched/sched.h"
-
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
 
 static const cli_option run_opts[] = {
     {"--arch", CLI_SHARED, 0, "NAME|FILE", NULL, 0, 0,
@@ -121,70 +114,64 @@ static const cli_command run_cmd = {
     "exit status: 0 success (and check passed), 1 bad input, a schedule that cannot\n"
     "be lowered, a run-time error or a failed check, 2 internal error.\n"};
 
-bool cli_run_option(run_args *ra, int id, const char *val, lm_arena *a)
+/* Options that do not go together, and the output paths, before any work
+ * (a long run must not fail at its end); TTNN's options and the schedule
+ * edits read for the driver. False after reporting. */
+static bool check_args(const run_args *ra, ttnn_sched_opts *bo, drv_transport *tops, int ntops, drv_place *pls)
 {
-    switch (id) {
-    case R_SET:
-        /* overrides on top of a base line: the later value wins */
-        return cli_parse_kvs("run", "--set", val, CLI_KV_LATER_WINS, &ra->sets, a);
-    case R_SDPA_CONFIG:
-        return cli_parse_kvs("run", "--sdpa-config", val, CLI_KV_NAMES, &ra->sdpa, a);
-    case R_PLACE:
-        return cli_run_parse_pairs("--place", val, &ra->places, a);
-    case R_TRANSPORT:
-        return cli_run_parse_pairs("--transport", val, &ra->transports, a);
-    case R_SCHEDULE:
-        ra->schedule = val; /* loom, manual, ttnn, ttnn-tuned or a plan file */
-        return true;
-    case R_SEED: {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(val, &end, 10);
-        if (!*val || *end || errno) {
-            cli_usage_error("run", "--seed needs a non-negative integer, got '%s'", val);
-            return false;
-        }
-        ra->seed = v;
-        return true;
+    if ((ra->save_data || ra->outputs_from) && !ra->check) {
+        cli_usage_error("run", "%s needs --check", ra->save_data ? "--save-data" : "--outputs-from");
+        return false;
     }
-    case R_FIDELITY:
-        ra->have_fidelity = true;
-        return cli_parse_fidelity("run", val, &ra->fidelity);
-    case R_FORMAT:
-        ra->have_format = true;
-        return cli_parse_format("run", val, &ra->fmt);
-    case R_TRACE:
-        ra->trace = val;
-        return true;
-    case R_EXPLAIN:
-        ra->explain = true;
-        return true;
-    case R_NO_FUSE:
-        ra->no_fuse = true;
-        return true;
-    case R_CHECK:
-        ra->check = true;
-        return true;
-    case R_TIMING_ONLY:
-        ra->timing_only = true;
-        return true;
-    case R_JSON:
-        ra->json = true;
-        return true;
-    case R_EXACT_EXP:
-        ra->exact_exp = true;
-        return true;
-    case R_PRINT:
-        ra->print = true;
-        return true;
-    case R_SAVE_DATA:
-        ra->save_data = val;
-        return true;
-    case R_OUTPUTS_FROM:
-        ra->outputs_from = val;
-        return true;
+    if (ra->check && ra->timing_only) {
+        cli_usage_error("run", "--check needs the arithmetic that --timing-only skips");
+        return false;
     }
-    return true;
+    return cli_output_check("run", ra->trace) && cli_output_dir_check("run", "--save-data", ra->save_data) &&
+           cli_run_ttnn_options(ra, bo) && cli_run_edit_options(ra, tops, ntops, pls);
+}
+
+/* The report of a finished job, to rep; the exit status (a failed check is 1). */
+static int report(FILE *rep, const run_args *ra, const drv_result *r, const arch_desc *arch, const drv_run_result *res)
+{
+    lm_buf b = {0};
+    cli_run_report(&b, r, arch, &res->run, ra->json);
+    if (ra->outputs_from && !ra->json)
+        lm_buf_printf(&b, "the outputs checked are %s/NAME.f32, not the simulator's\n", ra->outputs_from);
+    fputs(lm_buf_str(&b), rep);
+    lm_buf_free(&b);
+    if (res->run.check != SCHED_CHECK_FAIL)
+        return LOOMC_OK;
+    cli_error("run", "the simulated outputs differ from the reference interpreter beyond the tolerance");
+    return LOOMC_EUSER;
+}
+
+/* Compile, schedule, lower, simulate and check the job, then report. */
+static int run_job(const cli_kernel_opts *ko, const run_args *ra, drv_job_opts *jo, drv_result *r, lm_diag *d)
+{
+    const arch_desc *arch = jo->sched.arch;
+    lm_buf explained = {0}, progs = {0};
+    jo->origin.explain = ra->explain ? &explained : NULL;
+    cli_kernel_drv_opts(ko, &jo->front);
+    /* --trace -: the trace has standard output, the report goes to stderr */
+    FILE *trace = ra->trace ? cli_output_open("run", ra->trace) : NULL;
+    FILE *rep = cli_is_stdout(ra->trace) ? stderr : stdout;
+    if (ra->trace && !trace)
+        return LOOMC_EUSER;
+    jo->run.run = (sched_run_opts){.arch = arch, .check = ra->check, .timing_only = ra->timing_only,
+                                   .exact_exp = ra->exact_exp, .trace_file = trace, .seed = ra->seed,
+                                   .programs = ra->print ? &progs : NULL};
+    jo->run.save_data = ra->save_data;
+    jo->run.outputs_from = ra->outputs_from;
+    drv_run_result res;
+    bool ok = drv_job(r, jo, &res, d);
+    if (trace && !cli_output_close("run", ra->trace, trace))
+        ok = false;
+    fputs(lm_buf_str(&explained), rep);
+    fputs(lm_buf_str(&progs), rep);
+    lm_buf_free(&explained);
+    lm_buf_free(&progs);
+    return ok ? report(rep, ra, r, arch, &res) : LOOMC_EUSER;
 }
 
 int cli_run(int argc, char **argv)
@@ -194,82 +181,26 @@ int cli_run(int argc, char **argv)
     cli_kernel_opts ko;
     cli_kernel_opts_init(&ko, "run", "missing --arch NAME|FILE", &a);
     run_args ra = {.schedule = cli_table_row(&run_cmd, R_SCHEDULE)->dflt, .fidelity = ARCH_HIFI2, .fmt = ARCH_BF16};
-    int rc = LOOMC_EUSER;
-    drv_result r;
-    memset(&r, 0, sizeof r);
-    arch_desc *arch = NULL;
+    drv_result r = {0};
     lm_diag d;
     lm_diag_init(&d, stderr);
-    switch (cli_run_read(&run_cmd, argc, argv, &ko, &ra, &a, NULL, NULL)) {
-    case CLI_RUN_HELP:
-        rc = LOOMC_OK;
-        goto out;
-    case CLI_RUN_BAD:
-        goto out;
-    case CLI_RUN_READ:
-        break;
-    }
-    if ((ra.save_data || ra.outputs_from) && !ra.check) {
-        cli_usage_error("run", "%s needs --check", ra.save_data ? "--save-data" : "--outputs-from");
-        goto out;
-    }
-    if (ra.check && ra.timing_only) {
-        cli_usage_error("run", "--check needs the arithmetic that --timing-only skips");
-        goto out;
-    }
-    /* before any work, so that a long run does not fail at its end */
-    if (!cli_output_check("run", ra.trace) || !cli_output_dir_check("run", "--save-data", ra.save_data))
-        goto out;
     ttnn_sched_opts bo;
     drv_transport tops[16];
     drv_place pls[TIR_MAX_GRID];
-    if (!cli_run_ttnn_options(&ra, &bo) || !cli_run_edit_options(&ra, tops, (int)LM_COUNT(tops), pls))
-        goto out;
-
-    arch = arch_load(ko.arch, &d);
-    if (!arch)
-        goto out;
-    /* the format and fidelity reach loomc's solver and a plan through the
-       driver, TTNN's and the manual schedule too, each on the summary
-       before it is scheduled */
-    drv_job_opts jo = {.sched = {.arch = arch, .have_format = ra.have_format, .format = ra.fmt,
-                                 .have_fidelity = ra.have_fidelity, .fidelity = ra.fidelity, .no_fuse = ra.no_fuse}};
-    cli_kernel_drv_opts(&ko, &jo.front);
-    lm_buf explained = {0}, progs = {0};
-    cli_run_origin(&ra, &bo, tops, pls, ra.explain ? &explained : NULL, &jo.origin);
-    /* --trace -: the trace has standard output, the report goes to stderr */
-    FILE *trace = ra.trace ? cli_output_open("run", ra.trace) : NULL, *rep = cli_is_stdout(ra.trace) ? stderr : stdout;
-    if (ra.trace && !trace) {
-        lm_buf_free(&explained);
-        lm_buf_free(&progs);
-        goto out;
+    int rc = LOOMC_EUSER;
+    cli_read_status st = cli_run_read(&run_cmd, argc, argv, &ko, &ra, &a, NULL, NULL);
+    if (st == CLI_READ_HELP)
+        rc = LOOMC_OK;
+    arch_desc *arch = NULL;
+    if (st == CLI_READ_OK && check_args(&ra, &bo, tops, (int)LM_COUNT(tops), pls) && (arch = arch_load(ko.arch, &d))) {
+        /* the format and fidelity reach every origin of a schedule through
+           the driver, each on the summary before it is scheduled */
+        drv_job_opts jo = {.sched = {.arch = arch, .have_format = ra.have_format, .format = ra.fmt,
+                                     .have_fidelity = ra.have_fidelity, .fidelity = ra.fidelity,
+                                     .no_fuse = ra.no_fuse}};
+        cli_run_origin(&ra, &bo, tops, pls, NULL, &jo.origin);
+        rc = run_job(&ko, &ra, &jo, &r, &d);
     }
-    jo.run.run = (sched_run_opts){.arch = arch, .check = ra.check, .timing_only = ra.timing_only,
-                                  .exact_exp = ra.exact_exp, .trace_file = trace, .seed = ra.seed,
-                                  .programs = ra.print ? &progs : NULL};
-    jo.run.save_data = ra.save_data;
-    jo.run.outputs_from = ra.outputs_from;
-    drv_run_result res;
-    bool ok = drv_job(&r, &jo, &res, &d);
-    if (trace && !cli_output_close("run", ra.trace, trace))
-        ok = false;
-    fputs(lm_buf_str(&explained), rep);
-    if (ra.print)
-        fputs(lm_buf_str(&progs), rep);
-    lm_buf_free(&explained);
-    lm_buf_free(&progs);
-    if (ok) {
-        lm_buf b = {0};
-        cli_run_report(&b, &r, arch, &res.run, ra.json);
-        if (ra.outputs_from && !ra.json)
-            lm_buf_printf(&b, "the outputs checked are %s/NAME.f32, not the simulator's\n", ra.outputs_from);
-        fputs(lm_buf_str(&b), rep);
-        lm_buf_free(&b);
-        rc = res.run.check == SCHED_CHECK_FAIL ? LOOMC_EUSER : LOOMC_OK;
-        if (rc != LOOMC_OK)
-            cli_error("run", "the simulated outputs differ from the reference interpreter beyond the tolerance");
-    }
-out:
     drv_free(&r);
     if (arch)
         arch_free(arch);

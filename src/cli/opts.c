@@ -94,14 +94,10 @@ bool cli_parse_kvs(const char *cmd, const char *opt, const char *text, unsigned 
         } else if (!strcmp(val, "False")) {
             x = 0;
         } else {
-            char *end;
-            errno = 0;
-            long long ll = strtoll(val, &end, 10);
-            if (!*val || *end || errno) {
+            if (!lm_parse_i64(val, &x)) {
                 cli_usage_error(cmd, "%s: the value of %s must be an integer, got '%s'", opt, item, val);
                 return false;
             }
-            x = ll;
         }
         bool dup = false;
         for (size_t i = 0; i < v->len; i++)
@@ -128,10 +124,8 @@ bool cli_parse_kvs(const char *cmd, const char *opt, const char *text, unsigned 
 
 bool cli_parse_count(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out)
 {
-    char *end;
-    errno = 0;
-    long long x = strtoll(val, &end, 10);
-    if (!*val || *end || errno || x < lo || x > hi) {
+    int64_t x;
+    if (!lm_parse_i64(val, &x) || x < lo || x > hi) {
         cli_usage_error(cmd, "%s needs an integer from %lld to %lld, got '%s'", opt, (long long)lo, (long long)hi,
                         val);
         return false;

@@ -54,6 +54,13 @@ typedef enum cli_take {
     CLI_BAD,   /* one of these options, wrong; reported */
 } cli_take;
 
+/* How reading a command's whole command line ended. */
+typedef enum cli_read_status {
+    CLI_READ_OK,   /* read and checked: the work can start */
+    CLI_READ_HELP, /* --help was printed */
+    CLI_READ_BAD,  /* a usage error, reported */
+} cli_read_status;
+
 void cli_kernel_opts_init(cli_kernel_opts *k, const char *cmd, const char *arch_needed, lm_arena *a);
 /* argv[*i] as --shape, --const, --kernel or (when the command takes it) --arch. */
 cli_take cli_kernel_opt(cli_kernel_opts *k, int argc, char **argv, int *i);

@@ -1,8 +1,9 @@
 /* run_edits.c - how 'loomc run' and 'loomc emit' read their command line
- * (cli_run_read, over either command's table), the options that edit a
- * schedule (--place, --transport) and TTNN's options (--fidelity,
- * --sdpa-config) for the driver, and the schedule's origin; cmd_run.c and
- * cmd_emit.c have the tables and the calls. */
+ * (cli_run_read, over either command's table; cli_run_option, run's own
+ * options into run_args), the options that edit a schedule (--place,
+ * --transport) and TTNN's options (--fidelity, --sdpa-config) for the
+ * driver, and the schedule's origin; cmd_run.c and cmd_emit.c have the
+ * tables and the calls. */
 #include "cli/run_int.h"
 #include "sched/sched.h"
 
@@ -165,8 +166,72 @@ void cli_run_origin(const run_args *ra, const ttnn_sched_opts *bo, const drv_tra
     org->ntransports = (int)ra->transports.len;
 }
 
-cli_run_status cli_run_read(const cli_command *cmd, int argc, char **argv, cli_kernel_opts *ko, run_args *ra,
-                            lm_arena *a, bool (*own)(int id, const char *val, void *ctx), void *ctx)
+bool cli_run_option(run_args *ra, int id, const char *val, lm_arena *a)
+{
+    switch (id) {
+    case R_SET:
+        /* overrides on top of a base line: the later value wins */
+        return cli_parse_kvs("run", "--set", val, CLI_KV_LATER_WINS, &ra->sets, a);
+    case R_SDPA_CONFIG:
+        return cli_parse_kvs("run", "--sdpa-config", val, CLI_KV_NAMES, &ra->sdpa, a);
+    case R_PLACE:
+        return cli_run_parse_pairs("--place", val, &ra->places, a);
+    case R_TRANSPORT:
+        return cli_run_parse_pairs("--transport", val, &ra->transports, a);
+    case R_SCHEDULE:
+        ra->schedule = val; /* loom, manual, ttnn, ttnn-tuned or a plan file */
+        return true;
+    case R_SEED: {
+        int64_t v;
+        if (!lm_parse_i64(val, &v) || v < 0) {
+            cli_usage_error("run", "--seed needs a non-negative integer, got '%s'", val);
+            return false;
+        }
+        ra->seed = (uint64_t)v;
+        return true;
+    }
+    case R_FIDELITY:
+        ra->have_fidelity = true;
+        return cli_parse_fidelity("run", val, &ra->fidelity);
+    case R_FORMAT:
+        ra->have_format = true;
+        return cli_parse_format("run", val, &ra->fmt);
+    case R_TRACE:
+        ra->trace = val;
+        return true;
+    case R_EXPLAIN:
+        ra->explain = true;
+        return true;
+    case R_NO_FUSE:
+        ra->no_fuse = true;
+        return true;
+    case R_CHECK:
+        ra->check = true;
+        return true;
+    case R_TIMING_ONLY:
+        ra->timing_only = true;
+        return true;
+    case R_JSON:
+        ra->json = true;
+        return true;
+    case R_EXACT_EXP:
+        ra->exact_exp = true;
+        return true;
+    case R_PRINT:
+        ra->print = true;
+        return true;
+    case R_SAVE_DATA:
+        ra->save_data = val;
+        return true;
+    case R_OUTPUTS_FROM:
+        ra->outputs_from = val;
+        return true;
+    }
+    return true;
+}
+
+cli_read_status cli_run_read(const cli_command *cmd, int argc, char **argv, cli_kernel_opts *ko, run_args *ra,
+                             lm_arena *a, bool (*own)(int id, const char *val, void *ctx), void *ctx)
 {
     ko->table = cmd;
     for (int i = 1; i < argc; i++) {
@@ -176,18 +241,18 @@ cli_run_status cli_run_read(const cli_command *cmd, int argc, char **argv, cli_k
         cli_take t = cli_table_opt(cmd, argc, argv, &i, &opt, &val, &count);
         if (t == CLI_TAKEN && opt->id == R_HELP) {
             cli_help_print(stdout, cmd);
-            return CLI_RUN_HELP;
+            return CLI_READ_HELP;
         }
         if (t == CLI_TAKEN && opt->id >= R_NIDS) {
             if (!own || !own(opt->id, val, ctx))
-                return CLI_RUN_BAD;
+                return CLI_READ_BAD;
         } else if (t == CLI_OTHER) {
             t = cli_kernel_opt(ko, argc, argv, &i);
         } else if (t == CLI_TAKEN && !cli_run_option(ra, opt->id, val, a)) {
-            return CLI_RUN_BAD;
+            return CLI_READ_BAD;
         }
         if (t == CLI_BAD || (t == CLI_OTHER && !cli_kernel_arg(ko, argv[i])))
-            return CLI_RUN_BAD;
+            return CLI_READ_BAD;
     }
-    return cli_kernel_complete(ko) ? CLI_RUN_READ : CLI_RUN_BAD;
+    return cli_kernel_complete(ko) ? CLI_READ_OK : CLI_READ_BAD;
 }

@@ -41,9 +41,8 @@ bool cli_run_option(run_args *ra, int id, const char *val, lm_arena *a);
 /* The command line of run or emit, by its table: the kernel options into ko
  * (whose table is set here), run's options into ra, and options with ids
  * past R_NIDS to `own` (false: reported, stop). --help prints the help. */
-typedef enum { CLI_RUN_READ, CLI_RUN_HELP, CLI_RUN_BAD } cli_run_status;
-cli_run_status cli_run_read(const cli_command *cmd, int argc, char **argv, cli_kernel_opts *ko, run_args *ra,
-                            lm_arena *a, bool (*own)(int id, const char *val, void *ctx), void *ctx);
+cli_read_status cli_run_read(const cli_command *cmd, int argc, char **argv, cli_kernel_opts *ko, run_args *ra,
+                             lm_arena *a, bool (*own)(int id, const char *val, void *ctx), void *ctx);
 
 /* KEY=VALUE[,...] appended to v (--place, --transport); false after reporting. */
 bool cli_run_parse_pairs(const char *opt, const char *text, sp_vec *v, lm_arena *a);

@@ -5,7 +5,6 @@
  */
 #include "df/df.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,10 +54,8 @@ bool df_bind(df_program *p, const char **overrides, int noverrides, lm_diag *d)
                            near ? lm_arena_printf(&p->arena, " (did you mean '%s'?)", near) : "");
             continue;
         }
-        char *end;
-        errno = 0;
-        long long v = strtoll(e + 1, &end, 10);
-        if (!e[1] || *end || errno || e[1] == ' ' || e[1] == '+') {
+        int64_t v;
+        if (!lm_parse_i64(e + 1, &v) || e[1] == '+') {
             lm_error_plain(d, "bad value in param override '%s': expected an integer", o);
             continue;
         }

@@ -1,10 +1,14 @@
-/* base.c - arenas, vectors, buffers, file reading, diagnostics and the JSON
- * string writer shared by every stage (declared in base.h). */
+/* base.c - arenas, vectors, buffers, files (reading them, finding data
+ * beside the program), diagnostics and the JSON string writer shared by
+ * every stage (declared in base.h). */
 #include "util/base.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- internal errors ------------------------------------------------- */
 
@@ -233,6 +237,63 @@ char *lm_read_file(const char *path, size_t *len, char *why, size_t whylen)
     if (len)
         *len = n;
     return s;
+}
+
+bool lm_parse_i64(const char *s, int64_t *out)
+{
+    if (!*s || isspace((unsigned char)*s))
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end || errno)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool lm_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool lm_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool lm_self_exe(char *buf, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+    if (n <= 0 || (size_t)n >= size - 1)
+        return false;
+    buf[n] = 0;
+    return true;
+}
+
+char *lm_find_above(const char *file, const char *const *rels, int nrels, bool want_dir)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", file);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return NULL;
+    *slash = 0; /* the file's folder */
+    for (int level = 0; level <= 4; level++) {
+        for (int i = 0; i < nrels; i++) {
+            char cand[4600];
+            snprintf(cand, sizeof cand, "%s/%s", dir, rels[i]);
+            if (want_dir ? lm_is_dir(cand) : lm_is_file(cand))
+                return lm_xstrdup(cand);
+        }
+        slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+            return NULL;
+        *slash = 0;
+    }
+    return NULL;
 }
 
 /* ---- diagnostics ----------------------------------------------------- */

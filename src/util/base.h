@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h> /* free, in LM_VEC_FREE */
 
 /* ---- internal errors ------------------------------------------------- */
 
@@ -114,6 +115,21 @@ const char *lm_buf_str(const lm_buf *b);
 /* Read a whole file into a NUL-terminated heap string. On failure returns
  * NULL and writes a one-line reason into `why` (size `whylen`). */
 char *lm_read_file(const char *path, size_t *len, char *why, size_t whylen);
+/* Whether s is a whole decimal integer that fits in 64 bits (an optional
+ * sign, no spaces); its value in *out. */
+bool lm_parse_i64(const char *s, int64_t *out);
+/* Whether path names a regular file / a folder. */
+bool lm_is_file(const char *path);
+bool lm_is_dir(const char *path);
+/* The running program's own file (its absolute path) into buf; false if
+ * it cannot be told. */
+bool lm_self_exe(char *buf, size_t size);
+/* Walking up from the folder of `file` (it and at most 4 folders above
+ * it), the first FOLDER/REL that exists for one of rels[0..nrels-1], tried
+ * in order at each level, as a folder (want_dir) or a regular file: a new
+ * heap string, or NULL. How the command and the library find their data
+ * (arch/, bench/) beside a source tree's build or an installed tree. */
+char *lm_find_above(const char *file, const char *const *rels, int nrels, bool want_dir);
 
 /* ---- source locations and diagnostics ------------------------------- */
 

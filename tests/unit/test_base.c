@@ -1,10 +1,13 @@
-/* test_base.c - arenas, buffers, checked arithmetic and diagnostics. */
+/* test_base.c - arenas, buffers, checked arithmetic, whole-integer reading,
+ * finding files above a folder, and diagnostics. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/base.h"
 
@@ -46,6 +49,66 @@ static void checked_arithmetic(void **state)
     assert_int_equal(r, (int64_t)1 << 40);
     assert_false(lm_mul_ok(INT64_MAX / 2 + 1, 2, &r));
     assert_false(lm_add_ok(INT64_MAX, 1, &r));
+}
+
+static void parse_i64_whole(void **state)
+{
+    (void)state;
+    int64_t v = 7;
+    assert_true(lm_parse_i64("0", &v) && v == 0);
+    assert_true(lm_parse_i64("-42", &v) && v == -42);
+    assert_true(lm_parse_i64("9223372036854775807", &v) && v == INT64_MAX);
+    assert_true(lm_parse_i64("-9223372036854775808", &v) && v == INT64_MIN);
+    v = 7;
+    static const char *const bad[] = {"", " 5", "5 ", "5x", "x", "1e3", "9223372036854775808", "--1", "0x10"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_false(lm_parse_i64(bad[i], &v));
+    assert_int_equal(v, 7); /* untouched when refused */
+}
+
+/* A file in a/b/c: data/x.txt in a/ and data/ (a folder) in a/b/ are found
+ * from it, the nearer first, as a file or as a folder. */
+static void find_above_walks_up(void **state)
+{
+    (void)state;
+    char root[200];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(root, sizeof root, "%s/loomc-test-XXXXXX", tmp && *tmp ? tmp : ".");
+    assert_non_null(mkdtemp(root));
+    char p[256];
+    static const char *const dirs[] = {"a", "a/b", "a/b/c", "a/data", "a/b/data"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(p, sizeof p, "%s/%s", root, dirs[i]);
+        assert_int_equal(mkdir(p, 0700), 0);
+    }
+    snprintf(p, sizeof p, "%s/a/data/x.txt", root);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_true(lm_is_file(p) && !lm_is_dir(p));
+    char from[256], want[256];
+    snprintf(from, sizeof from, "%s/a/b/c/prog", root);
+    const char *rel[] = {"data/x.txt", "data"};
+    char *got = lm_find_above(from, rel, 1, false);
+    snprintf(want, sizeof want, "%s/a/data/x.txt", root);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(got);
+    got = lm_find_above(from, rel + 1, 1, true);
+    snprintf(want, sizeof want, "%s/a/b/data", root);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(got);
+    const char *none[] = {"data/y.txt"};
+    assert_null(lm_find_above(from, none, 1, false));
+    assert_null(lm_find_above("prog", rel, 1, false)); /* no folder in the name */
+    char exe[4096];
+    assert_true(lm_self_exe(exe, sizeof exe) && exe[0] == '/' && lm_is_file(exe));
+    static const char *const rm[] = {"a/data/x.txt", "a/b/data", "a/data", "a/b/c", "a/b", "a", ""};
+    for (size_t i = 0; i < sizeof rm / sizeof *rm; i++) {
+        snprintf(p, sizeof p, "%s/%s", root, rm[i]);
+        assert_int_equal(remove(p), 0);
+    }
 }
 
 static void diag_prints_location_and_caret(void **state)
@@ -176,6 +239,8 @@ int main(void)
         cmocka_unit_test(arena_zeroed_and_aligned),
         cmocka_unit_test(buf_appends),
         cmocka_unit_test(checked_arithmetic),
+        cmocka_unit_test(parse_i64_whole),
+        cmocka_unit_test(find_above_walks_up),
         cmocka_unit_test(diag_prints_location_and_caret),
         cmocka_unit_test(diag_quotes_lines_as_readers_count_them),
         cmocka_unit_test(bug_trap_catches),

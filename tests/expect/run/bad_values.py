@@ -1,5 +1,6 @@
 # The --seed and --fidelity values are checked.
 # RUN: loomc run %s --arch wormhole_n150 --shape M=64,N=64,K=64 --seed x
+# RUN: loomc run %s --arch wormhole_n150 --shape M=64,N=64,K=64 --seed -1
 # RUN: loomc run %s --arch wormhole_n150 --shape M=64,N=64,K=64 --fidelity HiFi5
 # EXPECT: (see 'loomc run --help')
 import triton

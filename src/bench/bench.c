@@ -33,9 +33,9 @@ typedef struct rowctx {
     const bench_space *sp;
     sched_schedule scheds[SCHED_MAX_LAUNCHES];
     lm_arena *ar;            /* for failure reasons */
-    /* progress */
-    bool progress;
-    double last_print;
+    /* the progress line: the row's text, and what simulates now */
+    lm_progress *prog;
+    const char *row_text;
     const char *what;        /* "oracle", "tuner", ... */
 } rowctx;
 
@@ -87,13 +87,8 @@ static bool eval_point(void *ctx, int s, const int64_t *values, double cap, benc
 static void progress_cb(void *ctx, int64_t runs)
 {
     rowctx *c = ctx;
-    if (!c->progress)
-        return;
-    double now = bench_wall_seconds();
-    if (now - c->last_print >= 10.0) {
-        fprintf(stderr, "bench:   ... %lld schedules simulated (%s)\n", (long long)runs, c->what);
-        c->last_print = now;
-    }
+    if (lm_progress_due(c->prog))
+        lm_progress_show(c->prog, "%s: %lld schedules simulated (%s)", c->row_text, (long long)runs, c->what);
 }
 
 /* ---- one row ------------------------------------------------------------ */
@@ -166,7 +161,7 @@ static void run_baseline(rowctx *rc, ttnn_sched_kind kind, const char *what, drv
 }
 
 static void run_row(bench_result *b, bench_row *row, const bench_suite *su, const bench_suite_op *op, const bench_suite_shape *sh,
-                    const arch_desc *arch)
+                    const arch_desc *arch, lm_progress *prog, const char *row_text)
 {
     lm_arena *ar = &b->ar;
     const bench_opts *o = &b->opts;
@@ -227,8 +222,8 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
     for (int i = 0; i < sp.nst; i++)
         sp.st[i] = (bench_stratum){&res->bests[i].problem, job->bound, &res->bests[i],
                                 choice_label(job, &res->bests[i], &r.arena)};
-    rowctx rc = {.job = job, .arch = arch, .sym = r.sym, .sp = &sp, .ar = ar, .progress = o->progress,
-                 .last_print = bench_wall_seconds(), .what = "loomc"};
+    rowctx rc = {.job = job, .arch = arch, .sym = r.sym, .sp = &sp, .ar = ar, .prog = prog,
+                 .row_text = row_text, .what = "loomc"};
     bench_evaluator ev;
     double capf = o->model_quality ? 0 : (o->cap_factor > 0 ? o->cap_factor : 4.0);
     bench_evaluator_init(&ev, &sp, eval_point, &rc, capf);
@@ -402,6 +397,9 @@ bool bench_run(bench_result *b, const bench_suite *suites, int nsuites, const be
             total += na * suites[si].ops[oi].nshapes;
     }
     int done = 0;
+    /* a line on a terminal, nothing otherwise (or with --quiet) */
+    lm_progress prog;
+    lm_progress_init(&prog, stderr, !o->progress);
     for (int si = 0; si < nsuites && ok; si++) {
         const bench_suite *su = &suites[si];
         const char *const *archs = o->narchs ? o->archs : su->archs;
@@ -428,30 +426,18 @@ bool bench_run(bench_result *b, const bench_suite *suites, int nsuites, const be
                     row.label = op->shapes[hi].label;
                     row.arch = lm_arena_strdup(&b->ar, a->name);
                     done++;
-                    double t0 = bench_wall_seconds();
-                    if (o->progress)
-                        fprintf(stderr, "bench: [%d/%d] %s %s on %s\n", done, total, op->name, row.label, a->name);
-                    run_row(b, &row, su, op, &op->shapes[hi], a);
-                    if (o->progress) {
-                        if (row.ok) {
-                            fprintf(stderr, "bench:   loomc %.0f cycles", row.loomc_cycles);
-                            if (row.ttnn_ok)
-                                fprintf(stderr, ", ttnn %.0f", row.ttnn_cycles);
-                            fprintf(stderr, ", best known %.0f", row.best_cycles);
-                            if (row.oracle_ran)
-                                fprintf(stderr, " (oracle %s, %lld schedules ran, %lld could not)",
-                                        row.oracle_exact ? "exact" : "sampled", (long long)row.oracle_ran_points,
-                                        (long long)(row.oracle_points - row.oracle_ran_points));
-                            fprintf(stderr, ", %.1f s\n", bench_wall_seconds() - t0);
-                        }
-                        else
-                            fprintf(stderr, "bench:   failed: %s\n", row.why);
-                    }
+                    char text[160];
+                    snprintf(text, sizeof text, "bench: [%d/%d] %s %s on %s", done, total, op->name, row.label,
+                             a->name);
+                    if (lm_progress_due(&prog))
+                        lm_progress_show(&prog, "%s", text);
+                    run_row(b, &row, su, op, &op->shapes[hi], a, &prog, text);
                     LM_PUSH(&rows, row);
                 }
             }
         }
     }
+    lm_progress_end(&prog);
     for (size_t i = 0; i < loaded.len; i++)
         arch_free(loaded.items[i]);
     LM_VEC_FREE(&loaded);

@@ -56,10 +56,9 @@ uint64_t bench_rng_below(uint64_t *state, uint64_t n);
 /* Uniform in [0, 1). */
 double bench_rng_unit(uint64_t *state);
 
-/* Monotonic host seconds (progress lines), and CPU seconds of this process
- * (the cost columns: compile and tuning time, steady on a loaded machine).
- * Never in tested output. */
-double bench_wall_seconds(void);
+/* CPU seconds of this process (the cost columns: compile and tuning time,
+ * steady on a loaded machine; the wall clock is lm_wall_seconds). Never in
+ * tested output. */
 double bench_cpu_seconds(void);
 
 /* ======================================================================
@@ -303,7 +302,7 @@ typedef struct bench_opts {
     bool no_tuner, no_oracle;
     double cap_factor;    /* oracle/tuner runs stop at this x the best so far (0: 4) */
     uint64_t seed;
-    bool progress;        /* progress lines on stderr */
+    bool progress;        /* a progress line when stderr is a terminal (false: --quiet) */
 } bench_opts;
 
 enum { BENCH_DEFAULT_BOUND = 500 };
@@ -433,7 +432,8 @@ typedef struct bench_cal_opts {
     const char *data, *kernels; /* the published tables (bench/data), the kernels */
     int limit;                  /* only the first N rows of each table (0: all) */
     double max_mkn;             /* skip GEMM rows with M*K*N above this (0: none) */
-    bool progress;              /* one line per row on standard error */
+    bool progress;              /* one line per row on standard error (a log, terminal or not) */
+    bool quiet;                 /* no progress line on a terminal either */
     const char *only[8];        /* only these tables: oob, oob11, tuned, attention, decode */
     int nonly;                  /* 0: every table */
 } bench_cal_opts;

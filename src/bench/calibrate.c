@@ -46,10 +46,20 @@ typedef struct cal_opts {
     const char *data, *kernels;
     int limit;
     double max_mkn;   /* skip GEMM rows with M*K*N above this (0: none) */
-    bool progress;
+    bool progress;    /* a log line per row */
     bench_arch_cache *arches;
     lm_diag *d;
+    lm_progress *prog; /* else a progress line on a terminal */
+    int *done;         /* rows simulated so far */
 } cal_opts;
+
+/* The progress line after a row of `table` (when there is no log line). */
+static void row_done(const cal_opts *co, const char *table)
+{
+    ++*co->done;
+    if (!co->progress && lm_progress_due(co->prog))
+        lm_progress_show(co->prog, "calibrate: %d rows simulated (%s)", *co->done, table);
+}
 
 /* ---- one simulated job ---------------------------------------------------- */
 
@@ -440,6 +450,7 @@ static void run_table(const cal_opts *co, const char *file, const char *table, t
         } else {
             snprintf(ro.why, sizeof ro.why, "%s", rr.why);
         }
+        row_done(co, table);
         if (co->progress)
             fprintf(stderr, "calibrate %s %s %s %lldx%lldx%lld %s: %s %.2f%% (published %.2f%%)\n", table, ro.card,
                     ro.grid, (long long)ro.M, (long long)ro.K, (long long)ro.N, ro.fmt, ro.ok ? "simulated" : ro.why,
@@ -524,6 +535,7 @@ static void run_decode(const cal_opts *co, dec_vec *out, double *pub, double *pu
                 } else {
                     snprintf(d.why, sizeof d.why, "%s", rr.why);
                 }
+                row_done(co, "decode");
                 if (co->progress)
                     fprintf(stderr, "calibrate decode B=%d D=%d S=%lld: %s %.1f GB/s\n", d.B, d.D, (long long)d.S,
                             d.ok ? "simulated" : d.why, d.gbs);
@@ -740,6 +752,7 @@ static void run_attention(const cal_opts *co, att_vec *out)
         } else {
             snprintf(o.why, sizeof o.why, "%s", rr.why);
         }
+        row_done(co, "attention");
         if (co->progress)
             fprintf(stderr, "calibrate attention B=%d H=%d S=%lld D=%d%s q%d/k%d on %dx%d: %s %.1f%% (published %.1f%%)\n",
                     o.B, o.H, (long long)o.S, o.D, o.causal ? " causal" : "", o.qc, o.kc, o.gx, o.gy,
@@ -1080,7 +1093,10 @@ void bench_calibration_corrections(lm_buf *b, const char *path)
 void bench_calibrate(lm_buf *b, const bench_cal_opts *o, lm_diag *d)
 {
     bench_arch_cache arches = {0};
-    cal_opts co = {o->data, o->kernels, o->limit, o->max_mkn, o->progress, &arches, d};
+    lm_progress prog;
+    lm_progress_init(&prog, stderr, o->quiet || o->progress);
+    int done = 0;
+    cal_opts co = {o->data, o->kernels, o->limit, o->max_mkn, o->progress, &arches, d, &prog, &done};
     const char *const *only = o->only;
     int nonly = o->nonly;
     row_vec rows = {0};
@@ -1095,6 +1111,7 @@ void bench_calibrate(lm_buf *b, const bench_cal_opts *o, lm_diag *d)
     double pub = 0, pub_max = 0;
     if (wanted(only, nonly, "decode"))
         run_decode(&co, &dec, &pub, &pub_max);
+    lm_progress_end(&prog);
     report(b, &rows, &dec, &att, pub, pub_max, only, nonly);
     for (size_t i = 0; i < rows.len; i++) {
         free((char *)rows.items[i].card);

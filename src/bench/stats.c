@@ -131,13 +131,6 @@ uint64_t bench_rng_below(uint64_t *state, uint64_t n)
 
 double bench_rng_unit(uint64_t *state) { return (double)(bench_rng_next(state) >> 11) * (1.0 / 9007199254740992.0); }
 
-double bench_wall_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 double bench_cpu_seconds(void)
 {
     struct timespec ts;

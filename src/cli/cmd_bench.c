@@ -48,7 +48,7 @@ static const cli_option bench_rows[] = {
     {"--cap", CLI_VALUE, B_CAP, "F", "4", 0, 0,
      "stop oracle and tuner runs at F x the best so far (default 4)", 0},
     {"--quiet", CLI_FLAG, B_QUIET, NULL, NULL, 0, 0,
-     "no progress lines on stderr", 0},
+     "no progress line on a terminal", 0},
     {"--help", CLI_FLAG, B_HELP, NULL, NULL, 0, 0, NULL, 0},
     {"-h", CLI_FLAG, B_HELP, NULL, NULL, 0, 0, NULL, 0},
 };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_HELP, O_DATA, O_KERNELS, O_OUT, O_TABLE, O_LIMIT, O_MAX_MKN, O_PROGRESS };
+enum { O_HELP, O_DATA, O_KERNELS, O_OUT, O_TABLE, O_LIMIT, O_MAX_MKN, O_PROGRESS, O_QUIET };
 
 static const cli_option cal_opts[] = {
     {"--data", CLI_VALUE, O_DATA, "DIR", "bench/data", 0, 0, "the published tables (default bench/data)", 0},
@@ -18,7 +18,9 @@ static const cli_option cal_opts[] = {
      "only this table: oob, oob11, tuned, attention, decode (repeatable)", 0},
     {"--limit", CLI_COUNT, O_LIMIT, "N", "0", 0, INT32_MAX, "only the first N rows of each table (quick checks)", 0},
     {"--max-mkn", CLI_VALUE, O_MAX_MKN, "X", "0", 0, 0, "skip GEMM rows with M*K*N above X (quick checks)", 0},
-    {"--progress", CLI_FLAG, O_PROGRESS, NULL, NULL, 0, 0, "one line per row on standard error", 0},
+    {"--progress", CLI_FLAG, O_PROGRESS, NULL, NULL, 0, 0,
+     "one line per row on standard error (a log, terminal or not)", 0},
+    {"--quiet", CLI_FLAG, O_QUIET, NULL, NULL, 0, 0, "no progress line on a terminal", 0},
     {"--help", CLI_FLAG, O_HELP, NULL, NULL, 0, 0, "show this text", 0},
     {"-h", CLI_FLAG, O_HELP, NULL, NULL, 0, 0, NULL, 0},
 };
@@ -26,7 +28,7 @@ static const cli_option cal_opts[] = {
 static const cli_command cal_cmd = {
     "calibrate",
     "usage: loomc calibrate [--data DIR] [--kernels DIR] [--out FILE] [--table NAME]...\n"
-    "                       [--limit N] [--max-mkn X] [--progress]\n\n"
+    "                       [--limit N] [--max-mkn X] [--progress] [--quiet]\n\n"
     "Simulate TTNN's schedules for every row of the published GEMM tables, of SDPA\n"
     "prefill (attention) and of Flash Decode, and write the simulated device\n"
     "utilisation beside the published one\n"
@@ -91,6 +93,9 @@ int cli_calibrate(int argc, char **argv)
             break;
         case O_PROGRESS:
             co.progress = true;
+            break;
+        case O_QUIET:
+            co.quiet = true;
             break;
         }
     }

@@ -85,6 +85,8 @@ static const cli_option run_opts[] = {
      "(with --check) compare the outputs in DIR/NAME.f32 (a\n"
      "program from loomc emit, run elsewhere) with the reference\n"
      "instead of the simulator's", 0},
+    {"--quiet", CLI_FLAG, R_QUIET, NULL, NULL, 0, 0,
+     "no progress line on a terminal during long simulations", 0},
     {"--help", CLI_FLAG, R_HELP, NULL, NULL, 0, 0,
      "show this text", 0},
     {"-h", CLI_FLAG, R_HELP, NULL, NULL, 0, 0, NULL, 0},
@@ -98,7 +100,7 @@ static const cli_command run_cmd = {
     "                 [--place AXIS=P[,...]] [--transport LOAD=T[,...]] [--check]\n"
     "                 [--timing-only] [--trace FILE] [--json] [--exact-exp] [--print]\n"
     "                 [--seed N] [--fidelity F] [--sdpa-config NAME=N[,...]] [--no-fuse]\n"
-    "                 [--save-data DIR] [--outputs-from DIR]\n"
+    "                 [--save-data DIR] [--outputs-from DIR] [--quiet]\n"
     "\n"
     "Compile the kernel, choose a schedule, lower every launch to a dataflow program\n"
     "(per-core reader, compute and writer kernels), simulate the launches one after\n"
@@ -163,6 +165,9 @@ static int run_job(const cli_kernel_opts *ko, const run_args *ra, drv_job_opts *
                                    .programs = ra->print ? &progs : NULL};
     jo->run.save_data = ra->save_data;
     jo->run.outputs_from = ra->outputs_from;
+    lm_progress prog;
+    lm_progress_init(&prog, stderr, ra->quiet);
+    jo->run.run.progress = &prog;
     drv_run_result res;
     bool ok = drv_job(r, jo, &res, d);
     if (trace && !cli_output_close("run", ra->trace, trace))

@@ -220,6 +220,9 @@ bool cli_run_option(run_args *ra, int id, const char *val, lm_arena *a)
     case R_PRINT:
         ra->print = true;
         return true;
+    case R_QUIET:
+        ra->quiet = true;
+        return true;
     case R_SAVE_DATA:
         ra->save_data = val;
         return true;

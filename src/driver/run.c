@@ -452,7 +452,12 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
         so.tensor_init = (const float *const *)init;
         so.keep_tensors = check;
         so.max_cycles = left;
+        so.progress = o->progress;
+        char label[160];
+        snprintf(label, sizeof label, "simulating %s (launch %d of %d)", cov > 1 ? p->name : k[l]->f->name, l + 1, n);
+        so.progress_label = label;
         sim_result *r = sim_run(p, o->arch, &so, d);
+        lm_progress_end(o->progress);
         if (r) {
             sched_run_launch *rl = &out->launches[out->nlaunches++];
             rl->kernel = cov > 1 ? p->name : k[l]->f->name;

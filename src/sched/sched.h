@@ -742,6 +742,7 @@ typedef struct sched_run_opts {
                                not closed) */
     uint64_t seed;          /* input i is filled with seed + i + 1 */
     lm_buf *programs;       /* if not NULL: the lowered programs' text is appended */
+    lm_progress *progress;  /* a progress line for long simulations (NULL: none) */
 } sched_run_opts;
 
 typedef struct sched_run_launch {

@@ -371,6 +371,10 @@ sim_result *sim_run(const df_program *p, const arch_desc *a, const sim_options *
             s.failed = true;
             break;
         }
+        /* every 4096 events a clock read; a line a few times a second */
+        if (!(s.q.popped & 4095) && lm_progress_due(o->progress))
+            lm_progress_show(o->progress, "%s: simulated cycle %.0f", o->progress_label ? o->progress_label : "sim",
+                             s.q.now);
         const sim_event *ev = &s.q.ev[e];
         switch (ev->kind) {
         case SIM_EV_ENGINE:

@@ -65,6 +65,8 @@ typedef struct sim_options {
      * data to both, and carries scratch tensors from launch to launch. */
     const float *const *tensor_init;
     bool keep_tensors;     /* functional runs: return every tensor's final contents */
+    lm_progress *progress; /* a progress line to keep up while it runs (NULL: none) */
+    const char *progress_label; /* what the line says before the cycle it has reached */
 } sim_options;
 
 /* Engines of a core, in the order reports list them. */

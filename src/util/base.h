@@ -291,6 +291,31 @@ typedef struct lm_proc {
 /* Run p and wait for it; true when the program ran and exited (with any status). */
 bool lm_proc_run(lm_proc *p);
 
+/* ---- a progress line (progress.c) ------------------------------------ */
+
+/* Seconds of a monotonic clock (for durations, never for output a test
+ * compares). */
+double lm_wall_seconds(void);
+
+/* One line on a terminal that says how far long work has come: off unless
+ * the stream is a terminal (and not quiet); lines start after a second of
+ * work. The caller asks lm_progress_due whether to show a line now (cheap:
+ * one clock read), shows it, and ends it before printing anything else. */
+typedef struct lm_progress {
+    FILE *out;
+    bool on;    /* out is a terminal and not quiet */
+    bool shown; /* a line is on the screen */
+    double start, last, delay; /* seconds: when it began, the last line, before the first */
+} lm_progress;
+
+void lm_progress_init(lm_progress *p, FILE *out, bool quiet);
+/* Whether a new line is due now (false when p is NULL or off). */
+bool lm_progress_due(lm_progress *p);
+/* Replace the line with this text (nothing when p is NULL or off). */
+void lm_progress_show(lm_progress *p, const char *fmt, ...) LM_PRINTF(2, 3);
+/* Erase the line, if one is shown. */
+void lm_progress_end(lm_progress *p);
+
 /* ---- diagnostics captured in memory ------------------------------------ */
 
 /* Diagnostics written to memory instead of a stream, for callers that turn

@@ -5,7 +5,8 @@
 # emulation's tests (tests/metal_emu/run.sh) and the emitter's on it
 # (tests/emit/run.sh, with the first build's loomc); the installed library
 # and docs/example.c on each build (tests/api.sh); the progress line on a
-# terminal and its absence elsewhere, on each build (tests/progress.sh);
+# terminal and its absence elsewhere, and the device-profile CSV, on each
+# build (tests/progress.sh, tests/profile.sh);
 # then one total line 'total: N passed, N failed'. Exit status 1 if anything failed.
 cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
@@ -26,6 +27,7 @@ part tests/metal_emu/run.sh
 part tests/emit/run.sh "$1/loomc"
 part tests/api.sh "$@"
 part tests/progress.sh "$@"
+part tests/profile.sh "$@"
 # each part ends with 'WORD: N passed, N failed'
 p=$(sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 f=$(sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log" | awk '{s+=$1} END {print s+0}')

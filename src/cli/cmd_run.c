@@ -54,6 +54,9 @@ static const cli_option run_opts[] = {
     {"--trace", CLI_VALUE, R_TRACE, "FILE", NULL, 0, 0,
      "Chrome/Perfetto trace of every launch, one after the other\n"
      "('-': standard output, and the report goes to standard error)", 0},
+    {"--profile-csv", CLI_VALUE, R_PROFILE_CSV, "FILE", NULL, 0, 0,
+     "every launch's per-core, per-RISC kernel zones in the columns\n"
+     "of tt-metal's device profiler log (docs/simulator.md)", 0},
     {"--json", CLI_FLAG, R_JSON, NULL, NULL, 0, 0,
      "the report as one JSON object", 0},
     {"--exact-exp", CLI_FLAG, R_EXACT_EXP, NULL, NULL, 0, 0,
@@ -98,9 +101,10 @@ static const cli_command run_cmd = {
     "                 [--kernel NAME] [--schedule loom|manual|ttnn|ttnn-tuned|PLAN.json]\n"
     "                 [--set NAME=N[,...]]... [--format F] [--explain]\n"
     "                 [--place AXIS=P[,...]] [--transport LOAD=T[,...]] [--check]\n"
-    "                 [--timing-only] [--trace FILE] [--json] [--exact-exp] [--print]\n"
-    "                 [--seed N] [--fidelity F] [--sdpa-config NAME=N[,...]] [--no-fuse]\n"
-    "                 [--save-data DIR] [--outputs-from DIR] [--quiet]\n"
+    "                 [--timing-only] [--trace FILE] [--profile-csv FILE] [--json]\n"
+    "                 [--exact-exp] [--print] [--seed N] [--fidelity F]\n"
+    "                 [--sdpa-config NAME=N[,...]] [--no-fuse] [--save-data DIR]\n"
+    "                 [--outputs-from DIR] [--quiet]\n"
     "\n"
     "Compile the kernel, choose a schedule, lower every launch to a dataflow program\n"
     "(per-core reader, compute and writer kernels), simulate the launches one after\n"
@@ -129,7 +133,12 @@ static bool check_args(const run_args *ra, ttnn_sched_opts *bo, drv_transport *t
         cli_usage_error("run", "--check needs the arithmetic that --timing-only skips");
         return false;
     }
-    return cli_output_check("run", ra->trace) && cli_output_dir_check("run", "--save-data", ra->save_data) &&
+    if (cli_is_stdout(ra->trace) && cli_is_stdout(ra->profile)) {
+        cli_usage_error("run", "--trace and --profile-csv cannot both write to standard output");
+        return false;
+    }
+    return cli_output_check("run", ra->trace) && cli_output_check("run", ra->profile) &&
+           cli_output_dir_check("run", "--save-data", ra->save_data) &&
            cli_run_ttnn_options(ra, bo) && cli_run_edit_options(ra, tops, ntops, pls);
 }
 
@@ -155,14 +164,19 @@ static int run_job(const cli_kernel_opts *ko, const run_args *ra, drv_job_opts *
     lm_buf explained = {0}, progs = {0};
     jo->origin.explain = ra->explain ? &explained : NULL;
     cli_kernel_drv_opts(ko, &jo->front);
-    /* --trace -: the trace has standard output, the report goes to stderr */
+    /* --trace - (or --profile-csv -): that file has standard output, the
+       report goes to stderr */
     FILE *trace = ra->trace ? cli_output_open("run", ra->trace) : NULL;
-    FILE *rep = cli_is_stdout(ra->trace) ? stderr : stdout;
-    if (ra->trace && !trace)
+    FILE *prof = ra->profile && (trace || !ra->trace) ? cli_output_open("run", ra->profile) : NULL;
+    FILE *rep = cli_is_stdout(ra->trace) || cli_is_stdout(ra->profile) ? stderr : stdout;
+    if ((ra->trace && !trace) || (ra->profile && !prof)) {
+        if (trace)
+            cli_output_close("run", ra->trace, trace);
         return LOOMC_EUSER;
+    }
     jo->run.run = (sched_run_opts){.arch = arch, .check = ra->check, .timing_only = ra->timing_only,
                                    .exact_exp = ra->exact_exp, .trace_file = trace, .seed = ra->seed,
-                                   .programs = ra->print ? &progs : NULL};
+                                   .programs = ra->print ? &progs : NULL, .profile_file = prof};
     jo->run.save_data = ra->save_data;
     jo->run.outputs_from = ra->outputs_from;
     lm_progress prog;
@@ -171,6 +185,8 @@ static int run_job(const cli_kernel_opts *ko, const run_args *ra, drv_job_opts *
     drv_run_result res;
     bool ok = drv_job(r, jo, &res, d);
     if (trace && !cli_output_close("run", ra->trace, trace))
+        ok = false;
+    if (prof && !cli_output_close("run", ra->profile, prof))
         ok = false;
     fputs(lm_buf_str(&explained), rep);
     fputs(lm_buf_str(&progs), rep);

@@ -223,6 +223,9 @@ bool cli_run_option(run_args *ra, int id, const char *val, lm_arena *a)
     case R_QUIET:
         ra->quiet = true;
         return true;
+    case R_PROFILE_CSV:
+        ra->profile = val;
+        return true;
     case R_SAVE_DATA:
         ra->save_data = val;
         return true;

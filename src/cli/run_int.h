@@ -20,6 +20,7 @@ typedef struct run_args {
     const char *schedule, *trace;
     const char *save_data;           /* --save-data DIR */
     const char *outputs_from;        /* --outputs-from DIR */
+    const char *profile;             /* --profile-csv FILE */
     bool check, timing_only, json, exact_exp, print, no_fuse, explain, quiet;
     uint64_t seed;
     bool have_fidelity, have_format;
@@ -32,7 +33,7 @@ typedef struct run_args {
 enum {
     R_HELP, R_SCHEDULE, R_SET, R_PLACE, R_TRANSPORT, R_CHECK, R_TIMING_ONLY, R_TRACE, R_JSON, R_EXACT_EXP,
     R_PRINT, R_SEED, R_FIDELITY, R_FORMAT, R_EXPLAIN, R_SDPA_CONFIG, R_NO_FUSE, R_SAVE_DATA, R_OUTPUTS_FROM,
-    R_QUIET, R_NIDS
+    R_QUIET, R_PROFILE_CSV, R_NIDS
 };
 
 /* One of run's own options (by id) into ra; false after reporting. */

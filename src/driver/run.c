@@ -466,6 +466,11 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
             rl->count = cov;
             if (opts->save_data)
                 ok = drv_save_cb_counts(opts->save_data, out->nlaunches - 1, r, d) && ok;
+            if (o->profile_file) {
+                if (out->nlaunches == 1)
+                    sim_profile_header(o->profile_file, o->arch);
+                sim_profile_rows(o->profile_file, r, o->arch, out->nlaunches, out->cycles);
+            }
             rl->cycles = r->cycles;
             rl->flops = r->flops;
             rl->cores = r->ncores;

@@ -743,6 +743,8 @@ typedef struct sched_run_opts {
     uint64_t seed;          /* input i is filled with seed + i + 1 */
     lm_buf *programs;       /* if not NULL: the lowered programs' text is appended */
     lm_progress *progress;  /* a progress line for long simulations (NULL: none) */
+    FILE *profile_file;     /* a device-profile CSV of every launch, one after the other (NULL: none;
+                               not closed) */
 } sched_run_opts;
 
 typedef struct sched_run_launch {

@@ -105,6 +105,7 @@ sim_result *sim_report(sim *s)
     }
     double T = s->t_end > 0 ? s->t_end : 1;
 
+    r->kernel_start = s->a->kernel_launch_cycles;
     r->ncores = s->ncores;
     r->cores = lm_xcalloc((size_t)(s->ncores > 0 ? s->ncores : 1), sizeof *r->cores);
     for (int i = 0; i < s->ncores; i++) {
@@ -115,6 +116,7 @@ sim_result *sim_report(sim *s)
             r->cores[i].busy[k] = f;
             r->busy_avg[k] += f / s->ncores;
             r->engine_done[k] = LM_MAX(r->engine_done[k], s->eng[s->cores[i].eng[k]].t_done);
+            r->cores[i].done[k] = s->eng[s->cores[i].eng[k]].t_done;
         }
     }
 

@@ -83,6 +83,7 @@ const char *sim_engine_name(sim_engine_kind k); /* "reader", "unpack", ... */
 typedef struct sim_core_stat {
     int x, y;                       /* logical core */
     double busy[SIM_NENGINES];      /* fraction of the run each engine was busy */
+    double done[SIM_NENGINES];      /* cycle at which each engine finished its kernel */
 } sim_core_stat;
 
 /* One CB of one core: the CB ops it saw (the emitted program's run on the
@@ -129,6 +130,7 @@ typedef struct sim_result {
                                          finished its kernel (a profiler's per-RISC kernel
                                          window ends there: e.g. the math kernel's duration
                                          excludes the final pack and output writes) */
+    double kernel_start;            /* cycle at which every engine starts its kernel */
     sim_core_stat *cores;
     int ncores;
     sim_cb_stat *cbs;               /* every declared CB of every core, by core then CB id */
@@ -162,5 +164,15 @@ void sim_print_text(lm_buf *b, const sim_result *r);
 /* The same as one JSON object with keys cycles, seconds, tflops, check,
  * max_error, engines, dram_banks, links (and a few more). */
 void sim_print_json(lm_buf *b, const sim_result *r);
+
+/* ---- device-profile CSV (profile.c) ----------------------------------
+ * The simulated runs in the column layout of tt-metal's device profiler
+ * log (profile_log_device.csv, docs/simulator.md): the two header lines,
+ * then per core and RISC its firmware and kernel zones, ZONE_START and
+ * ZONE_END, in cycles. Every figure is simulated. */
+void sim_profile_header(FILE *f, const arch_desc *a);
+/* The rows of one run (run_id: its launch, from 1), its cycles counted
+ * from `base` (the cycles of the runs before it). */
+void sim_profile_rows(FILE *f, const sim_result *r, const arch_desc *a, int run_id, double base);
 
 #endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""trace_check.py TRACE.json [lines] [launches=NAME,NAME...] - check a trace loomc wrote.
+"""trace_check.py TRACE.json [lines] [launches=NAME,NAME...] [flows=NAME,...] - check a trace loomc wrote.
 
 tests/run.sh runs it on the trace of every RUN line that writes one (%t), with
 the words of the file's '# TRACE:' lines; tests/determinism/run.sh on its
@@ -13,11 +13,18 @@ traces too. What every trace must be (docs/simulator.md, "Trace"):
   - a slice's "line", where it has one, is a line (1 or more);
   - the launches thread (pid 0, tid 1) has one slice per run, each starting
     where the one before ends, the first at 0, and every slice of a core
-    lies within one launch.
+    lies within one launch;
+  - flow arrows (NoC transfers between cores): every id has one start ("s")
+    and one finish ("f", bound to its enclosing slice), the finish not
+    before the start, both on a core's track and each inside a slice of
+    that track (so that viewers draw them).
 With 'lines': every op slice has a line (the program was read from text, so
-every statement has one). With 'launches=A,B': the runs are A then B.
+every statement has one). With 'launches=A,B': the runs are A then B. With
+'flows=A,B': there are flow arrows named A and B (send, multicast,
+semaphore_increment, semaphore_multicast: '_' for a space).
 Prints what is wrong and exits 1; exits 0 silently when the trace is good.
 """
+import bisect
 import json
 import sys
 from collections import defaultdict
@@ -43,9 +50,16 @@ def check(path, words):
     events = trace["traceEvents"]
     want_lines = "lines" in words
     want_runs = None
+    want_flows = []
     for w in words:
         if w.startswith("launches="):
             want_runs = w[len("launches="):].split(",")
+        if w.startswith("flows="):
+            want_flows = [n.replace("_", " ") for n in w[len("flows="):].split(",")]
+    have_flows = {e.get("name") for e in events if e.get("ph") == "s"}
+    for n in want_flows:
+        if n not in have_flows:
+            errors.append("no flow arrow named '%s' (there are %s)" % (n, sorted(have_flows)))
     tracks = defaultdict(list)
     for e in events:
         ph = e.get("ph")
@@ -89,6 +103,38 @@ def check(path, words):
             if not any(r[0] <= s[0] and s[1] <= r[1] for r in runs):
                 errors.append("track pid %s tid %s: %s [%d, %d] ns lies in no launch" % (key[0], key[1], s[2],
                                                                                          s[0], s[1]))
+    errors += check_flows(events, tracks)
+    return errors
+
+
+def check_flows(events, tracks):
+    """The flow rules of the docstring, on the X slices by track."""
+    errors = []
+    ends = defaultdict(dict)  # id -> {ph: event}
+    for e in events:
+        if e.get("ph") in ("s", "f"):
+            if e["ph"] in ends[e.get("id")]:
+                errors.append("flow %s has two '%s' events" % (e.get("id"), e["ph"]))
+            ends[e.get("id")][e["ph"]] = e
+    starts = {k: sorted(v) for k, v in tracks.items()}
+    for fid, pair in ends.items():
+        if set(pair) != {"s", "f"}:
+            errors.append("flow %s has only %s" % (fid, sorted(pair)))
+            continue
+        t = {}
+        for ph, e in pair.items():
+            t[ph] = ns(e["ts"], "ts of flow %s" % fid)
+            key = (e["pid"], e.get("tid"))
+            sl = starts.get(key, [])
+            i = bisect.bisect_right(sl, (t[ph], float("inf"), "")) - 1
+            # the slice that starts last at or before ts, and any before it that still lasts
+            if e["pid"] == 0 or not any(a <= t[ph] <= b for a, b, _ in sl[max(0, i - 8):i + 1]):
+                errors.append("flow %s: its '%s' at %d ns is in no slice of pid %s tid %s"
+                              % (fid, ph, t[ph], e["pid"], e.get("tid")))
+        if pair["f"].get("bp") != "e":
+            errors.append("flow %s: the finish is not bound to its enclosing slice" % fid)
+        if t["f"] < t["s"]:
+            errors.append("flow %s ends at %d ns, before it starts at %d ns" % (fid, t["f"], t["s"]))
     return errors
 
 

@@ -598,11 +598,34 @@ static void copy_pages(sim *s, int sc, int scb, int32_t spage, int dc, int dcb, 
     }
 }
 
+/* The trace's flow arrows of core-to-core transfer X: one per destination
+ * core (a multicast's rectangle without its sender, unless looped back, and
+ * for data only the cores that declare the CB). */
+static void trace_flows(sim *s, const sim_xfer *X)
+{
+    if (X->kind == SIM_X_SEND || X->kind == SIM_X_SEM_INC) {
+        sim_trace_flow(s->trace, s, X, X->u.dcore);
+        return;
+    }
+    if (X->kind != SIM_X_MCAST && X->kind != SIM_X_SEM_MCAST)
+        return;
+    for (int y = X->u.y0; y <= X->u.y1; y++)
+        for (int x = X->u.x0; x <= X->u.x1; x++) {
+            int dc = core_index(s, x, y);
+            /* data lands only where the CB is declared, as above */
+            if (dc >= 0 && (dc != X->u.core || X->u.loopback) &&
+                (X->kind == SIM_X_SEM_MCAST || s->cores[dc].cb[X->u.cb].used))
+                sim_trace_flow(s->trace, s, X, dc);
+        }
+}
+
 void sim_xfer_arrived(void *ctx, int32_t xi)
 {
     sim *s = ctx;
     sim_xfer *X = &s->net.xf[xi];
     s->t_last = now(s);
+    if (s->trace)
+        trace_flows(s, X);
     switch ((sim_xkind)X->kind) {
     case SIM_X_READ:
         if (s->functional && X->u.elems) {

@@ -443,6 +443,9 @@ void sim_trace_run_end(sim_trace *t, double t_end, const char *name);
 void sim_trace_op(sim_trace *t, const sim_engine *e, const char *name, double t0, double t1,
                   const df_stmt *st);
 void sim_trace_load(void *ctx, int32_t res, double load);
+/* A flow arrow from the engine that issued core-to-core transfer X (at its
+ * issue) to the reader of destination core dcore (now, at its arrival). */
+void sim_trace_flow(sim_trace *t, const sim *s, const sim_xfer *X, int dcore);
 
 /* report.c */
 sim_result *sim_report(sim *s);

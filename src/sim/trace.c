@@ -9,7 +9,13 @@
  * ("X") event per op execution and per wait; one more process, "NoC and
  * DRAM", with a thread "launches" holding one slice per run and a counter
  * ("C") track per link and per DRAM bank direction giving its load in
- * bytes/cycle whenever the fair shares change.
+ * bytes/cycle whenever the fair shares change. Each core-to-core NoC
+ * transfer (a send, a multicast, a semaphore increment or store) is a flow
+ * arrow per destination core: from the issuing engine's track at the issue
+ * to the same engine's track of the destination core at the arrival (a
+ * reader multicasts to the readers that wait for it, a writer to writers),
+ * bound to the slice that encloses it; DRAM traffic shows on the counters
+ * instead.
  *
  * Times are integer nanoseconds (written as microseconds with three
  * decimals, Chrome's unit, so every reader parses them exactly): an event's
@@ -34,6 +40,7 @@ struct sim_trace {
     int *pid;               /* the current run's core index -> process */
     sim *s;                 /* the current run */
     bool any;
+    long long nflows;       /* flow ids given so far */
     lm_buf scratch;         /* for JSON strings */
 };
 
@@ -176,4 +183,24 @@ void sim_trace_load(void *ctx, int32_t res, double load)
     jstr(t, name);
     put_us(t, "ts", ns_at(t, s->q.now));
     fprintf(t->f, ",\"args\":{\"B/cycle\":%.3f}}", load);
+}
+
+void sim_trace_flow(sim_trace *t, const sim *s, const sim_xfer *X, int dcore)
+{
+    static const char *const names[] = {
+        [SIM_X_SEND] = "send", [SIM_X_MCAST] = "multicast", [SIM_X_SEM_INC] = "semaphore increment",
+        [SIM_X_SEM_MCAST] = "semaphore multicast"};
+    const sim_engine *e = &s->eng[X->owner];
+    const char *name = X->kind < LM_COUNT(names) && names[X->kind] ? names[X->kind] : "noc";
+    long long id = ++t->nflows;
+    sep(t);
+    fprintf(t->f, "{\"ph\":\"s\",\"id\":%lld,\"cat\":\"noc\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d", id, name,
+            t->pid[e->core], e->kind + 1);
+    put_us(t, "ts", ns_at(t, X->t_issue));
+    fputs("}", t->f);
+    sep(t);
+    fprintf(t->f, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":%lld,\"cat\":\"noc\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d", id,
+            name, t->pid[dcore], e->kind + 1);
+    put_us(t, "ts", ns_at(t, s->q.now));
+    fputs("}", t->f);
 }

@@ -9,9 +9,11 @@
 #                   FUZZ_SECONDS (default 600; never part of the tests); FUZZ_ONLY="fuzz_df ..."
 #                   runs only those
 #   make install   install the command, the library (static and shared), its header, a
-#                   pkg-config file and the hardware descriptions under PREFIX (default
-#                   /usr/local), below DESTDIR when set (docs/library.md)
-# Variables: CC (default gcc), BUILD (output folder), SAN=1 (sanitizers), PREFIX, DESTDIR.
+#                   pkg-config file, the hardware descriptions and the Python package under
+#                   PREFIX (default /usr/local), below DESTDIR when set (docs/library.md,
+#                   docs/python.md)
+# Variables: CC (default gcc), BUILD (output folder), SAN=1 (sanitizers), PREFIX, DESTDIR,
+# PYTHONDIR (the Python package's folder, default PREFIX/lib/python3/dist-packages).
 
 ifeq ($(origin CC),default)
 CC = gcc
@@ -87,7 +89,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libloomc.a
 tests-bin: $(BUILD)/loomc $(BUILD)/libloomc.so $(TESTBIN)
 
 # Debian packages the build, the tests and the demo need; installed when missing.
-DEBS = gcc g++ clang make python3 libyaml-dev libcsv-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox
+DEBS = gcc g++ clang make python3 libyaml-dev libcsv-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox python3-numpy python3-pytest
 deps:
 	@sh tools/deps.sh $(DEBS)
 
@@ -100,7 +102,8 @@ test: deps
 
 # Quick check with one compiler only (not what CI runs).
 check: $(BUILD)/loomc $(BUILD)/libloomc.so $(TESTBIN)
-	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD) && sh tests/outputs.sh $(BUILD) && sh tests/api.sh $(BUILD) && sh tests/progress.sh $(BUILD) && sh tests/profile.sh $(BUILD)
+	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD) && sh tests/outputs.sh $(BUILD) && sh tests/api.sh $(BUILD) && \
+		sh tests/progress.sh $(BUILD) && sh tests/profile.sh $(BUILD) && sh tests/python.sh $(BUILD)
 
 demo: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
@@ -112,10 +115,14 @@ bench: deps
 
 # Install into $(DESTDIR)$(PREFIX): bin/loomc, include/loomc.h, lib/libloomc.{a,so*},
 # lib/pkgconfig/loomc.pc and share/loomc/arch/*.yaml, which the installed
-# command and library find by themselves (src/arch/arch_load.c).
+# command and library find by themselves (src/arch/arch_load.c); and the
+# Python package into $(DESTDIR)$(PYTHONDIR)/loomc, with _installed.py naming
+# PREFIX/lib for it to find the library.
 PREFIX ?= /usr/local
 DESTDIR ?=
 INSTDIR = $(DESTDIR)$(PREFIX)
+# the Python package (docs/python.md): Debian's folder for PREFIX=/usr; elsewhere put it on PYTHONPATH
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
 install: $(BUILD)/loomc $(BUILD)/libloomc.a $(BUILD)/libloomc.so tools/loomc.pc.in
 	install -d $(INSTDIR)/bin $(INSTDIR)/include $(INSTDIR)/lib/pkgconfig $(INSTDIR)/share/loomc/arch
 	install -m 755 $(BUILD)/loomc $(INSTDIR)/bin/loomc
@@ -127,6 +134,10 @@ install: $(BUILD)/loomc $(BUILD)/libloomc.a $(BUILD)/libloomc.so tools/loomc.pc.
 	install -m 644 arch/*.yaml $(INSTDIR)/share/loomc/arch/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
 		tools/loomc.pc.in > $(INSTDIR)/lib/pkgconfig/loomc.pc
+	install -d $(DESTDIR)$(PYTHONDIR)/loomc
+	install -m 644 $(filter-out python/loomc/_installed.py,$(wildcard python/loomc/*.py)) $(DESTDIR)$(PYTHONDIR)/loomc/
+	printf '"""_installed.py - written by make install: the folder it put libloomc in."""\nLIBDIR = "%s"\n' \
+		'$(PREFIX)/lib' > $(DESTDIR)$(PYTHONDIR)/loomc/_installed.py
 
 clean:
 	rm -rf build

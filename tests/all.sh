@@ -6,7 +6,8 @@
 # (tests/emit/run.sh, with the first build's loomc); the installed library
 # and docs/example.c on each build (tests/api.sh); the progress line on a
 # terminal and its absence elsewhere, and the device-profile CSV, on each
-# build (tests/progress.sh, tests/profile.sh);
+# build (tests/progress.sh, tests/profile.sh); the Python package on each
+# build, from the source tree and installed (tests/python.sh);
 # then one total line 'total: N passed, N failed'. Exit status 1 if anything failed.
 cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
@@ -28,6 +29,7 @@ part tests/emit/run.sh "$1/loomc"
 part tests/api.sh "$@"
 part tests/progress.sh "$@"
 part tests/profile.sh "$@"
+part tests/python.sh "$@"
 # each part ends with 'WORD: N passed, N failed'
 p=$(sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
 f=$(sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log" | awk '{s+=$1} END {print s+0}')

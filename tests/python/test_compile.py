@@ -1,0 +1,128 @@
+"""test_compile.py - loomc.compile and Context: the best schedules with
+their values, predicted cycles and explanations as the C API gives them,
+the launch spec's tensors, a job of two launches, and the figures the loomc
+command prints for the same kernel."""
+import math
+import os
+import re
+import subprocess
+
+import pytest
+
+import loomc
+from conftest import CHIPS, MATMUL, ROOT
+
+SHAPE = {"M": 64, "N": 96, "K": 80}
+
+
+def _grid(launch, pid):
+    """The number of cores along the grid axis the mapping puts `pid` on
+    ("pid_m->x ...")."""
+    axis = re.search(pid + r"->([xy])\b", launch.mapping).group(1)
+    return launch.values["grid." + axis]
+
+
+@pytest.mark.parametrize("arch", CHIPS)
+def test_compile_gives_ranked_schedules_with_values(arch):
+    scheds = loomc.compile(MATMUL, arch=arch, shape=SHAPE, top_k=3)
+    assert 1 <= len(scheds) <= 3
+    assert [s.rank for s in scheds] == list(range(len(scheds)))
+    assert all(isinstance(s, loomc.Schedule) for s in scheds)
+    cycles = [s.predicted_cycles for s in scheds]
+    assert cycles == sorted(cycles) and cycles[0] > 0  # best first
+    for s in scheds:
+        assert len(s.launches) == 1
+        la = s.launches[0]
+        assert la.kernel == "matmul_kernel" and la.predicted_cycles == s.predicted_cycles
+        v = s.values
+        assert v == la.values
+        assert {k: v[k] for k in SHAPE} == SHAPE
+        # the grid covers the problem with the chosen blocks, on the axes the mapping names
+        assert _grid(la, "pid_m") == math.ceil(SHAPE["M"] / v["BLOCK_M"])
+        assert _grid(la, "pid_n") == math.ceil(SHAPE["N"] / v["BLOCK_N"])
+        assert v["BLOCK_K"] > 0 and s.simulated_cycles is None
+        assert "matmul_kernel" in s.explanation and la.mapping
+    # distinct schedules
+    assert len({tuple(sorted(s.values.items())) for s in scheds}) == len(scheds)
+
+
+def test_simulate_adds_simulated_cycles():
+    scheds = loomc.compile(MATMUL, arch="wormhole_n150", shape=SHAPE, top_k=2, simulate=True)
+    for s in scheds:
+        assert s.simulated_cycles > 0
+        alone = loomc.run(MATMUL, arch="wormhole_n150", shape=SHAPE, mode="timing", rank=s.rank)
+        assert alone.simulated_cycles == s.simulated_cycles
+        assert alone.schedule.values == s.values
+
+
+def test_context_lists_the_tensors():
+    with loomc.Context() as c:
+        c.load_file(MATMUL)
+        c.set_arch("wormhole_n150")
+        for k, v in SHAPE.items():
+            c.bind_shape(k, v)
+        assert c.tensors() == []  # nothing compiled yet
+        c.compile(1)
+        ts = {t.name: t for t in c.tensors()}
+    assert ts["a"] == loomc.Tensor("a", "input", "bf16", (64, 80), 64 * 80)
+    assert ts["b"] == loomc.Tensor("b", "input", "bf16", (80, 96), 80 * 96)
+    assert ts["c"] == loomc.Tensor("c", "output", "f32", (64, 96), 64 * 96)
+
+
+def test_pinned_constexpr_and_fidelity_are_passed():
+    s = loomc.compile(MATMUL, arch="wormhole_n150", shape=SHAPE, const={"BLOCK_M": 64}, fidelity="HiFi4")[0]
+    assert s.values["BLOCK_M"] == 64 and _grid(s.launches[0], "pid_m") == 1
+    assert "HiFi4" in s.explanation
+
+
+def test_a_job_of_two_launches():
+    path = os.path.join(ROOT, "kernels", "flash_decode.py")
+    shape = {"B": 1, "H": 8, "HKV": 2, "S": 1024, "D": 64}
+    s = loomc.compile(path, arch="wormhole_n150", shape=shape)[0]
+    assert [la.kernel for la in s.launches] == ["decode_split", "decode_combine"]
+    assert s.predicted_cycles == sum(la.predicted_cycles for la in s.launches)
+    # the shared free constexpr is one value; grid.x differs, so it is only per launch
+    a, b = (la.values for la in s.launches)
+    assert a["NUM_SPLITS"] == b["NUM_SPLITS"] == s.values["NUM_SPLITS"]
+    assert a["grid.x"] != b["grid.x"] and "grid.x" not in s.values
+
+
+def test_source_text_and_kernel_selection():
+    src = open(MATMUL, encoding="utf-8").read()
+    by_text = loomc.compile("mm.py", source=src, arch="wormhole_n150", shape=SHAPE, kernel="matmul")[0]
+    by_file = loomc.compile(MATMUL, arch="wormhole_n150", shape=SHAPE)[0]
+    assert by_text.values == by_file.values and by_text.predicted_cycles == by_file.predicted_cycles
+    with pytest.raises(loomc.Error) as e:
+        loomc.compile(MATMUL, arch="wormhole_n150", shape=SHAPE, kernel="nothing_of_that_name")
+    assert "nothing_of_that_name" in str(e.value)
+
+
+def test_lower_and_emit(tmp_path):
+    progs = loomc.lower(MATMUL, arch="wormhole_n150", shape=SHAPE)
+    assert len(progs) == 1 and "matmul_kernel" in progs[0]
+    loomc.emit(MATMUL, str(tmp_path), arch="wormhole_n150", shape=SHAPE)
+    assert os.path.isfile(tmp_path / "CMakeLists.txt")
+
+
+def _command():
+    cmd = os.environ.get("LOOMC_TEST_COMMAND")
+    if not cmd:
+        pytest.skip("LOOMC_TEST_COMMAND (the loomc command of the same build) is not set")
+    return cmd
+
+
+def test_the_same_figures_as_the_command():
+    """The command and the package, on the same build, print the same
+    schedule, predicted cycles and simulated cycles."""
+    args = ["kernels/matmul.py", "--arch", "wormhole_n150", "--shape", "M=64,N=96,K=80"]
+    out = subprocess.run([_command(), "run"] + args + ["--timing-only"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    sim = float(re.search(r"^simulated cycles\s+(\d+)", out, re.M).group(1))
+    out = subprocess.run([_command(), "compile"] + args, cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout
+    predicted = int(re.search(r"^predicted: (\d+) cycles", out, re.M).group(1))
+    blocks = dict((k, int(v)) for k, v in re.findall(r"\b(BLOCK_[MNK])=(\d+)", out))
+    r = loomc.run(MATMUL, arch="wormhole_n150", shape=SHAPE, mode="timing")
+    assert abs(r.simulated_cycles - sim) <= 0.5  # the command prints whole cycles
+    assert r.schedule.predicted_cycles == predicted
+    assert {k: r.schedule.values[k] for k in blocks} == blocks

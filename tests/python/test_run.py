@@ -1,0 +1,149 @@
+"""test_run.py - loomc.run: functional simulation on the test's own numpy
+inputs compared with a numpy reference, bf16 as float32 values (the
+library's rounding and loomc.round_bf16 agree bit for bit), bf16 outputs,
+timing-only runs, ranks, seeds, and inputs loomc must refuse."""
+import numpy as np
+import pytest
+
+import loomc
+from conftest import CHIPS, MATMUL, ROOT
+
+M, N, K = 64, 96, 80
+
+
+def _sum_bound(a, b):
+    """Per element of a @ b: the bound K * 2^-24 * sum_k |a_ik b_kj| on the
+    error of K fp32 additions in any order (the standard bound for
+    recursive summation; each bf16 x bf16 product is exact in fp32)."""
+    return a.shape[1] * 2.0 ** -24 * (np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)))
+
+
+@pytest.mark.parametrize("arch", CHIPS)
+def test_matmul_matches_numpy(arch):
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((M, K)).astype(np.float32)  # not bf16 values: the library rounds them
+    b = rng.standard_normal((K, N)).astype(np.float32)
+    r = loomc.run(MATMUL, arch=arch, shape={"M": M, "N": N, "K": K}, inputs={"a": a, "b": b}, fidelity="HiFi4")
+    c = r.outputs["c"]
+    assert set(r.outputs) == {"c"}
+    assert c.dtype == np.float32 and c.shape == (M, N)
+    assert r.mode == "functional" and r.checked and r.passed and r.simulated_cycles > 0
+    assert r.simulated_seconds > 0 and r.programs == 1
+    # HiFi4 multiplies bf16 values exactly and the chip accumulates in fp32
+    ab, bb = loomc.round_bf16(a), loomc.round_bf16(b)
+    ref = ab.astype(np.float64) @ bb.astype(np.float64)
+    bound = _sum_bound(ab, bb)
+    assert np.all(np.abs(c - ref) <= bound)
+    # the bound is tight enough to see the bf16 rounding of the inputs: the
+    # product of the unrounded values is far outside it
+    raw = a.astype(np.float64) @ b.astype(np.float64)
+    assert np.mean(np.abs(c - raw) > bound) > 0.5
+
+
+def test_bf16_inputs_are_rounded_as_round_bf16_rounds():
+    """C = A @ I at HiFi4 is A's bf16 values exactly (products by 1 and 0,
+    sums with zeros), so the output shows the library's conversion."""
+    rng = np.random.default_rng(11)
+    a = (rng.standard_normal((64, 64)) * 3).astype(np.float32)
+    # ties: exactly halfway between two bf16 values, to even either way
+    a[0, :4] = [1 + 2 ** -8, 1 + 3 * 2 ** -8, -(1 + 2 ** -8), 2 ** 100 * (1 + 2 ** -8)]
+    eye = np.eye(64, dtype=np.float32)
+    r = loomc.run(MATMUL, arch="wormhole_n150", shape={"M": 64, "N": 64, "K": 64}, inputs={"a": a, "b": eye},
+                  fidelity="HiFi4")
+    c = r.outputs["c"]
+    assert np.array_equal(c.view(np.uint32), loomc.round_bf16(a).view(np.uint32))
+    assert list(c[0, :4]) == [1.0, 1 + 2 ** -6, -1.0, 2.0 ** 100]
+    assert not np.array_equal(c, a)  # the inputs were not bf16 values
+
+
+def test_round_bf16():
+    f = np.float32
+    x = np.array([1.0, 1 + 2 ** -8, 1 + 3 * 2 ** -8, 1 + 2 ** -8 + 2 ** -20, -2.5, 0.0], dtype=f)
+    assert list(loomc.round_bf16(x)) == [1.0, 1.0, 1 + 2 ** -6, 1 + 2 ** -7, -2.5, 0.0]
+    big = (2 - 2 ** -7) * 2.0 ** 127  # the largest bf16
+    half_step = 2.0 ** (127 - 8)
+    y = loomc.round_bf16(np.array([big, big + half_step * 0.99, big + half_step, np.inf, np.nan], dtype=f))
+    assert list(y[:3]) == [big, big, np.inf] and y[3] == np.inf and np.isnan(y[4])
+    assert y.dtype == np.float32 and not np.any(y.view(np.uint32)[:4] & 0xFFFF)
+    # a signalling NaN whose payload lies in the low half stays a NaN
+    snan = np.array([0x7F800001], dtype=np.uint32).view(f)
+    assert np.isnan(loomc.round_bf16(snan)[0])
+
+
+def test_bf16_and_f32_outputs_by_name():
+    path = f"{ROOT}/tests/kernels/eltwise_chain.py"
+    rng = np.random.default_rng(3)
+    x = loomc.round_bf16(rng.uniform(-2, 2, (64, 64)))
+    y = loomc.round_bf16(rng.uniform(-2, 2, (64, 64)))
+    r = loomc.run(path, arch="wormhole_n150", shape={"M": 64, "N": 64}, inputs={"x": x, "y": y})
+    dtypes = {t.name: t.dtype for t in r.tensors}
+    assert dtypes == {"x": "bf16", "y": "bf16", "o": "bf16", "o2": "f32"}
+    o, o2 = r.outputs["o"], r.outputs["o2"]
+    assert o.dtype == o2.dtype == np.float32 and o.shape == o2.shape == (64, 64)
+    # bf16 values held in float32: the low 16 bits are zero
+    assert not np.any(o.view(np.uint32) & 0xFFFF)
+    # o2 = (x - 1) * 3 in fp32: exact for these bf16 x (few significant bits)
+    assert np.array_equal(o2, (x - np.float32(1)) * np.float32(3))
+    # o = ((exp2(x/2) - rowmax) * y) in bf16. The chip's fast exp2 is within
+    # 3.12% of 2^x (docs/numerics.md, "SFPU: exact and approximate exp"), so
+    # |error| <= E = 0.0313 (e + m) |y| before the bf16 rounding of the
+    # result (half a step: 2^-8 of the value) and fp32's (negligible)
+    e = np.exp2(x.astype(np.float64) * 0.5)
+    m = e.max(axis=1, keepdims=True)
+    ref = (e - m) * y
+    err = 0.0313 * (e + m) * np.abs(y)
+    assert np.all(np.abs(o - ref) <= err + 2 ** -8 * (np.abs(ref) + err) + 2 ** -20)
+    assert r.checked and r.passed
+
+
+def test_timing_only():
+    big = loomc.run(MATMUL, arch="wormhole_n150", shape={"M": 2048, "N": 2048, "K": 2048}, mode="timing")
+    small = loomc.run(MATMUL, arch="wormhole_n150", shape={"M": M, "N": N, "K": K}, mode="timing")
+    assert big.mode == "timing" and big.outputs == {} and not big.checked
+    assert big.passed is None and big.max_rel_error is None
+    # 2048^3 is ~1000x the multiply-adds of 64x96x80: many times the cycles
+    assert big.simulated_cycles > 20 * small.simulated_cycles > 0
+    assert "simulated cycles" in repr(big)
+    with pytest.raises(loomc.Error) as e:
+        loomc.run(MATMUL, arch="wormhole_n150", shape={"M": M, "N": N, "K": K}, mode="timing",
+                  inputs={"a": np.zeros((M, K), np.float32)})
+    assert "timing-only" in str(e.value)
+    with pytest.raises(ValueError):
+        loomc.run(MATMUL, arch="wormhole_n150", shape={"M": M, "N": N, "K": K}, mode="fast")
+
+
+def test_seed_and_rank():
+    shape = {"M": M, "N": N, "K": K}
+    r0 = loomc.run(MATMUL, arch="wormhole_n150", shape=shape, seed=1)
+    r1 = loomc.run(MATMUL, arch="wormhole_n150", shape=shape, seed=1)
+    r2 = loomc.run(MATMUL, arch="wormhole_n150", shape=shape, seed=2)
+    assert np.array_equal(r0.outputs["c"], r1.outputs["c"])
+    assert not np.array_equal(r0.outputs["c"], r2.outputs["c"])
+    scheds = loomc.compile(MATMUL, arch="wormhole_n150", shape=shape, top_k=2)
+    assert len(scheds) == 2
+    r = loomc.run(MATMUL, arch="wormhole_n150", shape=shape, rank=1)
+    assert r.schedule.rank == 1 and r.schedule.values == scheds[1].values and r.passed
+    with loomc.Context() as c:
+        c.load_file(MATMUL)
+        c.set_arch("wormhole_n150")
+        for k, v in shape.items():
+            c.bind_shape(k, v)
+        c.compile(2)
+        with pytest.raises(loomc.Error) as e:
+            c.simulate(5)
+    assert str(e.value) == "loomc: error: loomc_simulate: no schedule 5; the compilation kept 2 (ranks 0 to 1)"
+
+
+def test_bad_inputs_are_refused():
+    shape = {"M": M, "N": N, "K": K}
+    with pytest.raises(loomc.Error) as e:
+        loomc.run(MATMUL, arch="wormhole_n150", shape=shape, inputs={"a": np.zeros((K, M), np.float32)})
+    assert str(e.value) == "loomc: error: input 'a' has shape (80, 64); the launch spec's tensor 'a' is (64, 80)"
+    with pytest.raises(loomc.Error) as e:
+        loomc.run(MATMUL, arch="wormhole_n150", shape=shape, inputs={"z": np.zeros(3)})
+    assert "'z'" in str(e.value) and "a, b" in str(e.value)
+    with pytest.raises(loomc.Error) as e:
+        loomc.run(MATMUL, arch="wormhole_n150", shape=shape, inputs={"c": np.zeros((M, N))})
+    assert "not an input" in str(e.value)
+    with pytest.raises(TypeError):
+        loomc.run(MATMUL, arch="wormhole_n150", shape=shape, inputs={"a": np.array(["x"] * (M * K)).reshape(M, K)})

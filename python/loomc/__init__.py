@@ -13,7 +13,8 @@ Two parts:
 """
 from ._spec import TensorSpec, launch, output, scratch, tensor
 from ._errors import Diagnostic, Error, InternalError, LibraryNotFoundError
-from ._context import Context, Launch, RunResult, Schedule, Tensor
+from ._results import Launch, RunResult, Schedule, Tensor
+from ._context import Context
 from ._api import compile, emit, lower, round_bf16, run
 from ._native import VERSION as __version__
 from ._native import library_path

@@ -3,14 +3,20 @@ kernel file at a shape for a chip, each in a Context of its own that is
 released before it returns; and round_bf16, the library's bf16 rounding in
 numpy.
 """
+from __future__ import annotations
+
 import dataclasses
+from typing import Any, Iterable, List, Mapping, Optional
 
 from ._context import Context, _numpy
+from ._results import RunResult, Schedule
 
 __all__ = ["compile", "run", "lower", "emit", "round_bf16"]
 
 
-def _context(path, arch, shape, const, kernel, include, fidelity, fmt, source, seed=None):
+def _context(path: Any, arch: Any, shape: Optional[Mapping[str, int]], const: Optional[Mapping[str, int]],
+             kernel: Optional[str], include: Iterable[Any], fidelity: Optional[str], fmt: Optional[str],
+             source: Optional[str], seed: Optional[int] = None) -> Context:
     """A Context set up as the command's options would set it up."""
     c = Context()
     try:
@@ -39,8 +45,10 @@ def _context(path, arch, shape, const, kernel, include, fidelity, fmt, source, s
     return c
 
 
-def compile(path, *, arch, shape=None, const=None, kernel=None, include=(), top_k=1, fidelity=None,
-            format=None, simulate=False, source=None):
+def compile(path: Any, *, arch: Any, shape: Optional[Mapping[str, int]] = None,
+            const: Optional[Mapping[str, int]] = None, kernel: Optional[str] = None, include: Iterable[Any] = (),
+            top_k: int = 1, fidelity: Optional[str] = None, format: Optional[str] = None, simulate: bool = False,
+            source: Optional[str] = None) -> List[Schedule]:
     """Schedule the kernel file `path` for the chip `arch` (a description's
     name, such as "wormhole_n150", or a YAML file) at the sizes `shape`
     ({"M": 512, ...}, every size of the launch spec) with the options or
@@ -62,8 +70,11 @@ def compile(path, *, arch, shape=None, const=None, kernel=None, include=(), top_
         return scheds
 
 
-def run(path, *, arch, shape=None, const=None, inputs=None, mode="functional", rank=0, seed=None, kernel=None,
-        include=(), fidelity=None, format=None, source=None):
+def run(path: Any, *, arch: Any, shape: Optional[Mapping[str, int]] = None,
+        const: Optional[Mapping[str, int]] = None, inputs: Optional[Mapping[str, Any]] = None,
+        mode: str = "functional", rank: int = 0, seed: Optional[int] = None, kernel: Optional[str] = None,
+        include: Iterable[Any] = (), fidelity: Optional[str] = None, format: Optional[str] = None,
+        source: Optional[str] = None) -> RunResult:
     """Compile the kernel file `path` as loomc.compile does and simulate its
     schedule `rank` (0: the best); a RunResult.
 
@@ -96,8 +107,10 @@ def run(path, *, arch, shape=None, const=None, inputs=None, mode="functional", r
         return c.simulate(rank, mode, inputs)
 
 
-def lower(path, *, arch, shape=None, const=None, rank=0, kernel=None, include=(), fidelity=None, format=None,
-          source=None):
+def lower(path: Any, *, arch: Any, shape: Optional[Mapping[str, int]] = None,
+          const: Optional[Mapping[str, int]] = None, rank: int = 0, kernel: Optional[str] = None,
+          include: Iterable[Any] = (), fidelity: Optional[str] = None, format: Optional[str] = None,
+          source: Optional[str] = None) -> List[str]:
     """The dataflow programs of schedule `rank` as text (`loomc sim` reads
     them), one per launch or fused pair of launches."""
     with _context(path, arch, shape, const, kernel, include, fidelity, format, source) as c:
@@ -106,8 +119,10 @@ def lower(path, *, arch, shape=None, const=None, rank=0, kernel=None, include=()
         return c.lower(rank)
 
 
-def emit(path, folder, *, arch, shape=None, const=None, rank=0, kernel=None, include=(), fidelity=None,
-         format=None, source=None):
+def emit(path: Any, folder: Any, *, arch: Any, shape: Optional[Mapping[str, int]] = None,
+         const: Optional[Mapping[str, int]] = None, rank: int = 0, kernel: Optional[str] = None,
+         include: Iterable[Any] = (), fidelity: Optional[str] = None, format: Optional[str] = None,
+         source: Optional[str] = None) -> None:
     """Write the TT-Metalium program of schedule `rank` into `folder`, as
     `loomc emit -o folder` does (docs/emit.md)."""
     with _context(path, arch, shape, const, kernel, include, fidelity, format, source) as c:
@@ -116,7 +131,7 @@ def emit(path, folder, *, arch, shape=None, const=None, rank=0, kernel=None, inc
         c.emit(rank, folder)
 
 
-def round_bf16(x):
+def round_bf16(x: Any) -> Any:
     """x rounded to bf16 as loomc rounds host data: to nearest, ties to
     even; a NaN stays NaN (made quiet); values past the largest bf16 by
     half a step or more become infinity. x is first converted to float32;
@@ -124,9 +139,10 @@ def round_bf16(x):
     np = _numpy()
     f = np.array(x, dtype=np.float32, copy=True)
     u = f.view(np.uint32)
-    nan = (u & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
-    lsb = (u >> np.uint32(16)) & np.uint32(1)
-    rounded = (u + np.uint32(0x7FFF) + lsb) & np.uint32(0xFFFF0000)
-    quiet = (u & np.uint32(0xFFFF0000)) | np.uint32(0x00400000)
-    u[...] = np.where(nan, quiet, rounded)
+    with np.errstate(over="ignore"):  # the sum wraps only for NaNs, which np.where replaces
+        nan = (u & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
+        lsb = (u >> np.uint32(16)) & np.uint32(1)
+        rounded = (u + np.uint32(0x7FFF) + lsb) & np.uint32(0xFFFF0000)
+        quiet = (u & np.uint32(0xFFFF0000)) | np.uint32(0x00400000)
+        u[...] = np.where(nan, quiet, rounded)
     return f

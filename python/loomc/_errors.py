@@ -2,7 +2,10 @@
 that carry them: Error (bad input), InternalError (a bug in loomc) and
 LibraryNotFoundError (no usable libloomc). Nothing here needs the library.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import Iterable, Optional
 
 __all__ = ["Diagnostic", "Error", "InternalError", "LibraryNotFoundError"]
 
@@ -18,12 +21,12 @@ class Diagnostic:
     and col (1-based; 0 when not known) and the message alone."""
 
     severity: str
-    file: object
+    file: Optional[str]
     line: int
     col: int
     message: str
 
-    def __str__(self):
+    def __str__(self) -> str:
         """As the loomc command prints it: file:line:col: error: message."""
         if self.severity == "internal":
             # the message says "internal error (a bug in loomc) ..." itself
@@ -42,7 +45,7 @@ class Error(Exception):
     is its first error, `file:line:col: error: message`, and file, line, col
     and message are that error's."""
 
-    def __init__(self, diagnostics):
+    def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
         self.diagnostics = list(diagnostics)
         first = self._first()
         self.file = first.file if first else None
@@ -51,13 +54,13 @@ class Error(Exception):
         self.message = first.message if first else "failed without a diagnostic"
         super().__init__(str(first) if first else f"loomc: error: {self.message}")
 
-    def _first(self):
+    def _first(self) -> Optional[Diagnostic]:
         for d in self.diagnostics:
             if d.severity in ("error", "internal"):
                 return d
         return self.diagnostics[0] if self.diagnostics else None
 
-    def report(self):
+    def report(self) -> str:
         """Every diagnostic of the call, one a line, as the command prints them."""
         return "\n".join(str(d) for d in self.diagnostics)
 

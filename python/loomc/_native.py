@@ -9,10 +9,13 @@ installed package (PREFIX/lib/python3/dist-packages/loomc); then the system's
 library path (ctypes.util.find_library, LD_LIBRARY_PATH). It is loaded once
 per process, on first use, so that `import loomc` needs no library.
 """
+from __future__ import annotations
+
 import ctypes
 import ctypes.util
 import os
 import threading
+from typing import List, Optional, Tuple
 
 from ._errors import LibraryNotFoundError
 
@@ -99,14 +102,14 @@ SIGNATURES = {
 }
 
 _lock = threading.Lock()
-_loaded = []  # [(CDLL, path)] once loaded
+_loaded: List[Tuple[ctypes.CDLL, str]] = []  # [(CDLL, path)] once loaded
 
 
-def _here():
+def _here() -> str:
     return os.path.dirname(os.path.abspath(__file__))
 
 
-def _installed_libdir():
+def _installed_libdir() -> Optional[str]:
     """The library folder `make install` wrote into _installed.py, or None."""
     try:
         from . import _installed
@@ -115,7 +118,7 @@ def _installed_libdir():
     return getattr(_installed, "LIBDIR", None)
 
 
-def candidates():
+def candidates() -> List[Tuple[str, str]]:
     """The files to try before the system's path, in order, each as (path,
     what it is): the source tree's build when this package is the source
     tree's python/loomc, then, for an installed package, the folder make
@@ -137,21 +140,33 @@ def candidates():
     return out
 
 
-def _open(path):
+def _open(path: str) -> ctypes.CDLL:
+    """Load the library at `path` (or by name through the dynamic loader)
+    and declare every function's signature. OSError when it does not load;
+    LibraryNotFoundError when it is another version or lacks a function of
+    the header."""
     lib = ctypes.CDLL(path)
-    for name, (res, args) in SIGNATURES.items():
-        f = getattr(lib, name)
-        f.restype = res
-        f.argtypes = args
-    got = lib.loomc_version().decode()
+    try:
+        version = lib.loomc_version
+    except AttributeError:
+        raise LibraryNotFoundError(f"loomc: {path} is not libloomc (it has no loomc_version)") from None
+    version.restype, version.argtypes = SIGNATURES["loomc_version"]
+    got = (version() or b"").decode("utf-8", "replace")
     if got != VERSION:
         raise LibraryNotFoundError(f"loomc: {path} is libloomc {got}; this package is for {VERSION} "
                                    f"(set {ENV} to a libloomc {VERSION}, or install the package and "
                                    "library of one build together)")
+    for name, (res, args) in SIGNATURES.items():
+        try:
+            f = getattr(lib, name)
+        except AttributeError:
+            raise LibraryNotFoundError(f"loomc: {path} (libloomc {got}) has no {name}") from None
+        f.restype = res
+        f.argtypes = args
     return lib
 
 
-def _search():
+def _search() -> Tuple[ctypes.CDLL, str]:
     """(CDLL, path) of the first usable library, or LibraryNotFoundError
     listing every place tried."""
     env = os.environ.get(ENV)
@@ -189,7 +204,7 @@ def _search():
                                " to the library file.")
 
 
-def library():
+def library() -> ctypes.CDLL:
     """The loaded library (loading it on first use)."""
     with _lock:
         if not _loaded:
@@ -197,7 +212,7 @@ def library():
         return _loaded[0][0]
 
 
-def library_path():
+def library_path() -> str:
     """The path or name the library was loaded from (loading it on first use)."""
     library()
     return _loaded[0][1]

@@ -6,13 +6,18 @@ definitions exist so that the same file also imports under Python and Triton:
 `scratch` return a TensorSpec that only describes the tensor (shape, dtype,
 role, row-major strides). Nothing here needs numpy or libloomc.
 """
+from __future__ import annotations
+
 import functools
 import operator
+from typing import Any, Callable, Iterable, Tuple, TypeVar
 
 __all__ = ["launch", "tensor", "output", "scratch", "TensorSpec"]
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def launch(fn):
+
+def launch(fn: F) -> F:
     """Mark `fn` as a launch spec for loomc; returns `fn` itself, unchanged."""
     return fn
 
@@ -26,16 +31,21 @@ class TensorSpec:
 
     __slots__ = ("shape", "dtype", "role")
 
-    def __init__(self, shape, dtype, role):
+    shape: Tuple[Any, ...]
+    dtype: Any
+    role: str
+
+    def __init__(self, shape: Iterable[Any], dtype: Any, role: str) -> None:
         self.shape = tuple(shape)
         self.dtype = dtype
         self.role = role
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
+        """The number of dimensions."""
         return len(self.shape)
 
-    def stride(self, dim):
+    def stride(self, dim: int) -> Any:
         """The step between neighbours along `dim` (negative counts from the end)."""
         n = len(self.shape)
         d = operator.index(dim)
@@ -45,20 +55,20 @@ class TensorSpec:
             raise IndexError(f"dimension {dim} out of range for a tensor of rank {n}")
         return functools.reduce(operator.mul, self.shape[d + 1:], 1)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"loomc.{'tensor' if self.role == 'input' else self.role}({self.shape!r}, {self.dtype!r})"
 
 
-def tensor(shape, dtype):
+def tensor(shape: Iterable[Any], dtype: Any) -> TensorSpec:
     """An input tensor in DRAM (loomc.tensor((M, K), tl.bfloat16))."""
     return TensorSpec(shape, dtype, "input")
 
 
-def output(shape, dtype):
+def output(shape: Iterable[Any], dtype: Any) -> TensorSpec:
     """An output tensor in DRAM."""
     return TensorSpec(shape, dtype, "output")
 
 
-def scratch(shape, dtype):
+def scratch(shape: Iterable[Any], dtype: Any) -> TensorSpec:
     """An intermediate tensor one launch writes and a later one reads."""
     return TensorSpec(shape, dtype, "scratch")

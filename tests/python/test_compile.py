@@ -1,7 +1,9 @@
-"""test_compile.py - loomc.compile and Context: the best schedules with
-their values, predicted cycles and explanations as the C API gives them,
-the launch spec's tensors, a job of two launches, and the figures the loomc
-command prints for the same kernel."""
+"""test_compile.py - loomc.compile, lower, emit and Context: the best
+schedules with their values, predicted cycles and explanations as the C API
+gives them, the launch spec's tensors, a job of two launches, and the loomc
+command of the same build printing the same schedule, explanation,
+programs, simulated cycles and emitted files."""
+import filecmp
 import math
 import os
 import re
@@ -10,9 +12,14 @@ import subprocess
 import pytest
 
 import loomc
-from conftest import CHIPS, MATMUL, ROOT
+from conftest import CHIPS, MATMUL, ROOT, SHAPE
 
-SHAPE = {"M": 64, "N": 96, "K": 80}
+ARGS = ["kernels/matmul.py", "--arch", "wormhole_n150", "--shape", ",".join(f"{k}={v}" for k, v in SHAPE.items())]
+
+
+def _stdout(command, *args):
+    """The loomc command's standard output, run from the source tree."""
+    return subprocess.run([command, *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout
 
 
 def _grid(launch, pid):
@@ -55,18 +62,20 @@ def test_simulate_adds_simulated_cycles():
         assert alone.schedule.values == s.values
 
 
-def test_context_lists_the_tensors():
-    with loomc.Context() as c:
-        c.load_file(MATMUL)
-        c.set_arch("wormhole_n150")
-        for k, v in SHAPE.items():
-            c.bind_shape(k, v)
-        assert c.tensors() == []  # nothing compiled yet
-        c.compile(1)
-        ts = {t.name: t for t in c.tensors()}
-    assert ts["a"] == loomc.Tensor("a", "input", "bf16", (64, 80), 64 * 80)
-    assert ts["b"] == loomc.Tensor("b", "input", "bf16", (80, 96), 80 * 96)
-    assert ts["c"] == loomc.Tensor("c", "output", "f32", (64, 96), 64 * 96)
+def test_context_lists_the_tensors(matmul_context):
+    c = matmul_context
+    assert c.tensors() == [] and c.schedules() == []  # nothing compiled yet
+    c.compile(1)
+    ts = {t.name: t for t in c.tensors()}
+    m, n, k = SHAPE["M"], SHAPE["N"], SHAPE["K"]
+    assert ts["a"] == loomc.Tensor("a", "input", "bf16", (m, k), m * k)
+    assert ts["b"] == loomc.Tensor("b", "input", "bf16", (k, n), k * n)
+    assert ts["c"] == loomc.Tensor("c", "output", "f32", (m, n), m * n)
+    assert list(ts) == ["a", "b", "c"]  # the spec's order
+    # a change of what to compile drops the compilation
+    c.bind_shape("M", 2 * m)
+    assert c.tensors() == [] and c.schedules() == []
+    assert c.compile(1)[0].values["M"] == 2 * m
 
 
 def test_pinned_constexpr_and_fidelity_are_passed():
@@ -97,32 +106,34 @@ def test_source_text_and_kernel_selection():
     assert "nothing_of_that_name" in str(e.value)
 
 
-def test_lower_and_emit(tmp_path):
-    progs = loomc.lower(MATMUL, arch="wormhole_n150", shape=SHAPE)
-    assert len(progs) == 1 and "matmul_kernel" in progs[0]
-    loomc.emit(MATMUL, str(tmp_path), arch="wormhole_n150", shape=SHAPE)
-    assert os.path.isfile(tmp_path / "CMakeLists.txt")
+def test_the_same_as_the_command(command, tmp_path):
+    """The command and the package, on the same build, give the same
+    schedule, predicted cycles, explanation, lowered program, simulated
+    cycles (the program the package lowers, simulated by `loomc sim`) and
+    emitted files."""
+    report = _stdout(command, "compile", *ARGS, "--explain")
+    best = loomc.compile(MATMUL, arch="wormhole_n150", shape=SHAPE)[0]
+    assert report.endswith(best.explanation) and len(best.explanation) > 100
+    assert int(re.search(r"^predicted: (\d+) cycles", report, re.M).group(1)) == best.predicted_cycles
+    blocks = dict((k, int(v)) for k, v in re.findall(r"\b(BLOCK_[MNK])=(\d+)", report))
+    assert len(blocks) == 3 and {k: best.values[k] for k in blocks} == blocks
 
-
-def _command():
-    cmd = os.environ.get("LOOMC_TEST_COMMAND")
-    if not cmd:
-        pytest.skip("LOOMC_TEST_COMMAND (the loomc command of the same build) is not set")
-    return cmd
-
-
-def test_the_same_figures_as_the_command():
-    """The command and the package, on the same build, print the same
-    schedule, predicted cycles and simulated cycles."""
-    args = ["kernels/matmul.py", "--arch", "wormhole_n150", "--shape", "M=64,N=96,K=80"]
-    out = subprocess.run([_command(), "run"] + args + ["--timing-only"], cwd=ROOT, capture_output=True,
-                         text=True, check=True).stdout
-    sim = float(re.search(r"^simulated cycles\s+(\d+)", out, re.M).group(1))
-    out = subprocess.run([_command(), "compile"] + args, cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout
-    predicted = int(re.search(r"^predicted: (\d+) cycles", out, re.M).group(1))
-    blocks = dict((k, int(v)) for k, v in re.findall(r"\b(BLOCK_[MNK])=(\d+)", out))
+    programs = loomc.lower(MATMUL, arch="wormhole_n150", shape=SHAPE)
+    assert len(programs) == 1 and "matmul_kernel" in programs[0]
+    printed = _stdout(command, "run", *ARGS, "--timing-only", "--print")
+    assert printed.startswith(programs[0])
+    df = tmp_path / "matmul.df"
+    df.write_text(programs[0])
+    sim = _stdout(command, "sim", str(df), "--arch", "wormhole_n150", "--timing-only")
+    simulated = int(re.search(r"^simulated cycles\s+(\d+)", sim, re.M).group(1))
     r = loomc.run(MATMUL, arch="wormhole_n150", shape=SHAPE, mode="timing")
-    assert abs(r.simulated_cycles - sim) <= 0.5  # the command prints whole cycles
-    assert r.schedule.predicted_cycles == predicted
-    assert {k: r.schedule.values[k] for k in blocks} == blocks
+    assert abs(r.simulated_cycles - simulated) <= 0.5  # the command prints whole cycles
+    assert r.schedule == best and r.programs == 1
+
+    loomc.emit(MATMUL, tmp_path / "py", arch="wormhole_n150", shape=SHAPE)
+    _stdout(command, "emit", *ARGS, "-o", str(tmp_path / "cmd"))
+    files = sorted(os.path.relpath(os.path.join(d, f), tmp_path / "cmd")
+                   for d, _, fs in os.walk(tmp_path / "cmd") for f in fs)
+    assert "CMakeLists.txt" in files and "host.cpp" in files
+    match, mismatch, errors = filecmp.cmpfiles(tmp_path / "cmd", tmp_path / "py", files, shallow=False)
+    assert (mismatch, errors) == ([], []) and len(match) == len(files)

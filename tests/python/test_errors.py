@@ -118,3 +118,43 @@ def test_closed_context():
     c.close()  # twice is fine
     with pytest.raises(ValueError):
         c.load_file(MATMUL)
+
+
+def test_values_ctypes_would_mangle_are_refused(matmul_context):
+    """ctypes cuts a string at a NUL and wraps an integer that does not fit;
+    the package refuses both before the library sees them."""
+    c = matmul_context
+    with pytest.raises(ValueError, match="NUL"):
+        c.bind_shape("M\0N", 64)
+    with pytest.raises(ValueError, match="NUL"):
+        c.load_file(MATMUL + "\0.txt")
+    with pytest.raises(OverflowError):
+        c.bind_shape("M", 2 ** 64 + 64)  # would wrap to 64
+    with pytest.raises(OverflowError):
+        c.bind_const("BLOCK_M", -2 ** 63 - 1)
+    with pytest.raises(OverflowError):
+        c.set_seed(-1)
+    with pytest.raises(OverflowError):
+        c.simulate(2 ** 32)
+    with pytest.raises(ValueError, match="top_k"):
+        c.compile(0)
+    with pytest.raises(TypeError):
+        c.set_arch(3)
+    with pytest.raises(TypeError):
+        c.simulate(0, "functional", [("a", 1)])
+    # none of it reached the library: the bindings are what the fixture made
+    assert c.compile(1)[0].values["M"] == 64
+    c.set_seed(2 ** 64 - 1)  # the whole unsigned range is taken
+    c.bind_shape("M", 2 ** 63 - 1)  # and the whole signed one, for loomc to judge
+    with pytest.raises(loomc.Error):
+        c.compile(1)
+
+
+def test_a_user_error_leaves_the_context_usable(matmul_context):
+    c = matmul_context
+    with pytest.raises(loomc.Error) as e:
+        c.set_arch("no_such_chip")
+    assert c.diagnostics == e.value.diagnostics and c.diagnostics[0].severity == "error"
+    c.set_arch("blackhole_p150")
+    assert c.diagnostics == []
+    assert c.compile(1)[0].predicted_cycles > 0

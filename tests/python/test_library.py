@@ -1,8 +1,9 @@
 """test_library.py - the package and its library: `import loomc` needs
 neither the library nor numpy; the library is the one expected (the build
-under test, or the installed tree's); LOOMC_LIBRARY and a missing library
-give a message that says where loomc looked; the ctypes structures match
-the header's layout; contexts in threads."""
+under test, or the installed tree's); LOOMC_LIBRARY, a missing library, one
+of another version and one without the header's functions give a message
+that says what is wrong; the ctypes structures match the header's layout;
+contexts in threads, and one context shared by threads."""
 import os
 import re
 import shutil
@@ -163,3 +164,52 @@ def test_contexts_in_threads():
     for t in threads:
         t.join()
     assert together == alone
+
+
+def test_one_context_shared_by_threads(matmul_context):
+    """Calls on one Context from several threads take turns (the C API
+    forbids overlapping calls on a context): each gets what it would alone."""
+    c = matmul_context
+    alone = c.simulate(0, "functional").outputs["c"].tobytes(), c.compile(2)[1].values
+    got, errors = [], []
+
+    def work():
+        try:
+            for _ in range(3):
+                got.append((c.simulate(0, "functional").outputs["c"].tobytes(), c.compile(2)[1].values))
+        except Exception as e:  # reported below: a thread's exception is not the test's
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and got == [alone] * 9
+
+
+STUB_C = r"""
+const char *loomc_version(void) { return VERSION; }
+"""
+
+
+@pytest.mark.parametrize("version,message", [
+    ("9.9.9", "is libloomc 9.9.9; this package is for "),
+    (loomc.__version__, f"(libloomc {loomc.__version__}) has no loomc_ctx_new"),
+])
+def test_a_library_of_another_version_or_incomplete_is_refused(tmp_path, version, message):
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not cc:
+        pytest.skip("no C compiler")
+    src = tmp_path / "stub.c"
+    src.write_text(STUB_C)
+    lib = tmp_path / "libloomc.so.0"
+    subprocess.run([cc, "-shared", "-fPIC", f'-DVERSION="{version}"', str(src), "-o", str(lib)], check=True)
+    code = ("import loomc\n"
+            "try:\n"
+            "    loomc.Context()\n"
+            "except loomc.LibraryNotFoundError as e:\n"
+            "    print(e)\n")
+    rc, out = _python(code, {"LOOMC_LIBRARY": str(lib), "PYTHONPATH": os.path.dirname(PACKAGE)})
+    assert rc == 0, out
+    assert out.startswith(f"loomc: {lib} ") and message in out

@@ -1,7 +1,12 @@
 """test_run.py - loomc.run: functional simulation on the test's own numpy
-inputs compared with a numpy reference, bf16 as float32 values (the
-library's rounding and loomc.round_bf16 agree bit for bit), bf16 outputs,
-timing-only runs, ranks, seeds, and inputs loomc must refuse."""
+inputs compared with numpy references within bounds derived from the
+chip's arithmetic (matmul, an element-wise chain, softmax, layernorm, a
+two-launch reduction through a scratch tensor, flash decode), bf16 as
+float32 values (the library's rounding and loomc.round_bf16 agree bit for
+bit), timing-only runs, ranks, seeds, inputs loomc must refuse, and the
+command's own inputs and outputs reproduced bit for bit."""
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -147,3 +152,133 @@ def test_bad_inputs_are_refused():
     assert "not an input" in str(e.value)
     with pytest.raises(TypeError):
         loomc.run(MATMUL, arch="wormhole_n150", shape=shape, inputs={"a": np.array(["x"] * (M * K)).reshape(M, K)})
+
+
+# The SFPU's fast exp and exp2, which tl.exp and tl.exp2 run in, are within
+# 3.12% of the exact value (docs/numerics.md, "SFPU: exact and approximate exp")
+EXP_ERROR = 0.0313
+
+
+def test_softmax_matches_numpy():
+    """Each weight is an approximate exp over a sum of them: within a factor
+    (1 + d) / (1 - d) of numpy's softmax, d the exp's relative error."""
+    rng = np.random.default_rng(21)
+    x = (rng.standard_normal((37, 200)) * 2).astype(np.float32)
+    r = loomc.run(f"{ROOT}/tests/kernels/ptr_softmax.py", kernel="softmax", arch="wormhole_n150",
+                  shape={"M": 37, "N": 200}, inputs={"x": x})
+    y = r.outputs["y"]
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    ref = e / e.sum(axis=1, keepdims=True)
+    rel = (1 + EXP_ERROR) / (1 - EXP_ERROR) - 1 + 2 ** -20  # fp32's share is far below 2^-20 here
+    assert y.shape == x.shape and np.all(np.abs(y - ref) <= rel * ref)
+    assert np.all(np.abs(y.sum(axis=1) - 1) <= rel)
+    # the bound is far below what the test tells apart: a row-sum not taken
+    # along the row, or the uniform distribution
+    assert np.max(np.abs(ref - 1 / x.shape[1]) / ref) > 10 * rel
+    assert r.checked and r.passed
+
+
+def test_layernorm_matches_numpy():
+    """mean and rstd (f32 outputs) within fp32 summation bounds of numpy's
+    in float64; y (bf16) within half a bf16 step of the float64 formula
+    plus the error that mean and rstd carry into it."""
+    rng = np.random.default_rng(4)
+    m, n = 40, 300
+    x = loomc.round_bf16(rng.standard_normal((m, n)) * 3 + 1)
+    w = rng.standard_normal(n).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    r = loomc.run(f"{ROOT}/tests/kernels/ptr_layernorm.py", arch="wormhole_n150", shape={"M": m, "N": n},
+                  inputs={"x": x, "w": w, "b": b})
+    assert set(r.outputs) == {"y", "mean", "rstd"}
+    x64 = x.astype(np.float64)
+    mu = x64.mean(axis=1)
+    rstd = 1 / np.sqrt(x64.var(axis=1) + 1e-5)  # the launch spec's eps
+    u = 2.0 ** -24
+    # n fp32 additions of one sign or the other, and a division
+    d_mu = n * u * np.abs(x64).mean(axis=1) + u * np.abs(mu)
+    # a sum of n squares (one sign), the division, the square root, the reciprocal
+    d_rstd = (n + 4) * u * rstd
+    assert np.all(np.abs(r.outputs["mean"] - mu) <= d_mu)
+    assert np.all(np.abs(r.outputs["rstd"] - rstd) <= d_rstd)
+    xc = x64 - mu[:, None]
+    ref = xc * rstd[:, None] * w + b
+    carried = np.abs(w) * (np.abs(xc) * d_rstd[:, None] + rstd[:, None] * d_mu[:, None])
+    carried += 4 * u * (np.abs(xc) * rstd[:, None] * np.abs(w) + np.abs(b))
+    y = r.outputs["y"]
+    assert not np.any(y.view(np.uint32) & 0xFFFF)  # bf16 values
+    assert np.all(np.abs(y - ref) <= 2 ** -8 * (np.abs(ref) + carried) + carried)
+
+
+def test_two_launches_through_a_scratch_tensor():
+    """splitk_sum: partial row sums into a scratch tensor, then their total.
+    Only the output comes back; it is the row sums within the fp32 bound."""
+    rng = np.random.default_rng(8)
+    m, k = 64, 1024
+    x = loomc.round_bf16(rng.standard_normal((m, k)))
+    r = loomc.run(f"{ROOT}/tests/kernels/splitk_sum.py", kernel="splitk_sum", arch="wormhole_n150",
+                  shape={"M": m, "K": k}, inputs={"x": x})
+    assert [la.kernel for la in r.schedule.launches] == ["partial_sums", "total"]
+    assert {t.name: t.role for t in r.tensors} == {"x": "input", "part": "scratch", "out": "output"}
+    assert set(r.outputs) == {"out"} and r.outputs["out"].shape == (1, m)
+    x64 = x.astype(np.float64)
+    assert np.all(np.abs(r.outputs["out"][0] - x64.sum(axis=1)) <= k * 2.0 ** -24 * np.abs(x64).sum(axis=1))
+
+
+def test_flash_decode_attends_where_the_test_points():
+    """Grouped-query decode attention (two launches: the splits, then their
+    combination) on inputs whose answer the test knows: each query head is a
+    multiple of one key of its kv head, so its softmax is one-hot up to a
+    tail the test computes, and its output is that key's value row. An
+    error of the approximate exp changes a weight by 3%, which moves the
+    output by at most 3% of the tail; picking the wrong head, batch, key
+    or split moves it by a whole value row."""
+    rng = np.random.default_rng(9)
+    B, H, HKV, S, D = 2, 4, 2, 256, 64
+    group = H // HKV
+    k = loomc.round_bf16(rng.standard_normal((B, HKV, S, D)))
+    v = loomc.round_bf16(rng.standard_normal((B, HKV, S, D)))
+    pos = rng.permutation(S)[:B * H].reshape(B, H)  # distinct keys, in different splits
+    kv_of = np.arange(H) // group  # query head h reads kv head h // group
+    q = np.stack([4 * k[b, kv_of, pos[b]] for b in range(B)])  # a power of two: still bf16 values
+    want = np.stack([v[b, kv_of, pos[b]] for b in range(B)])
+    # the test's own precondition: the pointed-at key wins by far
+    scores = np.einsum("bhd,bhsd->bhs", q.astype(np.float64), k[:, kv_of].astype(np.float64)) / np.sqrt(D)
+    gap = np.take_along_axis(scores, pos[..., None], axis=2) - scores
+    tail = np.exp(-gap).sum(axis=2) - 1  # the other keys' share, relative to the pointed one's
+    assert np.all(np.argmax(scores, axis=2) == pos) and tail.max() < 1e-4
+    r = loomc.run(f"{ROOT}/kernels/flash_decode.py", arch="wormhole_n150",
+                  shape={"B": B, "H": H, "HKV": HKV, "S": S, "D": D}, inputs={"q": q, "k": k, "v": v},
+                  fidelity="HiFi4")
+    assert [la.kernel for la in r.schedule.launches] == ["decode_split", "decode_combine"]
+    o = r.outputs["o"]
+    assert set(r.outputs) == {"o"} and o.shape == (B, H, D)
+    # the tail moves the output by at most 1.07 tail 2 max|v|; the weight is
+    # rounded to bf16 before it multiplies V and the output is rounded to
+    # bf16: two half steps of bf16
+    spread = 1.07 * tail[..., None] * 2 * np.abs(v).max()
+    assert np.all(np.abs(o - want) <= 2 * 2 ** -8 * np.abs(want) + spread + 2 ** -20)
+    assert r.checked and r.passed
+
+
+def _saved(folder, name, shape):
+    """A tensor `loomc run --save-data` wrote (float32 rows x columns)."""
+    a = np.fromfile(folder / f"{name}.f32", dtype="<f4")
+    assert a.size == np.prod(shape)  # the test's shapes are whole tiles: no padding
+    return a.reshape(shape)
+
+
+def test_the_same_values_as_the_command(command, tmp_path):
+    """The command's pseudo-random inputs and simulated outputs (its
+    --save-data files) are the package's bit for bit: with the same seed,
+    and with the command's inputs passed in as numpy arrays."""
+    shape = {"M": 64, "N": 96, "K": 128}
+    subprocess.run([command, "run", "kernels/matmul.py", "--arch", "wormhole_n150", "--shape", "M=64,N=96,K=128",
+                    "--check", "--seed", "3", "--save-data", str(tmp_path)], cwd=ROOT, check=True,
+                   capture_output=True)
+    a = _saved(tmp_path / "inputs", "a", (64, 128))
+    b = _saved(tmp_path / "inputs", "b", (128, 96))
+    c = _saved(tmp_path / "simulated", "c", (64, 96))
+    seeded = loomc.run(MATMUL, arch="wormhole_n150", shape=shape, seed=3)
+    given = loomc.run(MATMUL, arch="wormhole_n150", shape=shape, inputs={"a": a, "b": b})
+    assert np.array_equal(seeded.outputs["c"], c) and np.array_equal(given.outputs["c"], c)
+    assert seeded.simulated_cycles == given.simulated_cycles

@@ -13,6 +13,7 @@ for the installed tree, LOOMC_TEST_INCLUDE (its include folder).
 import ast
 import importlib.util
 import os
+import subprocess
 import sys
 import types
 
@@ -179,3 +180,12 @@ def command():
     if not cmd:
         pytest.skip("LOOMC_TEST_COMMAND (the loomc command of the same build) is not set")
     return cmd
+
+
+def run_command(command, *args):
+    """Run the loomc command from the source tree's root; its standard
+    output (CalledProcessError when it fails). A sanitizer build's command
+    carries its own runtime: the one tests/python.sh preloads into Python
+    is not passed on to it (ASan refuses a second runtime)."""
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    return subprocess.run([command, *args], cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout

@@ -7,19 +7,14 @@ import filecmp
 import math
 import os
 import re
-import subprocess
 
 import pytest
 
 import loomc
-from conftest import CHIPS, MATMUL, ROOT, SHAPE
+from conftest import CHIPS, MATMUL, ROOT, SHAPE, run_command
 
 ARGS = ["kernels/matmul.py", "--arch", "wormhole_n150", "--shape", ",".join(f"{k}={v}" for k, v in SHAPE.items())]
 
-
-def _stdout(command, *args):
-    """The loomc command's standard output, run from the source tree."""
-    return subprocess.run([command, *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout
 
 
 def _grid(launch, pid):
@@ -111,7 +106,7 @@ def test_the_same_as_the_command(command, tmp_path):
     schedule, predicted cycles, explanation, lowered program, simulated
     cycles (the program the package lowers, simulated by `loomc sim`) and
     emitted files."""
-    report = _stdout(command, "compile", *ARGS, "--explain")
+    report = run_command(command, "compile", *ARGS, "--explain")
     best = loomc.compile(MATMUL, arch="wormhole_n150", shape=SHAPE)[0]
     assert report.endswith(best.explanation) and len(best.explanation) > 100
     assert int(re.search(r"^predicted: (\d+) cycles", report, re.M).group(1)) == best.predicted_cycles
@@ -120,18 +115,18 @@ def test_the_same_as_the_command(command, tmp_path):
 
     programs = loomc.lower(MATMUL, arch="wormhole_n150", shape=SHAPE)
     assert len(programs) == 1 and "matmul_kernel" in programs[0]
-    printed = _stdout(command, "run", *ARGS, "--timing-only", "--print")
+    printed = run_command(command, "run", *ARGS, "--timing-only", "--print")
     assert printed.startswith(programs[0])
     df = tmp_path / "matmul.df"
     df.write_text(programs[0])
-    sim = _stdout(command, "sim", str(df), "--arch", "wormhole_n150", "--timing-only")
+    sim = run_command(command, "sim", str(df), "--arch", "wormhole_n150", "--timing-only")
     simulated = int(re.search(r"^simulated cycles\s+(\d+)", sim, re.M).group(1))
     r = loomc.run(MATMUL, arch="wormhole_n150", shape=SHAPE, mode="timing")
     assert abs(r.simulated_cycles - simulated) <= 0.5  # the command prints whole cycles
     assert r.schedule == best and r.programs == 1
 
     loomc.emit(MATMUL, tmp_path / "py", arch="wormhole_n150", shape=SHAPE)
-    _stdout(command, "emit", *ARGS, "-o", str(tmp_path / "cmd"))
+    run_command(command, "emit", *ARGS, "-o", str(tmp_path / "cmd"))
     files = sorted(os.path.relpath(os.path.join(d, f), tmp_path / "cmd")
                    for d, _, fs in os.walk(tmp_path / "cmd") for f in fs)
     assert "CMakeLists.txt" in files and "host.cpp" in files

@@ -5,13 +5,11 @@ two-launch reduction through a scratch tensor, flash decode), bf16 as
 float32 values (the library's rounding and loomc.round_bf16 agree bit for
 bit), timing-only runs, ranks, seeds, inputs loomc must refuse, and the
 command's own inputs and outputs reproduced bit for bit."""
-import subprocess
-
 import numpy as np
 import pytest
 
 import loomc
-from conftest import CHIPS, MATMUL, ROOT
+from conftest import CHIPS, MATMUL, ROOT, run_command
 
 M, N, K = 64, 96, 80
 
@@ -272,9 +270,8 @@ def test_the_same_values_as_the_command(command, tmp_path):
     --save-data files) are the package's bit for bit: with the same seed,
     and with the command's inputs passed in as numpy arrays."""
     shape = {"M": 64, "N": 96, "K": 128}
-    subprocess.run([command, "run", "kernels/matmul.py", "--arch", "wormhole_n150", "--shape", "M=64,N=96,K=128",
-                    "--check", "--seed", "3", "--save-data", str(tmp_path)], cwd=ROOT, check=True,
-                   capture_output=True)
+    run_command(command, "run", "kernels/matmul.py", "--arch", "wormhole_n150", "--shape", "M=64,N=96,K=128",
+                "--check", "--seed", "3", "--save-data", str(tmp_path))
     a = _saved(tmp_path / "inputs", "a", (64, 128))
     b = _saved(tmp_path / "inputs", "b", (128, 96))
     c = _saved(tmp_path / "simulated", "c", (64, 96))

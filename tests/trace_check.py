@@ -126,9 +126,10 @@ def check_flows(events, tracks):
             t[ph] = ns(e["ts"], "ts of flow %s" % fid)
             key = (e["pid"], e.get("tid"))
             sl = starts.get(key, [])
+            # slices of a track do not overlap: the one that starts last at or before ts is the only
+            # one that can hold it
             i = bisect.bisect_right(sl, (t[ph], float("inf"), "")) - 1
-            # the slice that starts last at or before ts, and any before it that still lasts
-            if e["pid"] == 0 or not any(a <= t[ph] <= b for a, b, _ in sl[max(0, i - 8):i + 1]):
+            if e["pid"] == 0 or i < 0 or not sl[i][0] <= t[ph] <= sl[i][1]:
                 errors.append("flow %s: its '%s' at %d ns is in no slice of pid %s tid %s"
                               % (fid, ph, t[ph], e["pid"], e.get("tid")))
         if pair["f"].get("bp") != "e":

@@ -138,9 +138,11 @@ bool bench_parse_trials(const char *text, int64_t *out, int *n, size_t *at, cons
             break;
         s = c + 1;
     }
+    if (*n > 0)
+        return true;
     *at = 0;
     *why = "expected trial counts such as 10,100,1000";
-    return *n > 0;
+    return false;
 }
 
 static bool parse_trials(pctx *p, const tok *t, int64_t *out, int *n)

@@ -167,13 +167,15 @@ static int run_job(const cli_kernel_opts *ko, const run_args *ra, drv_job_opts *
     /* --trace - (or --profile-csv -): that file has standard output, the
        report goes to stderr */
     FILE *trace = ra->trace ? cli_output_open("run", ra->trace) : NULL;
-    FILE *prof = ra->profile && (trace || !ra->trace) ? cli_output_open("run", ra->profile) : NULL;
-    FILE *rep = cli_is_stdout(ra->trace) || cli_is_stdout(ra->profile) ? stderr : stdout;
-    if ((ra->trace && !trace) || (ra->profile && !prof)) {
+    if (ra->trace && !trace)
+        return LOOMC_EUSER;
+    FILE *prof = ra->profile ? cli_output_open("run", ra->profile) : NULL;
+    if (ra->profile && !prof) {
         if (trace)
             cli_output_close("run", ra->trace, trace);
         return LOOMC_EUSER;
     }
+    FILE *rep = cli_is_stdout(ra->trace) || cli_is_stdout(ra->profile) ? stderr : stdout;
     jo->run.run = (sched_run_opts){.arch = arch, .check = ra->check, .timing_only = ra->timing_only,
                                    .exact_exp = ra->exact_exp, .trace_file = trace, .seed = ra->seed,
                                    .programs = ra->print ? &progs : NULL, .profile_file = prof};

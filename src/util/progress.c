@@ -22,9 +22,11 @@
 static double first_after(void)
 {
     const char *s = getenv("LOOMC_PROGRESS_DELAY");
+    if (!s || !*s)
+        return FIRST_AFTER;
     char *end;
-    double v = s && *s ? strtod(s, &end) : FIRST_AFTER;
-    return s && *s && (*end || !(v >= 0)) ? FIRST_AFTER : v;
+    double v = strtod(s, &end);
+    return *end || !(v >= 0) ? FIRST_AFTER : v; /* not a number of seconds: the default */
 }
 
 double lm_wall_seconds(void)

@@ -153,8 +153,12 @@ bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_op
             lm_error_plain(d, "--schedule %s: %s", org->name, ds->ttnn->why);
         else if (org->explain)
             ttnn_pick_explain_print(org->explain, ds->ttnn, ds->job.k);
-    } else if (org->explain && !manual) {
+    } else if (org->explain && !manual && ds->result.ntop > 0) {
         sched_explain(org->explain, &ds->job, &ds->result, r->sym, &r->arena);
+    } else if (org->explain && org->kind == DRV_ORIGIN_PLAN) {
+        /* the plan holds the values, not the solver's reasons for them */
+        lm_buf_printf(org->explain, "the schedule of plan file %s, as written there; `loomc compile --explain` "
+                      "gives the solver's reasons for a schedule it chooses\n", org->name);
     }
     for (int l = 0; l < n && ok; l++) {
         sched_schedule *s = &ds->run[l];

@@ -49,7 +49,7 @@ int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const
             sim_result_free(r);
             return LOOMC_EUSER;
         }
-    if (o->save_data && !drv_save_cb_counts(o->save_data, 0, r, o->diag)) {
+    if (o->save_data && !drv_save_cb_counts(o->save_data, 0, p, r, o->diag)) {
         sim_result_free(r);
         return LOOMC_EUSER;
     }

@@ -29,6 +29,12 @@ static const df_field f_cbop[] = {
     F("cb", CB, cb, REQ, NULL),
     F("n", EXPR, n, REQ, NULL),
 };
+/* Two CBs of one format and size, as a compute kernel's two names for a
+ * running value's current and next copy (docs/dataflow.md). */
+static const df_field f_cb_swap[] = {
+    F("a", CB, cb, REQ, NULL),
+    F("b", CB, cb_b, REQ, NULL),
+};
 static const df_field f_read[] = {
     F("tensor", TENSOR, tensor, REQ, NULL),
     F("row", EXPR, row, REQ, NULL),
@@ -306,6 +312,7 @@ const df_opinfo df_ops[DF_NOPS] = {
     [DF_TRANSPOSE] = {"transpose", FIELDS(f_transpose), DF_ENGINE_COMPUTE},
     [DF_SEND_ELEMS] = {"send_elems", FIELDS(f_send_elems), DF_ENGINE_DM},
     [DF_CHAIN] = {"chain", FIELDS(f_chain), DF_ENGINE_COMPUTE},
+    [DF_CB_SWAP] = {"cb_swap", FIELDS(f_cb_swap), DF_ENGINE_COMPUTE},
 };
 
 static const df_opinfo step_ops[] = {
@@ -703,10 +710,16 @@ static int add_slot(df_program *p, df_class *c, const char *name)
     return c->nslots - 1;
 }
 
+const char *const df_support_names[DF_NSUPPORT] = {"scaler", "fold", "iota"};
+const arch_format df_support_format[DF_NSUPPORT] = {ARCH_BF16, ARCH_FP32, ARCH_FP32};
+const int df_support_pages[DF_NSUPPORT] = {1, 1, 2};
+
 df_class *df_add_class(df_program *p, const char *name, const df_expr *x0, const df_expr *y0,
                        const df_expr *x1, const df_expr *y1, lm_loc loc)
 {
     df_class c = {0};
+    for (int k = 0; k < DF_NSUPPORT; k++)
+        c.support[k] = -1;
     c.name = lm_arena_strdup(&p->arena, name);
     c.x0_e = x0;
     c.y0_e = y0;

@@ -120,7 +120,8 @@ typedef enum df_bcast { DF_BC_NONE, DF_BC_COL, DF_BC_ROW, DF_BC_SCALAR, DF_NBCAS
     X(WRITE_ELEMS, "write_elems") /* block element (er + i, ec + j) -> tensor element (row + i*rstride, col + j) */ \
     X(TRANSPOSE, "transpose")   /* a -> out: rows x cols tiles to cols x rows, each tile transposed */ \
     X(SEND_ELEMS, "send_elems") /* block element (er + i, ec + j) of cb -> core (x, y) cb dcb, its reserved block element (der + i, dec + j) */ \
-    X(CHAIN, "chain")           /* a -> out: rows x cols tiles unpacked once, its steps applied in Dst, packed once */
+    X(CHAIN, "chain")           /* a -> out: rows x cols tiles unpacked once, its steps applied in Dst, packed once */ \
+    X(CB_SWAP, "cb_swap")       /* cb cb_b: from here on this kernel's references to the two CBs trade places */
 
 typedef enum df_op {
 #define X(e, s) DF_##e,
@@ -240,6 +241,17 @@ typedef struct df_kernel {
     int nbody;
 } df_kernel;
 
+/* CBs a card's compute kernel needs beside those its ops name: the unit
+ * tile its row reductions scale by (bf16, 1 page), the page a folded row
+ * sum goes through (fp32, 1 page), the two index tiles its masks compare
+ * (fp32, 2 pages). A class that names them declares them as CBs, so that
+ * they take L1 on the simulated chip as on the card; the simulator's ops do
+ * without them (docs/dataflow.md, docs/emit.md). */
+typedef enum df_support { DF_SUP_SCALER, DF_SUP_FOLD, DF_SUP_IOTA, DF_NSUPPORT } df_support;
+extern const char *const df_support_names[DF_NSUPPORT];   /* class keys: "scaler", "fold", "iota" */
+extern const arch_format df_support_format[DF_NSUPPORT];
+extern const int df_support_pages[DF_NSUPPORT];
+
 typedef struct df_class {
     const char *name;
     const df_expr *x0_e, *y0_e, *x1_e, *y1_e;
@@ -254,6 +266,7 @@ typedef struct df_class {
     df_kernel kernels[DF_NKERNELS];
     arch_fidelity fidelity;  /* matrix engine fidelity of the compute kernel */
     bool fp32_acc;           /* Dst in 32-bit mode (half the tiles) */
+    int support[DF_NSUPPORT];/* CB ids of the card's support CBs, -1: none (df_support) */
     lm_loc loc;
 } df_class;
 

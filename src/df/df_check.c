@@ -371,6 +371,96 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
     }
 }
 
+/* The two names of a swap stand for each other's pages from then on, so
+ * every op that uses either must find the same ring under both. */
+static void check_swap(const vctx *v, const df_stmt *s)
+{
+    const df_cb *a = find_cb(v->c, s->cb), *b = find_cb(v->c, s->cb_b);
+    if (s->cb == s->cb_b)
+        lm_error(v->d, s->loc, "cb_swap of CB %d with itself", s->cb);
+    else if (a && b && (a->format != b->format || a->pages != b->pages))
+        lm_error(v->d, s->loc, "cb_swap: CB %d (%lld %s pages) and CB %d (%lld %s pages) must have one format and "
+                 "size", a->id, (long long)a->pages, df_format_name(a->format), b->id, (long long)b->pages,
+                 df_format_name(b->format));
+}
+
+/* Whether statement s (or a step of it) names CB id. */
+static bool names_cb(const df_stmt *s, int id)
+{
+    if (s->cb == id || s->cb_b == id || (s->op != DF_SEND_ELEMS && s->cb_out == id))
+        return true;
+    for (int k = 0; k < s->nbody; k++)
+        if (names_cb(s->body[k], id))
+            return true;
+    return false;
+}
+
+/* The first statement of body (at any depth) that names CB id. */
+static const df_stmt *find_use(df_stmt *const *body, int n, int id)
+{
+    for (int j = 0; j < n; j++) {
+        const df_stmt *s = body[j];
+        if (names_cb(s, id))
+            return s;
+        const df_stmt *in = s->op == DF_FOR ? find_use(s->body, s->nbody, id) : NULL;
+        if (in)
+            return in;
+    }
+    return NULL;
+}
+
+/* A swap renames CBs in its own kernel only: the other kernels of the
+ * class would reach the other ring, so they must not use either CB. */
+static void check_swap_scope(const df_class *c, int k, df_stmt *const *body, int n, lm_diag *d)
+{
+    for (int j = 0; j < n; j++) {
+        const df_stmt *s = body[j];
+        if (s->op == DF_FOR)
+            check_swap_scope(c, k, s->body, s->nbody, d);
+        if (s->op != DF_CB_SWAP)
+            continue;
+        for (int o = 0; o < DF_NKERNELS; o++) {
+            for (int m = 0; m < 2 && o != k; m++) {
+                int id = m ? s->cb_b : s->cb;
+                const df_stmt *use = find_use(c->kernels[o].body, c->kernels[o].nbody, id);
+                if (use)
+                    lm_error(d, use->loc, "CB %d of class '%s' is swapped by its %s kernel, so its %s kernel cannot "
+                             "use it", id, c->name, df_kernel_name((df_kernel_kind)k), df_kernel_name((df_kernel_kind)o));
+            }
+        }
+    }
+}
+
+/* A support CB is a declared CB of its format and size, which no op
+ * names: the card's compute kernel fills and reads it itself. */
+static void check_support(const df_class *c, lm_diag *d)
+{
+    for (int s = 0; s < DF_NSUPPORT; s++) {
+        int id = c->support[s];
+        if (id < 0)
+            continue;
+        const df_cb *cb = find_cb(c, id);
+        if (!cb) {
+            lm_error(d, c->loc, "%s=%d of class '%s': CB %d is not declared", df_support_names[s], id, c->name, id);
+            continue;
+        }
+        if (cb->format != df_support_format[s] || cb->pages != df_support_pages[s])
+            lm_error(d, cb->loc, "%s=%d of class '%s': the CB must hold %d %s page%s, not %lld %s", df_support_names[s],
+                     id, c->name, df_support_pages[s], df_format_name(df_support_format[s]),
+                     df_support_pages[s] > 1 ? "s" : "", (long long)cb->pages, df_format_name(cb->format));
+        for (int o = 0; o < s; o++)
+            if (c->support[o] == id)
+                lm_error(d, c->loc, "%s=%d and %s=%d of class '%s' name one CB", df_support_names[o], id,
+                         df_support_names[s], id, c->name);
+        for (int k = 0; k < DF_NKERNELS; k++) {
+            const df_stmt *use = find_use(c->kernels[k].body, c->kernels[k].nbody, id);
+            if (use)
+                lm_error(d, use->loc, "CB %d of class '%s' is its %s CB, which no op may name", id, c->name,
+                         df_support_names[s]);
+        }
+    }
+}
+
 /* Checks that do not depend on the core. */
 static void check_refs(const vctx *v, const df_stmt *s)
 {
@@ -395,6 +485,8 @@ static void check_refs(const vctx *v, const df_stmt *s)
     }
     if (s->op == DF_SFPU && s->exact && s->sub != DF_EXP && s->sub != DF_EXP2)
         lm_error(v->d, s->loc, "sfpu: exact=1 applies to op=exp and op=exp2 only");
+    if (s->op == DF_CB_SWAP)
+        check_swap(v, s);
     if (s->op == DF_REDUCE && s->fold && s->sub != DF_RSUM)
         lm_error(v->d, s->loc, "reduce: fold=1 applies to op=sum only (the matrix engine adds tiles, it has no element-wise max)");
     if (s->op != DF_CHAIN)
@@ -508,6 +600,9 @@ static void check_class(const df_program *p, const arch_desc *a, const df_class 
         live[i] = true;
     for (int k = 0; k < DF_NKERNELS; k++)
         check_body(&v, c->kernels[k].body, c->kernels[k].nbody, live);
+    for (int k = 0; k < DF_NKERNELS; k++)
+        check_swap_scope(c, k, c->kernels[k].body, c->kernels[k].nbody, d);
+    check_support(c, d);
     free(live);
     free(v.slots);
 }

@@ -1071,7 +1071,7 @@ static void parse_cb(parser *P, df_class *c, const item *it)
 
 static void parse_class(parser *P, const item *it)
 {
-    static const char *const keys[] = {"x0", "y0", "x1", "y1", "fidelity", "fp32_acc"};
+    static const char *const keys[] = {"x0", "y0", "x1", "y1", "fidelity", "fp32_acc", "scaler", "fold", "iota"};
     df_program *p = P->p;
     P->seen_class = true;
     const char *name = "?";
@@ -1102,6 +1102,12 @@ static void parse_class(parser *P, const item *it)
     }
     if ((v = get_kv(&k, "fp32_acc")))
         parse_flag(P, v, &c->fp32_acc);
+    for (int s = 0; s < DF_NSUPPORT; s++) {
+        int64_t id;
+        if ((v = get_kv(&k, df_support_names[s])) &&
+            parse_int_word(P, v->val, v->vlen, v->vloc, 0, MAX_CB_ID, "CB id", &id))
+            c->support[s] = (int)id;
+    }
     if (it->end.kind != T_LBRACE) {
         lm_error(P->d, loc_of(P, &it->end), "expected '{' after the class header");
         return;

@@ -338,6 +338,9 @@ void df_print(lm_buf *b, const df_program *p)
             lm_buf_printf(b, " fidelity=%s", df_fidelity_name(c->fidelity));
         if (c->fp32_acc)
             lm_buf_puts(b, " fp32_acc=1");
+        for (int s = 0; s < DF_NSUPPORT; s++)
+            if (c->support[s] >= 0)
+                lm_buf_printf(b, " %s=%d", df_support_names[s], c->support[s]);
         lm_buf_puts(b, " {\n");
         for (int j = 0; j < c->nargs; j++) {
             lm_buf_printf(b, "  arg %s = ", slot_name(&cn, DF_SLOT_PARAM0 + p->nparams + j));

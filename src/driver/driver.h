@@ -227,9 +227,11 @@ bool drv_save_tensor(const char *dir, const char *sub, const char *name, const f
 
 /* The CB ops each core of program number `program` of a job saw in the
  * simulation, as lines of dir/cb_counts.txt (started anew by program 0):
- * what the emitted program's run on the emulation must repeat. */
+ * what the emitted program's run on the emulation must repeat. The card's
+ * support CBs of p's classes are left out: the emitted compute kernel uses
+ * them, the simulated ops do not. */
 struct sim_result;
-bool drv_save_cb_counts(const char *dir, int program, const struct sim_result *r, lm_diag *d);
+bool drv_save_cb_counts(const char *dir, int program, const struct df_program *p, const struct sim_result *r, lm_diag *d);
 
 /* ---- where the schedules come from (origin.c) ------------------------------ */
 

@@ -178,7 +178,21 @@ bool drv_save_tensor(const char *dir, const char *sub, const char *name, const f
     return ok;
 }
 
-bool drv_save_cb_counts(const char *dir, int program, const sim_result *r, lm_diag *d)
+/* Whether CB id of core (x, y) is a support CB of its class. */
+static bool support_cb(const df_program *p, int x, int y, int id)
+{
+    for (int c = 0; c < p->nclasses; c++) {
+        const df_class *k = &p->classes[c];
+        if (x < k->x0 || x > k->x1 || y < k->y0 || y > k->y1)
+            continue;
+        for (int s = 0; s < DF_NSUPPORT; s++)
+            if (k->support[s] == id)
+                return true;
+    }
+    return false;
+}
+
+bool drv_save_cb_counts(const char *dir, int program, const df_program *p, const sim_result *r, lm_diag *d)
 {
     lm_buf path = {0};
     lm_buf_printf(&path, "%s/cb_counts.txt", dir);
@@ -189,6 +203,8 @@ bool drv_save_cb_counts(const char *dir, int program, const sim_result *r, lm_di
         fputs("# program x y cb pushes pops pages_pushed pages_popped\n", f);
     for (int i = 0; ok && i < r->ncbs; i++) {
         const sim_cb_stat *c = &r->cbs[i];
+        if (support_cb(p, c->x, c->y, c->cb))
+            continue;
         ok = fprintf(f, "%d %d %d %d %lld %lld %lld %lld\n", program, c->x, c->y, c->cb, (long long)c->pushes,
                      (long long)c->pops, (long long)c->pushed, (long long)c->popped) > 0;
     }
@@ -465,7 +481,7 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
             rl->first = l;
             rl->count = cov;
             if (opts->save_data)
-                ok = drv_save_cb_counts(opts->save_data, out->nlaunches - 1, r, d) && ok;
+                ok = drv_save_cb_counts(opts->save_data, out->nlaunches - 1, p, r, d) && ok;
             if (o->profile_file) {
                 if (out->nlaunches == 1)
                     sim_profile_header(o->profile_file, o->arch);

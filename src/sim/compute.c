@@ -115,7 +115,7 @@ static int cb_format(sim *s, sim_engine *e, int cbid)
 {
     if (cbid < 0)
         return -1;
-    const sim_cbs *cb = &s->cores[e->core].cb[cbid];
+    const sim_cbs *cb = &s->cores[e->core].cb[sim_cb_id(e, cbid)];
     return cb->used ? (int)cb->format : -1;
 }
 
@@ -159,7 +159,7 @@ double sim_compute_init(sim *s, sim_engine *e, const df_stmt *st)
 /* An input page at the front of a CB, checked against what was waited for. */
 static const float *in_page(sim *s, sim_engine *e, const df_stmt *st, int cbid, int64_t idx)
 {
-    sim_cbs *cb = &s->cores[e->core].cb[cbid];
+    sim_cbs *cb = &s->cores[e->core].cb[sim_cb_id(e, cbid)];
     if (!cb->used) {
         sim_fail(s, st, "CB %d is not declared in this core's class", cbid);
         return NULL;
@@ -176,7 +176,7 @@ static const float *in_page(sim *s, sim_engine *e, const df_stmt *st, int cbid, 
 
 static double tbytes(sim *s, sim_engine *e, int cbid)
 {
-    const sim_cbs *cb = &s->cores[e->core].cb[cbid];
+    const sim_cbs *cb = &s->cores[e->core].cb[sim_cb_id(e, cbid)];
     return cb->used ? (double)cb->bytes : (double)s->a->tile_bytes[ARCH_BF16];
 }
 
@@ -582,7 +582,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
 void sim_compute_pack(sim *s, sim_engine *e, const sim_chunk *c, int cb_out)
 {
     sim_core *k = &s->cores[e->core];
-    sim_cbs *cb = &k->cb[cb_out];
+    sim_cbs *cb = &k->cb[sim_cb_id(e, cb_out)];
     if (!cb->used) {
         sim_fail(s, c->s, "CB %d is not declared in this core's class", cb_out);
         return;

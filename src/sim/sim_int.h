@@ -342,6 +342,7 @@ typedef struct sim_engine {
     double busy;
     double t_done;       /* when it finished its kernel */
     int32_t nreads, nwrites; /* outstanding NoC transactions */
+    int32_t *cbmap;      /* compute: the CB each id names after cb_swaps (NULL: itself) */
     sim_chunk cur;       /* compute: the chunk in hand */
     const df_stmt *cfg;  /* compute: the op this thread was last configured for */
     double t_free;       /* when its last busy stretch ended */
@@ -412,6 +413,11 @@ typedef struct sim {
     sim_trace *trace;
     lm_arena arena;
 } sim;
+
+/* The CB that id names on engine e: each compute thread keeps its own
+ * names, as each of the three RISC-Vs keeps its kernel's variables, and
+ * all three swap them at the same point of the kernel. */
+static inline int sim_cb_id(const sim_engine *e, int id) { return e->cbmap && id >= 0 ? e->cbmap[id] : id; }
 
 /* engine.c */
 /* Report an error at a statement and stop the run. */

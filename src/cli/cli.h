@@ -20,8 +20,9 @@ int cli_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 int cli_run(int argc, char **argv);  /* cmd_run.c */
 int cli_emit(int argc, char **argv); /* cmd_emit.c */
 
-/* 'loomc run': the report of a finished run, as text or one JSON object
- * (run_report.c). */
+/* 'loomc run': the report of a finished run, as text or a JSON document
+ * ("format": "loomc-run-report", docs/evaluation.md) (run_report.c). */
+#define CLI_RUN_JSON_VERSION 1
 void cli_run_report(lm_buf *b, const drv_result *r, const arch_desc *arch, const sched_run_result *res, bool json);
 
 /* 'loomc compile': what it prints (compile_report.c). */

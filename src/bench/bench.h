@@ -376,7 +376,11 @@ void bench_free(bench_result *b);
 void bench_print(lm_buf *out, const bench_result *b);
 /* The model-quality table. */
 void bench_print_quality(lm_buf *out, const bench_result *b);
-/* Every row as JSON. */
+/* Every row as a JSON document ("format": "loomc-bench", docs/evaluation.md,
+ * "JSON"); the caller owns it (json_decref). */
+#define BENCH_JSON_VERSION 1
+json_t *bench_json_doc(const bench_result *b);
+/* ... and as text. */
 void bench_json(lm_buf *out, const bench_result *b);
 /* gnuplot data and scripts into dir, rendered when gnuplot is installed.
  * Returns false after reporting through d. */

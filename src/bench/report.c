@@ -334,139 +334,148 @@ void bench_print_quality(lm_buf *out, const bench_result *b)
     groups_free(g, ng);
 }
 
-/* ---- JSON ---------------------------------------------------------------- */
+/* ---- JSON ----------------------------------------------------------------- */
 
-static void jnum(lm_buf *b, double x)
+/* A figure of a row: exact when whole, else to 6 significant digits; null
+ * when there is none (not finite). */
+static json_t *jnum(double x)
 {
-    if (!isfinite(x))
-        lm_buf_puts(b, "null");
-    else if (x == floor(x) && fabs(x) < 9e15)
-        lm_buf_printf(b, "%.0f", x);
-    else
-        lm_buf_printf(b, "%.6g", x);
+    if (isfinite(x) && x == floor(x) && fabs(x) < 9e15)
+        return lm_json_fixed(x, 0);
+    return lm_json_sig(x, 6);
 }
 
 /* A baseline's member: its cycles and loomc's speedup over it, or why it has none. */
-static void jbaseline(lm_buf *out, bool ok, double cycles, double loomc_cycles, const char *why)
+static json_t *jbaseline(bool ok, double cycles, double loomc_cycles, const char *why)
 {
+    json_t *o = lm_json_obj();
     if (ok) {
-        lm_buf_puts(out, "{\"cycles\": ");
-        jnum(out, cycles);
-        lm_buf_puts(out, ", \"speedup_of_loomc\": ");
-        jnum(out, cycles / loomc_cycles);
-        lm_buf_puts(out, "}");
+        lm_json_set(o, "cycles", jnum(cycles));
+        lm_json_set(o, "speedup_of_loomc", jnum(cycles / loomc_cycles));
     } else {
-        lm_buf_puts(out, "{\"cycles\": null, \"why\": ");
-        lm_json_str(out, why);
-        lm_buf_puts(out, "}");
+        lm_json_set(o, "cycles", jnum(NAN));
+        lm_json_set(o, "why", lm_json_string(why));
     }
+    return o;
+}
+
+static json_t *jloomc(const bench_row *r)
+{
+    json_t *o = lm_json_obj();
+    lm_json_set(o, "cycles", jnum(r->loomc_cycles));
+    lm_json_set(o, "predicted_cycles", jnum((double)r->loomc_predicted));
+    lm_json_set(o, "top5_cycles", jnum(r->top5_cycles));
+    lm_json_set(o, "schedule", lm_json_string(r->loomc_label));
+    return o;
+}
+
+static json_t *jbest(const bench_row *r)
+{
+    json_t *o = lm_json_obj();
+    lm_json_set(o, "cycles", jnum(r->best_cycles));
+    lm_json_set(o, "schedule", lm_json_string(r->best_label));
+    lm_json_set(o, "top1_regret", jnum(bench_regret(r->loomc_cycles, r->best_cycles)));
+    lm_json_set(o, "top5_regret", jnum(bench_regret(r->top5_cycles, r->best_cycles)));
+    return o;
+}
+
+static json_t *joracle(const bench_row *r)
+{
+    json_t *o = lm_json_obj();
+    lm_json_set(o, "exact", lm_json_bool(r->oracle_exact));
+    lm_json_set(o, "space", lm_json_int(r->space));
+    lm_json_set(o, "space_known", lm_json_bool(r->space_known));
+    lm_json_set(o, "points", lm_json_int(r->oracle_points));
+    lm_json_set(o, "points_ran", lm_json_int(r->oracle_ran_points));
+    lm_json_set(o, "cycles", jnum(r->oracle_cycles));
+    lm_json_set(o, "loomc_rank", lm_json_int(r->loomc_rank));
+    lm_json_set(o, "ranked", lm_json_int(r->ranked));
+    lm_json_set(o, "spearman", jnum(r->spearman));
+    lm_json_set(o, "spearman_points", lm_json_int(r->spearman_n));
+    lm_json_set(o, "spearman_best10", jnum(r->spearman_top));
+    lm_json_set(o, "spearman_best10_points", lm_json_int(r->spearman_top_n));
+    return o;
+}
+
+static json_t *jtuner(const bench_row *r)
+{
+    json_t *a = lm_json_arr();
+    for (int m = 0; m < r->nmarks; m++) {
+        const bench_tuner_mark *k = &r->marks[m];
+        json_t *o = lm_json_obj();
+        lm_json_set(o, "trials", lm_json_int(k->trials));
+        lm_json_set(o, "used", lm_json_int(k->used));
+        lm_json_set(o, "cycles", jnum(k->best >= 0 ? k->best_cycles : NAN));
+        lm_json_set(o, "regret", jnum(k->best >= 0 ? bench_regret(k->best_cycles, r->best_cycles) : NAN));
+        lm_json_set(o, "lower_bound", lm_json_bool(k->lower_bound));
+        lm_json_set(o, "simulated_seconds", jnum(k->sim_seconds));
+        lm_json_set(o, "host_seconds", jnum(k->wall_seconds));
+        lm_json_push(a, o);
+    }
+    return a;
+}
+
+/* How many of the schedules simulated failed, and an example, when any did. */
+static void jfailures(json_t *o, const bench_row *r)
+{
+    lm_json_set(o, "failed_points", lm_json_int(r->failures));
+    if (!r->failure_why)
+        return;
+    json_t *kinds = lm_json_obj();
+    lm_json_set(o, "failed_example", lm_json_string(r->failure_why));
+    lm_json_set(o, "failed_schedule", lm_json_string(r->failure_point));
+    for (int q = 0; q < r->nfail_kinds; q++)
+        lm_json_set(kinds, r->fail_kinds[q].kind, lm_json_int(r->fail_kinds[q].count));
+    lm_json_set(o, "failed_kinds", kinds);
+}
+
+static json_t *jrow(const bench_row *r)
+{
+    json_t *o = lm_json_obj();
+    lm_json_set(o, "operator", lm_json_string(r->suite_op));
+    lm_json_set(o, "shape", lm_json_string(r->label));
+    lm_json_set(o, "arch", lm_json_string(r->arch));
+    lm_json_set(o, "ok", lm_json_bool(r->ok));
+    if (!r->ok) {
+        lm_json_set(o, "error", lm_json_string(r->why));
+        return o;
+    }
+    lm_json_set(o, "compile_seconds", jnum(r->compile_seconds));
+    lm_json_set(o, "flops", jnum(r->flops));
+    lm_json_set(o, "bytes", jnum(r->bytes));
+    lm_json_set(o, "fidelity", lm_json_string(r->fidelity));
+    lm_json_set(o, "peak_tflops", jnum(r->peak_tflops));
+    lm_json_set(o, "dram_bound_tflops", jnum(r->dram_tflops > 0 ? r->dram_tflops : NAN));
+    lm_json_set(o, "clock_ghz", jnum(r->clock_ghz));
+    lm_json_set(o, "loomc", jloomc(r));
+    lm_json_set(o, "ttnn", jbaseline(r->ttnn_ok, r->ttnn_cycles, r->loomc_cycles, r->ttnn_why));
+    lm_json_set(o, "ttnn_tuned", jbaseline(r->tuned_ok, r->tuned_cycles, r->loomc_cycles, r->tuned_why));
+    lm_json_set(o, "best_known", jbest(r));
+    if (r->oracle_ran)
+        lm_json_set(o, "oracle", joracle(r));
+    if (r->nmarks)
+        lm_json_set(o, "tuner", jtuner(r));
+    jfailures(o, r);
+    return o;
+}
+
+json_t *bench_json_doc(const bench_result *b)
+{
+    json_t *d = lm_json_doc("loomc-bench", BENCH_JSON_VERSION), *rows = lm_json_arr();
+    lm_json_set(d, "simulated", lm_json_bool(true));
+    lm_json_set(d, "oracle_bound", lm_json_int(b->opts.oracle_bound));
+    lm_json_set(d, "seed", lm_json_int((int64_t)b->opts.seed));
+    for (int i = 0; i < b->nrows; i++)
+        lm_json_push(rows, jrow(&b->rows[i]));
+    lm_json_set(d, "rows", rows);
+    return d;
 }
 
 void bench_json(lm_buf *out, const bench_result *b)
 {
-    lm_buf_printf(out, "{\n  \"simulated\": true,\n  \"oracle_bound\": %lld,\n  \"seed\": %llu,\n  \"rows\": [",
-                  (long long)b->opts.oracle_bound, (unsigned long long)b->opts.seed);
-    for (int i = 0; i < b->nrows; i++) {
-        const bench_row *r = &b->rows[i];
-        lm_buf_puts(out, i ? ",\n    {" : "\n    {");
-        lm_buf_puts(out, "\"operator\": ");
-        lm_json_str(out, r->suite_op);
-        lm_buf_puts(out, ", \"shape\": ");
-        lm_json_str(out, r->label);
-        lm_buf_puts(out, ", \"arch\": ");
-        lm_json_str(out, r->arch);
-        lm_buf_printf(out, ", \"ok\": %s", r->ok ? "true" : "false");
-        if (!r->ok) {
-            lm_buf_puts(out, ", \"error\": ");
-            lm_json_str(out, r->why);
-            lm_buf_puts(out, "}");
-            continue;
-        }
-        lm_buf_puts(out, ", \"compile_seconds\": ");
-        jnum(out, r->compile_seconds);
-        lm_buf_puts(out, ", \"flops\": ");
-        jnum(out, r->flops);
-        lm_buf_puts(out, ", \"bytes\": ");
-        jnum(out, r->bytes);
-        lm_buf_puts(out, ", \"fidelity\": ");
-        lm_json_str(out, r->fidelity);
-        lm_buf_puts(out, ", \"peak_tflops\": ");
-        jnum(out, r->peak_tflops);
-        lm_buf_puts(out, ", \"dram_bound_tflops\": ");
-        jnum(out, r->dram_tflops > 0 ? r->dram_tflops : NAN);
-        lm_buf_puts(out, ", \"clock_ghz\": ");
-        jnum(out, r->clock_ghz);
-        lm_buf_puts(out, ",\n     \"loomc\": {\"cycles\": ");
-        jnum(out, r->loomc_cycles);
-        lm_buf_puts(out, ", \"predicted_cycles\": ");
-        jnum(out, (double)r->loomc_predicted);
-        lm_buf_puts(out, ", \"top5_cycles\": ");
-        jnum(out, r->top5_cycles);
-        lm_buf_puts(out, ", \"schedule\": ");
-        lm_json_str(out, r->loomc_label);
-        lm_buf_puts(out, "},\n     \"ttnn\": ");
-        jbaseline(out, r->ttnn_ok, r->ttnn_cycles, r->loomc_cycles, r->ttnn_why);
-        lm_buf_puts(out, ",\n     \"ttnn_tuned\": ");
-        jbaseline(out, r->tuned_ok, r->tuned_cycles, r->loomc_cycles, r->tuned_why);
-        lm_buf_puts(out, ",\n     \"best_known\": {\"cycles\": ");
-        jnum(out, r->best_cycles);
-        lm_buf_puts(out, ", \"schedule\": ");
-        lm_json_str(out, r->best_label);
-        lm_buf_puts(out, ", \"top1_regret\": ");
-        jnum(out, bench_regret(r->loomc_cycles, r->best_cycles));
-        lm_buf_puts(out, ", \"top5_regret\": ");
-        jnum(out, bench_regret(r->top5_cycles, r->best_cycles));
-        lm_buf_puts(out, "}");
-        if (r->oracle_ran) {
-            lm_buf_printf(out,
-                          ",\n     \"oracle\": {\"exact\": %s, \"space\": %lld, \"space_known\": %s, \"points\": %lld, "
-                          "\"points_ran\": %lld",
-                          r->oracle_exact ? "true" : "false", (long long)r->space, r->space_known ? "true" : "false",
-                          (long long)r->oracle_points, (long long)r->oracle_ran_points);
-            lm_buf_puts(out, ", \"cycles\": ");
-            jnum(out, r->oracle_cycles);
-            lm_buf_printf(out, ", \"loomc_rank\": %lld, \"ranked\": %lld, \"spearman\": ", (long long)r->loomc_rank,
-                          (long long)r->ranked);
-            jnum(out, r->spearman);
-            lm_buf_printf(out, ", \"spearman_points\": %lld, \"spearman_best10\": ", (long long)r->spearman_n);
-            jnum(out, r->spearman_top);
-            lm_buf_printf(out, ", \"spearman_best10_points\": %d}", r->spearman_top_n);
-        }
-        if (r->nmarks) {
-            lm_buf_puts(out, ",\n     \"tuner\": [");
-            for (int m = 0; m < r->nmarks; m++) {
-                const bench_tuner_mark *k = &r->marks[m];
-                lm_buf_printf(out, "%s{\"trials\": %lld, \"used\": %lld, \"cycles\": ", m ? ", " : "",
-                              (long long)k->trials, (long long)k->used);
-                jnum(out, k->best >= 0 ? k->best_cycles : NAN);
-                lm_buf_puts(out, ", \"regret\": ");
-                jnum(out, k->best >= 0 ? bench_regret(k->best_cycles, r->best_cycles) : NAN);
-                lm_buf_printf(out, ", \"lower_bound\": %s", k->lower_bound ? "true" : "false");
-                lm_buf_puts(out, ", \"simulated_seconds\": ");
-                jnum(out, k->sim_seconds);
-                lm_buf_puts(out, ", \"host_seconds\": ");
-                jnum(out, k->wall_seconds);
-                lm_buf_puts(out, "}");
-            }
-            lm_buf_puts(out, "]");
-        }
-        lm_buf_printf(out, ",\n     \"failed_points\": %lld", (long long)r->failures);
-        if (r->failure_why) {
-            lm_buf_puts(out, ", \"failed_example\": ");
-            lm_json_str(out, r->failure_why);
-            lm_buf_puts(out, ", \"failed_schedule\": ");
-            lm_json_str(out, r->failure_point);
-            lm_buf_puts(out, ", \"failed_kinds\": {");
-            for (int q = 0; q < r->nfail_kinds; q++) {
-                lm_buf_puts(out, q ? ", " : "");
-                lm_json_str(out, r->fail_kinds[q].kind);
-                lm_buf_printf(out, ": %lld", (long long)r->fail_kinds[q].count);
-            }
-            lm_buf_puts(out, "}");
-        }
-        lm_buf_puts(out, "}");
-    }
-    lm_buf_puts(out, "\n  ]\n}\n");
+    json_t *d = bench_json_doc(b);
+    lm_json_write(out, d);
+    json_decref(d);
 }
 
 /* ---- plots ------------------------------------------------------------------ */

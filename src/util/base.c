@@ -1,6 +1,6 @@
 /* base.c - arenas, vectors, buffers, files (reading them, finding data
- * beside the program), diagnostics and the JSON string writer shared by
- * every stage (declared in base.h). */
+ * beside the program) and diagnostics shared by every stage (declared in
+ * base.h). */
 #include "util/base.h"
 
 #include <ctype.h>
@@ -438,27 +438,6 @@ uint64_t lm_hash_bytes(const void *p, size_t n, uint64_t seed)
         h *= 1099511628211ull;
     }
     return h;
-}
-
-/* ---- JSON ---------------------------------------------------------------- */
-
-void lm_json_str(lm_buf *b, const char *s)
-{
-    if (!s) {
-        lm_buf_puts(b, "null");
-        return;
-    }
-    lm_buf_putc(b, '"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            lm_buf_printf(b, "\\%c", c);
-        else if (c < 0x20)
-            lm_buf_printf(b, "\\u%04x", c);
-        else
-            lm_buf_putc(b, (char)c);
-    }
-    lm_buf_putc(b, '"');
 }
 
 /* ---- diagnostics captured in memory ------------------------------------ */

@@ -1,6 +1,6 @@
 /* base.h - the few helpers every stage of loomc shares: arenas, growable
  * vectors, string buffers, source locations and diagnostics, checked and
- * Python-semantics integer arithmetic, and JSON strings.
+ * Python-semantics integer arithmetic. JSON is util/json.h.
  *
  * Conventions (see docs/hacking.md):
  *  - Exported names carry a module prefix; this module's is `lm_`.
@@ -170,12 +170,6 @@ void lm_warning(lm_diag *d, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
 void lm_note(lm_diag *d, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
 /* An error with no location: `loomc: error: msg`. */
 void lm_error_plain(lm_diag *d, const char *fmt, ...) LM_PRINTF(2, 3);
-
-/* ---- JSON ------------------------------------------------------------ */
-
-/* A JSON string literal for s (quotes, backslashes and control characters
- * escaped); NULL is written as null. The one escaper of every JSON output. */
-void lm_json_str(lm_buf *b, const char *s);
 
 /* ---- misc ------------------------------------------------------------ */
 

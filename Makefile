@@ -102,7 +102,8 @@ test: deps
 
 # Quick check with one compiler only (not what CI runs).
 check: $(BUILD)/loomc $(BUILD)/libloomc.so $(TESTBIN)
-	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD) && sh tests/outputs.sh $(BUILD) && sh tests/api.sh $(BUILD) && \
+	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD) && sh tests/outputs.sh $(BUILD) && \
+		sh tests/json_docs.sh $(BUILD) && sh tests/api.sh $(BUILD) && \
 		sh tests/progress.sh $(BUILD) && sh tests/profile.sh $(BUILD) && sh tests/python.sh $(BUILD)
 
 demo: deps

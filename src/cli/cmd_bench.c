@@ -194,7 +194,7 @@ static cli_read_status read_args(bench_args *ba, int argc, char **argv)
 }
 
 /* The table (or the model's quality), the JSON and the plots of a run. */
-static int report(const bench_args *ba, const bench_result *b, lm_diag *d)
+static int report(const bench_args *ba, const bench_result *b, lm_diag *d, cli_json_errors *je)
 {
     lm_buf out = {0};
     if (ba->o.model_quality)
@@ -210,6 +210,8 @@ static int report(const bench_args *ba, const bench_result *b, lm_diag *d)
         bench_json(&j, b);
         if (!cli_output_write("bench", ba->json, lm_buf_str(&j)))
             status = LOOMC_EUSER;
+        else if (cli_is_stdout(ba->json))
+            je->reported = true; /* standard output holds the rows: no second document */
         lm_buf_free(&j);
     }
     if (ba->plots && !bench_plots(b, ba->plots, d))
@@ -218,7 +220,7 @@ static int report(const bench_args *ba, const bench_result *b, lm_diag *d)
 }
 
 /* Read the suites, run them, report. */
-static int run_suites(bench_args *ba)
+static int run_suites(bench_args *ba, cli_json_errors *je)
 {
     int status = LOOMC_EUSER;
     lm_diag d;
@@ -231,7 +233,7 @@ static int run_suites(bench_args *ba)
         ba->o.narchs = (int)ba->archs.len;
         bench_result b = {0};
         if (bench_run(&b, suites, nsu, &ba->o, &d))
-            status = report(ba, &b, &d);
+            status = report(ba, &b, &d, je);
         bench_free(&b);
     }
     for (int i = 0; i < nsu; i++)
@@ -243,6 +245,8 @@ static int run_suites(bench_args *ba)
 
 int cli_bench(int argc, char **argv)
 {
+    cli_json_errors je;
+    cli_json_begin(&je, &bench_cmd, argc, argv, B_JSON);
     bench_args ba = {.o = {.seed = 1, .progress = true}};
     lm_arena_init(&ba.ar);
     int status = LOOMC_EUSER;
@@ -253,11 +257,11 @@ int cli_bench(int argc, char **argv)
     case CLI_READ_BAD:
         break;
     case CLI_READ_OK:
-        status = run_suites(&ba);
+        status = run_suites(&ba, &je);
         break;
     }
     lm_arena_free(&ba.ar);
     LM_VEC_FREE(&ba.names);
     LM_VEC_FREE(&ba.archs);
-    return status;
+    return cli_json_end(&je, status);
 }

@@ -66,6 +66,8 @@ int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const
     }
     /* --trace -: the trace has standard output, the report goes to stderr */
     fputs(lm_buf_str(&b), cli_is_stdout(o->trace_path) ? stderr : stdout);
+    if (o->json && o->json_errors)
+        o->json_errors->reported = true; /* a failed check is in the report: no second document */
     lm_buf_free(&b);
     int status = r->check == SIM_CHECK_FAIL ? LOOMC_EUSER : LOOMC_OK;
     if (status != LOOMC_OK)

@@ -403,8 +403,15 @@ lm_jval *lm_json_read(const char *file, const char *text, size_t len, lm_arena *
     /* a UTF-8 byte order mark is not part of the text, as for every reader */
     if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
         w.p = w.line_start = text + 3;
-    json_error_t e;
     size_t n = (size_t)(w.end - w.p);
+    /* jansson steps over a NUL byte after a number or a word ("4\0,"), where
+       the text is no JSON: refused first */
+    const char *nul = memchr(w.p, 0, n);
+    if (nul) {
+        lm_error(d, place_of(&w, (size_t)(nul - w.p)), "invalid JSON: a NUL byte");
+        return NULL;
+    }
+    json_error_t e;
     json_t *root = json_loadb(w.p, n, JSON_REJECT_DUPLICATES, &e);
     if (!root) {
         /* jansson stops after the byte it could not take: point at that byte

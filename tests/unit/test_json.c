@@ -269,6 +269,13 @@ static void bad_text_is_an_error_at_its_place(void **state)
             fail_msg("case %zu: expected '%s' in '%s'", i, cases[i].want, r.msgs);
         reading_done(&r);
     }
+    /* a NUL byte, which jansson steps over after a number (found by fuzzing:
+       the walk then disagreed with jansson and stopped as an internal error) */
+    static const char nul[] = "{\"a\": [1,\n 4\0, 5]}";
+    reading r0;
+    assert_null(read_text(&r0, nul, sizeof nul - 1));
+    assert_non_null(strstr(r0.msgs, "t.json:2:3: error: invalid JSON: a NUL byte"));
+    reading_done(&r0);
     /* nesting: up to the limit, and one level more */
     for (int k = LM_JSON_MAX_DEPTH; k <= LM_JSON_MAX_DEPTH + 1; k++) {
         char deep[2 * (LM_JSON_MAX_DEPTH + 1) + 1];

@@ -16,7 +16,8 @@
  *  - tuner.c: a budgeted autotuner (random plus local search, fixed seed);
  *  - suite.c: suite files (bench/NAME.suite; docs/evaluation.md);
  *  - bench.c: one suite entry end to end (compile, TTNN, oracle, tuner);
- *    report.c: the tables, the JSON and the gnuplot plots;
+ *    report.c: the tables, the JSON and the gnuplot plots; html.c: all of
+ *    them as one page;
  *  - csv_table.c: the published tables calibrate.c reads (CSV, libcsv).
  *
  * Nothing here changes what loomc decides: the oracle and the tuner search
@@ -420,6 +421,16 @@ void bench_trials_name(lm_buf *b, int64_t trials);
  * not installed). False after reporting. */
 const char *bench_plot_name(const char *op, const char *arch, const char *what, lm_arena *ar);
 bool bench_plot_svgs(const bench_result *b, const char *dir, lm_diag *d, bool *rendered);
+
+/* ======================================================================
+ * html.c - the page of a run (`loomc bench --html`)
+ * ==================================================================== */
+
+/* One self-contained HTML page (docs/evaluation.md, "HTML"): the tables,
+ * the plots inline as SVG and the schedules, every figure labelled
+ * simulated. False after reporting through d (the plots could not be
+ * made). */
+bool bench_html(lm_buf *out, const bench_result *b, lm_diag *d);
 
 /* ======================================================================
  * csv_table.c - the published tables (CSV, read with libcsv)

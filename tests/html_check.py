@@ -84,7 +84,7 @@ class Browser:
         os.write(self.to_w, json.dumps(m).encode() + b"\0")
         return self.next_id
 
-    def wait(self, pred, timeout=60):
+    def wait(self, pred, timeout=120):
         end = time.time() + timeout
         while True:
             while b"\0" in self.buf:

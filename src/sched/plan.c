@@ -232,6 +232,10 @@ static bool kv_of(pctx *c, const lm_jval *v, const char *what, sched_plan_kv **o
     *out = LM_NEWN(c->ar, sched_plan_kv, v->n ? v->n : 1);
     *n = v->n;
     for (int i = 0; i < v->n; i++) {
+        if (!*v->keys[i]) { /* a name is a symbol's: never empty */
+            perr(c, v->key_locs[i], "%s: a member with an empty name", what);
+            return false;
+        }
         if (!expect(c, v->items[i], LM_J_NUM, lm_arena_printf(c->ar, "%s.%s", what, v->keys[i])))
             return false;
         (*out)[i] = (sched_plan_kv){v->keys[i], v->items[i]->i};

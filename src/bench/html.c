@@ -112,6 +112,45 @@ static void head(lm_buf *b, const bench_result *r)
     lm_buf_puts(b, "</p>\n");
 }
 
+/* A row's first cells: the operator and the chip. */
+static void group_cells(lm_buf *b, const bench_group *g)
+{
+    lm_buf_puts(b, "<tr><td>");
+    esc(b, g->op);
+    lm_buf_puts(b, "</td><td>");
+    esc(b, g->arch);
+    lm_buf_puts(b, "</td>");
+}
+
+/* A group's summary line, each aggregate naming itself (data-key). */
+static void summary_cells(lm_buf *b, const bench_result *r, const bench_group *g, const bench_summary *s)
+{
+    char cell[96];
+    snprintf(cell, sizeof cell, "%d/%d", s->nok, g->n);
+    agg(b, "shapes", cell);
+    if (s->nsp)
+        snprintf(cell, sizeof cell, "%.2fx [%.2fx, %.2fx]", s->sp_geo, s->sp_lo, s->sp_hi);
+    agg(b, "speedup", s->nsp ? cell : "-");
+    if (s->nok)
+        snprintf(cell, sizeof cell, "%.1f%% / %.1f%%", 100 * s->r1_sum / s->nok, 100 * s->r1max);
+    agg(b, "top1", s->nok ? cell : "-");
+    pct_text(cell, sizeof cell, s->nok ? s->r5_sum / s->nok : NAN, false);
+    agg(b, "top5", cell);
+    for (int m = 0; m < r->ntrials; m++) {
+        char key[32];
+        snprintf(key, sizeof key, "tuner.%d", m);
+        pct_text(cell, sizeof cell, s->tuner[m], s->tuner_lb[m]);
+        agg(b, key, cell);
+    }
+    snprintf(cell, sizeof cell, "%.3f", s->nok ? s->compile_sum / s->nok : 0);
+    agg(b, "compile", s->nok ? cell : "-");
+    snprintf(cell, sizeof cell, "%.1f", s->nok ? s->tune_sum / s->nok : 0);
+    agg(b, "tune", s->nok ? cell : "-");
+    snprintf(cell, sizeof cell, "%d/%d", s->nexact, s->noracle);
+    agg(b, "oracle", s->nok ? cell : "-");
+}
+
+/* The per-operator, per-chip summary. */
 static void summary(lm_buf *b, const bench_result *r, const bench_group *g, int ng)
 {
     lm_buf_puts(b, "<table id=\"summary\">\n<caption>Per operator and chip (simulated)</caption>\n<thead><tr>"
@@ -127,38 +166,8 @@ static void summary(lm_buf *b, const bench_result *r, const bench_group *g, int 
     for (int i = 0; i < ng; i++) {
         bench_summary s;
         bench_summarize(r, &g[i], &s);
-        char cell[96];
-        lm_buf_puts(b, "<tr><td>");
-        esc(b, g[i].op);
-        lm_buf_puts(b, "</td><td>");
-        esc(b, g[i].arch);
-        lm_buf_puts(b, "</td>");
-        snprintf(cell, sizeof cell, "%d/%d", s.nok, g[i].n);
-        agg(b, "shapes", cell);
-        if (s.nsp)
-            snprintf(cell, sizeof cell, "%.2fx [%.2fx, %.2fx]", s.sp_geo, s.sp_lo, s.sp_hi);
-        else
-            snprintf(cell, sizeof cell, "-");
-        agg(b, "speedup", cell);
-        if (s.nok)
-            snprintf(cell, sizeof cell, "%.1f%% / %.1f%%", 100 * s.r1_sum / s.nok, 100 * s.r1max);
-        else
-            snprintf(cell, sizeof cell, "-");
-        agg(b, "top1", cell);
-        pct_text(cell, sizeof cell, s.nok ? s.r5_sum / s.nok : NAN, false);
-        agg(b, "top5", cell);
-        for (int m = 0; m < r->ntrials; m++) {
-            char key[32];
-            snprintf(key, sizeof key, "tuner.%d", m);
-            pct_text(cell, sizeof cell, s.tuner[m], s.tuner_lb[m]);
-            agg(b, key, cell);
-        }
-        snprintf(cell, sizeof cell, "%.3f", s.nok ? s.compile_sum / s.nok : 0);
-        agg(b, "compile", s.nok ? cell : "-");
-        snprintf(cell, sizeof cell, "%.1f", s.nok ? s.tune_sum / s.nok : 0);
-        agg(b, "tune", s.nok ? cell : "-");
-        snprintf(cell, sizeof cell, "%d/%d", s.nexact, s.noracle);
-        agg(b, "oracle", s.nok ? cell : "-");
+        group_cells(b, &g[i]);
+        summary_cells(b, r, &g[i], &s);
         lm_buf_puts(b, "</tr>\n");
     }
     lm_buf_puts(b, "</tbody>\n</table>\n");
@@ -180,11 +189,7 @@ static void tuned_summary(lm_buf *b, const bench_result *r, const bench_group *g
                            "<tbody>\n");
         any = true;
         char cell[96];
-        lm_buf_puts(b, "<tr><td>");
-        esc(b, g[i].op);
-        lm_buf_puts(b, "</td><td>");
-        esc(b, g[i].arch);
-        lm_buf_puts(b, "</td>");
+        group_cells(b, &g[i]);
         snprintf(cell, sizeof cell, "%d/%d", s.ntuned, g[i].n);
         agg(b, "tuned_shapes", cell);
         snprintf(cell, sizeof cell, "%.2fx [%.2fx, %.2fx]", s.tuned_geo, s.tuned_lo, s.tuned_hi);
@@ -195,7 +200,45 @@ static void tuned_summary(lm_buf *b, const bench_result *r, const bench_group *g
         lm_buf_puts(b, "</tbody>\n</table>\n");
 }
 
-/* The per-shape table of a group. */
+/* A row of the per-shape table: its figures, each naming its JSON member. */
+static void shape_cells(lm_buf *b, const bench_result *r, const bench_row *w)
+{
+    num(b, "loomc.cycles", "%.0f", w->loomc_cycles);
+    if (w->ttnn_ok) {
+        num(b, "ttnn.cycles", "%.0f", w->ttnn_cycles);
+        num(b, "ttnn.speedup_of_loomc", "%.2fx", w->ttnn_cycles / w->loomc_cycles);
+    } else {
+        num(b, "ttnn.cycles", "n/a");
+        num(b, NULL, "-");
+    }
+    num(b, "best_known.cycles", "%.0f", w->best_cycles);
+    num(b, "best_known.top1_regret", "%.1f%%", 100 * bench_regret(w->loomc_cycles, w->best_cycles));
+    num(b, "best_known.top5_regret", "%.1f%%", 100 * bench_regret(w->top5_cycles, w->best_cycles));
+    if (w->oracle_ran) {
+        num(b, "oracle.loomc_rank oracle.ranked", "%lld/%lld", (long long)w->loomc_rank, (long long)w->ranked);
+        num(b, "oracle.space", "%s%lld", w->oracle_exact || w->space_known ? "" : ">", (long long)w->space);
+    } else {
+        num(b, NULL, "-");
+        num(b, NULL, "-");
+    }
+    for (int m = 0; m < r->ntrials; m++) {
+        char cell[48], member[48];
+        bool have = m < w->nmarks;
+        double x = have && w->marks[m].best >= 0 ? bench_regret(w->marks[m].best_cycles, w->best_cycles) : NAN;
+        pct_text(cell, sizeof cell, x, have && w->marks[m].lower_bound);
+        snprintf(member, sizeof member, "tuner.%d.regret", m);
+        num(b, have ? member : NULL, "%s", cell);
+    }
+    double tf, roof;
+    if (bench_row_tflops(w, &tf, &roof))
+        lm_buf_printf(b, "<td class=\"n\" data-key=\"tflops\">%.2f</td><td class=\"n\" data-key=\"roof\">%.0f%%</td>",
+                      tf, roof > 0 ? 100 * tf / roof : 0);
+    else
+        lm_buf_puts(b, "<td class=\"n\">-</td><td class=\"n\">-</td>");
+    num(b, "compile_seconds", "%.3f", w->compile_seconds);
+}
+
+/* The per-shape table of a group; a row that failed says why. */
 static void shapes(lm_buf *b, const bench_result *r, const bench_group *g)
 {
     lm_buf_puts(b, "<table class=\"shapes\">\n<caption>Per shape: cycles and TFLOP/s (simulated)</caption>\n"
@@ -207,53 +250,18 @@ static void shapes(lm_buf *b, const bench_result *r, const bench_group *g)
         lm_buf_puts(b, "</th>");
     }
     lm_buf_puts(b, "<th>TFLOP/s</th><th>roof</th><th>compile s</th></tr></thead>\n<tbody>\n");
-    int ncols = 12 + r->ntrials;
     for (int k = 0; k < g->n; k++) {
         const bench_row *w = &r->rows[g->rows[k]];
         lm_buf_printf(b, "<tr data-row=\"%d\"%s><td>", g->rows[k], w->ok ? "" : " class=\"failed\"");
         esc(b, w->label);
         lm_buf_puts(b, "</td>");
-        if (!w->ok) {
-            lm_buf_printf(b, "<td colspan=\"%d\" data-json=\"error\">failed: ", ncols - 1);
+        if (w->ok) {
+            shape_cells(b, r, w);
+        } else {
+            lm_buf_printf(b, "<td colspan=\"%d\" data-json=\"error\">failed: ", 11 + r->ntrials);
             esc(b, w->why ? w->why : "?");
-            lm_buf_puts(b, "</td></tr>\n");
-            continue;
+            lm_buf_puts(b, "</td>");
         }
-        num(b, "loomc.cycles", "%.0f", w->loomc_cycles);
-        if (w->ttnn_ok) {
-            num(b, "ttnn.cycles", "%.0f", w->ttnn_cycles);
-            num(b, "ttnn.speedup_of_loomc", "%.2fx", w->ttnn_cycles / w->loomc_cycles);
-        } else {
-            num(b, "ttnn.cycles", "n/a");
-            num(b, NULL, "-");
-        }
-        num(b, "best_known.cycles", "%.0f", w->best_cycles);
-        num(b, "best_known.top1_regret", "%.1f%%", 100 * bench_regret(w->loomc_cycles, w->best_cycles));
-        num(b, "best_known.top5_regret", "%.1f%%", 100 * bench_regret(w->top5_cycles, w->best_cycles));
-        if (w->oracle_ran) {
-            num(b, "oracle.loomc_rank oracle.ranked", "%lld/%lld", (long long)w->loomc_rank, (long long)w->ranked);
-            num(b, "oracle.space", "%s%lld", w->oracle_exact || w->space_known ? "" : ">", (long long)w->space);
-        } else {
-            num(b, NULL, "-");
-            num(b, NULL, "-");
-        }
-        for (int m = 0; m < r->ntrials; m++) {
-            char cell[48], member[48];
-            bool have = m < w->nmarks;
-            double x = have && w->marks[m].best >= 0 ? bench_regret(w->marks[m].best_cycles, w->best_cycles) : NAN;
-            pct_text(cell, sizeof cell, x, have && w->marks[m].lower_bound);
-            snprintf(member, sizeof member, "tuner.%d.regret", m);
-            num(b, have ? member : NULL, "%s", cell);
-        }
-        double tf, roof;
-        if (bench_row_tflops(w, &tf, &roof)) {
-            lm_buf_puts(b, "<td class=\"n\" data-key=\"tflops\">");
-            lm_buf_printf(b, "%.2f</td><td class=\"n\" data-key=\"roof\">%.0f%%</td>", tf,
-                          roof > 0 ? 100 * tf / roof : 0);
-        } else {
-            lm_buf_puts(b, "<td class=\"n\">-</td><td class=\"n\">-</td>");
-        }
-        num(b, "compile_seconds", "%.3f", w->compile_seconds);
         lm_buf_puts(b, "</tr>\n");
     }
     lm_buf_puts(b, "</tbody>\n</table>\n");
@@ -291,7 +299,7 @@ static void schedules(lm_buf *b, const bench_result *r, const bench_group *g, lm
         if (!w->ttnn_ok && w->ttnn_why)
             sched_line(b, i, w->label, "TTNN (n/a)", "ttnn.why", w->ttnn_why);
         if (w->tuned_ok)
-            sched_line(b, i, w->label, "TTNN hand-tuned",  NULL,
+            sched_line(b, i, w->label, "TTNN hand-tuned", NULL,
                        lm_arena_printf(ar, "%.0f cycles (loomc %.2fx)", w->tuned_cycles,
                                        w->tuned_cycles / w->loomc_cycles));
         if (w->failures) {

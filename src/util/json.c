@@ -153,11 +153,11 @@ json_t *lm_json_sig(double x, int digits)
 
 json_t *lm_json_scaled(int64_t n, int decimals)
 {
+    if (decimals < 0 || decimals > 15)
+        LM_BUG("%d decimals for a scaled JSON number", decimals);
     int64_t p = 1;
     for (int i = 0; i < decimals; i++)
         p *= 10;
-    if (decimals < 0 || decimals > 15)
-        LM_BUG("%d decimals for a scaled JSON number", decimals);
     if (n % p == 0)
         return made(json_integer((json_int_t)(n / p)));
     return made(json_real((double)n / (double)p)); /* the double nearest the decimal */

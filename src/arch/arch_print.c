@@ -95,8 +95,9 @@ void arch_print(lm_buf *b, const arch_desc *a)
     for (int f = 0; f < ARCH_NFIDELITIES; f++)
         lm_buf_printf(b, "%s%s %g", f ? ", " : "", arch_fidelity_names[f], a->matmul_tile_cycles[f]);
     lm_buf_printf(b, "; in0 rows granule %g\n", a->matmul_rows_granule);
-    lm_buf_printf(b, ROW "eltwise %g, bcast %g, reduce %g\n", "FPU cycles per tile",
-                  a->eltwise_tile_cycles, a->bcast_tile_cycles, a->reduce_tile_cycles);
+    lm_buf_printf(b, ROW "eltwise %g, bcast %g, reduce %g, block row max %g\n", "FPU cycles per tile",
+                  a->eltwise_tile_cycles, a->bcast_tile_cycles, a->reduce_tile_cycles,
+                  a->reduce_block_tile_cycles);
     lm_buf_printf(b, ROW "exp %g (approx.), exp %g (exact), recip %g, sqrt %g, rsqrt %g, sigmoid %g\n",
                   "SFPU cycles per tile", a->sfpu_exp_tile_cycles, a->sfpu_exp_exact_tile_cycles,
                   a->sfpu_recip_tile_cycles, a->sfpu_sqrt_tile_cycles, a->sfpu_rsqrt_tile_cycles,
@@ -217,14 +218,15 @@ void arch_print_json(lm_buf *b, const arch_desc *a)
                       a->matmul_tile_cycles[f]);
     lm_buf_printf(b, "}, \"matmul_rows_granule\": %.15g, \"eltwise_tile_cycles\": %.15g, "
                      "\"bcast_tile_cycles\": %.15g, \"reduce_tile_cycles\": %.15g, "
+                     "\"reduce_block_tile_cycles\": %.15g, "
                      "\"sfpu_exp_tile_cycles\": %.15g, \"sfpu_exp_exact_tile_cycles\": %.15g, "
                      "\"sfpu_recip_tile_cycles\": %.15g, \"sfpu_sqrt_tile_cycles\": %.15g, "
                      "\"sfpu_rsqrt_tile_cycles\": %.15g, \"sfpu_sigmoid_tile_cycles\": %.15g, "
                      "\"unpack_bytes_per_cycle\": %.15g, \"pack_bytes_per_cycle\": %.15g},\n",
                   a->matmul_rows_granule, a->eltwise_tile_cycles, a->bcast_tile_cycles,
-                  a->reduce_tile_cycles, a->sfpu_exp_tile_cycles, a->sfpu_exp_exact_tile_cycles,
-                  a->sfpu_recip_tile_cycles, a->sfpu_sqrt_tile_cycles, a->sfpu_rsqrt_tile_cycles,
-                  a->sfpu_sigmoid_tile_cycles, a->unpack_bpc, a->pack_bpc);
+                  a->reduce_tile_cycles, a->reduce_block_tile_cycles, a->sfpu_exp_tile_cycles,
+                  a->sfpu_exp_exact_tile_cycles, a->sfpu_recip_tile_cycles, a->sfpu_sqrt_tile_cycles,
+                  a->sfpu_rsqrt_tile_cycles, a->sfpu_sigmoid_tile_cycles, a->unpack_bpc, a->pack_bpc);
     lm_buf_printf(b, "    \"overhead\": {\"kernel_launch_cycles\": %.15g, \"cb_handshake_cycles\": "
                      "%.15g, \"semaphore_cycles\": %.15g, \"barrier_cycles\": %.15g, "
                      "\"dst_handoff_cycles\": %.15g, \"op_init_cycles\": %.15g}\n  },\n",

@@ -88,8 +88,8 @@ bool cli_run_ttnn_options(const run_args *ra, ttnn_sched_opts *bo)
     bo->have_fidelity = ra->have_fidelity;
     bo->fidelity = ra->fidelity;
     bo->no_fuse = ra->no_fuse;
-    if (ra->sdpa.len && strcmp(ra->schedule, "ttnn")) {
-        cli_usage_error("run", "--sdpa-config goes with --schedule ttnn");
+    if (ra->sdpa.len && strcmp(ra->schedule, "ttnn") && strcmp(ra->schedule, "ttnn-kernel")) {
+        cli_usage_error("run", "--sdpa-config goes with --schedule ttnn or ttnn-kernel");
         return false;
     }
     for (size_t i = 0; i < ra->sdpa.len; i++) {
@@ -154,7 +154,8 @@ void cli_run_origin(const run_args *ra, const ttnn_sched_opts *bo, const drv_tra
                 : !strcmp(ra->schedule, "manual")     ? DRV_ORIGIN_MANUAL
                 : !strcmp(ra->schedule, "ttnn")       ? DRV_ORIGIN_TTNN
                 : !strcmp(ra->schedule, "ttnn-tuned") ? DRV_ORIGIN_TTNN_TUNED
-                                                      : DRV_ORIGIN_PLAN;
+                : !strcmp(ra->schedule, "ttnn-kernel") ? DRV_ORIGIN_TTNN_KERNEL
+                                                       : DRV_ORIGIN_PLAN;
     org->name = ra->schedule;
     org->ttnn = *bo;
     org->explain = explain;
@@ -179,7 +180,7 @@ bool cli_run_option(run_args *ra, int id, const char *val, lm_arena *a)
     case R_TRANSPORT:
         return cli_run_parse_pairs("--transport", val, &ra->transports, a);
     case R_SCHEDULE:
-        ra->schedule = val; /* loom, manual, ttnn, ttnn-tuned or a plan file */
+        ra->schedule = val; /* loom, manual, ttnn, ttnn-tuned, ttnn-kernel or a plan file */
         return true;
     case R_SEED: {
         int64_t v;

@@ -15,6 +15,7 @@
  */
 #include "ttnn/ttnn.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -578,6 +579,36 @@ static bool attn_find(bctx *c, const sched_kernel *k, int l, attn_roles *r)
     return true;
 }
 
+/* The tensor a launch stores (its one block store). */
+static const char *store_name(const sched_kernel *k)
+{
+    for (int i = 0; i < k->acc->n; i++)
+        if (k->acc->acc[i].is_store && k->acc->acc[i].tensor)
+            return k->acc->acc[i].tensor->name;
+    return "?";
+}
+
+/* What TTNN's kernel program (ttnn_kernel_program) needs of the job. */
+static void kernel_io(bctx *c, const sched_kernel *k, const attn_roles *ar, bool causal, int gx, int gy)
+{
+    ttnn_kernel_io *io = &c->r->io;
+    io->q = k->acc->acc[ar->q].tensor->name;
+    io->k = k->acc->acc[ar->k].tensor->name;
+    io->v = k->acc->acc[ar->v].tensor ? k->acc->acc[ar->v].tensor->name : "?";
+    io->o = store_name(k);
+    io->B = ar->B, io->H = ar->H, io->HKV = ar->HKV, io->S = ar->S, io->D = ar->D;
+    io->causal = causal;
+    io->fq = k->bufs[ar->bq].format;
+    io->fk = k->bufs[ar->bk].format;
+    io->fv = k->bufs[ar->bv].format;
+    io->fo = ARCH_BF16;
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_OUT)
+            io->fo = k->bufs[i].format;
+    io->scale = ar->D > 0 ? 1.0 / sqrt((double)ar->D) : 1.0;
+    io->grid_x = gx, io->grid_y = gy;
+}
+
 static bool sdpa_prefill(bctx *c)
 {
     ttnn_pick *R = c->r;
@@ -643,6 +674,7 @@ static bool sdpa_prefill(bctx *c)
     ttnn_sdpa_config *cfg = &R->sdpa;
     if (!ttnn_sdpa_prefill_default(&in, cfg))
         return fail(R, "TTNN rejects this attention: %s", cfg->why);
+    kernel_io(c, k, &ar, causal, gw, gh);
 
     sched_begin(c, 0, "ttnn");
     sched_schedule *sc = &R->s[0];

@@ -363,6 +363,8 @@ typedef struct ttnn_kernel_io {
     arch_format fq, fk, fv, fo;
     double scale;                /* of Q K^T: 1 / sqrt(D), TTNN's default */
     int grid_x, grid_y;          /* the program grid (compute_with_storage_grid_size) */
+    bool q_fold, o_fold;         /* decode: Q's and O's [B, H, D] rows folded (B x H rows, padded once to
+                                    whole tiles) rather than each batch's H rows padded (tir_tensor.fold_rows) */
 } ttnn_kernel_io;
 
 enum { TTNN_NOTES_MAX = 16 };

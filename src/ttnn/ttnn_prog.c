@@ -12,6 +12,7 @@ void tk_init(tk *t, df_program *p, df_class *c, df_kernel_kind kind)
     t->c = c;
     t->k = &c->kernels[kind];
     t->depth = 0;
+    t->nvars = 0;
     t->failed = false;
 }
 

@@ -802,6 +802,16 @@ static bool sdpa_decode(bctx *c)
     ttnn_decode_config *cfg = &R->dec;
     if (!ttnn_sdpa_decode_default(&in, cfg))
         return fail(R, "TTNN rejects this decode: %s", cfg->why);
+    ar.B = B, ar.H = H, ar.HKV = HKV, ar.S = S, ar.D = D;
+    kernel_io(c, ks, &ar, false, c->a->grid_w, c->a->grid_h);
+    R->io.o = store_name(kc);
+    R->io.q_fold = tq->fold_rows;
+    for (int i = 0; i < kc->nbufs; i++)
+        if (kc->bufs[i].kind == SCHED_BUF_OUT)
+            R->io.fo = kc->bufs[i].format;
+    for (int i = 0; i < kc->acc->n; i++)
+        if (kc->acc->acc[i].is_store && kc->acc->acc[i].tensor)
+            R->io.o_fold = kc->acc->acc[i].tensor->fold_rows;
 
     /* TTNN reduces the workers' partials in L1 over the NoC. Where a head's
        workers are exactly one row of the grid under its linear core order

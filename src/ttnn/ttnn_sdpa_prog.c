@@ -687,12 +687,12 @@ static void core_args(df_program *p, df_class *c, pctx *x, tk *t)
     const df_expr *h0 = tk_muln(t, tk_mod(t, tk_div(t, i, tk_n(t, qp)), tk_n(t, hp)), cfg->heads_per_core);
     const df_expr *q0 = tk_muln(t, tk_mod(t, i, tk_n(t, qp)), cfg->q_per_core);
     const df_expr *nq = tk_n(t, cfg->q_num_chunks);
-    x->b0 = df_slot(p, df_add_arg(p, c, "b0", tk_min(t, b0, tk_n(t, cfg->B))));
-    x->b1 = df_slot(p, df_add_arg(p, c, "b1", tk_min(t, tk_addn(t, b0, cfg->batch_per_core), tk_n(t, cfg->B))));
-    x->h0 = df_slot(p, df_add_arg(p, c, "h0", tk_min(t, h0, tk_n(t, cfg->NQH))));
-    x->h1 = df_slot(p, df_add_arg(p, c, "h1", tk_min(t, tk_addn(t, h0, cfg->heads_per_core), tk_n(t, cfg->NQH))));
-    x->q0 = df_slot(p, df_add_arg(p, c, "q0", tk_min(t, q0, nq)));
-    x->nqc = df_slot(p, df_add_arg(p, c, "nqc", tk_sub(t, tk_min(t, tk_addn(t, q0, cfg->q_per_core), nq), x->q0)));
+    x->b0 = df_slot(p, df_add_arg(p, c, "bat0", tk_min(t, b0, tk_n(t, cfg->B))));
+    x->b1 = df_slot(p, df_add_arg(p, c, "bat1", tk_min(t, tk_addn(t, b0, cfg->batch_per_core), tk_n(t, cfg->B))));
+    x->h0 = df_slot(p, df_add_arg(p, c, "head0", tk_min(t, h0, tk_n(t, cfg->NQH))));
+    x->h1 = df_slot(p, df_add_arg(p, c, "head1", tk_min(t, tk_addn(t, h0, cfg->heads_per_core), tk_n(t, cfg->NQH))));
+    x->q0 = df_slot(p, df_add_arg(p, c, "qch0", tk_min(t, q0, nq)));
+    x->nqc = df_slot(p, df_add_arg(p, c, "qchn", tk_sub(t, tk_min(t, tk_addn(t, q0, cfg->q_per_core), nq), x->q0)));
 }
 
 struct df_program *ttnn_sdpa_prefill_program(const ttnn_sdpa_config *cfg, const ttnn_kernel_io *io,

@@ -190,7 +190,8 @@ void bench_print(lm_buf *out, const bench_result *b)
         }
         if (nsp) {
             if (!any_tuned)
-                lm_buf_puts(out, "\nagainst TTNN's hand-tuned matmul configs (--schedule ttnn-tuned), on the shapes "
+                lm_buf_puts(out, "\nagainst TTNN tuned (matmul: the GEMM benchmark's hand-tuned configs, --schedule "
+                                 "ttnn-tuned; SDPA: TTNN's own kernels at its best program config), on the shapes "
                                  "they cover:\n");
             any_tuned = true;
             double lo = sp[0], hi = sp[0];
@@ -265,8 +266,9 @@ void bench_print(lm_buf *out, const bench_result *b)
             if (!r->ttnn_ok && r->ttnn_why)
                 lm_buf_printf(out, "    ttnn n/a: %s\n", r->ttnn_why);
             if (r->tuned_ok)
-                lm_buf_printf(out, "    ttnn-tuned: %.0f cycles (loomc %.2fx)\n", r->tuned_cycles,
-                              r->tuned_cycles / r->loomc_cycles);
+                lm_buf_printf(out, "    ttnn-tuned: %.0f cycles (loomc %.2fx)%s%s\n", r->tuned_cycles,
+                              r->tuned_cycles / r->loomc_cycles, r->tuned_label ? ", " : "",
+                              r->tuned_label ? r->tuned_label : "");
             if (r->failures) {
                 lm_buf_printf(out, "    %lld points could not be run:", (long long)r->failures);
                 for (int q = 0; q < r->nfail_kinds; q++)
@@ -347,13 +349,17 @@ static void jnum(lm_buf *b, double x)
 }
 
 /* A baseline's member: its cycles and loomc's speedup over it, or why it has none. */
-static void jbaseline(lm_buf *out, bool ok, double cycles, double loomc_cycles, const char *why)
+static void jbaseline(lm_buf *out, bool ok, double cycles, double loomc_cycles, const char *why, const char *config)
 {
     if (ok) {
         lm_buf_puts(out, "{\"cycles\": ");
         jnum(out, cycles);
         lm_buf_puts(out, ", \"speedup_of_loomc\": ");
         jnum(out, cycles / loomc_cycles);
+        if (config) {
+            lm_buf_puts(out, ", \"config\": ");
+            lm_json_str(out, config);
+        }
         lm_buf_puts(out, "}");
     } else {
         lm_buf_puts(out, "{\"cycles\": null, \"why\": ");
@@ -405,9 +411,9 @@ void bench_json(lm_buf *out, const bench_result *b)
         lm_buf_puts(out, ", \"schedule\": ");
         lm_json_str(out, r->loomc_label);
         lm_buf_puts(out, "},\n     \"ttnn\": ");
-        jbaseline(out, r->ttnn_ok, r->ttnn_cycles, r->loomc_cycles, r->ttnn_why);
+        jbaseline(out, r->ttnn_ok, r->ttnn_cycles, r->loomc_cycles, r->ttnn_why, NULL);
         lm_buf_puts(out, ",\n     \"ttnn_tuned\": ");
-        jbaseline(out, r->tuned_ok, r->tuned_cycles, r->loomc_cycles, r->tuned_why);
+        jbaseline(out, r->tuned_ok, r->tuned_cycles, r->loomc_cycles, r->tuned_why, r->tuned_label);
         lm_buf_puts(out, ",\n     \"best_known\": {\"cycles\": ");
         jnum(out, r->best_cycles);
         lm_buf_puts(out, ", \"schedule\": ");

@@ -77,11 +77,12 @@ static const cli_option run_opts[] = {
     {"--explain", CLI_FLAG, R_EXPLAIN, NULL, NULL, 0, 0,
      "why this schedule: for ttnn, the TTNN rule behind each value", 0},
     {"--sdpa-config", CLI_VALUE, R_SDPA_CONFIG, "NAME=N,...", NULL, 0, 0,
-     "--schedule ttnn or ttnn-kernel for SDPA prefill with a\n"
-     "program config: q_chunk, k_chunk (elements), grid_x,\n"
-     "grid_y (the cores it may use), fp32_acc (0/1),\n"
-     "interm_bf16 (1, ttnn only: TTNN's bf16\n"
-     "intermediate CBs instead of fp32)", 0},
+     "--schedule ttnn or ttnn-kernel with an SDPA program\n"
+     "config: q_chunk, k_chunk (elements; decode: k_chunk),\n"
+     "grid_x, grid_y (the cores prefill may use), fp32_acc\n"
+     "(0/1), interm_bf16 (1, ttnn only: TTNN's bf16\n"
+     "intermediate CBs instead of fp32), max_cores_per_head\n"
+     "(decode)", 0},
     {"--no-fuse", CLI_FLAG, R_NO_FUSE, NULL, NULL, 0, 0,
      "(loom) do not fuse a launch with the next one that consumes\n"
      "its output block by block; (ttnn) keep SDPA decode's two launches", 0},

@@ -112,9 +112,11 @@ bool cli_run_ttnn_options(const run_args *ra, ttnn_sched_opts *bo)
             bo->have_fp32_acc = true, bo->fp32_acc = v != 0;
         else if (!strcmp(k, "interm_bf16"))
             bo->sdpa_interm_16b = v != 0;
+        else if (!strcmp(k, "max_cores_per_head"))
+            bo->sdpa_max_cores_per_head = (int)v;
         else {
             cli_usage_error("run", "--sdpa-config: unknown name '%s' (q_chunk, k_chunk, grid_x, grid_y, fp32_acc, "
-                            "interm_bf16)", k);
+                            "interm_bf16, max_cores_per_head)", k);
             return false;
         }
     }

@@ -93,6 +93,9 @@ static void origin_schedule(drv_result *r, const drv_origin *org, int l, sched_s
     } else if (ttnn_origin(org->kind)) {
         *s = r->sched->ttnn->s[l];
         copy_values(&s->values, &r->sched->ttnn->s[l].values);
+        /* the config is TTNN's; the program run is its kernels, not the lowering */
+        if (org->kind == DRV_ORIGIN_TTNN_KERNEL)
+            s->origin = "ttnn-kernel";
     } else {
         const sched_schedule *best = dl->schedule;
         *s = *best;
@@ -184,7 +187,9 @@ bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_op
             if (ok)
                 default_grid(s, r->launches[l].func, o->arch, r->sym);
         }
-        s->cand.label = sched_candidate_label(r->launches[l].summary, &s->cand, &r->arena);
+        s->cand.label = org->kind == DRV_ORIGIN_TTNN_KERNEL
+                            ? "TTNN's kernels written as one dataflow program (not lowered; its values are TTNN's config)"
+                            : sched_candidate_label(r->launches[l].summary, &s->cand, &r->arena);
     }
     return ok;
 }

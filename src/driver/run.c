@@ -401,7 +401,7 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
     sim_trace *trace = ok && o->trace_file ? sim_trace_new(o->trace_file, o->arch) : NULL;
     for (int l = 0, cov = 1; ok && l < n; l += cov) {
         /* a fused pair is one program; TTNN's kernels are the whole job */
-        df_program *p = opts->kernel ? kernel_program(opts->kernel, s, n, o->arch, d, &cov)
+        df_program *p = opts->kernel ? kernel_program(opts->kernel, s, n, o->arch, vd, &cov)
                                      : sched_lower_launch(k, s, n, l, o->arch, sc, d, &cov);
         for (int j = l; j < l + cov; j++)
             if (s[j]->fidelity < fid)

@@ -349,6 +349,8 @@ typedef struct ttnn_sched_opts {
     bool have_fp32_acc;              /* fp32_dest_acc_en given */
     bool fp32_acc;
     bool sdpa_interm_16b;            /* TTNN's bf16 intermediate CBs (sched_schedule.interm_16b) */
+    int sdpa_max_cores_per_head;     /* SDPA decode: max_cores_per_head_batch of a program config (0: none);
+                                        sdpa_k_chunk is decode's k_chunk_size too */
     bool no_fuse;                    /* SDPA decode: never as a fused launch pair (two launches) */
 } ttnn_sched_opts;
 

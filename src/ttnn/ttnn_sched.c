@@ -799,6 +799,9 @@ static bool sdpa_decode(bctx *c)
     in.grid_x = c->a->grid_w;
     in.grid_y = c->a->grid_h;
     in.reduce = TTNN_REDUCE_TREE;
+    /* a program config: k_chunk_size and max_cores_per_head_batch */
+    in.k_chunk = c->o->sdpa_k_chunk;
+    in.max_cores_per_head = c->o->sdpa_max_cores_per_head;
     ttnn_decode_config *cfg = &R->dec;
     if (!ttnn_sdpa_decode_default(&in, cfg))
         return fail(R, "TTNN rejects this decode: %s", cfg->why);

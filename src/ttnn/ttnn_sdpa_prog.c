@@ -47,6 +47,8 @@ typedef struct pctx {
     int sbh, sbw, nrg, ncs;      /* Q K^T sub-block; row groups of a Q chunk; column sub-blocks of a K chunk */
     int pvh, pvw;                /* P V sub-block */
     bool narrow;                 /* causal: the diagonal chunk's columns past the diagonal are skipped */
+    bool exp_on_pack;            /* the exponentials on the pack thread: the BF16-Dest streaming kernel; with
+                                    fp32 Dst accumulation TTNN runs its legacy kernel, whose exps are on math */
     int thr;                     /* tiles read between read barriers */
     /* per-core values (class args) and loop state of the kernel being written */
     const df_expr *b0, *b1, *h0, *h1, *q0, *nqc;
@@ -215,7 +217,7 @@ static void sub_exp(tk *t, const pctx *x, half C, const df_expr *g, const df_exp
     p->cb = p->cb_out = CB_QK;
     p->at = p->at_out = tk_muln(t, tk_add(t, tk_muln(t, g, x->ncs), s), x->sbh * x->sbw);
     p->front = true;
-    p->pack_sfpu = true;
+    p->pack_sfpu = x->exp_on_pack;
     p->scalar = x->io->scale;
     p->rows = tk_n(t, x->sbh);
     p->cols = tk_n(t, x->sbw);
@@ -348,7 +350,7 @@ static void exp_diff(tk *t, const pctx *x, half C, half P, const df_expr *g)
     p->cb_out = CB_DIFF;
     p->rows = tk_n(t, x->sbh);
     p->cols = tk_n(t, 1);
-    p->pack_sfpu = true;
+    p->pack_sfpu = x->exp_on_pack;
     p->col0 = true;
     p->scalar = x->io->scale;
     df_stmt *sub = df_step_new(t->p, DF_ELTWISE, (lm_loc){0});
@@ -634,6 +636,7 @@ static bool plan(pctx *x, const ttnn_sdpa_config *cfg, const ttnn_kernel_io *io,
                       "TTNN's SDPA kernel program", x->St % x->Sk);
     /* causal narrowing needs the diagonal to fall on a sub-block boundary */
     x->narrow = io->causal && x->Sq % x->sbw == 0;
+    x->exp_on_pack = !fp32_acc;
     /* P V: TTNN's sub-block, its height within a row group */
     int dst = fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;
     x->pvw = cfg->pv_subblock_w;

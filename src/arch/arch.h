@@ -102,6 +102,7 @@ typedef struct arch_desc {
     double sfpu_rsqrt_tile_cycles;
     double sfpu_sigmoid_tile_cycles;
     double reduce_tile_cycles;   /* row reduction (max or sum) of one tile */
+    double reduce_block_tile_cycles; /* one tile of the block row maximum (the LLK's block reduction) */
     double bcast_tile_cycles;    /* element-wise op with a broadcast operand */
     double unpack_bpc;           /* unpacker bytes/cycle from L1 */
     double pack_bpc;             /* packer bytes/cycle to L1 */

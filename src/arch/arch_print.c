@@ -95,8 +95,9 @@ void arch_print(lm_buf *b, const arch_desc *a)
     for (int f = 0; f < ARCH_NFIDELITIES; f++)
         lm_buf_printf(b, "%s%s %g", f ? ", " : "", arch_fidelity_names[f], a->matmul_tile_cycles[f]);
     lm_buf_printf(b, "; in0 rows granule %g\n", a->matmul_rows_granule);
-    lm_buf_printf(b, ROW "eltwise %g, bcast %g, reduce %g\n", "FPU cycles per tile",
-                  a->eltwise_tile_cycles, a->bcast_tile_cycles, a->reduce_tile_cycles);
+    lm_buf_printf(b, ROW "eltwise %g, bcast %g, reduce %g, block row max %g\n", "FPU cycles per tile",
+                  a->eltwise_tile_cycles, a->bcast_tile_cycles, a->reduce_tile_cycles,
+                  a->reduce_block_tile_cycles);
     lm_buf_printf(b, ROW "exp %g (approx.), exp %g (exact), recip %g, sqrt %g, rsqrt %g, sigmoid %g\n",
                   "SFPU cycles per tile", a->sfpu_exp_tile_cycles, a->sfpu_exp_exact_tile_cycles,
                   a->sfpu_recip_tile_cycles, a->sfpu_sqrt_tile_cycles, a->sfpu_rsqrt_tile_cycles,
@@ -249,15 +250,15 @@ static json_t *json_performance(const arch_desc *a)
     for (int f = 0; f < ARCH_NFIDELITIES; f++)
         lm_json_set(mm, arch_fidelity_names[f], fig(a->matmul_tile_cycles[f]));
     lm_json_set(compute, "matmul_tile_cycles", mm);
-    add_figs(compute, 12,
+    add_figs(compute, 13,
              (const char *const[]){"matmul_rows_granule", "eltwise_tile_cycles", "bcast_tile_cycles",
-                                   "reduce_tile_cycles", "sfpu_exp_tile_cycles", "sfpu_exp_exact_tile_cycles",
+                                   "reduce_tile_cycles", "reduce_block_tile_cycles", "sfpu_exp_tile_cycles", "sfpu_exp_exact_tile_cycles",
                                    "sfpu_recip_tile_cycles", "sfpu_sqrt_tile_cycles", "sfpu_rsqrt_tile_cycles",
                                    "sfpu_sigmoid_tile_cycles", "unpack_bytes_per_cycle", "pack_bytes_per_cycle"},
              (const double[]){a->matmul_rows_granule, a->eltwise_tile_cycles, a->bcast_tile_cycles,
-                              a->reduce_tile_cycles, a->sfpu_exp_tile_cycles, a->sfpu_exp_exact_tile_cycles,
-                              a->sfpu_recip_tile_cycles, a->sfpu_sqrt_tile_cycles, a->sfpu_rsqrt_tile_cycles,
-                              a->sfpu_sigmoid_tile_cycles, a->unpack_bpc, a->pack_bpc});
+                              a->reduce_tile_cycles, a->reduce_block_tile_cycles, a->sfpu_exp_tile_cycles,
+                              a->sfpu_exp_exact_tile_cycles, a->sfpu_recip_tile_cycles, a->sfpu_sqrt_tile_cycles,
+                              a->sfpu_rsqrt_tile_cycles, a->sfpu_sigmoid_tile_cycles, a->unpack_bpc, a->pack_bpc});
     lm_json_set(p, "compute", compute);
     lm_json_set(p, "overhead",
                 figs(6,

@@ -326,14 +326,19 @@ typedef struct bench_row {
     const char *loomc_label;
     double top5_cycles;    /* best simulated of loomc's five best (predicted) */
     int ntop;
-    /* TTNN default */
+    /* TTNN default: matmul as TTNN's schedule (lowered by loomc); SDPA
+       prefill and decode as TTNN's own kernels at its default config
+       (--schedule ttnn-kernel) */
     bool ttnn_ok;
     const char *ttnn_why;
     double ttnn_cycles;
-    /* TTNN's hand-tuned matmul config (--schedule ttnn-tuned), where one covers the row */
+    /* TTNN tuned: matmul, the GEMM benchmark's hand-tuned config where one
+       covers the row (--schedule ttnn-tuned); SDPA, TTNN's own kernels at the
+       best of its legal program configs (tuned_label says which) */
     bool tuned_ok;
     const char *tuned_why;
     double tuned_cycles;
+    const char *tuned_label;
     /* oracle */
     bool oracle_ran, oracle_exact, space_known;
     int64_t space, oracle_points; /* legal points; points the oracle tried */

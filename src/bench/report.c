@@ -209,7 +209,8 @@ void bench_print(lm_buf *out, const bench_result *b)
         bench_summarize(b, &g[i], &m);
         if (m.ntuned) {
             if (!any_tuned)
-                lm_buf_puts(out, "\nagainst TTNN's hand-tuned matmul configs (--schedule ttnn-tuned), on the shapes "
+                lm_buf_puts(out, "\nagainst TTNN tuned (matmul: the GEMM benchmark's hand-tuned configs, --schedule "
+                                 "ttnn-tuned; SDPA: TTNN's own kernels at its best program config), on the shapes "
                                  "they cover:\n");
             any_tuned = true;
             lm_buf_printf(out, "%-10s %-15s %3d/%-2d  %.2fx [%.2fx, %.2fx]\n", g[i].op, g[i].arch, m.ntuned, g[i].n,
@@ -276,8 +277,9 @@ void bench_print(lm_buf *out, const bench_result *b)
             if (!r->ttnn_ok && r->ttnn_why)
                 lm_buf_printf(out, "    ttnn n/a: %s\n", r->ttnn_why);
             if (r->tuned_ok)
-                lm_buf_printf(out, "    ttnn-tuned: %.0f cycles (loomc %.2fx)\n", r->tuned_cycles,
-                              r->tuned_cycles / r->loomc_cycles);
+                lm_buf_printf(out, "    ttnn-tuned: %.0f cycles (loomc %.2fx)%s%s\n", r->tuned_cycles,
+                              r->tuned_cycles / r->loomc_cycles, r->tuned_label ? ", " : "",
+                              r->tuned_label ? r->tuned_label : "");
             if (r->failures) {
                 lm_buf_printf(out, "    %lld points could not be run:", (long long)r->failures);
                 for (int q = 0; q < r->nfail_kinds; q++)
@@ -357,12 +359,14 @@ static json_t *jnum(double x)
 }
 
 /* A baseline's member: its cycles and loomc's speedup over it, or why it has none. */
-static json_t *jbaseline(bool ok, double cycles, double loomc_cycles, const char *why)
+static json_t *jbaseline(bool ok, double cycles, double loomc_cycles, const char *why, const char *config)
 {
     json_t *o = lm_json_obj();
     if (ok) {
         lm_json_set(o, "cycles", jnum(cycles));
         lm_json_set(o, "speedup_of_loomc", jnum(cycles / loomc_cycles));
+        if (config)
+            lm_json_set(o, "config", lm_json_string(config));
     } else {
         lm_json_set(o, "cycles", jnum(NAN));
         lm_json_set(o, "why", lm_json_string(why));
@@ -459,8 +463,8 @@ static json_t *jrow(const bench_row *r)
     lm_json_set(o, "dram_bound_tflops", jnum(r->dram_tflops > 0 ? r->dram_tflops : NAN));
     lm_json_set(o, "clock_ghz", jnum(r->clock_ghz));
     lm_json_set(o, "loomc", jloomc(r));
-    lm_json_set(o, "ttnn", jbaseline(r->ttnn_ok, r->ttnn_cycles, r->loomc_cycles, r->ttnn_why));
-    lm_json_set(o, "ttnn_tuned", jbaseline(r->tuned_ok, r->tuned_cycles, r->loomc_cycles, r->tuned_why));
+    lm_json_set(o, "ttnn", jbaseline(r->ttnn_ok, r->ttnn_cycles, r->loomc_cycles, r->ttnn_why, NULL));
+    lm_json_set(o, "ttnn_tuned", jbaseline(r->tuned_ok, r->tuned_cycles, r->loomc_cycles, r->tuned_why, r->tuned_label));
     lm_json_set(o, "best_known", jbest(r));
     if (r->oracle_ran)
         lm_json_set(o, "oracle", joracle(r));

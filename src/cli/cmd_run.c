@@ -34,6 +34,10 @@ static const cli_option run_opts[] = {
      "SDPA decode) as a loomc schedule (docs/baselines.md)", 0},
     {"--schedule", CLI_MORE, R_SCHEDULE, "ttnn-tuned", NULL, 0, 0,
      "the hand-tuned config of TTNN's GEMM benchmark (matmul)", 0},
+    {"--schedule", CLI_MORE, R_SCHEDULE, "ttnn-kernel", NULL, 0, 0,
+     "TTNN's own SDPA kernels (prefill, decode) for TTNN's\n"
+     "config, written as dataflow programs, not lowered from\n"
+     "the kernel (docs/baselines.md)", 0},
     {"--schedule", CLI_MORE, R_SCHEDULE, "manual", NULL, 0, 0,
      "program axis 0 on core rows (y), axis 1 on columns (x),\n"
      "others a loop on each core; every load from DRAM; the\n"
@@ -73,10 +77,12 @@ static const cli_option run_opts[] = {
     {"--explain", CLI_FLAG, R_EXPLAIN, NULL, NULL, 0, 0,
      "why this schedule: for ttnn, the TTNN rule behind each value", 0},
     {"--sdpa-config", CLI_VALUE, R_SDPA_CONFIG, "NAME=N,...", NULL, 0, 0,
-     "--schedule ttnn for SDPA prefill with a program config:\n"
-     "q_chunk, k_chunk (elements), grid_x, grid_y (the cores it\n"
-     "may use), fp32_acc (0/1), interm_bf16 (1: TTNN's bf16\n"
-     "intermediate CBs instead of fp32)", 0},
+     "--schedule ttnn or ttnn-kernel with an SDPA program\n"
+     "config: q_chunk, k_chunk (elements; decode: k_chunk),\n"
+     "grid_x, grid_y (the cores prefill may use), fp32_acc\n"
+     "(0/1), interm_bf16 (1, ttnn only: TTNN's bf16\n"
+     "intermediate CBs instead of fp32), max_cores_per_head\n"
+     "(decode)", 0},
     {"--no-fuse", CLI_FLAG, R_NO_FUSE, NULL, NULL, 0, 0,
      "(loom) do not fuse a launch with the next one that consumes\n"
      "its output block by block; (ttnn) keep SDPA decode's two launches", 0},

@@ -345,10 +345,35 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
     case DF_MASK:
         return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols") &&
                pages_in(v, s, i, s->cb, at, block, "mask a") && pages_in(v, s, i, s->cb_out, at_out, block, "mask out");
+    case DF_ROWMAX: {
+        /* the last tile of the block: row rows-1, column cols-1 */
+        sv rs = sval(v, s->rs, i, &bad), bw = sval(v, s->bw, i, &bad), bs = sval(v, s->bs, i, &bad);
+        if (bad || !positive(v, s, i, rows, "rows") || !positive(v, s, i, cols, "cols"))
+            return false;
+        if ((rs.ok && rs.v < 0) || (bw.ok && bw.v < 0) || (bs.ok && bs.v < 0)) {
+            verr(v, s, i, "rowmax: rs, bw and bs must not be negative");
+            return false;
+        }
+        sv span = {false, 0};
+        if (rows.ok && cols.ok && rs.ok && bw.ok && bs.ok) {
+            int64_t R = rs.v ? rs.v : cols.v, W = bw.v ? bw.v : cols.v, S = bs.v ? bs.v : W;
+            int64_t c = cols.v - 1;
+            span = (sv){true, (rows.v - 1) * R + (c / W) * S + c % W + 1};
+        }
+        return pages_in(v, s, i, s->cb, at, span, "rowmax a") &&
+               (s->cb_b < 0 || pages_in(v, s, i, s->cb_b, at_b, rows, "rowmax b")) &&
+               pages_in(v, s, i, s->cb_out, at_out, rows, "rowmax out");
+    }
     case DF_CHAIN:
+    case DF_PCHAIN:
         if (!positive(v, s, i, rows, "rows") || !positive(v, s, i, cols, "cols") ||
             !pages_in(v, s, i, s->cb, at, block, "chain a") || !pages_in(v, s, i, s->cb_out, at_out, block, "chain out"))
             return false;
+        if (s->op == DF_PCHAIN && s->cb_sum >= 0) {
+            sv at_sum = sval(v, s->at_sum, i, &bad);
+            if (bad || !pages_in(v, s, i, s->cb_sum, at_sum, rows, "pchain sum"))
+                return false;
+        }
         /* a binary step unpacks its operand as eltwise's b */
         for (int j = 0; j < s->nbody; j++) {
             const df_stmt *st = s->body[j];
@@ -489,7 +514,11 @@ static void check_refs(const vctx *v, const df_stmt *s)
         check_swap(v, s);
     if (s->op == DF_REDUCE && s->fold && s->sub != DF_RSUM)
         lm_error(v->d, s->loc, "reduce: fold=1 applies to op=sum only (the matrix engine adds tiles, it has no element-wise max)");
-    if (s->op != DF_CHAIN)
+    if (s->op == DF_PCHAIN && s->cb_sum >= 0 && !find_cb(v->c, s->cb_sum))
+        lm_error(v->d, s->loc, "CB %d is not declared in class '%s'", s->cb_sum, v->c->name);
+    if (s->op == DF_PCHAIN && s->cb_sum >= 0 && s->cb_sum == s->cb_out)
+        lm_error(v->d, s->loc, "pchain: sum=%d is its output CB; the row sums need a CB of their own", s->cb_sum);
+    if (!df_has_steps(s->op))
         return;
     for (int j = 0; j < s->nbody; j++) {
         const df_stmt *st = s->body[j];
@@ -543,7 +572,7 @@ static void check_body(vctx *v, df_stmt *const *body, int n, const bool *live)
         for (int f = 0; f < oi->nfields; f++)
             if (oi->fields[f].kind == DF_F_EXPR)
                 v->core_dep |= uses_core(v, *(const df_expr *const *)((const char *)s + oi->fields[f].offset));
-        for (int k = 0; s->op == DF_CHAIN && k < s->nbody; k++) {
+        for (int k = 0; df_has_steps(s->op) && k < s->nbody; k++) {
             const df_opinfo *si = df_step_info(s->body[k]->op);
             for (int f = 0; si && f < si->nfields; f++)
                 if (si->fields[f].kind == DF_F_EXPR)

@@ -247,7 +247,7 @@ static void pstmts(lm_buf *b, const df_program *p, df_stmt *const *body, int nbo
             pstmts(b, p, s->body, s->nbody, depth + 1, n);
             indent(b, depth);
             lm_buf_puts(b, "}");
-        } else if (s->op == DF_CHAIN) {
+        } else if (df_has_steps(s->op)) {
             lm_buf_puts(b, " {\n");
             for (int j = 0; j < s->nbody; j++) {
                 const df_stmt *st = s->body[j];

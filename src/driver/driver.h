@@ -160,6 +160,10 @@ typedef struct drv_run_opts {
        simulated values (row-major, n of them, shape[0..t->rank)) */
     void (*output)(void *ctx, const tir_tensor *t, const int64_t *shape, const float *v, int64_t n);
     void *output_ctx;
+    /* set: the job is one program, TTNN's own kernels for this pick
+       (ttnn_kernel_program), instead of the lowering of the schedules; the
+       schedules still give the reference its values */
+    const ttnn_pick *kernel;
 } drv_run_opts;
 
 /* One tensor's values by name (drv_run_opts.inputs). */
@@ -240,6 +244,8 @@ typedef enum drv_origin_kind {
     DRV_ORIGIN_PLAN,       /* a plan file (loomc compile -o) */
     DRV_ORIGIN_TTNN,       /* TTNN's default schedule for the op */
     DRV_ORIGIN_TTNN_TUNED, /* the hand-tuned config of TTNN's GEMM benchmark */
+    DRV_ORIGIN_TTNN_KERNEL, /* TTNN's own SDPA kernels for its default schedule, as dataflow programs
+                               (ttnn_kernel_program): the schedules are TTNN's, the programs not lowered */
     DRV_ORIGIN_MANUAL,     /* a placement without a solver (drv_pick_schedules) */
 } drv_origin_kind;
 

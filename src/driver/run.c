@@ -320,6 +320,19 @@ static bool fill_input(tirx_tensor *x, const drv_run_opts *o, uint64_t seed, lm_
     return true;
 }
 
+/* TTNN's kernels as one program for the whole job (n launches), at the
+ * schedules' compute config; NULL after reporting. */
+static df_program *kernel_program(const ttnn_pick *pick, const sched_schedule *const *s, int n, const arch_desc *a,
+                                  lm_diag *d, int *cov)
+{
+    char why[TTNN_WHY_MAX + 64];
+    df_program *p = ttnn_kernel_program(pick, s[0]->fidelity, s[0]->fp32_acc, a, why, sizeof why);
+    if (!p)
+        lm_error_plain(d, "--schedule ttnn-kernel: %s", why);
+    *cov = n;
+    return p;
+}
+
 bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched_schedule *const *s, int n,
                   const tir_tensor *const *tensors, int ntensors, const drv_run_opts *opts, sym_ctx *sc, lm_diag *d)
 {
@@ -403,8 +416,9 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
     /* every launch in one trace, one after the other */
     sim_trace *trace = ok && o->trace_file ? sim_trace_new(o->trace_file, o->arch) : NULL;
     for (int l = 0, cov = 1; ok && l < n; l += cov) {
-        /* a fused pair is one program */
-        df_program *p = sched_lower_launch(k, s, n, l, o->arch, sc, d, &cov);
+        /* a fused pair is one program; TTNN's kernels are the whole job */
+        df_program *p = opts->kernel ? kernel_program(opts->kernel, s, n, o->arch, vd, &cov)
+                                     : sched_lower_launch(k, s, n, l, o->arch, sc, d, &cov);
         for (int j = l; j < l + cov; j++)
             if (s[j]->fidelity < fid)
                 fid = s[j]->fidelity;

@@ -872,6 +872,8 @@ static int step_op(sim *s, sim_engine *e, const df_stmt *st)
     case DF_MASK:
     case DF_TRANSPOSE:
     case DF_CHAIN:
+    case DF_PCHAIN:
+    case DF_ROWMAX:
         return compute_op(s, e, st);
     case DF_CB_SWAP:
         return swap_op(s, e, st);

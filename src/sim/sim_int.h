@@ -316,6 +316,10 @@ typedef struct sim_chunk {
     int ntiles;          /* output tiles */
     int32_t out[16];     /* output page offsets from the pack's write pointer */
     bool acc;            /* packer L1 accumulation */
+    bool front;          /* out[] are offsets from the read pointer (pages in place at the front) */
+    int cb_sum;          /* pchain: the CB each tile is also added into (-1: none) */
+    int32_t sum[16];     /* its page offsets from that CB's write pointer */
+    bool sum_set[16];    /* the tile overwrites that page (the first of its row) instead of adding */
     double math, pack;   /* cycles */
     int buf;             /* functional: index of the core's chunk buffer */
     double flops;

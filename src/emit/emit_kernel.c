@@ -132,10 +132,6 @@ static void scan_body(scan *s, df_stmt *const *body, int n)
             s->ok = false;
             return;
         }
-        if (df_ops[st->op].engine == DF_ENGINE_COMPUTE && st->op != DF_MATMUL && !emit_compute_ok(s->p, s->c, st, s->d)) {
-            s->ok = false;
-            return;
-        }
         note_mode(s, st);
         if (!one_mode(s, st)) {
             s->ok = false;

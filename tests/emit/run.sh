@@ -123,6 +123,10 @@ for arch in wormhole_n150 blackhole_p150; do
     case_ "splitk_$arch" $arch tests/kernels/splitk_sum.py --kernel shifted --shape M=256,K=1024
     # sigmoid and sqrt on the SFPU (a gated activation), edges not multiples of 32
     case_ "swiglu_$arch" $arch tests/expect/run/sfpu/swiglu.py --shape M=90,N=70
+    # row-wise kernels: norms whose chains add a broadcast operand after their first step
+    case_ "rmsnorm_$arch" $arch tests/kernels/ptr_rmsnorm.py --shape M=37,N=200
+    case_ "layernorm_$arch" $arch tests/kernels/ptr_layernorm.py --shape M=5,N=1000
+    case_ "softmax_rows_$arch" $arch tests/kernels/ptr_softmax.py --kernel softmax --shape M=37,N=200
     # split K with the partial sums passed to a reducer core as elements (a fused pair)
     case_ "splitk_fused_$arch" $arch tests/kernels/splitk_sum.py --kernel splitk_sum --shape M=256,K=1024
     # flash attention: running maximum and sums in CB pairs that swap names each trip

@@ -527,6 +527,21 @@ void emu_unpack_to_dst(uint32_t cb, uint32_t tile, uint32_t idst) {
     cs().touched[idst] = true;
 }
 
+// unary_bcast: tile `tile` of cb broadcast into Dst[idst] - its column 0 across the columns
+// (COL), its row 0 down the rows (ROW) or its element (0, 0) everywhere (SCALAR); NONE copies
+void emu_unary_bcast(uint32_t cb, uint32_t tile, uint32_t idst, int bcast) {
+    check_dst(idst, "unary_bcast", true);
+    float buf[kTile];
+    read_tile(cb, tile, buf, "unary_bcast");
+    float *d = dst_tile(idst);
+    for (int r = 0; r < 32; r++)
+        for (int c = 0; c < 32; c++) {
+            int sr = bcast == 2 || bcast == 0 ? r : 0, sc = bcast == 1 || bcast == 0 ? c : 0;
+            d[tidx(r, c)] = dst_store(buf[tidx(sr, sc)]);
+        }
+    cs().touched[idst] = true;
+}
+
 void emu_matmul(uint32_t cb0, uint32_t cb1, uint32_t t0, uint32_t t1, uint32_t idst, uint32_t transpose) {
     check_dst(idst, "matmul_tiles", true);
     static thread_local float a[kTile], b[kTile];

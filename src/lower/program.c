@@ -528,7 +528,7 @@ bool lw_number_cbs(lw *L)
     /* a CB whose values differ in size: every value takes the whole ring */
     for (int s = 0; s < L->nst; s++)
         if (L->st[s].mixed && L->st[s].cb >= 0 && L->st[s].cb < (int)LM_COUNT(L->cb_step))
-            L->cb_step[L->st[s].cb] = L->st[s].pages;
+            L->cb_step[L->st[s].cb] = LM_MAX(L->cb_step[L->st[s].cb], L->st[s].pages); /* (a fused pair's may be larger) */
     return !L->failed;
 }
 

@@ -137,6 +137,9 @@ for arch in wormhole_n150 blackhole_p150; do
     # flash decode: split and combine as two launches, and as one fused program
     case16 "decode_two_$arch" $arch kernels/flash_decode.py --shape B=2,H=8,HKV=2,S=256,D=64 --no-fuse
     case_ "decode_fused_$arch" $arch kernels/flash_decode.py --shape B=2,H=8,HKV=2,S=256,D=64
+    # TTNN's decode schedule: its reduction in L1 as one fused program, a CB of the two launches'
+    # values of different sizes moved by the larger ring
+    case16 "decode_ttnn_$arch" $arch kernels/flash_decode.py --shape B=1,H=16,HKV=8,S=512,D=64 --schedule ttnn
 done
 
 # dataflow programs as written (loomc sim --emit): every compute op besides matmul, with fp32

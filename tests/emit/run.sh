@@ -123,6 +123,9 @@ for arch in wormhole_n150 blackhole_p150; do
     case_ "splitk_$arch" $arch tests/kernels/splitk_sum.py --kernel shifted --shape M=256,K=1024
     # sigmoid and sqrt on the SFPU (a gated activation), edges not multiples of 32
     case_ "swiglu_$arch" $arch tests/expect/run/sfpu/swiglu.py --shape M=90,N=70
+    # block-float tensors (whole tiles) through tt-metal's host converters; 16-bit Dst
+    case16 "mm_bfp8_$arch" $arch kernels/matmul.py --shape M=128,N=128,K=64 --format bfp8_b
+    case16 "mm_bfp4_$arch" $arch kernels/matmul.py --shape M=128,N=96,K=128 --format bfp4_b
     # row-wise kernels: norms whose chains add a broadcast operand after their first step
     case_ "rmsnorm_$arch" $arch tests/kernels/ptr_rmsnorm.py --shape M=37,N=200
     case_ "layernorm_$arch" $arch tests/kernels/ptr_layernorm.py --shape M=5,N=1000
@@ -178,6 +181,8 @@ for arch in wormhole_n150 blackhole_p150; do
     dfcase "softmax_$arch" $arch "$BUILD/softmax_fp32.df"
     # a running value in two CBs whose names trade places (cb_swap)
     dfcase "swap_$arch" $arch tests/sim/running_max.df
+    # block-float tiles unpacked and packed by the compute ops, fp32 Dst
+    dfcase "block_float_$arch" $arch tests/emit/block_float.df
     # element moves into another core's reserved pages (send_elems)
     dfcase "send_elems_$arch" $arch tests/emit/send_elems.df
 done

@@ -109,6 +109,14 @@ static void emit_kernel(lw *L, df_class *c, df_kernel_kind kind, const int rect[
             lw_emit_cblock(&K, L->f->body);
         if (w == 2)
             lw_close_for(&K, g);
+        /* a program this core does not run: the shared blocks its group still
+           pushes here, popped unused */
+        int idle = L->lockstep && w != 1 ? lw_open_if(&K, BIN(&K, DF_X_SUB, C(&K, 1), K.act), &g) : 0;
+        if (idle) {
+            lw_emit_drain(&K, L->f->body);
+            if (idle == 2)
+                lw_close_for(&K, g);
+        }
     } else {
         lw_emit_dm_block(&K, L->f->body);
     }

@@ -285,9 +285,12 @@ inline void mask(uint32_t iota, int32_t ti, int32_t tj, Pred p1, Pred p2, float 
         log_tile(1);  // 0 where kept, -inf elsewhere
         if (scalar > 0) negative_tile_init(), negative_tile(1);
     } else {
+        // 1 - mask first, then times scalar: 0 where kept exactly, even in a 16-bit Dst
+        // (scalar - scalar's rounding would not be 0 there)
         binop_with_scalar_tile_init();
-        mul_unary_tile(1, bits(-scalar));
-        add_unary_tile(1, bits(scalar));  // 0 where kept, scalar elsewhere
+        mul_unary_tile(1, bits(-1.0f));
+        add_unary_tile(1, bits(1.0f));
+        mul_unary_tile(1, bits(scalar));  // 0 where kept, scalar elsewhere
     }
     add_binary_tile_init();
     add_binary_tile(0, 1);

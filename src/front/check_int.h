@@ -219,6 +219,15 @@ cval chk_ptile_scalar_load(chk *c, const cargs *a, lm_loc call);
 void chk_ptile_scalar_store(chk *c, const cargs *a, lm_loc call);
 /* Prove the masks and wraps read as boundary checks; on the finished function. */
 void chk_ptile_verify(chk *c);
+/* A 2-D block pointer over base with these strides walks its tensor's
+ * dimensions in reverse (order=(0, 1)): it is made swapped, in the
+ * tensor's order, and noted (chk_bptr_note_swapped); tl.advance, tl.load
+ * and tl.store of a swapped one swap offsets and boundary-check bits
+ * (chk_bptr_swap_bits) and transpose the tile. */
+bool chk_bptr_reversed(chk *c, const tir_value *base, tir_value *const *strides, int rank);
+void chk_bptr_note_swapped(chk *c, tir_value *bp);
+bool chk_bptr_swapped(chk *c, const tir_value *bp);
+unsigned chk_bptr_swap_bits(unsigned bits);
 
 /* ======================================================================
  * grid.c - linear grids split into the 2-D grids they stand for

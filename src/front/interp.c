@@ -526,6 +526,10 @@ static void exec_for(chk *c, const fe_stmt *s)
             chk_fail(c, s->loc, "the tile of pointers '%s' walks other dimensions of its tensor at the end of the "
                                 "loop body than before the loop",
                      names[i]);
+        if (chk_bptr_swapped(c, args[i]) != chk_bptr_swapped(c, fin[i]))
+            chk_fail(c, s->loc, "the block pointer '%s' walks its tensor's dimensions in another order at the end "
+                                "of the loop body than before the loop",
+                     names[i]);
     }
     tir_op_build(&c->b, TIR_YIELD, s->loc, fin, nc, NULL, 0);
     c->b.block = outer;

@@ -688,14 +688,12 @@ static cval call_helper(chk *c, const fe_expr *call, const fe_func *fn, const fe
     int nenv = c->nenv, capenv = c->capenv;
     c->env = NULL;
     c->nenv = c->capenv = 0;
+    /* a helper's parameter is a constexpr when its argument is one: Triton
+       specialises a helper on the values it gets and ignores a tl.constexpr
+       annotation there (the tutorials pass index tiles to such parameters) */
     for (int i = 0; i < fn->nparams; i++) {
         const fe_param *p = &fn->params[i];
-        cval v = a.has[i] ? a.v[i] : eval(c, p->deflt);
-        const char *q = p->annotation ? chk_qual_of(c, p->annotation) : NULL;
-        if (q && !strcmp(q, "triton.language.constexpr") && v.kind == FE_V_TIR)
-            chk_fail(c, aloc(&a, i), "parameter '%s' of '%s' is a tl.constexpr, but gets %s, known only at run time",
-                     p->name, fn->name, chk_describe(c, &v));
-        chk_env_set(c, p->name, v);
+        chk_env_set(c, p->name, a.has[i] ? a.v[i] : eval(c, p->deflt));
     }
     c->calls[c->ncalls] = fn;
     c->call_loops[c->ncalls++] = c->loop_depth;

@@ -28,8 +28,13 @@
  * The pass recognises the expressions by their symbolic values: it builds
  * the canonical value of pid_m and pid_n for each way of splitting the grid
  * extent into A * B (and each G that divides a divisor of the program id),
- * and where both occur, makes them program ids of a grid axis each. If the
- * linear program id is still used elsewhere, the kernel keeps its 1-D grid.
+ * and where both occur, makes them program ids of a grid axis each. A plain
+ * split (row- or column-major) is exact whatever else the kernel does with
+ * the linear id, since pid = pid_m * B + pid_n (pid_n * A + pid_m): its
+ * other uses (flash attention's `off_hb // H`, `off_hb % H` and `off_hb`
+ * itself as an offset) are rewritten so. A swizzle is read only if the
+ * linear id serves nothing else; else the kernel keeps its 1-D grid.
+ * A full grid whose last axis has one program gives that axis up first.
  *
  * First, a persistent loop - `for tile in tl.range(pid, num_tiles, G)`
  * over G programs, the whole kernel - is unfolded into the grid of
@@ -40,6 +45,8 @@
 
 #include <string.h>
 
+enum { FORM_ROWMAJOR, FORM_COLMAJOR, FORM_GROUPED };
+
 typedef struct gfind {
     const sym_expr *want[2];
     tir_value **hits[2];
@@ -47,6 +54,7 @@ typedef struct gfind {
     const sym_expr *divs[16]; /* X in pid // X, pid % X */
     int ndivs;
     const sym_expr *pid;
+    tir_elem elem; /* the program id's */
     lm_arena *a;
 } gfind;
 
@@ -64,7 +72,8 @@ static void note_value(gfind *g, tir_value *v)
             g->divs[g->ndivs++] = e->args[1];
     }
     for (int k = 0; k < 2; k++) {
-        if (!g->want[k] || e != g->want[k])
+        /* a cast of the value (off_z.to(tl.int64)) follows it */
+        if (!g->want[k] || e != g->want[k] || v->type.elem != g->elem)
             continue;
         if (g->nhits[k] == g->cap[k]) {
             int cap = g->cap[k] ? 2 * g->cap[k] : 4;
@@ -102,6 +111,7 @@ static bool find_pair(chk *c, tir_value *pid, const sym_expr *m, const sym_expr 
 {
     memset(out, 0, sizeof *out);
     out->pid = pid->sym;
+    out->elem = pid->type.elem;
     out->a = c->a;
     out->want[0] = m;
     out->want[1] = n;
@@ -140,11 +150,39 @@ static bool uses_value(const tir_block *blk, const tir_value *v)
 /* The pair becomes program ids: pid_m the id of axis g (now over A row
  * blocks), pid_n that of a new last axis over B. The ops that computed
  * them from the linear id are left for the dead-code sweep. */
-static void split_axis(chk *c, int g, tir_value *pid, const gfind *h, const sym_expr *A, const sym_expr *B)
+/* The linear id's other uses (after the split, pid is the row id) become
+ * `pid * B + pn` (row-major) or `pn * A + pid` (column-major), built at
+ * the top of the body, after the hoisted ids. */
+static void relinearise(chk *c, tir_value *pid, tir_value *pn, const sym_expr *A, const sym_expr *B, bool colmajor)
+{
+    tir_func *f = c->f;
+    tir_value *outer = colmajor ? pn : pid, *inner = colmajor ? pid : pn;
+    tir_value *n = tir_sym_value(&c->b, TIR_I32, colmajor ? A : B);
+    tir_value *mul = chk_build1(c, TIR_MUL, (lm_loc){0}, tir_t_scalar(TIR_I32), outer, n, NULL);
+    tir_value *lin = chk_build1(c, TIR_ADD, (lm_loc){0}, tir_t_scalar(TIR_I32), mul, inner, NULL);
+    lin->name = pid->name;
+    tir_op_remove(mul->def);
+    tir_op_remove(lin->def);
+    tir_op_insert_after(f->body, f->hoist_last, mul->def);
+    tir_op_insert_after(f->body, mul->def, lin->def);
+    tir_replace_uses(f->body, pid, lin);
+    /* the row id itself stays in the product */
+    for (int i = 0; i < 2; i++)
+        if (mul->def->opnds[i] == lin)
+            mul->def->opnds[i] = pid;
+    for (int i = 0; i < 2; i++)
+        if (lin->def->opnds[i] == lin)
+            lin->def->opnds[i] = pid;
+}
+
+static void split_axis(chk *c, int g, tir_value *pid, const gfind *h, const sym_expr *A, const sym_expr *B,
+                       int form)
 {
     tir_func *f = c->f;
     int ng = f->grid_rank;
     tir_value *pn = tir_program_id(&c->b, ng);
+    if (form != FORM_GROUPED)
+        relinearise(c, pid, pn, A, B, form == FORM_COLMAJOR);
     /* the axes take the kernel's names for them (pid_m, pid_n) */
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < h->nhits[k]; i++)
@@ -209,20 +247,23 @@ static bool only_through(chk *c, const tir_value *pid, const gfind *h)
     return !reached_from(c->f->body, pid, h, seen, n);
 }
 
-/* The canonical pid_m, pid_n of a split A x B, simple or grouped by G. */
+/* The canonical pid_m, pid_n of a split A x B, simple or grouped by G,
+ * and the form of each. */
 static int pairs_for(chk *c, const sym_expr *P, const sym_expr *A, const sym_expr *B, const sym_expr *X,
-                     bool colmajor, const sym_expr *out[][2])
+                     bool colmajor, const sym_expr *out[][2], int *form)
 {
     sym_ctx *s = c->s;
     int n = 0;
     if (colmajor) { /* pid_m = pid % A, pid_n = pid // A */
         if (X == A) {
+            form[n] = FORM_COLMAJOR;
             out[n][0] = sym_mod(s, P, A);
             out[n++][1] = sym_floordiv(s, P, A);
         }
         return n;
     }
     if (X == B) {
+        form[n] = FORM_ROWMAJOR;
         out[n][0] = sym_floordiv(s, P, B);
         out[n++][1] = sym_mod(s, P, B);
     }
@@ -232,12 +273,32 @@ static int pairs_for(chk *c, const sym_expr *P, const sym_expr *A, const sym_exp
         const sym_expr *gsm = sym_min(s, sym_sub(s, A, first), G);
         const sym_expr *r = sym_mod(s, P, X);
         const sym_expr *pn = sym_floordiv(s, r, gsm);
-        out[n][0] = sym_add(s, first, sym_mod(s, r, gsm));
-        out[n++][1] = pn;
-        out[n][0] = sym_add(s, first, sym_mod(s, P, gsm));
-        out[n++][1] = pn;
+        for (int k = 0; k < 2; k++) {
+            form[n] = FORM_GROUPED;
+            out[n][0] = sym_add(s, first, sym_mod(s, k ? P : r, gsm));
+            out[n++][1] = pn;
+        }
     }
     return n;
+}
+
+/* A full grid gives up its last axis if it has one program: its id is
+ * 0 and its number of programs 1. */
+static bool free_last_axis(chk *c)
+{
+    tir_func *f = c->f;
+    int last = f->grid_rank - 1;
+    if (f->grid[last] != sym_const(c->s, 1))
+        return false;
+    for (tir_op *op = f->body->first; op; op = op->next) {
+        if (op->code == TIR_PROGRAM_ID && op->ival == last)
+            tir_replace_uses(f->body, op->results[0], tir_const_int(&c->b, TIR_I32, 0));
+        if (op->code == TIR_NUM_PROGRAMS && op->ival == last)
+            tir_replace_uses(f->body, op->results[0], tir_const_int(&c->b, TIR_I32, 1));
+    }
+    f->grid[last] = NULL;
+    f->grid_rank = last;
+    return true;
 }
 
 /* Try the splits of axis g; true if one was made. */
@@ -246,7 +307,7 @@ static bool try_axis(chk *c, int g)
     tir_func *f = c->f;
     tir_value *pid = program_id_value(f, g);
     const sym_expr *E = f->grid[g];
-    if (!pid || !pid->sym || !E || E->kind != SYM_MUL || f->grid_rank >= TIR_MAX_GRID)
+    if (!pid || !pid->sym || !E || E->kind != SYM_MUL)
         return false;
     /* tl.num_programs(g) would change its meaning */
     for (tir_op *op = f->body->first; op; op = op->next)
@@ -267,12 +328,16 @@ static bool try_axis(chk *c, int g)
             continue;
         for (int k = 0; k < d.ndivs; k++) {
             const sym_expr *cand[4][2];
-            int nc = pairs_for(c, pid->sym, A, B, d.divs[k], pass == 1, cand);
+            int form[4];
+            int nc = pairs_for(c, pid->sym, A, B, d.divs[k], pass == 1, cand, form);
             for (int j = 0; j < nc; j++) {
                 gfind h;
-                if (!find_pair(c, pid, cand[j][0], cand[j][1], &h) || !only_through(c, pid, &h))
+                if (!find_pair(c, pid, cand[j][0], cand[j][1], &h) ||
+                    (form[j] == FORM_GROUPED && !only_through(c, pid, &h)))
                     continue;
-                split_axis(c, g, pid, &h, A, B);
+                if (f->grid_rank >= TIR_MAX_GRID && (g == f->grid_rank - 1 || !free_last_axis(c)))
+                    return false;
+                split_axis(c, g, pid, &h, A, B, form[j]);
                 return true;
             }
         }

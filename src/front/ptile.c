@@ -417,10 +417,24 @@ static void in_tensor_order(chk_playout *lay, const pterm **vt)
     lay->trans = true;
 }
 
-/* The summands of an integer scalar built with + and - (NULL-terminated). */
+/* The summands of an integer scalar built with + and -, a product of a
+ * sum and a scalar distributed (`(b * H + h) * stride`: each summand
+ * lies along its own tensor dimension). */
 static int summands(chk *c, tir_value *v, tir_value **out, int n, int max, lm_loc loc)
 {
     const tir_op *d = v->def;
+    if (d && d->code == TIR_MUL && tir_is_int_scalar(&v->type)) {
+        for (int k = 0; k < 2; k++) {
+            const tir_op *sd = d->opnds[k]->def;
+            if (!sd || (sd->code != TIR_ADD && sd->code != TIR_SUB))
+                continue;
+            int first = n;
+            n = summands(c, d->opnds[k], out, n, max, loc);
+            for (int i = first; i < n; i++)
+                out[i] = s_mul(c, out[i], d->opnds[1 - k], loc);
+            return n;
+        }
+    }
     if (d && d->code == TIR_ADD && tir_is_int_scalar(&v->type)) {
         n = summands(c, d->opnds[0], out, n, max, loc);
         return summands(c, d->opnds[1], out, n, max, loc);

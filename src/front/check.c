@@ -262,10 +262,16 @@ tir_func *fe_check(const fe_names *nm, const fe_spec *spec, const fe_launch *l, 
     tir_builder_init(&c->b, a, s, f);
     bind_params(c);
     chk_exec_body(c, k->body, k->nbody);
+    /* values computed and never used (a while loop's counter after it)
+       would count as uses of the program id; the limits first, as the
+       kernel was written */
+    int nops = 0;
+    check_limits(c, f->body, &nops);
+    remove_dead(c);
     chk_grid_delinearise(c);
     chk_ptile_verify(c);
     tir_op_build(&c->b, TIR_RETURN, k->loc, NULL, 0, NULL, 0);
-    int nops = 0;
+    nops = 0;
     check_limits(c, f->body, &nops);
     op_stack st = {0};
     cse_block(c, f->body, &st);

@@ -69,7 +69,15 @@ typedef struct chk_proof {
     lm_loc loc;
 } chk_proof;
 
-enum { CHK_MAX_CALLS = 16 };
+/* A guard on the programs that do the kernel's work (`if pid < n:` over
+ * the rest of the kernel): only programs below bound along axis run. */
+typedef struct chk_guard {
+    int axis;
+    const sym_expr *bound;
+    lm_loc loc;
+} chk_guard;
+
+enum { CHK_MAX_CALLS = 16, CHK_MAX_GUARDS = 8 };
 
 typedef struct chk {
     const fe_names *nm;
@@ -98,6 +106,8 @@ typedef struct chk {
     int loop_depth;
     bool returned; /* a helper's `return` was executed */
     cval retval;
+    chk_guard guards[CHK_MAX_GUARDS];
+    int nguards;
 } chk;
 
 static inline cval cv_int(const sym_expr *e) { return fe_v_int(e); }
@@ -237,6 +247,10 @@ unsigned chk_bptr_swap_bits(unsigned bits);
  * programs become the program ids of a grid (A, B); on the finished
  * function. */
 void chk_grid_delinearise(chk *c);
+/* A run-time condition on the program ids (cond, or its negation) that
+ * guards the rest of the kernel, read as bounds on the grid's axes; fails,
+ * saying why, if it is not of that form. */
+void chk_grid_guard(chk *c, const tir_value *cond, bool negate, lm_loc loc);
 
 /* ======================================================================
  * ops.c - operators

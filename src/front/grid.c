@@ -428,8 +428,143 @@ static void unfold_persistent(chk *c, int g)
     reinfer(c, f->body);
 }
 
+/* ---- guards on the program ids ------------------------------------------------ */
+
+#define GUARD_FORM "loomc reads a run-time 'if' as a guard on the programs that do the kernel's work: bounds " \
+                   "`pid < n` on program ids (through <, <=, >, >=, min, and, not) over the rest of the kernel"
+
+/* The one grid axis e depends on; -1 if none, -2 if several. */
+static int pid_axis(chk *c, const sym_expr *e)
+{
+    int axis = -1;
+    for (int k = 0; k < c->f->grid_rank; k++)
+        if (sym_depends_on(e, tir_pid_var(c->s, k)))
+            axis = axis < 0 ? k : -2;
+    return axis;
+}
+
+/* Whether e is negative for every value of the sizes and free constexprs
+ * (all positive): at these sizes, or a negative constant times symbols. */
+static bool negative(chk *c, const sym_expr *e)
+{
+    int64_t v;
+    if (ct_known(c, e, &v))
+        return v < 0;
+    if (e->kind != SYM_MUL || !sym_is_const(e->args[0], &v) || v >= 0)
+        return false;
+    for (int i = 1; i < e->nargs; i++)
+        if (e->args[i]->kind != SYM_VAR)
+            return false;
+    return true;
+}
+
+static void add_guard(chk *c, int axis, const sym_expr *bound, lm_loc loc)
+{
+    if (c->nguards == CHK_MAX_GUARDS)
+        chk_fail(c, loc, "a kernel may have at most %d guards on its program ids", CHK_MAX_GUARDS);
+    c->guards[c->nguards++] = (chk_guard){axis, bound, loc};
+}
+
+/* x < y, a condition of the guard */
+static void guard_less(chk *c, const sym_expr *x, const sym_expr *y, lm_loc loc)
+{
+    if (y->kind == SYM_MIN || x->kind == SYM_MAX) { /* x < min(a, b): x < a and x < b */
+        const sym_expr *m = y->kind == SYM_MIN ? y : x;
+        for (int i = 0; i < m->nargs; i++)
+            guard_less(c, m == y ? x : m->args[i], m == y ? m->args[i] : y, loc);
+        return;
+    }
+    const sym_expr *diff = sym_sub(c->s, y, x); /* > 0 */
+    int axis = pid_axis(c, diff);
+    int64_t v;
+    if (axis == -1) {
+        if (!ct_known(c, diff, &v))
+            chk_fail(c, loc, "%s; a part of this condition (%s < %s) depends on a free constexpr, which the solver "
+                             "chooses (pin it with --const)",
+                     GUARD_FORM, sym_str(c->a, x), sym_str(c->a, y));
+        if (v <= 0)
+            chk_fail(c, loc, "this condition is false for every program at these sizes (%s < %s), so no program "
+                             "would do the work it guards",
+                     sym_str(c->a, x), sym_str(c->a, y));
+        return;
+    }
+    if (axis == -2)
+        chk_fail(c, loc, "%s; %s < %s bounds several program ids together, which is no grid", GUARD_FORM,
+                 sym_str(c->a, x), sym_str(c->a, y));
+    const sym_expr *coef, *rest;
+    if (!sym_affine_coeff(c->s, diff, tir_pid_var(c->s, axis), &coef, &rest) || pid_axis(c, coef) != -1)
+        chk_fail(c, loc, "%s; %s < %s is not affine in the program id", GUARD_FORM, sym_str(c->a, x),
+                 sym_str(c->a, y));
+    if (!negative(c, coef))
+        chk_fail(c, loc, "%s; %s < %s bounds program id %d from below (the grid would have to start past 0)",
+                 GUARD_FORM, sym_str(c->a, x), sym_str(c->a, y), axis);
+    /* coef * pid + rest > 0  <=>  pid < cdiv(rest, -coef) */
+    const sym_expr *bound = sym_cdiv(c->s, rest, sym_neg(c->s, coef));
+    if (ct_known(c, bound, &v) && v <= 0)
+        chk_fail(c, loc, "this condition is false for every program at these sizes (program id %d < %lld), so no "
+                         "program would do the work it guards",
+                 axis, (long long)v);
+    add_guard(c, axis, bound, loc);
+}
+
+static void guard_atoms(chk *c, const tir_value *v, bool neg, lm_loc loc)
+{
+    const tir_op *d = v->def;
+    tir_opcode code = d ? d->code : TIR_NOPS;
+    if ((code == TIR_AND && !neg) || (code == TIR_OR && neg)) {
+        guard_atoms(c, d->opnds[0], neg, loc);
+        guard_atoms(c, d->opnds[1], neg, loc);
+        return;
+    }
+    if (code == TIR_NOT || (code == TIR_CAST && d->opnds[0]->type.elem == TIR_I1)) {
+        guard_atoms(c, d->opnds[0], neg ^ (code == TIR_NOT), loc);
+        return;
+    }
+    if (code == TIR_CMP_LT || code == TIR_CMP_LE || code == TIR_CMP_GT || code == TIR_CMP_GE) {
+        const sym_expr *x = d->opnds[0]->sym, *y = d->opnds[1]->sym;
+        if (!x || !y || !tir_elem_is_int(d->opnds[0]->type.elem))
+            chk_fail(c, d->loc, "%s; this comparison is not of integers computed from program ids and sizes",
+                     GUARD_FORM);
+        if (neg) /* not (x < y) is y <= x, ... */
+            code = code == TIR_CMP_LT ? TIR_CMP_GE : code == TIR_CMP_LE ? TIR_CMP_GT
+                                                   : code == TIR_CMP_GT ? TIR_CMP_LE : TIR_CMP_LT;
+        const sym_expr *one = sym_const(c->s, 1);
+        switch (code) {
+        case TIR_CMP_LT: guard_less(c, x, y, d->loc); break;
+        case TIR_CMP_LE: guard_less(c, x, sym_add(c->s, y, one), d->loc); break;
+        case TIR_CMP_GT: guard_less(c, y, x, d->loc); break;
+        default: guard_less(c, y, sym_add(c->s, x, one), d->loc); break;
+        }
+        return;
+    }
+    chk_fail(c, d ? d->loc : loc, "%s; this condition is not of that form", GUARD_FORM);
+}
+
+void chk_grid_guard(chk *c, const tir_value *cond, bool negate, lm_loc loc)
+{
+    chk_reject_from_memory(c, cond, loc, "the condition of this 'if'");
+    guard_atoms(c, cond, negate, loc);
+}
+
+/* Only the programs below each guard's bound do anything: the grid is
+ * those, as long as the kernel does not ask how many programs it has. */
+static void apply_guards(chk *c)
+{
+    tir_func *f = c->f;
+    for (int i = 0; i < c->nguards; i++) {
+        const chk_guard *g = &c->guards[i];
+        for (tir_op *op = f->body->first; op; op = op->next)
+            if (op->code == TIR_NUM_PROGRAMS && op->ival == g->axis && count_uses(f->body, op->results[0]))
+                chk_fail(c, g->loc, "this guard leaves out programs of axis %d, whose number the kernel reads with "
+                                    "tl.num_programs(%d); loomc cannot run it on fewer programs",
+                         g->axis, g->axis);
+        f->grid[g->axis] = sym_min(c->s, f->grid[g->axis], g->bound);
+    }
+}
+
 void chk_grid_delinearise(chk *c)
 {
+    apply_guards(c);
     int rank = c->f->grid_rank;
     for (int g = 0; g < rank; g++) {
         unfold_persistent(c, g);

@@ -224,9 +224,24 @@ static bool is_ptile(chk *c, const cval *p)
     return p->kind == FE_V_TIR && ((p->v->type.kind == TIR_PTR && p->v->type.rank > 0) || chk_ptile_layout(c, p->v));
 }
 
+/* `tl.store(p, v)` then `x = tl.load(p)` with nothing stored in between
+ * and no masks (a kernel round-tripping a value through a scratch buffer,
+ * as FlashAttention's Triton forward does): x is v as stored, converted
+ * to the pointee type. The store stays. */
+static bool forwarded(chk *c, const cargs *a, cval *out)
+{
+    if (!c->fwd_ptr || a->v[0].v != c->fwd_ptr || c->b.block != c->fwd_block || given(a, 1) || given(a, 2))
+        return false;
+    *out = cv_val(c->fwd_val);
+    return true;
+}
+
 static cval h_load(chk *c, const fe_expr *call, const cargs *a)
 {
     const cval *p = &a->v[0];
+    cval fwd;
+    if (is_ptile(c, p) && forwarded(c, a, &fwd))
+        return fwd;
     if (is_ptile(c, p))
         return chk_ptile_load(c, a, call->loc);
     if (p->kind == FE_V_TIR && p->v->type.kind == TIR_PTR)
@@ -265,8 +280,16 @@ static cval h_load(chk *c, const fe_expr *call, const cargs *a)
 static cval h_store(chk *c, const fe_expr *call, const cargs *a)
 {
     const cval *p = &a->v[0];
+    c->fwd_ptr = NULL;
     if (is_ptile(c, p)) {
         chk_ptile_store(c, a, call->loc);
+        if (!given(a, 2) && p->v->type.kind == TIR_PTR) {
+            const tir_type *pt = &p->v->type;
+            tir_type whole = tir_t_tile(c->a, pt->elem, pt->rank, pt->shape);
+            c->fwd_val = chk_store_value(c, &a->v[1], aloc(a, 1), &whole, "the stored value");
+            c->fwd_ptr = p->v;
+            c->fwd_block = c->b.block;
+        }
         return cv_none();
     }
     if (p->kind == FE_V_TIR && p->v->type.kind == TIR_PTR) {
@@ -338,6 +361,7 @@ static cval desc_access(chk *c, const fe_expr *call, const cargs *a, int desc_i,
     }
     ops[1] = chk_store_value(c, &a->v[val_i], aloc(a, val_i), &d->type, "the stored value");
     tir_op_build(&c->b, TIR_DESC_STORE, call->loc, ops, 2 + r, NULL, 0);
+    c->fwd_ptr = NULL;
     return cv_none();
 }
 

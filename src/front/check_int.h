@@ -108,6 +108,11 @@ typedef struct chk {
     cval retval;
     chk_guard guards[CHK_MAX_GUARDS];
     int nguards;
+    /* the last store, if it was an unmasked one through a tile of pointers
+       and nothing has been stored since: a load of the same pointers in
+       the same block reads the stored value (builtins.c) */
+    tir_value *fwd_ptr, *fwd_val;
+    tir_block *fwd_block;
 } chk;
 
 static inline cval cv_int(const sym_expr *e) { return fe_v_int(e); }

@@ -58,6 +58,56 @@ static bool check_launches(drv_result *r, lm_diag *d)
     return true;
 }
 
+/* Give the spec's choices the values of bitmask m; false if one of them
+ * cannot take its value. */
+static bool pick(drv_result *r, unsigned m)
+{
+    for (int i = 0; i < r->spec->nchoices; i++)
+        if (!fe_spec_pick(r->spec, i, (int)(m >> i & 1), r->sym))
+            return false;
+    return true;
+}
+
+/* "\n  with EVEN_K False: <why>", for the error when no combination works. */
+static void why_not(lm_buf *why, const drv_result *r, unsigned m, const char *msg)
+{
+    lm_buf_puts(why, "\n  with");
+    for (int i = 0; i < r->spec->nchoices; i++)
+        lm_buf_printf(why, "%s %s %s", i ? "," : "", r->spec->choices[i].name, m >> i & 1 ? "False" : "True");
+    lm_buf_printf(why, ": %s", msg);
+}
+
+static void none_works(lm_diag *d, lm_buf *why)
+{
+    lm_error_plain(d, "no combination of the values chosen with the schedule (@triton.heuristics, flags the kernel "
+                      "tests) gives one:%s",
+                   lm_buf_str(why));
+    lm_buf_free(why);
+}
+
+/* With choices: the kernels at the first combination of values they check
+ * at (loomc ir shows it; drv_schedule tries them all). */
+static bool check_some_choice(drv_result *r, lm_diag *d)
+{
+    lm_buf why = {0};
+    for (unsigned m = 0; m < 1u << r->spec->nchoices; m++) {
+        if (!pick(r, m))
+            continue;
+        lm_diag_capture cap;
+        lm_diag_capture_begin(&cap);
+        cap.keep_prefix = true;
+        bool ok = check_launches(r, &cap.d);
+        const char *msg = lm_diag_capture_end(&cap, &r->arena);
+        if (ok) {
+            lm_buf_free(&why);
+            return true;
+        }
+        why_not(&why, r, m, msg);
+    }
+    none_works(d, &why);
+    return false;
+}
+
 bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
 {
     memset(r, 0, sizeof *r);
@@ -87,7 +137,7 @@ bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
     if (!r->spec)
         return false;
 
-    return check_launches(r, d);
+    return r->spec->nchoices ? check_some_choice(r, d) : check_launches(r, d);
 }
 
 /* Launch i's summary, in the formats and at the fidelity o asks for. */
@@ -218,36 +268,28 @@ static void free_sched(drv_sched *ds)
     }
 }
 
-/* Give the spec's choices the values of bitmask m; false if one of them
- * cannot take its value. */
-static bool pick(drv_result *r, unsigned m)
-{
-    for (int i = 0; i < r->spec->nchoices; i++)
-        if (!fe_spec_pick(r->spec, i, (int)(m >> i & 1), r->sym))
-            return false;
-    return true;
-}
-
-/* Heuristic values that wait for the solver (fe_choice): the kernels are
- * checked and scheduled for each combination of values that can be
- * written as constraints, and the one with the fewest predicted cycles is
- * kept. If none has a schedule, the first is run again to report why. */
+/* Heuristic values and flags that wait for the solver (fe_choice): the
+ * kernels are checked and scheduled for each combination of values that
+ * can be written as constraints, and the one with the fewest predicted
+ * cycles is kept. If none has a schedule, the error says why for each. */
 static bool schedule_choices(drv_result *r, const drv_sched_opts *o, lm_diag *d)
 {
-    unsigned n = 1u << r->spec->nchoices, best = n, first = n;
+    unsigned n = 1u << r->spec->nchoices, best = n;
     drv_launch *keep = NULL;
     int nkeep = 0;
     drv_sched *kept = NULL;
+    lm_buf why = {0};
     for (unsigned m = 0; m < n; m++) {
         if (!pick(r, m))
             continue;
-        if (first == n)
-            first = m;
         lm_diag_capture cap;
         lm_diag_capture_begin(&cap);
+        cap.keep_prefix = true;
         r->sched = NULL;
         bool ok = check_launches(r, &cap.d) && schedule_one(r, o, &cap.d);
-        lm_diag_capture_end(&cap, &r->arena);
+        const char *msg = lm_diag_capture_end(&cap, &r->arena);
+        if (!ok)
+            why_not(&why, r, m, msg);
         if (ok && (!kept || r->sched->result.cycles < kept->result.cycles)) {
             if (kept)
                 free_sched(kept);
@@ -258,11 +300,10 @@ static bool schedule_choices(drv_result *r, const drv_sched_opts *o, lm_diag *d)
     }
     if (!kept) {
         r->sched = NULL;
-        if (first == n)
-            LM_BUG("no value of the heuristics can be scheduled, and none was refused at the launch spec");
-        pick(r, first);
-        return check_launches(r, d) && schedule_one(r, o, d);
+        none_works(d, &why);
+        return false;
     }
+    lm_buf_free(&why);
     pick(r, best);
     r->sched = kept, r->launches = keep, r->nlaunches = nkeep;
     fold_rows(r);

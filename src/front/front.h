@@ -140,7 +140,9 @@ typedef struct fe_arg {
 
 /* A value of a @triton.heuristics lambda that depends on a free constexpr
  * (`"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0` with BLOCK_K
- * the solver's): a comparison lhs OP rhs whose truth is a choice. Each
+ * the solver's): a comparison lhs OP rhs whose truth is a choice; or a
+ * free constexpr the kernel tests for truth (`if EPILOGUE_SUBTILE:`), a
+ * flag an autotuner sets, whose two values need no constraint. Each
  * value comes with the solver constraints (expressions <= 0) that make it
  * the heuristic's value, where they can be written so; the driver
  * schedules each value that can (fe_spec_pick) and keeps the best. */
@@ -154,6 +156,7 @@ typedef struct fe_choice {
     const sym_expr *cons[2][2];
     int ncons[2];
     int pick;                 /* 0: True, 1: False */
+    bool flag;                /* not a heuristic: a free constexpr the kernel tests for truth */
 } fe_choice;
 
 enum { FE_MAX_CHOICES = 4 };

@@ -398,6 +398,79 @@ static tir_op *persistent_loop(chk *c, int g, tir_value *pid)
     return loop;
 }
 
+/* A carried integer of the loop that steps with it: at the top of each
+ * trip init + step * iv, the loop variable lo + step * iv, so it is the
+ * variable plus init - lo, a number no program id moves (tutorial 09 keeps
+ * such a second tile counter, `tile_id_c = start_pid - NUM_SMS` and
+ * `tile_id_c += NUM_SMS` in the loop). That offset in *off, or false. */
+static bool counter_offset(chk *c, const tir_op *loop, int i, const sym_expr **off)
+{
+    const tir_value *arg = tir_for_arg(loop, i), *init = tir_for_init(loop, i);
+    const sym_expr *coef, *rest, *lo = tir_for_lo(loop)->sym, *step = tir_for_step(loop)->sym;
+    if (!tir_is_int_scalar(&arg->type) || arg->type.elem != tir_for_var(loop)->type.elem || !arg->sym ||
+        !init->sym || !lo || !step ||
+        count_uses(c->f->body, loop->results[i]) ||
+        !sym_affine_coeff(c->s, arg->sym, loop->iv, &coef, &rest) || coef != step)
+        return false;
+    *off = sym_sub(c->s, init->sym, lo);
+    for (int k = 0; k < c->f->grid_rank; k++)
+        if (sym_depends_on(*off, tir_pid_var(c->s, k)))
+            return false;
+    return true;
+}
+
+/* Pure ops at the top of the body that nothing reads (a dropped counter's
+ * start), so that the program id's uses count only what is left. */
+static void sweep_top(chk *c)
+{
+    tir_func *f = c->f;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (tir_op *op = f->body->last, *prev; op; op = prev) {
+            prev = op->prev;
+            if (!tir_op_has(op->code, TIR_P_PURE) || op->nregions || op->nresults != 1 ||
+                count_uses(f->body, op->results[0]))
+                continue;
+            if (op == f->hoist_last)
+                f->hoist_last = op->prev;
+            tir_op_remove(op);
+            changed = true;
+        }
+    }
+}
+
+/* The first loop at the top of the body, if its counters (counter_offset)
+ * can all be dropped: each becomes the loop variable plus its offset. */
+static void drop_counters(chk *c, tir_value *pid)
+{
+    tir_op *loop = NULL;
+    for (tir_op *op = c->f->body->first; op && !loop; op = op->next)
+        if (op->code == TIR_FOR)
+            loop = op;
+    if (!loop || !tir_for_ncarried(loop) || tir_for_lo(loop) != pid)
+        return;
+    const sym_expr *off[64];
+    int n = tir_for_ncarried(loop);
+    if (n > (int)LM_COUNT(off))
+        return;
+    for (int i = 0; i < n; i++)
+        if (!counter_offset(c, loop, i, &off[i]))
+            return;
+    tir_block *body = loop->regions[0];
+    tir_value *var = tir_for_var(loop);
+    for (int i = n - 1; i >= 0; i--) {
+        tir_value *arg = tir_for_arg(loop, i);
+        tir_value *ov = tir_sym_value(&c->b, var->type.elem, off[i]);
+        tir_value *v = chk_build1(c, TIR_ADD, (lm_loc){0}, var->type, var, ov, NULL);
+        tir_op_remove(v->def);
+        tir_op_insert_after(body, NULL, v->def);
+        tir_replace_uses(body, arg, v);
+        tir_for_drop_carried(loop, i);
+    }
+    sweep_top(c);
+}
+
 /* `for t in range(pid, T, G)` over G programs visits every t in [0, T)
  * exactly once, so it is the kernel over a grid of T programs with t the
  * program id, folded onto G: on a spatial chip, where the scheduler places
@@ -406,6 +479,8 @@ static void unfold_persistent(chk *c, int g)
 {
     tir_func *f = c->f;
     tir_value *pid = program_id_value(f, g);
+    if (pid)
+        drop_counters(c, pid);
     tir_op *loop = pid ? persistent_loop(c, g, pid) : NULL;
     if (!loop)
         return;

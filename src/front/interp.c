@@ -664,8 +664,13 @@ static void exec_while(chk *c, const fe_stmt *s)
             chk_fail(c, t->loc, "%s; this loop counts '%s' down, and loomc reads only loops that count up", COUNTING,
                      be->name);
     }
-    if (!ve || ve->kind != FE_E_NAME)
+    if (!ve || ve->kind != FE_E_NAME) {
+        /* a test read from memory is refused for that, whatever its form */
+        cval tv = eval(c, t);
+        if (tv.kind == FE_V_TIR)
+            chk_reject_from_memory(c, tv.v, t->loc, "the test of this 'while' loop");
         chk_fail(c, t->loc, "%s; this test is not a name compared with a bound by < or <=", COUNTING);
+    }
     const char *var = ve->name;
     const fe_stmt *last = s->nbody ? s->body[s->nbody - 1] : NULL;
     const fe_expr *se = last ? step_of(last, var) : NULL;

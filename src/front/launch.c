@@ -647,6 +647,57 @@ static const fe_expr *heuristics_dict(lctx *c, const fe_func *k)
     return NULL;
 }
 
+/* Whether e is `name` or `not name`. */
+static bool bare_test(const fe_expr *e, const char *name)
+{
+    if (e && e->kind == FE_E_UNOP && !strcmp(e->op, "not"))
+        e = e->a;
+    return e && e->kind == FE_E_NAME && !strcmp(e->name, name);
+}
+
+static bool tested_in_expr(const fe_expr *e, const char *name)
+{
+    if (!e)
+        return false;
+    if (e->kind == FE_E_IFEXP && bare_test(e->b, name))
+        return true;
+    if (tested_in_expr(e->a, name) || tested_in_expr(e->b, name) || tested_in_expr(e->c, name))
+        return true;
+    for (int i = 0; i < e->nitems; i++)
+        if (tested_in_expr(e->items[i], name))
+            return true;
+    for (int i = 0; i < e->nkws; i++)
+        if (tested_in_expr(e->kws[i].value, name))
+            return true;
+    return false;
+}
+
+/* Whether the kernel's own statements test constexpr name for truth
+ * (`if EPILOGUE_SUBTILE:`, `a if not FLAG else b`): a flag an autotuner
+ * sets True or False. */
+static bool tested_as_flag(fe_stmt *const *body, int n, const char *name)
+{
+    for (int i = 0; i < n; i++) {
+        const fe_stmt *st = body[i];
+        if ((st->kind == FE_S_IF || st->kind == FE_S_WHILE) && bare_test(st->cond, name))
+            return true;
+        if (tested_in_expr(st->value, name) || tested_in_expr(st->cond, name) || tested_in_expr(st->iter, name))
+            return true;
+        if (tested_as_flag(st->body, st->nbody, name) || tested_as_flag(st->orelse, st->norelse, name))
+            return true;
+    }
+    return false;
+}
+
+/* Whether --const names it. */
+static bool pinned(lctx *c, const char *name)
+{
+    for (int i = 0; i < c->opts->nconsts; i++)
+        if (!strcmp(c->opts->consts[i].name, name))
+            return true;
+    return false;
+}
+
 /* Whether a heuristic of the kernel sets its parameter name. */
 static bool by_heuristic(lctx *c, const fe_func *k, const char *name)
 {
@@ -716,6 +767,22 @@ static fe_value make_choice(lctx *c, const fe_launch *l, int param, int op, cons
     return fe_v_bool(c->sym, ch->pick == 0);
 }
 
+/* A free constexpr the kernel tests for truth: a choice of True and
+ * False, without constraints. */
+static fe_value flag_choice(lctx *c, const fe_launch *l, int param)
+{
+    fe_spec *sp = c->spec;
+    const fe_param *p = &l->kernel->params[param];
+    if (sp->nchoices == FE_MAX_CHOICES)
+        lfail(c, p->loc, "more than %d heuristics and flags wait for the solver; pin some of these with --const",
+              FE_MAX_CHOICES);
+    fe_choice *ch = &sp->choices[sp->nchoices++];
+    *ch = (fe_choice){.launch = l->index, .param = param, .name = p->name, .loc = p->loc, .can = {true, true},
+                      .flag = true};
+    ch->text = p->name;
+    return fe_v_bool(c->sym, true);
+}
+
 /* The value of a heuristic's lambda body for parameter param of launch l:
  * a comparison of integers that waits for a free constexpr is a choice. */
 static fe_value heuristic_value(lctx *c, const fe_launch *l, int param, const fe_expr *body)
@@ -755,10 +822,8 @@ static void run_heuristics(lctx *c, const fe_func *k, fe_launch *l, bool *given)
         if (key->kind != FE_E_STR)
             lfail(c, key->loc, "the keys of @triton.heuristics must be parameter names written as strings");
         int i = param_index(k, key->str);
-        if (i < 0)
-            lfail(c, key->loc, "heuristic '%s' sets no parameter of kernel %s", key->str, k->name);
-        if (given[i])
-            continue; /* the launch's own value stands */
+        if (i < 0 || given[i])
+            continue; /* no parameter of the kernel: nothing it computes; or the launch's own value stands */
         if (fn->kind != FE_E_LAMBDA || fn->nitems != 1 || fn->nkws)
             lfail(c, fn->loc, "heuristic '%s' must be a lambda of one parameter (lambda args: ...)", key->str);
         c->hvar = fn->items[0]->name;
@@ -794,6 +859,11 @@ static void prescan_launch(lctx *c, const fe_stmt *s)
     for (int i = 0; i < k->nparams; i++) {
         const fe_param *p = &k->params[i];
         if (!fe_is_constexpr_param(c->nm, p, c->a) || p->deflt || i < call->nitems || by_heuristic(c, k, p->name))
+            continue;
+        bool passed0 = false;
+        for (int j = 0; j < call->nkws; j++)
+            passed0 |= !strcmp(call->kws[j].name, p->name);
+        if (!passed0 && tested_as_flag(k->body, k->nbody, p->name) && !pinned(c, p->name))
             continue;
         bool passed = false;
         for (int j = 0; j < call->nkws; j++)
@@ -942,6 +1012,12 @@ static void eval_launch(lctx *c, const fe_stmt *s)
         }
         if (!ce)
             lfail(c, call->loc, "missing argument for parameter '%s' of kernel %s", p->name, k->name);
+        if (tested_as_flag(k->body, k->nbody, p->name) && !pinned(c, p->name)) {
+            l->args[i] = bind_value(c, k, p, flag_choice(c, l, i), p->loc);
+            l->args[i].choice = sp->nchoices;
+            given[i] = true;
+            continue;
+        }
         fe_symbol *fs = find_symbol(sp->frees, sp->nfrees, p->name);
         if (!fs)
             LM_BUG("free constexpr %s was not found by the prescan", p->name);
@@ -1342,7 +1418,9 @@ void fe_print_launch(lm_buf *b, const fe_spec *sp, const fe_launch *l)
         }
         if (a->from_default)
             lm_buf_puts(b, " (default)");
-        if (a->choice)
+        if (a->choice && sp->choices[a->choice - 1].flag)
+            lm_buf_puts(b, " (a flag the kernel tests: True or False, chosen with the schedule)");
+        else if (a->choice)
             lm_buf_printf(b, " (heuristic: %s, one of the values the schedule is chosen among)",
                           sp->choices[a->choice - 1].text);
         else if (a->from_heuristic)

@@ -338,6 +338,15 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
         row->loomc_rank = better + 1;
         row->ranked = n;
     }
+    if (o->points) {
+        row->points = LM_NEWN(ar, bench_point, ev.entries.len ? ev.entries.len : 1);
+        for (size_t i = 0; i < ev.entries.len; i++) {
+            const bench_entry *x = &ev.entries.items[i];
+            if (x->e.ok && !x->e.censored)
+                row->points[row->npoints++] =
+                    (bench_point){point_label(&sp, job, x, ar), x->e.predicted, x->e.cycles};
+        }
+    }
     row->failures = ev.failures;
     row->failure_why = ev.first_why ? lm_arena_strdup(ar, ev.first_why) : NULL;
     if (ev.failures)

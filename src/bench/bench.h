@@ -381,9 +381,18 @@ typedef struct bench_opts {
     double cap_factor;    /* oracle/tuner runs stop at this x the best so far (0: 4) */
     uint64_t seed;
     bool progress;        /* a progress line when stderr is a terminal (false: --quiet) */
+    bool points;          /* keep every simulated point of a row (bench_row.points, the JSON) */
 } bench_opts;
 
 enum { BENCH_DEFAULT_BOUND = 500 };
+
+/* One simulated point of a row (--points): what the model predicted and
+ * what the simulator ran, for studying the model's errors. */
+typedef struct bench_point {
+    const char *schedule; /* "label; NAME=V ..." */
+    int64_t predicted;    /* -1 when the model cannot be evaluated there */
+    double cycles;        /* simulated */
+} bench_point;
 
 typedef struct bench_row {
     int op, shape;         /* indices into the suite */
@@ -433,6 +442,9 @@ typedef struct bench_row {
     /* tuner */
     int nmarks;
     bench_tuner_mark marks[BENCH_MAX_MARKS];
+    /* every point that ran to its end (--points) */
+    bench_point *points;
+    int npoints;
 } bench_row;
 
 typedef struct bench_result {

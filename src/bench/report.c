@@ -403,6 +403,17 @@ void bench_json(lm_buf *out, const bench_result *b)
             }
             lm_buf_puts(out, "]");
         }
+        if (r->npoints) {
+            lm_buf_puts(out, ",\n     \"points\": [");
+            for (int q = 0; q < r->npoints; q++) {
+                lm_buf_puts(out, q ? ",\n       {\"schedule\": " : "\n       {\"schedule\": ");
+                lm_json_str(out, r->points[q].schedule);
+                lm_buf_printf(out, ", \"predicted\": %lld, \"cycles\": ", (long long)r->points[q].predicted);
+                jnum(out, r->points[q].cycles);
+                lm_buf_puts(out, "}");
+            }
+            lm_buf_puts(out, "]");
+        }
         lm_buf_printf(out, ",\n     \"failed_points\": %lld", (long long)r->failures);
         if (r->failure_why) {
             lm_buf_puts(out, ", \"failed_example\": ");

@@ -17,7 +17,7 @@
 
 enum {
     B_HELP, B_ARCH, B_ORACLE_BOUND, B_TUNER_TRIALS, B_NO_TUNER, B_NO_ORACLE, B_QUICK, B_MODEL_QUALITY, B_DRAWS,
-    B_LIST, B_JSON, B_PLOTS, B_SEED, B_CAP, B_QUIET
+    B_LIST, B_POINTS, B_JSON, B_PLOTS, B_SEED, B_CAP, B_QUIET
 };
 
 static const cli_option bench_rows[] = {
@@ -45,6 +45,8 @@ static const cli_option bench_rows[] = {
     {"--json", CLI_VALUE, B_JSON, "FILE", NULL, 0, 0,
      "every row as JSON ('-': standard output, and the table goes\n"
      "to standard error)", 0},
+    {"--points", CLI_FLAG, B_POINTS, NULL, NULL, 0, 0,
+     "with --json: every simulated schedule of a row, predicted and\nsimulated cycles (for studying the model)", 0},
     {"--plots", CLI_VALUE, B_PLOTS, "DIR", NULL, 0, 0,
      "gnuplot data, scripts and SVG plots (speedup, roofline, rank)", 0},
     {"--seed", CLI_VALUE, B_SEED, "N", "1", 0, 0,
@@ -145,6 +147,9 @@ static bool bench_option(bench_args *ba, int id, const char *v)
         return true;
     case B_LIST:
         ba->list = true;
+        return true;
+    case B_POINTS:
+        o->points = true;
         return true;
     case B_QUICK:
         ba->quick = true;

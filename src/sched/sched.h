@@ -505,6 +505,26 @@ typedef struct sched_schedule {
 } sched_schedule;
 
 /* ======================================================================
+ * routes.c - NoC traffic from the description's positions (for model.c)
+ * ==================================================================== */
+
+/* The busiest link's load, in thousandths of one core's block, when k
+ * cores read from every DRAM bank on NoC `noc`: along the second leg of the
+ * route (the cores sharing one line) or the first (the banks' rows or
+ * columns, per core of a line). */
+int64_t sched_leg_load(const arch_desc *a, int noc, bool second, int k);
+/* The busiest link's load, in blocks, when g cores of a row (along_x) or
+ * column each send one block to each of q consumers dealt round-robin over
+ * the g cores. */
+int64_t sched_send_load(const arch_desc *a, int noc, bool along_x, int g, int64_t q);
+/* A forwarding chain of j = 0..n cores, core p sending to p + 1: per j the
+ * busiest link's load when all sends run at once (thousandths of a block),
+ * the longest send's route and the longest way back, in hops (running
+ * maxima). */
+void sched_chain_route(const arch_desc *a, int noc, bool along_x, int n, int64_t *load, int64_t *fwd,
+                       int64_t *back);
+
+/* ======================================================================
  * select.c - solve every candidate of a job, rank, pick
  * ==================================================================== */
 

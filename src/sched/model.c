@@ -256,7 +256,10 @@ static void placement(mctx *c)
    count that grows with the id (causal attention) that core is the
    busiest, and its W programs take W times the count at their mean id
    (for a count linear in the id; rounded up, half a program's count over
-   when g (W - 1) is odd). Axes flattened over the grid (xy;
+   when g (W - 1) is odd). Written as (n + g - idle) / 2 - 1 with idle =
+   g W - n = (-n) mod g, the slots of the last wave no program fills: no
+   product of g and W, whose bound would stay loose while the grid is open
+   and slow the solver down. Axes flattened over the grid (xy;
    wg[g] the programs a core runs) keep the centre n/2 + n/2W.
    gs[g]: the cores along axis g (NULL for xy). */
 static void busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *const *gs)
@@ -271,7 +274,9 @@ static void busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *co
                 continue;
             const sym_expr *n = c->nprog[g];
             const sym_expr *pb =
-                gs[g] ? mx(c, K(c, 0), sub(c, sub(c, n, K(c, 1)), fdv(c, mul(c, gs[g], sub(c, wg[g], K(c, 1))), K(c, 2))))
+                gs[g] ? mx(c, K(c, 0), sub(c, cdv(c, sub(c, add(c, n, gs[g]), sym_mod(c->s, sub(c, K(c, 0), n), gs[g])),
+                                                    K(c, 2)),
+                                          K(c, 1)))
                       : add(c, fdv(c, n, K(c, 2)), fdv(c, n, mul(c, K(c, 2), wg[g])));
             pb = mn(c, sub(c, n, K(c, 1)), pb);
             t0 = xsubst(c->s, t0, pv, K(c, 0));

@@ -616,6 +616,17 @@ typedef struct sched_result {
     int mzn_runs;                  /* minizinc runs (sched_select_opts.mzn_solver) */
 } sched_result;
 
+/* The model's error when it compares two good schedules, in per mille of
+ * the faster one's predicted cycles: how far the predicted ratio of two of
+ * the schedules it predicts fastest is from their simulated ratio, the
+ * median over the rows of the model-quality benchmark (docs/scheduler.md,
+ * "Model quality", where the figure is measured). Schedules whose
+ * predictions are closer than this are a close choice: the model cannot be
+ * trusted to order them, and --explain and --top say so. */
+enum { SCHED_MODEL_ERROR_PERMILLE = 80 };
+/* Is `other` (predicted cycles) within the model's error of `best`? */
+bool sched_close_call(int64_t best, int64_t other);
+
 /* Build, solve and rank. Reports an infeasible job (naming the constraint
  * that rejected most) or a model error through d and returns false. */
 bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, sym_ctx *s, lm_arena *ar,

@@ -360,8 +360,8 @@ bool bench_derive_yaml(const bench_derive *dv, const char *text, size_t len, lm_
  * reporting through d. */
 arch_desc *bench_derive_load(const bench_derive *dv, lm_diag *d);
 /* The chips a suite runs on: `archs` (--arch) when n > 0, else its `arch`
- * line (`all`: every description on the search path, arch_list) followed
- * by its derived chips; none: wormhole_n150. Into *out (arena). */
+ * line (`all`: every description on the search path, arch_list; no line:
+ * wormhole_n150) followed by its derived chips. Into *out (arena). */
 int bench_suite_chips(const bench_suite *s, const char *const *archs, int n, const char ***out, lm_arena *ar);
 /* Chip `name` of suite s: one of its derived chips, else arch_load. */
 arch_desc *bench_chip_load(const bench_suite *s, const char *name, lm_diag *d);

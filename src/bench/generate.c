@@ -493,10 +493,10 @@ int bench_suite_chips(const bench_suite *s, const char *const *archs, int n, con
             }
             lm_buf_free(&names);
         }
+        if (!s->narchs)
+            LM_PUSH(&v, "wormhole_n150"); /* no arch line: the default chip */
         for (int i = 0; i < s->nderives; i++)
             LM_PUSH(&v, s->derives[i].name);
-        if (!v.len)
-            LM_PUSH(&v, "wormhole_n150");
     }
     /* each chip once, in order */
     const char **r = LM_NEWN(ar, const char *, v.len ? v.len : 1);

@@ -356,6 +356,61 @@ static void derived_descriptions(void **state)
     arch_free(wh);
 }
 
+/* The chips of a suite: its arch line (`all`: every description on the
+ * search path, as arch_list gives them), the default chip without one, the
+ * derived chips after them, each once; --arch replaces all of it. */
+static void suite_chips(void **state)
+{
+    (void)state;
+    drawn p;
+    draw(&p, "arch wormhole_n150 blackhole_p150 wormhole_n150\nderive syn blackhole_p150 dram=2\n"
+             "operator g\nkernel k.py\nflops M\nshape M=1\n",
+         1, -1);
+    assert_true(p.ok);
+    const char **chips;
+    int n = bench_suite_chips(&p.s, NULL, 0, &chips, &p.ar);
+    assert_int_equal(n, 3);
+    assert_string_equal(chips[0], "wormhole_n150");
+    assert_string_equal(chips[1], "blackhole_p150");
+    assert_string_equal(chips[2], "syn");
+    static const char *const over[] = {"syn", "wormhole_n300"};
+    n = bench_suite_chips(&p.s, over, 2, &chips, &p.ar);
+    assert_int_equal(n, 2);
+    assert_string_equal(chips[1], "wormhole_n300");
+    /* a derived chip is made when it is loaded */
+    lm_diag d;
+    lm_diag_init(&d, stderr);
+    arch_desc *a = bench_chip_load(&p.s, "syn", &d);
+    assert_non_null(a);
+    assert_string_equal(a->name, "syn");
+    arch_free(a);
+    drawn_free(&p);
+
+    draw(&p, "arch all\nderive syn wormhole_n150 grid=2x2\noperator g\nkernel k.py\nflops M\nshape M=1\n", 1, -1);
+    assert_true(p.ok);
+    lm_buf names = {0};
+    int nall = arch_list(&names);
+    assert_true(nall >= 1);
+    n = bench_suite_chips(&p.s, NULL, 0, &chips, &p.ar);
+    assert_int_equal(n, nall + 1);
+    const char *at = names.s;
+    for (int i = 0; i < nall; i++) {
+        size_t len = strcspn(at, "\n");
+        assert_int_equal(strlen(chips[i]), len);
+        assert_memory_equal(chips[i], at, len);
+        at += len + 1;
+    }
+    assert_string_equal(chips[nall], "syn");
+    lm_buf_free(&names);
+    drawn_free(&p);
+
+    draw(&p, "derive syn wormhole_n150 grid=2x2\noperator g\nkernel k.py\nflops M\nshape M=1\n", 1, -1);
+    n = bench_suite_chips(&p.s, NULL, 0, &chips, &p.ar);
+    assert_int_equal(n, 2);
+    assert_string_equal(chips[0], "wormhole_n150");
+    drawn_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +419,7 @@ int main(void)
         cmocka_unit_test(log_uniform_octaves),
         cmocka_unit_test(draw_errors),
         cmocka_unit_test(derived_descriptions),
+        cmocka_unit_test(suite_chips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

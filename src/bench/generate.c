@@ -377,6 +377,50 @@ static int emit_to_buf(void *data, unsigned char *bytes, size_t size)
     return 1;
 }
 
+/* The derived description's name, and a description that says where it
+ * comes from (the key is optional: added when missing). */
+static bool derive_name(yaml_document_t *doc, const bench_derive *dv)
+{
+    lm_buf desc = {0};
+    lm_buf_printf(&desc, "derived by loomc bench from %s:", dv->from);
+    if (dv->compute != 1)
+        lm_buf_printf(&desc, " compute x%g", dv->compute);
+    if (dv->dram != 1)
+        lm_buf_printf(&desc, " DRAM bandwidth x%g", dv->dram);
+    if (dv->grid_w)
+        lm_buf_printf(&desc, " grid %dx%d", dv->grid_w, dv->grid_h);
+    bool ok = yset(doc, "name", dv->name);
+    if (ok && !ypair(doc, "description")) {
+        int k = yaml_document_add_scalar(doc, NULL, (yaml_char_t *)"description", 11, YAML_PLAIN_SCALAR_STYLE);
+        int v = yaml_document_add_scalar(doc, NULL, (yaml_char_t *)"", 0, YAML_PLAIN_SCALAR_STYLE);
+        ok = k && v && yaml_document_append_mapping_pair(doc, 1, k, v); /* the root is node 1 */
+    }
+    ok = ok && yset(doc, "description", lm_buf_str(&desc));
+    lm_buf_free(&desc);
+    return ok;
+}
+
+/* Every change dv asks for. */
+static bool derive_all(yaml_document_t *doc, const bench_derive *dv, const char **why, lm_arena *ar)
+{
+    if (!derive_name(doc, dv)) {
+        *why = "the description has no name";
+        return false;
+    }
+    bool ok = true;
+    if (dv->compute != 1)
+        ok = derive_compute(doc, dv->compute, why, ar);
+    if (ok && dv->dram != 1)
+        ok = yscale(doc, "performance.dram.bank_read_bytes_per_cycle", dv->dram, false, false, why, ar) &&
+             yscale(doc, "performance.dram.bank_write_bytes_per_cycle", dv->dram, false, false, why, ar);
+    if (ok && dv->grid_w)
+        ok = derive_grid_dim(doc, "structure.grid.width", "structure.grid.noc_x", "structure.noc.width", dv->grid_w,
+                             why, ar) &&
+             derive_grid_dim(doc, "structure.grid.height", "structure.grid.noc_y", "structure.noc.height",
+                             dv->grid_h, why, ar);
+    return ok;
+}
+
 bool bench_derive_yaml(const bench_derive *dv, const char *text, size_t len, lm_buf *out, const char **why,
                        lm_arena *ar)
 {
@@ -392,36 +436,7 @@ bool bench_derive_yaml(const bench_derive *dv, const char *text, size_t len, lm_
             yaml_document_delete(&doc);
         return false;
     }
-    lm_buf desc = {0};
-    lm_buf_printf(&desc, "derived by loomc bench from %s:", dv->from);
-    if (dv->compute != 1)
-        lm_buf_printf(&desc, " compute x%g", dv->compute);
-    if (dv->dram != 1)
-        lm_buf_printf(&desc, " DRAM bandwidth x%g", dv->dram);
-    if (dv->grid_w)
-        lm_buf_printf(&desc, " grid %dx%d", dv->grid_w, dv->grid_h);
-    ok = yset(&doc, "name", dv->name);
-    if (ok && !ypair(&doc, "description")) {
-        /* an optional key: give it one to say where the description comes from */
-        int k = yaml_document_add_scalar(&doc, NULL, (yaml_char_t *)"description", 11, YAML_PLAIN_SCALAR_STYLE);
-        int v = yaml_document_add_scalar(&doc, NULL, (yaml_char_t *)"", 0, YAML_PLAIN_SCALAR_STYLE);
-        ok = k && v && yaml_document_append_mapping_pair(&doc, 1, k, v); /* the root is node 1 */
-    }
-    ok = ok && yset(&doc, "description", lm_buf_str(&desc));
-    lm_buf_free(&desc);
-    if (!ok)
-        *why = "the description has no name";
-    if (ok && dv->compute != 1)
-        ok = derive_compute(&doc, dv->compute, why, ar);
-    if (ok && dv->dram != 1)
-        ok = yscale(&doc, "performance.dram.bank_read_bytes_per_cycle", dv->dram, false, false, why, ar) &&
-             yscale(&doc, "performance.dram.bank_write_bytes_per_cycle", dv->dram, false, false, why, ar);
-    if (ok && dv->grid_w)
-        ok = derive_grid_dim(&doc, "structure.grid.width", "structure.grid.noc_x", "structure.noc.width", dv->grid_w,
-                             why, ar) &&
-             derive_grid_dim(&doc, "structure.grid.height", "structure.grid.noc_y", "structure.noc.height",
-                             dv->grid_h, why, ar);
-    if (!ok) {
+    if (!derive_all(&doc, dv, why, ar)) {
         yaml_document_delete(&doc);
         return false;
     }

@@ -22,7 +22,7 @@ enum {
 
 static const cli_option bench_rows[] = {
     {"--arch", CLI_VALUE, B_ARCH, "NAME", NULL, 0, 0,
-     "chip to run on (repeatable; default: the suite's 'arch' line)", 0},
+     "chip to run on, or one the suite derives (repeatable; default:\nthe suite's 'arch' line and its derived chips)", 0},
     {"--oracle-bound", CLI_VALUE, B_ORACLE_BOUND, "N", NULL, 0, 0,
      "simulate every legal schedule when there are at most N,\n"
      "else a stratified sample of N (default: the suite's, else %N)",
@@ -36,8 +36,10 @@ static const cli_option bench_rows[] = {
     {"--quick", CLI_FLAG, B_QUICK, NULL, NULL, 0, 0,
      "the NAME-quick suites (all of them when no SUITE is given)", 0},
     {"--model-quality", CLI_FLAG, B_MODEL_QUALITY, NULL, NULL, 0, 0,
-     "rank correlation of predicted and simulated cycles over the\n"
-     "oracle's points, and the model's top-1 gap (no TTNN, no tuner)", 0},
+     "how well the model picks and orders schedules: rank correlation\n"
+     "of predicted and simulated cycles over the oracle's points,\n"
+     "top-1 regret, the pick's predicted over simulated cycles and\n"
+     "the targets (no TTNN, no tuner)", 0},
     {"--draws", CLI_VALUE, B_DRAWS, "N", NULL, 0, 0,
      "shapes drawn per operator with 'form' lines (default: its\n'draw N'); the same seed draws the same shapes", 0},
     {"--list", CLI_FLAG, B_LIST, NULL, NULL, 0, 0,

@@ -30,7 +30,7 @@ ifeq ($(SAN),1)
 CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
-LDLIBS = -lyaml -lcsv -lm
+LDLIBS = -lyaml -lcsv -ljansson -lm
 # every object is position-independent: the same objects make libloomc.a and libloomc.so
 PICFLAGS = -fPIC
 
@@ -89,7 +89,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libloomc.a
 tests-bin: $(BUILD)/loomc $(BUILD)/libloomc.so $(TESTBIN)
 
 # Debian packages the build, the tests and the demo need; installed when missing.
-DEBS = gcc g++ clang make python3 libyaml-dev libcsv-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox python3-numpy python3-pytest
+DEBS = gcc g++ clang make python3 libyaml-dev libcsv-dev libjansson-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox python3-numpy python3-pytest chromium
 deps:
 	@sh tools/deps.sh $(DEBS)
 
@@ -102,7 +102,8 @@ test: deps
 
 # Quick check with one compiler only (not what CI runs).
 check: $(BUILD)/loomc $(BUILD)/libloomc.so $(TESTBIN)
-	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD) && sh tests/outputs.sh $(BUILD) && sh tests/api.sh $(BUILD) && \
+	@sh tests/run.sh $(BUILD) && sh tests/layout.sh $(BUILD) && sh tests/outputs.sh $(BUILD) && \
+		sh tests/json_docs.sh $(BUILD) && sh tests/html.sh $(BUILD) && sh tests/api.sh $(BUILD) && \
 		sh tests/progress.sh $(BUILD) && sh tests/profile.sh $(BUILD) && sh tests/python.sh $(BUILD)
 
 demo: deps

@@ -78,7 +78,7 @@ for arch in wormhole_n150 blackhole_p150; do
                 fail=1
                 break
             fi
-            sed -n 's/.*"compile_seconds": *\([0-9.]*\).*/\1/p' "$tmp/out" | awk '{ print $1 * 1000 }' >>"$tmp/wall"
+            python3 -c 'import json, sys; print(json.load(sys.stdin)["compile_seconds"] * 1000)' <"$tmp/out" >>"$tmp/wall"
             tail -n 1 "$tmp/time" | awk '{ print ($1 + $2) * 1000 }' >>"$tmp/cpu"
             tail -n 1 "$tmp/time" | awk '{ print $3 / 1024 }' >>"$tmp/mem"
             i=$((i + 1))

@@ -61,12 +61,15 @@ run() {
         sed 's/^/    /' "$tmp/err" >&2
         return 1
     fi
-    sed -n '/"top": \[/,/^ *\],/p' "$tmp/out" >"$tmp/top.$solver"
-    p=$(sed -n 's/.*"solved": *\([0-9]*\).*/\1/p' "$tmp/out")
-    w=$(sed -n 's/.*"compile_seconds": *\([0-9.]*\).*/\1/p' "$tmp/out" | awk '{ print $1 * 1000 }')
+    # the rank-1 entry to $tmp/top.SOLVER; problems solved, wall ms and MiniZinc runs
+    set -- $(python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+with open(sys.argv[2], "w") as f:
+    json.dump(j["top"][:1], f, sort_keys=True)
+print(j["candidates"]["solved"], j["compile_seconds"] * 1000, j.get("minizinc_runs", 0))' "$tmp/out" "$tmp/top.$solver")
     c=$(tail -n 1 "$tmp/time" | awk '{ print ($1 + $2) * 1000 }')
-    r=$(sed -n 's/.*"minizinc_runs": *\([0-9]*\).*/\1/p' "$tmp/out")
-    echo "$p $w $c ${r:-0}"
+    echo "$1 $2 $c $3"
 }
 
 echo "Measured on this machine ($(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start);"

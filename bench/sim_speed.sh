@@ -38,11 +38,13 @@ kb=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): *//p' "$err")
 if [ -n "$kb" ]; then
     mib=$(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }')
 else
-    mib=$(sed -n 's/.*"peak_rss_mib":\([0-9.]*\).*/\1/p' "$out")
+    mib=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["peak_rss_mib"])' <"$out")
 fi
-events=$(sed -n 's/.*"events":\([0-9]*\).*/\1/p' "$out")
-cycles=$(sed -n 's/.*"cycles":\([0-9]*\).*/\1/p' "$out")
-tflops=$(sed -n 's/.*"tflops":\([0-9.e+-]*\).*/\1/p' "$out")
+# shellcheck disable=SC2046
+set -- $(python3 -c 'import json, sys; j = json.load(sys.stdin); print(j["events"], j["cycles"], j["tflops"])' <"$out")
+events=$1
+cycles=$2
+tflops=$3
 awk -v s="$start" -v e="$end" -v ev="$events" -v mib="$mib" -v cyc="$cycles" -v tf="$tflops" 'BEGIN {
     t = e - s
     printf "simulator speed: timing-only 2-D multicast GEMM 4096^3 on wormhole_n150 8x8\n"

@@ -3,7 +3,9 @@
 # layout check (tests/layout.py), the output paths (tests/outputs.py), the
 # determinism checks and the Valgrind run on the first build; the TT-Metalium
 # emulation's tests (tests/metal_emu/run.sh) and the emitter's on it
-# (tests/emit/run.sh, with the first build's loomc); the installed library
+# (tests/emit/run.sh, with the first build's loomc); the JSON documents and
+# --json's errors, and bench's HTML page in headless Chromium, on each build
+# (tests/json_docs.py, tests/html_check.py); the installed library
 # and docs/example.c on each build (tests/api.sh); the progress line on a
 # terminal and its absence elsewhere, and the device-profile CSV, on each
 # build (tests/progress.sh, tests/profile.sh); the Python package on each
@@ -22,6 +24,8 @@ part() {
 part tests/run.sh "$@"
 part tests/layout.sh "$1"
 part tests/outputs.sh "$1"
+part tests/json_docs.sh "$@"
+part tests/html.sh "$@"
 part tests/determinism/run.sh "$1"
 part tests/valgrind.sh "$1"
 part tests/metal_emu/run.sh

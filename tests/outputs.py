@@ -2,8 +2,9 @@
 """outputs.py BUILD - the output path options of loomc (docs/hacking.md, "Output paths").
 
 '-' is standard output for every option that writes one file (compile -o, run
-and sim --trace, bench --json, calibrate --out): standard output then holds
-that output alone (it parses as JSON, or is the Markdown report) and the
+and sim --trace, bench --json and --html, calibrate --out): standard output
+then holds that output alone (it parses as JSON, or is the Markdown report or
+the HTML page) and the
 command's usual report goes to standard error. Every command runs in an empty
 folder, which must stay empty: no file named '-' or anything else is made.
 Checking a path before the work neither truncates an existing file nor
@@ -77,6 +78,8 @@ def main():
                     "shape M=64 N=64 K=64\n" % r("kernels", "matmul.py"))
         to_stdout("bench --json -", ["bench", suite, "--no-oracle", "--no-tuner", "--quiet", "--json", "-"],
                   lambda t: isinstance(json.loads(t), (dict, list)), "gemm")
+        to_stdout("bench --html -", ["bench", suite, "--no-oracle", "--no-tuner", "--quiet", "--html", "-"],
+                  lambda t: t.startswith("<!DOCTYPE html>") and t.rstrip().endswith("</html>"), "gemm")
 
     # checking a path before the work: an existing file keeps its contents and a
     # new one is not left behind when the work then fails (size K is missing)
@@ -93,6 +96,9 @@ def main():
               p)
         p = run(cwd, ["bench", r("tests", "expect", "bench", "bad_format.suite"), "--plots", "plots"])
         check("a failed bench leaves no --plots folder", p.returncode == 1 and sorted(os.listdir(cwd)) == ["plan.json"],
+              p)
+        p = run(cwd, ["bench", r("tests", "expect", "bench", "bad_format.suite"), "--html", "page.html"])
+        check("a failed bench leaves no --html file", p.returncode == 1 and sorted(os.listdir(cwd)) == ["plan.json"],
               p)
 
     print("outputs: %d passed, %d failed" % (passed, failed))

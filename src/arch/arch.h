@@ -11,6 +11,7 @@
 #define LOOMC_ARCH_H
 
 #include "util/base.h"
+#include "util/json.h"
 
 /* Storage formats of tiles. */
 typedef enum arch_format {
@@ -101,6 +102,7 @@ typedef struct arch_desc {
     double sfpu_rsqrt_tile_cycles;
     double sfpu_sigmoid_tile_cycles;
     double reduce_tile_cycles;   /* row reduction (max or sum) of one tile */
+    double reduce_block_tile_cycles; /* one tile of the block row maximum (the LLK's block reduction) */
     double bcast_tile_cycles;    /* element-wise op with a broadcast operand */
     double unpack_bpc;           /* unpacker bytes/cycle from L1 */
     double pack_bpc;             /* packer bytes/cycle to L1 */
@@ -143,7 +145,11 @@ arch_xy arch_core_noc(const arch_desc *a, int x, int y);
 
 /* Print a validated description with its derived figures. */
 void arch_print(lm_buf *b, const arch_desc *a);
-/* The same as one JSON object. */
+/* The same as a JSON document ("format": "loomc-arch", docs/arch.md); the
+ * caller owns it (json_decref). */
+#define ARCH_JSON_VERSION 1
+json_t *arch_json(const arch_desc *a);
+/* ... and as text. */
 void arch_print_json(lm_buf *b, const arch_desc *a);
 /* Names of the descriptions found on the search path (sorted, one per
  * line); returns how many. */

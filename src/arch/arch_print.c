@@ -1,5 +1,5 @@
 /* arch_print.c - printing a hardware description, as aligned text
- * (arch_print, `loomc arch`) and as JSON (arch_print_json).
+ * (arch_print, `loomc arch`) and as JSON (arch_json, `loomc arch --json`).
  */
 #include "arch/arch_int.h"
 
@@ -95,8 +95,9 @@ void arch_print(lm_buf *b, const arch_desc *a)
     for (int f = 0; f < ARCH_NFIDELITIES; f++)
         lm_buf_printf(b, "%s%s %g", f ? ", " : "", arch_fidelity_names[f], a->matmul_tile_cycles[f]);
     lm_buf_printf(b, "; in0 rows granule %g\n", a->matmul_rows_granule);
-    lm_buf_printf(b, ROW "eltwise %g, bcast %g, reduce %g\n", "FPU cycles per tile",
-                  a->eltwise_tile_cycles, a->bcast_tile_cycles, a->reduce_tile_cycles);
+    lm_buf_printf(b, ROW "eltwise %g, bcast %g, reduce %g, block row max %g\n", "FPU cycles per tile",
+                  a->eltwise_tile_cycles, a->bcast_tile_cycles, a->reduce_tile_cycles,
+                  a->reduce_block_tile_cycles);
     lm_buf_printf(b, ROW "exp %g (approx.), exp %g (exact), recip %g, sqrt %g, rsqrt %g, sigmoid %g\n",
                   "SFPU cycles per tile", a->sfpu_exp_tile_cycles, a->sfpu_exp_exact_tile_cycles,
                   a->sfpu_recip_tile_cycles, a->sfpu_sqrt_tile_cycles, a->sfpu_rsqrt_tile_cycles,
@@ -140,105 +141,166 @@ void arch_print(lm_buf *b, const arch_desc *a)
     }
 }
 
-static void json_xys(lm_buf *b, const arch_xy *v, int n)
+/* ---- JSON (docs/arch.md, "JSON") -------------------------------------- */
+
+/* A description's own figures keep 15 significant digits, as they were written. */
+static json_t *fig(double x) { return lm_json_sig(x, 15); }
+
+static json_t *json_xys(const arch_xy *v, int n)
 {
-    lm_buf_putc(b, '[');
-    for (int i = 0; i < n; i++)
-        lm_buf_printf(b, "%s[%d, %d]", i ? ", " : "", v[i].x, v[i].y);
-    lm_buf_putc(b, ']');
+    json_t *a = lm_json_arr();
+    for (int i = 0; i < n; i++) {
+        json_t *xy = lm_json_arr();
+        lm_json_push(xy, lm_json_int(v[i].x));
+        lm_json_push(xy, lm_json_int(v[i].y));
+        lm_json_push(a, xy);
+    }
+    return a;
 }
 
-static void json_ints(lm_buf *b, const int *v, int n)
+static json_t *json_ints(const int *v, int n)
 {
-    lm_buf_putc(b, '[');
+    json_t *a = lm_json_arr();
     for (int i = 0; i < n; i++)
-        lm_buf_printf(b, "%s%d", i ? ", " : "", v[i]);
-    lm_buf_putc(b, ']');
+        lm_json_push(a, lm_json_int(v[i]));
+    return a;
 }
 
-#define JB(x) ((x) ? "true" : "false")
+/* Members names[i]: values[i] added to o, figures as fig(); o. */
+static json_t *add_figs(json_t *o, int n, const char *const *names, const double *values)
+{
+    for (int i = 0; i < n; i++)
+        lm_json_set(o, names[i], fig(values[i]));
+    return o;
+}
+
+static json_t *figs(int n, const char *const *names, const double *values)
+{
+    return add_figs(lm_json_obj(), n, names, values);
+}
+
+static json_t *json_structure(const arch_desc *a)
+{
+    json_t *s = lm_json_obj(), *o;
+    lm_json_set(s, "clock_ghz", fig(a->clock_ghz));
+    lm_json_set(s, "dispatch", lm_json_string(a->dispatch_on_eth ? "ethernet" : "tensix"));
+    lm_json_set(s, "grid", o = lm_json_obj());
+    lm_json_set(o, "width", lm_json_int(a->grid_w));
+    lm_json_set(o, "height", lm_json_int(a->grid_h));
+    lm_json_set(o, "noc_x", json_ints(a->core_noc_x, a->grid_w));
+    lm_json_set(o, "noc_y", json_ints(a->core_noc_y, a->grid_h));
+    lm_json_set(s, "l1", o = lm_json_obj());
+    lm_json_set(o, "bytes", lm_json_int(a->l1_bytes));
+    lm_json_set(o, "reserved_bytes", lm_json_int(a->l1_reserved_bytes));
+    lm_json_set(o, "circular_buffers", lm_json_int(a->num_cbs));
+    lm_json_set(s, "tile", o = lm_json_obj());
+    lm_json_set(o, "height", lm_json_int(a->tile_h));
+    lm_json_set(o, "width", lm_json_int(a->tile_w));
+    json_t *tb = lm_json_obj();
+    for (int f = 0; f < ARCH_NFORMATS; f++)
+        lm_json_set(tb, arch_format_names[f], lm_json_int(a->tile_bytes[f]));
+    lm_json_set(o, "bytes", tb);
+    lm_json_set(s, "fpu", o = lm_json_obj());
+    lm_json_set(o, "flops_per_cycle", lm_json_int(a->fpu_flops_per_cycle));
+    lm_json_set(s, "dst", o = lm_json_obj());
+    lm_json_set(o, "half_sync_tiles_16b", lm_json_int(a->dst_tiles_half_16b));
+    lm_json_set(o, "half_sync_tiles_32b", lm_json_int(a->dst_tiles_half_32b));
+    lm_json_set(s, "noc", o = lm_json_obj());
+    lm_json_set(o, "count", lm_json_int(a->num_nocs));
+    lm_json_set(o, "width", lm_json_int(a->noc_w));
+    lm_json_set(o, "height", lm_json_int(a->noc_h));
+    lm_json_set(o, "torus", lm_json_bool(a->noc_torus));
+    lm_json_set(o, "link_bytes_per_cycle", lm_json_int(a->link_bytes_per_cycle));
+    lm_json_set(o, "max_packet_bytes", lm_json_int(a->max_packet_bytes));
+    lm_json_set(o, "header_flits", lm_json_int(a->header_flits));
+    lm_json_set(o, "max_transaction_ids", lm_json_int(a->max_transaction_ids));
+    json_t *mc = lm_json_obj();
+    lm_json_set(mc, "rectangle", lm_json_bool(a->mcast_rect));
+    lm_json_set(mc, "strided", lm_json_bool(a->mcast_strided));
+    lm_json_set(mc, "l_shape", lm_json_bool(a->mcast_lshape));
+    lm_json_set(o, "multicast", mc);
+    lm_json_set(s, "dram", o = lm_json_obj());
+    lm_json_set(o, "alignment_bytes", lm_json_int(a->dram_alignment));
+    lm_json_set(o, "bank_bytes", lm_json_int(a->dram_bank_bytes));
+    lm_json_set(o, "banks", json_xys(a->dram_bank_noc, a->num_dram_banks));
+    lm_json_set(o, "banks_noc1", json_xys(a->dram_bank_noc1, a->num_dram_banks));
+    return s;
+}
+
+static json_t *json_performance(const arch_desc *a)
+{
+    json_t *p = lm_json_obj();
+    lm_json_set(p, "dram",
+                figs(4, (const char *const[]){"bank_read_bytes_per_cycle", "bank_write_bytes_per_cycle",
+                                              "read_latency_cycles", "write_latency_cycles"},
+                     (const double[]){a->dram_bank_read_bpc, a->dram_bank_write_bpc, a->dram_latency_cycles,
+                                      a->dram_write_latency_cycles}));
+    lm_json_set(p, "core",
+                figs(2, (const char *const[]){"read_bytes_per_cycle", "write_bytes_per_cycle"},
+                     (const double[]){a->core_read_bpc, a->core_write_bpc}));
+    lm_json_set(p, "noc",
+                figs(4, (const char *const[]){"hop_cycles", "inject_cycles", "eject_cycles", "command_cycles"},
+                     (const double[]){a->noc_hop_cycles, a->noc_inject_cycles, a->noc_eject_cycles,
+                                      a->noc_cmd_cycles}));
+    lm_json_set(p, "multicast",
+                figs(2, (const char *const[]){"setup_cycles", "bytes_per_cycle"},
+                     (const double[]){a->mcast_setup_cycles, a->mcast_bpc}));
+    /* the matmul figures per fidelity first, as in the text */
+    json_t *mm = lm_json_obj(), *compute = lm_json_obj();
+    for (int f = 0; f < ARCH_NFIDELITIES; f++)
+        lm_json_set(mm, arch_fidelity_names[f], fig(a->matmul_tile_cycles[f]));
+    lm_json_set(compute, "matmul_tile_cycles", mm);
+    add_figs(compute, 13,
+             (const char *const[]){"matmul_rows_granule", "eltwise_tile_cycles", "bcast_tile_cycles",
+                                   "reduce_tile_cycles", "reduce_block_tile_cycles", "sfpu_exp_tile_cycles", "sfpu_exp_exact_tile_cycles",
+                                   "sfpu_recip_tile_cycles", "sfpu_sqrt_tile_cycles", "sfpu_rsqrt_tile_cycles",
+                                   "sfpu_sigmoid_tile_cycles", "unpack_bytes_per_cycle", "pack_bytes_per_cycle"},
+             (const double[]){a->matmul_rows_granule, a->eltwise_tile_cycles, a->bcast_tile_cycles,
+                              a->reduce_tile_cycles, a->reduce_block_tile_cycles, a->sfpu_exp_tile_cycles,
+                              a->sfpu_exp_exact_tile_cycles, a->sfpu_recip_tile_cycles, a->sfpu_sqrt_tile_cycles,
+                              a->sfpu_rsqrt_tile_cycles, a->sfpu_sigmoid_tile_cycles, a->unpack_bpc, a->pack_bpc});
+    lm_json_set(p, "compute", compute);
+    lm_json_set(p, "overhead",
+                figs(6,
+                     (const char *const[]){"kernel_launch_cycles", "cb_handshake_cycles", "semaphore_cycles",
+                                           "barrier_cycles", "dst_handoff_cycles", "op_init_cycles"},
+                     (const double[]){a->kernel_launch_cycles, a->cb_handshake_cycles, a->sem_cycles,
+                                      a->barrier_cycles, a->dst_handoff_cycles, a->op_init_cycles}));
+    return p;
+}
+
+static json_t *json_derived(const arch_desc *a)
+{
+    double rd = arch_dram_read_bpc(a), wr = arch_dram_write_bpc(a);
+    json_t *d = lm_json_obj(), *pk = lm_json_obj();
+    lm_json_set(d, "cores", lm_json_int(arch_num_cores(a)));
+    lm_json_set(d, "usable_l1_bytes", lm_json_int(arch_usable_l1(a)));
+    for (int f = 0; f < ARCH_NFIDELITIES; f++)
+        lm_json_set(pk, arch_fidelity_names[f], fig(arch_peak_tflops(a, (arch_fidelity)f)));
+    lm_json_set(d, "peak_tflops", pk);
+    lm_json_set(d, "dram_read_bytes_per_cycle", fig(rd));
+    lm_json_set(d, "dram_read_gb_per_s", fig(rd * a->clock_ghz));
+    lm_json_set(d, "dram_write_bytes_per_cycle", fig(wr));
+    lm_json_set(d, "dram_write_gb_per_s", fig(wr * a->clock_ghz));
+    lm_json_set(d, "noc_link_gb_per_s", fig(a->link_bytes_per_cycle * a->clock_ghz));
+    return d;
+}
+
+json_t *arch_json(const arch_desc *a)
+{
+    json_t *d = lm_json_doc("loomc-arch", ARCH_JSON_VERSION);
+    lm_json_set(d, "name", lm_json_string(a->name));
+    if (a->description)
+        lm_json_set(d, "description", lm_json_string(a->description));
+    lm_json_set(d, "structure", json_structure(a));
+    lm_json_set(d, "performance", json_performance(a));
+    lm_json_set(d, "derived", json_derived(a));
+    return d;
+}
 
 void arch_print_json(lm_buf *b, const arch_desc *a)
 {
-    lm_buf_printf(b, "{\n  \"name\": ");
-    lm_json_str(b, a->name);
-    if (a->description) {
-        lm_buf_printf(b, ",\n  \"description\": ");
-        lm_json_str(b, a->description);
-    }
-    lm_buf_printf(b, ",\n  \"structure\": {\n");
-    lm_buf_printf(b, "    \"clock_ghz\": %.15g,\n", a->clock_ghz);
-    lm_buf_printf(b, "    \"dispatch\": \"%s\",\n", a->dispatch_on_eth ? "ethernet" : "tensix");
-    lm_buf_printf(b, "    \"grid\": {\"width\": %d, \"height\": %d, \"noc_x\": ", a->grid_w,
-                  a->grid_h);
-    json_ints(b, a->core_noc_x, a->grid_w);
-    lm_buf_printf(b, ", \"noc_y\": ");
-    json_ints(b, a->core_noc_y, a->grid_h);
-    lm_buf_printf(b, "},\n    \"l1\": {\"bytes\": %lld, \"reserved_bytes\": %lld, "
-                     "\"circular_buffers\": %d},\n",
-                  (long long)a->l1_bytes, (long long)a->l1_reserved_bytes, a->num_cbs);
-    lm_buf_printf(b, "    \"tile\": {\"height\": %d, \"width\": %d, \"bytes\": {", a->tile_h,
-                  a->tile_w);
-    for (int f = 0; f < ARCH_NFORMATS; f++)
-        lm_buf_printf(b, "%s\"%s\": %lld", f ? ", " : "", arch_format_names[f],
-                      (long long)a->tile_bytes[f]);
-    lm_buf_printf(b, "}},\n    \"fpu\": {\"flops_per_cycle\": %d},\n", a->fpu_flops_per_cycle);
-    lm_buf_printf(b, "    \"dst\": {\"half_sync_tiles_16b\": %d, \"half_sync_tiles_32b\": %d},\n",
-                  a->dst_tiles_half_16b, a->dst_tiles_half_32b);
-    lm_buf_printf(b, "    \"noc\": {\"count\": %d, \"width\": %d, \"height\": %d, \"torus\": %s, "
-                     "\"link_bytes_per_cycle\": %d, \"max_packet_bytes\": %lld, "
-                     "\"header_flits\": %d, \"max_transaction_ids\": %d, \"multicast\": "
-                     "{\"rectangle\": %s, \"strided\": %s, \"l_shape\": %s}},\n",
-                  a->num_nocs, a->noc_w, a->noc_h, JB(a->noc_torus), a->link_bytes_per_cycle,
-                  (long long)a->max_packet_bytes, a->header_flits, a->max_transaction_ids,
-                  JB(a->mcast_rect), JB(a->mcast_strided), JB(a->mcast_lshape));
-    lm_buf_printf(b, "    \"dram\": {\"alignment_bytes\": %d, \"bank_bytes\": %lld, \"banks\": ",
-                  a->dram_alignment, (long long)a->dram_bank_bytes);
-    json_xys(b, a->dram_bank_noc, a->num_dram_banks);
-    lm_buf_printf(b, ", \"banks_noc1\": ");
-    json_xys(b, a->dram_bank_noc1, a->num_dram_banks);
-    lm_buf_printf(b, "}\n  },\n  \"performance\": {\n");
-    lm_buf_printf(b, "    \"dram\": {\"bank_read_bytes_per_cycle\": %.15g, "
-                     "\"bank_write_bytes_per_cycle\": %.15g, \"read_latency_cycles\": %.15g, "
-                     "\"write_latency_cycles\": %.15g},\n",
-                  a->dram_bank_read_bpc, a->dram_bank_write_bpc, a->dram_latency_cycles,
-                  a->dram_write_latency_cycles);
-    lm_buf_printf(b, "    \"core\": {\"read_bytes_per_cycle\": %.15g, \"write_bytes_per_cycle\": "
-                     "%.15g},\n",
-                  a->core_read_bpc, a->core_write_bpc);
-    lm_buf_printf(b, "    \"noc\": {\"hop_cycles\": %.15g, \"inject_cycles\": %.15g, "
-                     "\"eject_cycles\": %.15g, \"command_cycles\": %.15g},\n",
-                  a->noc_hop_cycles, a->noc_inject_cycles, a->noc_eject_cycles, a->noc_cmd_cycles);
-    lm_buf_printf(b, "    \"multicast\": {\"setup_cycles\": %.15g, \"bytes_per_cycle\": %.15g},\n",
-                  a->mcast_setup_cycles, a->mcast_bpc);
-    lm_buf_printf(b, "    \"compute\": {\"matmul_tile_cycles\": {");
-    for (int f = 0; f < ARCH_NFIDELITIES; f++)
-        lm_buf_printf(b, "%s\"%s\": %.15g", f ? ", " : "", arch_fidelity_names[f],
-                      a->matmul_tile_cycles[f]);
-    lm_buf_printf(b, "}, \"matmul_rows_granule\": %.15g, \"eltwise_tile_cycles\": %.15g, "
-                     "\"bcast_tile_cycles\": %.15g, \"reduce_tile_cycles\": %.15g, "
-                     "\"sfpu_exp_tile_cycles\": %.15g, \"sfpu_exp_exact_tile_cycles\": %.15g, "
-                     "\"sfpu_recip_tile_cycles\": %.15g, \"sfpu_sqrt_tile_cycles\": %.15g, "
-                     "\"sfpu_rsqrt_tile_cycles\": %.15g, \"sfpu_sigmoid_tile_cycles\": %.15g, "
-                     "\"unpack_bytes_per_cycle\": %.15g, \"pack_bytes_per_cycle\": %.15g},\n",
-                  a->matmul_rows_granule, a->eltwise_tile_cycles, a->bcast_tile_cycles,
-                  a->reduce_tile_cycles, a->sfpu_exp_tile_cycles, a->sfpu_exp_exact_tile_cycles,
-                  a->sfpu_recip_tile_cycles, a->sfpu_sqrt_tile_cycles, a->sfpu_rsqrt_tile_cycles,
-                  a->sfpu_sigmoid_tile_cycles, a->unpack_bpc, a->pack_bpc);
-    lm_buf_printf(b, "    \"overhead\": {\"kernel_launch_cycles\": %.15g, \"cb_handshake_cycles\": "
-                     "%.15g, \"semaphore_cycles\": %.15g, \"barrier_cycles\": %.15g, "
-                     "\"dst_handoff_cycles\": %.15g, \"op_init_cycles\": %.15g}\n  },\n",
-                  a->kernel_launch_cycles, a->cb_handshake_cycles, a->sem_cycles,
-                  a->barrier_cycles, a->dst_handoff_cycles, a->op_init_cycles);
-    double rd = arch_dram_read_bpc(a), wr = arch_dram_write_bpc(a);
-    lm_buf_printf(b, "  \"derived\": {\"cores\": %d, \"usable_l1_bytes\": %lld, \"peak_tflops\": {",
-                  arch_num_cores(a), (long long)arch_usable_l1(a));
-    for (int f = 0; f < ARCH_NFIDELITIES; f++)
-        lm_buf_printf(b, "%s\"%s\": %.15g", f ? ", " : "", arch_fidelity_names[f],
-                      arch_peak_tflops(a, (arch_fidelity)f));
-    lm_buf_printf(b, "}, \"dram_read_bytes_per_cycle\": %.15g, \"dram_read_gb_per_s\": %.15g, "
-                     "\"dram_write_bytes_per_cycle\": %.15g, \"dram_write_gb_per_s\": %.15g, "
-                     "\"noc_link_gb_per_s\": %.15g}\n}\n",
-                  rd, rd * a->clock_ghz, wr, wr * a->clock_ghz,
-                  a->link_bytes_per_cycle * a->clock_ghz);
+    json_t *d = arch_json(a);
+    lm_json_write(b, d);
+    json_decref(d);
 }

@@ -174,6 +174,7 @@ static const field pcompute_f[] = {
     POSF("eltwise_tile_cycles", eltwise_tile_cycles, MAX_TILE_CYCLES),
     POSF("bcast_tile_cycles", bcast_tile_cycles, MAX_TILE_CYCLES),
     POSF("reduce_tile_cycles", reduce_tile_cycles, MAX_TILE_CYCLES),
+    OPOSF("reduce_block_tile_cycles", reduce_block_tile_cycles, MAX_TILE_CYCLES),
     POSF("sfpu_exp_tile_cycles", sfpu_exp_tile_cycles, MAX_TILE_CYCLES),
     POSF("sfpu_exp_exact_tile_cycles", sfpu_exp_exact_tile_cycles, MAX_TILE_CYCLES),
     POSF("sfpu_recip_tile_cycles", sfpu_recip_tile_cycles, MAX_TILE_CYCLES),
@@ -949,9 +950,12 @@ static void check_banks(ctx *c, const char *path, const arch_xy *pos, int n, boo
 /* The SFPU figures a description may leave out (written before the chip's
  * sqrt, rsqrt and sigmoid were described): each accurate function costs as
  * the accurate exp, a routine of similar length; sigmoid as an exp and a
- * reciprocal (docs/arch.md). */
+ * reciprocal (docs/arch.md). The block row maximum, left out, costs what
+ * the tile-by-tile row reduction costs. */
 static void sfpu_defaults(arch_desc *a)
 {
+    if (a->reduce_block_tile_cycles <= 0)
+        a->reduce_block_tile_cycles = a->reduce_tile_cycles;
     if (a->sfpu_sqrt_tile_cycles <= 0)
         a->sfpu_sqrt_tile_cycles = a->sfpu_exp_exact_tile_cycles;
     if (a->sfpu_rsqrt_tile_cycles <= 0)

@@ -39,9 +39,11 @@ typedef struct rowctx {
     const char *what;        /* "oracle", "tuner", ... */
 } rowctx;
 
-/* Lower and simulate a job's schedules (timing-only); cap > 0 stops at that
- * many cycles (summed over launches) and reports censored. */
-static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, bench_eval *out, const char **why)
+/* Lower and simulate a job's schedules (timing-only), or with `kernel` TTNN's
+ * own kernels for that pick; cap > 0 stops at that many cycles (summed over
+ * launches) and reports censored. */
+static bool simulate_as(rowctx *c, const sched_schedule *s, int n, const ttnn_pick *kernel, double cap, bench_eval *out,
+                        const char **why)
 {
     out->ok = false;
     out->censored = false;
@@ -52,7 +54,8 @@ static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, benc
         kp[l] = c->job->k[l], sp[l] = &s[l];
     lm_diag_capture cp;
     lm_diag_capture_begin(&cp);
-    drv_run_opts ro = {.run = {.arch = c->arch, .timing_only = true}, .max_cycles = cap > 0 ? cap : 0};
+    drv_run_opts ro = {.run = {.arch = c->arch, .timing_only = true}, .max_cycles = cap > 0 ? cap : 0,
+                       .kernel = kernel};
     drv_run_result rr;
     bool ok = drv_simulate(&rr, kp, sp, n, NULL, 0, &ro, c->sym, &cp.d);
     const char *msg = lm_diag_capture_end(&cp, c->ar);
@@ -72,6 +75,11 @@ static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, benc
     out->sim_seconds = rr.run.seconds;
     out->ok = true;
     return true;
+}
+
+static bool simulate(rowctx *c, const sched_schedule *s, int n, double cap, bench_eval *out, const char **why)
+{
+    return simulate_as(c, s, n, NULL, cap, out, why);
 }
 
 static bool eval_point(void *ctx, int s, const int64_t *values, double cap, bench_eval *out, const char **why)
@@ -136,19 +144,20 @@ static void row_fail(bench_row *row, const char *why)
     row->why = why;
 }
 
-/* One of TTNN's schedules of the row's job, simulated: its cycles, or why
- * there are none (TTNN has no such schedule, or it did not run). */
-static void run_baseline(rowctx *rc, ttnn_sched_kind kind, const char *what, drv_result *r, bool *ok, double *cycles,
-                         const char **why)
+/* One of TTNN's schedules of the row's job at options `to`, simulated -
+ * with `own`, TTNN's own kernels for it (SDPA) rather than the schedule
+ * lowered by loomc: its cycles, or why there are none (TTNN has no such
+ * schedule, or it did not run). *family is the op TTNN saw. */
+static bool run_pick(rowctx *rc, drv_result *r, const ttnn_sched_opts *to, bool own, double *cycles, const char **why,
+                     ttnn_family *family)
 {
-    rc->what = what;
     ttnn_pick *ts = lm_xcalloc(1, sizeof *ts);
-    ttnn_sched_opts to = {.kind = kind};
-    if (drv_ttnn_schedule(ts, r, &to, rc->arch)) {
+    bool ok = false;
+    if (drv_ttnn_schedule(ts, r, to, rc->arch)) {
         bench_eval te = {0};
         const char *twhy = NULL;
-        if (simulate(rc, ts->s, ts->nlaunches, 0, &te, &twhy) && te.ok) {
-            *ok = true;
+        if (simulate_as(rc, ts->s, ts->nlaunches, own ? ts : NULL, 0, &te, &twhy) && te.ok) {
+            ok = true;
             *cycles = te.cycles;
         } else {
             *why = twhy;
@@ -156,8 +165,78 @@ static void run_baseline(rowctx *rc, ttnn_sched_kind kind, const char *what, drv
     } else {
         *why = lm_arena_strdup(rc->ar, ts->why);
     }
+    if (family)
+        *family = ts->family;
     ttnn_pick_free(ts);
     free(ts);
+    return ok;
+}
+
+static bool is_sdpa(ttnn_family f) { return f == TTNN_FAMILY_SDPA_PREFILL || f == TTNN_FAMILY_SDPA_DECODE; }
+
+/* TTNN's default: for SDPA its own kernels at its default config, for a
+ * matmul its schedule lowered by loomc. */
+static void run_default(rowctx *rc, drv_result *r, bench_row *row)
+{
+    rc->what = "ttnn";
+    ttnn_sched_opts to = {.kind = TTNN_SCHED_DEFAULT};
+    ttnn_family f = TTNN_FAMILY_NONE;
+    /* which op TTNN sees decides whether its own kernels exist */
+    ttnn_pick *probe = lm_xcalloc(1, sizeof *probe);
+    drv_ttnn_schedule(probe, r, &to, rc->arch);
+    f = probe->family;
+    ttnn_pick_free(probe);
+    free(probe);
+    row->ttnn_ok = run_pick(rc, r, &to, is_sdpa(f), &row->ttnn_cycles, &row->ttnn_why, NULL);
+}
+
+/* TTNN tuned for SDPA: its own kernels at the best of the program configs
+ * TTNN accepts - prefill q_chunk x k_chunk, decode k_chunk x
+ * max_cores_per_head - simulated one by one (no recorded config covers the
+ * suites' shapes; docs/evaluation.md). */
+static void run_sdpa_tuned(rowctx *rc, drv_result *r, ttnn_family f, bench_row *row)
+{
+    static const int chunks[] = {32, 64, 128, 256, 512};
+    static const int caps[] = {0, 16, 8, 4};
+    rc->what = "ttnn-tuned";
+    int nq = f == TTNN_FAMILY_SDPA_PREFILL ? (int)LM_COUNT(chunks) : (int)LM_COUNT(caps);
+    for (int i = 0; i < nq; i++)
+        for (size_t j = 0; j < LM_COUNT(chunks); j++) {
+            ttnn_sched_opts to = {.kind = TTNN_SCHED_DEFAULT, .sdpa_k_chunk = chunks[j]};
+            if (f == TTNN_FAMILY_SDPA_PREFILL)
+                to.sdpa_q_chunk = chunks[i];
+            else
+                to.sdpa_max_cores_per_head = caps[i];
+            double cyc = 0;
+            const char *why = NULL;
+            if (!run_pick(rc, r, &to, true, &cyc, &why, NULL))
+                continue;
+            if (!row->tuned_ok || cyc < row->tuned_cycles) {
+                row->tuned_ok = true;
+                row->tuned_cycles = cyc;
+                row->tuned_label = f == TTNN_FAMILY_SDPA_PREFILL
+                                       ? lm_arena_printf(rc->ar, "q_chunk=%d,k_chunk=%d", chunks[i], chunks[j])
+                                   : caps[i] ? lm_arena_printf(rc->ar, "k_chunk=%d,max_cores_per_head=%d", chunks[j],
+                                                               caps[i])
+                                             : lm_arena_printf(rc->ar, "k_chunk=%d", chunks[j]);
+            }
+        }
+    if (!row->tuned_ok)
+        row->tuned_why = "no program config TTNN accepts runs";
+}
+
+/* TTNN tuned: the GEMM benchmark's hand-tuned matmul config where one
+ * covers the row; for SDPA the best legal program config. */
+static void run_tuned(rowctx *rc, drv_result *r, bench_row *row)
+{
+    rc->what = "ttnn-tuned";
+    ttnn_sched_opts to = {.kind = TTNN_SCHED_TUNED};
+    ttnn_family f = TTNN_FAMILY_NONE;
+    row->tuned_ok = run_pick(rc, r, &to, false, &row->tuned_cycles, &row->tuned_why, &f);
+    if (!row->tuned_ok && is_sdpa(f)) {
+        row->tuned_why = NULL;
+        run_sdpa_tuned(rc, r, f, row);
+    }
 }
 
 static void run_row(bench_result *b, bench_row *row, const bench_suite *su, const bench_suite_op *op, const bench_suite_shape *sh,
@@ -259,8 +338,8 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
     /* TTNN's default, and its hand-tuned config where one covers the row (only
        matmul rows of its table: shape, one format for A, B and C, the grid) */
     if (!o->model_quality) {
-        run_baseline(&rc, TTNN_SCHED_DEFAULT, "ttnn", &r, &row->ttnn_ok, &row->ttnn_cycles, &row->ttnn_why);
-        run_baseline(&rc, TTNN_SCHED_TUNED, "ttnn-tuned", &r, &row->tuned_ok, &row->tuned_cycles, &row->tuned_why);
+        run_default(&rc, &r, row);
+        run_tuned(&rc, &r, row);
     }
 
     /* the oracle */

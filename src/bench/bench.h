@@ -15,8 +15,9 @@
  *    sample (then a coordinate-descent polish) above it;
  *  - tuner.c: a budgeted autotuner (random plus local search, fixed seed);
  *  - suite.c: suite files (bench/NAME.suite; docs/evaluation.md);
- *  - bench.c: one suite entry end to end (compile, TTNN, oracle, tuner),
- *    the table, the JSON and the gnuplot plots;
+ *  - bench.c: one suite entry end to end (compile, TTNN, oracle, tuner);
+ *    report.c: the tables, the JSON and the gnuplot plots; html.c: all of
+ *    them as one page;
  *  - csv_table.c: the published tables calibrate.c reads (CSV, libcsv).
  *
  * Nothing here changes what loomc decides: the oracle and the tuner search
@@ -412,14 +413,19 @@ typedef struct bench_row {
     const char *loomc_label;
     double top5_cycles;    /* best simulated of loomc's five best (predicted) */
     int ntop;
-    /* TTNN default */
+    /* TTNN default: matmul as TTNN's schedule (lowered by loomc); SDPA
+       prefill and decode as TTNN's own kernels at its default config
+       (--schedule ttnn-kernel) */
     bool ttnn_ok;
     const char *ttnn_why;
     double ttnn_cycles;
-    /* TTNN's hand-tuned matmul config (--schedule ttnn-tuned), where one covers the row */
+    /* TTNN tuned: matmul, the GEMM benchmark's hand-tuned config where one
+       covers the row (--schedule ttnn-tuned); SDPA, TTNN's own kernels at the
+       best of its legal program configs (tuned_label says which) */
     bool tuned_ok;
     const char *tuned_why;
     double tuned_cycles;
+    const char *tuned_label;
     /* oracle */
     bool oracle_ran, oracle_exact, space_known;
     int64_t space, oracle_points; /* legal points; points the oracle tried */
@@ -466,11 +472,60 @@ void bench_free(bench_result *b);
 /* The per-operator, per-chip table (the paper's Table 2, extended) and the
  * per-shape table. */
 void bench_print(lm_buf *out, const bench_result *b);
-/* Every row as JSON. */
+/* Every row as a JSON document ("format": "loomc-bench", docs/evaluation.md,
+ * "JSON"); the caller owns it (json_decref). */
+#define BENCH_JSON_VERSION 1
+json_t *bench_json_doc(const bench_result *b);
+/* ... and as text. */
 void bench_json(lm_buf *out, const bench_result *b);
 /* gnuplot data and scripts into dir, rendered when gnuplot is installed.
  * Returns false after reporting through d. */
 bool bench_plots(const bench_result *b, const char *dir, lm_diag *d);
+
+/* What the tables (report.c) and the page (html.c) share: the rows of one
+ * operator on one chip, in the order they first appear... */
+typedef struct bench_group {
+    const char *op, *arch;
+    int *rows; /* indices into the result's rows */
+    int n;
+} bench_group;
+int bench_groups(const bench_result *b, bench_group **out);
+void bench_groups_free(bench_group *g, int ng);
+/* ... a group's summary line, over its rows that ran (nok) ... */
+typedef struct bench_summary {
+    int nok;
+    int nsp;                          /* rows where TTNN's default ran: loomc's speedup over it */
+    double sp_geo, sp_lo, sp_hi;
+    int ntuned;                       /* rows TTNN's hand-tuned configs cover: the same over them */
+    double tuned_geo, tuned_lo, tuned_hi;
+    double r1_sum, r1max, r5_sum;     /* top-1 regret (sum, max) and top-5 regret (sum) */
+    double tuner[BENCH_MAX_MARKS];    /* mean regret of the tuner at each checkpoint (NAN: none) */
+    bool tuner_lb[BENCH_MAX_MARKS];   /* ... a lower bound (a trial stopped at the cap) */
+    double compile_sum, tune_sum;     /* host CPU seconds */
+    int nexact, noracle;              /* rows with an exact oracle, with an oracle */
+} bench_summary;
+void bench_summarize(const bench_result *b, const bench_group *g, bench_summary *m);
+/* ... a row's simulated TFLOP/s and its roof (the lower of the chip's peak
+ * and the DRAM bound); false when the row has no FLOPs ... */
+bool bench_row_tflops(const bench_row *r, double *tflops, double *roof);
+/* ... a tuner checkpoint as the tables name it (10, 100, 1k) ... */
+void bench_trials_name(lm_buf *b, int64_t trials);
+/* ... and the plots: the file name of a group's plot (what: "_speedup.svg",
+ * "_roofline.svg", "_rank.svg", ".dat") in ar; its data, scripts and SVG
+ * into dir, which exists (*rendered: gnuplot drew them; false when it is
+ * not installed). False after reporting. */
+const char *bench_plot_name(const char *op, const char *arch, const char *what, lm_arena *ar);
+bool bench_plot_svgs(const bench_result *b, const char *dir, lm_diag *d, bool *rendered);
+
+/* ======================================================================
+ * html.c - the page of a run (`loomc bench --html`)
+ * ==================================================================== */
+
+/* One self-contained HTML page (docs/evaluation.md, "HTML"): the tables,
+ * the plots inline as SVG and the schedules, every figure labelled
+ * simulated. False after reporting through d (the plots could not be
+ * made). */
+bool bench_html(lm_buf *out, const bench_result *b, lm_diag *d);
 
 /* ======================================================================
  * quality.c - how well the model picks and orders schedules

@@ -117,6 +117,8 @@ typedef struct job_spec {
     int nconsts;
     arch_format fmt_kv;
     const ttnn_sched_opts *sdpa; /* PREFILL: the program config (chunks, grid, fp32 acc, intermediates) */
+    bool own;               /* PREFILL, DECODE: simulate TTNN's own kernels (ttnn_kernel_program) rather
+                               than TTNN's schedule lowered by loomc */
 } job_spec;
 
 /* K chunks a Q chunk of SDPA prefill processes: all of them, or under a
@@ -282,12 +284,14 @@ static bool run_job(const cal_opts *co, const job_spec *js, run_result *rr)
     lm_diag_capture vc;
     lm_diag_capture_begin(&vc);
     drv_run_opts ro = {.run = {.arch = a, .timing_only = true}, .math_window = js->math_window,
-                       .validate_diag = &vc.d};
+                       .validate_diag = &vc.d, .kernel = js->own ? bs : NULL};
     drv_run_result res;
     ok = drv_simulate(&res, lk, ls, r.nlaunches, NULL, 0, &ro, r.sym, &d);
     const char *msg = lm_diag_capture_end(&vc, &r.arena);
     rr->cycles = res.device_cycles;
-    if (!ok && res.failed == DRV_RUN_LOWER)
+    if (!ok && res.failed == DRV_RUN_LOWER && js->own)
+        snprintf(rr->why, sizeof rr->why, "TTNN's kernel program is not written for this case: %s", msg);
+    else if (!ok && res.failed == DRV_RUN_LOWER)
         snprintf(rr->why, sizeof rr->why, "the lowering rejects the schedule (%s)",
                  bs->s[res.failed_launch].cand.label);
     else if (!ok && res.failed == DRV_RUN_VALIDATE)
@@ -438,7 +442,7 @@ static void run_table(const cal_opts *co, const char *file, const char *table, t
             continue;
         }
         fe_kv shape[3] = {{"M", ro.M}, {"N", ro.N}, {"K", ro.K}};
-        job_spec js = {kernel, shape, 3, arch, kind, fid, JOB_MATMUL, fmt, true, NULL, 0, fmt, NULL};
+        job_spec js = {kernel, shape, 3, arch, kind, fid, JOB_MATMUL, fmt, true, NULL, 0, fmt, NULL, false};
         run_result rr;
         ro.ok = run_job(co, &js, &rr);
         ro.label = rr.label;
@@ -463,11 +467,14 @@ static void run_table(const cal_opts *co, const char *file, const char *table, t
 /* ---- decode ---------------------------------------------------------------- */
 
 typedef struct dec_out {
-    int B, D, H;      /* H: the query heads simulated (see run_decode) */
+    int B, D, H;      /* H: the query heads simulated */
     int64_t S;
-    bool ok;
+    bool ok;          /* TTNN's own kernels (the baseline) */
     char why[256];
     double cycles, gbs;
+    int low_H;        /* diagnostic: TTNN's schedule lowered by loomc, with the query heads it took */
+    bool low_ok;
+    double low_gbs;
 } dec_out;
 
 typedef LM_VEC(dec_out) dec_vec;
@@ -519,19 +526,28 @@ static void run_decode(const cal_opts *co, dec_vec *out, double *pub, double *pu
                 d.H = nq;
                 fe_kv shape[5] = {{"B", d.B}, {"H", d.H}, {"HKV", nkv}, {"S", d.S}, {"D", d.D}};
                 job_spec js = {kernel, shape, 5, "wormhole_n150", TTNN_SCHED_DEFAULT, ARCH_HIFI2, JOB_DECODE, kvf, false,
-                               NULL, 0, kvf, NULL};
+                               NULL, 0, kvf, NULL, false};
                 run_result rr;
-                d.ok = run_job(co, &js, &rr);
-                if (!d.ok && nq < 32 && strstr(rr.why, "lowering")) {
-                    d.H = 32 * nkv;
+                arch_desc *a = get_arch(co->arches, "wormhole_n150");
+                double bytes = 2.0 * d.B * d.D * nkv * (double)d.S;
+                /* diagnostic: TTNN's schedule lowered by loomc (32 heads where
+                   the lowering refuses the 8-row view) */
+                d.low_H = nq;
+                d.low_ok = run_job(co, &js, &rr);
+                if (!d.low_ok && nq < 32 && strstr(rr.why, "lowering")) {
+                    d.low_H = 32 * nkv;
+                    shape[1].value = d.low_H;
+                    d.low_ok = run_job(co, &js, &rr);
                     shape[1].value = d.H;
-                    d.ok = run_job(co, &js, &rr);
                 }
-                if (d.ok) {
-                    arch_desc *a = get_arch(co->arches, "wormhole_n150");
-                    double secs = rr.cycles / (a->clock_ghz * 1e9);
+                if (d.low_ok && a)
+                    d.low_gbs = bytes / (rr.cycles / (a->clock_ghz * 1e9)) / 1e9;
+                /* the baseline: TTNN's own kernels, the report's 8 heads */
+                js.own = true;
+                d.ok = run_job(co, &js, &rr);
+                if (d.ok && a) {
                     d.cycles = rr.cycles;
-                    d.gbs = 2.0 * d.B * d.D * nkv * (double)d.S / secs / 1e9;
+                    d.gbs = bytes / (rr.cycles / (a->clock_ghz * 1e9)) / 1e9;
                 } else {
                     snprintf(d.why, sizeof d.why, "%s", rr.why);
                 }
@@ -565,6 +581,10 @@ typedef struct att_out {
     double sim_cycles, sim_ms, sim_util, rel;
     char sched[160];
     double busy_ttnn, busy_sched;
+    bool reproduced;        /* the row measured the kernel version TTNN's kernel program reproduces */
+    bool low_ok;            /* diagnostic: TTNN's schedule lowered by loomc */
+    double low_util;
+    char low_why[256];
 } att_out;
 
 typedef LM_VEC(att_out) att_vec;
@@ -661,6 +681,10 @@ static bool att_row(const bench_table *c, int i, const arch_desc *bh, att_out *o
     if (strstr(causal, "assumed"))
         add_note(o, "non-causal assumed");
     o->fp32 = !strncmp(col(c, i, "fp32_dest"), "True", 4);
+    /* TTNN's kernel program follows the BF16-Dest streaming kernel of
+       standard SDPA; FP32-Dest calls ran the legacy kernel (exps on math,
+       whole-chunk steps), joint attention its own kernel */
+    o->reproduced = !o->fp32 && !strstr(variant, "joint");
     const char *fq = col(c, i, "q_dtype"), *fkv = col(c, i, "kv_dtype"), *fid = col(c, i, "fidelity");
     char w[32];
     o->fq = o->fkv = ARCH_BF16;
@@ -738,8 +762,16 @@ static void run_attention(const cal_opts *co, att_vec *out)
         ttnn_sched_opts so = {.sdpa_q_chunk = o.qc, .sdpa_k_chunk = o.kc, .sdpa_grid_x = o.gx, .sdpa_grid_y = o.gy,
                             .have_fp32_acc = true, .fp32_acc = o.fp32, .sdpa_interm_16b = true};
         job_spec js = {kernel, shape, 4, o.arch, TTNN_SCHED_DEFAULT, o.fid, JOB_PREFILL, o.fq, false, consts, 1, o.fkv,
-                       &so};
+                       &so, false};
         run_result rr;
+        /* diagnostic first: TTNN's schedule as loomc lowers it */
+        o.low_ok = run_job(co, &js, &rr);
+        if (o.low_ok)
+            o.low_util = att_flops(&o) / (o.cores * rr.cycles * 2048.0);
+        else
+            snprintf(o.low_why, sizeof o.low_why, "%s", rr.why);
+        /* the baseline: TTNN's own kernels */
+        js.own = true;
         o.ok = run_job(co, &js, &rr);
         snprintf(o.sched, sizeof o.sched, "%s", rr.sched);
         o.busy_ttnn = rr.busy_ttnn;
@@ -754,9 +786,10 @@ static void run_attention(const cal_opts *co, att_vec *out)
         }
         row_done(co, "attention");
         if (co->progress)
-            fprintf(stderr, "calibrate attention B=%d H=%d S=%lld D=%d%s q%d/k%d on %dx%d: %s %.1f%% (published %.1f%%)\n",
+            fprintf(stderr, "calibrate attention B=%d H=%d S=%lld D=%d%s q%d/k%d on %dx%d: %s %.1f%% (published %.1f%%, "
+                    "lowered schedule %.1f%%)\n",
                     o.B, o.H, (long long)o.S, o.D, o.causal ? " causal" : "", o.qc, o.kc, o.gx, o.gy,
-                    o.ok ? "simulated" : o.why, 100 * o.sim_util, 100 * o.pub_util);
+                    o.ok ? "simulated" : o.why, 100 * o.sim_util, 100 * o.pub_util, 100 * o.low_util);
         LM_PUSH(out, o);
     }
     bench_table_free(c);
@@ -766,25 +799,30 @@ static void print_attention(lm_buf *b, const att_vec *att)
 {
     lm_buf_puts(b, "## Attention: SDPA prefill on Blackhole P150\n\n"
                    "Source: `bench/data/ttnn_sdpa_prefill.csv` (TTNN's FlashAttention tech reports; every published "
-                   "row with a time is Blackhole). Method, per row: compile `kernels/flash_attention.py` for the row's "
-                   "batch, query heads, sequence and head dim (causal as the row says); take TTNN's SDPA prefill "
-                   "schedule with the row's program config - q_chunk and k_chunk as published, the grid as stated "
-                   "(`compute_with_storage_grid_size`: one core, 8x8, or the stock P150's 11x10 program grid) - and "
-                   "TTNN's bf16 intermediate CBs (docs/baselines.md); Q and the output in the row's Q format, K and V "
-                   "in its KV format, the matrix engine at its fidelity (SDPA's default HiFi2 where none is "
-                   "stated), fp32 Dst accumulation where it says fp32_dest; lower it with loomc's lowering and "
-                   "simulate it on `blackhole_p150_fw19`. The device time is the whole run after the kernel launch "
-                   "(the reports give the op's device time). Utilisation as TTNN's `sdpa_perf_utils.py` defines it: "
-                   "FLOPs = 2 sq sk (d_qk + d_v) heads (halved when causal) over cores x cycles x 2048 (the HiFi2 "
-                   "rate) at 1.35 GHz; the single-core row publishes TFLOP/s per core. Relative error = simulated "
-                   "/ published utilisation - 1 (positive: the simulation is faster); ** marks rows outside +-25%. "
-                   "'Busiest core' is the busiest core's K-chunk steps over an even split on the row's grid, for "
-                   "TTNN's assignment (contiguous chunk ranges) and for the schedule's (cyclic): the schedule cannot "
-                   "express TTNN's ranges, so where the two differ the rows time different balances.\n\n");
+                   "row with a time is Blackhole). Method, per row: TTNN's SDPA prefill config for the row's batch, "
+                   "query heads, sequence and head dim (causal as the row says) with the row's program config - "
+                   "q_chunk and k_chunk as published, the grid as stated (`compute_with_storage_grid_size`: one "
+                   "core, 8x8, or the stock P150's 11x10 program grid) - and TTNN's own kernels written as a dataflow "
+                   "program (`loomc run --schedule ttnn-kernel`, docs/baselines.md): the reader, the BF16-Dest "
+                   "streaming compute and the writer, with the factory's bf16 CBs; Q and the output in the row's Q "
+                   "format, K and V in its KV format, the matrix engine at its fidelity (SDPA's default HiFi2 where "
+                   "none is stated); with fp32_dest, fp32 Dst accumulation and the exponentials on the math thread "
+                   "(TTNN's legacy kernel then). Simulated on `blackhole_p150_fw19`. The device time is the whole run "
+                   "after the kernel launch (the reports give the op's device time). Utilisation as TTNN's "
+                   "`sdpa_perf_utils.py` defines it: FLOPs = 2 sq sk (d_qk + d_v) heads (halved when causal) over "
+                   "cores x cycles x 2048 (the HiFi2 rate) at 1.35 GHz; the single-core row publishes TFLOP/s per "
+                   "core. Relative error = simulated / published utilisation - 1 (positive: the simulation is "
+                   "faster); ** marks rows outside +-25%. 'Version reproduced' says whether the row measured the "
+                   "kernel the program follows (standard SDPA, BF16 Dest: the streaming kernel); FP32-Dest rows "
+                   "measured the legacy kernel and joint attention its own kernel. The last column is a diagnostic: "
+                   "TTNN's schedule as loomc lowers `kernels/flash_attention.py` (with TTNN's bf16 intermediates), "
+                   "what the bench's TTNN column was before; 'busiest core' compares TTNN's assignment (contiguous "
+                   "chunk ranges, which the kernel program follows) with that schedule's cyclic one.\n\n");
     lm_buf_puts(b, "| B x heads x S x D | causal | q/k chunk | grid | formats Q/KV | fidelity | fp32 dest | TTNN "
-                   "kernel (source) | TTNN schedule | busiest core TTNN / schedule | published | published util % | "
-                   "simulated ms | simulated util % | relative error | notes |\n"
-                   "|---|---|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|\n");
+                   "kernel (source) | version reproduced | TTNN config | busiest core TTNN / schedule | published | "
+                   "published util % | simulated ms | simulated util % | relative error | lowered schedule util % | "
+                   "notes |\n"
+                   "|---|---|---|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
     for (size_t i = 0; i < att->len; i++) {
         const att_out *o = &att->items[i];
         if (!o->expressible)
@@ -799,10 +837,11 @@ static void print_attention(lm_buf *b, const att_vec *att)
         char *at = strchr(src, '@');
         if (at)
             *at = 0;
-        lm_buf_printf(b, "| %dx%dx%lldx%d | %s | %d/%d | %dx%d | %s/%s | %s | %s | %s (%s) | %s | ", o->B, o->H,
+        lm_buf_printf(b, "| %dx%dx%lldx%d | %s | %d/%d | %dx%d | %s/%s | %s | %s | %s (%s) | %s | %s | ", o->B, o->H,
                       (long long)o->S, o->D, o->causal ? "yes" : "no", o->qc, o->kc, o->gx, o->gy,
                       arch_format_name(o->fq), arch_format_name(o->fkv), arch_fidelity_name(o->fid),
-                      o->fp32 ? "yes" : "no", o->kernel, src, o->sched[0] ? o->sched : "-");
+                      o->fp32 ? "yes" : "no", o->kernel, src, o->reproduced ? "yes" : "no",
+                      o->sched[0] ? o->sched : "-");
         if (o->busy_ttnn > 0)
             lm_buf_printf(b, "%.2f / %.2f | ", o->busy_ttnn, o->busy_sched);
         else
@@ -813,6 +852,10 @@ static void print_attention(lm_buf *b, const att_vec *att)
                           fabs(o->rel) > 0.25 ? " **" : "");
         else
             lm_buf_printf(b, "not simulated: %s | - | - | ", o->why);
+        if (o->low_ok)
+            lm_buf_printf(b, "%.1f | ", 100 * o->low_util);
+        else
+            lm_buf_printf(b, "not simulated: %s | ", o->low_why);
         lm_buf_printf(b, "%s |\n", o->notes[0] ? o->notes : "");
     }
     /* the rows that cannot be expressed, by reason */
@@ -849,14 +892,16 @@ static void print_attention(lm_buf *b, const att_vec *att)
     lm_buf_putc(b, '\n');
 }
 
-static void print_att_summary(lm_buf *b, const att_vec *att)
+/* One summary line over the simulated rows (only those of the reproduced
+ * kernel version when `reproduced_only`). */
+static void att_summary_line(lm_buf *b, const att_vec *att, bool reproduced_only)
 {
     double *rel = lm_xcalloc(att->len + 1, sizeof *rel);
     int n = 0, within = 0, failed = 0;
     double worst = 0;
     for (size_t i = 0; i < att->len; i++) {
         const att_out *o = &att->items[i];
-        if (!o->expressible)
+        if (!o->expressible || (reproduced_only && !o->reproduced))
             continue;
         if (!o->ok) {
             failed++;
@@ -872,9 +917,40 @@ static void print_att_summary(lm_buf *b, const att_vec *att)
     char f[48] = "";
     if (failed)
         snprintf(f, sizeof f, "%d not simulated", failed);
-    lm_buf_printf(b, "| attention | p150 | as stated | as stated | %d | %.1f%% | - | %+.1f%% | %d of %d | %s |\n", n,
-                  100 * med, 100 * worst, within, n, f);
+    lm_buf_printf(b, "| attention%s | p150 | as stated | as stated | %d | %.1f%% | - | %+.1f%% | %d of %d | %s |\n",
+                  reproduced_only ? " (version reproduced)" : " (all)", n, 100 * med, 100 * worst, within, n, f);
     free(rel);
+}
+
+static void print_att_summary(lm_buf *b, const att_vec *att)
+{
+    att_summary_line(b, att, true);
+    att_summary_line(b, att, false);
+}
+
+/* The decode line: the rows against the published maximum (no curve is
+ * published), the worst the largest excess over it. */
+static void print_dec_summary(lm_buf *b, const dec_vec *dec, double pub)
+{
+    int n = 0, within = 0, failed = 0;
+    double worst = -1;
+    for (size_t i = 0; i < dec->len; i++) {
+        const dec_out *d = &dec->items[i];
+        if (!d->ok) {
+            failed++;
+            continue;
+        }
+        double r = pub > 0 ? d->gbs / pub - 1 : 0;
+        n++;
+        within += r <= 0.15;
+        worst = LM_MAX(worst, r);
+    }
+    char f[48] = "";
+    if (failed)
+        snprintf(f, sizeof f, "%d not simulated", failed);
+    lm_buf_printf(b, "| decode (against 'up to %.0f GB/s') | n150 | 8x8 | bf16 Q, bfp8_b KV | %d | - | - | %+.1f%% | %d of %d "
+                     "at most +15%% | %s |\n",
+                  pub, n, 100 * worst, within, n, f);
 }
 
 /* ---- the report --------------------------------------------------------------- */
@@ -995,7 +1071,8 @@ static void report(lm_buf *b, const row_vec *rows, const dec_vec *dec, const att
     lm_buf_puts(b, "# Calibration: the simulator against TTNN's published measurements\n\n"
                    "Generated by `bench/calibrate.sh` (`loomc calibrate`); everything above the Corrections section "
                    "is regenerated, do not edit it by hand. Every loomc figure here is **simulated** (timing-only "
-                   "simulation of the lowered program); the published figures are TTNN's measurements on the chip, "
+                   "simulation: of the lowered program for the GEMM tables, of TTNN's own kernels written as "
+                   "dataflow programs for attention and decode); the published figures are TTNN's measurements on the chip, "
                    "with their sources in the headers of `bench/data/*.csv`.\n\n"
                    "Method, per GEMM row: compile `kernels/matmul.py` for the row's M, K, N; take TTNN's choice for it "
                    "(the default selector, or the benchmark's hand-tuned config) as a loomc schedule "
@@ -1012,11 +1089,13 @@ static void report(lm_buf *b, const row_vec *rows, const dec_vec *dec, const att
                    "`loomc run` and `loomc bench` (docs/baselines.md). Relative error = simulated / published - 1; "
                    "** marks rows outside +-25%.\n\n"
                    "Target (GEMM tables): median absolute relative error <= 10% per chip and format, every row within "
-                   "+-25%. The attention table (SDPA prefill) states its method with it; its rows are compared in the "
-                   "Corrections section.\n\n");
+                   "+-25%. Targets (attention, decode): median absolute relative error <= 15% over the attention rows whose "
+                   "kernel version the program reproduces, the single-core row within 10%, every decode row at most "
+                   "15% above the published maximum. The attention and decode tables state their methods with them; "
+                   "their rows are compared in the Corrections section.\n\n");
     lm_buf_puts(b, "## Summary\n\nTables: oob = TTNN default, N150 and P150 13x10; oob11 = TTNN default, P150 11x10; "
                    "tuned = TTNN's hand-tuned configs, N150; attention = TTNN's SDPA prefill with the published program "
-                   "configs, P150.\n\n| table | chip | grid | format | rows | median abs. error "
+                   "configs, P150; decode = TTNN's SDPA decode at its default config, N150.\n\n| table | chip | grid | format | rows | median abs. error "
                    "| median abs. error (util points) | worst error | within +-25% | |\n"
                    "|---|---|---|---|---:|---:|---:|---:|---|---|\n");
     for (size_t t = 0; t < LM_COUNT(TABLES); t++)
@@ -1024,6 +1103,8 @@ static void report(lm_buf *b, const row_vec *rows, const dec_vec *dec, const att
             print_summary(b, rows, TABLES[t][0]);
     if (wanted(only, nonly, "attention"))
         print_att_summary(b, att);
+    if (wanted(only, nonly, "decode"))
+        print_dec_summary(b, dec, pub);
     lm_buf_putc(b, '\n');
     for (size_t t = 0; t < LM_COUNT(TABLES); t++) {
         if (!wanted(only, nonly, TABLES[t][0]))
@@ -1038,30 +1119,41 @@ static void report(lm_buf *b, const row_vec *rows, const dec_vec *dec, const att
                        "Source: `bench/data/ttnn_flash_decode.csv` (FlashDecode.md, Experiment 1: BF16 Q, BFP8 KV "
                        "cache, 8 query heads on 1 KV head). Effective bandwidth = 2 x batch x head_dim x n_kv_heads x "
                        "kv_len / runtime (the report's formula, ~1 byte per BFP8 element). The simulated runtime is "
-                       "TTNN's decode schedule as loomc schedules of `kernels/flash_decode.py` (the split launch and "
-                       "the combine launch, each without its kernel launch; where a head's cores are one row of the "
-                       "grid - batch 8, 8 cores per head - TTNN's reduction in L1 is one fused program, "
-                       "docs/baselines.md). The report's 8 query heads per KV head fill one tile "
-                       "row of Q, as 32 do; where the lowering refuses the 8-head view (batch > 1), 32 heads stand in "
-                       "(column 'query heads simulated'): the split launch's work is the same, the combine launch "
-                       "(TTNN reduces in L1 instead) has four times the programs.\n\n");
+                       "TTNN's own decode kernels written as a dataflow program (`loomc run --schedule ttnn-kernel`, "
+                       "docs/baselines.md): every core's reader, compute and writer for TTNN's default decode config "
+                       "(k_chunk = get_chunk_size(S), cores per head from the grid), the tree reduction of the partial "
+                       "results over the NoC included, one program after its kernel launch. The report publishes no "
+                       "curve, only its maximum (\"up to\" 180 GB/s): a row agrees when it is at most 15% above it. "
+                       "The last column is a diagnostic: TTNN's schedule as loomc lowers `kernels/flash_decode.py` "
+                       "(the split launch and the combine launch; fused where a head's cores are one row; 32 heads "
+                       "stand in where the lowering refuses the 8-head view), what the bench's TTNN column was "
+                       "before.\n\n");
         double best = 0;
-        lm_buf_puts(b, "| batch | head_dim | kv_len | query heads simulated | simulated device cycles | simulated "
-                       "effective KV GB/s |\n|---:|---:|---:|---:|---:|---:|\n");
+        int over = 0, nok = 0;
+        lm_buf_puts(b, "| batch | head_dim | kv_len | simulated device cycles | simulated effective KV GB/s | "
+                       "against 'up to 180' | lowered schedule GB/s (query heads) |\n"
+                       "|---:|---:|---:|---:|---:|---:|---|\n");
         for (size_t i = 0; i < dec->len; i++) {
             const dec_out *d = &dec->items[i];
             if (d->ok) {
-                lm_buf_printf(b, "| %d | %d | %lld | %d | %.0f | %.1f |\n", d->B, d->D, (long long)d->S, d->H, d->cycles,
-                              d->gbs);
+                double r = pub > 0 ? d->gbs / pub - 1 : 0;
+                lm_buf_printf(b, "| %d | %d | %lld | %.0f | %.1f | %+.1f%%%s | ", d->B, d->D, (long long)d->S, d->cycles,
+                              d->gbs, 100 * r, r > 0.15 ? " **" : "");
                 best = LM_MAX(best, d->gbs);
+                over += r > 0.15;
+                nok++;
             } else {
-                lm_buf_printf(b, "| %d | %d | %lld | %d | not simulated: %s | - |\n", d->B, d->D, (long long)d->S, d->H,
-                              d->why);
+                lm_buf_printf(b, "| %d | %d | %lld | not simulated: %s | - | - | ", d->B, d->D, (long long)d->S, d->why);
             }
+            if (d->low_ok)
+                lm_buf_printf(b, "%.1f (%d) |\n", d->low_gbs, d->low_H);
+            else
+                lm_buf_puts(b, "not simulated |\n");
         }
         lm_buf_printf(b, "\nPublished: up to %.0f GB/s (maximum observed Wormhole DRAM bandwidth %.0f GB/s). "
-                         "Simulated maximum over these configurations: %.1f GB/s (%+.1f%%).\n\n",
-                      pub, pub_max, best, pub > 0 ? 100 * (best / pub - 1) : 0.0);
+                         "Simulated maximum over these configurations: %.1f GB/s (%+.1f%%); %d of %d rows more than "
+                         "15%% above the published maximum (**).\n\n",
+                      pub, pub_max, best, pub > 0 ? 100 * (best / pub - 1) : 0.0, over, nok);
     }
 }
 

@@ -71,32 +71,6 @@ double bench_pair_error(const double *pred, const double *sim, int n, double fra
 
 /* ---- the report ------------------------------------------------------------ */
 
-/* The rows of one operator on one chip. */
-typedef struct qgroup {
-    const char *op, *arch;
-    int *rows;
-    int n;
-} qgroup;
-
-static int qgroups(const bench_result *b, qgroup **out)
-{
-    qgroup *g = lm_xcalloc((size_t)(b->nrows ? b->nrows : 1), sizeof *g);
-    int ng = 0;
-    for (int i = 0; i < b->nrows; i++) {
-        const bench_row *r = &b->rows[i];
-        int j = 0;
-        while (j < ng && !(strcmp(g[j].op, r->suite_op) == 0 && strcmp(g[j].arch, r->arch) == 0))
-            j++;
-        if (j == ng) {
-            g[ng] = (qgroup){r->suite_op, r->arch, lm_xcalloc((size_t)b->nrows, sizeof(int)), 0};
-            ng++;
-        }
-        g[j].rows[g[j].n++] = i;
-    }
-    *out = g;
-    return ng;
-}
-
 static bool usable(const bench_row *r) { return r->ok && r->oracle_ran; }
 
 static double regret_of(const bench_row *r) { return bench_regret(r->loomc_cycles, r->best_cycles); }
@@ -224,8 +198,8 @@ static void row_line(lm_buf *out, const bench_row *r)
 
 void bench_print_quality(lm_buf *out, const bench_result *b)
 {
-    qgroup *g;
-    int ng = qgroups(b, &g);
+    bench_group *g;
+    int ng = bench_groups(b, &g);
     lm_buf_printf(out,
                   "loomc bench --model-quality: loomc's predicted cycles against simulated cycles over the oracle's\n"
                   "points (every legal point when exact, a stratified sample of %lld otherwise), and loomc's pick\n"
@@ -267,7 +241,5 @@ void bench_print_quality(lm_buf *out, const bench_result *b)
                      "pair error: over the tenth of a row's points the model predicts fastest (at least 10), the median\n"
                      "over pairs of how far the predicted ratio of the two is from the simulated one; the summary\n"
                      "gives the median over rows.\n");
-    for (int i = 0; i < ng; i++)
-        free(g[i].rows);
-    free(g);
+    bench_groups_free(g, ng);
 }

@@ -17,15 +17,9 @@
 
 /* ---- groups: one operator on one chip ----------------------------------- */
 
-typedef struct group {
-    const char *op, *arch;
-    int *rows;
-    int n;
-} group;
-
-static int groups_of(const bench_result *b, group **out)
+int bench_groups(const bench_result *b, bench_group **out)
 {
-    group *g = lm_xcalloc((size_t)(b->nrows ? b->nrows : 1), sizeof *g);
+    bench_group *g = lm_xcalloc((size_t)(b->nrows ? b->nrows : 1), sizeof *g);
     int ng = 0;
     for (int i = 0; i < b->nrows; i++) {
         const bench_row *r = &b->rows[i];
@@ -44,7 +38,7 @@ static int groups_of(const bench_result *b, group **out)
     return ng;
 }
 
-static void groups_free(group *g, int ng)
+void bench_groups_free(bench_group *g, int ng)
 {
     for (int i = 0; i < ng; i++)
         free(g[i].rows);
@@ -73,7 +67,7 @@ static void pct_lb(lm_buf *b, int w, double x, bool lower)
     lm_buf_printf(b, "%*s", w, cell);
 }
 
-static void trials_name(lm_buf *b, int64_t t)
+void bench_trials_name(lm_buf *b, int64_t t)
 {
     if (t >= 1000 && t % 1000 == 0)
         lm_buf_printf(b, "%lldk", (long long)(t / 1000));
@@ -81,12 +75,76 @@ static void trials_name(lm_buf *b, int64_t t)
         lm_buf_printf(b, "%lld", (long long)t);
 }
 
+/* ---- what the tables and the page show --------------------------------- */
+
+/* lo, hi and the geometric mean of x[0..n) (n > 0). */
+static void spread(const double *x, int n, double *geo, double *lo, double *hi)
+{
+    *lo = *hi = x[0];
+    for (int k = 1; k < n; k++) {
+        *lo = LM_MIN(*lo, x[k]);
+        *hi = LM_MAX(*hi, x[k]);
+    }
+    *geo = bench_geomean(x, n);
+}
+
+void bench_summarize(const bench_result *b, const bench_group *g, bench_summary *m)
+{
+    memset(m, 0, sizeof *m);
+    double *sp = lm_xcalloc((size_t)g->n, sizeof *sp), *tu = lm_xcalloc((size_t)g->n, sizeof *tu);
+    double tr[BENCH_MAX_MARKS] = {0};
+    int ntr[BENCH_MAX_MARKS] = {0};
+    for (int k = 0; k < g->n; k++) {
+        const bench_row *r = &b->rows[g->rows[k]];
+        if (!r->ok)
+            continue;
+        m->nok++;
+        if (r->ttnn_ok)
+            sp[m->nsp++] = r->ttnn_cycles / r->loomc_cycles;
+        if (r->tuned_ok)
+            tu[m->ntuned++] = r->tuned_cycles / r->loomc_cycles;
+        double x = bench_regret(r->loomc_cycles, r->best_cycles);
+        m->r1_sum += x;
+        m->r1max = LM_MAX(m->r1max, x);
+        m->r5_sum += bench_regret(r->top5_cycles, r->best_cycles);
+        m->compile_sum += r->compile_seconds;
+        m->noracle += r->oracle_ran;
+        m->nexact += r->oracle_exact;
+        for (int t = 0; t < r->nmarks && t < b->ntrials; t++) {
+            double y = regret_or_nan(r->marks[t].best_cycles, r->best_cycles);
+            if (!isnan(y)) {
+                tr[t] += y;
+                ntr[t]++;
+                m->tuner_lb[t] |= r->marks[t].lower_bound;
+            }
+        }
+        if (r->nmarks)
+            m->tune_sum += r->marks[r->nmarks - 1].wall_seconds;
+    }
+    if (m->nsp)
+        spread(sp, m->nsp, &m->sp_geo, &m->sp_lo, &m->sp_hi);
+    if (m->ntuned)
+        spread(tu, m->ntuned, &m->tuned_geo, &m->tuned_lo, &m->tuned_hi);
+    for (int t = 0; t < BENCH_MAX_MARKS; t++)
+        m->tuner[t] = ntr[t] ? tr[t] / ntr[t] : NAN;
+    free(sp);
+    free(tu);
+}
+
+bool bench_row_tflops(const bench_row *r, double *tflops, double *roof)
+{
+    double secs = r->loomc_cycles / (r->clock_ghz * 1e9);
+    *tflops = r->flops > 0 ? r->flops / secs / 1e12 : 0;
+    *roof = r->dram_tflops > 0 ? LM_MIN(r->peak_tflops, r->dram_tflops) : r->peak_tflops;
+    return *tflops > 0;
+}
+
 /* ---- the tables ------------------------------------------------------------ */
 
 void bench_print(lm_buf *out, const bench_result *b)
 {
-    group *g;
-    int ng = groups_of(b, &g);
+    bench_group *g;
+    int ng = bench_groups(b, &g);
     lm_buf_puts(out, "loomc bench: every figure is simulated (cycle-approximate simulator, timing-only runs);\n"
                      "none is a hardware measurement. Regret = cycles / best known - 1, where best known is\n"
                      "the best of the oracle, loomc's five best and the tuner (exact oracle: the optimum).\n"
@@ -107,7 +165,7 @@ void bench_print(lm_buf *out, const bench_result *b)
     for (int m = 0; m < b->ntrials; m++) {
         lm_buf t = {0};
         lm_buf_puts(&t, "tuner@");
-        trials_name(&t, b->trials[m]);
+        bench_trials_name(&t, b->trials[m]);
         lm_buf_printf(out, " %10s", lm_buf_str(&t));
         lm_buf_free(&t);
     }
@@ -117,91 +175,47 @@ void bench_print(lm_buf *out, const bench_result *b)
         lm_buf_printf(out, " %10s", "mean");
     lm_buf_printf(out, " %10s %9s  %s\n", "mean", "host CPU", "exact/all");
     for (int i = 0; i < ng; i++) {
-        double *sp = lm_xcalloc((size_t)g[i].n, sizeof *sp);
-        int nsp = 0, nok = 0, nexact = 0, noracle = 0;
-        double r1 = 0, r1max = 0, r5 = 0, comp = 0, tune = 0;
-        double tr[BENCH_MAX_MARKS] = {0};
-        int ntr[BENCH_MAX_MARKS] = {0};
-        bool trlow[BENCH_MAX_MARKS] = {0};
-        for (int k = 0; k < g[i].n; k++) {
-            const bench_row *r = &b->rows[g[i].rows[k]];
-            if (!r->ok)
-                continue;
-            nok++;
-            if (r->ttnn_ok)
-                sp[nsp++] = r->ttnn_cycles / r->loomc_cycles;
-            double x = bench_regret(r->loomc_cycles, r->best_cycles);
-            r1 += x;
-            r1max = LM_MAX(r1max, x);
-            r5 += bench_regret(r->top5_cycles, r->best_cycles);
-            comp += r->compile_seconds;
-            noracle += r->oracle_ran;
-            nexact += r->oracle_exact;
-            for (int m = 0; m < r->nmarks && m < b->ntrials; m++) {
-                double y = regret_or_nan(r->marks[m].best_cycles, r->best_cycles);
-                if (!isnan(y)) {
-                    tr[m] += y;
-                    ntr[m]++;
-                    trlow[m] |= r->marks[m].lower_bound;
-                }
-            }
-            if (r->nmarks)
-                tune += r->marks[r->nmarks - 1].wall_seconds;
-        }
-        lm_buf_printf(out, "%-10s %-15s %3d/%-2d  ", g[i].op, g[i].arch, nok, g[i].n);
-        if (nsp) {
-            double lo = sp[0], hi = sp[0];
-            for (int k = 1; k < nsp; k++) {
-                lo = LM_MIN(lo, sp[k]);
-                hi = LM_MAX(hi, sp[k]);
-            }
+        bench_summary m;
+        bench_summarize(b, &g[i], &m);
+        lm_buf_printf(out, "%-10s %-15s %3d/%-2d  ", g[i].op, g[i].arch, m.nok, g[i].n);
+        if (m.nsp) {
             char cell[64];
-            snprintf(cell, sizeof cell, "%.2fx [%.2fx, %.2fx]", bench_geomean(sp, nsp), lo, hi);
+            snprintf(cell, sizeof cell, "%.2fx [%.2fx, %.2fx]", m.sp_geo, m.sp_lo, m.sp_hi);
             lm_buf_printf(out, "%-26s ", cell);
         } else {
             lm_buf_printf(out, "%-26s ", "-");
         }
-        if (nok) {
+        if (m.nok) {
             char cell[64];
-            snprintf(cell, sizeof cell, "%.1f%% / %.1f%%", 100 * r1 / nok, 100 * r1max);
+            snprintf(cell, sizeof cell, "%.1f%% / %.1f%%", 100 * m.r1_sum / m.nok, 100 * m.r1max);
             lm_buf_printf(out, "%-15s", cell);
-            pct(out, 8, r5 / nok);
+            pct(out, 8, m.r5_sum / m.nok);
         } else {
             lm_buf_printf(out, "%-15s %7s", "-", "-");
         }
-        for (int m = 0; m < b->ntrials; m++)
-            pct_lb(out, 11, ntr[m] ? tr[m] / ntr[m] : NAN, trlow[m]);
-        if (nok)
-            lm_buf_printf(out, " %10.3f %9.1f  %d/%d\n", comp / nok, tune / nok, nexact, noracle);
+        for (int k = 0; k < b->ntrials; k++)
+            pct_lb(out, 11, m.tuner[k], m.tuner_lb[k]);
+        if (m.nok)
+            lm_buf_printf(out, " %10.3f %9.1f  %d/%d\n", m.compile_sum / m.nok, m.tune_sum / m.nok, m.nexact,
+                          m.noracle);
         else
             lm_buf_printf(out, " %10s %9s  -\n", "-", "-");
-        free(sp);
     }
 
     /* TTNN's hand-tuned configs, for the groups with rows they cover */
     bool any_tuned = false;
     for (int i = 0; i < ng; i++) {
-        double *sp = lm_xcalloc((size_t)g[i].n, sizeof *sp);
-        int nsp = 0;
-        for (int k = 0; k < g[i].n; k++) {
-            const bench_row *r = &b->rows[g[i].rows[k]];
-            if (r->ok && r->tuned_ok)
-                sp[nsp++] = r->tuned_cycles / r->loomc_cycles;
-        }
-        if (nsp) {
+        bench_summary m;
+        bench_summarize(b, &g[i], &m);
+        if (m.ntuned) {
             if (!any_tuned)
-                lm_buf_puts(out, "\nagainst TTNN's hand-tuned matmul configs (--schedule ttnn-tuned), on the shapes "
+                lm_buf_puts(out, "\nagainst TTNN tuned (matmul: the GEMM benchmark's hand-tuned configs, --schedule "
+                                 "ttnn-tuned; SDPA: TTNN's own kernels at its best program config), on the shapes "
                                  "they cover:\n");
             any_tuned = true;
-            double lo = sp[0], hi = sp[0];
-            for (int k = 1; k < nsp; k++) {
-                lo = LM_MIN(lo, sp[k]);
-                hi = LM_MAX(hi, sp[k]);
-            }
-            lm_buf_printf(out, "%-10s %-15s %3d/%-2d  %.2fx [%.2fx, %.2fx]\n", g[i].op, g[i].arch, nsp, g[i].n,
-                          bench_geomean(sp, nsp), lo, hi);
+            lm_buf_printf(out, "%-10s %-15s %3d/%-2d  %.2fx [%.2fx, %.2fx]\n", g[i].op, g[i].arch, m.ntuned, g[i].n,
+                          m.tuned_geo, m.tuned_lo, m.tuned_hi);
         }
-        free(sp);
     }
 
     /* per shape */
@@ -212,7 +226,7 @@ void bench_print(lm_buf *out, const bench_result *b)
         for (int m = 0; m < b->ntrials; m++) {
             lm_buf t = {0};
             lm_buf_puts(&t, "@");
-            trials_name(&t, b->trials[m]);
+            bench_trials_name(&t, b->trials[m]);
             lm_buf_printf(out, " %7s", lm_buf_str(&t));
             lm_buf_free(&t);
         }
@@ -245,10 +259,8 @@ void bench_print(lm_buf *out, const bench_result *b)
             for (int m = 0; m < b->ntrials; m++)
                 pct_lb(out, 8, m < r->nmarks ? regret_or_nan(r->marks[m].best_cycles, r->best_cycles) : NAN,
                        m < r->nmarks && r->marks[m].lower_bound);
-            double secs = r->loomc_cycles / (r->clock_ghz * 1e9);
-            double tf = r->flops > 0 ? r->flops / secs / 1e12 : 0;
-            double roof = r->dram_tflops > 0 ? LM_MIN(r->peak_tflops, r->dram_tflops) : r->peak_tflops;
-            if (tf > 0)
+            double tf, roof;
+            if (bench_row_tflops(r, &tf, &roof))
                 lm_buf_printf(out, " %8.2f %5.0f%%", tf, roof > 0 ? 100 * tf / roof : 0);
             else
                 lm_buf_printf(out, " %8s %6s", "-", "-");
@@ -265,8 +277,9 @@ void bench_print(lm_buf *out, const bench_result *b)
             if (!r->ttnn_ok && r->ttnn_why)
                 lm_buf_printf(out, "    ttnn n/a: %s\n", r->ttnn_why);
             if (r->tuned_ok)
-                lm_buf_printf(out, "    ttnn-tuned: %.0f cycles (loomc %.2fx)\n", r->tuned_cycles,
-                              r->tuned_cycles / r->loomc_cycles);
+                lm_buf_printf(out, "    ttnn-tuned: %.0f cycles (loomc %.2fx)%s%s\n", r->tuned_cycles,
+                              r->tuned_cycles / r->loomc_cycles, r->tuned_label ? ", " : "",
+                              r->tuned_label ? r->tuned_label : "");
             if (r->failures) {
                 lm_buf_printf(out, "    %lld points could not be run:", (long long)r->failures);
                 for (int q = 0; q < r->nfail_kinds; q++)
@@ -282,160 +295,176 @@ void bench_print(lm_buf *out, const bench_result *b)
                            "every trial so far was stopped at the cap, so the regret is at least that; "
                            "'compile s' and 'tune s' = host CPU seconds, the latter for the last budget; the simulated kernel time of tuning is in the JSON).\n");
     }
-    groups_free(g, ng);
+    bench_groups_free(g, ng);
 }
 
-/* ---- JSON ---------------------------------------------------------------- */
+/* ---- JSON ----------------------------------------------------------------- */
 
-static void jnum(lm_buf *b, double x)
+/* A figure of a row: exact when whole, else to 6 significant digits; null
+ * when there is none (not finite). */
+static json_t *jnum(double x)
 {
-    if (!isfinite(x))
-        lm_buf_puts(b, "null");
-    else if (x == floor(x) && fabs(x) < 9e15)
-        lm_buf_printf(b, "%.0f", x);
-    else
-        lm_buf_printf(b, "%.6g", x);
+    if (isfinite(x) && x == floor(x) && fabs(x) < 9e15)
+        return lm_json_fixed(x, 0);
+    return lm_json_sig(x, 6);
 }
 
 /* A baseline's member: its cycles and loomc's speedup over it, or why it has none. */
-static void jbaseline(lm_buf *out, bool ok, double cycles, double loomc_cycles, const char *why)
+static json_t *jbaseline(bool ok, double cycles, double loomc_cycles, const char *why, const char *config)
 {
+    json_t *o = lm_json_obj();
     if (ok) {
-        lm_buf_puts(out, "{\"cycles\": ");
-        jnum(out, cycles);
-        lm_buf_puts(out, ", \"speedup_of_loomc\": ");
-        jnum(out, cycles / loomc_cycles);
-        lm_buf_puts(out, "}");
+        lm_json_set(o, "cycles", jnum(cycles));
+        lm_json_set(o, "speedup_of_loomc", jnum(cycles / loomc_cycles));
+        if (config)
+            lm_json_set(o, "config", lm_json_string(config));
     } else {
-        lm_buf_puts(out, "{\"cycles\": null, \"why\": ");
-        lm_json_str(out, why);
-        lm_buf_puts(out, "}");
+        lm_json_set(o, "cycles", jnum(NAN));
+        lm_json_set(o, "why", lm_json_string(why));
     }
+    return o;
+}
+
+static json_t *jloomc(const bench_row *r)
+{
+    json_t *o = lm_json_obj();
+    lm_json_set(o, "cycles", jnum(r->loomc_cycles));
+    lm_json_set(o, "predicted_cycles", jnum((double)r->loomc_predicted));
+    lm_json_set(o, "top5_cycles", jnum(r->top5_cycles));
+    lm_json_set(o, "schedule", lm_json_string(r->loomc_label));
+    return o;
+}
+
+static json_t *jbest(const bench_row *r)
+{
+    json_t *o = lm_json_obj();
+    lm_json_set(o, "cycles", jnum(r->best_cycles));
+    lm_json_set(o, "schedule", lm_json_string(r->best_label));
+    lm_json_set(o, "top1_regret", jnum(bench_regret(r->loomc_cycles, r->best_cycles)));
+    lm_json_set(o, "top5_regret", jnum(bench_regret(r->top5_cycles, r->best_cycles)));
+    return o;
+}
+
+static json_t *joracle(const bench_row *r)
+{
+    json_t *o = lm_json_obj();
+    lm_json_set(o, "exact", lm_json_bool(r->oracle_exact));
+    lm_json_set(o, "space", lm_json_int(r->space));
+    lm_json_set(o, "space_known", lm_json_bool(r->space_known));
+    lm_json_set(o, "points", lm_json_int(r->oracle_points));
+    lm_json_set(o, "points_ran", lm_json_int(r->oracle_ran_points));
+    lm_json_set(o, "cycles", jnum(r->oracle_cycles));
+    lm_json_set(o, "loomc_rank", lm_json_int(r->loomc_rank));
+    lm_json_set(o, "ranked", lm_json_int(r->ranked));
+    lm_json_set(o, "spearman", jnum(r->spearman));
+    lm_json_set(o, "spearman_points", lm_json_int(r->spearman_n));
+    lm_json_set(o, "spearman_best10", jnum(r->spearman_top));
+    lm_json_set(o, "spearman_best10_points", lm_json_int(r->spearman_top_n));
+    lm_json_set(o, "pair_error", jnum(r->pair_error));
+    lm_json_set(o, "pair_error_points", lm_json_int(r->pair_n));
+    return o;
+}
+
+static json_t *jtuner(const bench_row *r)
+{
+    json_t *a = lm_json_arr();
+    for (int m = 0; m < r->nmarks; m++) {
+        const bench_tuner_mark *k = &r->marks[m];
+        json_t *o = lm_json_obj();
+        lm_json_set(o, "trials", lm_json_int(k->trials));
+        lm_json_set(o, "used", lm_json_int(k->used));
+        lm_json_set(o, "cycles", jnum(k->best >= 0 ? k->best_cycles : NAN));
+        lm_json_set(o, "regret", jnum(k->best >= 0 ? bench_regret(k->best_cycles, r->best_cycles) : NAN));
+        lm_json_set(o, "lower_bound", lm_json_bool(k->lower_bound));
+        lm_json_set(o, "simulated_seconds", jnum(k->sim_seconds));
+        lm_json_set(o, "host_seconds", jnum(k->wall_seconds));
+        lm_json_push(a, o);
+    }
+    return a;
+}
+
+/* Every simulated schedule of the row (--points): predicted and simulated cycles. */
+static json_t *jpoints(const bench_row *r)
+{
+    json_t *a = lm_json_arr();
+    for (int q = 0; q < r->npoints; q++) {
+        json_t *o = lm_json_obj();
+        lm_json_set(o, "schedule", lm_json_string(r->points[q].schedule));
+        lm_json_set(o, "predicted", lm_json_int(r->points[q].predicted));
+        lm_json_set(o, "cycles", jnum(r->points[q].cycles));
+        lm_json_push(a, o);
+    }
+    return a;
+}
+
+/* How many of the schedules simulated failed, and an example, when any did. */
+static void jfailures(json_t *o, const bench_row *r)
+{
+    lm_json_set(o, "failed_points", lm_json_int(r->failures));
+    if (!r->failure_why)
+        return;
+    json_t *kinds = lm_json_obj();
+    lm_json_set(o, "failed_example", lm_json_string(r->failure_why));
+    lm_json_set(o, "failed_schedule", lm_json_string(r->failure_point));
+    for (int q = 0; q < r->nfail_kinds; q++)
+        lm_json_set(kinds, r->fail_kinds[q].kind, lm_json_int(r->fail_kinds[q].count));
+    lm_json_set(o, "failed_kinds", kinds);
+}
+
+static json_t *jrow(const bench_row *r)
+{
+    json_t *o = lm_json_obj();
+    lm_json_set(o, "operator", lm_json_string(r->suite_op));
+    lm_json_set(o, "shape", lm_json_string(r->label));
+    lm_json_set(o, "arch", lm_json_string(r->arch));
+    lm_json_set(o, "ok", lm_json_bool(r->ok));
+    if (!r->ok) {
+        lm_json_set(o, "error", lm_json_string(r->why));
+        return o;
+    }
+    lm_json_set(o, "compile_seconds", jnum(r->compile_seconds));
+    lm_json_set(o, "flops", jnum(r->flops));
+    lm_json_set(o, "bytes", jnum(r->bytes));
+    lm_json_set(o, "fidelity", lm_json_string(r->fidelity));
+    lm_json_set(o, "peak_tflops", jnum(r->peak_tflops));
+    lm_json_set(o, "dram_bound_tflops", jnum(r->dram_tflops > 0 ? r->dram_tflops : NAN));
+    lm_json_set(o, "clock_ghz", jnum(r->clock_ghz));
+    lm_json_set(o, "loomc", jloomc(r));
+    lm_json_set(o, "ttnn", jbaseline(r->ttnn_ok, r->ttnn_cycles, r->loomc_cycles, r->ttnn_why, NULL));
+    lm_json_set(o, "ttnn_tuned", jbaseline(r->tuned_ok, r->tuned_cycles, r->loomc_cycles, r->tuned_why, r->tuned_label));
+    lm_json_set(o, "best_known", jbest(r));
+    if (r->oracle_ran)
+        lm_json_set(o, "oracle", joracle(r));
+    if (r->nmarks)
+        lm_json_set(o, "tuner", jtuner(r));
+    if (r->npoints)
+        lm_json_set(o, "points", jpoints(r));
+    jfailures(o, r);
+    return o;
+}
+
+json_t *bench_json_doc(const bench_result *b)
+{
+    json_t *d = lm_json_doc("loomc-bench", BENCH_JSON_VERSION), *rows = lm_json_arr();
+    lm_json_set(d, "simulated", lm_json_bool(true));
+    lm_json_set(d, "oracle_bound", lm_json_int(b->opts.oracle_bound));
+    lm_json_set(d, "seed", lm_json_int((int64_t)b->opts.seed));
+    for (int i = 0; i < b->nrows; i++)
+        lm_json_push(rows, jrow(&b->rows[i]));
+    lm_json_set(d, "rows", rows);
+    return d;
 }
 
 void bench_json(lm_buf *out, const bench_result *b)
 {
-    lm_buf_printf(out, "{\n  \"simulated\": true,\n  \"oracle_bound\": %lld,\n  \"seed\": %llu,\n  \"rows\": [",
-                  (long long)b->opts.oracle_bound, (unsigned long long)b->opts.seed);
-    for (int i = 0; i < b->nrows; i++) {
-        const bench_row *r = &b->rows[i];
-        lm_buf_puts(out, i ? ",\n    {" : "\n    {");
-        lm_buf_puts(out, "\"operator\": ");
-        lm_json_str(out, r->suite_op);
-        lm_buf_puts(out, ", \"shape\": ");
-        lm_json_str(out, r->label);
-        lm_buf_puts(out, ", \"arch\": ");
-        lm_json_str(out, r->arch);
-        lm_buf_printf(out, ", \"ok\": %s", r->ok ? "true" : "false");
-        if (!r->ok) {
-            lm_buf_puts(out, ", \"error\": ");
-            lm_json_str(out, r->why);
-            lm_buf_puts(out, "}");
-            continue;
-        }
-        lm_buf_puts(out, ", \"compile_seconds\": ");
-        jnum(out, r->compile_seconds);
-        lm_buf_puts(out, ", \"flops\": ");
-        jnum(out, r->flops);
-        lm_buf_puts(out, ", \"bytes\": ");
-        jnum(out, r->bytes);
-        lm_buf_puts(out, ", \"fidelity\": ");
-        lm_json_str(out, r->fidelity);
-        lm_buf_puts(out, ", \"peak_tflops\": ");
-        jnum(out, r->peak_tflops);
-        lm_buf_puts(out, ", \"dram_bound_tflops\": ");
-        jnum(out, r->dram_tflops > 0 ? r->dram_tflops : NAN);
-        lm_buf_puts(out, ", \"clock_ghz\": ");
-        jnum(out, r->clock_ghz);
-        lm_buf_puts(out, ",\n     \"loomc\": {\"cycles\": ");
-        jnum(out, r->loomc_cycles);
-        lm_buf_puts(out, ", \"predicted_cycles\": ");
-        jnum(out, (double)r->loomc_predicted);
-        lm_buf_puts(out, ", \"top5_cycles\": ");
-        jnum(out, r->top5_cycles);
-        lm_buf_puts(out, ", \"schedule\": ");
-        lm_json_str(out, r->loomc_label);
-        lm_buf_puts(out, "},\n     \"ttnn\": ");
-        jbaseline(out, r->ttnn_ok, r->ttnn_cycles, r->loomc_cycles, r->ttnn_why);
-        lm_buf_puts(out, ",\n     \"ttnn_tuned\": ");
-        jbaseline(out, r->tuned_ok, r->tuned_cycles, r->loomc_cycles, r->tuned_why);
-        lm_buf_puts(out, ",\n     \"best_known\": {\"cycles\": ");
-        jnum(out, r->best_cycles);
-        lm_buf_puts(out, ", \"schedule\": ");
-        lm_json_str(out, r->best_label);
-        lm_buf_puts(out, ", \"top1_regret\": ");
-        jnum(out, bench_regret(r->loomc_cycles, r->best_cycles));
-        lm_buf_puts(out, ", \"top5_regret\": ");
-        jnum(out, bench_regret(r->top5_cycles, r->best_cycles));
-        lm_buf_puts(out, "}");
-        if (r->oracle_ran) {
-            lm_buf_printf(out,
-                          ",\n     \"oracle\": {\"exact\": %s, \"space\": %lld, \"space_known\": %s, \"points\": %lld, "
-                          "\"points_ran\": %lld",
-                          r->oracle_exact ? "true" : "false", (long long)r->space, r->space_known ? "true" : "false",
-                          (long long)r->oracle_points, (long long)r->oracle_ran_points);
-            lm_buf_puts(out, ", \"cycles\": ");
-            jnum(out, r->oracle_cycles);
-            lm_buf_printf(out, ", \"loomc_rank\": %lld, \"ranked\": %lld, \"spearman\": ", (long long)r->loomc_rank,
-                          (long long)r->ranked);
-            jnum(out, r->spearman);
-            lm_buf_printf(out, ", \"spearman_points\": %lld, \"spearman_best10\": ", (long long)r->spearman_n);
-            jnum(out, r->spearman_top);
-            lm_buf_printf(out, ", \"spearman_best10_points\": %d, \"pair_error\": ", r->spearman_top_n);
-            jnum(out, r->pair_error);
-            lm_buf_printf(out, ", \"pair_error_points\": %d}", r->pair_n);
-        }
-        if (r->nmarks) {
-            lm_buf_puts(out, ",\n     \"tuner\": [");
-            for (int m = 0; m < r->nmarks; m++) {
-                const bench_tuner_mark *k = &r->marks[m];
-                lm_buf_printf(out, "%s{\"trials\": %lld, \"used\": %lld, \"cycles\": ", m ? ", " : "",
-                              (long long)k->trials, (long long)k->used);
-                jnum(out, k->best >= 0 ? k->best_cycles : NAN);
-                lm_buf_puts(out, ", \"regret\": ");
-                jnum(out, k->best >= 0 ? bench_regret(k->best_cycles, r->best_cycles) : NAN);
-                lm_buf_printf(out, ", \"lower_bound\": %s", k->lower_bound ? "true" : "false");
-                lm_buf_puts(out, ", \"simulated_seconds\": ");
-                jnum(out, k->sim_seconds);
-                lm_buf_puts(out, ", \"host_seconds\": ");
-                jnum(out, k->wall_seconds);
-                lm_buf_puts(out, "}");
-            }
-            lm_buf_puts(out, "]");
-        }
-        if (r->npoints) {
-            lm_buf_puts(out, ",\n     \"points\": [");
-            for (int q = 0; q < r->npoints; q++) {
-                lm_buf_puts(out, q ? ",\n       {\"schedule\": " : "\n       {\"schedule\": ");
-                lm_json_str(out, r->points[q].schedule);
-                lm_buf_printf(out, ", \"predicted\": %lld, \"cycles\": ", (long long)r->points[q].predicted);
-                jnum(out, r->points[q].cycles);
-                lm_buf_puts(out, "}");
-            }
-            lm_buf_puts(out, "]");
-        }
-        lm_buf_printf(out, ",\n     \"failed_points\": %lld", (long long)r->failures);
-        if (r->failure_why) {
-            lm_buf_puts(out, ", \"failed_example\": ");
-            lm_json_str(out, r->failure_why);
-            lm_buf_puts(out, ", \"failed_schedule\": ");
-            lm_json_str(out, r->failure_point);
-            lm_buf_puts(out, ", \"failed_kinds\": {");
-            for (int q = 0; q < r->nfail_kinds; q++) {
-                lm_buf_puts(out, q ? ", " : "");
-                lm_json_str(out, r->fail_kinds[q].kind);
-                lm_buf_printf(out, ": %lld", (long long)r->fail_kinds[q].count);
-            }
-            lm_buf_puts(out, "}");
-        }
-        lm_buf_puts(out, "}");
-    }
-    lm_buf_puts(out, "\n  ]\n}\n");
+    json_t *d = bench_json_doc(b);
+    lm_json_write(out, d);
+    json_decref(d);
 }
 
 /* ---- plots ------------------------------------------------------------------ */
 
-static const char *fname(const char *op, const char *arch, const char *what, lm_arena *ar)
+const char *bench_plot_name(const char *op, const char *arch, const char *what, lm_arena *ar)
 {
     char *s = lm_arena_printf(ar, "%s_%s%s", op, arch, what);
     for (char *c = s; *c; c++)
@@ -477,21 +506,18 @@ static void dat_num(lm_buf *b, double x)
         lm_buf_puts(b, " ?");
 }
 
-bool bench_plots(const bench_result *b, const char *dir, lm_diag *d)
+typedef LM_VEC(const char *) names;
+
+/* Per group, the data file and the gnuplot scripts into dir (which exists);
+ * the scripts' names (in ar) into *scripts. False after reporting. */
+static bool write_plots(const bench_result *b, const char *dir, names *scripts, lm_arena *ar, lm_diag *d)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        lm_error_plain(d, "cannot create '%s': %s", dir, strerror(errno));
-        return false;
-    }
-    lm_arena ar;
-    lm_arena_init(&ar);
-    group *g;
-    int ng = groups_of(b, &g);
+    bench_group *g;
+    int ng = bench_groups(b, &g);
     bool ok = true;
-    LM_VEC(const char *) scripts = {0};
     int64_t last = b->ntrials ? b->trials[b->ntrials - 1] : 0;
     for (int i = 0; i < ng && ok; i++) {
-        const char *dat = fname(g[i].op, g[i].arch, ".dat", &ar);
+        const char *dat = bench_plot_name(g[i].op, g[i].arch, ".dat", ar);
         lm_buf db = {0};
         lm_buf_printf(&db, "# %s on %s, simulated. columns: index shape loomc_speedup tuner_speedup best_speedup "
                            "intensity loomc_tflops ttnn_tflops best_tflops rank ranked\n",
@@ -532,11 +558,11 @@ bool bench_plots(const bench_result *b, const char *dir, lm_diag *d)
         ok = write_file(dir, dat, &db, d);
         lm_buf_free(&db);
 
-        const char *title = lm_arena_printf(&ar, "%s on %s", g[i].op, g[i].arch);
+        const char *title = lm_arena_printf(ar, "%s on %s", g[i].op, g[i].arch);
         /* speedup per shape (gnuplot rejects a plot with no point: groups whose
            rows all failed get the data file only) */
         lm_buf s = {0};
-        const char *png = fname(g[i].op, g[i].arch, "_speedup.svg", &ar);
+        const char *png = bench_plot_name(g[i].op, g[i].arch, "_speedup.svg", ar);
         const char *gp;
         if (any_speedup) {
             lm_buf_printf(&s,
@@ -553,9 +579,9 @@ bool bench_plots(const bench_result *b, const char *dir, lm_diag *d)
                           "plot '%s' using 3:xtic(2) title 'loomc', '' using 4 title 'tuner@%lld', "
                           "'' using 5 title 'best known'\n",
                           png, title, dat, (long long)last);
-            gp = fname(g[i].op, g[i].arch, "_speedup.gp", &ar);
+            gp = bench_plot_name(g[i].op, g[i].arch, "_speedup.gp", ar);
             ok = ok && write_file(dir, gp, &s, d);
-            LM_PUSH(&scripts, gp);
+            LM_PUSH(scripts, gp);
             lm_buf_free(&s);
         }
         /* roofline */
@@ -576,12 +602,12 @@ bool bench_plots(const bench_result *b, const char *dir, lm_diag *d)
                           "'%s' using 6:7 with points pt 7 ps 1.2 title 'loomc', "
                           "'' using 6:8 with points pt 5 ps 1.0 title 'TTNN default', "
                           "'' using 6:9 with points pt 6 ps 1.6 title 'best known'\n",
-                          fname(g[i].op, g[i].arch, "_roofline.svg", &ar), title, peak, bw, aimin / 2,
+                          bench_plot_name(g[i].op, g[i].arch, "_roofline.svg", ar), title, peak, bw, aimin / 2,
                           LM_MAX(aimax, peak / bw) * 2,
                           b->rows[g[i].rows[0]].fidelity ? b->rows[g[i].rows[0]].fidelity : "?", dat);
-            gp = fname(g[i].op, g[i].arch, "_roofline.gp", &ar);
+            gp = bench_plot_name(g[i].op, g[i].arch, "_roofline.gp", ar);
             ok = ok && write_file(dir, gp, &s, d);
-            LM_PUSH(&scripts, gp);
+            LM_PUSH(scripts, gp);
             lm_buf_free(&s);
         }
         /* rank of loomc's pick */
@@ -596,26 +622,60 @@ bool bench_plots(const bench_result *b, const char *dir, lm_diag *d)
                           "set boxwidth 0.6\nset ylabel 'rank (simulated, log scale)'\n"
                           "plot '%s' using 1:10:xtic(2) with boxes title \"rank of loomc's pick\", "
                           "'' using 1:11 with linespoints pt 2 title 'schedules ranked'\n",
-                          fname(g[i].op, g[i].arch, "_rank.svg", &ar), title, dat);
-            gp = fname(g[i].op, g[i].arch, "_rank.gp", &ar);
+                          bench_plot_name(g[i].op, g[i].arch, "_rank.svg", ar), title, dat);
+            gp = bench_plot_name(g[i].op, g[i].arch, "_rank.gp", ar);
             ok = ok && write_file(dir, gp, &s, d);
-            LM_PUSH(&scripts, gp);
+            LM_PUSH(scripts, gp);
             lm_buf_free(&s);
         }
     }
-    for (size_t i = 0; ok && i < scripts.len; i++) {
-        int st = run_gnuplot(dir, scripts.items[i]);
-        if (st == 127) {
-            fprintf(stderr, "loomc bench: gnuplot is not installed: the scripts are in %s (run them there)\n", dir);
-            break;
-        }
+    bench_groups_free(g, ng);
+    return ok;
+}
+
+/* Run the scripts in dir: 1 when all drew their plots, 0 when gnuplot is
+ * not installed, -1 after reporting a failure. */
+static int render(const char *dir, const names *scripts, lm_diag *d)
+{
+    for (size_t i = 0; i < scripts->len; i++) {
+        int st = run_gnuplot(dir, scripts->items[i]);
+        if (st == 127)
+            return 0;
         if (st != 0) {
-            lm_error_plain(d, "gnuplot failed on %s/%s (status %d)", dir, scripts.items[i], st);
-            ok = false;
+            lm_error_plain(d, "gnuplot failed on %s/%s (status %d)", dir, scripts->items[i], st);
+            return -1;
         }
     }
+    return 1;
+}
+
+bool bench_plots(const bench_result *b, const char *dir, lm_diag *d)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        lm_error_plain(d, "cannot create '%s': %s", dir, strerror(errno));
+        return false;
+    }
+    lm_arena ar;
+    lm_arena_init(&ar);
+    names scripts = {0};
+    bool ok = write_plots(b, dir, &scripts, &ar, d);
+    int r = ok ? render(dir, &scripts, d) : -1;
+    if (r == 0)
+        fprintf(stderr, "loomc bench: gnuplot is not installed: the scripts are in %s (run them there)\n", dir);
     LM_VEC_FREE(&scripts);
-    groups_free(g, ng);
     lm_arena_free(&ar);
-    return ok;
+    return r >= 0;
+}
+
+bool bench_plot_svgs(const bench_result *b, const char *dir, lm_diag *d, bool *rendered)
+{
+    lm_arena ar;
+    lm_arena_init(&ar);
+    names scripts = {0};
+    bool ok = write_plots(b, dir, &scripts, &ar, d);
+    int r = ok ? render(dir, &scripts, d) : -1;
+    *rendered = r == 1;
+    LM_VEC_FREE(&scripts);
+    lm_arena_free(&ar);
+    return r >= 0;
 }

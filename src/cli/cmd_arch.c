@@ -31,7 +31,7 @@ static const cli_command arch_cmd = {
     12, arch_opts, (int)LM_COUNT(arch_opts),
     "exit status: 0 valid, 1 bad input (file:line:col: error: ...)\n"};
 
-int cli_arch(int argc, char **argv)
+static int arch_main(int argc, char **argv)
 {
     const char *what = NULL;
     bool json = false, list = false;
@@ -84,4 +84,11 @@ int cli_arch(int argc, char **argv)
     lm_buf_free(&b);
     arch_free(a);
     return LOOMC_OK;
+}
+
+int cli_arch(int argc, char **argv)
+{
+    cli_json_errors je;
+    cli_json_begin(&je, &arch_cmd, argc, argv, A_JSON);
+    return cli_json_end(&je, arch_main(argc, argv));
 }

@@ -1,8 +1,8 @@
 /* cmd_bench.c - 'loomc bench SUITE...': run benchmark suites (bench/NAME.suite,
  * docs/evaluation.md) and print the evaluation table - loomc against
  * TTNN's defaults, an oracle and a budgeted tuner, all on the simulator -
- * with optional JSON and gnuplot plots; '--model-quality' prints how well
- * loomc's predicted cycles rank schedules instead.
+ * with optional JSON, gnuplot plots and an HTML page; '--model-quality'
+ * prints how well loomc's predicted cycles rank schedules instead.
  *
  * A SUITE is a file (a path, or anything ending in .suite) or a name looked
  * up as NAME.suite in ./bench, then in the bench/ folder found by walking up
@@ -17,7 +17,7 @@
 
 enum {
     B_HELP, B_ARCH, B_ORACLE_BOUND, B_TUNER_TRIALS, B_NO_TUNER, B_NO_ORACLE, B_QUICK, B_MODEL_QUALITY, B_DRAWS,
-    B_LIST, B_POINTS, B_JSON, B_PLOTS, B_SEED, B_CAP, B_QUIET
+    B_LIST, B_POINTS, B_JSON, B_PLOTS, B_HTML, B_SEED, B_CAP, B_QUIET
 };
 
 static const cli_option bench_rows[] = {
@@ -51,6 +51,10 @@ static const cli_option bench_rows[] = {
      "with --json: every simulated schedule of a row, predicted and\nsimulated cycles (for studying the model)", 0},
     {"--plots", CLI_VALUE, B_PLOTS, "DIR", NULL, 0, 0,
      "gnuplot data, scripts and SVG plots (speedup, roofline, rank)", 0},
+    {"--html", CLI_VALUE, B_HTML, "FILE", NULL, 0, 0,
+     "one self-contained page: the tables, the plots and the\n"
+     "schedules ('-': standard output, and the table goes to\n"
+     "standard error)", 0},
     {"--seed", CLI_VALUE, B_SEED, "N", "1", 0, 0,
      "seed of the drawn shapes, the oracle's sample and the tuner\n(default 1)", 0},
     {"--cap", CLI_VALUE, B_CAP, "F", "4", 0, 0,
@@ -85,8 +89,8 @@ typedef LM_VEC(const char *) str_vec;
 /* What bench's command line asks for. */
 typedef struct bench_args {
     bench_opts o;
-    int64_t draws;            /* --draws (-1: each operator's own) */
-    const char *json, *plots; /* NULL: not asked for */
+    int64_t draws;                   /* --draws (-1: each operator's own) */
+    const char *json, *plots, *html; /* NULL: not asked for */
     bool quick, list;
     str_vec names, archs;
     lm_arena ar;
@@ -100,6 +104,9 @@ static bool bench_option(bench_args *ba, int id, const char *v)
     switch (id) {
     case B_ARCH:
         LM_PUSH(&ba->archs, v);
+        return true;
+    case B_HTML:
+        ba->html = v;
         return true;
     case B_JSON:
         ba->json = v;
@@ -203,8 +210,17 @@ static cli_read_status read_args(bench_args *ba, int argc, char **argv)
         cli_usage_error("bench", "--model-quality needs the oracle; it cannot be combined with --no-oracle");
         return CLI_READ_BAD;
     }
+    if (ba->o.model_quality && ba->html) {
+        cli_usage_error("bench", "--html shows the benchmark's tables; --model-quality has its own (--json keeps it)");
+        return CLI_READ_BAD;
+    }
+    if (cli_is_stdout(ba->json) && cli_is_stdout(ba->html)) {
+        cli_usage_error("bench", "--json and --html cannot both write to standard output");
+        return CLI_READ_BAD;
+    }
     /* before any work: a suite runs for hours, and must not fail at its end */
-    if (!cli_output_check("bench", ba->json) || !cli_output_dir_check("bench", "--plots", ba->plots))
+    if (!cli_output_check("bench", ba->json) || !cli_output_check("bench", ba->html) ||
+        !cli_output_dir_check("bench", "--plots", ba->plots))
         return CLI_READ_BAD;
     if (!ba->names.len) {
         static const char *const all[] = {"gemm", "attention", "decode"};
@@ -215,15 +231,15 @@ static cli_read_status read_args(bench_args *ba, int argc, char **argv)
 }
 
 /* The table (or the model's quality), the JSON and the plots of a run. */
-static int report(const bench_args *ba, const bench_result *b, lm_diag *d)
+static int report(const bench_args *ba, const bench_result *b, lm_diag *d, cli_json_errors *je)
 {
     lm_buf out = {0};
     if (ba->o.model_quality)
         bench_print_quality(&out, b);
     else
         bench_print(&out, b);
-    /* --json -: the JSON has standard output, the table goes to stderr */
-    fputs(lm_buf_str(&out), cli_is_stdout(ba->json) ? stderr : stdout);
+    /* --json - or --html -: that file has standard output, the table goes to stderr */
+    fputs(lm_buf_str(&out), cli_is_stdout(ba->json) || cli_is_stdout(ba->html) ? stderr : stdout);
     lm_buf_free(&out);
     int status = LOOMC_OK;
     if (ba->json) {
@@ -231,10 +247,18 @@ static int report(const bench_args *ba, const bench_result *b, lm_diag *d)
         bench_json(&j, b);
         if (!cli_output_write("bench", ba->json, lm_buf_str(&j)))
             status = LOOMC_EUSER;
+        else if (cli_is_stdout(ba->json))
+            je->reported = true; /* standard output holds the rows: no second document */
         lm_buf_free(&j);
     }
     if (ba->plots && !bench_plots(b, ba->plots, d))
         status = LOOMC_EUSER;
+    if (ba->html) {
+        lm_buf h = {0};
+        if (!bench_html(&h, b, d) || !cli_output_write("bench", ba->html, lm_buf_str(&h)))
+            status = LOOMC_EUSER;
+        lm_buf_free(&h);
+    }
     return status;
 }
 
@@ -269,7 +293,7 @@ static int list_suites(const bench_args *ba, const bench_suite *suites, int nsu,
 }
 
 /* Read the suites, run them, report. */
-static int run_suites(bench_args *ba)
+static int run_suites(bench_args *ba, cli_json_errors *je)
 {
     int status = LOOMC_EUSER;
     lm_diag d;
@@ -287,7 +311,7 @@ static int run_suites(bench_args *ba)
         ba->o.narchs = (int)ba->archs.len;
         bench_result b = {0};
         if (bench_run(&b, suites, nsu, &ba->o, &d))
-            status = report(ba, &b, &d);
+            status = report(ba, &b, &d, je);
         bench_free(&b);
     }
     for (int i = 0; i < nsu; i++)
@@ -299,6 +323,8 @@ static int run_suites(bench_args *ba)
 
 int cli_bench(int argc, char **argv)
 {
+    cli_json_errors je;
+    cli_json_begin(&je, &bench_cmd, argc, argv, B_JSON);
     bench_args ba = {.o = {.seed = 1, .progress = true}, .draws = -1};
     lm_arena_init(&ba.ar);
     int status = LOOMC_EUSER;
@@ -309,11 +335,13 @@ int cli_bench(int argc, char **argv)
     case CLI_READ_BAD:
         break;
     case CLI_READ_OK:
-        status = run_suites(&ba);
+        if (cli_is_stdout(ba.html))
+            je.to = stderr; /* standard output is the page's */
+        status = run_suites(&ba, &je);
         break;
     }
     lm_arena_free(&ba.ar);
     LM_VEC_FREE(&ba.names);
     LM_VEC_FREE(&ba.archs);
-    return status;
+    return cli_json_end(&je, status);
 }

@@ -29,9 +29,10 @@ static const cli_command cal_cmd = {
     "calibrate",
     "usage: loomc calibrate [--data DIR] [--kernels DIR] [--out FILE] [--table NAME]...\n"
     "                       [--limit N] [--max-mkn X] [--progress] [--quiet]\n\n"
-    "Simulate TTNN's schedules for every row of the published GEMM tables, of SDPA\n"
-    "prefill (attention) and of Flash Decode, and write the simulated device\n"
-    "utilisation beside the published one\n"
+    "Simulate TTNN's schedules for every row of the published GEMM tables, and\n"
+    "TTNN's own SDPA kernels (written as dataflow programs) for the SDPA prefill\n"
+    "(attention) and Flash Decode rows, and write the simulated device utilisation\n"
+    "beside the published one\n"
     "(Markdown, docs/calibration.md). Timing-only simulation throughout.\n\n"
     "options:\n",
     18, cal_opts, (int)LM_COUNT(cal_opts), ""};

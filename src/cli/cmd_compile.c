@@ -81,7 +81,7 @@ static double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-int cli_compile(int argc, char **argv)
+static int compile_main(int argc, char **argv, cli_json_errors *je)
 {
     lm_arena a;
     lm_arena_init(&a);
@@ -150,6 +150,9 @@ int cli_compile(int argc, char **argv)
     }
     if (!cli_kernel_complete(&ko))
         goto out;
+    /* -o -: the plan has standard output, the report (and --json's errors) stderr */
+    if (cli_is_stdout(out_path))
+        je->to = stderr;
     /* before any work, so that a long compile does not fail at its end */
     if (!cli_output_check("compile", out_path) || !cli_output_dir_check("compile", "--emit-mzn", mzn_dir))
         goto out;
@@ -212,4 +215,11 @@ out:
     cli_kernel_opts_free(&ko);
     lm_arena_free(&a);
     return rc;
+}
+
+int cli_compile(int argc, char **argv)
+{
+    cli_json_errors je;
+    cli_json_begin(&je, &compile_cmd, argc, argv, C_JSON);
+    return cli_json_end(&je, compile_main(argc, argv, &je));
 }

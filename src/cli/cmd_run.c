@@ -34,6 +34,10 @@ static const cli_option run_opts[] = {
      "SDPA decode) as a loomc schedule (docs/baselines.md)", 0},
     {"--schedule", CLI_MORE, R_SCHEDULE, "ttnn-tuned", NULL, 0, 0,
      "the hand-tuned config of TTNN's GEMM benchmark (matmul)", 0},
+    {"--schedule", CLI_MORE, R_SCHEDULE, "ttnn-kernel", NULL, 0, 0,
+     "TTNN's own SDPA kernels (prefill, decode) for TTNN's\n"
+     "config, written as dataflow programs, not lowered from\n"
+     "the kernel (docs/baselines.md)", 0},
     {"--schedule", CLI_MORE, R_SCHEDULE, "manual", NULL, 0, 0,
      "program axis 0 on core rows (y), axis 1 on columns (x),\n"
      "others a loop on each core; every load from DRAM; the\n"
@@ -73,10 +77,12 @@ static const cli_option run_opts[] = {
     {"--explain", CLI_FLAG, R_EXPLAIN, NULL, NULL, 0, 0,
      "why this schedule: for ttnn, the TTNN rule behind each value", 0},
     {"--sdpa-config", CLI_VALUE, R_SDPA_CONFIG, "NAME=N,...", NULL, 0, 0,
-     "--schedule ttnn for SDPA prefill with a program config:\n"
-     "q_chunk, k_chunk (elements), grid_x, grid_y (the cores it\n"
-     "may use), fp32_acc (0/1), interm_bf16 (1: TTNN's bf16\n"
-     "intermediate CBs instead of fp32)", 0},
+     "--schedule ttnn or ttnn-kernel with an SDPA program\n"
+     "config: q_chunk, k_chunk (elements; decode: k_chunk),\n"
+     "grid_x, grid_y (the cores prefill may use), fp32_acc\n"
+     "(0/1), interm_bf16 (1, ttnn only: TTNN's bf16\n"
+     "intermediate CBs instead of fp32), max_cores_per_head\n"
+     "(decode)", 0},
     {"--no-fuse", CLI_FLAG, R_NO_FUSE, NULL, NULL, 0, 0,
      "(loom) do not fuse a launch with the next one that consumes\n"
      "its output block by block; (ttnn) keep SDPA decode's two launches", 0},
@@ -143,13 +149,15 @@ static bool check_args(const run_args *ra, ttnn_sched_opts *bo, drv_transport *t
 }
 
 /* The report of a finished job, to rep; the exit status (a failed check is 1). */
-static int report(FILE *rep, const run_args *ra, const drv_result *r, const arch_desc *arch, const drv_run_result *res)
+static int report(FILE *rep, const run_args *ra, const drv_result *r, const arch_desc *arch, const drv_run_result *res,
+                  cli_json_errors *je)
 {
     lm_buf b = {0};
     cli_run_report(&b, r, arch, &res->run, ra->json);
     if (ra->outputs_from && !ra->json)
         lm_buf_printf(&b, "the outputs checked are %s/NAME.f32, not the simulator's\n", ra->outputs_from);
     fputs(lm_buf_str(&b), rep);
+    je->reported = ra->json; /* a failed check is in the report: no second document */
     lm_buf_free(&b);
     if (res->run.check != SCHED_CHECK_FAIL)
         return LOOMC_OK;
@@ -158,7 +166,8 @@ static int report(FILE *rep, const run_args *ra, const drv_result *r, const arch
 }
 
 /* Compile, schedule, lower, simulate and check the job, then report. */
-static int run_job(const cli_kernel_opts *ko, const run_args *ra, drv_job_opts *jo, drv_result *r, lm_diag *d)
+static int run_job(const cli_kernel_opts *ko, const run_args *ra, drv_job_opts *jo, drv_result *r, lm_diag *d,
+                   cli_json_errors *je)
 {
     const arch_desc *arch = jo->sched.arch;
     lm_buf explained = {0}, progs = {0};
@@ -176,6 +185,7 @@ static int run_job(const cli_kernel_opts *ko, const run_args *ra, drv_job_opts *
         return LOOMC_EUSER;
     }
     FILE *rep = cli_is_stdout(ra->trace) || cli_is_stdout(ra->profile) ? stderr : stdout;
+    je->to = rep;
     jo->run.run = (sched_run_opts){.arch = arch, .check = ra->check, .timing_only = ra->timing_only,
                                    .exact_exp = ra->exact_exp, .trace_file = trace, .seed = ra->seed,
                                    .programs = ra->print ? &progs : NULL, .profile_file = prof};
@@ -194,10 +204,10 @@ static int run_job(const cli_kernel_opts *ko, const run_args *ra, drv_job_opts *
     fputs(lm_buf_str(&progs), rep);
     lm_buf_free(&explained);
     lm_buf_free(&progs);
-    return ok ? report(rep, ra, r, arch, &res) : LOOMC_EUSER;
+    return ok ? report(rep, ra, r, arch, &res, je) : LOOMC_EUSER;
 }
 
-int cli_run(int argc, char **argv)
+static int run_main(int argc, char **argv, cli_json_errors *je)
 {
     lm_arena a;
     lm_arena_init(&a);
@@ -222,7 +232,7 @@ int cli_run(int argc, char **argv)
                                      .have_fidelity = ra.have_fidelity, .fidelity = ra.fidelity,
                                      .no_fuse = ra.no_fuse}};
         cli_run_origin(&ra, &bo, tops, pls, NULL, &jo.origin);
-        rc = run_job(&ko, &ra, &jo, &r, &d);
+        rc = run_job(&ko, &ra, &jo, &r, &d, je);
     }
     drv_free(&r);
     if (arch)
@@ -234,4 +244,11 @@ int cli_run(int argc, char **argv)
     LM_VEC_FREE(&ra.transports);
     lm_arena_free(&a);
     return rc;
+}
+
+int cli_run(int argc, char **argv)
+{
+    cli_json_errors je;
+    cli_json_begin(&je, &run_cmd, argc, argv, R_JSON);
+    return cli_json_end(&je, run_main(argc, argv, &je));
 }

@@ -84,7 +84,7 @@ static void sim_option(struct sim_cli_opts *o, int id, const char *v, bool *prin
     }
 }
 
-int cli_sim(int argc, char **argv)
+static int sim_main(int argc, char **argv, cli_json_errors *je)
 {
     struct sim_cli_opts o = {0};
     bool print = false, err = false;
@@ -134,6 +134,10 @@ int cli_sim(int argc, char **argv)
         free(overrides);
         return LOOMC_EUSER;
     }
+    /* --trace -: the trace has standard output, the report (and --json's errors) stderr */
+    if (cli_is_stdout(o.trace_path))
+        je->to = stderr;
+    o.json_errors = je;
 
     int status = LOOMC_EUSER;
     lm_diag d;
@@ -185,4 +189,11 @@ out:
     free(text);
     free(overrides);
     return status;
+}
+
+int cli_sim(int argc, char **argv)
+{
+    cli_json_errors je;
+    cli_json_begin(&je, &sim_cmd, argc, argv, S_JSON);
+    return cli_json_end(&je, sim_main(argc, argv, &je));
 }

@@ -49,24 +49,25 @@ int cli_sim_execute(const struct df_program *p, const struct arch_desc *a, const
             sim_result_free(r);
             return LOOMC_EUSER;
         }
-    if (o->save_data && !drv_save_cb_counts(o->save_data, 0, r, o->diag)) {
+    if (o->save_data && !drv_save_cb_counts(o->save_data, 0, p, r, o->diag)) {
         sim_result_free(r);
         return LOOMC_EUSER;
     }
     lm_buf b = {0};
     if (o->json) {
-        sim_print_json(&b, r);
-        /* splice the process's peak memory in before the closing brace: it
-         * is about this run of loomc, not about the simulated chip */
-        if (b.len >= 2 && b.s[b.len - 2] == '}') {
-            b.len -= 2;
-            lm_buf_printf(&b, ",\"peak_rss_mib\":%.1f}\n", peak_rss_mib());
-        }
+        json_t *j = sim_json(r);
+        /* the process's peak memory last: it is about this run of loomc,
+         * not about the simulated chip */
+        lm_json_set(j, "peak_rss_mib", lm_json_fixed(peak_rss_mib(), 1));
+        lm_json_write(&b, j);
+        json_decref(j);
     } else {
         sim_print_text(&b, r);
     }
     /* --trace -: the trace has standard output, the report goes to stderr */
     fputs(lm_buf_str(&b), cli_is_stdout(o->trace_path) ? stderr : stdout);
+    if (o->json && o->json_errors)
+        o->json_errors->reported = true; /* a failed check is in the report: no second document */
     lm_buf_free(&b);
     int status = r->check == SIM_CHECK_FAIL ? LOOMC_EUSER : LOOMC_OK;
     if (status != LOOMC_OK)

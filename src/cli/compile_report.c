@@ -26,17 +26,13 @@ static void print_values(lm_buf *b, const fe_spec *spec, const sched_schedule *s
     }
 }
 
-static void json_values(lm_buf *b, const fe_spec *spec, const sched_schedule *sc)
+static json_t *json_values(const fe_spec *spec, const sched_schedule *sc)
 {
-    lm_buf_putc(b, '{');
-    bool first = true;
-    for (int i = 0; i < sc->values.n; i++) {
-        if (is_size(spec, sc->values.b[i].var))
-            continue;
-        lm_buf_printf(b, "%s\"%s\": %lld", first ? "" : ", ", sc->values.b[i].var->name, (long long)sc->values.b[i].lo);
-        first = false;
-    }
-    lm_buf_putc(b, '}');
+    json_t *o = lm_json_obj();
+    for (int i = 0; i < sc->values.n; i++)
+        if (!is_size(spec, sc->values.b[i].var))
+            lm_json_set(o, sc->values.b[i].var->name, lm_json_int(sc->values.b[i].lo));
+    return o;
 }
 
 /* One problem written as DIR/NAME.mzn and NAME.dzn: `hdr` says which
@@ -166,47 +162,62 @@ bool cli_compile_emit_models(drv_result *r, const arch_desc *arch, const char *k
     return ok;
 }
 
-static void report_json(lm_buf *b, const cli_compile_out *c, double flops, bool have_flops, double us)
+/* The top schedules of the whole job, best first. */
+static json_t *top_json(const cli_compile_out *c)
 {
     drv_result *r = c->r;
     const drv_sched *ds = r->sched;
     const sched_result *res = &ds->result;
-    const fe_spec *spec = r->spec;
-    lm_buf x = {0};
-    lm_buf_printf(&x, "  \"predicted_us\": %.3f,\n  \"tflops\": %.3f,\n", us,
-                  have_flops ? flops / (us * 1e6) : 0.0);
-    lm_buf_printf(&x,
-                  "  \"candidates\": {\"enumerated\": %d, \"legal\": %d, \"pruned\": %d, \"solved\": %d, "
-                  "\"feasible\": %d, \"limited\": %d, \"solver_nodes\": %lld},\n",
-                  res->enumerated, res->legal, res->pruned, res->combos, res->feasible, res->limited,
-                  (long long)res->nodes);
-    lm_buf_puts(&x, "  \"top\": [");
+    json_t *top = lm_json_arr();
     for (int t = 0; t < res->ntop; t++) {
         sched_schedule tmp[SCHED_MAX_LAUNCHES];
         memset(tmp, 0, sizeof tmp);
         sched_choice_schedules(&ds->job, &res->top[t], tmp, r->sym);
-        lm_buf_printf(&x, "%s\n    {\"rank\": %d, \"cycles\": %lld, \"close\": %s, \"launches\": [", t ? "," : "",
-                      t + 1, (long long)res->top[t].cycles,
-                      t > 0 && sched_close_call(res->top[0].cycles, res->top[t].cycles) ? "true" : "false");
+        json_t *e = lm_json_obj(), *ls = lm_json_arr();
+        lm_json_set(e, "rank", lm_json_int(t + 1));
+        lm_json_set(e, "cycles", lm_json_int(res->top[t].cycles));
+        lm_json_set(e, "close", lm_json_bool(t > 0 && sched_close_call(res->top[0].cycles, res->top[t].cycles)));
         for (int l = 0; l < ds->job.nlaunches; l++) {
-            lm_buf_printf(&x, "%s{\"kernel\": \"%s\", \"mapping\": \"%s\", \"values\": ", l ? ", " : "",
-                          ds->job.k[l]->name, tmp[l].cand.label);
-            json_values(&x, spec, &tmp[l]);
-            lm_buf_putc(&x, '}');
+            json_t *x = lm_json_obj();
+            lm_json_set(x, "kernel", lm_json_string(ds->job.k[l]->name));
+            lm_json_set(x, "mapping", lm_json_string(tmp[l].cand.label));
+            lm_json_set(x, "values", json_values(r->spec, &tmp[l]));
+            lm_json_push(ls, x);
             sym_env_free(&tmp[l].values);
         }
-        lm_buf_puts(&x, "]}");
+        lm_json_set(e, "launches", ls);
+        lm_json_push(top, e);
     }
-    lm_buf_puts(&x, "\n  ],\n");
+    return top;
+}
+
+/* The plan, then what compile adds to it (docs/scheduler.md, "Plan files"). */
+static void report_json(lm_buf *b, const cli_compile_out *c, double flops, bool have_flops, double us)
+{
+    const sched_result *res = &c->r->sched->result;
+    json_t *d = sched_plan_json(c->plan);
+    lm_json_set(d, "predicted_us", lm_json_fixed(us, 3));
+    lm_json_set(d, "tflops", lm_json_fixed(have_flops ? flops / (us * 1e6) : 0.0, 3));
+    json_t *k = lm_json_obj();
+    lm_json_set(k, "enumerated", lm_json_int(res->enumerated));
+    lm_json_set(k, "legal", lm_json_int(res->legal));
+    lm_json_set(k, "pruned", lm_json_int(res->pruned));
+    lm_json_set(k, "solved", lm_json_int(res->combos));
+    lm_json_set(k, "feasible", lm_json_int(res->feasible));
+    lm_json_set(k, "limited", lm_json_int(res->limited));
+    lm_json_set(k, "solver_nodes", lm_json_int(res->nodes));
+    lm_json_set(d, "candidates", k);
+    lm_json_set(d, "top", top_json(c));
     if (c->mzn_dir && res->ntop > 0)
-        lm_buf_printf(&x, "  \"mzn_objective\": %lld,\n",
-                      (long long)mzn_objective(&res->top[0].problem, NULL, res->cycles));
-    if (c->mzn_solver)
-        lm_buf_printf(&x, "  \"solver\": \"minizinc:%s\",\n  \"minizinc_runs\": %d,\n", c->mzn_solver,
-                      res->mzn_runs);
-    lm_buf_printf(&x, "  \"compile_seconds\": %.6f", c->secs);
-    sched_plan_write_json(b, c->plan, lm_buf_str(&x));
-    lm_buf_free(&x);
+        lm_json_set(d, "mzn_objective", lm_json_int(mzn_objective(&res->top[0].problem, NULL, res->cycles)));
+    if (c->mzn_solver) {
+        json_t *s = lm_json_string(lm_arena_printf(&c->r->arena, "minizinc:%s", c->mzn_solver));
+        lm_json_set(d, "solver", s);
+        lm_json_set(d, "minizinc_runs", lm_json_int(res->mzn_runs));
+    }
+    lm_json_set(d, "compile_seconds", lm_json_fixed(c->secs, 6));
+    lm_json_write(b, d);
+    json_decref(d);
 }
 
 static void report_text(lm_buf *b, const cli_compile_out *c, double flops, bool have_flops, double us)

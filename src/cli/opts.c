@@ -291,6 +291,32 @@ const cli_option *cli_table_row(const cli_command *c, int id)
     return NULL;
 }
 
+/* The row of c that argument a names (NULL: none). */
+static const cli_option *row_named(const cli_command *c, const char *a)
+{
+    for (int r = 0; r < c->nopts; r++) {
+        const cli_option *o = &c->opts[r];
+        size_t n = o->name ? strlen(o->name) : 0;
+        if (o->kind != CLI_MORE && n && !strncmp(a, o->name, n) && (a[n] == 0 || (a[n] == '=' && o->arg)))
+            return o;
+    }
+    return NULL;
+}
+
+bool cli_table_given(const cli_command *c, int argc, char **argv, int id)
+{
+    for (int i = 1; i < argc; i++) {
+        const cli_option *o = row_named(c, argv[i]);
+        if (!o)
+            continue;
+        if (o->id == id && o->kind != CLI_SHARED)
+            return true;
+        if (o->arg && !strchr(argv[i], '='))
+            i++; /* its value */
+    }
+    return false;
+}
+
 cli_take cli_table_opt(const cli_command *c, int argc, char **argv, int *i, const cli_option **opt, const char **val,
                        int64_t *count)
 {

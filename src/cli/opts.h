@@ -142,5 +142,8 @@ cli_take cli_table_opt(const cli_command *c, int argc, char **argv, int *i, cons
 void cli_unknown_option(const cli_command *c, const char *arg, const char *what);
 /* The row of c with this id (NULL: none). */
 const cli_option *cli_table_row(const cli_command *c, int id);
+/* Whether the option of c with this id is on the command line, before it
+ * is read (the values of the options before it skipped as reading would). */
+bool cli_table_given(const cli_command *c, int argc, char **argv, int id);
 
 #endif

@@ -88,8 +88,8 @@ bool cli_run_ttnn_options(const run_args *ra, ttnn_sched_opts *bo)
     bo->have_fidelity = ra->have_fidelity;
     bo->fidelity = ra->fidelity;
     bo->no_fuse = ra->no_fuse;
-    if (ra->sdpa.len && strcmp(ra->schedule, "ttnn")) {
-        cli_usage_error("run", "--sdpa-config goes with --schedule ttnn");
+    if (ra->sdpa.len && strcmp(ra->schedule, "ttnn") && strcmp(ra->schedule, "ttnn-kernel")) {
+        cli_usage_error("run", "--sdpa-config goes with --schedule ttnn or ttnn-kernel");
         return false;
     }
     for (size_t i = 0; i < ra->sdpa.len; i++) {
@@ -112,9 +112,11 @@ bool cli_run_ttnn_options(const run_args *ra, ttnn_sched_opts *bo)
             bo->have_fp32_acc = true, bo->fp32_acc = v != 0;
         else if (!strcmp(k, "interm_bf16"))
             bo->sdpa_interm_16b = v != 0;
+        else if (!strcmp(k, "max_cores_per_head"))
+            bo->sdpa_max_cores_per_head = (int)v;
         else {
             cli_usage_error("run", "--sdpa-config: unknown name '%s' (q_chunk, k_chunk, grid_x, grid_y, fp32_acc, "
-                            "interm_bf16)", k);
+                            "interm_bf16, max_cores_per_head)", k);
             return false;
         }
     }
@@ -154,7 +156,8 @@ void cli_run_origin(const run_args *ra, const ttnn_sched_opts *bo, const drv_tra
                 : !strcmp(ra->schedule, "manual")     ? DRV_ORIGIN_MANUAL
                 : !strcmp(ra->schedule, "ttnn")       ? DRV_ORIGIN_TTNN
                 : !strcmp(ra->schedule, "ttnn-tuned") ? DRV_ORIGIN_TTNN_TUNED
-                                                      : DRV_ORIGIN_PLAN;
+                : !strcmp(ra->schedule, "ttnn-kernel") ? DRV_ORIGIN_TTNN_KERNEL
+                                                       : DRV_ORIGIN_PLAN;
     org->name = ra->schedule;
     org->ttnn = *bo;
     org->explain = explain;
@@ -179,7 +182,7 @@ bool cli_run_option(run_args *ra, int id, const char *val, lm_arena *a)
     case R_TRANSPORT:
         return cli_run_parse_pairs("--transport", val, &ra->transports, a);
     case R_SCHEDULE:
-        ra->schedule = val; /* loom, manual, ttnn, ttnn-tuned or a plan file */
+        ra->schedule = val; /* loom, manual, ttnn, ttnn-tuned, ttnn-kernel or a plan file */
         return true;
     case R_SEED: {
         int64_t v;

@@ -29,6 +29,12 @@ static const df_field f_cbop[] = {
     F("cb", CB, cb, REQ, NULL),
     F("n", EXPR, n, REQ, NULL),
 };
+/* Two CBs of one format and size, as a compute kernel's two names for a
+ * running value's current and next copy (docs/dataflow.md). */
+static const df_field f_cb_swap[] = {
+    F("a", CB, cb, REQ, NULL),
+    F("b", CB, cb_b, REQ, NULL),
+};
 static const df_field f_read[] = {
     F("tensor", TENSOR, tensor, REQ, NULL),
     F("row", EXPR, row, REQ, NULL),
@@ -245,6 +251,54 @@ static const df_field f_chain[] = {
     F("at_out", EXPR, at_out, OPT, "0"),
 };
 
+/* A pchain: a chain with the packer's options. pack=1: its SFPU steps run
+ * on the pack thread once math has done the FPU steps (tt-metal's
+ * exp_packthread_tile), so math moves on to the next chunk meanwhile;
+ * front=1: the output goes to pages at the front of `out`, pushed and not
+ * popped (an update in place of a block its consumers already see);
+ * sum=CB: each output tile is also packed into page at_sum + its block row
+ * of that CB, added to it (packer L1 accumulation) - the first tile of each
+ * row overwriting unless sum_acc is non-zero; col0=1: the SFPU steps work on
+ * column 0 of each tile only (a per-row statistic: a quarter of the passes);
+ * scale: its exp and exp2 steps take exp(scale * x) (the scale folded into
+ * the approximation's constants). */
+static const df_field f_pchain[] = {
+    F("a", CB, cb, REQ, NULL),
+    F("out", CB, cb_out, REQ, NULL),
+    F("rows", EXPR, rows, OPT, "1"),
+    F("cols", EXPR, cols, OPT, "1"),
+    F("at", EXPR, at, OPT, "0"),
+    F("at_out", EXPR, at_out, OPT, "0"),
+    F("front", FLAG, front, OPT, "0"),
+    F("pack", FLAG, pack_sfpu, OPT, "0"),
+    F("col0", FLAG, col0, OPT, "0"),
+    F("scale", FLOAT, scalar, OPT, "1"),
+    F("sum", CB, cb_sum, OPT, "-1"),
+    F("at_sum", EXPR, at_sum, OPT, "0"),
+    F("sum_acc", EXPR, sum_acc, OPT, "0"),
+};
+
+/* The block row maximum (the LLK's block reduction): per row r of a
+ * rows x cols block, the maximum over its tiles in column 0 of one output
+ * tile. Tile (r, c) is page at + r*rs + (c / bw)*bs + c % bw of `a` (0 for
+ * rs and bw: cols, for bs: bw - a row-major block), so a block laid out in
+ * sub-blocks is read in place. With b, row r's result is also the maximum
+ * with column 0 of b's page at_b + r (the previous maximum, copied into Dst
+ * before the reduction). */
+static const df_field f_rowmax[] = {
+    F("a", CB, cb, REQ, NULL),
+    F("out", CB, cb_out, REQ, NULL),
+    F("rows", EXPR, rows, OPT, "1"),
+    F("cols", EXPR, cols, OPT, "1"),
+    F("at", EXPR, at, OPT, "0"),
+    F("rs", EXPR, rs, OPT, "0"),
+    F("bw", EXPR, bw, OPT, "0"),
+    F("bs", EXPR, bs, OPT, "0"),
+    F("b", CB, cb_b, OPT, "-1"),
+    F("at_b", EXPR, at_b, OPT, "0"),
+    F("at_out", EXPR, at_out, OPT, "0"),
+};
+
 /* Steps of a chain: the Dst value is the first operand (with rev=1 the
  * second, a - value); a binary step unpacks its other operand from `b`,
  * broadcast as eltwise's `b`; a mask step indexes the chain's block. */
@@ -306,6 +360,9 @@ const df_opinfo df_ops[DF_NOPS] = {
     [DF_TRANSPOSE] = {"transpose", FIELDS(f_transpose), DF_ENGINE_COMPUTE},
     [DF_SEND_ELEMS] = {"send_elems", FIELDS(f_send_elems), DF_ENGINE_DM},
     [DF_CHAIN] = {"chain", FIELDS(f_chain), DF_ENGINE_COMPUTE},
+    [DF_CB_SWAP] = {"cb_swap", FIELDS(f_cb_swap), DF_ENGINE_COMPUTE},
+    [DF_PCHAIN] = {"pchain", FIELDS(f_pchain), DF_ENGINE_COMPUTE},
+    [DF_ROWMAX] = {"rowmax", FIELDS(f_rowmax), DF_ENGINE_COMPUTE},
 };
 
 static const df_opinfo step_ops[] = {
@@ -609,7 +666,7 @@ static df_stmt *stmt_new(df_program *p, df_op op, const df_opinfo *oi, lm_loc lo
     df_stmt *s = LM_NEW(&p->arena, df_stmt);
     s->op = op;
     s->loc = loc;
-    s->cb = s->cb_b = s->cb_out = -1;
+    s->cb = s->cb_b = s->cb_out = s->cb_sum = -1;
     s->tensor = s->sem = s->var = s->sub = s->bcast = -1;
     for (int i = 0; i < oi->nfields; i++) {
         const df_field *f = &oi->fields[i];
@@ -703,10 +760,16 @@ static int add_slot(df_program *p, df_class *c, const char *name)
     return c->nslots - 1;
 }
 
+const char *const df_support_names[DF_NSUPPORT] = {"scaler", "fold", "iota"};
+const arch_format df_support_format[DF_NSUPPORT] = {ARCH_BF16, ARCH_FP32, ARCH_FP32};
+const int df_support_pages[DF_NSUPPORT] = {1, 1, 2};
+
 df_class *df_add_class(df_program *p, const char *name, const df_expr *x0, const df_expr *y0,
                        const df_expr *x1, const df_expr *y1, lm_loc loc)
 {
     df_class c = {0};
+    for (int k = 0; k < DF_NSUPPORT; k++)
+        c.support[k] = -1;
     c.name = lm_arena_strdup(&p->arena, name);
     c.x0_e = x0;
     c.y0_e = y0;
@@ -748,7 +811,7 @@ void df_add_stmt(df_program *p, df_kernel *k, df_stmt *s) { APPEND(p, k->body, k
 
 void df_add_body(df_program *p, df_stmt *loop, df_stmt *s)
 {
-    LM_ASSERT(loop->op == DF_FOR || (loop->op == DF_CHAIN && df_step_info(s->op)));
+    LM_ASSERT(loop->op == DF_FOR || (df_has_steps(loop->op) && df_step_info(s->op)));
     APPEND(p, loop->body, loop->nbody, s);
 }
 

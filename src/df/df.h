@@ -16,10 +16,14 @@
  *                    read_barrier / write_barrier
  *  semaphores        sem_inc (remote atomic add), sem_set, sem_wait, sem_mcast
  *  compute           matmul (block with sub-blocks in Dst), eltwise, sfpu,
- *                    reduce, copy, fill, mask, transpose, and chain (a
+ *                    reduce, copy, fill, mask, transpose, chain (a
  *                    sequence of eltwise, sfpu and mask steps on tiles held
- *                    in Dst); all read CB pages at the front of their input
- *                    CBs and write pages at the back of their output CB.
+ *                    in Dst), pchain (a chain with the packer's options:
+ *                    SFPU steps on the pack thread, the result in place,
+ *                    rows also accumulated into a second CB) and rowmax
+ *                    (the block row maximum); all read CB pages at the
+ *                    front of their input CBs and write pages at the back
+ *                    of their output CB (pchain front=1: at its front).
  *
  * DRAM tensors are 2-D in tiles, interleaved page by page (one tile a page)
  * over the DRAM banks: tile (r, c) of a tensor with C tile columns is page
@@ -120,7 +124,10 @@ typedef enum df_bcast { DF_BC_NONE, DF_BC_COL, DF_BC_ROW, DF_BC_SCALAR, DF_NBCAS
     X(WRITE_ELEMS, "write_elems") /* block element (er + i, ec + j) -> tensor element (row + i*rstride, col + j) */ \
     X(TRANSPOSE, "transpose")   /* a -> out: rows x cols tiles to cols x rows, each tile transposed */ \
     X(SEND_ELEMS, "send_elems") /* block element (er + i, ec + j) of cb -> core (x, y) cb dcb, its reserved block element (der + i, dec + j) */ \
-    X(CHAIN, "chain")           /* a -> out: rows x cols tiles unpacked once, its steps applied in Dst, packed once */
+    X(CHAIN, "chain")           /* a -> out: rows x cols tiles unpacked once, its steps applied in Dst, packed once */ \
+    X(CB_SWAP, "cb_swap")       /* cb cb_b: from here on this kernel's references to the two CBs trade places */ \
+    X(PCHAIN, "pchain")         /* a chain with the packer's options: SFPU steps on the pack thread, output in place at the front, row sums packed into `sum` */ \
+    X(ROWMAX, "rowmax")         /* a -> out: per row of a rows x cols block (strided), its maximum; seeded by b's row tile when b is given */
 
 typedef enum df_op {
 #define X(e, s) DF_##e,
@@ -147,6 +154,10 @@ struct df_stmt {
     bool exact;           /* SFPU exp: exact rather than approximate */
     bool rev;             /* ELTWISE step of a CHAIN: the Dst value is the second operand (b op value) */
     bool fold;            /* REDUCE sum: add each row's tiles element-wise in Dst, then reduce that one tile */
+    bool pack_sfpu;       /* PCHAIN: the SFPU steps run on the pack thread (after math's FPU steps) */
+    bool front;           /* PCHAIN: the output pages are at the front of `out` (pushed, not popped): in place */
+    bool col0;            /* PCHAIN: the SFPU steps compute column 0 of each tile only (a per-row statistic) */
+    int cb_sum;           /* PCHAIN: CB whose page per block row the row's tiles are added into (-1: none) */
     /* expressions (NULL when absent; the op table gives defaults) */
     const df_expr *lo, *hi, *step;       /* FOR */
     const df_expr *n;                    /* page counts */
@@ -167,7 +178,10 @@ struct df_stmt {
     const df_expr *rstride;              /* READ/WRITE_ELEMS: tensor rows between consecutive rows moved */
     const df_expr *der, *dec, *dbw;      /* SEND_ELEMS: first element in the destination's block, its width
                                             in tiles (the destination CB is cb_out) */
-    double scalar;                       /* FILL value, SFPU scale factor, MASK replacement */
+    const df_expr *at_sum, *sum_acc;     /* PCHAIN: first row page of `sum` (from its write pointer); non-zero:
+                                            add the first tile of each row too (else it overwrites) */
+    const df_expr *rs, *bs;              /* ROWMAX: pages between rows, between runs of bw tiles (0: contiguous) */
+    double scalar;                       /* FILL value, SFPU scale factor, MASK replacement, PCHAIN exp scale */
     /* FOR body; CHAIN steps (ELTWISE, SFPU and MASK statements whose fields
        come from df_steps: the Dst value is their first operand) */
     df_stmt **body;
@@ -196,6 +210,8 @@ extern const df_opinfo df_ops[DF_NOPS];
 const df_opinfo *df_step_info(df_op op);
 /* Most steps in one chain. */
 enum { DF_MAX_STEPS = 16 };
+/* Whether statements of op `op` hold steps (chain, pchain) in their body. */
+static inline bool df_has_steps(df_op op) { return op == DF_CHAIN || op == DF_PCHAIN; }
 
 /* ---- program -------------------------------------------------------------- */
 
@@ -240,6 +256,17 @@ typedef struct df_kernel {
     int nbody;
 } df_kernel;
 
+/* CBs a card's compute kernel needs beside those its ops name: the unit
+ * tile its row reductions scale by (bf16, 1 page), the page a folded row
+ * sum goes through (fp32, 1 page), the two index tiles its masks compare
+ * (fp32, 2 pages). A class that names them declares them as CBs, so that
+ * they take L1 on the simulated chip as on the card; the simulator's ops do
+ * without them (docs/dataflow.md, docs/emit.md). */
+typedef enum df_support { DF_SUP_SCALER, DF_SUP_FOLD, DF_SUP_IOTA, DF_NSUPPORT } df_support;
+extern const char *const df_support_names[DF_NSUPPORT];   /* class keys: "scaler", "fold", "iota" */
+extern const arch_format df_support_format[DF_NSUPPORT];
+extern const int df_support_pages[DF_NSUPPORT];
+
 typedef struct df_class {
     const char *name;
     const df_expr *x0_e, *y0_e, *x1_e, *y1_e;
@@ -254,6 +281,7 @@ typedef struct df_class {
     df_kernel kernels[DF_NKERNELS];
     arch_fidelity fidelity;  /* matrix engine fidelity of the compute kernel */
     bool fp32_acc;           /* Dst in 32-bit mode (half the tiles) */
+    int support[DF_NSUPPORT];/* CB ids of the card's support CBs, -1: none (df_support) */
     lm_loc loc;
 } df_class;
 

@@ -345,10 +345,35 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
     case DF_MASK:
         return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols") &&
                pages_in(v, s, i, s->cb, at, block, "mask a") && pages_in(v, s, i, s->cb_out, at_out, block, "mask out");
+    case DF_ROWMAX: {
+        /* the last tile of the block: row rows-1, column cols-1 */
+        sv rs = sval(v, s->rs, i, &bad), bw = sval(v, s->bw, i, &bad), bs = sval(v, s->bs, i, &bad);
+        if (bad || !positive(v, s, i, rows, "rows") || !positive(v, s, i, cols, "cols"))
+            return false;
+        if ((rs.ok && rs.v < 0) || (bw.ok && bw.v < 0) || (bs.ok && bs.v < 0)) {
+            verr(v, s, i, "rowmax: rs, bw and bs must not be negative");
+            return false;
+        }
+        sv span = {false, 0};
+        if (rows.ok && cols.ok && rs.ok && bw.ok && bs.ok) {
+            int64_t R = rs.v ? rs.v : cols.v, W = bw.v ? bw.v : cols.v, S = bs.v ? bs.v : W;
+            int64_t c = cols.v - 1;
+            span = (sv){true, (rows.v - 1) * R + (c / W) * S + c % W + 1};
+        }
+        return pages_in(v, s, i, s->cb, at, span, "rowmax a") &&
+               (s->cb_b < 0 || pages_in(v, s, i, s->cb_b, at_b, rows, "rowmax b")) &&
+               pages_in(v, s, i, s->cb_out, at_out, rows, "rowmax out");
+    }
     case DF_CHAIN:
+    case DF_PCHAIN:
         if (!positive(v, s, i, rows, "rows") || !positive(v, s, i, cols, "cols") ||
             !pages_in(v, s, i, s->cb, at, block, "chain a") || !pages_in(v, s, i, s->cb_out, at_out, block, "chain out"))
             return false;
+        if (s->op == DF_PCHAIN && s->cb_sum >= 0) {
+            sv at_sum = sval(v, s->at_sum, i, &bad);
+            if (bad || !pages_in(v, s, i, s->cb_sum, at_sum, rows, "pchain sum"))
+                return false;
+        }
         /* a binary step unpacks its operand as eltwise's b */
         for (int j = 0; j < s->nbody; j++) {
             const df_stmt *st = s->body[j];
@@ -368,6 +393,96 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
         return true;
     default:
         return true;
+    }
+}
+
+/* The two names of a swap stand for each other's pages from then on, so
+ * every op that uses either must find the same ring under both. */
+static void check_swap(const vctx *v, const df_stmt *s)
+{
+    const df_cb *a = find_cb(v->c, s->cb), *b = find_cb(v->c, s->cb_b);
+    if (s->cb == s->cb_b)
+        lm_error(v->d, s->loc, "cb_swap of CB %d with itself", s->cb);
+    else if (a && b && (a->format != b->format || a->pages != b->pages))
+        lm_error(v->d, s->loc, "cb_swap: CB %d (%lld %s pages) and CB %d (%lld %s pages) must have one format and "
+                 "size", a->id, (long long)a->pages, df_format_name(a->format), b->id, (long long)b->pages,
+                 df_format_name(b->format));
+}
+
+/* Whether statement s (or a step of it) names CB id. */
+static bool names_cb(const df_stmt *s, int id)
+{
+    if (s->cb == id || s->cb_b == id || (s->op != DF_SEND_ELEMS && s->cb_out == id))
+        return true;
+    for (int k = 0; k < s->nbody; k++)
+        if (names_cb(s->body[k], id))
+            return true;
+    return false;
+}
+
+/* The first statement of body (at any depth) that names CB id. */
+static const df_stmt *find_use(df_stmt *const *body, int n, int id)
+{
+    for (int j = 0; j < n; j++) {
+        const df_stmt *s = body[j];
+        if (names_cb(s, id))
+            return s;
+        const df_stmt *in = s->op == DF_FOR ? find_use(s->body, s->nbody, id) : NULL;
+        if (in)
+            return in;
+    }
+    return NULL;
+}
+
+/* A swap renames CBs in its own kernel only: the other kernels of the
+ * class would reach the other ring, so they must not use either CB. */
+static void check_swap_scope(const df_class *c, int k, df_stmt *const *body, int n, lm_diag *d)
+{
+    for (int j = 0; j < n; j++) {
+        const df_stmt *s = body[j];
+        if (s->op == DF_FOR)
+            check_swap_scope(c, k, s->body, s->nbody, d);
+        if (s->op != DF_CB_SWAP)
+            continue;
+        for (int o = 0; o < DF_NKERNELS; o++) {
+            for (int m = 0; m < 2 && o != k; m++) {
+                int id = m ? s->cb_b : s->cb;
+                const df_stmt *use = find_use(c->kernels[o].body, c->kernels[o].nbody, id);
+                if (use)
+                    lm_error(d, use->loc, "CB %d of class '%s' is swapped by its %s kernel, so its %s kernel cannot "
+                             "use it", id, c->name, df_kernel_name((df_kernel_kind)k), df_kernel_name((df_kernel_kind)o));
+            }
+        }
+    }
+}
+
+/* A support CB is a declared CB of its format and size, which no op
+ * names: the card's compute kernel fills and reads it itself. */
+static void check_support(const df_class *c, lm_diag *d)
+{
+    for (int s = 0; s < DF_NSUPPORT; s++) {
+        int id = c->support[s];
+        if (id < 0)
+            continue;
+        const df_cb *cb = find_cb(c, id);
+        if (!cb) {
+            lm_error(d, c->loc, "%s=%d of class '%s': CB %d is not declared", df_support_names[s], id, c->name, id);
+            continue;
+        }
+        if (cb->format != df_support_format[s] || cb->pages != df_support_pages[s])
+            lm_error(d, cb->loc, "%s=%d of class '%s': the CB must hold %d %s page%s, not %lld %s", df_support_names[s],
+                     id, c->name, df_support_pages[s], df_format_name(df_support_format[s]),
+                     df_support_pages[s] > 1 ? "s" : "", (long long)cb->pages, df_format_name(cb->format));
+        for (int o = 0; o < s; o++)
+            if (c->support[o] == id)
+                lm_error(d, c->loc, "%s=%d and %s=%d of class '%s' name one CB", df_support_names[o], id,
+                         df_support_names[s], id, c->name);
+        for (int k = 0; k < DF_NKERNELS; k++) {
+            const df_stmt *use = find_use(c->kernels[k].body, c->kernels[k].nbody, id);
+            if (use)
+                lm_error(d, use->loc, "CB %d of class '%s' is its %s CB, which no op may name", id, c->name,
+                         df_support_names[s]);
+        }
     }
 }
 
@@ -395,9 +510,15 @@ static void check_refs(const vctx *v, const df_stmt *s)
     }
     if (s->op == DF_SFPU && s->exact && s->sub != DF_EXP && s->sub != DF_EXP2)
         lm_error(v->d, s->loc, "sfpu: exact=1 applies to op=exp and op=exp2 only");
+    if (s->op == DF_CB_SWAP)
+        check_swap(v, s);
     if (s->op == DF_REDUCE && s->fold && s->sub != DF_RSUM)
         lm_error(v->d, s->loc, "reduce: fold=1 applies to op=sum only (the matrix engine adds tiles, it has no element-wise max)");
-    if (s->op != DF_CHAIN)
+    if (s->op == DF_PCHAIN && s->cb_sum >= 0 && !find_cb(v->c, s->cb_sum))
+        lm_error(v->d, s->loc, "CB %d is not declared in class '%s'", s->cb_sum, v->c->name);
+    if (s->op == DF_PCHAIN && s->cb_sum >= 0 && s->cb_sum == s->cb_out)
+        lm_error(v->d, s->loc, "pchain: sum=%d is its output CB; the row sums need a CB of their own", s->cb_sum);
+    if (!df_has_steps(s->op))
         return;
     for (int j = 0; j < s->nbody; j++) {
         const df_stmt *st = s->body[j];
@@ -451,7 +572,7 @@ static void check_body(vctx *v, df_stmt *const *body, int n, const bool *live)
         for (int f = 0; f < oi->nfields; f++)
             if (oi->fields[f].kind == DF_F_EXPR)
                 v->core_dep |= uses_core(v, *(const df_expr *const *)((const char *)s + oi->fields[f].offset));
-        for (int k = 0; s->op == DF_CHAIN && k < s->nbody; k++) {
+        for (int k = 0; df_has_steps(s->op) && k < s->nbody; k++) {
             const df_opinfo *si = df_step_info(s->body[k]->op);
             for (int f = 0; si && f < si->nfields; f++)
                 if (si->fields[f].kind == DF_F_EXPR)
@@ -508,6 +629,9 @@ static void check_class(const df_program *p, const arch_desc *a, const df_class 
         live[i] = true;
     for (int k = 0; k < DF_NKERNELS; k++)
         check_body(&v, c->kernels[k].body, c->kernels[k].nbody, live);
+    for (int k = 0; k < DF_NKERNELS; k++)
+        check_swap_scope(c, k, c->kernels[k].body, c->kernels[k].nbody, d);
+    check_support(c, d);
     free(live);
     free(v.slots);
 }

@@ -873,17 +873,19 @@ static void parse_steps(parser *P, df_stmt *ch, const tok *open)
         lm_error(P->d, loc_of(P, open), "a chain needs at least one step");
 }
 
-/* `chain a=CB out=CB ... {` and its steps. */
-static void parse_chain(parser *P, df_kernel_kind kk, sink to, const item *it)
+/* `chain a=CB out=CB ... {` (or `pchain`) and its steps. */
+static void parse_chain(parser *P, df_kernel_kind kk, sink to, const item *it, df_op op)
 {
     const tok *w = &it->w[0];
-    df_stmt *s = df_stmt_new(P->p, DF_CHAIN, loc_of(P, w));
+    const char *name = df_ops[op].name;
+    df_stmt *s = df_stmt_new(P->p, op, loc_of(P, w));
     if (kk != DF_COMPUTE)
-        lm_error(P->d, loc_of(P, w), "'chain' is a compute op and cannot be used in a %s kernel", df_kernel_name(kk));
+        lm_error(P->d, loc_of(P, w), "'%s' is a compute op and cannot be used in a %s kernel", name,
+                 df_kernel_name(kk));
     parse_fields(P, it, 1, s);
     put(P, to, s);
     if (it->end.kind != T_LBRACE) {
-        lm_error(P->d, loc_of(P, &it->end), "expected '{' after the 'chain' header");
+        lm_error(P->d, loc_of(P, &it->end), "expected '{' after the '%s' header", name);
         return;
     }
     parse_steps(P, s, &it->end);
@@ -896,8 +898,8 @@ static void parse_op(parser *P, df_kernel_kind kk, sink to, const item *it)
         parse_for(P, kk, to, it);
         return;
     }
-    if (word_is(w, "chain")) {
-        parse_chain(P, kk, to, it);
+    if (word_is(w, "chain") || word_is(w, "pchain")) {
+        parse_chain(P, kk, to, it, word_is(w, "chain") ? DF_CHAIN : DF_PCHAIN);
         return;
     }
     char *name = word_dup(P, w->s, w->len);
@@ -918,7 +920,7 @@ static void parse_op(parser *P, df_kernel_kind kk, sink to, const item *it)
         put(P, to, s);
     }
     if (it->end.kind == T_LBRACE) {
-        lm_error(P->d, loc_of(P, &it->end), "unexpected '{': only 'for' and 'chain' open a block in a kernel");
+        lm_error(P->d, loc_of(P, &it->end), "unexpected '{': only 'for', 'chain' and 'pchain' open a block in a kernel");
         skip_block(P);
     }
 }
@@ -1071,7 +1073,7 @@ static void parse_cb(parser *P, df_class *c, const item *it)
 
 static void parse_class(parser *P, const item *it)
 {
-    static const char *const keys[] = {"x0", "y0", "x1", "y1", "fidelity", "fp32_acc"};
+    static const char *const keys[] = {"x0", "y0", "x1", "y1", "fidelity", "fp32_acc", "scaler", "fold", "iota"};
     df_program *p = P->p;
     P->seen_class = true;
     const char *name = "?";
@@ -1102,6 +1104,12 @@ static void parse_class(parser *P, const item *it)
     }
     if ((v = get_kv(&k, "fp32_acc")))
         parse_flag(P, v, &c->fp32_acc);
+    for (int s = 0; s < DF_NSUPPORT; s++) {
+        int64_t id;
+        if ((v = get_kv(&k, df_support_names[s])) &&
+            parse_int_word(P, v->val, v->vlen, v->vloc, 0, MAX_CB_ID, "CB id", &id))
+            c->support[s] = (int)id;
+    }
     if (it->end.kind != T_LBRACE) {
         lm_error(P->d, loc_of(P, &it->end), "expected '{' after the class header");
         return;

@@ -247,7 +247,7 @@ static void pstmts(lm_buf *b, const df_program *p, df_stmt *const *body, int nbo
             pstmts(b, p, s->body, s->nbody, depth + 1, n);
             indent(b, depth);
             lm_buf_puts(b, "}");
-        } else if (s->op == DF_CHAIN) {
+        } else if (df_has_steps(s->op)) {
             lm_buf_puts(b, " {\n");
             for (int j = 0; j < s->nbody; j++) {
                 const df_stmt *st = s->body[j];
@@ -338,6 +338,9 @@ void df_print(lm_buf *b, const df_program *p)
             lm_buf_printf(b, " fidelity=%s", df_fidelity_name(c->fidelity));
         if (c->fp32_acc)
             lm_buf_puts(b, " fp32_acc=1");
+        for (int s = 0; s < DF_NSUPPORT; s++)
+            if (c->support[s] >= 0)
+                lm_buf_printf(b, " %s=%d", df_support_names[s], c->support[s]);
         lm_buf_puts(b, " {\n");
         for (int j = 0; j < c->nargs; j++) {
             lm_buf_printf(b, "  arg %s = ", slot_name(&cn, DF_SLOT_PARAM0 + p->nparams + j));

@@ -369,12 +369,21 @@ bool drv_finish(drv_result *r, const drv_job_opts *o, drv_run_result *out, lm_di
     const sched_kernel *kp[SCHED_MAX_LAUNCHES];
     const sched_schedule *sp[SCHED_MAX_LAUNCHES];
     drv_picked(r, kp, sp);
+    bool kernel = o->origin.kind == DRV_ORIGIN_TTNN_KERNEL;
     /* lower -> validate -> the TT-Metalium program for a card */
+    if (o->emit && kernel) {
+        lm_error_plain(d, "--schedule ttnn-kernel: TTNN's own kernels are TTNN's to run on a card; loomc emits the "
+                          "programs it lowers (--schedule ttnn emits TTNN's schedule lowered by loomc)");
+        return false;
+    }
     if (o->emit)
         return drv_emit(o->emit, kp, sp, r->sched->nrun, o->sched.arch, r->sym, d);
-    /* lower -> validate -> simulate -> check */
+    /* lower (or TTNN's kernel program) -> validate -> simulate -> check */
+    drv_run_opts ro = o->run;
+    if (kernel)
+        ro.kernel = r->sched->ttnn;
     return drv_simulate(out, kp, sp, r->sched->nrun, (const tir_tensor *const *)r->spec->tensors,
-                        r->spec->ntensors, &o->run, r->sym, d);
+                        r->spec->ntensors, &ro, r->sym, d);
 }
 
 void drv_choose(drv_result *r, int rank)

@@ -160,6 +160,10 @@ typedef struct drv_run_opts {
        simulated values (row-major, n of them, shape[0..t->rank)) */
     void (*output)(void *ctx, const tir_tensor *t, const int64_t *shape, const float *v, int64_t n);
     void *output_ctx;
+    /* set: the job is one program, TTNN's own kernels for this pick
+       (ttnn_kernel_program), instead of the lowering of the schedules; the
+       schedules still give the reference its values */
+    const ttnn_pick *kernel;
 } drv_run_opts;
 
 /* One tensor's values by name (drv_run_opts.inputs). */
@@ -227,9 +231,11 @@ bool drv_save_tensor(const char *dir, const char *sub, const char *name, const f
 
 /* The CB ops each core of program number `program` of a job saw in the
  * simulation, as lines of dir/cb_counts.txt (started anew by program 0):
- * what the emitted program's run on the emulation must repeat. */
+ * what the emitted program's run on the emulation must repeat. The card's
+ * support CBs of p's classes are left out: the emitted compute kernel uses
+ * them, the simulated ops do not. */
 struct sim_result;
-bool drv_save_cb_counts(const char *dir, int program, const struct sim_result *r, lm_diag *d);
+bool drv_save_cb_counts(const char *dir, int program, const struct df_program *p, const struct sim_result *r, lm_diag *d);
 
 /* ---- where the schedules come from (origin.c) ------------------------------ */
 
@@ -238,6 +244,8 @@ typedef enum drv_origin_kind {
     DRV_ORIGIN_PLAN,       /* a plan file (loomc compile -o) */
     DRV_ORIGIN_TTNN,       /* TTNN's default schedule for the op */
     DRV_ORIGIN_TTNN_TUNED, /* the hand-tuned config of TTNN's GEMM benchmark */
+    DRV_ORIGIN_TTNN_KERNEL, /* TTNN's own SDPA kernels for its default schedule, as dataflow programs
+                               (ttnn_kernel_program): the schedules are TTNN's, the programs not lowered */
     DRV_ORIGIN_MANUAL,     /* a placement without a solver (drv_pick_schedules) */
 } drv_origin_kind;
 

@@ -14,6 +14,12 @@ bool drv_ttnn_schedule(ttnn_pick *out, drv_result *r, const ttnn_sched_opts *to,
     return ttnn_schedule(out, r->sched->job.k, r->nlaunches, &r->sched->bound, a, to, r->sym, &r->arena);
 }
 
+/* The origins whose schedules TTNN's selection makes. */
+static bool ttnn_origin(drv_origin_kind k)
+{
+    return k == DRV_ORIGIN_TTNN || k == DRV_ORIGIN_TTNN_TUNED || k == DRV_ORIGIN_TTNN_KERNEL;
+}
+
 /* The placement without a solver: axis 0 on rows, axis 1 on columns, the
  * rest in time, everything from DRAM; the grid as large as the chip and
  * the programs allow. */
@@ -84,9 +90,12 @@ static void origin_schedule(drv_result *r, const drv_origin *org, int l, sched_s
         s->fp32_acc = k->fp32_acc;
         s->predicted_cycles = -1;
         s->origin = "manual";
-    } else if (org->kind == DRV_ORIGIN_TTNN || org->kind == DRV_ORIGIN_TTNN_TUNED) {
+    } else if (ttnn_origin(org->kind)) {
         *s = r->sched->ttnn->s[l];
         copy_values(&s->values, &r->sched->ttnn->s[l].values);
+        /* the config is TTNN's; the program run is its kernels, not the lowering */
+        if (org->kind == DRV_ORIGIN_TTNN_KERNEL)
+            s->origin = "ttnn-kernel";
     } else {
         const sched_schedule *best = dl->schedule;
         *s = *best;
@@ -144,17 +153,27 @@ bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_op
     }
     /* TTNN's schedule (src/ttnn/ttnn_sched.c) needs every launch's
        summary at once: the decode reduction is a launch of its own. */
-    if (org->kind == DRV_ORIGIN_TTNN || org->kind == DRV_ORIGIN_TTNN_TUNED) {
+    if (ttnn_origin(org->kind)) {
         ttnn_sched_opts to = org->ttnn;
-        to.kind = org->kind == DRV_ORIGIN_TTNN ? TTNN_SCHED_DEFAULT : TTNN_SCHED_TUNED;
+        to.kind = org->kind == DRV_ORIGIN_TTNN_TUNED ? TTNN_SCHED_TUNED : TTNN_SCHED_DEFAULT;
         ds->ttnn = lm_xcalloc(1, sizeof *ds->ttnn);
         ok = drv_ttnn_schedule(ds->ttnn, r, &to, o->arch);
         if (!ok)
             lm_error_plain(d, "--schedule %s: %s", org->name, ds->ttnn->why);
-        else if (org->explain)
+        else if (org->kind == DRV_ORIGIN_TTNN_KERNEL && ds->ttnn->family != TTNN_FAMILY_SDPA_PREFILL &&
+                 ds->ttnn->family != TTNN_FAMILY_SDPA_DECODE) {
+            lm_error_plain(d, "--schedule ttnn-kernel: TTNN's kernels are written as dataflow programs for SDPA "
+                              "prefill and decode; this job is a %s (--schedule ttnn runs TTNN's schedule)",
+                           ttnn_family_name(ds->ttnn->family));
+            ok = false;
+        } else if (org->explain)
             ttnn_pick_explain_print(org->explain, ds->ttnn, ds->job.k);
-    } else if (org->explain && !manual) {
+    } else if (org->explain && !manual && ds->result.ntop > 0) {
         sched_explain(org->explain, &ds->job, &ds->result, r->sym, &r->arena);
+    } else if (org->explain && org->kind == DRV_ORIGIN_PLAN) {
+        /* the plan holds the values, not the solver's reasons for them */
+        lm_buf_printf(org->explain, "the schedule of plan file %s, as written there; `loomc compile --explain` "
+                      "gives the solver's reasons for a schedule it chooses\n", org->name);
     }
     for (int l = 0; l < n && ok; l++) {
         sched_schedule *s = &ds->run[l];
@@ -172,7 +191,9 @@ bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_op
             if (ok)
                 default_grid(s, r->launches[l].func, o->arch, r->sym);
         }
-        s->cand.label = sched_candidate_label(r->launches[l].summary, &s->cand, &r->arena);
+        s->cand.label = org->kind == DRV_ORIGIN_TTNN_KERNEL
+                            ? "TTNN's kernels written as one dataflow program (not lowered; its values are TTNN's config)"
+                            : sched_candidate_label(r->launches[l].summary, &s->cand, &r->arena);
     }
     return ok;
 }

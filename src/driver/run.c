@@ -178,7 +178,21 @@ bool drv_save_tensor(const char *dir, const char *sub, const char *name, const f
     return ok;
 }
 
-bool drv_save_cb_counts(const char *dir, int program, const sim_result *r, lm_diag *d)
+/* Whether CB id of core (x, y) is a support CB of its class. */
+static bool support_cb(const df_program *p, int x, int y, int id)
+{
+    for (int c = 0; c < p->nclasses; c++) {
+        const df_class *k = &p->classes[c];
+        if (x < k->x0 || x > k->x1 || y < k->y0 || y > k->y1)
+            continue;
+        for (int s = 0; s < DF_NSUPPORT; s++)
+            if (k->support[s] == id)
+                return true;
+    }
+    return false;
+}
+
+bool drv_save_cb_counts(const char *dir, int program, const df_program *p, const sim_result *r, lm_diag *d)
 {
     lm_buf path = {0};
     lm_buf_printf(&path, "%s/cb_counts.txt", dir);
@@ -189,6 +203,8 @@ bool drv_save_cb_counts(const char *dir, int program, const sim_result *r, lm_di
         fputs("# program x y cb pushes pops pages_pushed pages_popped\n", f);
     for (int i = 0; ok && i < r->ncbs; i++) {
         const sim_cb_stat *c = &r->cbs[i];
+        if (support_cb(p, c->x, c->y, c->cb))
+            continue;
         ok = fprintf(f, "%d %d %d %d %lld %lld %lld %lld\n", program, c->x, c->y, c->cb, (long long)c->pushes,
                      (long long)c->pops, (long long)c->pushed, (long long)c->popped) > 0;
     }
@@ -304,6 +320,19 @@ static bool fill_input(tirx_tensor *x, const drv_run_opts *o, uint64_t seed, lm_
     return true;
 }
 
+/* TTNN's kernels as one program for the whole job (n launches), at the
+ * schedules' compute config; NULL after reporting. */
+static df_program *kernel_program(const ttnn_pick *pick, const sched_schedule *const *s, int n, const arch_desc *a,
+                                  lm_diag *d, int *cov)
+{
+    char why[TTNN_WHY_MAX + 64];
+    df_program *p = ttnn_kernel_program(pick, s[0]->fidelity, s[0]->fp32_acc, a, why, sizeof why);
+    if (!p)
+        lm_error_plain(d, "--schedule ttnn-kernel: %s", why);
+    *cov = n;
+    return p;
+}
+
 bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched_schedule *const *s, int n,
                   const tir_tensor *const *tensors, int ntensors, const drv_run_opts *opts, sym_ctx *sc, lm_diag *d)
 {
@@ -387,8 +416,9 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
     /* every launch in one trace, one after the other */
     sim_trace *trace = ok && o->trace_file ? sim_trace_new(o->trace_file, o->arch) : NULL;
     for (int l = 0, cov = 1; ok && l < n; l += cov) {
-        /* a fused pair is one program */
-        df_program *p = sched_lower_launch(k, s, n, l, o->arch, sc, d, &cov);
+        /* a fused pair is one program; TTNN's kernels are the whole job */
+        df_program *p = opts->kernel ? kernel_program(opts->kernel, s, n, o->arch, vd, &cov)
+                                     : sched_lower_launch(k, s, n, l, o->arch, sc, d, &cov);
         for (int j = l; j < l + cov; j++)
             if (s[j]->fidelity < fid)
                 fid = s[j]->fidelity;
@@ -465,7 +495,7 @@ bool drv_simulate(drv_run_result *res, const sched_kernel *const *k, const sched
             rl->first = l;
             rl->count = cov;
             if (opts->save_data)
-                ok = drv_save_cb_counts(opts->save_data, out->nlaunches - 1, r, d) && ok;
+                ok = drv_save_cb_counts(opts->save_data, out->nlaunches - 1, p, r, d) && ok;
             if (o->profile_file) {
                 if (out->nlaunches == 1)
                     sim_profile_header(o->profile_file, o->arch);

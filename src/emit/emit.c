@@ -43,7 +43,7 @@ static bool sends_through(df_stmt *const *body, int n, int cb)
 {
     for (int i = 0; i < n; i++) {
         const df_stmt *s = body[i];
-        if ((s->op == DF_SEND || s->op == DF_MCAST) && s->cb == cb)
+        if (((s->op == DF_SEND || s->op == DF_MCAST) && s->cb == cb) || (s->op == DF_SEND_ELEMS && s->cb_out == cb))
             return true;
         if (s->op == DF_FOR && sends_through(s->body, s->nbody, cb))
             return true;
@@ -98,6 +98,27 @@ static void cb_steps(df_stmt *const *body, int n, int cb, int64_t *step, bool *m
     }
 }
 
+/* Add to ids[0..*n) every CB a swap in body pairs with one of them. */
+static bool join_swapped(df_stmt *const *body, int nb, int *ids, int *n, int max)
+{
+    bool grew = false;
+    for (int i = 0; i < nb; i++) {
+        const df_stmt *s = body[i];
+        if (s->op == DF_FOR)
+            grew |= join_swapped(s->body, s->nbody, ids, n, max);
+        if (s->op != DF_CB_SWAP)
+            continue;
+        bool ha = false, hb = false;
+        for (int k = 0; k < *n; k++)
+            ha |= ids[k] == s->cb, hb |= ids[k] == s->cb_b;
+        if (ha != hb && *n < max) {
+            ids[(*n)++] = ha ? s->cb_b : s->cb;
+            grew = true;
+        }
+    }
+    return grew;
+}
+
 /* On the card a CB is a ring whose reservations and reads must not cross
  * its end (the packer and unpacker address pages from the pointers without
  * wrapping): every CB must move in one step size that divides its pages.
@@ -113,8 +134,14 @@ static bool check_cb_steps(const df_program *p, lm_diag *d)
             int64_t step = 0, other = 0;
             bool mixed = false;
             lm_loc at = cb->loc;
-            for (int k = 0; k < DF_NKERNELS; k++)
-                cb_steps(dc->kernels[k].body, dc->kernels[k].nbody, cb->id, &step, &mixed, &other, &at);
+            /* a CB that trades names with others takes their steps too */
+            int ids[64] = {cb->id}, n = 1;
+            const df_kernel *ck = &dc->kernels[DF_COMPUTE];
+            while (join_swapped(ck->body, ck->nbody, ids, &n, (int)LM_COUNT(ids)))
+                ;
+            for (int m = 0; m < n; m++)
+                for (int k = 0; k < DF_NKERNELS; k++)
+                    cb_steps(dc->kernels[k].body, dc->kernels[k].nbody, ids[m], &step, &mixed, &other, &at);
             if (!mixed && (step == 0 || cb->pages % step == 0))
                 continue;
             if (mixed)

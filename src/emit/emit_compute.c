@@ -108,18 +108,18 @@ bool emit_class_extras(const df_program *p, const df_class *c, const arch_desc *
     bool reduce = false, fold = false, mask = false;
     const df_kernel *k = &c->kernels[DF_COMPUTE];
     scan_needs(k->body, k->nbody, &reduce, &fold, &mask);
-    int *want[3] = {reduce ? &x->scaler : NULL, fold ? &x->fold : NULL, mask ? &x->iota : NULL};
+    int *want[DF_NSUPPORT] = {[DF_SUP_SCALER] = reduce ? &x->scaler : NULL, [DF_SUP_FOLD] = fold ? &x->fold : NULL,
+                              [DF_SUP_IOTA] = mask ? &x->iota : NULL};
     int id = a->num_cbs - 1;
-    for (int w = 0; w < 3; w++) {
+    for (int w = 0; w < DF_NSUPPORT; w++) {
         if (!want[w])
             continue;
-        for (;; id--) {
-            bool used = false;
-            for (int i = 0; i < c->ncbs && !used; i++)
-                used = c->cbs[i].id == id;
-            if (!used)
-                break;
+        if (c->support[w] >= 0) {
+            *want[w] = c->support[w]; /* the program's own: declared, so created with its CBs */
+            continue;
         }
+        while (id >= 0 && emit_class_has_cb(c, id))
+            id--;
         if (id < 0) {
             lm_error(d, c->loc, "class '%s' uses every CB id; loomc emit needs free ones for its reductions and masks",
                      c->name);
@@ -156,12 +156,14 @@ static void chain_step(lm_buf *b, int depth, const df_class *c, const df_stmt *c
         lm_buf_puts(b, ", 0);\n");
         return;
     case DF_ELTWISE:
-        lm_buf_printf(b, "loomc::binary_dst(%s, %s, %d, ", binop_names[sp->sub], sp->rev ? "true" : "false", sp->cb_b);
+        lm_buf_printf(b, "loomc::binary_dst(%s, %s, ", binop_names[sp->sub], sp->rev ? "true" : "false");
+        emit_cb(b, c, sp->cb_b);
+        lm_buf_puts(b, ", ");
         ex(b, c, sp->at_b);
         lm_buf_puts(b, " + loomc_tile);\n");
         return;
     case DF_MASK:
-        lm_buf_printf(b, "loomc::mask(%d, ", x->iota);
+        lm_buf_printf(b, "loomc::mask(%d, ", x->iota); /* an extra CB: never swapped */
         ex(b, c, sp->row);
         lm_buf_puts(b, " + loomc_tile / ");
         ex(b, c, chain->cols);
@@ -197,23 +199,31 @@ static void stmt_chain(lm_buf *b, int depth, const df_class *c, const df_stmt *s
     indent(b, depth + 1);
     if (s0 && s0->op == DF_ELTWISE && !s0->rev) {
         /* the first step unpacks the chain's input with its operand */
-        lm_buf_printf(b, "loomc::binary(%s, %s, %d, ", binop_names[s0->sub], bcast_names[s0->bcast], st->cb);
+        lm_buf_printf(b, "loomc::binary(%s, %s, ", binop_names[s0->sub], bcast_names[s0->bcast]);
+        emit_cb(b, c, st->cb);
+        lm_buf_puts(b, ", ");
         ex(b, c, st->at);
-        lm_buf_printf(b, " + loomc_tile, %d, ", s0->cb_b);
+        lm_buf_puts(b, " + loomc_tile, ");
+        emit_cb(b, c, s0->cb_b);
+        lm_buf_puts(b, ", ");
         ex(b, c, s0->at_b);
         lm_buf_printf(b, " + loomc::bcast_page(%s, loomc_tile, ", bcast_names[s0->bcast]);
         ex(b, c, st->cols);
         lm_buf_puts(b, "));\n");
         k0 = 1;
     } else {
-        lm_buf_printf(b, "loomc::load(%d, ", st->cb);
+        lm_buf_puts(b, "loomc::load(");
+        emit_cb(b, c, st->cb);
+        lm_buf_puts(b, ", ");
         ex(b, c, st->at);
         lm_buf_puts(b, " + loomc_tile, 0);\n");
     }
     for (int k = k0; k < st->nbody; k++)
         chain_step(b, depth + 1, c, st, st->body[k], x);
     indent(b, depth + 1);
-    lm_buf_printf(b, "loomc::pack_one(%d, ", st->cb_out);
+    lm_buf_puts(b, "loomc::pack_one(");
+    emit_cb(b, c, st->cb_out);
+    lm_buf_puts(b, ", ");
     ex(b, c, st->at_out);
     lm_buf_puts(b, " + loomc_tile, false);\n");
     indent(b, depth);
@@ -246,7 +256,7 @@ static void call(lm_buf *b, int depth, const df_class *c, const char *fn, const 
             break;
         }
         case 'c':
-            lm_buf_printf(b, "%d", va_arg(ap, int));
+            emit_cb(b, c, va_arg(ap, int));
             break;
         case 'f':
             lm_buf_puts(b, va_arg(ap, int) ? "true" : "false");
@@ -292,7 +302,11 @@ void emit_compute_stmt(lm_buf *b, int depth, const df_program *p, const df_class
         return;
     case DF_MASK: {
         indent(b, depth);
-        lm_buf_printf(b, "loomc::mask_op(%d, %d, %d, ", x->iota, st->cb, st->cb_out);
+        lm_buf_printf(b, "loomc::mask_op(%d, ", x->iota);
+        emit_cb(b, c, st->cb);
+        lm_buf_puts(b, ", ");
+        emit_cb(b, c, st->cb_out);
+        lm_buf_puts(b, ", ");
         const df_expr *e[] = {st->rows, st->cols, st->at, st->at_out, st->row, st->col};
         for (size_t i = 0; i < LM_COUNT(e); i++) {
             ex(b, c, e[i]);

@@ -69,8 +69,17 @@ static void class_ranges(lm_buf *b, const df_program *p)
     P("});\n");
 }
 
+static bool declares(const df_class *c, int id)
+{
+    for (int i = 0; i < c->ncbs; i++)
+        if (c->cbs[i].id == id)
+            return true;
+    return false;
+}
+
 /* Each CB id once for every class that declares it alike, so that it has
- * the same L1 address on all of them (the cores exchanging its pages). */
+ * the same L1 address on all of them (the cores exchanging its pages), and
+ * for the classes that send elements into it (emit_sends_elems_to). */
 static void cbs(lm_buf *b, const df_program *p, const arch_desc *a)
 {
     P("    // circular buffers: one tile a page\n");
@@ -79,6 +88,7 @@ static void cbs(lm_buf *b, const df_program *p, const arch_desc *a)
     for (int c = 0; c < p->nclasses; c++)
         first[c + 1] = first[c] + p->classes[c].ncbs;
     bool *done = lm_xcalloc((size_t)first[p->nclasses] + 1, sizeof *done);
+    bool *sent = lm_xcalloc((size_t)p->nclasses * (size_t)a->num_cbs + 1, sizeof *sent);
     for (int c = 0; c < p->nclasses; c++)
         for (int i = 0; i < p->classes[c].ncbs; i++) {
             if (done[first[c] + i])
@@ -95,10 +105,18 @@ static void cbs(lm_buf *b, const df_program *p, const arch_desc *a)
                     P("%s%s", lead ? "" : ", ", p->classes[c2].name);
                     lead = false;
                 }
+            for (int c2 = 0; c2 < p->nclasses; c2++) {
+                bool *s = &sent[(size_t)c2 * (size_t)a->num_cbs + (size_t)cb->id];
+                if (!*s && !declares(&p->classes[c2], cb->id) && emit_sends_elems_to(&p->classes[c2], cb->id)) {
+                    *s = true;
+                    P(", %s", p->classes[c2].name);
+                }
+            }
             int64_t page = a->tile_bytes[cb->format];
             P("}),\n                         CircularBufferConfig(%lld * %lld, {{%d, %s}}).set_page_size(%d, %lld));\n",
               (long long)cb->pages, (long long)page, cb->id, emit_format(cb->format), cb->id, (long long)page);
         }
+    free(sent);
     free(done);
     free(first);
 }
@@ -117,7 +135,7 @@ static void extra_cbs(lm_buf *b, const emit_launch *l, const arch_desc *a)
                  {x->fold, ARCH_FP32, 1, "a folded row sum on its way to the reduction"},
                  {x->iota, ARCH_FP32, 2, "the index tiles of the masks"}};
         for (size_t i = 0; i < LM_COUNT(e); i++)
-            if (e[i].id >= 0)
+            if (e[i].id >= 0 && !declares(&l->p->classes[c], e[i].id))
                 P("    CreateCircularBuffer(program, %s, CircularBufferConfig(%d * %lld, {{%d, %s}}).set_page_size(%d, "
                   "%lld));  // %s\n",
                   l->p->classes[c].name, e[i].pages, (long long)a->tile_bytes[e[i].f], e[i].id, emit_format(e[i].f),

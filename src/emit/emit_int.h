@@ -29,6 +29,17 @@ void emit_host_expr(lm_buf *b, const df_class *c, const df_expr *e);
 lm_buf *emit_add_file(emit_set *s, const char *name);
 /* tt-metal's DataFormat enumerator of a tile format (NULL: none emitted). */
 const char *emit_format(arch_format f);
+/* Whether a cb_swap of class c's compute kernel renames CB id; such a CB
+ * is a variable of the kernel (loomc_cb<id>), the others are literals. */
+bool emit_cb_swapped(const df_class *c, int id);
+/* CB id as the kernel names it. */
+void emit_cb(lm_buf *b, const df_class *c, int id);
+/* Whether class c sends elements (send_elems) into CB id of another core:
+ * the CB then exists on c's cores too, unused, so that it has the same
+ * address there as on the receiver and c's kernels can compute it. */
+bool emit_sends_elems_to(const df_class *c, int id);
+/* Whether CB id exists on class c's cores: declared, or sent into. */
+bool emit_class_has_cb(const df_class *c, int id);
 /* A kernel source's file name: l<launch>_<class>_<kind>.cpp. */
 void emit_kernel_file(lm_buf *b, int launch, const df_class *c, df_kernel_kind k);
 

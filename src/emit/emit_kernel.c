@@ -79,6 +79,8 @@ static bool translated(df_op op)
     case DF_MASK:
     case DF_TRANSPOSE:
     case DF_CHAIN:
+    case DF_CB_SWAP:
+    case DF_SEND_ELEMS:
         return true;
     default:
         return false;
@@ -147,7 +149,8 @@ static void scan_body(scan *s, df_stmt *const *body, int n)
             s->sems[st->sem] = true;
         if (st->tensor >= 0 && st->tensor < (int)LM_COUNT(s->info->tensors))
             s->info->tensors[st->tensor] = true;
-        if (st->op == DF_SEND || st->op == DF_MCAST || st->op == DF_SEM_INC || st->op == DF_SEM_MCAST)
+        if (st->op == DF_SEND || st->op == DF_MCAST || st->op == DF_SEM_INC || st->op == DF_SEM_MCAST ||
+            st->op == DF_SEND_ELEMS)
             s->info->noc = true;
         if (st->op == DF_MCAST || st->op == DF_SEM_MCAST)
             s->slots[DF_SLOT_CX] = s->slots[DF_SLOT_CY] = true;
@@ -211,7 +214,7 @@ static void call(writer *w, const char *fn, const char *fmt, ...)
             x(w, va_arg(ap, const df_expr *));
             break;
         case 'c':
-            lm_buf_printf(w->b, "%d", va_arg(ap, int));
+            emit_cb(w->b, w->c, va_arg(ap, int));
             break;
         case 'f':
             lm_buf_puts(w->b, va_arg(ap, int) ? "true" : "false");
@@ -316,6 +319,13 @@ static void stmt_dm(writer *w, const df_stmt *st)
         call(w, "loomc::mcast_pages", "tttcteeeeeeef", "grid", "cx", "cy", st->cb, pg, st->at, st->n, st->x0, st->y0,
              st->x1, st->y1, st->dst_at, st->loopback);
         break;
+    case DF_SEND_ELEMS: {
+        char es[16];
+        snprintf(es, sizeof es, "%lld", (long long)(page_bytes(w, st->cb) / (w->a->tile_h * w->a->tile_w)));
+        call(w, "loomc::send_elems", "tcteeeeeeeeceeeet", "grid", st->cb, pg, st->at, st->er, st->ec, st->bw, st->rows,
+             st->cols, st->x, st->y, st->cb_out, st->dst_at, st->der, st->dec, st->dbw, es);
+        break;
+    }
     case DF_SEM_INC:
         call(w, "loomc::sem_inc", "tteee", "grid", sem, st->value, st->x, st->y);
         break;
@@ -332,7 +342,12 @@ static void stmt_matmul(writer *w, const df_stmt *st)
 {
     df_comment(w, st);
     indent(w);
-    lm_buf_printf(w->b, "loomc::matmul(%d, %d, %d, ", st->cb, st->cb_b, st->cb_out);
+    lm_buf_puts(w->b, "loomc::matmul(");
+    const int cbs[] = {st->cb, st->cb_b, st->cb_out};
+    for (size_t i = 0; i < LM_COUNT(cbs); i++) {
+        emit_cb(w->b, w->c, cbs[i]);
+        lm_buf_puts(w->b, ", ");
+    }
     const df_expr *e[] = {st->m, st->k, st->nn, st->sub_h, st->sub_w};
     for (size_t i = 0; i < LM_COUNT(e); i++) {
         x(w, e[i]);
@@ -370,6 +385,10 @@ static void body(writer *w, df_stmt *const *stmts, int n)
         case DF_MATMUL:
             stmt_matmul(w, st);
             break;
+        case DF_CB_SWAP:
+            df_comment(w, st);
+            call(w, "loomc::swap_cbs", "cc", st->cb, st->cb_b);
+            break;
         default:
             if (df_ops[st->op].engine == DF_ENGINE_COMPUTE) {
                 df_comment(w, st);
@@ -392,7 +411,7 @@ static const df_stmt *first_op(df_stmt *const *stmts, int n)
             const df_stmt *m = first_op(stmts[i]->body, stmts[i]->nbody);
             if (m)
                 return m;
-        } else if (df_ops[stmts[i]->op].engine == DF_ENGINE_COMPUTE) {
+        } else if (df_ops[stmts[i]->op].engine == DF_ENGINE_COMPUTE && stmts[i]->op != DF_CB_SWAP) {
             return stmts[i];
         }
     }
@@ -404,12 +423,23 @@ static const df_stmt *first_op(df_stmt *const *stmts, int n)
  * the extra CBs its ops read. */
 static void prologue_compute(writer *w, const df_kernel *kn)
 {
+    bool any = false;
+    for (int i = 0; i < w->c->ncbs; i++) {
+        int id = w->c->cbs[i].id;
+        if (!emit_cb_swapped(w->c, id))
+            continue;
+        if (!any)
+            lm_buf_puts(w->b, "    // CBs whose names trade places (a running value's current and next copy)\n");
+        any = true;
+        lm_buf_printf(w->b, "    uint32_t loomc_cb%d = %d;\n", id, id);
+    }
     const df_stmt *op = first_op(kn->body, kn->nbody);
-    if (op && op->op == DF_MATMUL)
-        lm_buf_printf(w->b, "    mm_init(%d, %d, %d, %d);\n", op->cb, op->cb_b, op->cb_out, op->trans_b ? 1 : 0);
-    else if (op)
-        lm_buf_printf(w->b, "    binary_op_init_common(%d, %d, %d);\n", op->cb >= 0 ? op->cb : op->cb_out,
-                      op->cb_b >= 0 ? op->cb_b : op->cb >= 0 ? op->cb : op->cb_out, op->cb_out);
+    if (op && op->op == DF_MATMUL) {
+        call(w, "mm_init", "ccct", op->cb, op->cb_b, op->cb_out, op->trans_b ? "1" : "0");
+    } else if (op) {
+        int a = op->cb >= 0 ? op->cb : op->cb_out;
+        call(w, "binary_op_init_common", "ccc", a, op->cb_b >= 0 ? op->cb_b : a, op->cb_out);
+    }
     if (w->x->scaler >= 0)
         lm_buf_printf(w->b, "    loomc::make_scaler(%d);  // the unit tile of the row reductions\n", w->x->scaler);
     if (w->x->iota >= 0)

@@ -166,3 +166,59 @@ void emit_kernel_file(lm_buf *b, int launch, const df_class *c, df_kernel_kind k
 {
     lm_buf_printf(b, "l%d_%s_%s.cpp", launch, c->name, df_kernel_name(k));
 }
+
+/* ---- CB ids ----------------------------------------------------------------- */
+
+static bool swaps(df_stmt *const *body, int n, int id)
+{
+    for (int i = 0; i < n; i++) {
+        const df_stmt *s = body[i];
+        if (s->op == DF_CB_SWAP && (s->cb == id || s->cb_b == id))
+            return true;
+        if (s->op == DF_FOR && swaps(s->body, s->nbody, id))
+            return true;
+    }
+    return false;
+}
+
+bool emit_cb_swapped(const df_class *c, int id)
+{
+    const df_kernel *k = &c->kernels[DF_COMPUTE];
+    return id >= 0 && swaps(k->body, k->nbody, id);
+}
+
+void emit_cb(lm_buf *b, const df_class *c, int id)
+{
+    if (emit_cb_swapped(c, id))
+        lm_buf_printf(b, "loomc_cb%d", id);
+    else
+        lm_buf_printf(b, "%d", id);
+}
+
+static bool sends_elems(df_stmt *const *body, int n, int id)
+{
+    for (int i = 0; i < n; i++) {
+        const df_stmt *s = body[i];
+        if (s->op == DF_SEND_ELEMS && s->cb_out == id)
+            return true;
+        if (s->op == DF_FOR && sends_elems(s->body, s->nbody, id))
+            return true;
+    }
+    return false;
+}
+
+bool emit_sends_elems_to(const df_class *c, int id)
+{
+    for (int k = 0; k < DF_NKERNELS; k++)
+        if (sends_elems(c->kernels[k].body, c->kernels[k].nbody, id))
+            return true;
+    return false;
+}
+
+bool emit_class_has_cb(const df_class *c, int id)
+{
+    for (int i = 0; i < c->ncbs; i++)
+        if (c->cbs[i].id == id)
+            return true;
+    return emit_sends_elems_to(c, id);
+}

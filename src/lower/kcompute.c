@@ -30,9 +30,9 @@ static void c_wait(kctx *K, int r)
     const vinfo *ri = &L->v[r];
     store *s = lw_root_store(L, r);
     int64_t n = s->tiles;
-    if (ri->rl == R_NEW && !s->old_popped)
+    if (ri->rl == R_NEW && !s->old_popped && !s->pair)
         n = 2 * s->tiles;
-    lw_cbop(K, DF_CB_WAIT, s->cb, n);
+    lw_cbop(K, DF_CB_WAIT, lw_store_cb(s, ri), n);
 }
 
 static void c_pop(kctx *K, int r)
@@ -143,10 +143,17 @@ static void end_of_body(kctx *K, const tir_op *f)
         if (ai->kind != VK_TILE)
             continue;
         store *s = &L->st[ai->st];
-        if (s->inplace || y->opnds[i] == arg || s->old_popped)
-            continue;
-        lw_cbop(K, DF_CB_POP, s->cb, s->tiles);
-        s->old_popped = true;
+        if (!s->inplace && y->opnds[i] != arg && !s->old_popped) {
+            lw_cbop(K, DF_CB_POP, s->cb, s->tiles);
+            s->old_popped = true;
+        }
+        if (s->pair) {
+            /* the next value becomes the current one */
+            df_stmt *sw = S(K, DF_CB_SWAP);
+            sw->cb = s->cb;
+            sw->cb_b = s->cb2;
+            lw_put(K, sw);
+        }
     }
 }
 
@@ -297,10 +304,15 @@ static void plan_temps_block(lw *L, const tir_block *b)
         case COP_WHERE: lw_plan_where(L, op); break;
         case COP_CMP: lw_plan_cmp(L, op); break;
         case COP_UNKNOWN: lw_fail(L, op->loc, "'%s' has no tile op", tir_op_name(op->code)); break;
+        case COP_CLEAN: {
+            int i = lw_access_of(L, op);
+            if (i >= 0 && L->ax[i].clean)
+                lw_need_support(L, DF_SUP_IOTA, L->ax[i].sclip); /* its masked copy */
+            break;
+        }
         case COP_NONE:
         case COP_TURN:
         case COP_DOT:
-        case COP_CLEAN:
             break;
         }
     }

@@ -373,6 +373,7 @@ void lw_plan_where(lw *L, const tir_op *op)
         plan_select(L, op);
         return;
     }
+    lw_need_support(L, DF_SUP_IOTA, sym_const(L->sc, 1));
     const vinfo *rr = &L->v[V(L, op->results[0])->root];
     opnd x, y, keep;
     if (!lw_opnd_of(L, op->opnds[1], rr, &x, op->loc) || !lw_opnd_of(L, op->opnds[2], rr, &y, op->loc))
@@ -549,6 +550,14 @@ void lw_plan_reduce(lw *L, const tir_op *op)
     if (lw_axis(L, op) == 0)
         lw_plan_temp(L, op, 0, rows * cols, sn, tf);
     const sym_expr *partial = lw_positive(L, sym_mod(L->sc, svalid, sym_const(L->sc, LW_TILE)));
+    /* the unit tile; a sum over more than one tile folds them through a page
+       (lw_emit_reduce); a row cut inside a tile is masked first */
+    const vinfo *xr = &L->v[V(L, op->opnds[0])->root];
+    const sym_expr *scols = sym_cdiv(L->sc, lw_axis(L, op) == 0 ? xr->ser : xr->sec, sym_const(L->sc, LW_TILE));
+    lw_need_support(L, DF_SUP_SCALER, sym_const(L->sc, 1));
+    if (op->code != TIR_REDUCE_MAX)
+        lw_need_support(L, DF_SUP_FOLD, lw_positive(L, sym_sub(L->sc, scols, sym_const(L->sc, 1))));
+    lw_need_support(L, DF_SUP_IOTA, partial);
     if (valid % LW_TILE) {
         int s = lw_plan_temp(L, op, 1, rows * cols, sn, tf);
         if (s >= 0)

@@ -8,6 +8,10 @@
 
 /* ---- operands ------------------------------------------------------------- */
 
+/* The CB that holds root ri of store s: a pair's next value is in its
+ * second CB. */
+int lw_store_cb(const store *s, const vinfo *ri) { return ri->rl == R_NEW && s->pair ? s->cb2 : s->cb; }
+
 store *lw_root_store(lw *L, int r)
 {
     const vinfo *ri = &L->v[r];
@@ -45,8 +49,8 @@ bool lw_read_at(kctx *K, int r, int *cb, int64_t *at, lm_loc loc)
         return true;
     }
     store *s = lw_root_store(L, r);
-    *cb = s->cb;
-    *at = ri->rl == R_NEW && !s->old_popped ? s->tiles : 0;
+    *cb = lw_store_cb(s, ri);
+    *at = ri->rl == R_NEW && !s->old_popped && !s->pair ? s->tiles : 0;
     return true;
 }
 
@@ -96,6 +100,42 @@ bool lw_get_opnd(kctx *K, const tir_value *x, const vinfo *res, opnd *o, lm_loc 
 
 /* ---- temporaries ---------------------------------------------------------- */
 
+/* The op positions through which a temporary of op lives: the op's own, or
+ * those of the chain of ops that takes it into Dst (the pops of what a
+ * chain reads wait for the chain statement). */
+static void temp_span(lw *L, const tir_op *op, int *lo, int *hi)
+{
+    *lo = *hi = lw_pos(L, op);
+    for (int dir = 0; dir < 2; dir++)
+        for (const tir_op *p = op;;) {
+            int j = L->nchains - 1;
+            while (j >= 0 && (dir ? L->chain_from[j] : L->chain_to[j]) != p)
+                j--;
+            if (j < 0)
+                break;
+            p = dir ? L->chain_to[j] : L->chain_from[j];
+            *lo = LM_MIN(*lo, lw_pos(L, p));
+            *hi = LM_MAX(*hi, lw_pos(L, p));
+        }
+}
+
+/* A CB of earlier temporaries of this format and shape whose lives all end
+ * before lo, or -1: temporaries of ops that never overlap share one. */
+static int free_temp_cb(lw *L, int64_t tiles, const sym_expr *stiles, arch_format fmt, int lo)
+{
+    for (int i = 0; i < L->ntmp; i++) {
+        const store *c = &L->st[L->tmp[i].st];
+        if (c->fmt != fmt || c->tiles != tiles || c->stiles != stiles)
+            continue;
+        bool free = true;
+        for (int j = 0; j < L->ntmp && free; j++)
+            free = L->st[L->tmp[j].st].cb != c->cb || L->tmp[j].hi < lo;
+        if (free)
+            return c->cb;
+    }
+    return -1;
+}
+
 /* Temporary k of op: its store and CB, given once by the planning walk
  * (lw_plan_temps), in the order the compute kernel first asks for them;
  * the store's index, or -1 after reporting. */
@@ -108,10 +148,13 @@ int lw_plan_temp(lw *L, const tir_op *op, int k, int64_t tiles, const sym_expr *
         lw_fail(L, op->loc, "too many temporary buffers");
         return -1;
     }
+    int lo, hi;
+    temp_span(L, op, &lo, &hi);
+    int cb = free_temp_cb(L, tiles, stiles, fmt, lo);
     int s = lw_new_store(L, ST_TEMP, tiles, tiles, fmt, op->loc);
     lw_store_sym(L, s, stiles, NULL, lm_arena_printf(&L->ar, "a temporary of line %d", op->loc.line));
-    L->st[s].cb = lw_next_cb(L, op->loc);
-    L->tmp[L->ntmp++] = (temp){op, k, s};
+    L->st[s].cb = cb >= 0 ? cb : lw_next_cb(L, op->loc);
+    L->tmp[L->ntmp++] = (temp){op, k, s, lo, hi};
     return s;
 }
 
@@ -163,13 +206,13 @@ int lw_out_open(kctx *K, int r)
         vinfo *t = &L->v[ri->dest_ref];
         store *ts = &L->st[t->st];
         if (!ts->inplace)
-            lw_cbop(K, DF_CB_RESERVE, ts->cb, ts->tiles);
+            lw_cbop(K, DF_CB_RESERVE, lw_store_cb(ts, t), ts->tiles);
         t->reserved = true;
-        return ts->cb;
+        return lw_store_cb(ts, t);
     }
     if (!(ri->dest == D_CARRY && s->inplace) && !ri->reserved)
-        lw_cbop(K, DF_CB_RESERVE, s->cb, s->tiles);
-    return s->cb;
+        lw_cbop(K, DF_CB_RESERVE, lw_store_cb(s, ri), s->tiles);
+    return lw_store_cb(s, ri);
 }
 
 void lw_out_close(kctx *K, int r)
@@ -179,7 +222,7 @@ void lw_out_close(kctx *K, int r)
     store *s = lw_root_store(L, r);
     if (ri->dest == D_DST || ri->dest == D_DOT || (ri->dest == D_CARRY && s->inplace))
         return;
-    lw_cbop(K, DF_CB_PUSH, s->cb, s->tiles);
+    lw_cbop(K, DF_CB_PUSH, lw_store_cb(s, ri), s->tiles);
 }
 
 /* ---- tile statements ------------------------------------------------------ */

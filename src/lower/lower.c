@@ -71,6 +71,8 @@ void lw_init(lw *L, const sched_kernel *k, const sched_schedule *s, const arch_d
     L->acc = k->acc;
     lm_arena_init(&L->ar);
     L->p = p;
+    for (int i = 0; i < DF_NSUPPORT; i++)
+        L->sup_cb[i] = -1;
     L->nv = k->f->nvalues + 1;
     L->v = lm_xcalloc((size_t)L->nv, sizeof *L->v);
     L->ax = lm_xcalloc((size_t)(L->acc->n > 0 ? L->acc->n : 1), sizeof *L->ax);
@@ -211,7 +213,7 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
 {
     sym_ctx *sc = Ls[0]->sc;
     const arch_desc *a = Ls[0]->a;
-    int ncbs = Ls[0]->ncbs, total = ncbs;
+    int ncbs = Ls[0]->ncbs, total = ncbs + DF_NSUPPORT;
     for (int l = 0; l < n; l++)
         total += Ls[l]->nvirt;
     plan->cbs = LM_NEWN(ar, sched_l1_cb, total ? total : 1);
@@ -238,7 +240,7 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
         int nu = 0;
         for (int l = 0; l < n; l++)
             for (int s = 0; s < Ls[l]->nst; s++)
-                nu += Ls[l]->st[s].cb == cb;
+                nu += Ls[l]->st[s].cb == cb || Ls[l]->st[s].cb2 == cb;
         if (!nu)
             continue;
         sched_l1_cb *c = &plan->cbs[plan->ncbs++];
@@ -249,22 +251,48 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
             const lw *L = Ls[l];
             for (int s = 0; s < L->nst; s++) {
                 const store *st = &L->st[s];
-                if (st->cb != cb)
+                if (st->cb != cb && st->cb2 != cb)
                     continue;
                 if (!c->nuses)
                     c->format = st->fmt;
+                /* a pair holds one block in each of its two CBs */
                 const sym_expr *b = st->sbytes ? st->sbytes
-                                               : sym_mul(sc, sym_mul(sc, st->stiles, st->smult),
+                                               : sym_mul(sc, st->pair ? st->stiles : sym_mul(sc, st->stiles, st->smult),
                                                          sym_const(sc, a->tile_bytes[st->fmt]));
                 if (st->sind)
                     b = sym_mul(sc, b, st->sind);
                 b = sched_prefix_depths(L->k, b, sc, L->vprefix);
-                c->uses[c->nuses++] = (sched_l1_use){lm_arena_strdup(ar, st->what ? st->what : "?"), b, l};
+                const char *what = st->what ? st->what : "?";
+                if (st->cb2 == cb)
+                    what = lm_arena_printf(ar, "%s, next", what);
+                c->uses[c->nuses++] = (sched_l1_use){lm_arena_strdup(ar, what), b, l};
                 most = most ? sym_max(sc, most, b) : b;
             }
         }
         plan->bytes = sym_add(sc, plan->bytes, most);
         plan->count = sym_add(sc, plan->count, sym_min(sc, one, most));
+    }
+    /* the support CBs a card's compute kernel adds, once for both launches
+       of a pair (the reducer's one compute kernel runs both) */
+    static const char *const what[DF_NSUPPORT] = {"the unit tile of row reductions (card)",
+                                                  "a folded row sum's page (card)",
+                                                  "the index tiles of masks (card)"};
+    for (int k = 0; k < DF_NSUPPORT; k++) {
+        const sym_expr *when = NULL;
+        for (int l = 0; l < n; l++)
+            if (Ls[l]->sup[k])
+                when = when ? sym_max(sc, when, Ls[l]->sup[k]) : Ls[l]->sup[k];
+        if (!when)
+            continue;
+        sched_l1_cb *c = &plan->cbs[plan->ncbs++];
+        arch_format f = df_support_format[k];
+        const sym_expr *b = sym_mul(sc, when, sym_const(sc, df_support_pages[k] * a->tile_bytes[f]));
+        c->format = f;
+        c->uses = LM_NEWN(ar, sched_l1_use, 1);
+        c->uses[0] = (sched_l1_use){what[k], b, 0};
+        c->nuses = 1;
+        plan->bytes = sym_add(sc, plan->bytes, b);
+        plan->count = sym_add(sc, plan->count, when);
     }
     for (int l = 0; l < n; l++)
         for (int i = 0; i < Ls[l]->nvirt; i++) {
@@ -305,7 +333,7 @@ struct df_program *sched_lower(const sched_kernel *k, const sched_schedule *s, c
 {
     lw L;
     lw_init(&L, k, s, a, sc, d, df_new(k->f->name));
-    bool ok = plan_all(&L) && lw_add_sems(&L) && lw_build_classes(&L);
+    bool ok = plan_all(&L) && lw_number_support(&L, NULL) && lw_add_sems(&L) && lw_build_classes(&L);
     df_program *p = L.p;
     if (ok && !df_bind(p, NULL, 0, d))
         ok = false;
@@ -427,7 +455,7 @@ struct df_program *sched_lower_fused(const sched_kernel *ka, const sched_schedul
     df_program *p = pair_program(ka, kb);
     lw LA, LB;
     init_pair(&LA, &LB, ka, sa, kb, sb, f, a, sc, d, p);
-    bool ok = plan_pair(&LA, &LB) && lw_add_sems(&LA) && lw_add_sems(&LB);
+    bool ok = plan_pair(&LA, &LB) && lw_number_support(&LA, &LB) && lw_add_sems(&LA) && lw_add_sems(&LB);
     if (ok) {
         LA.sem_fready = lw_add_sem_named(&LA, "fused_ready", ka->f->loc);
         LA.sem_fvalid = lw_add_sem_named(&LA, "fused_valid", ka->f->loc);

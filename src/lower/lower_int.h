@@ -73,6 +73,13 @@ typedef struct store {
     bool fill_first;  /* inplace: fill zeros before the loop (the loop may run no trip) */
     bool writer_pops; /* CARRY: its final value is written out straight from it */
     bool old_popped;  /* emission state of a ping-pong CARRY */
+    /* CARRY whose new value is read while the old one is still at its
+       front: the two live in CBs of their own (cb: the current value, cb2:
+       the next), and the compute kernel swaps their names at the end of
+       each trip (cb_swap), as a card's unpacker cannot read across the
+       end of one ring holding both */
+    bool pair;
+    int cb2;
     int first, last;  /* OWN: lifetime in op order (CB sharing) */
     bool noshare;     /* OWN that never shares its CB (the masked copy of a load) */
     bool mixed;       /* OWN, first of a shared CB whose values differ in size (lw_number_cbs) */
@@ -158,6 +165,7 @@ typedef struct temp {
     const tir_op *op;
     int k;
     int st;
+    int lo, hi;  /* op positions it lives through: its op's, or its op's chain's */
 } temp;
 
 /* A CB of the L1 plan that the probe's values leave out. */
@@ -218,6 +226,10 @@ typedef struct lw {
     bool record;
     lw_virt virt[LW_MAX_TEMPS];
     int nvirt;
+    /* the card's support CBs (df_support) of the compute kernel: 1 where
+       needed, 0 where not (NULL: never), and their CB ids (-1: none) */
+    const sym_expr *sup[DF_NSUPPORT];
+    int sup_cb[DF_NSUPPORT];
     /* a fused pair (sched_lower_fused): the producer's context points at its
        consumer's (lb), the consumer's at its producer's (la); CB ids come
        from the producer's counter */
@@ -350,6 +362,8 @@ void lw_store_sym(lw *L, int s, const sym_expr *tiles, const sym_expr *mult, con
 const sym_expr *lw_positive(lw *L, const sym_expr *e);
 void lw_plan_virtual(lw *L, const tir_op *op, int k, arch_format fmt, const sym_expr *bytes, const char *what);
 int lw_next_cb(lw *L, lm_loc loc);
+void lw_need_support(lw *L, df_support k, const sym_expr *when);
+bool lw_number_support(lw *L, const lw *other);
 void lw_record_defs(lw *L, const tir_block *b);
 bool lw_computed_by_compute(lw *L, int r);
 void lw_plan_block(lw *L, const tir_block *b);
@@ -375,6 +389,7 @@ void lw_emit_store_fused(kctx *K, const access *x);
 
 /* ---- kstmt.c ------------------------------------------------------------------- */
 
+int lw_store_cb(const store *s, const vinfo *ri);
 store *lw_root_store(lw *L, int r);
 bool lw_readable(lw *L, int r, lm_loc loc);
 bool lw_read_at(kctx *K, int r, int *cb, int64_t *at, lm_loc loc);

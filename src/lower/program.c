@@ -186,6 +186,12 @@ static void declare_cbs(lw *L, df_class *c)
         for (int i = 0; i < c->ncbs; i++)
             if (c->cbs[i].id == st->cb)
                 have = &c->cbs[i];
+        if (st->pair) {
+            /* the current and the next value, a block each */
+            df_add_cb(L->p, c, st->cb, st->fmt, df_const(L->p, st->tiles), (lm_loc){0});
+            df_add_cb(L->p, c, st->cb2, st->fmt, df_const(L->p, st->tiles), (lm_loc){0});
+            continue;
+        }
         if (!have) {
             df_add_cb(L->p, c, st->cb, st->fmt, df_const(L->p, pages), (lm_loc){0});
             continue;
@@ -250,6 +256,10 @@ bool lw_build_classes(lw *L)
             declare_cbs(L, c);
             if (L->lb && (L->s->cand.fuse_along == SCHED_ON_X ? rect[2] < L->nred : rect[3] < L->nred))
                 declare_cbs(L->lb, c);
+            for (int k = 0; k < DF_NSUPPORT; k++)
+                if ((c->support[k] = L->sup_cb[k]) >= 0)
+                    df_add_cb(L->p, c, L->sup_cb[k], df_support_format[k], df_const(L->p, df_support_pages[k]),
+                              (lm_loc){0});
             for (int kk = 0; kk < DF_NKERNELS && !L->failed; kk++)
                 emit_kernel(L, c, (df_kernel_kind)kk, rect, nw);
             if (L->failed)
@@ -460,18 +470,31 @@ static void share_cbs(lw *L)
             L->st[s].cb = -3 - slot[slot_of[s]].first_store; /* shares that store's CB */
 }
 
+/* Producer store a and consumer store s of a fused pair share a CB of
+ * another size: both kernels move it by the larger ring. */
+static void one_step(lw *P, store *a, const store *s, lw *C)
+{
+    int64_t m = LM_MAX(a->pages, s->pages);
+    a->pages = m;
+    if (a->cb >= 0 && a->cb < (int)LM_COUNT(P->cb_step))
+        P->cb_step[a->cb] = C->cb_step[a->cb] = m;
+}
+
 bool lw_number_cbs(lw *L)
 {
     /* loads, outputs, carried tiles, then values of the compute kernel */
     share_cbs(L);
     if (L->la) {
         /* a fused consumer's values take its producer's CBs of their format:
-           on the reducer the two computations never overlap */
+           on the reducer the two computations never overlap. A CB whose
+           values differ in size moves in steps of its whole ring in both
+           kernels (as on a card a CB moves in one step size), which the
+           producer's cores declare too */
         bool taken[LW_MAX_STORES] = {false};
         for (int s = 0; s < L->nst; s++) {
             if (L->st[s].kind != ST_OWN || L->st[s].cb != -1 || L->st[s].noshare)
                 continue;
-            const lw *P = L->la;
+            lw *P = L->la;
             for (int a = 0; a < P->nst; a++) {
                 bool leader = P->st[a].kind == ST_OWN && P->st[a].cb >= 0 && !P->st[a].noshare;
                 for (int o = 0; o < a && leader; o++)
@@ -479,6 +502,8 @@ bool lw_number_cbs(lw *L)
                 if (leader && !taken[a] && P->st[a].fmt == L->st[s].fmt) {
                     taken[a] = true;
                     L->st[s].cb = P->st[a].cb;
+                    if (P->st[a].mixed || P->st[a].pages != L->st[s].pages)
+                        one_step(P, &P->st[a], &L->st[s], L);
                     break;
                 }
             }
@@ -486,9 +511,12 @@ bool lw_number_cbs(lw *L)
     }
     static const stkind order[] = {ST_LOAD, ST_OUT, ST_CARRY, ST_OWN};
     for (size_t o = 0; o < LM_COUNT(order); o++)
-        for (int s = 0; s < L->nst; s++)
+        for (int s = 0; s < L->nst; s++) {
             if (L->st[s].kind == order[o] && L->st[s].cb == -1)
                 L->st[s].cb = lw_next_cb(L, (lm_loc){0});
+            if (L->st[s].kind == order[o] && L->st[s].pair)
+                L->st[s].cb2 = lw_next_cb(L, (lm_loc){0});
+        }
     for (int s = 0; s < L->nst; s++)
         if (L->st[s].cb <= -3) {
             const store *f = &L->st[-3 - L->st[s].cb];

@@ -17,7 +17,7 @@ int lw_new_store(lw *L, stkind kind, int64_t tiles, int64_t pages, arch_format f
     store *s = &L->st[L->nst];
     memset(s, 0, sizeof *s);
     s->kind = kind;
-    s->cb = -1;
+    s->cb = s->cb2 = -1;
     s->tiles = tiles;
     s->pages = pages;
     s->fmt = fmt;
@@ -63,6 +63,26 @@ void lw_plan_virtual(lw *L, const tir_op *op, int k, arch_format fmt, const sym_
     L->virt[L->nvirt++] = (lw_virt){op, k, fmt, bytes, what};
 }
 
+/* Support CB k is needed where `when` (0 or 1) is 1. */
+void lw_need_support(lw *L, df_support k, const sym_expr *when)
+{
+    L->sup[k] = L->sup[k] ? lw_positive(L, sym_add(L->sc, L->sup[k], when)) : when;
+}
+
+/* The support CBs the compute kernel needs at the schedule's values (of
+ * this launch, or of either launch of a fused pair), after all others. */
+bool lw_number_support(lw *L, const lw *other)
+{
+    for (int k = 0; k < DF_NSUPPORT; k++) {
+        int64_t a = 0, b = 0;
+        if ((L->sup[k] && !lw_ev(L, L->sup[k], &a, L->f->loc)) ||
+            (other && other->sup[k] && !lw_ev(L, other->sup[k], &b, L->f->loc)))
+            return false;
+        L->sup_cb[k] = a > 0 || b > 0 ? lw_next_cb(L, L->f->loc) : -1;
+    }
+    return !L->failed;
+}
+
 int lw_next_cb(lw *L, lm_loc loc)
 {
     int *n = L->la ? &L->la->ncbs : &L->ncbs; /* a fused consumer's ids follow its producer's */
@@ -95,6 +115,19 @@ bool lw_computed_by_compute(lw *L, int r)
 {
     const tir_op *d = L->def[r];
     return d && is_compute_root(L, r) && d->code != TIR_LOAD && d->code != TIR_DESC_LOAD && d->code != TIR_FOR;
+}
+
+/* Whether the body reads new value ri while carried value ai (its old
+ * value) is still waiting at the CB's front: the compute kernel pops a
+ * carried value after the op of its last use and waits for the new one
+ * before the op of its first use (a yield alone does not read it). */
+static bool read_beside_old(lw *L, const vinfo *ai, const vinfo *ri)
+{
+    if (!ri->first_top || ri->first_top->code == TIR_YIELD)
+        return false;
+    if (!ai->first_top)
+        return false; /* unused: popped as the trip begins */
+    return lw_pos(L, ri->first_top) <= lw_pos(L, ai->last_top);
 }
 
 static void plan_loop(lw *L, const tir_op *f)
@@ -168,6 +201,7 @@ static void plan_loop(lw *L, const tir_op *f)
             ri->st = sti;
             ri->rl = R_NEW;
             ri->dest = D_CARRY;
+            L->st[sti].pair = read_beside_old(L, ai, ri);
         }
     }
 }

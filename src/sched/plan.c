@@ -3,16 +3,16 @@
  * a decision can be inspected, edited, kept with results and replayed
  * without solving again.
  *
- * The reader is a small hand-written JSON parser that keeps the line and
- * column of every value, so that malformed text and invalid contents are
+ * Both go through util's JSON (jansson): the reader gets every value with
+ * its line and column, so that malformed text and invalid contents are
  * reported as `file:line:col: error: ...` with the offending line quoted.
  * It accepts the output of `loomc compile --json` too: that is a plan with
  * more members, which the reader knows and skips. docs/scheduler.md ("Plan
  * files") describes the format.
  */
 #include "sched/sched.h"
+#include "util/json.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,73 +20,76 @@
  * writing
  * ==================================================================== */
 
-static void kv_object(lm_buf *b, const sched_plan_kv *kv, int n)
+static json_t *kv_object(const sched_plan_kv *kv, int n)
 {
-    lm_buf_putc(b, '{');
-    for (int i = 0; i < n; i++) {
-        lm_buf_puts(b, i ? ", " : "");
-        lm_json_str(b, kv[i].name);
-        lm_buf_printf(b, ": %lld", (long long)kv[i].value);
-    }
-    lm_buf_putc(b, '}');
+    json_t *o = lm_json_obj();
+    for (int i = 0; i < n; i++)
+        lm_json_set(o, kv[i].name, lm_json_int(kv[i].value));
+    return o;
 }
 
-void sched_plan_write_json(lm_buf *b, const sched_plan *p, const char *extra)
+static json_t *transport_json(const sched_plan_operand *po)
 {
-    lm_buf_puts(b, "{\n  \"format\": \"loomc-plan\",\n  \"version\": 1,\n  \"kernel_file\": ");
-    lm_json_str(b, p->kernel_file);
-    if (p->spec) { /* optional on reading, so a plan read without it is written without it */
-        lm_buf_puts(b, ",\n  \"spec\": ");
-        lm_json_str(b, p->spec);
-    }
-    lm_buf_puts(b, ",\n  \"arch\": ");
-    lm_json_str(b, p->arch);
-    lm_buf_puts(b, ",\n  \"shape\": ");
-    kv_object(b, p->shape, p->nshape);
-    lm_buf_puts(b, ",\n  \"consts\": ");
-    kv_object(b, p->consts, p->nconsts);
-    lm_buf_printf(b, ",\n  \"predicted_cycles\": %lld,\n  \"launches\": [", (long long)p->predicted_cycles);
-    for (int l = 0; l < p->nlaunches; l++) {
-        const sched_plan_launch *pl = &p->launches[l];
-        lm_buf_printf(b, "%s\n    {\n      \"launch\": %d,\n      \"kernel\": ", l ? "," : "", pl->launch);
-        lm_json_str(b, pl->kernel);
-        if (pl->mapping) {
-            lm_buf_puts(b, ",\n      \"mapping\": ");
-            lm_json_str(b, pl->mapping);
-        }
-        if (pl->fuse != SCHED_FUSE_NONE)
-            lm_buf_printf(b, ",\n      \"fused\": \"%s\", \"fused_along\": \"%s\"",
-                          pl->fuse == SCHED_FUSE_PRODUCER ? "producer" : "consumer", sched_place_name(pl->fuse_along));
-        lm_buf_puts(b, ",\n      \"placement\": [");
-        for (int g = 0; g < pl->grid_rank; g++) {
-            lm_buf_puts(b, g ? ", " : "");
-            lm_json_str(b, sched_place_name(pl->place[g]));
-        }
-        lm_buf_puts(b, "],\n      \"transports\": [");
-        for (int i = 0; i < pl->nops; i++) {
-            const sched_operand *o = &pl->ops[i].op;
-            lm_buf_puts(b, i ? ",\n        " : "\n        ");
-            lm_buf_puts(b, "{\"load\": ");
-            lm_json_str(b, pl->ops[i].load);
-            lm_buf_printf(b, ", \"access\": %d, \"transport\": \"%s\"", o->access, sched_transport_name(o->transport));
-            if (o->transport != SCHED_DRAM && o->transport != SCHED_FUSED)
-                lm_buf_printf(b, ", \"along\": \"%s\"", sched_place_name(o->along));
-            if (o->transport == SCHED_MCAST)
-                lm_buf_printf(b, ", \"sender\": \"%s\"", o->interior_sender ? "interior" : "edge");
-            lm_buf_putc(b, '}');
-        }
-        lm_buf_printf(b, "%s],\n      \"fidelity\": \"%s\",\n      \"fp32_acc\": %s,\n      \"values\": ",
-                      pl->nops ? "\n      " : "", arch_fidelity_name(pl->fidelity), pl->fp32_acc ? "true" : "false");
-        kv_object(b, pl->values, pl->nvalues);
-        lm_buf_printf(b, ",\n      \"predicted_cycles\": %lld\n    }", (long long)pl->predicted_cycles);
-    }
-    lm_buf_puts(b, "\n  ]");
-    if (extra && *extra)
-        lm_buf_printf(b, ",\n%s", extra);
-    lm_buf_puts(b, "\n}\n");
+    const sched_operand *o = &po->op;
+    json_t *t = lm_json_obj();
+    lm_json_set(t, "load", lm_json_string(po->load));
+    lm_json_set(t, "access", lm_json_int(o->access));
+    lm_json_set(t, "transport", lm_json_string(sched_transport_name(o->transport)));
+    if (o->transport != SCHED_DRAM && o->transport != SCHED_FUSED)
+        lm_json_set(t, "along", lm_json_string(sched_place_name(o->along)));
+    if (o->transport == SCHED_MCAST)
+        lm_json_set(t, "sender", lm_json_string(o->interior_sender ? "interior" : "edge"));
+    return t;
 }
 
-void sched_plan_write(lm_buf *b, const sched_plan *p) { sched_plan_write_json(b, p, NULL); }
+static json_t *launch_json(const sched_plan_launch *pl)
+{
+    json_t *l = lm_json_obj();
+    lm_json_set(l, "launch", lm_json_int(pl->launch));
+    lm_json_set(l, "kernel", lm_json_string(pl->kernel));
+    if (pl->mapping)
+        lm_json_set(l, "mapping", lm_json_string(pl->mapping));
+    if (pl->fuse != SCHED_FUSE_NONE) {
+        lm_json_set(l, "fused", lm_json_string(pl->fuse == SCHED_FUSE_PRODUCER ? "producer" : "consumer"));
+        lm_json_set(l, "fused_along", lm_json_string(sched_place_name(pl->fuse_along)));
+    }
+    json_t *place = lm_json_arr(), *tr = lm_json_arr();
+    for (int g = 0; g < pl->grid_rank; g++)
+        lm_json_push(place, lm_json_string(sched_place_name(pl->place[g])));
+    lm_json_set(l, "placement", place);
+    for (int i = 0; i < pl->nops; i++)
+        lm_json_push(tr, transport_json(&pl->ops[i]));
+    lm_json_set(l, "transports", tr);
+    lm_json_set(l, "fidelity", lm_json_string(arch_fidelity_name(pl->fidelity)));
+    lm_json_set(l, "fp32_acc", lm_json_bool(pl->fp32_acc));
+    lm_json_set(l, "values", kv_object(pl->values, pl->nvalues));
+    lm_json_set(l, "predicted_cycles", lm_json_int(pl->predicted_cycles));
+    return l;
+}
+
+json_t *sched_plan_json(const sched_plan *p)
+{
+    json_t *d = lm_json_doc("loomc-plan", SCHED_PLAN_VERSION);
+    lm_json_set(d, "kernel_file", lm_json_string(p->kernel_file));
+    if (p->spec) /* optional on reading, so a plan read without it is written without it */
+        lm_json_set(d, "spec", lm_json_string(p->spec));
+    lm_json_set(d, "arch", lm_json_string(p->arch));
+    lm_json_set(d, "shape", kv_object(p->shape, p->nshape));
+    lm_json_set(d, "consts", kv_object(p->consts, p->nconsts));
+    lm_json_set(d, "predicted_cycles", lm_json_int(p->predicted_cycles));
+    json_t *ls = lm_json_arr();
+    for (int l = 0; l < p->nlaunches; l++)
+        lm_json_push(ls, launch_json(&p->launches[l]));
+    lm_json_set(d, "launches", ls);
+    return d;
+}
+
+void sched_plan_write(lm_buf *b, const sched_plan *p)
+{
+    json_t *d = sched_plan_json(p);
+    lm_json_write(b, d);
+    json_decref(d);
+}
 
 static const char *load_name(const sched_kernel *k, int access)
 {
@@ -140,307 +143,6 @@ void sched_plan_from(sched_plan *p, const sched_job *job, const sched_result *r,
 }
 
 /* ======================================================================
- * reading: JSON with positions
- * ==================================================================== */
-
-typedef enum jkind { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jkind;
-
-typedef struct jval jval;
-struct jval {
-    jkind kind;
-    lm_loc loc;
-    bool b;
-    bool is_int;
-    int64_t i;
-    double d;
-    const char *s;
-    jval **items; /* array items, or object values */
-    const char **keys;
-    lm_loc *key_locs;
-    int n;
-};
-
-typedef struct jparser {
-    const char *file, *p, *end, *line_start;
-    int line;
-    lm_arena *ar;
-    lm_diag *d;
-    bool failed;
-    int depth;
-} jparser;
-
-static lm_loc jloc(const jparser *j) { return (lm_loc){j->file, j->line, (int)(j->p - j->line_start) + 1}; }
-
-static void jerr(jparser *j, lm_loc loc, const char *msg)
-{
-    if (!j->failed)
-        lm_error(j->d, loc, "%s", msg);
-    j->failed = true;
-}
-
-static void skip_ws(jparser *j)
-{
-    while (j->p < j->end) {
-        char c = *j->p;
-        if (c == '\n' || (c == '\r' && (j->p + 1 == j->end || j->p[1] != '\n'))) {
-            /* LF, CRLF (its CR skipped below) and a lone CR each end a line */
-            j->line++;
-            j->p++;
-            j->line_start = j->p;
-        } else if (c == ' ' || c == '\t' || c == '\r') {
-            j->p++;
-        } else {
-            break;
-        }
-    }
-}
-
-static jval *parse_value(jparser *j);
-
-static const char *parse_string(jparser *j)
-{
-    lm_buf b = {0};
-    j->p++; /* opening quote */
-    while (j->p < j->end && *j->p != '"') {
-        char c = *j->p;
-        if (c == '\n' || (unsigned char)c < 0x20) {
-            jerr(j, jloc(j), "unterminated string (a control character or the end of the line inside it)");
-            lm_buf_free(&b);
-            return NULL;
-        }
-        if (c == '\\') {
-            j->p++;
-            if (j->p >= j->end)
-                break;
-            char e = *j->p;
-            switch (e) {
-            case '"': case '\\': case '/': lm_buf_putc(&b, e); break;
-            case 'n': lm_buf_putc(&b, '\n'); break;
-            case 't': lm_buf_putc(&b, '\t'); break;
-            case 'r': lm_buf_putc(&b, '\r'); break;
-            case 'b': lm_buf_putc(&b, '\b'); break;
-            case 'f': lm_buf_putc(&b, '\f'); break;
-            case 'u': {
-                unsigned v = 0;
-                for (int k = 1; k <= 4; k++) {
-                    char h = j->p + k < j->end ? j->p[k] : 0;
-                    int x = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                                                            : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
-                    if (x < 0) {
-                        jerr(j, jloc(j), "bad \\u escape: expected four hex digits");
-                        lm_buf_free(&b);
-                        return NULL;
-                    }
-                    v = v * 16 + (unsigned)x;
-                }
-                j->p += 4;
-                if (v < 0x80) {
-                    lm_buf_putc(&b, (char)v);
-                } else if (v < 0x800) {
-                    lm_buf_putc(&b, (char)(0xC0 | (v >> 6)));
-                    lm_buf_putc(&b, (char)(0x80 | (v & 0x3F)));
-                } else {
-                    lm_buf_putc(&b, (char)(0xE0 | (v >> 12)));
-                    lm_buf_putc(&b, (char)(0x80 | ((v >> 6) & 0x3F)));
-                    lm_buf_putc(&b, (char)(0x80 | (v & 0x3F)));
-                }
-                break;
-            }
-            default:
-                jerr(j, jloc(j), "bad escape in a string");
-                lm_buf_free(&b);
-                return NULL;
-            }
-            j->p++;
-            continue;
-        }
-        lm_buf_putc(&b, c);
-        j->p++;
-    }
-    if (j->p >= j->end) {
-        jerr(j, jloc(j), "unterminated string at the end of the file");
-        lm_buf_free(&b);
-        return NULL;
-    }
-    j->p++; /* closing quote */
-    const char *s = lm_arena_strdup(j->ar, lm_buf_str(&b));
-    lm_buf_free(&b);
-    return s;
-}
-
-static jval *new_val(jparser *j, jkind k, lm_loc loc)
-{
-    jval *v = LM_NEW(j->ar, jval);
-    v->kind = k;
-    v->loc = loc;
-    return v;
-}
-
-static jval *parse_number(jparser *j)
-{
-    lm_loc loc = jloc(j);
-    const char *s = j->p;
-    if (*j->p == '-')
-        j->p++;
-    bool digits = false, frac = false;
-    while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
-        j->p++, digits = true;
-    if (j->p < j->end && *j->p == '.') {
-        frac = true;
-        j->p++;
-        while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
-            j->p++;
-    }
-    if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
-        frac = true;
-        j->p++;
-        if (j->p < j->end && (*j->p == '+' || *j->p == '-'))
-            j->p++;
-        while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
-            j->p++;
-    }
-    if (!digits) {
-        jerr(j, loc, "expected a number");
-        return NULL;
-    }
-    char tmp[64];
-    size_t n = (size_t)(j->p - s);
-    if (n >= sizeof tmp) {
-        jerr(j, loc, "number too long");
-        return NULL;
-    }
-    memcpy(tmp, s, n);
-    tmp[n] = 0;
-    jval *v = new_val(j, J_NUM, loc);
-    v->d = strtod(tmp, NULL);
-    if (!frac) {
-        errno = 0;
-        long long x = strtoll(tmp, NULL, 10);
-        if (errno) {
-            jerr(j, loc, "integer out of range");
-            return NULL;
-        }
-        v->is_int = true;
-        v->i = x;
-    }
-    return v;
-}
-
-static bool word(jparser *j, const char *w)
-{
-    size_t n = strlen(w);
-    if ((size_t)(j->end - j->p) >= n && !memcmp(j->p, w, n)) {
-        j->p += n;
-        return true;
-    }
-    return false;
-}
-
-static jval *parse_value(jparser *j)
-{
-    skip_ws(j);
-    lm_loc loc = jloc(j);
-    if (j->p >= j->end) {
-        jerr(j, loc, "unexpected end of the file: expected a value");
-        return NULL;
-    }
-    if (++j->depth > 64) {
-        jerr(j, loc, "values nested too deeply");
-        return NULL;
-    }
-    jval *v = NULL;
-    char c = *j->p;
-    if (c == '{' || c == '[') {
-        bool obj = c == '{';
-        v = new_val(j, obj ? J_OBJ : J_ARR, loc);
-        j->p++;
-        LM_VEC(jval *) items = {0};
-        LM_VEC(const char *) keys = {0};
-        LM_VEC(lm_loc) klocs = {0};
-        skip_ws(j);
-        if (j->p < j->end && *j->p == (obj ? '}' : ']')) {
-            j->p++;
-        } else {
-            for (;;) {
-                skip_ws(j);
-                if (obj) {
-                    lm_loc kl = jloc(j);
-                    if (j->p >= j->end || *j->p != '"') {
-                        jerr(j, kl, "expected a member name in double quotes");
-                        break;
-                    }
-                    const char *key = parse_string(j);
-                    if (!key)
-                        break;
-                    for (size_t i = 0; i < keys.len; i++)
-                        if (!strcmp(keys.items[i], key)) {
-                            jerr(j, kl, lm_arena_printf(j->ar, "member \"%s\" is given twice", key));
-                            break;
-                        }
-                    if (j->failed)
-                        break;
-                    skip_ws(j);
-                    if (j->p >= j->end || *j->p != ':') {
-                        jerr(j, jloc(j), "expected ':' after the member name");
-                        break;
-                    }
-                    j->p++;
-                    LM_PUSH(&keys, key);
-                    LM_PUSH(&klocs, kl);
-                }
-                jval *x = parse_value(j);
-                if (!x)
-                    break;
-                LM_PUSH(&items, x);
-                skip_ws(j);
-                if (j->p < j->end && *j->p == ',') {
-                    j->p++;
-                    continue;
-                }
-                if (j->p < j->end && *j->p == (obj ? '}' : ']')) {
-                    j->p++;
-                    break;
-                }
-                jerr(j, jloc(j), obj ? "expected ',' or '}' after a member" : "expected ',' or ']' after an item");
-                break;
-            }
-        }
-        v->n = (int)items.len;
-        v->items = LM_NEWN(j->ar, jval *, v->n ? v->n : 1);
-        if (v->n)
-            memcpy(v->items, items.items, sizeof *v->items * (size_t)v->n);
-        if (obj) {
-            v->keys = LM_NEWN(j->ar, const char *, v->n ? v->n : 1);
-            v->key_locs = LM_NEWN(j->ar, lm_loc, v->n ? v->n : 1);
-            for (int i = 0; i < v->n; i++) {
-                v->keys[i] = keys.items[i];
-                v->key_locs[i] = klocs.items[i];
-            }
-        }
-        LM_VEC_FREE(&items);
-        LM_VEC_FREE(&keys);
-        LM_VEC_FREE(&klocs);
-    } else if (c == '"') {
-        const char *s = parse_string(j);
-        if (s) {
-            v = new_val(j, J_STR, loc);
-            v->s = s;
-        }
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-        v = parse_number(j);
-    } else if (word(j, "true") || word(j, "false")) {
-        v = new_val(j, J_BOOL, loc);
-        v->b = c == 't';
-    } else if (word(j, "null")) {
-        v = new_val(j, J_NULL, loc);
-    } else {
-        jerr(j, loc, "expected a value (an object, array, string, number, true, false or null)");
-    }
-    j->depth--;
-    return j->failed ? NULL : v;
-}
-
-/* ======================================================================
  * reading: validating a plan
  * ==================================================================== */
 
@@ -463,14 +165,8 @@ static void perr(pctx *c, lm_loc loc, const char *fmt, ...)
     c->failed = true;
 }
 
-static const char *kind_name(jkind k)
-{
-    static const char *const n[] = {"null", "a boolean", "a number", "a string", "an array", "an object"};
-    return n[k];
-}
-
 /* Check that obj has only the known members, and that the required ones are there. */
-static bool members(pctx *c, const jval *obj, const char *what, const char *const *required, const char *const *optional)
+static bool members(pctx *c, const lm_jval *obj, const char *what, const char *const *required, const char *const *optional)
 {
     for (int i = 0; i < obj->n; i++) {
         bool known = false;
@@ -495,7 +191,7 @@ static bool members(pctx *c, const jval *obj, const char *what, const char *cons
     return true;
 }
 
-static const jval *get(const jval *obj, const char *key)
+static const lm_jval *get(const lm_jval *obj, const char *key)
 {
     for (int i = 0; i < obj->n; i++)
         if (!strcmp(obj->keys[i], key))
@@ -503,40 +199,44 @@ static const jval *get(const jval *obj, const char *key)
     return NULL;
 }
 
-static bool expect(pctx *c, const jval *v, jkind k, const char *what)
+static bool expect(pctx *c, const lm_jval *v, lm_jkind k, const char *what)
 {
-    if (v->kind == k && (k != J_NUM || v->is_int))
+    if (v->kind == k && (k != LM_J_NUM || v->is_int))
         return true;
-    perr(c, v->loc, "%s: expected %s, got %s", what, k == J_NUM ? "an integer" : kind_name(k),
-         v->kind == J_NUM && !v->is_int ? "a fraction" : kind_name(v->kind));
+    perr(c, v->loc, "%s: expected %s, got %s", what, k == LM_J_NUM ? "an integer" : lm_json_kind_name(k),
+         v->kind == LM_J_NUM && !v->is_int ? "a fraction" : lm_json_kind_name(v->kind));
     return false;
 }
 
-static const char *str_of(pctx *c, const jval *obj, const char *key, const char *what)
+static const char *str_of(pctx *c, const lm_jval *obj, const char *key, const char *what)
 {
-    const jval *v = get(obj, key);
-    if (!expect(c, v, J_STR, lm_arena_printf(c->ar, "%s.%s", what, key)))
+    const lm_jval *v = get(obj, key);
+    if (!expect(c, v, LM_J_STR, lm_arena_printf(c->ar, "%s.%s", what, key)))
         return NULL;
     return v->s;
 }
 
-static bool int_of(pctx *c, const jval *obj, const char *key, const char *what, int64_t *out)
+static bool int_of(pctx *c, const lm_jval *obj, const char *key, const char *what, int64_t *out)
 {
-    const jval *v = get(obj, key);
-    if (!expect(c, v, J_NUM, lm_arena_printf(c->ar, "%s.%s", what, key)))
+    const lm_jval *v = get(obj, key);
+    if (!expect(c, v, LM_J_NUM, lm_arena_printf(c->ar, "%s.%s", what, key)))
         return false;
     *out = v->i;
     return true;
 }
 
-static bool kv_of(pctx *c, const jval *v, const char *what, sched_plan_kv **out, int *n)
+static bool kv_of(pctx *c, const lm_jval *v, const char *what, sched_plan_kv **out, int *n)
 {
-    if (!expect(c, v, J_OBJ, what))
+    if (!expect(c, v, LM_J_OBJ, what))
         return false;
     *out = LM_NEWN(c->ar, sched_plan_kv, v->n ? v->n : 1);
     *n = v->n;
     for (int i = 0; i < v->n; i++) {
-        if (!expect(c, v->items[i], J_NUM, lm_arena_printf(c->ar, "%s.%s", what, v->keys[i])))
+        if (!*v->keys[i]) { /* a name is a symbol's: never empty */
+            perr(c, v->key_locs[i], "%s: a member with an empty name", what);
+            return false;
+        }
+        if (!expect(c, v->items[i], LM_J_NUM, lm_arena_printf(c->ar, "%s.%s", what, v->keys[i])))
             return false;
         (*out)[i] = (sched_plan_kv){v->keys[i], v->items[i]->i};
     }
@@ -554,25 +254,25 @@ static bool place_of(const char *s, sched_place *p)
     return false;
 }
 
-static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index)
+static bool read_launch(pctx *c, const lm_jval *v, sched_plan_launch *pl, int index)
 {
     const char *what = lm_arena_printf(c->ar, "launches[%d]", index);
-    if (!expect(c, v, J_OBJ, what))
+    if (!expect(c, v, LM_J_OBJ, what))
         return false;
     static const char *const req[] = {"launch", "kernel", "placement", "transports", "values", NULL};
     static const char *const opt[] = {"fidelity", "fp32_acc", "predicted_cycles", "mapping", "fused", "fused_along",
                                       NULL};
     if (!members(c, v, what, req, opt))
         return false;
-    const jval *fu = get(v, "fused"), *fa_ = get(v, "fused_along");
+    const lm_jval *fu = get(v, "fused"), *fa_ = get(v, "fused_along");
     pl->fuse = SCHED_FUSE_NONE;
     if (fu || fa_) {
         if (!fu || !fa_) {
             perr(c, (fu ? fu : fa_)->loc, "%s: \"fused\" and \"fused_along\" go together", what);
             return false;
         }
-        if (!expect(c, fu, J_STR, lm_arena_printf(c->ar, "%s.fused", what)) ||
-            !expect(c, fa_, J_STR, lm_arena_printf(c->ar, "%s.fused_along", what)))
+        if (!expect(c, fu, LM_J_STR, lm_arena_printf(c->ar, "%s.fused", what)) ||
+            !expect(c, fa_, LM_J_STR, lm_arena_printf(c->ar, "%s.fused_along", what)))
             return false;
         if (!strcmp(fu->s, "producer"))
             pl->fuse = SCHED_FUSE_PRODUCER;
@@ -597,8 +297,8 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
     pl->launch = (int)li;
     if (!(pl->kernel = str_of(c, v, "kernel", what)))
         return false;
-    const jval *pa = get(v, "placement");
-    if (!expect(c, pa, J_ARR, lm_arena_printf(c->ar, "%s.placement", what)))
+    const lm_jval *pa = get(v, "placement");
+    if (!expect(c, pa, LM_J_ARR, lm_arena_printf(c->ar, "%s.placement", what)))
         return false;
     if (pa->n < 1 || pa->n > TIR_MAX_GRID) {
         perr(c, pa->loc, "%s.placement: expected 1 to %d program axes, got %d", what, TIR_MAX_GRID, pa->n);
@@ -608,16 +308,16 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
     for (int g = 0; g < TIR_MAX_GRID; g++)
         pl->place[g] = SCHED_ON_TIME;
     for (int g = 0; g < pa->n; g++) {
-        const jval *x = pa->items[g];
-        if (!expect(c, x, J_STR, lm_arena_printf(c->ar, "%s.placement[%d]", what, g)))
+        const lm_jval *x = pa->items[g];
+        if (!expect(c, x, LM_J_STR, lm_arena_printf(c->ar, "%s.placement[%d]", what, g)))
             return false;
         if (!place_of(x->s, &pl->place[g])) {
             perr(c, x->loc, "%s.placement[%d]: expected \"x\", \"y\", \"xy\" or \"time\", got \"%s\"", what, g, x->s);
             return false;
         }
     }
-    const jval *tr = get(v, "transports");
-    if (!expect(c, tr, J_ARR, lm_arena_printf(c->ar, "%s.transports", what)))
+    const lm_jval *tr = get(v, "transports");
+    if (!expect(c, tr, LM_J_ARR, lm_arena_printf(c->ar, "%s.transports", what)))
         return false;
     if (tr->n > SCHED_MAX_OPS) {
         perr(c, tr->loc, "%s.transports: more than %d loads", what, SCHED_MAX_OPS);
@@ -625,9 +325,9 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
     }
     pl->nops = tr->n;
     for (int i = 0; i < tr->n; i++) {
-        const jval *o = tr->items[i];
+        const lm_jval *o = tr->items[i];
         const char *w = lm_arena_printf(c->ar, "%s.transports[%d]", what, i);
-        if (!expect(c, o, J_OBJ, w))
+        if (!expect(c, o, LM_J_OBJ, w))
             return false;
         static const char *const oreq[] = {"load", "access", "transport", NULL};
         static const char *const oopt[] = {"along", "sender", NULL};
@@ -661,7 +361,7 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
             return false;
         }
         po->op.along = SCHED_ON_TIME;
-        const jval *al = get(o, "along");
+        const lm_jval *al = get(o, "along");
         if (po->op.transport == SCHED_DRAM || po->op.transport == SCHED_FUSED) {
             if (al || get(o, "sender")) {
                 perr(c, (al ? al : get(o, "sender"))->loc, "%s: a %s transport has no \"along\" or \"sender\"", w,
@@ -674,7 +374,7 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
             perr(c, o->loc, "%s: missing member \"along\" (\"x\", \"y\" or, for mcast, \"xy\")", w);
             return false;
         }
-        if (!expect(c, al, J_STR, lm_arena_printf(c->ar, "%s.along", w)))
+        if (!expect(c, al, LM_J_STR, lm_arena_printf(c->ar, "%s.along", w)))
             return false;
         if (!place_of(al->s, &po->op.along) || po->op.along == SCHED_ON_TIME ||
             (po->op.along == SCHED_ON_XY && po->op.transport != SCHED_MCAST)) {
@@ -682,7 +382,7 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
                  po->op.transport == SCHED_MCAST ? " or \"xy\"" : "", al->s);
             return false;
         }
-        const jval *se = get(o, "sender");
+        const lm_jval *se = get(o, "sender");
         if (po->op.transport == SCHED_FORWARD) {
             if (se) {
                 perr(c, se->loc, "%s: a forward transport has no \"sender\"", w);
@@ -691,7 +391,7 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
             continue;
         }
         if (se) {
-            if (!expect(c, se, J_STR, lm_arena_printf(c->ar, "%s.sender", w)))
+            if (!expect(c, se, LM_J_STR, lm_arena_printf(c->ar, "%s.sender", w)))
                 return false;
             if (strcmp(se->s, "edge") && strcmp(se->s, "interior")) {
                 perr(c, se->loc, "%s.sender: expected \"edge\" or \"interior\", got \"%s\"", w, se->s);
@@ -703,18 +403,18 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
     if (!kv_of(c, get(v, "values"), lm_arena_printf(c->ar, "%s.values", what), &pl->values, &pl->nvalues))
         return false;
     pl->fidelity = ARCH_HIFI2;
-    const jval *fi = get(v, "fidelity");
+    const lm_jval *fi = get(v, "fidelity");
     if (fi) {
-        if (!expect(c, fi, J_STR, lm_arena_printf(c->ar, "%s.fidelity", what)))
+        if (!expect(c, fi, LM_J_STR, lm_arena_printf(c->ar, "%s.fidelity", what)))
             return false;
         if (!arch_fidelity_parse(fi->s, &pl->fidelity)) {
             perr(c, fi->loc, "%s.fidelity: expected LoFi, HiFi2, HiFi3 or HiFi4, got \"%s\"", what, fi->s);
             return false;
         }
     }
-    const jval *fa = get(v, "fp32_acc");
+    const lm_jval *fa = get(v, "fp32_acc");
     if (fa) {
-        if (!expect(c, fa, J_BOOL, lm_arena_printf(c->ar, "%s.fp32_acc", what)))
+        if (!expect(c, fa, LM_J_BOOL, lm_arena_printf(c->ar, "%s.fp32_acc", what)))
             return false;
         pl->fp32_acc = fa->b;
     }
@@ -726,20 +426,11 @@ static bool read_launch(pctx *c, const jval *v, sched_plan_launch *pl, int index
 
 sched_plan *sched_plan_parse(const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d)
 {
-    jparser j = {.file = file, .p = text, .end = text + len, .line_start = text, .line = 1, .ar = ar, .d = d};
-    /* a UTF-8 byte order mark is not part of the text, as for every reader */
-    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
-        j.p = j.line_start = text + 3;
-    jval *root = parse_value(&j);
-    if (root) {
-        skip_ws(&j);
-        if (j.p < j.end)
-            jerr(&j, jloc(&j), "unexpected text after the plan's closing '}'");
-    }
-    if (j.failed || !root)
+    lm_jval *root = lm_json_read(file, text, len, ar, d);
+    if (!root)
         return NULL;
     pctx c = {.file = file, .ar = ar, .d = d};
-    if (!expect(&c, root, J_OBJ, "the plan"))
+    if (!expect(&c, root, LM_J_OBJ, "the plan"))
         return NULL;
     static const char *const req[] = {"format", "version", "kernel_file", "arch", "shape", "launches", NULL};
     /* members `loomc compile --json` adds, skipped here */
@@ -757,9 +448,9 @@ sched_plan *sched_plan_parse(const char *file, const char *text, size_t len, lm_
     int64_t ver;
     if (!int_of(&c, root, "version", "the plan", &ver))
         return NULL;
-    if (ver != 1) {
-        perr(&c, get(root, "version")->loc, "the plan: version %lld is not supported (this loomc reads version 1)",
-             (long long)ver);
+    if (ver != SCHED_PLAN_VERSION) {
+        perr(&c, get(root, "version")->loc, "the plan: version %lld is not supported (this loomc reads version %d)",
+             (long long)ver, SCHED_PLAN_VERSION);
         return NULL;
     }
     sched_plan *p = LM_NEW(ar, sched_plan);
@@ -776,8 +467,8 @@ sched_plan *sched_plan_parse(const char *file, const char *text, size_t len, lm_
     p->predicted_cycles = -1;
     if (get(root, "predicted_cycles") && !int_of(&c, root, "predicted_cycles", "the plan", &p->predicted_cycles))
         return NULL;
-    const jval *ls = get(root, "launches");
-    if (!expect(&c, ls, J_ARR, "launches"))
+    const lm_jval *ls = get(root, "launches");
+    if (!expect(&c, ls, LM_J_ARR, "launches"))
         return NULL;
     if (ls->n < 1 || ls->n > SCHED_MAX_LAUNCHES) {
         perr(&c, ls->loc, "launches: expected 1 to %d launches, got %d", SCHED_MAX_LAUNCHES, ls->n);

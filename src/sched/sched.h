@@ -31,6 +31,7 @@
 #include "analysis/access.h"
 #include "arch/arch.h"
 #include "solve/solve.h"
+#include "util/json.h"
 
 enum {
     SCHED_MAX_BUFS = 64,
@@ -708,12 +709,14 @@ typedef struct sched_plan {
 void sched_plan_from(sched_plan *p, const sched_job *job, const sched_result *r, const char *kernel_file,
                      const char *spec, const sched_plan_kv *shape, int nshape, const sched_plan_kv *consts,
                      int nconsts, lm_arena *ar);
-/* The plan as JSON (stable key order). */
+/* The schema version of plan files this loomc writes and reads. */
+#define SCHED_PLAN_VERSION 1
+/* The plan as a JSON document ("format": "loomc-plan"), members in the
+ * order of docs/scheduler.md; `loomc compile --json` adds its own after
+ * them. The caller owns it (json_decref). */
+json_t *sched_plan_json(const sched_plan *p);
+/* The plan as JSON text. */
 void sched_plan_write(lm_buf *b, const sched_plan *p);
-/* The same with `extra` (pre-rendered `  "key": value` members, comma
- * separated) appended to the top-level object, as `loomc compile --json`
- * prints it. */
-void sched_plan_write_json(lm_buf *b, const sched_plan *p, const char *extra);
 /* Read and validate a plan file; errors are `file:line:col: error: ...`
  * through d. NULL on error. */
 sched_plan *sched_plan_read(const char *path, lm_arena *ar, lm_diag *d);

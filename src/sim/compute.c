@@ -21,7 +21,11 @@
  *           neg/scale, copy and fill as one element-wise pass; a chain
  *           the sum of its steps' cycles (unpack: its input once and the
  *           other operand of each binary step; pack: once)
- *   pack    bytes of the output tiles (in the output CB's format) / pack_bpc
+ *   pack    bytes of the output tiles (in the output CB's format) / pack_bpc;
+ *           a pchain's SFPU steps with pack=1 and its second pack into the
+ *           row sums (sum=) on this thread too
+ *   rowmax  reduce_block_tile_cycles per input tile (plus one element-wise
+ *           pass per row for the previous maximum it is seeded with)
  *   init    op_init_cycles on each of the three threads before the first
  *           chunk of an op whose configuration (op, operation, broadcast,
  *           folding, operand and output formats, chain steps) differs from the op
@@ -90,12 +94,14 @@ int sim_compute_nchunks(sim *s, sim_engine *e, const df_stmt *st)
         int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
         return r <= 0 || c <= 0 ? 0 : (int)lm_cdiv(r * c, cap);
     }
-    case DF_REDUCE: {
+    case DF_REDUCE:
+    case DF_ROWMAX: {
         int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
         return r <= 0 || c <= 0 ? 0 : (int)lm_cdiv(r, cap);
     }
     case DF_MASK:
     case DF_CHAIN:
+    case DF_PCHAIN:
     case DF_TRANSPOSE: {
         int64_t r = evx(s, e, st, st->rows), c = evx(s, e, st, st->cols);
         return r <= 0 || c <= 0 ? 0 : (int)lm_cdiv(r * c, cap);
@@ -115,14 +121,15 @@ static int cb_format(sim *s, sim_engine *e, int cbid)
 {
     if (cbid < 0)
         return -1;
-    const sim_cbs *cb = &s->cores[e->core].cb[cbid];
+    const sim_cbs *cb = &s->cores[e->core].cb[sim_cb_id(e, cbid)];
     return cb->used ? (int)cb->format : -1;
 }
 
 static bool same_step(const df_stmt *a, const df_stmt *b)
 {
     return a->op == b->op && a->sub == b->sub && a->bcast == b->bcast && a->trans_b == b->trans_b &&
-           a->exact == b->exact && a->rev == b->rev && a->fold == b->fold;
+           a->exact == b->exact && a->rev == b->rev && a->fold == b->fold && a->pack_sfpu == b->pack_sfpu &&
+           a->col0 == b->col0 && (a->cb_sum < 0) == (b->cb_sum < 0) && (a->cb_b < 0) == (b->cb_b < 0);
 }
 
 /* Does st run on the configuration op `was` left? The same statement, or
@@ -159,7 +166,7 @@ double sim_compute_init(sim *s, sim_engine *e, const df_stmt *st)
 /* An input page at the front of a CB, checked against what was waited for. */
 static const float *in_page(sim *s, sim_engine *e, const df_stmt *st, int cbid, int64_t idx)
 {
-    sim_cbs *cb = &s->cores[e->core].cb[cbid];
+    sim_cbs *cb = &s->cores[e->core].cb[sim_cb_id(e, cbid)];
     if (!cb->used) {
         sim_fail(s, st, "CB %d is not declared in this core's class", cbid);
         return NULL;
@@ -176,7 +183,7 @@ static const float *in_page(sim *s, sim_engine *e, const df_stmt *st, int cbid, 
 
 static double tbytes(sim *s, sim_engine *e, int cbid)
 {
-    const sim_cbs *cb = &s->cores[e->core].cb[cbid];
+    const sim_cbs *cb = &s->cores[e->core].cb[sim_cb_id(e, cbid)];
     return cb->used ? (double)cb->bytes : (double)s->a->tile_bytes[ARCH_BF16];
 }
 
@@ -224,10 +231,17 @@ static double sfpu_cycles(sim *s, const df_stmt *st)
     }
 }
 
-/* An SFPU function of one tile; dst may be src (Dst works in place). */
-static void sfpu_tile(sim *s, const df_stmt *st, float *dst, const float *pa)
+/* An SFPU function of one tile; dst may be src (Dst works in place). exp
+ * and exp2 take their input times `scale` (a pchain's folded scale; 1
+ * elsewhere). */
+static void sfpu_tile_scaled(sim *s, const df_stmt *st, float *dst, const float *pa, double scale)
 {
     bool exact = st->exact || s->o->exact_exp;
+    float tmp[NUM_TILE_ELEMS];
+    if (scale != 1.0 && (st->sub == DF_EXP || st->sub == DF_EXP2)) {
+        num_tile_scale(tmp, pa, (float)scale);
+        pa = tmp;
+    }
     switch ((df_sfpuop)st->sub) {
     case DF_EXP:
         num_tile_unop(dst, pa, exact ? NUM_EXP : NUM_EXP_APPROX);
@@ -274,6 +288,8 @@ static void sfpu_tile(sim *s, const df_stmt *st, float *dst, const float *pa)
     }
 }
 
+static void sfpu_tile(sim *s, const df_stmt *st, float *dst, const float *pa) { sfpu_tile_scaled(s, st, dst, pa, 1.0); }
+
 /* The affine predicates of a mask op or step, evaluated for this engine. */
 typedef struct maskp {
     int64_t row, col, pr[2], pc[2], pk[2];
@@ -319,6 +335,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
     memset(c, 0, sizeof *c);
     c->s = st;
     c->buf = -1;
+    c->cb_sum = -1;
     double unpack = 0, per_out = tbytes(s, e, st->cb_out) / a->pack_bpc;
     int64_t at = evx(s, e, st, st->at);
     int64_t at_out = evx(s, e, st, st->at_out);
@@ -478,16 +495,25 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         }
         break;
     }
-    case DF_CHAIN: {
+    case DF_CHAIN:
+    case DF_PCHAIN: {
         /* the block is unpacked once into Dst; each step works on the same
            tiles there at its own math cost (a binary step unpacks its other
-           operand, as eltwise's b); one pack at the end */
+           operand, as eltwise's b); one pack at the end. A pchain's SFPU
+           steps run on the pack thread with pack=1 (after math's steps, ahead
+           of its packs), on column 0 only with col0=1 (a quarter of the
+           passes: VectorMode::C's two faces at half-face iterations), and
+           its tiles are packed a second time into the row sums with sum */
         int64_t rows = evx(s, e, st, st->rows), cols = evx(s, e, st, st->cols);
         int64_t t0 = (int64_t)j * cap, t1 = LM_MIN(rows * cols, t0 + cap);
+        bool px = st->op == DF_PCHAIN;
+        double scale = px ? st->scalar : 1.0;
         c->ntiles = (int)(t1 - t0);
         c->pack = c->ntiles * per_out;
+        c->front = px && st->front;
+        c->cb_sum = px ? st->cb_sum : -1;
         unpack = c->ntiles * tbytes(s, e, st->cb) / a->unpack_bpc;
-        double per = 0;
+        double per = 0, per_pack = 0;
         maskp mk[DF_MAX_STEPS];
         int64_t atb[DF_MAX_STEPS];
         for (int k = 0; k < st->nbody && k < DF_MAX_STEPS; k++) {
@@ -498,9 +524,14 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
                 unpack += c->ntiles * tbytes(s, e, sp->cb_b) / a->unpack_bpc;
                 atb[k] = evx(s, e, st, sp->at_b);
                 break;
-            case DF_SFPU:
-                per += sfpu_cycles(s, sp);
+            case DF_SFPU: {
+                double f = sfpu_cycles(s, sp) * (px && st->col0 ? 0.25 : 1.0);
+                if (px && st->pack_sfpu)
+                    per_pack += f;
+                else
+                    per += f;
                 break;
+            }
             case DF_MASK:
                 per += a->eltwise_tile_cycles;
                 mk[k] = mask_of(s, e, sp, st);
@@ -509,12 +540,21 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
                 LM_BUG("bad chain step %d", (int)sp->op);
             }
         }
+        int64_t at_sum = px && st->cb_sum >= 0 ? evx(s, e, st, st->at_sum) : 0;
+        bool sum_acc = px && st->cb_sum >= 0 && evx(s, e, st, st->sum_acc) != 0;
         if (s->failed)
             return 0;
         c->math = c->ntiles * per;
+        c->pack += c->ntiles * per_pack;
+        if (c->cb_sum >= 0)
+            c->pack += c->ntiles * tbytes(s, e, c->cb_sum) / a->pack_bpc;
         c->buf = take_buf(s, e);
         for (int64_t t = t0; t < t1; t++) {
             c->out[t - t0] = (int32_t)(at_out + t);
+            if (c->cb_sum >= 0) {
+                c->sum[t - t0] = (int32_t)(at_sum + t / cols);
+                c->sum_set[t - t0] = !sum_acc && t % cols == 0;
+            }
             const float *pa = in_page(s, e, st, st->cb, at + t);
             const float *pb[DF_MAX_STEPS];
             for (int k = 0; k < st->nbody && k < DF_MAX_STEPS; k++)
@@ -529,7 +569,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
             for (int k = 0; k < st->nbody && k < DF_MAX_STEPS; k++) {
                 const df_stmt *sp = st->body[k];
                 if (sp->op == DF_SFPU) {
-                    sfpu_tile(s, sp, dst, dst);
+                    sfpu_tile_scaled(s, sp, dst, dst, scale);
                 } else if (sp->op == DF_MASK) {
                     mask_tile(&mk[k], sp->scalar, t, cols, dst, dst);
                 } else if (!sp->rev) {
@@ -539,6 +579,46 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
                     num_tile_binop(dst, pb[k], dst, elt_ops[sp->sub], NUM_BCAST_NONE);
                 }
             }
+        }
+        break;
+    }
+    case DF_ROWMAX: {
+        /* the block reduction: every tile of a row goes through the pool at
+           reduce_block_tile_cycles (the previous maximum, with b, copied
+           into Dst first as one element-wise pass); one tile out per row */
+        int64_t rows = evx(s, e, st, st->rows), cols = evx(s, e, st, st->cols);
+        int64_t rs = evx(s, e, st, st->rs), bw = evx(s, e, st, st->bw), bs = evx(s, e, st, st->bs);
+        int64_t at_b = evx(s, e, st, st->at_b);
+        if (s->failed)
+            return 0;
+        rs = rs ? rs : cols;
+        bw = bw ? bw : cols;
+        bs = bs ? bs : bw;
+        bool seed = st->cb_b >= 0;
+        int64_t r0 = (int64_t)j * cap, r1 = LM_MIN(rows, r0 + cap);
+        c->ntiles = (int)(r1 - r0);
+        c->math = c->ntiles * ((double)cols * a->reduce_block_tile_cycles + (seed ? a->eltwise_tile_cycles : 0));
+        c->pack = c->ntiles * per_out;
+        unpack = (double)(c->ntiles * cols) * tbytes(s, e, st->cb) / a->unpack_bpc;
+        if (seed)
+            unpack += c->ntiles * tbytes(s, e, st->cb_b) / a->unpack_bpc;
+        c->buf = take_buf(s, e);
+        for (int64_t r = r0; r < r1; r++) {
+            c->out[r - r0] = (int32_t)(at_out + r);
+            float *dst = c->buf >= 0 ? buf_tile(s, e, c, (int)(r - r0)) : NULL;
+            for (int64_t q = 0; q < cols; q++) {
+                const float *pa = in_page(s, e, st, st->cb, at + r * rs + (q / bw) * bs + q % bw);
+                if (s->failed)
+                    return 0;
+                if (dst)
+                    num_tile_reduce_row(dst, pa, NUM_RED_MAX, q > 0);
+            }
+            const float *pb = seed ? in_page(s, e, st, st->cb_b, at_b + r) : NULL;
+            if (s->failed)
+                return 0;
+            if (dst && pb)
+                for (int i = 0; i < NUM_TILE; i++)
+                    dst[i * NUM_TILE] = fmaxf(dst[i * NUM_TILE], pb[i * NUM_TILE]);
         }
         break;
     }
@@ -579,23 +659,59 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
     return unpack;
 }
 
+/* A pchain's second pack: each tile added into its row's page of the sum
+ * CB (packer L1 accumulation), the first of a row overwriting it. */
+static void pack_sums(sim *s, sim_engine *e, const sim_chunk *c)
+{
+    sim_core *k = &s->cores[e->core];
+    sim_cbs *cb = &k->cb[c->cb_sum];
+    if (!cb->used) {
+        sim_fail(s, c->s, "CB %d is not declared in this core's class", c->cb_sum);
+        return;
+    }
+    for (int i = 0; i < c->ntiles; i++) {
+        if (c->sum[i] < 0 || c->sum[i] >= cb->pages - cb->count) {
+            sim_fail(s, c->s, "'%s' adds its row sums into page %d past the back of CB %d, which has %lld free pages "
+                     "(cb_reserve first)", df_ops[c->s->op].name, c->sum[i], c->cb_sum,
+                     (long long)(cb->pages - cb->count));
+            return;
+        }
+        if (c->buf < 0)
+            continue;
+        float *dst = cb->data + (size_t)((cb->wr + c->sum[i]) % cb->pages) * NUM_TILE_ELEMS;
+        const float *src = k->buf[c->buf] + (size_t)i * NUM_TILE_ELEMS;
+        if (c->sum_set[i])
+            memcpy(dst, src, NUM_TILE_ELEMS * sizeof *dst);
+        else
+            for (int q = 0; q < NUM_TILE_ELEMS; q++)
+                dst[q] += src[q];
+        num_pack_tile(dst, cb->format);
+    }
+}
+
 void sim_compute_pack(sim *s, sim_engine *e, const sim_chunk *c, int cb_out)
 {
     sim_core *k = &s->cores[e->core];
-    sim_cbs *cb = &k->cb[cb_out];
+    sim_cbs *cb = &k->cb[sim_cb_id(e, cb_out)];
     if (!cb->used) {
         sim_fail(s, c->s, "CB %d is not declared in this core's class", cb_out);
         return;
     }
     for (int i = 0; i < c->ntiles; i++) {
-        if (c->out[i] < 0 || c->out[i] >= cb->pages - cb->count) {
+        if (c->front && (c->out[i] < 0 || c->out[i] >= cb->count)) {
+            sim_fail(s, c->s, "'%s' writes page %d in place at the front of CB %d, which has %lld pages there "
+                     "(cb_wait first)", df_ops[c->s->op].name, c->out[i], cb_out, (long long)cb->count);
+            return;
+        }
+        if (!c->front && (c->out[i] < 0 || c->out[i] >= cb->pages - cb->count)) {
             sim_fail(s, c->s, "'%s' writes page %d past the back of CB %d, which has %lld free pages (cb_reserve "
                      "first)", df_ops[c->s->op].name, c->out[i], cb_out, (long long)(cb->pages - cb->count));
             return;
         }
         if (c->buf < 0)
             continue;
-        float *dst = cb->data + (size_t)((cb->wr + c->out[i]) % cb->pages) * NUM_TILE_ELEMS;
+        int64_t base = c->front ? cb->rd : cb->wr;
+        float *dst = cb->data + (size_t)((base + c->out[i]) % cb->pages) * NUM_TILE_ELEMS;
         const float *src = k->buf[c->buf] + (size_t)i * NUM_TILE_ELEMS;
         if (c->acc)
             for (int q = 0; q < NUM_TILE_ELEMS; q++)
@@ -604,6 +720,8 @@ void sim_compute_pack(sim *s, sim_engine *e, const sim_chunk *c, int cb_out)
             memcpy(dst, src, NUM_TILE_ELEMS * sizeof *dst);
         num_pack_tile(dst, cb->format);
     }
+    if (c->cb_sum >= 0)
+        pack_sums(s, e, c);
     if (c->buf >= 0)
         k->buf_used[c->buf] = false;
 }

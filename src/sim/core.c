@@ -116,6 +116,7 @@ static void trace_done(sim *s, sim_engine *e, const df_stmt *st)
 static sim_cbs *get_cb(sim *s, sim_engine *e, int id)
 {
     sim_core *c = core_of(s, e);
+    id = sim_cb_id(e, id);
     if (id < 0 || id >= s->a->num_cbs || !c->cb[id].used) {
         sim_fail(s, cur_stmt(e), "CB %d is not declared in this core's class", id);
         return NULL;
@@ -139,14 +140,14 @@ static int cb_op(sim *s, sim_engine *e, const df_stmt *st)
     case DF_CB_RESERVE:
         if (cb->pages - cb->count < n) {
             cb->waiters |= (uint8_t)(1u << e->kind);
-            return block(s, e, SIM_B_CB_BACK, st->cb, n);
+            return block(s, e, SIM_B_CB_BACK, sim_cb_id(e, st->cb), n);
         }
         unblock(s, e, st);
         return STEP_NEXT;
     case DF_CB_WAIT:
         if (cb->count < n) {
             cb->waiters |= (uint8_t)(1u << e->kind);
-            return block(s, e, SIM_B_CB_FRONT, st->cb, n);
+            return block(s, e, SIM_B_CB_FRONT, sim_cb_id(e, st->cb), n);
         }
         unblock(s, e, st);
         return STEP_NEXT;
@@ -802,6 +803,23 @@ static int compute_op(sim *s, sim_engine *e, const df_stmt *st)
     return STEP_NEXT;
 }
 
+/* cb_swap: from here on this thread's names of the two CBs trade places.
+ * It costs nothing: the kernel swaps two variables. */
+static int swap_op(sim *s, sim_engine *e, const df_stmt *st)
+{
+    if (!e->cbmap) {
+        e->cbmap = LM_NEWN(&s->arena, int32_t, s->a->num_cbs);
+        for (int i = 0; i < s->a->num_cbs; i++)
+            e->cbmap[i] = i;
+    }
+    if (!get_cb(s, e, st->cb) || !get_cb(s, e, st->cb_b))
+        return STEP_WAIT;
+    int32_t t = e->cbmap[st->cb];
+    e->cbmap[st->cb] = e->cbmap[st->cb_b];
+    e->cbmap[st->cb_b] = t;
+    return STEP_NEXT;
+}
+
 /* ---- dispatch ---------------------------------------------------------------- */
 
 static int step_op(sim *s, sim_engine *e, const df_stmt *st)
@@ -854,7 +872,11 @@ static int step_op(sim *s, sim_engine *e, const df_stmt *st)
     case DF_MASK:
     case DF_TRANSPOSE:
     case DF_CHAIN:
+    case DF_PCHAIN:
+    case DF_ROWMAX:
         return compute_op(s, e, st);
+    case DF_CB_SWAP:
+        return swap_op(s, e, st);
     default:
         LM_BUG("unexpected op %d", (int)st->op);
     }

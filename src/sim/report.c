@@ -202,7 +202,6 @@ void sim_result_free(sim_result *r)
 
 /* ---- text and JSON --------------------------------------------------------------- */
 
-/* A JSON string (names come from the program and the description). */
 static const char *check_name(sim_check_status c)
 {
     return c == SIM_CHECK_PASS ? "pass" : c == SIM_CHECK_FAIL ? "fail" : "skipped";
@@ -249,48 +248,102 @@ void sim_print_text(lm_buf *b, const sim_result *r)
                       check_name(r->checks[i].status), r->checks[i].max_abs, r->checks[i].max_rel);
 }
 
-void sim_print_json(lm_buf *b, const sim_result *r)
+static json_t *checks_json(const sim_result *r)
 {
-    lm_buf_puts(b, "{\"simulated\":true,\"program\":");
-    lm_json_str(b, r->program);
-    lm_buf_puts(b, ",\"arch\":");
-    lm_json_str(b, r->arch);
-    lm_buf_printf(b, ",\"timing_only\":%s,", r->timing_only ? "true" : "false");
-    lm_buf_printf(b, "\"cycles\":%.0f,\"seconds\":%.9g,\"tflops\":%.6g,\"flops\":%.6g,", r->cycles, r->seconds,
-                  r->tflops, r->flops);
-    lm_buf_printf(b, "\"events\":%llu,\"rate_updates\":%llu,", (unsigned long long)r->events,
-                  (unsigned long long)r->rate_updates);
-    lm_buf_printf(b, "\"check\":\"%s\",\"max_error\":%.6g,\"max_rel_error\":%.6g,", check_name(r->check),
-                  r->max_error, r->max_rel_error);
-    lm_buf_puts(b, "\"checks\":[");
+    json_t *a = lm_json_arr();
     for (int i = 0; i < r->nchecks; i++) {
-        lm_buf_puts(b, i ? ",{\"tensor\":" : "{\"tensor\":");
-        lm_json_str(b, r->checks[i].tensor);
-        lm_buf_printf(b, ",\"check\":\"%s\",\"max_error\":%.6g,\"max_rel_error\":%.6g}", check_name(r->checks[i].status),
-                      r->checks[i].max_abs, r->checks[i].max_rel);
+        json_t *c = lm_json_obj();
+        lm_json_set(c, "tensor", lm_json_string(r->checks[i].tensor));
+        lm_json_set(c, "check", lm_json_string(check_name(r->checks[i].status)));
+        lm_json_set(c, "max_error", lm_json_sig(r->checks[i].max_abs, 6));
+        lm_json_set(c, "max_rel_error", lm_json_sig(r->checks[i].max_rel, 6));
+        lm_json_push(a, c);
     }
-    lm_buf_puts(b, "],\"engines\":{\"average\":{");
+    return a;
+}
+
+/* Each engine's busy share: on average over the cores, and per core. */
+static json_t *engines_json(const sim_result *r)
+{
+    json_t *e = lm_json_obj(), *avg = lm_json_obj(), *cores = lm_json_arr();
     for (int k = 0; k < SIM_NENGINES; k++)
-        lm_buf_printf(b, "%s\"%s\":%.4f", k ? "," : "", sim_engine_name((sim_engine_kind)k), r->busy_avg[k]);
-    lm_buf_puts(b, "},\"cores\":[");
+        lm_json_set(avg, sim_engine_name((sim_engine_kind)k), lm_json_fixed(r->busy_avg[k], 4));
     for (int i = 0; i < r->ncores; i++) {
-        lm_buf_printf(b, "%s{\"x\":%d,\"y\":%d", i ? "," : "", r->cores[i].x, r->cores[i].y);
+        json_t *c = lm_json_obj();
+        lm_json_set(c, "x", lm_json_int(r->cores[i].x));
+        lm_json_set(c, "y", lm_json_int(r->cores[i].y));
         for (int k = 0; k < SIM_NENGINES; k++)
-            lm_buf_printf(b, ",\"%s\":%.4f", sim_engine_name((sim_engine_kind)k), r->cores[i].busy[k]);
-        lm_buf_puts(b, "}");
+            lm_json_set(c, sim_engine_name((sim_engine_kind)k), lm_json_fixed(r->cores[i].busy[k], 4));
+        lm_json_push(cores, c);
     }
-    lm_buf_puts(b, "]},\"dram_banks\":[");
+    lm_json_set(e, "average", avg);
+    lm_json_set(e, "cores", cores);
+    return e;
+}
+
+static json_t *banks_json(const sim_result *r)
+{
+    json_t *a = lm_json_arr();
     for (int i = 0; i < r->nbanks; i++) {
         const sim_bank_stat *k = &r->banks[i];
-        lm_buf_printf(b, "%s{\"bank\":%d,\"x\":%d,\"y\":%d,\"read_bytes\":%.0f,\"write_bytes\":%.0f,"
-                         "\"read_util\":%.4f,\"write_util\":%.4f}",
-                      i ? "," : "", k->bank, k->x, k->y, k->read_bytes, k->write_bytes, k->read_util, k->write_util);
+        json_t *b = lm_json_obj();
+        lm_json_set(b, "bank", lm_json_int(k->bank));
+        lm_json_set(b, "x", lm_json_int(k->x));
+        lm_json_set(b, "y", lm_json_int(k->y));
+        lm_json_set(b, "read_bytes", lm_json_fixed(k->read_bytes, 0));
+        lm_json_set(b, "write_bytes", lm_json_fixed(k->write_bytes, 0));
+        lm_json_set(b, "read_util", lm_json_fixed(k->read_util, 4));
+        lm_json_set(b, "write_util", lm_json_fixed(k->write_util, 4));
+        lm_json_push(a, b);
     }
-    lm_buf_printf(b, "],\"links_used\":%d,\"links\":[", r->links_used);
+    return a;
+}
+
+static json_t *links_json(const sim_result *r)
+{
+    json_t *a = lm_json_arr();
     for (int i = 0; i < r->nlinks; i++) {
         const sim_link_stat *l = &r->links[i];
-        lm_buf_printf(b, "%s{\"noc\":%d,\"x\":%d,\"y\":%d,\"dir\":\"%c\",\"bytes\":%.0f,\"utilisation\":%.4f}",
-                      i ? "," : "", l->noc, l->x, l->y, l->dir, l->bytes, l->utilisation);
+        json_t *o = lm_json_obj();
+        char dir[2] = {l->dir, 0};
+        lm_json_set(o, "noc", lm_json_int(l->noc));
+        lm_json_set(o, "x", lm_json_int(l->x));
+        lm_json_set(o, "y", lm_json_int(l->y));
+        lm_json_set(o, "dir", lm_json_string(dir));
+        lm_json_set(o, "bytes", lm_json_fixed(l->bytes, 0));
+        lm_json_set(o, "utilisation", lm_json_fixed(l->utilisation, 4));
+        lm_json_push(a, o);
     }
-    lm_buf_puts(b, "]}\n");
+    return a;
+}
+
+json_t *sim_json(const sim_result *r)
+{
+    json_t *d = lm_json_doc("loomc-sim-report", SIM_JSON_VERSION);
+    lm_json_set(d, "simulated", lm_json_bool(true));
+    lm_json_set(d, "program", lm_json_string(r->program));
+    lm_json_set(d, "arch", lm_json_string(r->arch));
+    lm_json_set(d, "timing_only", lm_json_bool(r->timing_only));
+    lm_json_set(d, "cycles", lm_json_fixed(r->cycles, 0));
+    lm_json_set(d, "seconds", lm_json_sig(r->seconds, 9));
+    lm_json_set(d, "tflops", lm_json_sig(r->tflops, 6));
+    lm_json_set(d, "flops", lm_json_sig(r->flops, 6));
+    lm_json_set(d, "events", lm_json_int((int64_t)r->events));
+    lm_json_set(d, "rate_updates", lm_json_int((int64_t)r->rate_updates));
+    lm_json_set(d, "check", lm_json_string(check_name(r->check)));
+    lm_json_set(d, "max_error", lm_json_sig(r->max_error, 6));
+    lm_json_set(d, "max_rel_error", lm_json_sig(r->max_rel_error, 6));
+    lm_json_set(d, "checks", checks_json(r));
+    lm_json_set(d, "engines", engines_json(r));
+    lm_json_set(d, "dram_banks", banks_json(r));
+    lm_json_set(d, "links_used", lm_json_int(r->links_used));
+    lm_json_set(d, "links", links_json(r));
+    return d;
+}
+
+void sim_print_json(lm_buf *b, const sim_result *r)
+{
+    json_t *d = sim_json(r);
+    lm_json_write(b, d);
+    json_decref(d);
 }

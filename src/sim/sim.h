@@ -43,7 +43,9 @@ enum {
 /* A Chrome/Perfetto trace (trace.c) written to a stream the caller owns:
  * one or more runs (the launches of a job), each after the one before in
  * time. sim_trace_end finishes the JSON (the stream stays open) and frees
- * the trace; false when the stream had a write error. */
+ * the trace; false when the stream had a write error. Its "format" is
+ * "loomc-trace", its schema version this: */
+#define SIM_TRACE_VERSION 1
 typedef struct sim_trace sim_trace;
 sim_trace *sim_trace_new(FILE *f, const arch_desc *a);
 bool sim_trace_end(sim_trace *t);
@@ -161,8 +163,12 @@ void sim_result_free(sim_result *r);
 
 /* Human-readable report; every performance figure is labelled simulated. */
 void sim_print_text(lm_buf *b, const sim_result *r);
-/* The same as one JSON object with keys cycles, seconds, tflops, check,
- * max_error, engines, dram_banks, links (and a few more). */
+/* The same as a JSON document ("format": "loomc-sim-report", docs/simulator.md)
+ * with members cycles, seconds, tflops, check, max_error, engines,
+ * dram_banks, links (and a few more); the caller owns it (json_decref). */
+#define SIM_JSON_VERSION 1
+json_t *sim_json(const sim_result *r);
+/* ... and as text. */
 void sim_print_json(lm_buf *b, const sim_result *r);
 
 /* ---- device-profile CSV (profile.c) ----------------------------------

@@ -316,6 +316,10 @@ typedef struct sim_chunk {
     int ntiles;          /* output tiles */
     int32_t out[16];     /* output page offsets from the pack's write pointer */
     bool acc;            /* packer L1 accumulation */
+    bool front;          /* out[] are offsets from the read pointer (pages in place at the front) */
+    int cb_sum;          /* pchain: the CB each tile is also added into (-1: none) */
+    int32_t sum[16];     /* its page offsets from that CB's write pointer */
+    bool sum_set[16];    /* the tile overwrites that page (the first of its row) instead of adding */
     double math, pack;   /* cycles */
     int buf;             /* functional: index of the core's chunk buffer */
     double flops;
@@ -342,6 +346,7 @@ typedef struct sim_engine {
     double busy;
     double t_done;       /* when it finished its kernel */
     int32_t nreads, nwrites; /* outstanding NoC transactions */
+    int32_t *cbmap;      /* compute: the CB each id names after cb_swaps (NULL: itself) */
     sim_chunk cur;       /* compute: the chunk in hand */
     const df_stmt *cfg;  /* compute: the op this thread was last configured for */
     double t_free;       /* when its last busy stretch ended */
@@ -412,6 +417,11 @@ typedef struct sim {
     sim_trace *trace;
     lm_arena arena;
 } sim;
+
+/* The CB that id names on engine e: each compute thread keeps its own
+ * names, as each of the three RISC-Vs keeps its kernel's variables, and
+ * all three swap them at the same point of the kernel. */
+static inline int sim_cb_id(const sim_engine *e, int id) { return e->cbmap && id >= 0 ? e->cbmap[id] : id; }
 
 /* engine.c */
 /* Report an error at a statement and stop the run. */

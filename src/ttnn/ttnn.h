@@ -349,8 +349,25 @@ typedef struct ttnn_sched_opts {
     bool have_fp32_acc;              /* fp32_dest_acc_en given */
     bool fp32_acc;
     bool sdpa_interm_16b;            /* TTNN's bf16 intermediate CBs (sched_schedule.interm_16b) */
+    int sdpa_max_cores_per_head;     /* SDPA decode: max_cores_per_head_batch of a program config (0: none);
+                                        sdpa_k_chunk is decode's k_chunk_size too */
     bool no_fuse;                    /* SDPA decode: never as a fused launch pair (two launches) */
 } ttnn_sched_opts;
+
+/* What TTNN's kernels, written as dataflow programs (ttnn_kernel_program),
+ * need of the job: its tensors' names and sizes as the job lays them out
+ * in DRAM (rows of the leading dimensions and the sequence, the head dim as
+ * columns), the mask, the formats and the softmax scale. */
+typedef struct ttnn_kernel_io {
+    const char *q, *k, *v, *o;   /* tensor names */
+    int64_t B, H, HKV, S, D;     /* prefill: Q, O [B, H, S, D]; decode: Q, O [B, H, D]; K, V [B, HKV, S, D] */
+    bool causal;
+    arch_format fq, fk, fv, fo;
+    double scale;                /* of Q K^T: 1 / sqrt(D), TTNN's default */
+    int grid_x, grid_y;          /* the program grid (compute_with_storage_grid_size) */
+    bool q_fold, o_fold;         /* decode: Q's and O's [B, H, D] rows folded (B x H rows, padded once to
+                                    whole tiles) rather than each batch's H rows padded (tir_tensor.fold_rows) */
+} ttnn_kernel_io;
 
 enum { TTNN_NOTES_MAX = 16 };
 
@@ -369,6 +386,7 @@ typedef struct ttnn_pick {
     ttnn_mm_tuned tuned;       /* MATMUL, TTNN_SCHED_TUNED */
     ttnn_sdpa_config sdpa;     /* SDPA_PREFILL */
     ttnn_decode_config dec;    /* SDPA_DECODE */
+    ttnn_kernel_io io;         /* SDPA_PREFILL, SDPA_DECODE: for ttnn_kernel_program */
     /* approximations that apply to this case (static strings) */
     const char *notes[TTNN_NOTES_MAX];
     int nnotes;
@@ -384,6 +402,24 @@ void ttnn_pick_free(ttnn_pick *r);
 /* `--explain` for a TTNN schedule: TTNN's rules, then where each schedule
  * value came from, then the approximations. */
 void ttnn_pick_explain_print(lm_buf *b, const ttnn_pick *r, sched_kernel *const *k);
+
+/* ---- TTNN's kernels as dataflow programs (ttnn_sdpa_prog.c, ttnn_decode_prog.c)
+ *
+ * TTNN's own SDPA kernels - its reader, compute and writer, as its program
+ * factory builds them for the config in `r` - written directly as a
+ * dataflow program, not lowered from the kernel loomc compiles: the same
+ * simulator times them. The whole job is one program (decode's reduction
+ * included). `fidelity` and `fp32_acc` are the compute config's. NULL with
+ * the reason in why when the case is not covered (docs/baselines.md). The
+ * program is bound (df_bind) and ready for df_validate. */
+struct df_program *ttnn_kernel_program(const ttnn_pick *r, arch_fidelity fidelity, bool fp32_acc, const arch_desc *a,
+                                       char *why, size_t whylen);
+struct df_program *ttnn_sdpa_prefill_program(const ttnn_sdpa_config *cfg, const ttnn_kernel_io *io,
+                                             arch_fidelity fidelity, bool fp32_acc, const arch_desc *a, char *why,
+                                             size_t whylen);
+struct df_program *ttnn_sdpa_decode_program(const ttnn_decode_config *cfg, const ttnn_kernel_io *io,
+                                            arch_fidelity fidelity, bool fp32_acc, const arch_desc *a, char *why,
+                                            size_t whylen);
 
 /* ttnn.matmul's default math fidelity when no compute config is given:
  * HiFi2, or LoFi when both inputs are block-float (bfp8_b/bfp4_b); with

@@ -15,6 +15,7 @@
  */
 #include "ttnn/ttnn.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -578,6 +579,36 @@ static bool attn_find(bctx *c, const sched_kernel *k, int l, attn_roles *r)
     return true;
 }
 
+/* The tensor a launch stores (its one block store). */
+static const char *store_name(const sched_kernel *k)
+{
+    for (int i = 0; i < k->acc->n; i++)
+        if (k->acc->acc[i].is_store && k->acc->acc[i].tensor)
+            return k->acc->acc[i].tensor->name;
+    return "?";
+}
+
+/* What TTNN's kernel program (ttnn_kernel_program) needs of the job. */
+static void kernel_io(bctx *c, const sched_kernel *k, const attn_roles *ar, bool causal, int gx, int gy)
+{
+    ttnn_kernel_io *io = &c->r->io;
+    io->q = k->acc->acc[ar->q].tensor->name;
+    io->k = k->acc->acc[ar->k].tensor->name;
+    io->v = k->acc->acc[ar->v].tensor ? k->acc->acc[ar->v].tensor->name : "?";
+    io->o = store_name(k);
+    io->B = ar->B, io->H = ar->H, io->HKV = ar->HKV, io->S = ar->S, io->D = ar->D;
+    io->causal = causal;
+    io->fq = k->bufs[ar->bq].format;
+    io->fk = k->bufs[ar->bk].format;
+    io->fv = k->bufs[ar->bv].format;
+    io->fo = ARCH_BF16;
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].kind == SCHED_BUF_OUT)
+            io->fo = k->bufs[i].format;
+    io->scale = ar->D > 0 ? 1.0 / sqrt((double)ar->D) : 1.0;
+    io->grid_x = gx, io->grid_y = gy;
+}
+
 static bool sdpa_prefill(bctx *c)
 {
     ttnn_pick *R = c->r;
@@ -643,6 +674,7 @@ static bool sdpa_prefill(bctx *c)
     ttnn_sdpa_config *cfg = &R->sdpa;
     if (!ttnn_sdpa_prefill_default(&in, cfg))
         return fail(R, "TTNN rejects this attention: %s", cfg->why);
+    kernel_io(c, k, &ar, causal, gw, gh);
 
     sched_begin(c, 0, "ttnn");
     sched_schedule *sc = &R->s[0];
@@ -767,9 +799,22 @@ static bool sdpa_decode(bctx *c)
     in.grid_x = c->a->grid_w;
     in.grid_y = c->a->grid_h;
     in.reduce = TTNN_REDUCE_TREE;
+    /* a program config: k_chunk_size and max_cores_per_head_batch */
+    in.k_chunk = c->o->sdpa_k_chunk;
+    in.max_cores_per_head = c->o->sdpa_max_cores_per_head;
     ttnn_decode_config *cfg = &R->dec;
     if (!ttnn_sdpa_decode_default(&in, cfg))
         return fail(R, "TTNN rejects this decode: %s", cfg->why);
+    ar.B = B, ar.H = H, ar.HKV = HKV, ar.S = S, ar.D = D;
+    kernel_io(c, ks, &ar, false, c->a->grid_w, c->a->grid_h);
+    R->io.o = store_name(kc);
+    R->io.q_fold = tq->fold_rows;
+    for (int i = 0; i < kc->nbufs; i++)
+        if (kc->bufs[i].kind == SCHED_BUF_OUT)
+            R->io.fo = kc->bufs[i].format;
+    for (int i = 0; i < kc->acc->n; i++)
+        if (kc->acc->acc[i].is_store && kc->acc->acc[i].tensor)
+            R->io.o_fold = kc->acc->acc[i].tensor->fold_rows;
 
     /* TTNN reduces the workers' partials in L1 over the NoC. Where a head's
        workers are exactly one row of the grid under its linear core order

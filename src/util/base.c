@@ -1,6 +1,6 @@
 /* base.c - arenas, vectors, buffers, files (reading them, finding data
- * beside the program), diagnostics and the JSON string writer shared by
- * every stage (declared in base.h). */
+ * beside the program) and diagnostics shared by every stage (declared in
+ * base.h). */
 #include "util/base.h"
 
 #include <ctype.h>
@@ -36,12 +36,17 @@ void lm_bug_at(const char *file, int line, const char *fmt, ...)
         va_end(ap);
         longjmp(t->env, 1);
     }
-    fflush(stdout);
-    fprintf(stderr, "loomc: internal error (a bug in loomc) at %s:%d: ", file, line);
+    char msg[1024];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nplease report it with the command line and input files\n");
+    fflush(stdout);
+    fprintf(stderr, "loomc: internal error (a bug in loomc) at %s:%d: %s\n", file, line, msg);
+    fprintf(stderr, "please report it with the command line and input files\n");
+    /* cleared first: a bug while it listens exits as above */
+    lm_diag_listener *l = lm_diag_listen_swap(NULL);
+    if (l && l->bug)
+        l->bug(l, file, line, msg);
     exit(2);
 }
 
@@ -298,6 +303,23 @@ char *lm_find_above(const char *file, const char *const *rels, int nrels, bool w
 
 /* ---- diagnostics ----------------------------------------------------- */
 
+/* the calling thread's listener (lm_diag_listen_swap) */
+static _Thread_local lm_diag_listener *listener;
+
+lm_diag_listener *lm_diag_listen_swap(lm_diag_listener *l)
+{
+    lm_diag_listener *old = listener;
+    listener = l;
+    return old;
+}
+
+/* Tell the listener, if any, of a message the user is shown. */
+static void tell(const lm_diag *d, const char *kind, lm_loc loc, const char *msg)
+{
+    if (listener && listener->heard && !d->unheard && !d->sink)
+        listener->heard(listener, kind, loc, msg);
+}
+
 void lm_diag_init(lm_diag *d, FILE *out)
 {
     memset(d, 0, sizeof *d);
@@ -362,15 +384,18 @@ static void report(lm_diag *d, lm_loc loc, const char *kind, const char *fmt, va
         to_sink(d, loc, kind, fmt, ap);
         return;
     }
+    lm_buf msg = {0};
+    lm_buf_vprintf(&msg, fmt, ap);
     if (loc.file && loc.line > 0)
         fprintf(d->out, "%s:%d:%d: %s: ", loc.file, loc.line, loc.col > 0 ? loc.col : 1, kind);
     else if (loc.file)
         fprintf(d->out, "%s: %s: ", loc.file, kind);
     else
         fprintf(d->out, "loomc: %s: ", kind);
-    vfprintf(d->out, fmt, ap);
-    fputc('\n', d->out);
+    fprintf(d->out, "%s\n", lm_buf_str(&msg));
     quote_line(d, loc);
+    tell(d, kind, loc, lm_buf_str(&msg));
+    lm_buf_free(&msg);
 }
 
 void lm_verror(lm_diag *d, lm_loc loc, const char *fmt, va_list ap)
@@ -381,8 +406,10 @@ void lm_verror(lm_diag *d, lm_loc loc, const char *fmt, va_list ap)
     report(d, loc, "error", fmt, ap);
     if (d->nerrors == d->max_errors && d->sink)
         d->sink(d->sink_ctx, "note", (lm_loc){0}, "too many errors; stopping");
-    else if (d->nerrors == d->max_errors)
+    else if (d->nerrors == d->max_errors) {
         fprintf(d->out, "loomc: too many errors; stopping\n");
+        tell(d, "note", (lm_loc){0}, "too many errors; stopping");
+    }
 }
 
 void lm_error(lm_diag *d, lm_loc loc, const char *fmt, ...)
@@ -440,27 +467,6 @@ uint64_t lm_hash_bytes(const void *p, size_t n, uint64_t seed)
     return h;
 }
 
-/* ---- JSON ---------------------------------------------------------------- */
-
-void lm_json_str(lm_buf *b, const char *s)
-{
-    if (!s) {
-        lm_buf_puts(b, "null");
-        return;
-    }
-    lm_buf_putc(b, '"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            lm_buf_printf(b, "\\%c", c);
-        else if (c < 0x20)
-            lm_buf_printf(b, "\\u%04x", c);
-        else
-            lm_buf_putc(b, (char)c);
-    }
-    lm_buf_putc(b, '"');
-}
-
 /* ---- diagnostics captured in memory ------------------------------------ */
 
 static void discard(void *ctx, const char *kind, lm_loc loc, const char *msg)
@@ -474,6 +480,7 @@ void lm_diag_capture_begin(lm_diag_capture *c)
     c->f = open_memstream(&c->text, &c->len);
     lm_diag_init(&c->d, c->f ? c->f : stderr);
     c->d.no_caret = true;
+    c->d.unheard = true;
     /* no memory for the stream: the messages are lost, never printed */
     if (!c->f)
         c->d.sink = discard;

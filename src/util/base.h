@@ -1,6 +1,6 @@
 /* base.h - the few helpers every stage of loomc shares: arenas, growable
  * vectors, string buffers, source locations and diagnostics, checked and
- * Python-semantics integer arithmetic, and JSON strings.
+ * Python-semantics integer arithmetic. JSON is util/json.h.
  *
  * Conventions (see docs/hacking.md):
  *  - Exported names carry a module prefix; this module's is `lm_`.
@@ -159,7 +159,21 @@ typedef struct lm_diag {
     lm_source srcs[8]; /* files whose lines can be quoted */
     int nsrcs;
     bool no_caret;     /* do not quote source lines */
+    bool unheard;      /* kept from the user (lm_diag_capture): no listener hears it */
 } lm_diag;
+
+/* Who hears, on the calling thread, every diagnostic shown to the user
+ * (printed by an lm_diag without a sink, not captured) as data, besides the
+ * text: the command's --json, which prints a failed command's diagnostics
+ * as a document. `bug` hears an internal error (LM_BUG without a trap: the
+ * file and line are loomc's own) just before the process exits 2. */
+typedef struct lm_diag_listener lm_diag_listener;
+struct lm_diag_listener {
+    void (*heard)(lm_diag_listener *l, const char *kind, lm_loc loc, const char *msg);
+    void (*bug)(lm_diag_listener *l, const char *file, int line, const char *msg);
+};
+/* Set the calling thread's listener (NULL: none) and return the one before. */
+lm_diag_listener *lm_diag_listen_swap(lm_diag_listener *l);
 
 void lm_diag_init(lm_diag *d, FILE *out);
 void lm_diag_add_source(lm_diag *d, const char *name, const char *text, size_t len);
@@ -170,12 +184,6 @@ void lm_warning(lm_diag *d, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
 void lm_note(lm_diag *d, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
 /* An error with no location: `loomc: error: msg`. */
 void lm_error_plain(lm_diag *d, const char *fmt, ...) LM_PRINTF(2, 3);
-
-/* ---- JSON ------------------------------------------------------------ */
-
-/* A JSON string literal for s (quotes, backslashes and control characters
- * escaped); NULL is written as null. The one escaper of every JSON output. */
-void lm_json_str(lm_buf *b, const char *s);
 
 /* ---- misc ------------------------------------------------------------ */
 

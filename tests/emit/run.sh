@@ -86,6 +86,9 @@ case_() {
     else
         bad "$name: outputs against the reference interpreter" "$BUILD/$name.check"
     fi
+    # with 16-bit Dst the card (and the emulation) rounds every value written to Dst to bf16;
+    # the simulator keeps fp32 between the ops of a tile, so only the check above applies
+    [ "$dst16" = 1 ] && return
     same=1
     for f in "$d"/data/simulated/*.f32; do
         o="$d/out/$(basename "$f")"
@@ -94,6 +97,13 @@ case_() {
     done
     if [ $same -eq 1 ]; then ok "$name: outputs bit for bit the simulator's"; else bad "$name: outputs differ from the simulator's"; fi
 }
+# the same for a program whose compute ops round in 16-bit Dst between them
+case16() {
+    dst16=1
+    case_ "$@"
+    dst16=0
+}
+dst16=0
 
 MM=kernels/matmul.py
 for arch in wormhole_n150 blackhole_p150; do
@@ -113,6 +123,16 @@ for arch in wormhole_n150 blackhole_p150; do
     case_ "splitk_$arch" $arch tests/kernels/splitk_sum.py --kernel shifted --shape M=256,K=1024
     # sigmoid and sqrt on the SFPU (a gated activation), edges not multiples of 32
     case_ "swiglu_$arch" $arch tests/expect/run/sfpu/swiglu.py --shape M=90,N=70
+    # split K with the partial sums passed to a reducer core as elements (a fused pair)
+    case_ "splitk_fused_$arch" $arch tests/kernels/splitk_sum.py --kernel splitk_sum --shape M=256,K=1024
+    # flash attention: running maximum and sums in CB pairs that swap names each trip
+    case16 "fa_$arch" $arch kernels/flash_attention.py --shape B=1,H=2,S=256,D=64
+    case16 "fa_causal_$arch" $arch kernels/flash_attention.py --shape B=1,H=2,S=192,D=64 --const CAUSAL=1
+    case_ "fa_ttnn_fp32_$arch" $arch kernels/flash_attention.py --shape B=1,H=2,S=256,D=64 --const CAUSAL=1 \
+        --schedule ttnn --sdpa-config fp32_acc=1
+    # flash decode: split and combine as two launches, and as one fused program
+    case16 "decode_two_$arch" $arch kernels/flash_decode.py --shape B=2,H=8,HKV=2,S=256,D=64 --no-fuse
+    case_ "decode_fused_$arch" $arch kernels/flash_decode.py --shape B=2,H=8,HKV=2,S=256,D=64
 done
 
 # dataflow programs as written (loomc sim --emit): every compute op besides matmul, with fp32
@@ -149,6 +169,10 @@ sed 's/^class main x0=0 y0=0 x1=0 y1=0 {/class main x0=0 y0=0 x1=0 y1=0 fp32_acc
 for arch in wormhole_n150 blackhole_p150; do
     dfcase "ops_$arch" $arch tests/emit/compute_ops.df
     dfcase "softmax_$arch" $arch "$BUILD/softmax_fp32.df"
+    # a running value in two CBs whose names trade places (cb_swap)
+    dfcase "swap_$arch" $arch tests/sim/running_max.df
+    # element moves into another core's reserved pages (send_elems)
+    dfcase "send_elems_$arch" $arch tests/emit/send_elems.df
 done
 
 # the emitted sources of one small case, against the golden copy
@@ -216,26 +240,6 @@ if "$LOOMC" run $MM --arch wormhole_n150 --shape M=256,N=256,K=256 --check --out
     bad "check: a wrong output value passed --outputs-from" "$BUILD/wrong.check"
 else
     ok "check: a wrong output value fails --outputs-from"
-fi
-
-# a CB plan that relies on the simulator's wrapping rings is refused, not emitted wrong
-if "$LOOMC" emit kernels/flash_attention.py --arch wormhole_n150 --shape B=1,H=2,S=256,D=64 --const CAUSAL=0 \
-    -o "$BUILD/fa" >"$BUILD/fa.err" 2>&1; then
-    bad "refusal: flash attention's wrapping CB was emitted"
-elif grep -q "error: CB 6 of class 'cores_0_0' moves in steps of 1 and 2 pages" "$BUILD/fa.err"; then
-    ok "refusal: a CB that needs a wrapping ring is named"
-else
-    bad "refusal: wrapping CB message" "$BUILD/fa.err"
-fi
-
-# constructs without a translation are refused by name
-if "$LOOMC" sim tests/expect/emit/send_elems.df --arch wormhole_n150 --emit "$BUILD/se" >"$BUILD/se.err" 2>&1; then
-    bad "refusal: send_elems was emitted"
-elif grep -q "error: no TT-Metalium translation of the dataflow op 'send_elems' yet" "$BUILD/se.err" &&
-    [ ! -e "$BUILD/se" ]; then
-    ok "refusal: the dataflow op is named and nothing is written"
-else
-    bad "refusal: message" "$BUILD/se.err"
 fi
 
 echo "emit: $pass passed, $fail failed"

@@ -497,7 +497,7 @@ static void syntax_errors(void **state)
     assert_error(t, "t.df:9:9: error: 'cx' is reserved and cannot name a loop variable");
     free(t);
     t = with_kernel("reader", "    cb_wait cb=0 n=1 {\n    }");
-    assert_error(t, "unexpected '{': only 'for' and 'chain' open a block in a kernel");
+    assert_error(t, "unexpected '{': only 'for', 'chain' and 'pchain' open a block in a kernel");
     free(t);
     assert_error("program t\nclass c x0=0 y0=0 x1=0 y1=0 {\n  reader {\n", "t.df:3:10: error: '{' of this kernel is never closed");
     assert_error("program t\n}\n", "t.df:2:1: error: unmatched '}'");

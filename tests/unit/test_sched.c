@@ -834,8 +834,8 @@ static void plan_errors_have_positions(void **state)
     static const struct {
         const char *text, *want;
     } cases[] = {
-        {"{\"format\": \"loomc-plan\",\n  \"version\": 1,,\n}", "plan.json:2:16: error: expected a member name"},
-        {"{\"format\": \"loomc-plan\"", "plan.json:1:24: error: expected ',' or '}'"},
+        {"{\"format\": \"loomc-plan\",\n  \"version\": 1,,\n}", "plan.json:2:16: error: invalid JSON: string or '}' expected near ','"},
+        {"{\"format\": \"loomc-plan\"", "plan.json:1:24: error: invalid JSON: '}' expected near end of file"},
         {"{\"format\": \"other\", \"version\": 1, \"kernel_file\": \"k.py\", \"arch\": \"a\", \"shape\": {}, "
          "\"launches\": []}",
          "plan.json:1:12: error: the plan: format is \"other\""},

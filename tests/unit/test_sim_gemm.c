@@ -1,12 +1,13 @@
 /* test_sim_gemm.c - end to end on a real description: the 4x4 multicast
  * GEMM of tests/sim/mcast_gemm.df on wormhole_n150 (arch/), checked
- * against the fp64 reference; its trace must be valid JSON with the
- * expected tracks; runs must be deterministic, and timing-only mode must
+ * against the fp64 reference; its trace and report must be JSON (read back
+ * with jansson) with the expected tracks and members; runs must be deterministic, and timing-only mode must
  * give the same cycles as functional mode (timing never depends on values).
  *
  * The tests run from the repository root (tests/run.sh does), where the
  * program and arch/ are.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,113 +20,26 @@
 #include <cmocka.h>
 
 #include "sim/sim_int.h"
+#include "util/json.h"
 
-/* ---- a small JSON validator (syntax only) --------------------------------- */
+/* ---- JSON, read back with jansson --------------------------------------- */
 
-typedef struct jp {
-    const char *s;
-    int depth;
-} jp;
-
-static void jws(jp *p)
+/* text as one JSON document whose "format" is `format`, or NULL. */
+static json_t *json_doc(const char *text, const char *format)
 {
-    while (*p->s == ' ' || *p->s == '\n' || *p->s == '\r' || *p->s == '\t')
-        p->s++;
-}
-
-static bool jvalue(jp *p);
-
-static bool jstring(jp *p)
-{
-    if (*p->s != '"')
-        return false;
-    for (p->s++; *p->s != '"'; p->s++) {
-        if ((unsigned char)*p->s < 0x20)
-            return false;
-        if (*p->s == '\\') {
-            p->s++;
-            if (!strchr("\"\\/bfnrtu", *p->s))
-                return false;
-        }
+    json_error_t e;
+    json_t *v = json_loads(text, 0, &e);
+    if (!v) {
+        print_error("not JSON: %s at %d:%d\n", e.text, e.line, e.column);
+        return NULL;
     }
-    p->s++;
-    return true;
-}
-
-static bool jnumber(jp *p)
-{
-    const char *start = p->s;
-    if (*p->s == '-')
-        p->s++;
-    if (*p->s < '0' || *p->s > '9')
-        return false;
-    while ((*p->s >= '0' && *p->s <= '9') || *p->s == '.' || *p->s == 'e' || *p->s == 'E' || *p->s == '+' ||
-           *p->s == '-')
-        p->s++;
-    char *end;
-    strtod(start, &end);
-    return end == p->s;
-}
-
-static bool jlist(jp *p, char close, bool object)
-{
-    p->s++;
-    jws(p);
-    if (*p->s == close) {
-        p->s++;
-        return true;
+    const char *f = json_string_value(json_object_get(v, "format"));
+    if (!f || strcmp(f, format)) {
+        print_error("format is %s, expected %s\n", f ? f : "(none)", format);
+        json_decref(v);
+        return NULL;
     }
-    for (;;) {
-        jws(p);
-        if (object) {
-            if (!jstring(p))
-                return false;
-            jws(p);
-            if (*p->s++ != ':')
-                return false;
-        }
-        if (!jvalue(p))
-            return false;
-        jws(p);
-        if (*p->s == ',') {
-            p->s++;
-            continue;
-        }
-        if (*p->s++ != close)
-            return false;
-        return true;
-    }
-}
-
-static bool jvalue(jp *p)
-{
-    jws(p);
-    if (++p->depth > 64)
-        return false;
-    bool ok;
-    if (*p->s == '{')
-        ok = jlist(p, '}', true);
-    else if (*p->s == '[')
-        ok = jlist(p, ']', false);
-    else if (*p->s == '"')
-        ok = jstring(p);
-    else if (!strncmp(p->s, "true", 4) || !strncmp(p->s, "null", 4))
-        ok = (p->s += 4, true);
-    else if (!strncmp(p->s, "false", 5))
-        ok = (p->s += 5, true);
-    else
-        ok = jnumber(p);
-    p->depth--;
-    return ok;
-}
-
-static bool json_valid(const char *s)
-{
-    jp p = {s, 0};
-    if (!jvalue(&p))
-        return false;
-    jws(&p);
-    return *p.s == 0;
+    return v;
 }
 
 /* ---- helpers ------------------------------------------------------------------ */
@@ -194,8 +108,11 @@ static void test_mcast_gemm_numerics_and_trace(void **st)
     assert_true(r->flops == 16.0 * 16 * 16 * 2 * 32 * 32 * 32);
     assert_true(r->cycles > 0 && r->tflops > 0);
     char *trace = slurp(path);
-    assert_true(json_valid(trace));
-    assert_non_null(strstr(trace, "\"traceEvents\""));
+    json_t *doc = json_doc(trace, "loomc-trace");
+    assert_non_null(doc);
+    assert_int_equal(json_integer_value(json_object_get(doc, "version")), SIM_TRACE_VERSION);
+    assert_true(json_array_size(json_object_get(doc, "traceEvents")) > 100);
+    json_decref(doc);
     assert_non_null(strstr(trace, "\"name\":\"core (0,0) corner\""));
     assert_non_null(strstr(trace, "\"args\":{\"name\":\"math\"}"));
     assert_non_null(strstr(trace, "\"ph\":\"X\",\"pid\":1,\"tid\":3,\"name\":\"matmul\""));
@@ -251,11 +168,16 @@ static void test_json_report(void **st)
     assert_non_null(r);
     lm_buf b = {0};
     sim_print_json(&b, r);
-    assert_true(json_valid(lm_buf_str(&b)));
-    static const char *keys[] = {"\"cycles\":", "\"seconds\":", "\"tflops\":", "\"check\":\"pass\"", "\"max_error\":",
-                                 "\"engines\":", "\"dram_banks\":", "\"links\":"};
+    json_t *doc = json_doc(lm_buf_str(&b), "loomc-sim-report");
+    assert_non_null(doc);
+    assert_int_equal(json_integer_value(json_object_get(doc, "version")), SIM_JSON_VERSION);
+    static const char *keys[] = {"cycles", "seconds", "tflops", "check", "max_error", "engines", "dram_banks", "links"};
     for (size_t i = 0; i < LM_COUNT(keys); i++)
-        assert_non_null(strstr(lm_buf_str(&b), keys[i]));
+        assert_non_null(json_object_get(doc, keys[i]));
+    assert_string_equal(json_string_value(json_object_get(doc, "check")), "pass");
+    /* cycles are whole, rounded as printf rounds (to even) */
+    assert_true(json_number_value(json_object_get(doc, "cycles")) == nearbyint(r->cycles));
+    json_decref(doc);
     b.len = 0;
     sim_print_text(&b, r);
     assert_non_null(strstr(lm_buf_str(&b), "simulated cycles"));

@@ -378,4 +378,12 @@ inline void reduce_rows(uint32_t a, uint32_t out, int32_t rows, int32_t cols, in
     }
 }
 
+// A running value's current and next CB trade names at the end of a loop trip: the
+// kernel's later ops read the new value where they read the old one.
+inline void swap_cbs(uint32_t &a, uint32_t &b) {
+    uint32_t t = a;
+    a = b;
+    b = t;
+}
+
 }  // namespace loomc

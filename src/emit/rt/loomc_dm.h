@@ -138,6 +138,29 @@ inline void send_pages(const Grid &g, uint32_t cb, uint32_t page_bytes, int32_t 
                     static_cast<uint32_t>(n) * page_bytes);
 }
 
+// Elements (er + i, ec + j) of the front tile block of `cb` (from page `at`, bw tiles wide)
+// to core (x, y): into the block of CB `dcb` there, from its write pointer + dst_at (dbw
+// tiles wide), at its elements (der + i, dec + j); both CBs hold tiles of `page` bytes. The
+// destination's write pointer is this core's own for dcb: the CB exists here too, never
+// reserved, so it sits where the receiver's does until the receiver pushes what it was
+// sent. One NoC write per run of a face row.
+inline void send_elems(const Grid &g, uint32_t cb, uint32_t page, int32_t at, int32_t er, int32_t ec, int32_t bw,
+                       int32_t rows, int32_t cols, int32_t x, int32_t y, uint32_t dcb, int32_t dst_at, int32_t der,
+                       int32_t dec, int32_t dbw, uint32_t esize) {
+    uint32_t src0 = get_read_ptr(cb) + static_cast<uint32_t>(at) * page;
+    uint32_t dst0 = get_write_ptr(dcb) + static_cast<uint32_t>(dst_at) * page;
+    for (int32_t i = 0; i < rows; i++) {
+        int32_t sr = er + i, dr = der + i;
+        for (int32_t j = 0; j < cols;) {
+            int32_t sc = ec + j, dc = dec + j, n = run_length(cols - j, sc, dc);
+            uint32_t src = src0 + static_cast<uint32_t>((sr / 32) * bw + sc / 32) * page + elem_offset(sr % 32, sc % 32, esize);
+            uint32_t dst = dst0 + static_cast<uint32_t>((dr / 32) * dbw + dc / 32) * page + elem_offset(dr % 32, dc % 32, esize);
+            noc_async_write(src, core_addr(g, x, y, dst), static_cast<uint32_t>(n) * esize);
+            j += n;
+        }
+    }
+}
+
 // The same to every core of a rectangle; this core is written too only with loopback.
 inline void mcast_pages(const Grid &g, int32_t cx, int32_t cy, uint32_t cb, uint32_t page_bytes, int32_t at, int32_t n,
                         int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_t dst_at, bool loopback) {

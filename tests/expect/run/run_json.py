@@ -1,9 +1,12 @@
 # The JSON report: cycles, seconds, TFLOP/s, the check and the schedule.
 # RUN: loomc run %s --arch wormhole_n150 --shape M=64,N=64,K=64 --check --json
 # EXIT: 0
-# STDOUT: "simulated":true
-# STDOUT: "check":"pass"
-# STDOUT: "schedule":{"origin":"loomc"
+# STDOUT: "format": "loomc-run-report",
+# STDOUT: "version": 1,
+# STDOUT: "simulated": true
+# STDOUT: "check": "pass"
+# STDOUT: "schedule": {
+# STDOUT: "origin": "loomc"
 import triton
 import triton.language as tl
 import loomc

@@ -330,12 +330,12 @@ static bool derive_compute(yaml_document_t *doc, double f, const char **why, lm_
         "performance.compute.reduce_tile_cycles",       "performance.compute.sfpu_exp_tile_cycles",
         "performance.compute.sfpu_exp_exact_tile_cycles", "performance.compute.sfpu_recip_tile_cycles",
         "performance.compute.sfpu_sqrt_tile_cycles",    "performance.compute.sfpu_rsqrt_tile_cycles",
-        "performance.compute.sfpu_sigmoid_tile_cycles",
+        "performance.compute.sfpu_sigmoid_tile_cycles", "performance.compute.reduce_block_tile_cycles",
     };
     bool ok = yscale(doc, "structure.fpu.flops_per_cycle", f, true, false, why, ar) &&
               yscale(doc, "performance.compute.unpack_bytes_per_cycle", f, false, false, why, ar) &&
               yscale(doc, "performance.compute.pack_bytes_per_cycle", f, false, false, why, ar);
-    for (size_t i = 0; i < LM_COUNT(per_tile) && ok; i++)
+    for (size_t i = 0; i < LM_COUNT(per_tile) && ok; i++) /* from the tenth on: optional keys */
         ok = yscale(doc, per_tile[i], 1.0 / f, false, i >= 10, why, ar);
     return ok;
 }

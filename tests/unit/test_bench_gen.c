@@ -281,6 +281,7 @@ static void same_elsewhere(const arch_desc *base, const arch_desc *der)
     x.eltwise_tile_cycles = base->eltwise_tile_cycles;
     x.bcast_tile_cycles = base->bcast_tile_cycles;
     x.reduce_tile_cycles = base->reduce_tile_cycles;
+    x.reduce_block_tile_cycles = base->reduce_block_tile_cycles;
     x.sfpu_exp_tile_cycles = base->sfpu_exp_tile_cycles;
     x.sfpu_exp_exact_tile_cycles = base->sfpu_exp_exact_tile_cycles;
     x.sfpu_recip_tile_cycles = base->sfpu_recip_tile_cycles;
@@ -322,6 +323,7 @@ static void derived_descriptions(void **state)
     assert_true(near(a->sfpu_exp_tile_cycles, wh->sfpu_exp_tile_cycles / 2));
     assert_true(near(a->sfpu_sigmoid_tile_cycles, wh->sfpu_sigmoid_tile_cycles / 2));
     assert_true(near(a->reduce_tile_cycles, wh->reduce_tile_cycles / 2));
+    assert_true(near(a->reduce_block_tile_cycles, wh->reduce_block_tile_cycles / 2));
     assert_true(near(a->unpack_bpc, 2 * wh->unpack_bpc));
     assert_true(near(a->pack_bpc, 2 * wh->pack_bpc));
     assert_true(near(a->dram_bank_read_bpc, wh->dram_bank_read_bpc / 2));

@@ -59,8 +59,8 @@ namespace loomc::schedule {
 //     fp32  the index tiles of masks (card) 8192 B
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
-//   BLOCK_N                = 64      (32: +2252 cycles)
-//   grid.x                 = 2       (1: +5041 cycles; 3 breaks 'grid.x <= programs along x')
+//   BLOCK_N                = 64      (32: +1953 cycles)
+//   grid.x                 = 2       (1: +4980 cycles; 3 breaks 'grid.x <= programs along x')
 //   grid.y                 = 1       (2 breaks 'grid.y <= programs along y')
 //   depth.q                = 1       (2: +0 cycles)
 //   depth.k                = 1       (2: +0 cycles)
@@ -81,28 +81,30 @@ namespace loomc::schedule {
 //   loop start_n (line 48):
 //     read k                                   786
 //     read v (writer, NoC 1)                   786
-//       unpack                                   2440
+//       unpack                                   2770
 //       math                                     1704
-//       pack                                     1800
-//     compute                                  2708
+//       pack                                     2130
+//     compute                                  3038
+//       all iterations, the loads run ahead      3038
 //     iterations                               1
-//     all iterations                           3494
-//     stages: reader 786, compute 2708, writer 786: compute-bound
+//     all iterations                           3824
+//     stages: reader 786, compute 3038, writer 786: compute-bound
 //   program:
 //     read q                                   408
 //     write o                                  421
-//       unpack                                   332
+//       unpack                                   362
 //       math                                     660
-//       pack                                     236
-//     compute                                  4266
+//       pack                                     266
+//     compute                                  4626
 //     programs per core                        1
-//     all programs of the busiest core         5095
-//     stages: reader 408, compute 4266, writer 421: compute-bound
-//   launch: kernel launch 1000 + busiest core 5095 = 6095; DRAM bandwidth bound 1000 + 64
-//   total 6095: the per-core path dominates
+//     all programs of the busiest core         5455
+//     stages: reader 408, compute 4626, writer 421: compute-bound
+//   launch: kernel launch 1000 + busiest core 5455 = 6455; DRAM bandwidth bound 1000 + 64
+//   total 6455: the per-core path dominates
 // runner-up:
 //   attention_fwd: start_m->x bh->y; q: dram; k: mcast along x (edge sender); v: mcast along x (interior sender)
 //     BLOCK_M=32 BLOCK_N=64 grid.x=2 grid.y=1 depth.q=1 depth.k=1 depth.v=1 depth.o=1 sub.h=1 sub.w=1
-//   predicted 6095 cycles, a tie; it loses on engine busy cycles (5332 vs 5095)
+//   predicted 6455 cycles, a tie; it loses on engine busy cycles (5692 vs 5455)
+//   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 2 mappings other than the chosen one are that close (--top K lists the K best schedules)
 //   where the two differ (chosen -> runner-up, cycles):
 //     loop start_n (line 48), read v (writer, NoC 1)       786 -> 1023

@@ -128,45 +128,47 @@ namespace loomc::schedule {
 //   loop n (line 51):
 //     read k                                   408
 //     read v                                   408
-//       unpack                                   2190
+//       unpack                                   2550
 //       math                                     1434
-//       pack                                     1710
-//     compute                                  2458
+//       pack                                     2070
+//     compute                                  2818
+//       all iterations, the loads run ahead      2818
 //     iterations                               1
-//     all iterations                           2866
-//     stages: reader 816, compute 2458, writer 0: compute-bound
+//     all iterations                           3226
+//     stages: reader 816, compute 2818, writer 0: compute-bound
 //   program:
 //     read q                                   1687
 //     send part to the reducer                 1073
 //     send lse to the reducer                  1073
-//       unpack                                   696
+//       unpack                                   786
 //       math                                     931
-//       pack                                     568
-//     compute                                  3967
+//       pack                                     658
+//     compute                                  4360
 //     programs per core                        1
-//     all programs of the busiest core         7800
-//     stages: reader 1687, compute 3967, writer 2146: compute-bound
-//   launch: kernel launch 1000 + busiest core 7800 = 8800; DRAM bandwidth bound 1000 + 131
-//   total 8800: the per-core path dominates
+//     all programs of the busiest core         8193
+//     stages: reader 1687, compute 4360, writer 2146: compute-bound
+//   launch: kernel launch 1000 + busiest core 8193 = 9193; DRAM bandwidth bound 1000 + 131
+//   total 9193: the per-core path dominates
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
 //     receive lse from the producers           530
 //     receive part from the producers          530
 //     write o                                  421
-//       unpack                                   868
+//       unpack                                   1018
 //       math                                     845
-//       pack                                     772
-//     compute                                  1057
+//       pack                                     922
+//     compute                                  1204
 //     programs per core                        1
-//     all programs of the busiest core         2197
-//     stages: reader 1060, compute 1057, writer 421: reader-bound
-//   fused into decode_split's program (no launch of its own): busiest reducer core 2197; DRAM bandwidth bound 65
-//   total 2197: the per-core path dominates
+//     all programs of the busiest core         2287
+//     stages: reader 1060, compute 1204, writer 421: compute-bound
+//   fused into decode_split's program (no launch of its own): busiest reducer core 2287; DRAM bandwidth bound 65
+//   total 2287: the per-core path dominates
 // runner-up:
 //   decode_split: kv->y split->x; q: mcast along x (interior sender); k: dram; v: dram; part, lse: fused, over the NoC to the reducer cores of each group (its first along x)
 //   decode_combine: kv->y row->time; lse: fused from the producers of its group; part: fused from the producers of its group (fused: on the reducer cores)
 //     BLOCK_N=32 NUM_SPLITS=8 decode_split.grid.x=8 decode_split.grid.y=1 decode_split.depth.q=1 decode_split.depth.k=1 decode_split.depth.v=1 decode_split.depth.part=1 decode_split.depth.lse=1 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.depth.o=1
-//   predicted 11060 cycles: 63 more (+0.6%)
+//   predicted 11543 cycles: 63 more (+0.5%)
+//   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 4 mappings other than the chosen one are that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
 //     decode_split: program, read q                        1687 -> 1750
-//     decode_split: all programs of the busiest core       7800 -> 7863
+//     decode_split: all programs of the busiest core       8193 -> 8256

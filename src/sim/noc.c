@@ -264,7 +264,7 @@ void sim_net_init(sim_net *n, const arch_desc *a, sim_queue *q, int nowners)
     n->mark = lm_xcalloc((size_t)nn, sizeof *n->mark);
     for (int32_t r = 0; r < n->nres; r++) {
         sim_res *R = &n->res[r];
-        R->hpos = R->apos = -1;
+        R->apos = -1;
         R->bank = -1;
         if (r < n->niu_out0) {
             int i = r - n->link0;

@@ -32,7 +32,7 @@
 
 /* The heap holds the shared resources of K (two or more channel entries),
  * keyed on their level: capacity left divided by the channels still
- * unfrozen on them, as it was when last sifted. A resource only one channel
+ * unfrozen on them, as it was when last sifted (the key sits in the slot). A resource only one channel
  * crosses just caps that channel, so it enters as the channel's private cap
  * instead (the channel is an entry keyed on the smallest such cap, which
  * never changes): that keeps the heap to the contended resources. Freezing
@@ -41,48 +41,34 @@
  * so keys only grow and are updated lazily: a resource that reaches the top
  * with a stale key is sifted down again, one left with no unfrozen channel
  * is dropped when it surfaces. Each freeze is then O(1) per resource. */
-static inline double wkey(const sim_net *n, int32_t x)
+static inline bool wless(sim_wslot a, sim_wslot b)
 {
-    return x >= 0 ? n->res[x].wkey : n->ch[-x - 1].pcap;
-}
-
-static inline bool wless(const sim_net *n, int32_t a, int32_t b)
-{
-    double ka = wkey(n, a), kb = wkey(n, b);
-    return ka < kb || (ka == kb && a < b);
-}
-
-static inline void wplace(sim_net *n, int32_t pos, int32_t x)
-{
-    n->wheap[pos] = x;
-    if (x >= 0)
-        n->res[x].hpos = pos;
+    return a.key < b.key || (a.key == b.key && a.x < b.x);
 }
 
 static void wdown(sim_net *n, int32_t pos)
 {
-    int32_t x = n->wheap[pos];
+    sim_wslot *h = n->wheap;
+    sim_wslot x = h[pos];
     for (;;) {
         int32_t c = 2 * pos + 1;
         if (c >= n->nwheap)
             break;
-        if (c + 1 < n->nwheap && wless(n, n->wheap[c + 1], n->wheap[c]))
+        if (c + 1 < n->nwheap && wless(h[c + 1], h[c]))
             c++;
-        if (!wless(n, n->wheap[c], x))
+        if (!wless(h[c], x))
             break;
-        wplace(n, pos, n->wheap[c]);
+        h[pos] = h[c];
         pos = c;
     }
-    wplace(n, pos, x);
+    h[pos] = x;
 }
 
 static void wpop(sim_net *n)
 {
-    if (n->wheap[0] >= 0)
-        n->res[n->wheap[0]].hpos = -1;
-    int32_t last = n->wheap[--n->nwheap];
+    sim_wslot last = n->wheap[--n->nwheap];
     if (n->nwheap > 0) {
-        wplace(n, 0, last);
+        n->wheap[0] = last;
         wdown(n, 0);
     }
 }
@@ -191,13 +177,20 @@ static void fill_start(sim_net *n)
     for (int32_t i = 0; i < n->nkres; i++) {
         sim_res *R = &n->res[n->kres[i]];
         R->unfrozen = 0;
-        R->hpos = -1;
         R->bnew = false;
     }
     for (int32_t i = 0; i < n->nkch; i++) {
-        const sim_chan *C = &n->ch[n->kch[i]];
-        for (int k = 0; k < C->nres; k++)
-            n->res[C->res[k]].unfrozen++;
+        int32_t c = n->kch[i];
+        const sim_chan *C = &n->ch[c];
+        double pcap = -1; /* its key in the heap */
+        for (int k = 0; k < C->nres; k++) {
+            sim_res *R = &n->res[C->res[k]];
+            R->unfrozen++;
+            if (R->nfl == 1 && (pcap < 0 || R->cap < pcap))
+                pcap = R->cap;
+        }
+        if (pcap >= 0)
+            n->wheap[n->nwheap++] = (sim_wslot){pcap, -c - 1};
     }
     for (int32_t i = 0; i < n->nkres; i++) {
         int32_t r = n->kres[i];
@@ -210,29 +203,11 @@ static void fill_start(sim_net *n)
                 if (C->kgen != n->kgen)
                     R->rem -= C->rate;
             }
-        if (R->nfl >= 2) {
-            R->wkey = R->rem / R->unfrozen;
-            n->wheap[n->nwheap++] = r;
-        }
-    }
-    for (int32_t i = 0; i < n->nkch; i++) {
-        int32_t c = n->kch[i];
-        sim_chan *C = &n->ch[c];
-        double pcap = -1;
-        for (int k = 0; k < C->nres; k++) {
-            const sim_res *R = &n->res[C->res[k]];
-            if (R->nfl == 1 && (pcap < 0 || R->cap < pcap))
-                pcap = R->cap;
-        }
-        C->pcap = pcap; /* its key in the heap */
-        if (pcap >= 0)
-            n->wheap[n->nwheap++] = -c - 1;
+        if (R->nfl >= 2)
+            n->wheap[n->nwheap++] = (sim_wslot){R->rem / R->unfrozen, r};
     }
     for (int32_t i = n->nwheap / 2 - 1; i >= 0; i--)
         wdown(n, i);
-    for (int32_t i = 0; i < n->nwheap; i++)
-        if (n->wheap[i] >= 0)
-            n->res[n->wheap[i]].hpos = i;
 }
 
 /* One pass over K: every channel of K gets its rate in newrate. Returns -1,
@@ -243,12 +218,13 @@ static int32_t fill(sim_net *n)
     fill_start(n);
     n->nfrozen = 0;
     while (n->nwheap > 0 && n->nfrozen < n->nkch) {
-        int32_t x = n->wheap[0];
+        sim_wslot top = n->wheap[0];
+        int32_t x = top.x;
         if (x < 0) {
             int32_t c = -x - 1;
             wpop(n);
             if (n->ch[c].wgen != gen) {
-                double share = n->ch[c].pcap;
+                double share = top.key; /* its private cap */
                 freeze(n, c, share < 1e-9 ? 1e-9 : share, gen);
             }
             continue;
@@ -259,8 +235,8 @@ static int32_t fill(sim_net *n)
             continue;
         }
         double level = R->rem / R->unfrozen;
-        if (level > R->wkey) {
-            R->wkey = level; /* stale: it rose since it was sifted */
+        if (level > top.key) {
+            n->wheap[0].key = level; /* stale: it rose since it was sifted */
             wdown(n, 0);
             continue;
         }
@@ -298,21 +274,25 @@ static void advance(sim_net *n, double now)
  * list (the order of their events' sequence numbers). */
 static void apply(sim_net *n, double now)
 {
-    /* insertion sort: K is small, and mostly in order already */
-    for (int32_t i = 1; i < n->nkch; i++) {
-        int32_t c = n->kch[i], j = i;
-        while (j > 0 && n->ch[n->kch[j - 1]].apos > n->ch[c].apos) {
+    int32_t nc = 0;
+    for (int32_t i = 0; i < n->nkch; i++) {
+        const sim_chan *C = &n->ch[n->kch[i]];
+        if (C->newrate != C->rate)
+            n->kch[nc++] = n->kch[i];
+    }
+    /* insertion sort of the changed ones on their place in the list: few */
+    for (int32_t i = 1; i < nc; i++) {
+        int32_t c = n->kch[i], j = i, pos = n->ch[c].apos;
+        while (j > 0 && n->ch[n->kch[j - 1]].apos > pos) {
             n->kch[j] = n->kch[j - 1];
             j--;
         }
         n->kch[j] = c;
     }
-    for (int32_t i = 0; i < n->nkch; i++) {
+    for (int32_t i = 0; i < nc; i++) {
         sim_chan *C = &n->ch[n->kch[i]];
-        if (C->newrate != C->rate) {
-            C->rate = C->newrate;
-            sim_q_at(n->q, C->ev, now + C->remaining / C->rate);
-        }
+        C->rate = C->newrate;
+        sim_q_at(n->q, C->ev, now + C->remaining / C->rate);
     }
     for (int32_t i = 0; i < n->nkres; i++) {
         sim_res *R = &n->res[n->kres[i]];

@@ -80,23 +80,30 @@ typedef struct sim_fref {
     int32_t chan, k;
 } sim_fref;
 
+/* A slot of the water-filling heap (share.c): a resource (x >= 0) or a
+ * channel (-x - 1) and its key. */
+typedef struct sim_wslot {
+    double key;
+    int32_t x;
+} sim_wslot;
+
 typedef struct sim_res {
+    /* the water-filling's fields first, together (share.c) */
     double cap;        /* bytes per cycle */
-    double bytes;      /* wire bytes carried */
-    double payload;    /* payload bytes carried */
-    double load;       /* sum of the current rates of its channels */
     double rem;        /* water-filling: capacity not yet given out */
-    double wkey;       /* water-filling: its level when last sifted */
+    sim_fref *fl;      /* active channels crossing it */
+    int32_t nfl;
     int32_t unfrozen;  /* water-filling: channels without a rate yet */
-    int32_t hpos;      /* water-filling: heap position, -1 when out */
-    int32_t apos;      /* position in the active-resource list, -1 when idle */
     int32_t nk;        /* water-filling: channels of K crossing it */
     uint32_t kgen;     /* in the resources K crosses in pass kgen */
     uint32_t xgen;     /* all its channels joined K in pass kgen */
     bool bind;         /* the last filling over it froze a channel at its level */
     bool bnew;         /* the same, in the pass under way */
-    sim_fref *fl;      /* active channels crossing it */
-    int32_t nfl, capfl;
+    int32_t capfl;
+    int32_t apos;      /* position in the active-resource list, -1 when idle */
+    double bytes;      /* wire bytes carried */
+    double payload;    /* payload bytes carried */
+    double load;       /* sum of the current rates of its channels */
     uint8_t kind;
     int8_t noc, dir;
     int16_t x, y;      /* NoC position (links: the router it leaves) */
@@ -139,24 +146,25 @@ typedef struct sim_xspec {
 /* A channel: the in-order queue of transfers one issuer sends over one
  * route. It is one flow of the fluid model while its head transfer moves. */
 typedef struct sim_chan {
-    int32_t ev;
-    int32_t key[8];       /* kind, noc, owner, endpoints */
+    /* the water-filling's fields first, together (share.c) */
     int32_t *res;         /* resources of the route (deduplicated) */
-    int32_t *slot;        /* index of this channel in each resource's list */
-    int32_t nres, capres;
-    double tail;          /* latency from the source to the farthest destination */
-    double ack;           /* latency of the acknowledgement back to the issuer */
-    double rate;          /* current fair share, bytes/cycle (0 when not moving) */
-    double newrate;
-    double pcap;          /* water-filling: smallest capacity of a resource only it crosses */
-    double remaining;     /* wire bytes of the head transfer left at tset */
-    double tset;
-    double bytes, payload;/* carried so far, flushed into the resources at release */
-    int32_t head, last;   /* FIFO of transfers */
-    int32_t apos;         /* position in the active list, -1 when not moving */
-    int32_t next_free;
+    int32_t nres;
     uint32_t wgen;        /* water-filling: frozen in pass wgen */
     uint32_t kgen;        /* in the set K of pass kgen (share.c) */
+    int32_t apos;         /* position in the active list, -1 when not moving */
+    double rate;          /* current fair share, bytes/cycle (0 when not moving) */
+    double newrate;
+    double remaining;     /* wire bytes of the head transfer left at tset */
+    double tset;
+    int32_t ev;
+    int32_t capres;
+    int32_t *slot;        /* index of this channel in each resource's list */
+    int32_t key[8];       /* kind, noc, owner, endpoints */
+    double tail;          /* latency from the source to the farthest destination */
+    double ack;           /* latency of the acknowledgement back to the issuer */
+    double bytes, payload;/* carried so far, flushed into the resources at release */
+    int32_t head, last;   /* FIFO of transfers */
+    int32_t next_free;
     bool live;
 } sim_chan;
 
@@ -207,7 +215,7 @@ struct sim_net {
     int32_t nactive, capactive;
     int32_t *ares;        /* resources with at least one moving channel */
     int32_t nares;
-    int32_t *wheap;       /* water-filling heap: resources (>= 0), channels (-c-1) */
+    sim_wslot *wheap;     /* water-filling heap: resources (>= 0), channels (-c-1) */
     int32_t nwheap, capwheap;
     uint32_t wgen;
     int32_t nfrozen;      /* channels of K given their rate in this pass */

@@ -340,11 +340,19 @@ static void test_random_mix(void **st)
 }
 
 /* The fair shares recomputed over what each change can reach are those of
- * a filling of every moving flow, bit for bit: many overlapping reads,
- * writes, sends and multicasts of 1-32 KB from 16 issuers, on both NoCs. */
+ * a filling of every moving flow, to rounding: many overlapping reads, writes, sends
+ * and multicasts of 1-32 KB from 16 issuers, on both NoCs, on the toy chip
+ * with the uneven rates of a Wormhole (banks 22.25 B/cycle, interfaces 37
+ * and 31, multicast 22), whose shares are rarely exact in binary. */
 static void test_incremental_shares(void **st)
 {
     (void)st;
+    arch_desc W = A;
+    W.dram_bank_read_bpc = 22.25;
+    W.dram_bank_write_bpc = 21.24;
+    W.core_read_bpc = 37;
+    W.core_write_bpc = 31;
+    W.mcast_bpc = 22;
     static arch_xy dests[16];
     int nd = 0;
     for (int y = 1; y <= 2; y++)
@@ -380,18 +388,21 @@ static void test_incremental_shares(void **st)
                 s.dests = dests;
                 s.ndests = nd;
             }
-            xs[i] = (sim_pkt_xfer){.spec = s, .t_issue = (double)(RND() % 20000)};
+            xs[i] = (sim_pkt_xfer){.spec = s, .t_issue = (double)(RND() % (500 + 4000 * round))};
         }
         memcpy(full, xs, sizeof xs);
-        uint64_t u1 = sim_fluid_run(&A, xs, N, false);
-        uint64_t u2 = sim_fluid_run(&A, full, N, true);
+        uint64_t u1 = sim_fluid_run(&W, xs, N, false);
+        uint64_t u2 = sim_fluid_run(&W, full, N, true);
         assert_int_equal(u1, u2);
         for (int i = 0; i < N; i++) {
-            if (xs[i].t_arrive != full[i].t_arrive || xs[i].t_done != full[i].t_done)
+            /* rounding apart: two resources at one level in exact arithmetic
+             * may be filled in another order (docs/simulator.md) */
+            double tol = 1e-9 * fmax(1, full[i].t_done);
+            bool ok = fabs(xs[i].t_arrive - full[i].t_arrive) <= tol && fabs(xs[i].t_done - full[i].t_done) <= tol;
+            if (!ok)
                 print_error("round %d transfer %d: arrive %.17g / %.17g, done %.17g / %.17g\n", round, i,
                             xs[i].t_arrive, full[i].t_arrive, xs[i].t_done, full[i].t_done);
-            assert_true(xs[i].t_arrive == full[i].t_arrive);
-            assert_true(xs[i].t_done == full[i].t_done);
+            assert_true(ok);
         }
     }
 #undef RND

@@ -281,6 +281,35 @@ const sym_expr **chk_broadcast_shape(chk *c, const tir_type *x, const tir_type *
     return out;
 }
 
+/* The scalar a uniform tile repeats (a scalar itself, or a splat's), or NULL. */
+static tir_value *uniform_scalar(tir_value *x)
+{
+    if (x->type.rank == 0)
+        return x;
+    if (x->def && x->def->code == TIR_SPLAT)
+        return x->def->opnds[0];
+    return NULL;
+}
+
+/* A float select between two uniform values (tl.where(cols < n, 0, -inf)),
+ * extended to a wider shape: the select made at that shape, its condition
+ * extended, as a block is masked by its element indices but a computed row
+ * is not repeated down a block (the narrow select, now unused, is swept as
+ * dead code). NULL when v is not such a select. */
+static tir_value *widen_select(chk *c, tir_value *v, int rank, const sym_expr *const *shape, lm_loc loc)
+{
+    const tir_op *d = v->def;
+    if (!d || d->code != TIR_WHERE || v->type.rank == 0 || !tir_elem_is_float(v->type.elem))
+        return NULL;
+    tir_value *a = uniform_scalar(d->opnds[1]), *b = uniform_scalar(d->opnds[2]);
+    if (!a || !b)
+        return NULL;
+    tir_value *cond = chk_broadcast_to(c, d->opnds[0], rank, shape, loc);
+    a = chk_broadcast_to(c, a, rank, shape, loc);
+    b = chk_broadcast_to(c, b, rank, shape, loc);
+    return chk_build1(c, TIR_WHERE, loc, a->type, cond, a, b);
+}
+
 /* v (a tile or a scalar, or a pointer) extended to the given shape. */
 tir_value *chk_broadcast_to(chk *c, tir_value *v, int rank, const sym_expr *const *shape, lm_loc loc)
 {
@@ -292,6 +321,9 @@ tir_value *chk_broadcast_to(chk *c, tir_value *v, int rank, const sym_expr *cons
         if (same)
             return v;
     }
+    tir_value *w = widen_select(c, v, rank, shape, loc);
+    if (w)
+        return w;
     tir_type r = tir_t_tile(c->a, t.elem, rank, shape);
     r.kind = t.kind;
     return chk_build1(c, t.rank == 0 ? TIR_SPLAT : TIR_BROADCAST, loc, r, v, NULL, NULL);

@@ -385,6 +385,10 @@ static void classify_op(lw *L, const tir_op *op)
             v->bc = BC_COL;
             return;
         }
+        if ((xi->bc == BC_NONE || xi->bc == BC_ROW) && xi->er == 1 && !xi->trans && v->ec == xi->ec && v->rank == 2) {
+            v->bc = BC_ROW; /* a row [1, N] repeated down the rows */
+            return;
+        }
         lw_fail(L, op->loc, "a broadcast from %s to %s the tile ops cannot express", tir_type_str(&L->ar, &x->type),
              tir_type_str(&L->ar, &r->type));
         return;

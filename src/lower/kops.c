@@ -51,7 +51,7 @@ static bool binop_form(lw *L, const tir_op *op, tir_opcode code, opnd *a, opnd *
         return false;
     } else if (a->k == O_FULL)
         *f = b->k == O_CONST ? BF_ELT_CONST : BF_ELT;
-    else if (b->k == O_FULL && code == TIR_SUB && (a->k == O_COL || a->k == O_SCALAR))
+    else if (b->k == O_FULL && code == TIR_SUB && (a->k == O_COL || a->k == O_ROW || a->k == O_SCALAR))
         *f = BF_SUB_NEG;
     else {
         lw_fail(L, op->loc, "'%s' of two broadcast operands", tir_op_name(code));

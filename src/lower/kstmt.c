@@ -84,6 +84,9 @@ bool lw_opnd_of(lw *L, const tir_value *x, const vinfo *res, opnd *o, lm_loc loc
     case BC_COL:
         o->k = O_COL;
         return true;
+    case BC_ROW:
+        o->k = O_ROW;
+        return true;
     case BC_SCALAR:
         o->k = O_SCALAR;
         return true;
@@ -287,7 +290,10 @@ void lw_transpose(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t col
     lw_put(K, s);
 }
 
-df_bcast lw_bc_of(okind k) { return k == O_COL ? DF_BC_COL : k == O_SCALAR ? DF_BC_SCALAR : DF_BC_NONE; }
+df_bcast lw_bc_of(okind k)
+{
+    return k == O_COL ? DF_BC_COL : k == O_ROW ? DF_BC_ROW : k == O_SCALAR ? DF_BC_SCALAR : DF_BC_NONE;
+}
 
 void lw_mask_stmt(kctx *K, int a, int64_t at, int out, int64_t rows, int64_t cols, const pred *p, int np,
                   double scalar)

@@ -59,7 +59,7 @@ typedef struct pred {
     const sym_expr *k;
 } pred;
 
-typedef enum bcast { BC_NONE, BC_COL, BC_SCALAR } bcast;
+typedef enum bcast { BC_NONE, BC_COL, BC_ROW, BC_SCALAR } bcast;
 
 typedef enum stkind { ST_LOAD, ST_OUT, ST_CARRY, ST_OWN, ST_TEMP } stkind;
 
@@ -295,7 +295,7 @@ typedef struct kctx {
 } kctx;
 
 /* An operand of a tile op as the op reads it. */
-typedef enum okind { O_FULL, O_COL, O_SCALAR, O_CONST } okind;
+typedef enum okind { O_FULL, O_COL, O_ROW, O_SCALAR, O_CONST } okind;
 typedef struct opnd {
     okind k;
     double c;

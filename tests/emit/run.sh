@@ -40,6 +40,8 @@ for arch in wormhole_n150 blackhole_p150; do
     case_ "rmsnorm_$arch" $arch tests/kernels/ptr_rmsnorm.py --shape M=37,N=200
     case_ "layernorm_$arch" $arch tests/kernels/ptr_layernorm.py --shape M=5,N=1000
     case_ "softmax_rows_$arch" $arch tests/kernels/ptr_softmax.py --kernel softmax --shape M=37,N=200
+    # a bias row added to every row of a matmul's block (an element-wise op broadcasting by rows)
+    case_ "addmm_$arch" $arch tests/kernels/ptr_addmm.py --shape M=200,N=300,K=100
     # split K with the partial sums passed to a reducer core as elements (a fused pair)
     case_ "splitk_fused_$arch" $arch tests/kernels/splitk_sum.py --kernel splitk_sum --shape M=256,K=1024
     # flash attention: running maximum and sums in CB pairs that swap names each trip

@@ -93,7 +93,7 @@ static void scan_needs(df_stmt *const *body, int n, bool *reduce, bool *fold, bo
 {
     for (int i = 0; i < n; i++) {
         const df_stmt *st = body[i];
-        *reduce |= st->op == DF_REDUCE;
+        *reduce |= st->op == DF_REDUCE || st->op == DF_ROWMAX;
         *fold |= st->op == DF_REDUCE && st->fold;
         *mask |= needs_mask(st);
         if (st->op == DF_FOR)
@@ -322,6 +322,26 @@ void emit_compute_stmt(lm_buf *b, int depth, const df_program *p, const df_class
     }
     case DF_CHAIN:
         stmt_chain(b, depth, c, st, x);
+        return;
+    case DF_ROWMAX:
+        indent(b, depth);
+        lm_buf_puts(b, "loomc::rowmax(");
+        emit_cb(b, c, st->cb);
+        lm_buf_puts(b, ", ");
+        emit_cb(b, c, st->cb_out);
+        lm_buf_puts(b, ", ");
+        if (st->cb_b >= 0)
+            emit_cb(b, c, st->cb_b);
+        else
+            lm_buf_puts(b, "-1");
+        {
+            const df_expr *e[] = {st->rows, st->cols, st->at, st->rs, st->bw, st->bs, st->at_b, st->at_out};
+            for (size_t i = 0; i < LM_COUNT(e); i++) {
+                lm_buf_puts(b, ", ");
+                ex(b, c, e[i]);
+            }
+        }
+        lm_buf_printf(b, ", %d);\n", x->scaler);
         return;
     default:
         LM_BUG("emit: compute op '%s'", df_ops[st->op].name);

@@ -81,6 +81,7 @@ static bool translated(df_op op)
     case DF_CHAIN:
     case DF_CB_SWAP:
     case DF_SEND_ELEMS:
+    case DF_ROWMAX:
         return true;
     default:
         return false;

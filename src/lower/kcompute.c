@@ -15,7 +15,7 @@ static bool c_waits(lw *L, int r)
     if (ri->kind != VK_TILE || ri->root != r)
         return false;
     store *s = lw_root_store(L, r);
-    if (!s || ri->dest == D_DOT || ri->dest == D_OUT || ri->dest == D_DST)
+    if (!s || ri->dest == D_DOT || ri->dest == D_OUT || ri->dest == D_DST || ri->dest == D_FUSED)
         return false;
     if ((ri->rl == R_NEW || ri->rl == R_OLD) && s->inplace)
         return false; /* accumulated in reserved pages, pushed after the loop */

@@ -10,6 +10,22 @@
 #include <math.h>
 #include <string.h>
 
+/* rowmax of the rows x cols block of `a` at page `at` (row-major) into one
+ * tile per row of `out`, seeded with column 0 of `b`'s pages from at_b
+ * (b = -1: none). */
+static void rowmax_stmt(kctx *K, int a, int64_t at, int64_t rows, int64_t cols, int b, int64_t at_b, int out)
+{
+    df_stmt *s = S(K, DF_ROWMAX);
+    s->cb = a;
+    s->at = C(K, at);
+    s->cb_out = out;
+    s->rows = C(K, rows);
+    s->cols = C(K, cols);
+    s->cb_b = b;
+    s->at_b = C(K, at_b);
+    lw_put(K, s);
+}
+
 /* ---- binary arithmetic ---------------------------------------------------- */
 
 /* How a (code) b is computed, by the operands' kinds. */
@@ -173,6 +189,8 @@ static void binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
 
 void lw_plan_binary(lw *L, const tir_op *op)
 {
+    if (lw_fused_reduce(L, op))
+        return; /* one rowmax: no temporaries */
     const vinfo *rr = &L->v[V(L, op->results[0])->root];
     opnd a, b;
     if (!lw_opnd_of(L, op->opnds[0], rr, &a, op->loc) || !lw_opnd_of(L, op->opnds[1], rr, &b, op->loc))
@@ -180,9 +198,30 @@ void lw_plan_binary(lw *L, const tir_op *op)
     binop_plan(L, op, 0, op->code, a, b, rr->tr * rr->tc, lw_vtiles(L, rr));
 }
 
+/* maximum(m, max(x, axis=1)) planned as one op (lw_plan_rowmax): the row
+ * maximum of x seeded with m. */
+static void emit_seeded_rowmax(kctx *K, const tir_op *op, const tir_op *red)
+{
+    lw *L = K->L;
+    int r = V(L, op->results[0])->root;
+    const tir_value *m = op->opnds[op->opnds[0]->def == red ? 1 : 0];
+    int xr = V(L, red->opnds[0])->root, cb, mcb;
+    int64_t at, mat;
+    if (!lw_read_at(K, xr, &cb, &at, red->loc) || !lw_read_at(K, V(L, m)->root, &mcb, &mat, op->loc))
+        return;
+    int out = lw_out_open(K, r);
+    rowmax_stmt(K, cb, at, L->v[xr].tr, L->v[xr].tc, mcb, mat, out);
+    lw_out_close(K, r);
+}
+
 void lw_emit_binary(kctx *K, const tir_op *op)
 {
     lw *L = K->L;
+    const tir_op *red = lw_fused_reduce(L, op);
+    if (red) {
+        emit_seeded_rowmax(K, op, red);
+        return;
+    }
     int r = V(L, op->results[0])->root;
     const vinfo *rr = &L->v[r];
     opnd a, b;
@@ -511,6 +550,8 @@ void lw_emit_unary(kctx *K, const tir_op *op)
 
 /* ---- reductions ----------------------------------------------------------- */
 
+
+
 /* Reductions become row reductions: along axis 0 the block is transposed
  * first (transpose_wh, into temporary 0), and columns past the value's
  * extent - padding or whatever the pages held - are masked to the
@@ -573,6 +614,8 @@ void lw_emit_reduce(kctx *K, const tir_op *op)
 {
     lw *L = K->L;
     int r = V(L, op->results[0])->root;
+    if (L->v[r].dest == D_FUSED)
+        return; /* taken inside the maximum that reads it (lw_emit_binary) */
     bool is_max = op->code == TIR_REDUCE_MAX;
     int64_t rows, cols, valid;
     const sym_expr *svalid;
@@ -597,17 +640,23 @@ void lw_emit_reduce(kctx *K, const tir_op *op)
         cb = tm, at = 0;
     }
     int out = lw_out_open(K, r);
-    df_stmt *s = S(K, DF_REDUCE);
-    s->sub = is_max ? DF_RMAX : DF_RSUM;
-    s->cb = cb;
-    s->at = C(K, at);
-    s->cb_out = out;
-    s->rows = C(K, rows);
-    s->cols = C(K, cols);
-    /* a sum over several tiles adds them in Dst first (8 cycles a tile
-       where the row reduction takes about 98), then reduces one */
-    s->fold = !is_max && cols > 1;
-    lw_put(K, s);
+    if (is_max) {
+        /* the block row maximum, one op over the row's tiles (the LLK's
+           reduce_block_max_row) */
+        rowmax_stmt(K, cb, at, rows, cols, -1, 0, out);
+    } else {
+        df_stmt *s = S(K, DF_REDUCE);
+        s->sub = DF_RSUM;
+        s->cb = cb;
+        s->at = C(K, at);
+        s->cb_out = out;
+        s->rows = C(K, rows);
+        s->cols = C(K, cols);
+        /* a sum over several tiles adds them in Dst first (8 cycles a tile
+           where the row reduction takes about 98), then reduces one */
+        s->fold = cols > 1;
+        lw_put(K, s);
+    }
     lw_out_close(K, r);
     if (tt >= 0)
         lw_cbop(K, DF_CB_POP, tt, rows * cols);

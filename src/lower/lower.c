@@ -188,6 +188,7 @@ bool lw_plan(lw *L)
         lw_plan_block(L, k->f->body);
         lw_plan_dot_acc(L, k->f->body);
         lw_plan_stores(L);
+        lw_plan_rowmax(L, k->f->body);
         lw_plan_chains(L, k->f->body);
         for (int u = 0; u < L->nv && !L->failed; u++) {
             vinfo *v = &L->v[u];
@@ -227,12 +228,19 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
         plan->cmds[i] = L0->ax[i].scmds;
         plan->clip[i] = L0->ax[i].sclip;
     }
-    plan->nchains = L0->nchains;
-    plan->chain_from = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
-    plan->chain_to = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
+    /* the chains in Dst, then the row maxima taken inside a maximum (the
+       reduction's result stays in Dst for it: a link like a chain's) */
+    int nch = L0->nchains + L0->nfmax;
+    plan->nchains = nch;
+    plan->chain_from = LM_NEWN(ar, const tir_op *, nch ? nch : 1);
+    plan->chain_to = LM_NEWN(ar, const tir_op *, nch ? nch : 1);
     for (int i = 0; i < L0->nchains; i++) {
         plan->chain_from[i] = L0->chain_from[i];
         plan->chain_to[i] = L0->chain_to[i];
+    }
+    for (int i = 0; i < L0->nfmax; i++) {
+        plan->chain_from[L0->nchains + i] = L0->fmax_red[i];
+        plan->chain_to[L0->nchains + i] = L0->fmax_max[i];
     }
     plan->bytes = plan->count = sym_const(sc, 0);
     const sym_expr *one = sym_const(sc, 1);

@@ -92,8 +92,11 @@ typedef struct store {
 
 /* Where a computed root's tiles go: its own CB, the loop's carried CB, the
  * writer's CB, the pages of the dot that adds it, or Dst only (D_DST: the
- * next element-wise op takes it there, one chain; see lw_plan_chains). */
-typedef enum dkind { D_OWN, D_CARRY, D_OUT, D_DOT, D_DST } dkind;
+ * next element-wise op takes it there, one chain; see lw_plan_chains), or
+ * nowhere (D_FUSED: made inside the one op that takes it - a row maximum
+ * whose only use is a maximum with another column is one rowmax seeded
+ * with that column; see lw_plan_rowmax). */
+typedef enum dkind { D_OWN, D_CARRY, D_OUT, D_DOT, D_DST, D_FUSED } dkind;
 
 typedef enum role { R_PLAIN, R_OLD, R_NEW, R_RESULT } role;
 
@@ -120,7 +123,7 @@ typedef struct vinfo {
     int st;              /* store index, or -1 */
     role rl;
     dkind dest;
-    int dest_ref;        /* D_DOT: uid of the dot's result; D_OUT: access index; D_DST: the op taking it */
+    int dest_ref;        /* D_DOT: uid of the dot's result; D_OUT: access index; D_DST, D_FUSED: the op taking it */
     bool reserved;       /* D_DOT target: pages reserved by the fused producer */
     int nuses;           /* uses through aliases */
     const tir_op *first_top, *last_top; /* ops at the root's own level holding the first/last use */
@@ -221,6 +224,11 @@ typedef struct lw {
        in program order: from[i]'s result is taken by to[i] */
     const tir_op *chain_from[LW_MAX_CHAINS], *chain_to[LW_MAX_CHAINS];
     int nchains;
+    /* row maxima taken inside the maximum that is their only use (one
+       seeded rowmax, lw_plan_rowmax): fmax_red[i]'s result, D_FUSED, is an
+       operand of fmax_max[i] */
+    const tir_op *fmax_red[LW_MAX_CHAINS], *fmax_max[LW_MAX_CHAINS];
+    int nfmax;
     /* recording the L1 plan (sched_lower_l1): CBs that exist only at other
        values than the probe's, each alone in its CB */
     bool record;
@@ -368,6 +376,8 @@ void lw_record_defs(lw *L, const tir_block *b);
 bool lw_computed_by_compute(lw *L, int r);
 void lw_plan_block(lw *L, const tir_block *b);
 void lw_plan_dot_acc(lw *L, const tir_block *b);
+void lw_plan_rowmax(lw *L, const tir_block *b);
+const tir_op *lw_fused_reduce(const lw *L, const tir_op *max);
 void lw_plan_chains(lw *L, const tir_block *b);
 
 /* ---- laccess.c ----------------------------------------------------------------- */

@@ -240,6 +240,70 @@ void lw_plan_dot_acc(lw *L, const tir_block *b)
 }
 
 /* ======================================================================
+ * Row maxima seeded with a running maximum
+ * ==================================================================== */
+
+/* The reduction whose result maximum op `max` takes inside one rowmax, or
+ * NULL. */
+const tir_op *lw_fused_reduce(const lw *L, const tir_op *max)
+{
+    for (int i = 0; i < L->nfmax; i++)
+        if (L->fmax_max[i] == max)
+            return L->fmax_red[i];
+    return NULL;
+}
+
+/* A plain column vector of the compute kernel's tiles (no view). */
+static bool plain_tile(const vinfo *v)
+{
+    return v->kind == VK_TILE && v->bc == BC_NONE && !v->trans && !v->tview;
+}
+
+/* Whether reduce_max `red` (axis 1, along whole tiles) can be taken inside
+ * maximum `q` whose other operand is `m`: the result is read by q alone, at
+ * q's level, and m is a column of the same tiles in a CB of its own. */
+static bool seedable(lw *L, const tir_op *red, const tir_op *q, const tir_value *m)
+{
+    const vinfo *r = V(L, red->results[0]), *x = V(L, red->opnds[0]), *mv = V(L, m);
+    if (red->parent != q->parent || lw_axis(L, red) != 1 || !plain_tile(x) || lw_only_use(L, r->root) != q ||
+        r->root != red->results[0]->uid)
+        return false;
+    const vinfo *xr = &L->v[x->root], *qr = V(L, q->results[0]);
+    if (xr->rank != 2 || xr->ec % LW_TILE || !plain_tile(mv) || mv->root == r->root || qr->root != q->results[0]->uid)
+        return false;
+    const vinfo *mr = &L->v[mv->root];
+    return mr->tr == r->tr && mr->tc == r->tc && qr->tr == r->tr && qr->tc == r->tc;
+}
+
+/* maximum(m, max(x, axis=1)) is one rowmax of x seeded with m, as the LLK's
+ * block reduction takes the previous maximum in Dst first: the row maximum
+ * is never packed (D_FUSED), and what x's last use was moves to the
+ * maximum (x is read there). */
+void lw_plan_rowmax(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        for (int r = 0; r < op->nregions; r++)
+            lw_plan_rowmax(L, op->regions[r]);
+        if (op->code != TIR_MAX || op->nopnds != 2 || op->nresults != 1 || L->nfmax == LW_MAX_CHAINS)
+            continue;
+        for (int i = 0; i < 2; i++) {
+            const tir_op *red = op->opnds[i]->def;
+            if (!red || red->code != TIR_REDUCE_MAX || !seedable(L, red, op, op->opnds[1 - i]))
+                continue;
+            vinfo *rv = V(L, red->results[0]);
+            rv->dest = D_FUSED;
+            rv->dest_ref = op->results[0]->uid;
+            L->fmax_red[L->nfmax] = red;
+            L->fmax_max[L->nfmax++] = op;
+            for (int u = 0; u < L->nv; u++)
+                if (L->v[u].last_top == red)
+                    L->v[u].last_top = op;
+            break;
+        }
+    }
+}
+
+/* ======================================================================
  * Chains in Dst
  * ==================================================================== */
 
@@ -305,7 +369,8 @@ static const tir_op *chain_target(lw *L, const tir_op *op)
         ri->dest != D_OWN || ri->rl != R_PLAIN || !lw_computed_by_compute(L, r))
         return NULL;
     const tir_op *q = lw_only_use(L, r);
-    if (!q || q->parent != op->parent || q->nresults != 1 || !elementwise(L, q))
+    if (!q || q->parent != op->parent || q->nresults != 1 || !elementwise(L, q) || lw_fused_reduce(L, op) ||
+        lw_fused_reduce(L, q))
         return NULL;
     bool direct = false;
     for (int i = 0; i < q->nopnds; i++)

@@ -1001,7 +1001,8 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
         case SCHED_OP_RSQRT: cyc = a->sfpu_rsqrt_tile_cycles; break;
         case SCHED_OP_SIGMOID: cyc = a->sfpu_sigmoid_tile_cycles; break;
         case SCHED_OP_REDUCE:
-            cyc = a->reduce_tile_cycles;
+            /* a maximum is the block row reduction (the lowering's rowmax) */
+            cyc = o->op->code == TIR_REDUCE_MAX ? a->reduce_block_tile_cycles : a->reduce_tile_cycles;
             /* the lowering folds a sum: each input tile one element-wise
                pass, each output tile one row reduction in place of one */
             if (o->op->code == TIR_REDUCE_SUM && o->out_tiles)

@@ -173,6 +173,8 @@ for arch in wormhole_n150 blackhole_p150; do
     dfcase "swap_$arch" $arch tests/sim/running_max.df
     # element moves into another core's reserved pages (send_elems)
     dfcase "send_elems_$arch" $arch tests/emit/send_elems.df
+    # the block row maximum: row-major, seeded with a previous maximum, read from sub-blocks
+    dfcase "rowmax_$arch" $arch tests/emit/rowmax.df
 done
 
 # the emitted sources of one small case, against the golden copy

@@ -556,17 +556,32 @@ static void attention(void **st, bool causal, bool mcast)
     df_program *p = lower(&j, 0);
     assert_non_null(p);
     const df_class *c = &p->classes[0];
-    /* two dots, the mask (with the causal predicate too), two row reductions
-       per key block; -inf starts the running maximum */
+    /* two dots, the mask (with the causal predicate too), per key block one
+       row maximum and one row sum; -inf starts the running maximum */
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_MATMUL), 2);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_MASK), 1);
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 2);
-    /* the row sum over the key block's 2 tile columns folds them in Dst;
-       the row maximum cannot */
-    assert_int_equal(compute_op(c, DF_REDUCE, 0)->sub, DF_RMAX);
-    assert_false(compute_op(c, DF_REDUCE, 0)->fold);
-    assert_int_equal(compute_op(c, DF_REDUCE, 1)->sub, DF_RSUM);
-    assert_true(compute_op(c, DF_REDUCE, 1)->fold);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 1);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_ROWMAX), 1);
+    /* the row sum over the key block's 2 tile columns folds them in Dst */
+    assert_int_equal(compute_op(c, DF_REDUCE, 0)->sub, DF_RSUM);
+    assert_true(compute_op(c, DF_REDUCE, 0)->fold);
+    /* maximum(m_i, max(s, axis=1)) is one block row maximum seeded with
+       m_i: it reads the running maximum's current CB (filled with -inf
+       before the loop) and writes its next one, and the two trade names at
+       the end of the trip; no element-wise max remains */
+    const df_stmt *rm = compute_op(c, DF_ROWMAX, 0);
+    assert_true(rm->cb_b >= 0 && rm->cb_b != rm->cb_out);
+    assert_int_equal(rm->cols->value, 2);
+    const df_stmt *fl = NULL;
+    for (int i = 0; (fl = compute_op(c, DF_FILL, i)) && fl->cb_out != rm->cb_b; i++)
+        ;
+    assert_non_null(fl);
+    assert_true(isinf(fl->scalar) && fl->scalar < 0);
+    const df_stmt *sw = compute_op(c, DF_CB_SWAP, 0);
+    assert_non_null(sw);
+    assert_true((sw->cb == rm->cb_b && sw->cb_b == rm->cb_out) || (sw->cb == rm->cb_out && sw->cb_b == rm->cb_b));
+    for (int i = 0; compute_op(c, DF_ELTWISE, i); i++)
+        assert_int_not_equal(compute_op(c, DF_ELTWISE, i)->sub, DF_MAXOP);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_FILL), 3);
     /* chains in Dst: the scale into the mask (the scaled scores are read
        only there), m_i - m_new into exp2 (alpha) and s - m_new into exp2 (p);
@@ -631,6 +646,34 @@ static void attention_tutorial(void **st)
     }
 }
 
+/* tests/unit/data/rowmax_seed.py: m = maximum(max(x, axis=1), max(y,
+ * axis=1)). Each row maximum is one block reduction (rowmax); the one whose
+ * only use is the maximum is taken inside it, seeded with the other's CB,
+ * so no element-wise max and no reduce remain; the outputs match the
+ * interpreter. */
+static void rowmax_seed(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, "tests/unit/data/rowmax_seed.py", "M=256,N=128", NULL, "BLOCK_M=64,grid.x=1,grid.y=4");
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    const df_class *c = &p->classes[0];
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_ROWMAX), 2);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 0);
+    const df_stmt *a = compute_op(c, DF_ROWMAX, 0), *b = compute_op(c, DF_ROWMAX, 1);
+    assert_int_equal(a->cb_b, -1);
+    assert_int_equal(b->cb_b, a->cb_out);
+    assert_int_equal(a->rows->value, 2);
+    assert_int_equal(a->cols->value, 4);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_ELTWISE), 1); /* x - m[:, None] */
+    assert_int_equal(compute_op(c, DF_ELTWISE, 0)->sub, DF_SUB);
+    round_trip(p);
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+}
+
 /* ---- flash decode: two launches through scratch tensors ----------------------------- */
 
 static const char *FD = "kernels/flash_decode.py";
@@ -663,7 +706,9 @@ static void decode(void **st, const char *shapes, const char *values, bool forwa
     c = &p->classes[0];
     assert_int_equal(class_ops(c, DF_READER, DF_READ_ELEMS), 2);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_TRANSPOSE), 4); /* max, two sums, the stored row */
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 3);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 2);    /* the sums */
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_ROWMAX), 1);    /* the maximum, read twice: not seeded */
+    assert_int_equal(compute_op(c, DF_ROWMAX, 0)->cb_b, -1);
     round_trip(p);
     df_free(p);
     sched_run_result r = run_checked(&j);
@@ -1242,6 +1287,7 @@ int main(void)
         cmocka_unit_test(attention_small_blocks),
         cmocka_unit_test(attention_tail),
         cmocka_unit_test(attention_tutorial),
+        cmocka_unit_test(rowmax_seed),
         cmocka_unit_test(matmul_k_tail),
         cmocka_unit_test(eltwise_chains),
         cmocka_unit_test(decode_gqa),

@@ -416,6 +416,40 @@ static void chain_in_dst(void **st)
     drv_free(&x.r);
 }
 
+/* m = maximum(max(x, axis=1), max(y, axis=1)), o = x - m[:, None]
+ * (tests/unit/data/rowmax_seed.py), on 64 x 128 fp32 blocks (T = 8 tiles
+ * in R = 2 rows): the lowering takes the row maxima with the block
+ * reduction (rowmax) and the row maximum of x inside the maximum, seeded
+ * with y's (one op: the plan links the two like a chain in Dst). The
+ * model prices what it emits: math T x reduce_block_tile_cycles for each
+ * block, one element-wise pass per row for the seed, T element-wise tiles
+ * for the subtraction; the unpacker reads y, then x and the seed, then x
+ * and m for the subtraction; three ops, each with its init on every
+ * thread. */
+static void rowmax_seeded(void **st)
+{
+    (void)st;
+    const arch_desc *as[] = {WH, BH};
+    for (int i = 0; i < 2; i++) {
+        const arch_desc *a = as[i];
+        compiled x;
+        compile_model_on(&x, "tests/unit/data/rowmax_seed.py", "M=1024,N=128", a);
+        sched_kernel *k = x.r.sched->job.k[0];
+        assert_int_equal(k->nchains, 1);
+        assert_int_equal(k->chain_from[0]->code, TIR_REDUCE_MAX);
+        assert_int_equal(k->chain_to[0]->code, TIR_MAX);
+        const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.y=2,depth.o=2";
+        int64_t tb = a->tile_bytes[ARCH_FP32], T = 8, R = 2, init = llround(a->op_init_cycles);
+        int64_t math = cdiv(2 * T * milli(a->reduce_block_tile_cycles) + R * milli(a->eltwise_tile_cycles) +
+                                T * milli(a->eltwise_tile_cycles),
+                            1000);
+        int64_t unpack = cdiv((T + (T + R) + (T + R)) * tb * 1000, milli(a->unpack_bpc));
+        assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + 3 * init);
+        assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack + 3 * init);
+        drv_free(&x.r);
+    }
+}
+
 /* A block a boundary check cuts short moves element by element: one NoC
  * command per row and tile column (64 rows x 4 = 256), not one per tile (8).
  * One core reads: the banks' and the links' shares cannot exceed its own
@@ -606,6 +640,7 @@ int main(void)
         cmocka_unit_test(chain_of_ops),
         cmocka_unit_test(chain_in_dst),
         cmocka_unit_test(sfpu_chain_figures),
+        cmocka_unit_test(rowmax_seeded),
         cmocka_unit_test(clipped_block_commands),
         cmocka_unit_test(forward_along_route),
     };

@@ -378,6 +378,29 @@ inline void reduce_rows(uint32_t a, uint32_t out, int32_t rows, int32_t cols, in
     }
 }
 
+// The block row maximum: row r of the rows x cols block of a (tile c of the row at page
+// at + r * rs + (c / bw) * bs + c % bw of its front; 0 means cols for rs and bw, bw for bs: a
+// row-major block) to one tile of out whose column 0 holds the row's maximum; seeded (b >= 0)
+// with column 0 of b's page at_b + r, copied into Dst first for the reduction to take in, as
+// TTNN's SDPA does with the previous maximum.
+inline void rowmax(uint32_t a, uint32_t out, int32_t b, int32_t rows, int32_t cols, int32_t at, int32_t rs,
+                   int32_t bw, int32_t bs, int32_t at_b, int32_t at_out, uint32_t scaler) {
+    rs = rs ? rs : cols;
+    bw = bw ? bw : cols;
+    bs = bs ? bs : bw;
+    for (int32_t r = 0; r < rows; r++) {
+        tile_regs_acquire();
+        if (b >= 0) load(static_cast<uint32_t>(b), at_b + r, 0);
+        reconfig_data_format(a, scaler);
+        reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(a, scaler, out);
+        for (int32_t c = 0; c < cols; c++)
+            reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(
+                a, scaler, static_cast<uint32_t>(at + r * rs + (c / bw) * bs + c % bw), 0, 0);
+        reduce_uninit();
+        pack_one(out, at_out + r, false);
+    }
+}
+
 // A running value's current and next CB trade names at the end of a loop trip: the
 // kernel's later ops read the new value where they read the old one.
 inline void swap_cbs(uint32_t &a, uint32_t &b) {

@@ -58,7 +58,12 @@ bool emit_compute_ok(const df_program *p, const df_class *c, const df_stmt *st, 
                  c->name);
         return false;
     }
-    if (st->op != DF_CHAIN)
+    if (st->op == DF_PCHAIN && st->front) {
+        lm_error(d, st->loc, "no TT-Metalium translation of a pchain whose result is written in place (front=1) yet "
+                 "(class '%s')", c->name);
+        return false;
+    }
+    if (st->op != DF_CHAIN && st->op != DF_PCHAIN)
         return true;
     for (int k = 0; k < st->nbody; k++) {
         const df_stmt *sp = st->body[k];
@@ -82,7 +87,7 @@ static bool needs_mask(const df_stmt *st)
 {
     if (st->op == DF_MASK)
         return true;
-    if (st->op == DF_CHAIN)
+    if (st->op == DF_CHAIN || st->op == DF_PCHAIN)
         for (int k = 0; k < st->nbody; k++)
             if (st->body[k]->op == DF_MASK)
                 return true;
@@ -151,6 +156,13 @@ static void chain_step(lm_buf *b, int depth, const df_class *c, const df_stmt *c
     indent(b, depth);
     switch (sp->op) {
     case DF_SFPU:
+        if (chain->op == DF_PCHAIN && chain->scalar != 1.0 && (sp->sub == DF_EXP || sp->sub == DF_EXP2)) {
+            /* the pchain's scale, taken into the exponential's argument */
+            lm_buf_puts(b, "loomc::sfpu(loomc::SCALE, false, ");
+            flt(b, chain->scalar);
+            lm_buf_puts(b, ", 0);\n");
+            indent(b, depth);
+        }
         lm_buf_printf(b, "loomc::sfpu(%s, %s, ", sfpu_names[sp->sub], sp->exact ? "true" : "false");
         flt(b, sp->scalar);
         lm_buf_puts(b, ", 0);\n");
@@ -184,6 +196,22 @@ static void chain_step(lm_buf *b, int depth, const df_class *c, const df_stmt *c
     }
 }
 
+/* An expression tested != 0, as a C++ bool. */
+static void call_arg_flag(lm_buf *b, const df_class *c, const df_expr *e)
+{
+    if (e->kind == DF_X_CONST) {
+        lm_buf_puts(b, e->value ? "true" : "false");
+        return;
+    }
+    lm_buf_puts(b, "(");
+    ex(b, c, e);
+    lm_buf_puts(b, ") != 0");
+}
+
+/* A chain, or a pchain (its SFPU steps on the math thread - the values are
+   the same; its scale multiplied into the argument of its exponentials just
+   before them; column 0 alone asked of its SFPU steps computed over the
+   whole tile, column 0 the same; in place refused above). */
 static void stmt_chain(lm_buf *b, int depth, const df_class *c, const df_stmt *st, const emit_extras *x)
 {
     indent(b, depth);
@@ -221,11 +249,32 @@ static void stmt_chain(lm_buf *b, int depth, const df_class *c, const df_stmt *s
     for (int k = k0; k < st->nbody; k++)
         chain_step(b, depth + 1, c, st, st->body[k], x);
     indent(b, depth + 1);
-    lm_buf_puts(b, "loomc::pack_one(");
-    emit_cb(b, c, st->cb_out);
-    lm_buf_puts(b, ", ");
-    ex(b, c, st->at_out);
-    lm_buf_puts(b, " + loomc_tile, false);\n");
+    if (st->op == DF_PCHAIN && st->cb_sum >= 0) {
+        /* packed twice: the result, and into its row's page of the sums
+           with packer L1 accumulation (the row's first tile overwrites
+           unless sum_acc) */
+        lm_buf_puts(b, "loomc::pack_sum(");
+        emit_cb(b, c, st->cb_out);
+        lm_buf_puts(b, ", ");
+        ex(b, c, st->at_out);
+        lm_buf_puts(b, " + loomc_tile, ");
+        emit_cb(b, c, st->cb_sum);
+        lm_buf_puts(b, ", ");
+        ex(b, c, st->at_sum);
+        lm_buf_puts(b, " + loomc_tile / ");
+        ex(b, c, st->cols);
+        lm_buf_puts(b, ", loomc_tile % ");
+        ex(b, c, st->cols);
+        lm_buf_puts(b, " != 0 || ");
+        call_arg_flag(b, c, st->sum_acc);
+        lm_buf_puts(b, ");\n");
+    } else {
+        lm_buf_puts(b, "loomc::pack_one(");
+        emit_cb(b, c, st->cb_out);
+        lm_buf_puts(b, ", ");
+        ex(b, c, st->at_out);
+        lm_buf_puts(b, " + loomc_tile, false);\n");
+    }
     indent(b, depth);
     lm_buf_puts(b, "}\n");
 }
@@ -321,6 +370,7 @@ void emit_compute_stmt(lm_buf *b, int depth, const df_program *p, const df_class
         return;
     }
     case DF_CHAIN:
+    case DF_PCHAIN:
         stmt_chain(b, depth, c, st, x);
         return;
     case DF_ROWMAX:

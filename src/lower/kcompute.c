@@ -65,7 +65,7 @@ static void emit_cfor(kctx *K, const tir_op *f)
         }
         const vinfo *in = V(L, tir_for_init(f, i));
         if (in->kind == VK_CONST) {
-            lw_fill(K, s->cb, s->tiles, in->c);
+            lw_fill(K, s->cb, s->tiles, lw_dom_const(ai, in->c));
         } else {
             opnd o;
             if (!lw_get_opnd(K, tir_for_init(f, i), ai, &o, f->loc))
@@ -118,7 +118,7 @@ static void emit_yield(kctx *K, const tir_op *y)
         /* lw_copy (or fill) the yielded value in behind the old one */
         lw_cbop(K, DF_CB_RESERVE, s->cb, s->tiles);
         if (yi->kind == VK_CONST) {
-            lw_fill(K, s->cb, s->tiles, yi->c);
+            lw_fill(K, s->cb, s->tiles, lw_dom_const(ai, yi->c));
         } else {
             opnd o;
             if (!lw_get_opnd(K, yv, ai, &o, y->loc))

@@ -162,7 +162,7 @@ static void binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
         t = temp_open(K, op, k0, T);
         lw_sfpu(K, DF_NEG, b.cb, b.at, t, T, 1);
         temp_ready(K, t, T);
-        lw_const_tile(K, op, k0 + 1, a.c, &c);
+        lw_const_tile(K, op, k0 + 1, lw_dom_const(V(K->L, op->results[0]), a.c), &c);
         lw_elt(K, DF_ADD, t, 0, c.cb, 0, DF_BC_SCALAR, out, rows, cols);
         lw_cbop(K, DF_CB_POP, t, T);
         lw_end_temp(K, &c, true);
@@ -171,8 +171,8 @@ static void binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
     case BF_ELT_CONST: {
         df_eltop eo = code == TIR_ADD ? DF_ADD : code == TIR_SUB ? DF_SUB : code == TIR_MUL ? DF_MUL : DF_MAXOP;
         bool ct = f == BF_ELT_CONST;
-        if (ct)
-            lw_const_tile(K, op, k0 + 1, b.c, &b);
+        if (ct) /* (a sum, difference or maximum: divided by a folded scale) */
+            lw_const_tile(K, op, k0 + 1, lw_dom_const(V(K->L, op->results[0]), b.c), &b);
         lw_elt(K, eo, a.cb, a.at, b.cb, b.at, lw_bc_of(b.k), out, rows, cols);
         lw_end_temp(K, &b, ct);
         return;
@@ -449,7 +449,7 @@ void lw_emit_where(kctx *K, const tir_op *op)
     if (x.k == O_CONST && y.k == O_CONST) {
         /* a tile of two constants: filled with one, masked to the other */
         filled = temp_open(K, op, 2, T);
-        lw_fill(K, filled, T, x.c);
+        lw_fill(K, filled, T, lw_dom_const(rr, x.c));
         x = temp_ready(K, filled, T);
     }
     pred p[LW_MAX_PRED];
@@ -457,6 +457,7 @@ void lw_emit_where(kctx *K, const tir_op *op)
     double other;
     if (!where_form(L, op, &x, &y, &keep, &other, p, &np))
         return;
+    other = lw_dom_const(rr, other);
     if (np <= 2) {
         int out = lw_out_open(K, r);
         lw_mask_stmt(K, keep.cb, keep.at, out, rr->tr, rr->tc, p, np, other);
@@ -542,8 +543,11 @@ void lw_emit_unary(kctx *K, const tir_op *op)
         lw_out_close(K, r);
         lw_cbop(K, DF_CB_POP, t, T);
     } else {
+        /* an exponential of a value held divided by a positive scale takes
+           the scale into its argument (a pchain's scale) */
+        double dom = V(L, op->opnds[0])->dom;
         int out = lw_out_open(K, r);
-        lw_sfpu(K, so, cb, at, out, T, 1);
+        lw_sfpu(K, so, cb, at, out, T, (so == DF_EXP || so == DF_EXP2) ? dom : 1);
         lw_out_close(K, r);
     }
 }

@@ -77,7 +77,7 @@ void lw_init(lw *L, const sched_kernel *k, const sched_schedule *s, const arch_d
     L->v = lm_xcalloc((size_t)L->nv, sizeof *L->v);
     L->ax = lm_xcalloc((size_t)(L->acc->n > 0 ? L->acc->n : 1), sizeof *L->ax);
     for (int u = 0; u < L->nv; u++)
-        L->v[u].st = -1, L->v[u].root = u;
+        L->v[u].st = -1, L->v[u].root = u, L->v[u].dom = 1.0;
     opnums nums = {0};
     lw_number_block(L, k->f->body, &nums);
     L->nums = nums.items;
@@ -139,6 +139,8 @@ bool lw_plan(lw *L)
         ok = lw_orient(L);
         if (ok)
             lw_classify_block(L, k->f->body);
+        if (ok && !L->failed)
+            lw_plan_scales_block(L, k->f->body);
         ok = !L->failed;
     }
     if (ok) {
@@ -242,6 +244,11 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
         plan->chain_from[L0->nchains + i] = L0->fmax_red[i];
         plan->chain_to[L0->nchains + i] = L0->fmax_max[i];
     }
+    sched_lowered *lo = LM_NEWN(ar, sched_lowered, L0->ngone ? L0->ngone : 1);
+    plan->nlowered = 0;
+    for (int i = 0; i < L0->ngone; i++)
+        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_GONE, L0->gone[i]};
+    plan->lowered = lo;
     plan->bytes = plan->count = sym_const(sc, 0);
     const sym_expr *one = sym_const(sc, 1);
     for (int cb = 0; cb < ncbs; cb++) {

@@ -114,6 +114,8 @@ typedef struct vinfo {
     const sym_expr *ser, *sec; /* er and ec as expressions (the L1 plan) */
     arch_format fmt;
     int rank;
+    double dom;          /* the factor its pages are short of its true value: a positive scale
+                            folded into the exponentials (rewrite.c; 1 elsewhere) */
     /* INDEX / MASK */
     int64_t ic[2];
     const sym_expr *ik;
@@ -224,6 +226,10 @@ typedef struct lw {
        in program order: from[i]'s result is taken by to[i] */
     const tir_op *chain_from[LW_MAX_CHAINS], *chain_to[LW_MAX_CHAINS];
     int nchains;
+    /* products by a positive scale folded into the exponentials: views of
+       their operand, nothing emitted (lw_plan_scales_block) */
+    const tir_op *gone[LW_MAX_CHAINS];
+    int ngone;
     /* row maxima taken inside the maximum that is their only use (one
        seeded rowmax, lw_plan_rowmax): fmax_red[i]'s result, D_FUSED, is an
        operand of fmax_max[i] */
@@ -360,6 +366,11 @@ void lw_uses_block(lw *L, const tir_block *b);
 void lw_defblocks(lw *L, const tir_block *b);
 const tir_op *lw_only_use(lw *L, int r);
 int lw_access_of(lw *L, const tir_op *op);
+
+/* ---- rewrite.c ----------------------------------------------------------------- */
+
+void lw_plan_scales_block(lw *L, const tir_block *b);
+double lw_dom_const(const vinfo *res, double c);
 
 /* ---- store.c ------------------------------------------------------------------- */
 

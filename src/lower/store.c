@@ -385,6 +385,32 @@ static const tir_op *chain_target(lw *L, const tir_op *op)
     return q;
 }
 
+/* The scale an exponential op takes into its argument (its operand's
+ * folded scale, rewrite.c), or 0 for any other op. */
+static double exp_scale(lw *L, const tir_op *op)
+{
+    return op->code == TIR_EXP || op->code == TIR_EXP2 ? V(L, op->opnds[0])->dom : 0;
+}
+
+/* Whether the chain ending at op, with q added, has its exponentials at
+ * one scale: a chain's exponentials share its one (a pchain's scale). */
+static bool one_scale(lw *L, const tir_op *op, const tir_op *q)
+{
+    double sc = exp_scale(L, q);
+    for (const tir_op *p = op; p;) {
+        double e = exp_scale(L, p);
+        if (e != 0 && sc != 0 && e != sc)
+            return false;
+        if (e != 0)
+            sc = e;
+        int j = L->nchains - 1;
+        while (j >= 0 && L->chain_to[j] != p)
+            j--;
+        p = j >= 0 ? L->chain_from[j] : NULL;
+    }
+    return true;
+}
+
 /* Values that stay in Dst between two element-wise ops: the pair becomes
  * one chain (no CB, no pack and unpack between them). The values the first
  * op reads live on to the end of the chain: the chain reads them when it
@@ -408,7 +434,7 @@ void lw_plan_chains(lw *L, const tir_block *b)
             links++;
             p = L->chain_from[j];
         }
-        if (links > LW_MAX_LINKS)
+        if (links > LW_MAX_LINKS || !one_scale(L, op, q))
             continue;
         vinfo *ri = V(L, op->results[0]);
         ri->dest = D_DST;

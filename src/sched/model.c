@@ -783,6 +783,8 @@ typedef struct opcost {
     const sym_expr *pack;   /* bytes */
     const sym_expr *chunks; /* sub-blocks or Dst batches (>= 1) */
     const sym_expr *batches;/* Dst hand-offs */
+    bool gone;              /* the lowering emits nothing for it (sched_lowered): free, but ops
+                               reading its result still wait for what it reads */
 } opcost;
 
 static bool is_view_op(tir_opcode op)
@@ -867,6 +869,25 @@ static void merge_chains(mctx *c, opcost *oc, int n)
         memcpy(b->ops, ops, sizeof ops);
         b->nops = nops;
         a->dead = true;
+    }
+}
+
+/* The lowering's other decisions (sched_kernel.lowered, from its plan),
+ * priced as it emits them: an op it folds away costs nothing. */
+static void lowered_ops(mctx *c, opcost *oc, int n)
+{
+    const sched_kernel *k = c->k;
+    for (int l = 0; l < k->nlowered; l++) {
+        const sched_lowered *w = &k->lowered[l];
+        for (int i = 0; i < n; i++) {
+            if (oc[i].dead || !has_op(&oc[i], w->op))
+                continue;
+            if (w->kind == SCHED_LOWER_GONE) {
+                oc[i].gone = true;
+                oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);
+                oc[i].chunks = K(c, 1);
+            }
+        }
     }
 }
 
@@ -991,7 +1012,7 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
             const sym_expr *ops = mul(c, mul(c, kt, nt), gran);
             const sym_expr *mm =
                 cdv(c, mul(c, ops, K(c, milli(a->matmul_tile_cycles[k->fidelity]))), K(c, per_tile));
-            oc[noc++] = (opcost){o, {o->op}, 1, false, mu, mm, fix(c, o->pack_bytes), nsub, nsub};
+            oc[noc++] = (opcost){o, {o->op}, 1, false, mu, mm, fix(c, o->pack_bytes), nsub, nsub, false};
             continue;
         }
         case SCHED_OP_ELTWISE: cyc = a->eltwise_tile_cycles; break;
@@ -1012,9 +1033,11 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
         case SCHED_OP_COPY: cyc = a->eltwise_tile_cycles; break;
         }
         oc[noc++] = (opcost){o, {o->op}, 1, false, fix(c, o->unpack_bytes), math ? math : mul(c, tiles, K(c, milli(cyc))),
-                             fix(c, o->pack_bytes), mx(c, K(c, 1), fix(c, o->dst_batches)), fix(c, o->dst_batches)};
+                             fix(c, o->pack_bytes), mx(c, K(c, 1), fix(c, o->dst_batches)), fix(c, o->dst_batches),
+                             false};
     }
     merge_chains(c, oc, noc);
+    lowered_ops(c, oc, noc);
     for (int i = 0; i < noc; i++) {
         if (oc[i].dead)
             continue;
@@ -1050,7 +1073,7 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
        level's first loads. */
     int nlive = 0;
     for (int i = 0; i < noc; i++)
-        nlive += !oc[i].dead;
+        nlive += !oc[i].dead && !oc[i].gone;
     int64_t init = llround(a->op_init_cycles);
     const sym_expr *inits = K(c, nlive >= 2 ? nlive * init : 0);
     const sym_expr *ucyc = add(c, xfer(c, unpack, a->unpack_bpc), inits);

@@ -186,7 +186,7 @@ static int count_ops(df_stmt *const *body, int n, df_op op)
     int c = 0;
     for (int i = 0; i < n; i++) {
         c += body[i]->op == op;
-        if (body[i]->op == DF_FOR || body[i]->op == DF_CHAIN)
+        if (body[i]->op == DF_FOR || body[i]->op == DF_CHAIN || body[i]->op == DF_PCHAIN)
             c += count_ops(body[i]->body, body[i]->nbody, op);
     }
     return c;
@@ -583,21 +583,24 @@ static void attention(void **st, bool causal, bool mcast)
     for (int i = 0; compute_op(c, DF_ELTWISE, i); i++)
         assert_int_not_equal(compute_op(c, DF_ELTWISE, i)->sub, DF_MAXOP);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_FILL), 3);
-    /* chains in Dst: the scale into the mask (the scaled scores are read
-       only there), m_i - m_new into exp2 (alpha) and s - m_new into exp2 (p);
-       the row maximum, p (summed and cast) and alpha (read twice) are not */
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_CHAIN), 3);
-    const df_stmt *ch = chain_of(c, 0);
-    assert_int_equal(ch->nbody, 2);
-    assert_int_equal(ch->body[0]->op, DF_SFPU);
-    assert_int_equal(ch->body[0]->sub, DF_SCALE);
-    assert_int_equal(ch->body[1]->op, DF_MASK);
-    for (int i = 1; i <= 2; i++) {
-        ch = chain_of(c, i);
+    /* the scale sm_scale * log2(e) is positive and the scores are read by
+       the maximum and the subtraction only: it is folded into the
+       exponentials, so no SFPU scale remains and the mask reads the dot's
+       pages; chains in Dst: m_i - m_new into exp2 (alpha) and s - m_new into
+       exp2 (p), each a pchain with the scale in its exponential's argument;
+       p (summed and cast) and alpha (read twice) are not chained further */
+    for (int i = 0; compute_op(c, DF_SFPU, i); i++)
+        assert_int_not_equal(compute_op(c, DF_SFPU, i)->sub, DF_SCALE);
+    assert_int_equal(compute_op(c, DF_MASK, 0)->cb, compute_op(c, DF_MATMUL, 0)->cb_out);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_CHAIN), 0);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_PCHAIN), 2);
+    for (int i = 0; i < 2; i++) {
+        const df_stmt *ch = compute_op(c, DF_PCHAIN, i);
+        assert_true(fabs(ch->scalar - 0.125 * 1.4426950408889634) < 1e-15);
         assert_int_equal(ch->nbody, 2);
         assert_int_equal(ch->body[0]->op, DF_ELTWISE);
         assert_int_equal(ch->body[0]->sub, DF_SUB);
-        assert_int_equal(ch->body[0]->bcast, i == 1 ? DF_BC_NONE : DF_BC_COL);
+        assert_int_equal(ch->body[0]->bcast, i == 0 ? DF_BC_NONE : DF_BC_COL);
         assert_int_equal(ch->body[1]->op, DF_SFPU);
         assert_int_equal(ch->body[1]->sub, DF_EXP2);
     }
@@ -674,6 +677,48 @@ static void rowmax_seed(void **st)
     job_close(&j);
 }
 
+/* tests/unit/data/scale_fold.py: s = x * c, p = exp(s - max(s)). With c =
+ * 0.5 the product is folded into the exponential - no SFPU scale, the row
+ * maximum reads x's own pages, one pchain with scale 0.5 subtracts and
+ * exponentiates; when s is also stored (its true value needed), or c is
+ * negative (the maximum does not commute with it), the product stays; a
+ * constant the class reads (maximum(s, 1.0)) is filled divided by c. Every
+ * case matches the interpreter. */
+static void scale_fold(void **st)
+{
+    (void)st;
+    static const char *consts[] = {"CASE=0", "CASE=1", "CASE=2", "CASE=3"};
+    for (int k = 0; k < 4; k++) {
+        job j;
+        job_open(&j, "tests/unit/data/scale_fold.py", "M=256,N=128", consts[k], "BLOCK_M=64,grid.x=1,grid.y=4");
+        df_program *p = lower(&j, 0);
+        assert_non_null(p);
+        const df_class *c = &p->classes[0];
+        bool folded = k == 0 || k == 3;
+        int scales = 0;
+        for (int i = 0; compute_op(c, DF_SFPU, i); i++)
+            scales += compute_op(c, DF_SFPU, i)->sub == DF_SCALE;
+        assert_int_equal(scales, folded ? 0 : 1);
+        assert_int_equal(class_ops(c, DF_COMPUTE, DF_PCHAIN), folded ? 1 : 0);
+        const df_stmt *x = compute_op(c, DF_PCHAIN, 0);
+        if (folded) {
+            assert_true(x->scalar == 0.5);
+            assert_int_equal(x->nbody, 2);
+            assert_int_equal(x->body[0]->sub, DF_SUB);
+            assert_int_equal(x->body[1]->sub, DF_EXP);
+            assert_true(x->body[1]->scalar == 1.0);
+        }
+        if (k == 0) /* the row maximum reads the load's pages */
+            assert_int_equal(compute_op(c, DF_ROWMAX, 0)->cb, x->cb);
+        if (k == 3)
+            assert_true(compute_op(c, DF_FILL, 0)->scalar == 2.0);
+        round_trip(p);
+        df_free(p);
+        run_checked(&j);
+        job_close(&j);
+    }
+}
+
 /* ---- flash decode: two launches through scratch tensors ----------------------------- */
 
 static const char *FD = "kernels/flash_decode.py";
@@ -718,7 +763,8 @@ static void decode(void **st, const char *shapes, const char *values, bool forwa
 }
 
 /* tests/kernels/eltwise_chain.py: which values stay in Dst. x * 0.5 is
- * read only by exp2, the next op: one chain into exp2's CB. exp2's result is
+ * read only by exp2, the next op: the positive scale is folded into the
+ * exponential, one pchain of exp2 with scale 0.5 into exp2's CB. exp2's result is
  * read twice: stored. b - max is read only by the multiply by y, whose
  * result only by the cast, whose result only by a store: one chain packed
  * straight into the output's CB, in its format. x - 1 is read after a
@@ -731,12 +777,12 @@ static void eltwise_chains(void **st)
     df_program *p = lower(&j, 0);
     assert_non_null(p);
     const df_class *c = &p->classes[0];
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_CHAIN), 2);
-    const df_stmt *a = chain_of(c, 0), *b = chain_of(c, 1);
-    assert_int_equal(a->nbody, 2);
-    assert_int_equal(a->body[0]->sub, DF_SCALE);
-    assert_true(a->body[0]->scalar == 0.5);
-    assert_int_equal(a->body[1]->sub, DF_EXP2);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_CHAIN), 1);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_PCHAIN), 1);
+    const df_stmt *a = compute_op(c, DF_PCHAIN, 0), *b = chain_of(c, 0);
+    assert_int_equal(a->nbody, 1);
+    assert_true(a->scalar == 0.5);
+    assert_int_equal(a->body[0]->sub, DF_EXP2);
     assert_int_equal(b->nbody, 2);
     assert_int_equal(b->body[0]->op, DF_ELTWISE);
     assert_int_equal(b->body[0]->sub, DF_SUB);
@@ -754,8 +800,9 @@ static void eltwise_chains(void **st)
     for (int i = 0; i < c->ncbs; i++)
         if (c->cbs[i].id == wcb)
             assert_int_equal(c->cbs[i].format, ARCH_BF16);
-    /* g * 3 stays an op: one SFPU scale besides the chain's */
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_SFPU), 3);
+    /* g * 3 stays an op (g is stored: its true value is needed): one SFPU
+       scale besides the pchain's exp2 */
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_SFPU), 2);
     assert_true(df_validate(p, WH, &j.d));
     round_trip(p);
     df_free(p);
@@ -1288,6 +1335,7 @@ int main(void)
         cmocka_unit_test(attention_tail),
         cmocka_unit_test(attention_tutorial),
         cmocka_unit_test(rowmax_seed),
+        cmocka_unit_test(scale_fold),
         cmocka_unit_test(matmul_k_tail),
         cmocka_unit_test(eltwise_chains),
         cmocka_unit_test(decode_gqa),

@@ -450,6 +450,34 @@ static void rowmax_seeded(void **st)
     }
 }
 
+/* s = x * 0.5, p = exp(s - max(s, axis=1)[:, None]) (tests/unit/data/
+ * scale_fold.py, CASE 0) on 64 x 128 fp32 blocks (T = 8 tiles): the
+ * lowering folds the product into the exponential and emits two ops - the
+ * row maximum of x's pages, and one pchain that subtracts and
+ * exponentiates with the scale in its argument. The model prices those:
+ * the product costs nothing (no math, no unpack, no init), the rest as
+ * emitted. */
+static void scale_folded(void **st)
+{
+    (void)st;
+    compiled x;
+    compile_model(&x, "tests/unit/data/scale_fold.py", "M=1024,N=128");
+    sched_kernel *k = x.r.sched->job.k[0];
+    assert_int_equal(k->nlowered, 1);
+    assert_int_equal(k->lowered[0].kind, SCHED_LOWER_GONE);
+    assert_int_equal(k->lowered[0].op->code, TIR_MUL);
+    const arch_desc *a = WH;
+    const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.p=2";
+    int64_t tb = a->tile_bytes[ARCH_FP32], T = 8, R = 2, init = llround(a->op_init_cycles);
+    int64_t math = cdiv(T * milli(a->reduce_block_tile_cycles) + T * milli(a->eltwise_tile_cycles) +
+                            T * milli(a->sfpu_exp_tile_cycles),
+                        1000);
+    int64_t unpack = cdiv((T + T + R) * tb * 1000, milli(a->unpack_bpc));
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + 2 * init);
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack + 2 * init);
+    drv_free(&x.r);
+}
+
 /* A block a boundary check cuts short moves element by element: one NoC
  * command per row and tile column (64 rows x 4 = 256), not one per tile (8).
  * One core reads: the banks' and the links' shares cannot exceed its own
@@ -641,6 +669,7 @@ int main(void)
         cmocka_unit_test(chain_in_dst),
         cmocka_unit_test(sfpu_chain_figures),
         cmocka_unit_test(rowmax_seeded),
+        cmocka_unit_test(scale_folded),
         cmocka_unit_test(clipped_block_commands),
         cmocka_unit_test(forward_along_route),
     };

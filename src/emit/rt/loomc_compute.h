@@ -88,6 +88,21 @@ inline void pack_one(uint32_t out, int32_t page, bool acc) {
     tile_regs_release();
 }
 
+// Pack Dst tile 0 to page `page` at the back of `out`, and again into page `spage` at the
+// back of `sum` (added to what it holds under acc: packer L1 accumulation of a row's tiles),
+// then release Dst.
+inline void pack_sum(uint32_t out, int32_t page, uint32_t sum, int32_t spage, bool acc) {
+    tile_regs_commit();
+    tile_regs_wait();
+    pack_reconfig_data_format(out);
+    pack_tile<true>(0, out, static_cast<uint32_t>(page));
+    pack_reconfig_data_format(sum);
+    if (acc) pack_reconfig_l1_acc(1);
+    pack_tile<true>(0, sum, static_cast<uint32_t>(spage));
+    if (acc) pack_reconfig_l1_acc(0);
+    tile_regs_release();
+}
+
 // Tile `t` of cb's front pages into Dst[d].
 inline void load(uint32_t cb, int32_t t, uint32_t d) {
     reconfig_data_format_srca(cb);

@@ -117,6 +117,19 @@ static df_stmt *chain_stmt(kctx *K)
         rows = 1, cols = n;
     else if (n >= 0 && n != rows * cols)
         LM_BUG("a chain over blocks of two sizes");
+    if (K->sum_on && c->cb_out == K->sum_out) {
+        /* the block's row sums packed too (lw_plan_packsums): a pchain over
+           the block's rows, each tile added into its row's page */
+        if (rows * cols != K->sum_rows * K->sum_cols)
+            LM_BUG("row sums of a block of %lld tiles packed by a statement of %lld", (long long)(K->sum_rows * K->sum_cols),
+                   (long long)(rows * cols));
+        c->op = DF_PCHAIN;
+        rows = K->sum_rows, cols = K->sum_cols;
+        c->cb_sum = K->sum_cb;
+        c->at_sum = C(K, 0);
+        c->sum_acc = C(K, 0);
+        K->sum_on = false;
+    }
     c->rows = C(K, rows);
     c->cols = C(K, cols);
     return c;
@@ -158,6 +171,18 @@ static void chain_flush(kctx *K)
     K->ch.n = K->ch.npops = 0;
 }
 
+/* Whether tile statement s writes the block whose row sums are packed
+ * besides it (an element-wise op, as lw_plan_packsums chose). */
+static bool packs_sums(const kctx *K, const df_stmt *s)
+{
+    if (!K->sum_on || s->cb_out != K->sum_out || df_ops[s->op].engine != DF_ENGINE_COMPUTE || s->op == DF_CB_RESERVE ||
+        s->op == DF_CB_PUSH || s->op == DF_CB_POP || s->op == DF_CB_WAIT)
+        return false;
+    if (s->op != DF_SFPU && s->op != DF_ELTWISE)
+        LM_BUG("row sums planned for a '%s'", df_ops[s->op].name);
+    return true;
+}
+
 /* Every statement of a kernel goes through here. A tile op writing Dst
  * starts a chain, one reading it joins, and the first that also packs
  * ends it. Meanwhile other statements go out at once, ahead of the chain
@@ -167,16 +192,15 @@ void lw_put(kctx *K, df_stmt *s)
 {
     bool tile = df_ops[s->op].engine == DF_ENGINE_COMPUTE && s->op != DF_CB_RESERVE;
     bool in = tile && reads_dst(s), out = tile && s->cb_out == LW_DST;
-    if (!in && !out && scaled_exp(s)) {
-        /* an exponential with a scale folded in, on its own: a pchain of
-           that one step */
-        df_stmt *c = df_stmt_new(K->p, DF_PCHAIN, (lm_loc){0}), *st = df_step_new(K->p, DF_SFPU, (lm_loc){0});
-        c->cb = s->cb, c->at = s->at, c->cb_out = s->cb_out, c->at_out = s->at_out;
-        c->rows = C(K, 1), c->cols = s->n;
-        c->scalar = s->scalar;
-        st->sub = s->sub;
-        st->exact = s->exact;
-        df_add_body(K->p, c, st);
+    if (!in && !out && (scaled_exp(s) || packs_sums(K, s))) {
+        /* an exponential with a scale folded in, or an op packing row sums
+           besides its result, on its own: a pchain of that one step */
+        if (K->ch.n)
+            LM_BUG("a pchain inside a chain");
+        K->ch.op[0] = s;
+        K->ch.n = 1;
+        df_stmt *c = chain_stmt(K);
+        K->ch.n = 0;
         put_now(K, c);
         return;
     }

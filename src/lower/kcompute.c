@@ -315,6 +315,13 @@ static void plan_temps_block(lw *L, const tir_block *b)
         case COP_DOT:
             break;
         }
+        /* the page a block row of the row sums its result's packer adds
+           into: written here, read by the sum (lw_plan_packsums) */
+        const tir_op *red = lw_packsum_red(L, op);
+        if (red) {
+            const vinfo *rr = &L->v[V(L, red->results[0])->root];
+            lw_plan_temp_from(L, op, red, 2, rr->tr, lw_vtiles(L, rr), lw_interm_format(L));
+        }
     }
 }
 

@@ -600,7 +600,7 @@ void lw_plan_reduce(lw *L, const tir_op *op)
     const vinfo *xr = &L->v[V(L, op->opnds[0])->root];
     const sym_expr *scols = sym_cdiv(L->sc, lw_axis(L, op) == 0 ? xr->ser : xr->sec, sym_const(L->sc, LW_TILE));
     lw_need_support(L, DF_SUP_SCALER, sym_const(L->sc, 1));
-    if (op->code != TIR_REDUCE_MAX)
+    if (op->code != TIR_REDUCE_MAX && !lw_packsum_is_red(L, op))
         lw_need_support(L, DF_SUP_FOLD, lw_positive(L, sym_sub(L->sc, scols, sym_const(L->sc, 1))));
     lw_need_support(L, DF_SUP_IOTA, partial);
     if (valid % LW_TILE) {
@@ -642,6 +642,24 @@ void lw_emit_reduce(kctx *K, const tir_op *op)
         lw_mask_stmt(K, cb, at, tm, rows, cols, &p, 1, is_max ? -INFINITY : 0.0);
         temp_ready(K, tm, rows * cols);
         cb = tm, at = 0;
+    }
+    if (lw_packsum_is_red(L, op)) {
+        /* the packer summed each block row's tiles into one page as it
+           wrote x: the row reduction of those pages */
+        int t = lw_temp(L, op, 2);
+        lw_cbop(K, DF_CB_WAIT, t, rows);
+        int out = lw_out_open(K, r);
+        df_stmt *s = S(K, DF_REDUCE);
+        s->sub = DF_RSUM;
+        s->cb = t;
+        s->at = C(K, 0);
+        s->cb_out = out;
+        s->rows = C(K, rows);
+        s->cols = C(K, 1);
+        lw_put(K, s);
+        lw_out_close(K, r);
+        lw_cbop(K, DF_CB_POP, t, rows);
+        return;
     }
     int out = lw_out_open(K, r);
     if (is_max) {

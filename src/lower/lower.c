@@ -192,6 +192,7 @@ bool lw_plan(lw *L)
         lw_plan_stores(L);
         lw_plan_rowmax(L, k->f->body);
         lw_plan_chains(L, k->f->body);
+        lw_plan_packsums(L, k->f->body);
         for (int u = 0; u < L->nv && !L->failed; u++) {
             vinfo *v = &L->v[u];
             if (v->kind == VK_TILE && v->root == u && v->st < 0 && v->dest == D_OWN && lw_computed_by_compute(L, u)) {
@@ -244,10 +245,12 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
         plan->chain_from[L0->nchains + i] = L0->fmax_red[i];
         plan->chain_to[L0->nchains + i] = L0->fmax_max[i];
     }
-    sched_lowered *lo = LM_NEWN(ar, sched_lowered, L0->ngone ? L0->ngone : 1);
+    sched_lowered *lo = LM_NEWN(ar, sched_lowered, L0->ngone + L0->npsum + 1);
     plan->nlowered = 0;
     for (int i = 0; i < L0->ngone; i++)
-        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_GONE, L0->gone[i]};
+        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_GONE, L0->gone[i], NULL};
+    for (int i = 0; i < L0->npsum; i++)
+        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_PACKSUM, L0->psum_red[i], L0->psum_src[i]};
     plan->lowered = lo;
     plan->bytes = plan->count = sym_const(sc, 0);
     const sym_expr *one = sym_const(sc, 1);

@@ -235,6 +235,12 @@ typedef struct lw {
        operand of fmax_max[i] */
     const tir_op *fmax_red[LW_MAX_CHAINS], *fmax_max[LW_MAX_CHAINS];
     int nfmax;
+    /* row sums accumulated by the packer (lw_plan_packsums): psum_src[i]
+       packs each tile of its result a second time, added into its block
+       row's page of temporary 2 of psum_red[i], which reduces one tile a
+       row from there */
+    const tir_op *psum_red[LW_MAX_CHAINS], *psum_src[LW_MAX_CHAINS];
+    int npsum;
     /* recording the L1 plan (sched_lower_l1): CBs that exist only at other
        values than the probe's, each alone in its CB */
     bool record;
@@ -302,6 +308,11 @@ typedef struct kctx {
         df_stmt *pops[2 * DF_MAX_STEPS + 2];
         int npops;
     } ch;
+    /* the statement writing CB sum_out also packs its row sums into CB
+       sum_cb (a packer-accumulated row sum, lw_plan_packsums) */
+    bool sum_on;
+    int sum_cb, sum_out;
+    int64_t sum_rows, sum_cols; /* the block written, in tiles */
 } kctx;
 
 /* An operand of a tile op as the op reads it. */
@@ -389,6 +400,9 @@ void lw_plan_block(lw *L, const tir_block *b);
 void lw_plan_dot_acc(lw *L, const tir_block *b);
 void lw_plan_rowmax(lw *L, const tir_block *b);
 const tir_op *lw_fused_reduce(const lw *L, const tir_op *max);
+void lw_plan_packsums(lw *L, const tir_block *b);
+const tir_op *lw_packsum_red(const lw *L, const tir_op *op);
+bool lw_packsum_is_red(const lw *L, const tir_op *op);
 void lw_plan_chains(lw *L, const tir_block *b);
 
 /* ---- laccess.c ----------------------------------------------------------------- */
@@ -417,6 +431,8 @@ bool lw_read_at(kctx *K, int r, int *cb, int64_t *at, lm_loc loc);
 bool lw_opnd_of(lw *L, const tir_value *x, const vinfo *res, opnd *o, lm_loc loc);
 bool lw_get_opnd(kctx *K, const tir_value *x, const vinfo *res, opnd *o, lm_loc loc);
 int lw_plan_temp(lw *L, const tir_op *op, int k, int64_t tiles, const sym_expr *stiles, arch_format fmt);
+int lw_plan_temp_from(lw *L, const tir_op *from, const tir_op *op, int k, int64_t tiles, const sym_expr *stiles,
+                      arch_format fmt);
 int lw_temp(lw *L, const tir_op *op, int k);
 void lw_plan_const_tile(lw *L, const tir_op *op, int k);
 void lw_const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o);

@@ -304,6 +304,74 @@ void lw_plan_rowmax(lw *L, const tir_block *b)
 }
 
 /* ======================================================================
+ * Row sums accumulated by the packer
+ * ==================================================================== */
+
+/* The op whose result sum `red` (axis 1) can take from the packer: sum(x,
+ * axis=1) is the row reduction of one tile per block row, the element-wise
+ * sum of the row's tiles, and the packer adds each tile of x into its row's
+ * page as it writes x (packer L1 accumulation) - so the op making x packs
+ * twice and the reduction reads one tile a row instead of the block. Taken
+ * where x is a plain block of whole tiles with its own pages, made at red's
+ * level by an element-wise op whose last statement writes those pages (an
+ * exponential or an arithmetic op: a chain's end or one tile op); NULL
+ * otherwise. */
+static const tir_op *packsum_src(lw *L, const tir_op *red)
+{
+    if (red->code != TIR_REDUCE_SUM || red->nopnds != 1 || lw_axis(L, red) != 1)
+        return NULL;
+    const tir_value *x = red->opnds[0];
+    const vinfo *xv = V(L, x), *r = V(L, red->results[0]);
+    if (!plain_tile(xv) || xv->root != x->uid || xv->rank != 2 || xv->ec % LW_TILE || xv->dest != D_OWN ||
+        r->root != red->results[0]->uid || r->dest == D_FUSED || r->tc != 1 || r->tr != xv->tr)
+        return NULL;
+    const tir_op *src = x->def;
+    if (!src || src->parent != red->parent || src->nresults != 1 || lw_fused_reduce(L, src))
+        return NULL;
+    switch (src->code) {
+    case TIR_EXP:
+    case TIR_EXP2:
+    case TIR_ADD:
+    case TIR_SUB:
+    case TIR_MUL:
+        return src;
+    default:
+        return NULL;
+    }
+}
+
+void lw_plan_packsums(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        for (int r = 0; r < op->nregions; r++)
+            lw_plan_packsums(L, op->regions[r]);
+        const tir_op *src = packsum_src(L, op);
+        if (!src || L->npsum == LW_MAX_CHAINS || lw_packsum_red(L, src))
+            continue;
+        L->psum_red[L->npsum] = op;
+        L->psum_src[L->npsum++] = src;
+    }
+}
+
+/* The sum whose row sums op `src` packs (lw_plan_packsums), or NULL. */
+const tir_op *lw_packsum_red(const lw *L, const tir_op *src)
+{
+    for (int i = 0; src && i < L->npsum; i++)
+        if (L->psum_src[i] == src)
+            return L->psum_red[i];
+    return NULL;
+}
+
+/* Whether op is a sum reading the packer's row sums. */
+bool lw_packsum_is_red(const lw *L, const tir_op *op)
+{
+    for (int i = 0; i < L->npsum; i++)
+        if (L->psum_red[i] == op)
+            return true;
+    return false;
+}
+
+/* ======================================================================
  * Chains in Dst
  * ==================================================================== */
 

@@ -872,8 +872,23 @@ static void merge_chains(mctx *c, opcost *oc, int n)
     }
 }
 
+/* A row sum the packer accumulates (SCHED_LOWER_PACKSUM): the op making
+ * its operand (oc[j], or the chain holding it) packs each tile a second
+ * time, into its row's page in the sum's format, and the sum (oc[i]) reads
+ * those pages - one a row - and reduces each once. */
+static void packsum_cost(mctx *c, opcost *oi, opcost *oj)
+{
+    const arch_desc *a = c->a;
+    const sched_work_op *o = oi->o;
+    const sym_expr *pb = fix(c, o->pack_bytes), *rows = fix(c, o->out_tiles);
+    oj->pack = add(c, oj->pack, cdv(c, mul(c, pb, fix(c, o->tiles)), rows));
+    oi->unpack = pb;
+    oi->math = mul(c, rows, K(c, milli(a->reduce_tile_cycles)));
+}
+
 /* The lowering's other decisions (sched_kernel.lowered, from its plan),
- * priced as it emits them: an op it folds away costs nothing. */
+ * priced as it emits them: an op it folds away costs nothing; a row sum
+ * the packer accumulates reads a page a row. */
 static void lowered_ops(mctx *c, opcost *oc, int n)
 {
     const sched_kernel *k = c->k;
@@ -887,6 +902,12 @@ static void lowered_ops(mctx *c, opcost *oc, int n)
                 oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);
                 oc[i].chunks = K(c, 1);
             }
+            for (int j = 0; w->kind == SCHED_LOWER_PACKSUM && j < n; j++)
+                if (!oc[j].dead && j != i && has_op(&oc[j], w->by) && oc[i].o->kind == SCHED_OP_REDUCE &&
+                    oc[i].o->out_tiles) {
+                    packsum_cost(c, &oc[i], &oc[j]);
+                    break;
+                }
         }
     }
 }

@@ -722,12 +722,15 @@ typedef struct sched_l1_cb {
 /* What the lowering makes of a work op besides chains in Dst (its plan,
  * sched_lower_l1), so that the model prices what it emits. */
 typedef enum sched_lkind {
-    SCHED_LOWER_GONE, /* emits nothing: a product by a positive scale folded into the exponentials */
+    SCHED_LOWER_GONE,    /* emits nothing: a product by a positive scale folded into the exponentials */
+    SCHED_LOWER_PACKSUM, /* a row sum reading one page a block row that the packer of `by` (the op
+                            making its operand) accumulated while writing that operand */
 } sched_lkind;
 
 typedef struct sched_lowered {
     sched_lkind kind;
     const tir_op *op;
+    const tir_op *by; /* PACKSUM: the op whose pack adds the rows up */
 } sched_lowered;
 
 typedef struct sched_l1_plan {

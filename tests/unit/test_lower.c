@@ -562,9 +562,15 @@ static void attention(void **st, bool causal, bool mcast)
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_MASK), 1);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 1);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_ROWMAX), 1);
-    /* the row sum over the key block's 2 tile columns folds them in Dst */
-    assert_int_equal(compute_op(c, DF_REDUCE, 0)->sub, DF_RSUM);
-    assert_true(compute_op(c, DF_REDUCE, 0)->fold);
+    /* the row sum of p over the key block's 2 tile columns comes from the
+       packer: p's pchain adds each tile into its block row's page, and the
+       sum reduces those pages, one a row (no fold) */
+    const df_stmt *rs = compute_op(c, DF_REDUCE, 0);
+    assert_int_equal(rs->sub, DF_RSUM);
+    assert_false(rs->fold);
+    assert_int_equal(rs->cols->value, 1);
+    assert_int_equal(compute_op(c, DF_PCHAIN, 1)->cb_sum, rs->cb);
+    assert_int_equal(compute_op(c, DF_PCHAIN, 0)->cb_sum, -1);
     /* maximum(m_i, max(s, axis=1)) is one block row maximum seeded with
        m_i: it reads the running maximum's current CB (filled with -inf
        before the loop) and writes its next one, and the two trade names at
@@ -712,6 +718,47 @@ static void scale_fold(void **st)
             assert_int_equal(compute_op(c, DF_ROWMAX, 0)->cb, x->cb);
         if (k == 3)
             assert_true(compute_op(c, DF_FILL, 0)->scalar == 2.0);
+        round_trip(p);
+        df_free(p);
+        run_checked(&j);
+        job_close(&j);
+    }
+}
+
+/* tests/unit/data/packsum.py: l = sum(p, axis=1) where p = exp(x - max)
+ * (CASE 0) is taken from the packer: the pchain making p also packs each
+ * tile into its block row's page of a CB of its own (sum=, the row's first
+ * tile overwriting), and the sum reduces that one page a row - cols 1, no
+ * fold; summing the loaded x (CASE 1) adds the row's tiles in Dst (fold)
+ * as before. Both match the interpreter. */
+static void packsum(void **st)
+{
+    (void)st;
+    static const char *consts[] = {"CASE=0", "CASE=1"};
+    for (int k = 0; k < 2; k++) {
+        job j;
+        job_open(&j, "tests/unit/data/packsum.py", "M=256,N=128", consts[k], "BLOCK_M=64,grid.x=1,grid.y=4");
+        df_program *p = lower(&j, 0);
+        assert_non_null(p);
+        const df_class *c = &p->classes[0];
+        const df_stmt *pc = compute_op(c, DF_PCHAIN, 0), *red = compute_op(c, DF_REDUCE, 0);
+        assert_non_null(red);
+        assert_int_equal(red->rows->value, 2);
+        if (k == 0) {
+            assert_non_null(pc);
+            assert_true(pc->cb_sum >= 0);
+            assert_int_equal(pc->rows->value, 2);
+            assert_int_equal(pc->cols->value, 4);
+            assert_int_equal(pc->at_sum->value, 0);
+            assert_int_equal(pc->sum_acc->value, 0);
+            assert_int_equal(red->cb, pc->cb_sum);
+            assert_int_equal(red->cols->value, 1);
+            assert_false(red->fold);
+        } else {
+            assert_null(pc);
+            assert_int_equal(red->cols->value, 4);
+            assert_true(red->fold);
+        }
         round_trip(p);
         df_free(p);
         run_checked(&j);
@@ -1336,6 +1383,7 @@ int main(void)
         cmocka_unit_test(attention_tutorial),
         cmocka_unit_test(rowmax_seed),
         cmocka_unit_test(scale_fold),
+        cmocka_unit_test(packsum),
         cmocka_unit_test(matmul_k_tail),
         cmocka_unit_test(eltwise_chains),
         cmocka_unit_test(decode_gqa),

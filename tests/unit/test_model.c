@@ -478,6 +478,38 @@ static void scale_folded(void **st)
     drv_free(&x.r);
 }
 
+/* p = exp(x - max(x, axis=1)[:, None]), l = sum(p, axis=1), o = p * l[:,
+ * None] (tests/unit/data/packsum.py, CASE 0) on 64 x 128 fp32 blocks (T = 8
+ * tiles, R = 2 block rows): the lowering takes l from the packer. The model
+ * prices what it emits: the rowmax (T tiles in, R out), the pchain making p
+ * (T tiles and the broadcast maximum's R in; T out, and T again into the
+ * row pages), the sum reading the R row pages and reducing each once, and
+ * the product (T + R in, T out); one op init per op and thread. */
+static void packsum_priced(void **st)
+{
+    (void)st;
+    compiled x;
+    compile_model(&x, "tests/unit/data/packsum.py", "M=1024,N=128");
+    sched_kernel *k = x.r.sched->job.k[0];
+    assert_int_equal(k->nlowered, 1);
+    assert_int_equal(k->lowered[0].kind, SCHED_LOWER_PACKSUM);
+    assert_int_equal(k->lowered[0].op->code, TIR_REDUCE_SUM);
+    assert_int_equal(k->lowered[0].by->code, TIR_EXP);
+    const arch_desc *a = WH;
+    const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.o=2";
+    int64_t tb = a->tile_bytes[ARCH_FP32], T = 8, R = 2, init = 4 * llround(a->op_init_cycles);
+    int64_t math = cdiv(T * milli(a->reduce_block_tile_cycles) + T * milli(a->eltwise_tile_cycles) +
+                            T * milli(a->sfpu_exp_tile_cycles) + R * milli(a->reduce_tile_cycles) +
+                            T * milli(a->eltwise_tile_cycles),
+                        1000);
+    int64_t unpack = cdiv((T + (T + R) + R + (T + R)) * tb * 1000, milli(a->unpack_bpc));
+    int64_t pack = cdiv((R + 2 * T + R + T) * tb * 1000, milli(a->pack_bpc));
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + init);
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack + init);
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "pack", at), pack + init);
+    drv_free(&x.r);
+}
+
 /* A block a boundary check cuts short moves element by element: one NoC
  * command per row and tile column (64 rows x 4 = 256), not one per tile (8).
  * One core reads: the banks' and the links' shares cannot exceed its own
@@ -670,6 +702,7 @@ int main(void)
         cmocka_unit_test(sfpu_chain_figures),
         cmocka_unit_test(rowmax_seeded),
         cmocka_unit_test(scale_folded),
+        cmocka_unit_test(packsum_priced),
         cmocka_unit_test(clipped_block_commands),
         cmocka_unit_test(forward_along_route),
     };

@@ -89,7 +89,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libloomc.a
 tests-bin: $(BUILD)/loomc $(BUILD)/libloomc.so $(TESTBIN)
 
 # Debian packages the build, the tests and the demo need; installed when missing.
-DEBS = gcc g++ clang make python3 libyaml-dev libcsv-dev libjansson-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox python3-numpy python3-pytest chromium
+DEBS = gcc g++ clang make python3 libyaml-dev libcsv-dev libjansson-dev libcmocka-dev pkg-config valgrind libclang-rt-14-dev minizinc gnuplot-nox python3-numpy python3-pytest chromium time
 deps:
 	@sh tools/deps.sh $(DEBS)
 

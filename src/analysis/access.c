@@ -243,6 +243,32 @@ static const tir_tensor *base_tensor(actx *ax, const tir_value *p, const sym_exp
  * the innermost stride is 1, so the address is always right even where a
  * monomial is not a whole number of rows. False if a view stride is unknown
  * or matches no dimension. */
+/* e with its products of sums multiplied out, a few levels deep, so that
+ * `(pid_b * H + pid_h) * N` gives a monomial per dimension. */
+static const sym_expr *expand(actx *ax, const sym_expr *e, int depth)
+{
+    if (depth > 4 || (e->kind != SYM_ADD && e->kind != SYM_MUL))
+        return e;
+    if (e->kind == SYM_ADD) {
+        const sym_expr *r = ax->zero;
+        for (int i = 0; i < e->nargs; i++)
+            r = sym_add(ax->s, r, expand(ax, e->args[i], depth + 1));
+        return r;
+    }
+    for (int i = 0; i < e->nargs; i++) {
+        if (e->args[i]->kind != SYM_ADD)
+            continue;
+        const sym_expr *rest = ax->one, *r = ax->zero;
+        for (int j = 0; j < e->nargs; j++)
+            if (j != i)
+                rest = sym_mul(ax->s, rest, e->args[j]);
+        for (int k = 0; k < e->args[i]->nargs; k++)
+            r = sym_add(ax->s, r, expand(ax, sym_mul(ax->s, e->args[i]->args[k], rest), depth + 1));
+        return r;
+    }
+    return e;
+}
+
 static bool place(actx *ax, const tir_tensor *t, const bref *r, const sym_expr *eoff,
                   const sym_expr *const *vblock, const sym_expr **off, const sym_expr **blk)
 {
@@ -270,6 +296,7 @@ static bool place(actx *ax, const tir_tensor *t, const bref *r, const sym_expr *
     }
     if (is_zero(eoff))
         return true;
+    eoff = expand(ax, eoff, 0);
     int nm = eoff->kind == SYM_ADD ? eoff->nargs : 1;
     for (int k = 0; k < nm; k++) {
         const sym_expr *mono = eoff->kind == SYM_ADD ? eoff->args[k] : eoff;

@@ -244,7 +244,7 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
 {
     lm_arena *ar = &b->ar;
     const bench_opts *o = &b->opts;
-    row->spearman = row->spearman_top = NAN;
+    row->spearman = row->spearman_top = row->pair_error = NAN;
     const char *why = NULL;
     if (!bench_suite_eval(op->flops, sh, &row->flops, &why, ar))
         row->flops = 0;
@@ -378,6 +378,7 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
         row->spearman_n = nq;
         row->spearman = nq >= 2 ? bench_spearman(pred, simc, nq) : NAN;
         row->spearman_top = nq >= 2 ? bench_spearman_best(pred, simc, nq, 0.10, 10, &row->spearman_top_n) : NAN;
+        row->pair_error = bench_pair_error(pred, simc, nq, 0.10, 10, &row->pair_n);
         free(pred);
         free(simc);
     }
@@ -415,6 +416,15 @@ static void run_row(bench_result *b, bench_row *row, const bench_suite *su, cons
         }
         row->loomc_rank = better + 1;
         row->ranked = n;
+    }
+    if (o->points) {
+        row->points = LM_NEWN(ar, bench_point, ev.entries.len ? ev.entries.len : 1);
+        for (size_t i = 0; i < ev.entries.len; i++) {
+            const bench_entry *x = &ev.entries.items[i];
+            if (x->e.ok && !x->e.censored)
+                row->points[row->npoints++] =
+                    (bench_point){point_label(&sp, job, x, ar), x->e.predicted, x->e.cycles};
+        }
     }
     row->failures = ev.failures;
     row->failure_why = ev.first_why ? lm_arena_strdup(ar, ev.first_why) : NULL;
@@ -470,10 +480,13 @@ bool bench_run(bench_result *b, const bench_suite *suites, int nsuites, const be
     LM_VEC(arch_desc *) loaded = {0};
     bool ok = true;
     int total = 0;
+    const char ***chips = LM_NEWN(&b->ar, const char **, nsuites ? nsuites : 1);
+    int *nchips = LM_NEWN(&b->ar, int, nsuites ? nsuites : 1);
     for (int si = 0; si < nsuites; si++) {
-        int na = o->narchs ? o->narchs : (suites[si].narchs ? suites[si].narchs : 1);
+        /* --arch, else the suite's chips (every description for `all`, then the derived ones) */
+        nchips[si] = bench_suite_chips(&suites[si], o->archs, o->narchs, &chips[si], &b->ar);
         for (int oi = 0; oi < suites[si].nops; oi++)
-            total += na * suites[si].ops[oi].nshapes;
+            total += nchips[si] * suites[si].ops[oi].nshapes;
     }
     int done = 0;
     /* a line on a terminal, nothing otherwise (or with --quiet) */
@@ -481,17 +494,12 @@ bool bench_run(bench_result *b, const bench_suite *suites, int nsuites, const be
     lm_progress_init(&prog, stderr, !o->progress);
     for (int si = 0; si < nsuites && ok; si++) {
         const bench_suite *su = &suites[si];
-        const char *const *archs = o->narchs ? o->archs : su->archs;
-        static const char *const dflt[] = {"wormhole_n150"};
-        int na = o->narchs ? o->narchs : su->narchs;
-        if (!na) {
-            archs = dflt;
-            na = 1;
-        }
+        const char *const *archs = chips[si];
+        int na = nchips[si];
         for (int oi = 0; oi < su->nops && ok; oi++) {
             const bench_suite_op *op = &su->ops[oi];
             for (int ai = 0; ai < na && ok; ai++) {
-                arch_desc *a = arch_load(archs[ai], d);
+                arch_desc *a = bench_chip_load(su, archs[ai], d);
                 if (!a) {
                     ok = false;
                     break;

@@ -244,15 +244,59 @@ typedef struct bench_suite_shape {
     lm_loc loc;
 } bench_suite_shape;
 
+/* One value of a drawn shape (a `form` line's NAME=GEN, generate.c). */
+typedef enum bench_gen_kind {
+    BENCH_GEN_LOG,  /* log(LO,HI[,ALIGN]): log-uniform integer in [LO, HI], rounded to ALIGN */
+    BENCH_GEN_PICK, /* pick(V,...): one of the values, uniformly */
+    BENCH_GEN_EXPR  /* an expression of the values drawn before it */
+} bench_gen_kind;
+
+typedef struct bench_gen_item {
+    const char *name;    /* a size, a const (after `const`), or a helper (a name starting with '_') */
+    bool is_const;
+    bench_gen_kind kind;
+    int64_t lo, hi, align;
+    int64_t *vals;       /* pick's values */
+    int nvals;
+    const char *expr;    /* BENCH_GEN_EXPR */
+    lm_loc loc;
+} bench_gen_item;
+
+/* A `form` line: one way of drawing a shape (square, skinny, ...). */
+typedef struct bench_gen_form {
+    const char *name;
+    bench_gen_item *items;
+    int nitems;
+    lm_loc loc;
+} bench_gen_form;
+
 typedef struct bench_suite_op {
     const char *name;    /* "gemm" */
     const char *kernel;  /* path, resolved against the suite file's folder */
     const char *flops;   /* useful FLOPs as an expression of the sizes and consts */
     const char *bytes;   /* the least DRAM traffic in bytes, likewise (NULL: none) */
     lm_loc loc, flops_loc, bytes_loc;
-    bench_suite_shape *shapes;
+    bench_suite_shape *shapes; /* the `shape` lines, then (bench_suite_draw) the drawn ones */
     int nshapes;
+    /* drawn shapes (generate.c): `draw N`, `limit EXPR <= MAX`, `form` lines */
+    int64_t draw;        /* shapes to draw (0: none) */
+    lm_loc draw_loc;
+    const char *limit;   /* a drawn shape keeps EXPR <= limit_max (NULL: no limit) */
+    int64_t limit_max;
+    bench_gen_form *forms;
+    int nforms;
 } bench_suite_op;
+
+/* A `derive` line: a description made at run time from another by scaling
+ * its compute, its DRAM bandwidth and its grid (generate.c). */
+typedef struct bench_derive {
+    const char *name;    /* the derived description's name */
+    const char *from;    /* the description it starts from (a name or a path) */
+    double compute;      /* compute engine speed factor (1: unchanged) */
+    double dram;         /* DRAM bank bandwidth factor (1: unchanged) */
+    int grid_w, grid_h;  /* the compute grid (0: unchanged) */
+    lm_loc loc;
+} bench_derive;
 
 typedef struct bench_suite {
     const char *file;
@@ -266,6 +310,8 @@ typedef struct bench_suite {
     arch_format format;  /* DRAM tensor, as loomc run --format (else the kernels' own) */
     bench_suite_op *ops;
     int nops;
+    bench_derive *derives; /* derived chips, run after the `arch` line's */
+    int nderives;
 } bench_suite;
 
 /* Parse a suite (docs/evaluation.md). Errors are `file:line:col: error:`
@@ -290,6 +336,38 @@ bool bench_suites_load(const char *const *names, int n, bool quick, bench_suite 
 bool bench_suite_eval(const char *expr, const bench_suite_shape *sh, double *out, const char **why, lm_arena *ar);
 
 /* ======================================================================
+ * generate.c - drawn shapes and derived descriptions
+ * ==================================================================== */
+
+/* Draw the shapes of every operator of s that has `form` lines: n per
+ * operator (-1: its `draw N`), appended to its `shape` lines, the same for
+ * every chip. Deterministic: the seed and the operator's name start the
+ * stream, shape i uses form i mod forms and depends only on the draws
+ * before it (so a shorter draw is the start of a longer one); a shape
+ * outside the `limit` or drawn before is drawn again. Errors (a value
+ * below 1, an expression that cannot be evaluated, no draw within the
+ * limit) are reported through d at the form's line. */
+bool bench_suite_draw(bench_suite *s, uint64_t seed, int64_t n, lm_arena *ar, lm_diag *d);
+/* A log-uniform integer in [lo, hi] (1 <= lo <= hi) from the stream, in
+ * integer arithmetic only (the same on every machine). */
+int64_t bench_draw_log(uint64_t *rng, int64_t lo, int64_t hi);
+/* The YAML of a description (text, as read from its file) changed as dv
+ * says, into out (the description's comments are not kept). False with
+ * *why when the text is not a description of the expected form. */
+bool bench_derive_yaml(const bench_derive *dv, const char *text, size_t len, lm_buf *out, const char **why,
+                       lm_arena *ar);
+/* Derive: load dv->from, change its YAML (bench_derive_yaml) and parse the
+ * result, so that every check of the loader applies to it. NULL after
+ * reporting through d. */
+arch_desc *bench_derive_load(const bench_derive *dv, lm_diag *d);
+/* The chips a suite runs on: `archs` (--arch) when n > 0, else its `arch`
+ * line (`all`: every description on the search path, arch_list; no line:
+ * wormhole_n150) followed by its derived chips. Into *out (arena). */
+int bench_suite_chips(const bench_suite *s, const char *const *archs, int n, const char ***out, lm_arena *ar);
+/* Chip `name` of suite s: one of its derived chips, else arch_load. */
+arch_desc *bench_chip_load(const bench_suite *s, const char *name, lm_diag *d);
+
+/* ======================================================================
  * bench.c - running a suite
  * ==================================================================== */
 
@@ -304,9 +382,18 @@ typedef struct bench_opts {
     double cap_factor;    /* oracle/tuner runs stop at this x the best so far (0: 4) */
     uint64_t seed;
     bool progress;        /* a progress line when stderr is a terminal (false: --quiet) */
+    bool points;          /* keep every simulated point of a row (bench_row.points, the JSON) */
 } bench_opts;
 
 enum { BENCH_DEFAULT_BOUND = 500 };
+
+/* One simulated point of a row (--points): what the model predicted and
+ * what the simulator ran, for studying the model's errors. */
+typedef struct bench_point {
+    const char *schedule; /* "label; NAME=V ..." */
+    int64_t predicted;    /* -1 when the model cannot be evaluated there */
+    double cycles;        /* simulated */
+} bench_point;
 
 typedef struct bench_row {
     int op, shape;         /* indices into the suite */
@@ -351,6 +438,8 @@ typedef struct bench_row {
     int64_t spearman_n;
     double spearman_top;   /* ... over the best 10% of them (simulated; at least 10) */
     int spearman_top_n;
+    double pair_error;     /* the model's error comparing two near-top schedules (bench_pair_error) */
+    int pair_n;            /* ... over that many points */
     int64_t failures;      /* points that could not be lowered or simulated */
     const char *failure_why;
     const char *failure_point; /* the first of them */
@@ -359,6 +448,9 @@ typedef struct bench_row {
     /* tuner */
     int nmarks;
     bench_tuner_mark marks[BENCH_MAX_MARKS];
+    /* every point that ran to its end (--points) */
+    bench_point *points;
+    int npoints;
 } bench_row;
 
 typedef struct bench_result {
@@ -380,8 +472,6 @@ void bench_free(bench_result *b);
 /* The per-operator, per-chip table (the paper's Table 2, extended) and the
  * per-shape table. */
 void bench_print(lm_buf *out, const bench_result *b);
-/* The model-quality table. */
-void bench_print_quality(lm_buf *out, const bench_result *b);
 /* Every row as a JSON document ("format": "loomc-bench", docs/evaluation.md,
  * "JSON"); the caller owns it (json_decref). */
 #define BENCH_JSON_VERSION 1
@@ -436,6 +526,34 @@ bool bench_plot_svgs(const bench_result *b, const char *dir, lm_diag *d, bool *r
  * simulated. False after reporting through d (the plots could not be
  * made). */
 bool bench_html(lm_buf *out, const bench_result *b, lm_diag *d);
+
+/* ======================================================================
+ * quality.c - how well the model picks and orders schedules
+ * ==================================================================== */
+
+/* The targets the model is measured against (docs/scheduler.md, "Model
+ * quality"), per operator and chip: loomc's pick at most this far above
+ * the best known schedule on average (per mille) and at worst, and its
+ * predicted cycles within this share of the simulated ones on that share
+ * of the rows. */
+enum {
+    BENCH_TARGET_REGRET_MEAN = 30,   /* 3.0% */
+    BENCH_TARGET_REGRET_WORST = 100, /* 10.0% */
+    BENCH_TARGET_PRED_BAND = 200,    /* +-20.0% */
+    BENCH_TARGET_PRED_ROWS = 900     /* on 90.0% of the rows */
+};
+
+/* The model's error when it compares two good schedules: over the points
+ * the model predicts fastest (the fraction frac of them, at least min_n),
+ * each point's simulated / predicted ratio r; for every pair, |ln(ri /
+ * rj)| - how far the predicted ratio of the two is from the simulated one;
+ * the result is the median of those over the pairs, as a relative error
+ * (e^x - 1). NAN with fewer than two points. *used = points taken. */
+double bench_pair_error(const double *pred, const double *sim, int n, double frac, int min_n, int *used);
+/* The model-quality report: per operator and chip the rank correlation,
+ * top-1 regret (mean, worst, the worst row), the pick's predicted over
+ * simulated cycles, the pair error and the targets; then every row. */
+void bench_print_quality(lm_buf *out, const bench_result *b);
 
 /* ======================================================================
  * csv_table.c - the published tables (CSV, read with libcsv)

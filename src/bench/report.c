@@ -1,6 +1,6 @@
 /* report.c - what a benchmark run prints: the per-operator, per-chip
  * table (the paper's Table 2 with the tuner's columns added), the
- * per-shape table, the model-quality table, the JSON of every row, and
+ * per-shape table, the JSON of every row, and
  * gnuplot data and scripts for the plots (speedup per shape, achieved
  * TFLOP/s against the roofline, simulated rank of loomc's pick).
  *
@@ -298,55 +298,6 @@ void bench_print(lm_buf *out, const bench_result *b)
     bench_groups_free(g, ng);
 }
 
-void bench_print_quality(lm_buf *out, const bench_result *b)
-{
-    bench_group *g;
-    int ng = bench_groups(b, &g);
-    lm_buf_printf(out, "loomc bench --model-quality: loomc's predicted cycles against simulated cycles over the\n"
-                       "oracle's points (every legal point when exact, the stratified sample otherwise).\n"
-                       "All cycles are simulated; no figure is a hardware measurement.\n\n");
-    lm_buf_printf(out, "%-10s %-15s %-32s %8s %9s %9s %9s %10s %11s\n", "operator", "chip", "shape", "points",
-                  "oracle", "spearman", "best 10%", "top-1 gap", "rank");
-    for (int i = 0; i < ng; i++) {
-        double rho = 0, rtop = 0;
-        int nrho = 0;
-        for (int k = 0; k < g[i].n; k++) {
-            const bench_row *r = &b->rows[g[i].rows[k]];
-            lm_buf_printf(out, "%-10s %-15s %-32s ", r->suite_op, r->arch, r->label);
-            if (!r->ok || !r->oracle_ran) {
-                lm_buf_printf(out, "failed: %s\n", r->why ? r->why : "no oracle");
-                continue;
-            }
-            lm_buf_printf(out, "%8lld %9s ", (long long)r->spearman_n, r->oracle_exact ? "exact" : "sampled");
-            if (isnan(r->spearman))
-                lm_buf_printf(out, "%9s", "-");
-            else
-                lm_buf_printf(out, "%9.3f", r->spearman);
-            if (isnan(r->spearman_top))
-                lm_buf_printf(out, " %9s", "-");
-            else
-                lm_buf_printf(out, " %9.3f", r->spearman_top);
-            pct(out, 11, bench_regret(r->loomc_cycles, r->best_cycles));
-            char cell[48];
-            snprintf(cell, sizeof cell, "%lld/%lld", (long long)r->loomc_rank, (long long)r->ranked);
-            lm_buf_printf(out, " %11s\n", cell);
-            if (!isnan(r->spearman) && !isnan(r->spearman_top)) {
-                rho += r->spearman;
-                rtop += r->spearman_top;
-                nrho++;
-            }
-        }
-        if (nrho)
-            lm_buf_printf(out, "%-10s %-15s %-32s %8s %9s %9.3f %9.3f\n", g[i].op, g[i].arch, "(mean)", "", "",
-                          rho / nrho, rtop / nrho);
-    }
-    lm_buf_printf(out, "\nspearman: rank correlation of predicted and simulated cycles (1 = same order).\n"
-                       "best 10%%: the same over the points simulated fastest (a tenth of them, at least 10).\n"
-                       "top-1 gap: simulated cycles of the model's top-1 (loomc's pick) over the best simulated - 1.\n"
-                       "rank: the simulated rank of loomc's pick among the points (1 = best).\n");
-    bench_groups_free(g, ng);
-}
-
 /* ---- JSON ----------------------------------------------------------------- */
 
 /* A figure of a row: exact when whole, else to 6 significant digits; null
@@ -409,6 +360,8 @@ static json_t *joracle(const bench_row *r)
     lm_json_set(o, "spearman_points", lm_json_int(r->spearman_n));
     lm_json_set(o, "spearman_best10", jnum(r->spearman_top));
     lm_json_set(o, "spearman_best10_points", lm_json_int(r->spearman_top_n));
+    lm_json_set(o, "pair_error", jnum(r->pair_error));
+    lm_json_set(o, "pair_error_points", lm_json_int(r->pair_n));
     return o;
 }
 
@@ -425,6 +378,20 @@ static json_t *jtuner(const bench_row *r)
         lm_json_set(o, "lower_bound", lm_json_bool(k->lower_bound));
         lm_json_set(o, "simulated_seconds", jnum(k->sim_seconds));
         lm_json_set(o, "host_seconds", jnum(k->wall_seconds));
+        lm_json_push(a, o);
+    }
+    return a;
+}
+
+/* Every simulated schedule of the row (--points): predicted and simulated cycles. */
+static json_t *jpoints(const bench_row *r)
+{
+    json_t *a = lm_json_arr();
+    for (int q = 0; q < r->npoints; q++) {
+        json_t *o = lm_json_obj();
+        lm_json_set(o, "schedule", lm_json_string(r->points[q].schedule));
+        lm_json_set(o, "predicted", lm_json_int(r->points[q].predicted));
+        lm_json_set(o, "cycles", jnum(r->points[q].cycles));
         lm_json_push(a, o);
     }
     return a;
@@ -470,6 +437,8 @@ static json_t *jrow(const bench_row *r)
         lm_json_set(o, "oracle", joracle(r));
     if (r->nmarks)
         lm_json_set(o, "tuner", jtuner(r));
+    if (r->npoints)
+        lm_json_set(o, "points", jpoints(r));
     jfailures(o, r);
     return o;
 }

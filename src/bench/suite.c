@@ -10,6 +10,11 @@
  *   flops 2*M*N*K                   # useful FLOPs (an expression of sizes and consts)
  *   bytes 2*M*K + 2*K*N + 4*M*N     # least DRAM traffic (optional)
  *   shape M=512 N=512 K=512 [const NAME=N ...]
+ *   draw 40                         # shapes drawn by the generator (generate.c)
+ *   limit 2*M*N*K <= 68719476736    # ... each within this
+ *   form square M=log(64,2048) N=M K=M   # one way of drawing: log-uniform,
+ *                                   # pick(V,...) or an expression; _NAME a helper
+ *   derive NAME FROM [compute=F] [dram=F] [grid=WxH]   # a chip derived at run time
  *
  * Everything after '#' is a comment. Errors name file:line:col. Also how
  * `loomc bench` finds a suite by its name (bench_suites_load).
@@ -155,6 +160,185 @@ static bool parse_trials(pctx *p, const tok *t, int64_t *out, int *n)
     return false;
 }
 
+/* The integer arguments of NAME(A,B,...) in text (after "NAME(" up to the
+ * closing parenthesis) into out[0..*n-1]; false when they are not that. */
+static bool int_args(const char *text, size_t skip, int64_t *out, int *n, int most, lm_arena *ar)
+{
+    size_t len = strlen(text);
+    if (len <= skip || text[len - 1] != ')')
+        return false;
+    char *args = lm_arena_strndup(ar, text + skip, len - skip - 1);
+    *n = 0;
+    for (char *s = args; *n < most;) {
+        char *c = strchr(s, ',');
+        if (c)
+            *c = 0;
+        if (!lm_parse_i64(s, &out[(*n)++]))
+            return false;
+        if (!c)
+            return true;
+        s = c + 1;
+    }
+    return false;
+}
+
+/* One NAME=GEN of a `form` line: log(LO,HI[,ALIGN]), pick(V,...) or an
+ * expression of the names the form draws before it. */
+static bool parse_gen(pctx *p, const tok *t, const bench_gen_item *before, int nbefore, bool is_const,
+                      bench_gen_item *out)
+{
+    const char *eq = strchr(t->s, '=');
+    if (!eq || eq == t->s || !eq[1]) {
+        err(p, t->col, "expected NAME=log(LO,HI), NAME=pick(V,...) or NAME=EXPR, got '%s'", t->s);
+        return false;
+    }
+    char *name = lm_arena_strndup(p->ar, t->s, (size_t)(eq - t->s));
+    const char *g = eq + 1;
+    int gcol = t->col + (int)(eq - t->s) + 1;
+    if (!is_name(name)) {
+        err(p, t->col, "'%s' is not a name", name);
+        return false;
+    }
+    for (int i = 0; i < nbefore; i++)
+        if (!strcmp(before[i].name, name)) {
+            err(p, t->col, "'%s' is drawn twice", name);
+            return false;
+        }
+    *out = (bench_gen_item){.name = name, .is_const = is_const, .loc = {p->file, p->line, t->col}};
+    int64_t v[64];
+    int n = 0;
+    if (!strncmp(g, "log(", 4)) {
+        if (!int_args(g, 4, v, &n, 3, p->ar) || n < 2 || v[0] < 1 || v[1] < v[0] || (n == 3 && v[2] < 1)) {
+            err(p, gcol, "expected log(LO,HI) or log(LO,HI,ALIGN) with 1 <= LO <= HI and ALIGN >= 1, got '%s'", g);
+            return false;
+        }
+        out->kind = BENCH_GEN_LOG;
+        out->lo = v[0];
+        out->hi = v[1];
+        out->align = n == 3 ? v[2] : 1;
+        return true;
+    }
+    if (!strncmp(g, "pick(", 5)) {
+        if (!int_args(g, 5, v, &n, 64, p->ar) || n < 1) {
+            err(p, gcol, "expected pick(V,...) with up to 64 integers, got '%s'", g);
+            return false;
+        }
+        out->kind = BENCH_GEN_PICK;
+        out->vals = LM_NEWN(p->ar, int64_t, n);
+        memcpy(out->vals, v, sizeof *v * (size_t)n);
+        out->nvals = n;
+        return true;
+    }
+    const char *e = parse_expr(p, g, gcol);
+    if (!e)
+        return false;
+    sym_ctx *sc = sym_ctx_new();
+    const sym_expr *vars[16];
+    int nv = sym_vars(sym_parse(sc, e, NULL), vars, 16);
+    const char *missing = NULL;
+    for (int i = 0; i < nv && !missing; i++) {
+        bool known = false;
+        for (int j = 0; j < nbefore && !known; j++)
+            known = !strcmp(before[j].name, vars[i]->name);
+        if (!known)
+            missing = lm_arena_strdup(p->ar, vars[i]->name);
+    }
+    sym_ctx_free(sc);
+    if (missing) {
+        err(p, gcol, "'%s' names %s, which the form does not draw before it", g, missing);
+        return false;
+    }
+    out->kind = BENCH_GEN_EXPR;
+    out->expr = e;
+    return true;
+}
+
+/* `form NAME ITEM... [const ITEM...]`. */
+static bool parse_form(pctx *p, const tok *t, size_t nt, bench_gen_form *out)
+{
+    if (nt < 3 || strchr(t[1].s, '=')) {
+        err(p, t[0].col, "expected 'form NAME NAME=GEN... [const NAME=GEN...]'");
+        return false;
+    }
+    LM_VEC(bench_gen_item) items = {0};
+    bool in_const = false, ok = true;
+    for (size_t i = 2; i < nt && ok; i++) {
+        if (!strcmp(t[i].s, "const")) {
+            if (in_const) {
+                err(p, t[i].col, "'const' given twice");
+                ok = false;
+            }
+            in_const = true;
+            continue;
+        }
+        bench_gen_item it;
+        ok = parse_gen(p, &t[i], items.items, (int)items.len, in_const, &it);
+        if (ok)
+            LM_PUSH(&items, it);
+    }
+    if (ok) {
+        *out = (bench_gen_form){.name = t[1].s, .nitems = (int)items.len, .loc = {p->file, p->line, t[0].col}};
+        out->items = LM_NEWN(p->ar, bench_gen_item, items.len ? items.len : 1);
+        if (items.len)
+            memcpy(out->items, items.items, sizeof *out->items * items.len);
+    }
+    LM_VEC_FREE(&items);
+    return ok;
+}
+
+/* `limit EXPR <= MAX` of an operator. */
+static void parse_limit(pctx *p, bench_suite_op *op, const char *rest, int rcol)
+{
+    const char *le = strstr(rest, "<=");
+    int64_t v;
+    const char *num = le ? le + 2 : "";
+    while (*num == ' ' || *num == '\t')
+        num++;
+    size_t n = strlen(num);
+    while (n && (num[n - 1] == ' ' || num[n - 1] == '\t' || num[n - 1] == '\r'))
+        n--;
+    if (!le || !lm_parse_i64(lm_arena_strndup(p->ar, num, n), &v)) {
+        err(p, rcol, "expected 'limit EXPR <= N'");
+        return;
+    }
+    op->limit = parse_expr(p, lm_arena_strndup(p->ar, rest, (size_t)(le - rest)), rcol);
+    op->limit_max = v;
+}
+
+/* `derive NAME FROM [compute=F] [dram=F] [grid=WxH]`. */
+static bool parse_derive(pctx *p, const tok *t, size_t nt, bench_derive *out)
+{
+    if (nt < 3) {
+        err(p, t[0].col, "expected 'derive NAME FROM [compute=F] [dram=F] [grid=WxH]'");
+        return false;
+    }
+    *out = (bench_derive){.name = t[1].s, .from = t[2].s, .compute = 1, .dram = 1, .loc = {p->file, p->line, t[0].col}};
+    for (size_t i = 3; i < nt; i++) {
+        const char *s = t[i].s, *eq = strchr(s, '=');
+        char *end = NULL;
+        if (eq && (!strncmp(s, "compute=", 8) || !strncmp(s, "dram=", 5))) {
+            double f = strtod(eq + 1, &end);
+            if (*end || !(f >= 1.0 / 64 && f <= 64)) {
+                err(p, t[i].col, "a factor is a number in [1/64, 64], got '%s'", eq + 1);
+                return false;
+            }
+            *(s[0] == 'c' ? &out->compute : &out->dram) = f;
+        } else if (eq && !strncmp(s, "grid=", 5)) {
+            long w = strtol(eq + 1, &end, 10), h = *end == 'x' ? strtol(end + 1, &end, 10) : 0;
+            if (*end || w < 1 || h < 1 || w > ARCH_MAX_GRID || h > ARCH_MAX_GRID) {
+                err(p, t[i].col, "expected grid=WxH with W and H in 1..%d, got '%s'", ARCH_MAX_GRID, eq + 1);
+                return false;
+            }
+            out->grid_w = (int)w;
+            out->grid_h = (int)h;
+        } else {
+            err(p, t[i].col, "expected compute=F, dram=F or grid=WxH, got '%s'", s);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool bench_suite_parse(bench_suite *out, const char *file, const char *text, size_t len, lm_arena *ar, lm_diag *d)
 {
     memset(out, 0, sizeof *out);
@@ -163,6 +347,8 @@ bool bench_suite_parse(bench_suite *out, const char *file, const char *text, siz
     const char *dir = dirname_of(ar, file);
     LM_VEC(bench_suite_op) ops = {0};
     LM_VEC(bench_suite_shape) shapes = {0};
+    LM_VEC(bench_gen_form) forms = {0};
+    LM_VEC(bench_derive) derives = {0};
     LM_VEC(const char *) archs = {0};
     bench_suite_op *op = NULL;
     const char *pos = text, *end = text + len;
@@ -180,9 +366,18 @@ bool bench_suite_parse(bench_suite *out, const char *file, const char *text, siz
                 err(&p, op->loc.col, "operator '%s' has no 'kernel' line", op->name);                              \
             else if (!op->flops)                                                                                   \
                 err(&p, op->loc.col, "operator '%s' has no 'flops' line", op->name);                               \
-            else if (!shapes.len)                                                                                  \
-                err(&p, op->loc.col, "operator '%s' has no 'shape' line", op->name);                               \
+            else if (op->draw && !forms.len)                                                                       \
+                err(&p, op->loc.col, "operator '%s' draws shapes but has no 'form' line", op->name);               \
+            else if (forms.len && !op->draw)                                                                       \
+                err(&p, op->loc.col, "operator '%s' has 'form' lines but no 'draw N'", op->name);                  \
+            else if (!shapes.len && !forms.len)                                                                    \
+                err(&p, op->loc.col, "operator '%s' has no 'shape' or 'form' line", op->name);                     \
             p.line = save;                                                                                         \
+            op->nforms = (int)forms.len;                                                                           \
+            op->forms = LM_NEWN(ar, bench_gen_form, forms.len ? forms.len : 1);                                    \
+            if (forms.len)                                                                                         \
+                memcpy(op->forms, forms.items, sizeof *op->forms * forms.len);                                     \
+            forms.len = 0;                                                                                         \
             op->nshapes = (int)shapes.len;                                                                         \
             op->shapes = LM_NEWN(ar, bench_suite_shape, shapes.len ? shapes.len : 1);                                 \
             if (shapes.len)                                                                                        \
@@ -268,6 +463,34 @@ bool bench_suite_parse(bench_suite *out, const char *file, const char *text, siz
                     op_line = p.line;
                 }
             }
+        } else if (!strcmp(kw, "derive")) {
+            bench_derive dv;
+            if (parse_derive(&p, t.items, t.len, &dv))
+                LM_PUSH(&derives, dv);
+        } else if (!strcmp(kw, "draw") || !strcmp(kw, "limit") || !strcmp(kw, "form")) {
+            op = ops.len ? &ops.items[ops.len - 1] : NULL;
+            int64_t v;
+            if (!op) {
+                err(&p, kcol, "'%s' before any 'operator' line", kw);
+            } else if (!strcmp(kw, "draw")) {
+                if (t.len != 2 || !lm_parse_i64(t.items[1].s, &v) || v < 1)
+                    err(&p, kcol, "expected 'draw N' with N >= 1");
+                else if (op->draw)
+                    err(&p, kcol, "operator '%s' already has a 'draw' line", op->name);
+                else {
+                    op->draw = v;
+                    op->draw_loc = (lm_loc){file, p.line, kcol};
+                }
+            } else if (!strcmp(kw, "limit")) {
+                if (op->limit)
+                    err(&p, kcol, "operator '%s' already has a 'limit' line", op->name);
+                else
+                    parse_limit(&p, op, rest, rcol);
+            } else {
+                bench_gen_form f;
+                if (parse_form(&p, t.items, t.len, &f))
+                    LM_PUSH(&forms, f);
+            }
         } else if (!strcmp(kw, "kernel") || !strcmp(kw, "flops") || !strcmp(kw, "bytes") || !strcmp(kw, "shape")) {
             /* ops may move as the vector grows: always use the last */
             op = ops.len ? &ops.items[ops.len - 1] : NULL;
@@ -339,8 +562,8 @@ bool bench_suite_parse(bench_suite *out, const char *file, const char *text, siz
             }
         } else {
             err(&p, kcol,
-                "unknown directive '%s' (expected suite, arch, format, oracle-bound, tuner-trials, operator, kernel, "
-                "flops, bytes or shape)",
+                "unknown directive '%s' (expected suite, arch, derive, format, oracle-bound, tuner-trials, operator, "
+                "kernel, flops, bytes, shape, draw, limit or form)",
                 kw);
         }
         LM_VEC_FREE(&t);
@@ -365,6 +588,10 @@ bool bench_suite_parse(bench_suite *out, const char *file, const char *text, siz
         out->nops = (int)ops.len;
         out->ops = LM_NEWN(ar, bench_suite_op, ops.len);
         memcpy(out->ops, ops.items, sizeof *out->ops * ops.len);
+        out->nderives = (int)derives.len;
+        out->derives = LM_NEWN(ar, bench_derive, derives.len ? derives.len : 1);
+        if (derives.len)
+            memcpy(out->derives, derives.items, sizeof *out->derives * derives.len);
         out->narchs = (int)archs.len;
         out->archs = LM_NEWN(ar, const char *, archs.len ? archs.len : 1);
         if (archs.len)
@@ -372,6 +599,8 @@ bool bench_suite_parse(bench_suite *out, const char *file, const char *text, siz
     }
     LM_VEC_FREE(&ops);
     LM_VEC_FREE(&shapes);
+    LM_VEC_FREE(&forms);
+    LM_VEC_FREE(&derives);
     LM_VEC_FREE(&archs);
     return !p.failed;
 }

@@ -16,13 +16,13 @@
 #include <string.h>
 
 enum {
-    B_HELP, B_ARCH, B_ORACLE_BOUND, B_TUNER_TRIALS, B_NO_TUNER, B_NO_ORACLE, B_QUICK, B_MODEL_QUALITY, B_JSON,
-    B_PLOTS, B_HTML, B_SEED, B_CAP, B_QUIET
+    B_HELP, B_ARCH, B_ORACLE_BOUND, B_TUNER_TRIALS, B_NO_TUNER, B_NO_ORACLE, B_QUICK, B_MODEL_QUALITY, B_DRAWS,
+    B_LIST, B_POINTS, B_JSON, B_PLOTS, B_HTML, B_SEED, B_CAP, B_QUIET
 };
 
 static const cli_option bench_rows[] = {
     {"--arch", CLI_VALUE, B_ARCH, "NAME", NULL, 0, 0,
-     "chip to run on (repeatable; default: the suite's 'arch' line)", 0},
+     "chip to run on, or one the suite derives (repeatable; default:\nthe suite's 'arch' line and its derived chips)", 0},
     {"--oracle-bound", CLI_VALUE, B_ORACLE_BOUND, "N", NULL, 0, 0,
      "simulate every legal schedule when there are at most N,\n"
      "else a stratified sample of N (default: the suite's, else %N)",
@@ -36,11 +36,19 @@ static const cli_option bench_rows[] = {
     {"--quick", CLI_FLAG, B_QUICK, NULL, NULL, 0, 0,
      "the NAME-quick suites (all of them when no SUITE is given)", 0},
     {"--model-quality", CLI_FLAG, B_MODEL_QUALITY, NULL, NULL, 0, 0,
-     "rank correlation of predicted and simulated cycles over the\n"
-     "oracle's points, and the model's top-1 gap (no TTNN, no tuner)", 0},
+     "how well the model picks and orders schedules: rank correlation\n"
+     "of predicted and simulated cycles over the oracle's points,\n"
+     "top-1 regret, the pick's predicted over simulated cycles and\n"
+     "the targets (no TTNN, no tuner)", 0},
+    {"--draws", CLI_VALUE, B_DRAWS, "N", NULL, 0, 0,
+     "shapes drawn per operator with 'form' lines (default: its\n'draw N'); the same seed draws the same shapes", 0},
+    {"--list", CLI_FLAG, B_LIST, NULL, NULL, 0, 0,
+     "print the chips (derived ones made and checked) and the shapes\nof every operator, and run nothing", 0},
     {"--json", CLI_VALUE, B_JSON, "FILE", NULL, 0, 0,
      "every row as JSON ('-': standard output, and the table goes\n"
      "to standard error)", 0},
+    {"--points", CLI_FLAG, B_POINTS, NULL, NULL, 0, 0,
+     "with --json: every simulated schedule of a row, predicted and\nsimulated cycles (for studying the model)", 0},
     {"--plots", CLI_VALUE, B_PLOTS, "DIR", NULL, 0, 0,
      "gnuplot data, scripts and SVG plots (speedup, roofline, rank)", 0},
     {"--html", CLI_VALUE, B_HTML, "FILE", NULL, 0, 0,
@@ -48,7 +56,7 @@ static const cli_option bench_rows[] = {
      "schedules ('-': standard output, and the table goes to\n"
      "standard error)", 0},
     {"--seed", CLI_VALUE, B_SEED, "N", "1", 0, 0,
-     "seed of the oracle's sample and the tuner (default 1)", 0},
+     "seed of the drawn shapes, the oracle's sample and the tuner\n(default 1)", 0},
     {"--cap", CLI_VALUE, B_CAP, "F", "4", 0, 0,
      "stop oracle and tuner runs at F x the best so far (default 4)", 0},
     {"--quiet", CLI_FLAG, B_QUIET, NULL, NULL, 0, 0,
@@ -81,8 +89,9 @@ typedef LM_VEC(const char *) str_vec;
 /* What bench's command line asks for. */
 typedef struct bench_args {
     bench_opts o;
+    int64_t draws;                   /* --draws (-1: each operator's own) */
     const char *json, *plots, *html; /* NULL: not asked for */
-    bool quick;
+    bool quick, list;
     str_vec names, archs;
     lm_arena ar;
 } bench_args;
@@ -139,6 +148,18 @@ static bool bench_option(bench_args *ba, int id, const char *v)
         }
         return true;
     }
+    case B_DRAWS:
+        if (!lm_parse_i64(v, &ba->draws) || ba->draws < 0) {
+            cli_usage_error("bench", "--draws needs a count of at least 0, got '%s'", v);
+            return false;
+        }
+        return true;
+    case B_LIST:
+        ba->list = true;
+        return true;
+    case B_POINTS:
+        o->points = true;
+        return true;
     case B_QUICK:
         ba->quick = true;
         return true;
@@ -241,6 +262,36 @@ static int report(const bench_args *ba, const bench_result *b, lm_diag *d, cli_j
     return status;
 }
 
+/* --list: each suite's chips (derived ones made, so that they are checked)
+ * and each operator's shapes, listed and drawn. */
+static int list_suites(const bench_args *ba, const bench_suite *suites, int nsu, lm_diag *d)
+{
+    lm_arena ar;
+    lm_arena_init(&ar);
+    bool ok = true;
+    for (int i = 0; i < nsu && ok; i++) {
+        const bench_suite *su = &suites[i];
+        const char **chips;
+        int nc = bench_suite_chips(su, ba->archs.items, (int)ba->archs.len, &chips, &ar);
+        printf("suite %s (%s)\n", su->name, su->file);
+        for (int c = 0; c < nc && ok; c++) {
+            arch_desc *a = bench_chip_load(su, chips[c], d);
+            ok = a != NULL;
+            if (a)
+                printf("  chip %s: %dx%d cores, %s\n", a->name, a->grid_w, a->grid_h,
+                       a->description ? a->description : "");
+            arch_free(a);
+        }
+        for (int o = 0; o < su->nops && ok; o++) {
+            printf("  operator %s: %d shapes\n", su->ops[o].name, su->ops[o].nshapes);
+            for (int k = 0; k < su->ops[o].nshapes; k++)
+                printf("    %s\n", su->ops[o].shapes[k].label);
+        }
+    }
+    lm_arena_free(&ar);
+    return ok ? LOOMC_OK : LOOMC_EUSER;
+}
+
 /* Read the suites, run them, report. */
 static int run_suites(bench_args *ba, cli_json_errors *je)
 {
@@ -250,7 +301,12 @@ static int run_suites(bench_args *ba, cli_json_errors *je)
     int nsu = (int)ba->names.len;
     bench_suite *suites = lm_xcalloc((size_t)nsu, sizeof *suites);
     char **texts = lm_xcalloc((size_t)nsu, sizeof *texts);
-    if (bench_suites_load(ba->names.items, nsu, ba->quick, suites, texts, &ba->ar, &d)) {
+    bool loaded = bench_suites_load(ba->names.items, nsu, ba->quick, suites, texts, &ba->ar, &d);
+    for (int i = 0; i < nsu && loaded; i++)
+        loaded = bench_suite_draw(&suites[i], ba->o.seed, ba->draws, &ba->ar, &d);
+    if (loaded && ba->list) {
+        status = list_suites(ba, suites, nsu, &d);
+    } else if (loaded) {
         ba->o.archs = ba->archs.items;
         ba->o.narchs = (int)ba->archs.len;
         bench_result b = {0};
@@ -269,7 +325,7 @@ int cli_bench(int argc, char **argv)
 {
     cli_json_errors je;
     cli_json_begin(&je, &bench_cmd, argc, argv, B_JSON);
-    bench_args ba = {.o = {.seed = 1, .progress = true}};
+    bench_args ba = {.o = {.seed = 1, .progress = true}, .draws = -1};
     lm_arena_init(&ba.ar);
     int status = LOOMC_EUSER;
     switch (read_args(&ba, argc, argv)) {

@@ -176,6 +176,7 @@ static json_t *top_json(const cli_compile_out *c)
         json_t *e = lm_json_obj(), *ls = lm_json_arr();
         lm_json_set(e, "rank", lm_json_int(t + 1));
         lm_json_set(e, "cycles", lm_json_int(res->top[t].cycles));
+        lm_json_set(e, "close", lm_json_bool(t > 0 && sched_close_call(res->top[0].cycles, res->top[t].cycles)));
         for (int l = 0; l < ds->job.nlaunches; l++) {
             json_t *x = lm_json_obj();
             lm_json_set(x, "kernel", lm_json_string(ds->job.k[l]->name));
@@ -251,7 +252,13 @@ static void report_text(lm_buf *b, const cli_compile_out *c, double flops, bool 
             sched_schedule tmp[SCHED_MAX_LAUNCHES];
             memset(tmp, 0, sizeof tmp);
             sched_choice_schedules(&ds->job, &res->top[t], tmp, r->sym);
-            lm_buf_printf(b, "  %d. %lld cycles\n", t + 1, (long long)res->top[t].cycles);
+            lm_buf_printf(b, "  %d. %lld cycles", t + 1, (long long)res->top[t].cycles);
+            if (t > 0 && sched_close_call(res->top[0].cycles, res->top[t].cycles))
+                lm_buf_printf(b, " (+%.1f%%: within the model's error of %d%%, a close choice)",
+                              100.0 * (double)(res->top[t].cycles - res->top[0].cycles) /
+                                  (double)(res->top[0].cycles ? res->top[0].cycles : 1),
+                              SCHED_MODEL_ERROR_PERMILLE / 10);
+            lm_buf_putc(b, '\n');
             for (int l = 0; l < ds->job.nlaunches; l++) {
                 lm_buf_printf(b, "     %s: %s\n       ", ds->job.k[l]->name, tmp[l].cand.label);
                 print_values(b, spec, &tmp[l]);

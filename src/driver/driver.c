@@ -26,6 +26,88 @@ static char *copy_text(const char *text, const char *name, size_t *len, char *wh
     return s;
 }
 
+/* The DRAM layout of each tensor, from every access of the job. */
+static void fold_rows(drv_result *r)
+{
+    const acc_result *acc[SCHED_MAX_LAUNCHES * 4];
+    int na = 0;
+    for (int i = 0; i < r->nlaunches && na < (int)LM_COUNT(acc); i++)
+        acc[na++] = r->launches[i].access;
+    for (int t = 0; t < r->spec->ntensors; t++)
+        r->spec->tensors[t]->fold_rows = sched_tensor_folds(r->spec->tensors[t], acc, na, &r->spec->env);
+}
+
+/* Per selected launch: Tile IR, then analyses (r->launches anew). */
+static bool check_launches(drv_result *r, lm_diag *d)
+{
+    r->launches = LM_NEWN(&r->arena, drv_launch, r->spec->nlaunches ? r->spec->nlaunches : 1);
+    r->nlaunches = 0;
+    for (int i = 0; i < r->spec->nlaunches; i++) {
+        const fe_launch *l = &r->spec->launches[i];
+        if (!l->selected)
+            continue;
+        drv_launch *dl = &r->launches[r->nlaunches++];
+        dl->launch = l;
+        dl->func = fe_check(&r->names, r->spec, l, r->sym, &r->arena, d);
+        if (!dl->func)
+            return false;
+        tir_verify_or_bug(dl->func, "checking");
+        dl->access = acc_analyze(dl->func, r->sym, &r->arena);
+    }
+    fold_rows(r);
+    return true;
+}
+
+/* Give the spec's choices the values of bitmask m; false if one of them
+ * cannot take its value. */
+static bool pick(drv_result *r, unsigned m)
+{
+    for (int i = 0; i < r->spec->nchoices; i++)
+        if (!fe_spec_pick(r->spec, i, (int)(m >> i & 1), r->sym))
+            return false;
+    return true;
+}
+
+/* "\n  with EVEN_K False: <why>", for the error when no combination works. */
+static void why_not(lm_buf *why, const drv_result *r, unsigned m, const char *msg)
+{
+    lm_buf_puts(why, "\n  with");
+    for (int i = 0; i < r->spec->nchoices; i++)
+        lm_buf_printf(why, "%s %s %s", i ? "," : "", r->spec->choices[i].name, m >> i & 1 ? "False" : "True");
+    lm_buf_printf(why, ": %s", msg);
+}
+
+static void none_works(lm_diag *d, lm_buf *why)
+{
+    lm_error_plain(d, "no combination of the values chosen with the schedule (@triton.heuristics, flags the kernel "
+                      "tests) gives one:%s",
+                   lm_buf_str(why));
+    lm_buf_free(why);
+}
+
+/* With choices: the kernels at the first combination of values they check
+ * at (loomc ir shows it; drv_schedule tries them all). */
+static bool check_some_choice(drv_result *r, lm_diag *d)
+{
+    lm_buf why = {0};
+    for (unsigned m = 0; m < 1u << r->spec->nchoices; m++) {
+        if (!pick(r, m))
+            continue;
+        lm_diag_capture cap;
+        lm_diag_capture_begin(&cap);
+        cap.keep_prefix = true;
+        bool ok = check_launches(r, &cap.d);
+        const char *msg = lm_diag_capture_end(&cap, &r->arena);
+        if (ok) {
+            lm_buf_free(&why);
+            return true;
+        }
+        why_not(&why, r, m, msg);
+    }
+    none_works(d, &why);
+    return false;
+}
+
 bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
 {
     memset(r, 0, sizeof *r);
@@ -55,28 +137,7 @@ bool drv_compile(drv_result *r, const drv_opts *o, lm_diag *d)
     if (!r->spec)
         return false;
 
-    /* per launch: Tile IR, then analyses */
-    r->launches = LM_NEWN(&r->arena, drv_launch, r->spec->nlaunches ? r->spec->nlaunches : 1);
-    for (int i = 0; i < r->spec->nlaunches; i++) {
-        const fe_launch *l = &r->spec->launches[i];
-        if (!l->selected)
-            continue;
-        drv_launch *dl = &r->launches[r->nlaunches++];
-        dl->launch = l;
-        dl->func = fe_check(&r->names, r->spec, l, r->sym, &r->arena, d);
-        if (!dl->func)
-            return false;
-        tir_verify_or_bug(dl->func, "checking");
-        dl->access = acc_analyze(dl->func, r->sym, &r->arena);
-    }
-    /* the DRAM layout of each tensor, from every access of the job */
-    const acc_result *acc[SCHED_MAX_LAUNCHES * 4];
-    int na = 0;
-    for (int i = 0; i < r->nlaunches && na < (int)LM_COUNT(acc); i++)
-        acc[na++] = r->launches[i].access;
-    for (int t = 0; t < r->spec->ntensors; t++)
-        r->spec->tensors[t]->fold_rows = sched_tensor_folds(r->spec->tensors[t], acc, na, &r->spec->env);
-    return true;
+    return r->spec->nchoices ? check_some_choice(r, d) : check_launches(r, d);
 }
 
 /* Launch i's summary, in the formats and at the fidelity o asks for. */
@@ -168,7 +229,8 @@ static void fuse_job(sched_job *job, sym_ctx *s, lm_arena *ar)
     }
 }
 
-bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
+/* loomc's schedule of the kernels as checked. */
+static bool schedule_one(drv_result *r, const drv_sched_opts *o, lm_diag *d)
 {
     if (!drv_summarize(r, o, d))
         return false;
@@ -192,6 +254,67 @@ bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
     for (int i = 0; i < r->nlaunches; i++)
         r->launches[i].schedule = &ds->result.best[i];
     return true;
+}
+
+static void free_sched(drv_sched *ds)
+{
+    sched_result_free(&ds->result);
+    sym_env_free(&ds->bound);
+    for (int l = 0; l < ds->nrun; l++)
+        sym_env_free(&ds->run[l].values);
+    if (ds->ttnn) {
+        ttnn_pick_free(ds->ttnn);
+        free(ds->ttnn);
+    }
+}
+
+/* Heuristic values and flags that wait for the solver (fe_choice): the
+ * kernels are checked and scheduled for each combination of values that
+ * can be written as constraints, and the one with the fewest predicted
+ * cycles is kept. If none has a schedule, the error says why for each. */
+static bool schedule_choices(drv_result *r, const drv_sched_opts *o, lm_diag *d)
+{
+    unsigned n = 1u << r->spec->nchoices, best = n;
+    drv_launch *keep = NULL;
+    int nkeep = 0;
+    drv_sched *kept = NULL;
+    lm_buf why = {0};
+    for (unsigned m = 0; m < n; m++) {
+        if (!pick(r, m))
+            continue;
+        lm_diag_capture cap;
+        lm_diag_capture_begin(&cap);
+        cap.keep_prefix = true;
+        r->sched = NULL;
+        bool ok = check_launches(r, &cap.d) && schedule_one(r, o, &cap.d);
+        const char *msg = lm_diag_capture_end(&cap, &r->arena);
+        if (!ok)
+            why_not(&why, r, m, msg);
+        if (ok && (!kept || r->sched->result.cycles < kept->result.cycles)) {
+            if (kept)
+                free_sched(kept);
+            kept = r->sched, keep = r->launches, nkeep = r->nlaunches, best = m;
+        } else if (r->sched) {
+            free_sched(r->sched);
+        }
+    }
+    if (!kept) {
+        r->sched = NULL;
+        none_works(d, &why);
+        return false;
+    }
+    lm_buf_free(&why);
+    pick(r, best);
+    r->sched = kept, r->launches = keep, r->nlaunches = nkeep;
+    fold_rows(r);
+    return true;
+}
+
+bool drv_schedule(drv_result *r, const drv_sched_opts *o, lm_diag *d)
+{
+    if (r->spec->nchoices)
+        return schedule_choices(r, o, d);
+    return schedule_one(r, o, d);
 }
 
 static const sched_plan_kv *plan_kv(const sched_plan_kv *kv, int n, const char *name)
@@ -398,16 +521,8 @@ void drv_choose(drv_result *r, int rank)
 
 void drv_free(drv_result *r)
 {
-    if (r->sched) {
-        sched_result_free(&r->sched->result);
-        sym_env_free(&r->sched->bound);
-        for (int l = 0; l < r->sched->nrun; l++)
-            sym_env_free(&r->sched->run[l].values);
-        if (r->sched->ttnn) {
-            ttnn_pick_free(r->sched->ttnn);
-            free(r->sched->ttnn);
-        }
-    }
+    if (r->sched)
+        free_sched(r->sched);
     fe_spec_free(r->spec);
     if (r->modules) {
         drv_modules_free(r->modules);

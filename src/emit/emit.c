@@ -16,15 +16,15 @@ static bool check_formats(const df_program *p, lm_diag *d)
     for (int t = 0; t < p->ntensors; t++)
         if (!emit_format(p->tensors[t].format)) {
             lm_error(d, p->tensors[t].loc,
-                     "tensor '%s' is stored as %s; loomc emit writes bf16 and fp32 tensors only so far", p->tensors[t].name,
+                     "tensor '%s' is stored as %s, which loomc emit does not write", p->tensors[t].name,
                      df_format_name(p->tensors[t].format));
             return false;
         }
     for (int c = 0; c < p->nclasses; c++)
         for (int i = 0; i < p->classes[c].ncbs; i++)
             if (!emit_format(p->classes[c].cbs[i].format)) {
-                lm_error(d, p->classes[c].cbs[i].loc, "CB %d of class '%s' holds %s tiles; loomc emit writes bf16 and "
-                         "fp32 CBs only so far", p->classes[c].cbs[i].id, p->classes[c].name,
+                lm_error(d, p->classes[c].cbs[i].loc, "CB %d of class '%s' holds %s tiles, which loomc emit does not "
+                         "write", p->classes[c].cbs[i].id, p->classes[c].name,
                          df_format_name(p->classes[c].cbs[i].format));
                 return false;
             }

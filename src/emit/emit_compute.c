@@ -8,8 +8,9 @@
  * enters Dst (through its first step when that is an element-wise op on
  * the chain's input, so that a broadcast operand is unpacked with it, as
  * TTNN's SDPA does for `sub_tiles_bcast_cols`), each later step works on
- * it there (an element-wise op with Dst as one operand, an SFPU function,
- * a mask), and it is packed once.
+ * it there (an element-wise op with Dst as one operand - a broadcast
+ * operand broadcast into a second Dst tile and combined on the SFPU -, an
+ * SFPU function, a mask), and it is packed once.
  */
 #include "emit/emit_int.h"
 
@@ -53,35 +54,15 @@ static void ex(lm_buf *b, const df_class *c, const df_expr *e) { emit_expr(b, c,
 bool emit_compute_ok(const df_program *p, const df_class *c, const df_stmt *st, lm_diag *d)
 {
     (void)p;
-    if (st->op == DF_ELTWISE && st->sub == DF_MAXOP && st->bcast != DF_BC_NONE) {
-        lm_error(d, st->loc, "no TT-Metalium translation of an element-wise max with a broadcast operand yet (class '%s')",
-                 c->name);
-        return false;
-    }
     if (st->op == DF_PCHAIN && st->front) {
         lm_error(d, st->loc, "no TT-Metalium translation of a pchain whose result is written in place (front=1) yet "
                  "(class '%s')", c->name);
         return false;
     }
-    if (st->op != DF_CHAIN && st->op != DF_PCHAIN)
-        return true;
-    for (int k = 0; k < st->nbody; k++) {
-        const df_stmt *sp = st->body[k];
-        bool first_direct = k == 0 && sp->op == DF_ELTWISE && !sp->rev;
-        if (sp->op == DF_ELTWISE && sp->bcast != DF_BC_NONE && !first_direct) {
-            lm_error(d, st->loc,
-                     "no TT-Metalium translation of a chain whose step %d is an element-wise op with a broadcast "
-                     "operand yet: the matrix engine takes a broadcast operand only with the chain's input (class '%s')",
-                     k + 1, c->name);
-            return false;
-        }
-        if (sp->op == DF_ELTWISE && sp->sub == DF_MAXOP && sp->bcast != DF_BC_NONE) {
-            lm_error(d, st->loc, "no TT-Metalium translation of an element-wise max with a broadcast operand yet");
-            return false;
-        }
-    }
     return true;
 }
+
+/* ---- what a class's compute kernel needs ------------------------------------------ */
 
 static bool needs_mask(const df_stmt *st)
 {
@@ -168,6 +149,17 @@ static void chain_step(lm_buf *b, int depth, const df_class *c, const df_stmt *c
         lm_buf_puts(b, ", 0);\n");
         return;
     case DF_ELTWISE:
+        if (sp->bcast != DF_BC_NONE) {
+            /* (rev never comes with a broadcast: df_validate) */
+            lm_buf_printf(b, "loomc::binary_dst_bcast(%s, %s, ", binop_names[sp->sub], bcast_names[sp->bcast]);
+            emit_cb(b, c, sp->cb_b);
+            lm_buf_puts(b, ", ");
+            ex(b, c, sp->at_b);
+            lm_buf_printf(b, " + loomc::bcast_page(%s, loomc_tile, ", bcast_names[sp->bcast]);
+            ex(b, c, chain->cols);
+            lm_buf_puts(b, "));\n");
+            return;
+        }
         lm_buf_printf(b, "loomc::binary_dst(%s, %s, ", binop_names[sp->sub], sp->rev ? "true" : "false");
         emit_cb(b, c, sp->cb_b);
         lm_buf_puts(b, ", ");

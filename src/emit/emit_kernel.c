@@ -134,6 +134,15 @@ static void scan_body(scan *s, df_stmt *const *body, int n)
             s->ok = false;
             return;
         }
+        if ((st->op == DF_READ_ELEMS || st->op == DF_WRITE_ELEMS) && st->tensor >= 0 &&
+            (s->p->tensors[st->tensor].format == ARCH_BFP8_B || s->p->tensors[st->tensor].format == ARCH_BFP4_B)) {
+            lm_error(s->d, st->loc,
+                     "no TT-Metalium translation of '%s' on block-float tensor '%s' (class '%s'): a run of a face "
+                     "row shares its exponent with the rest of the row, so the elements cannot move alone",
+                     df_ops[st->op].name, s->p->tensors[st->tensor].name, s->c->name);
+            s->ok = false;
+            return;
+        }
         if (df_ops[st->op].engine == DF_ENGINE_COMPUTE && st->op != DF_MATMUL && !emit_compute_ok(s->p, s->c, st, s->d)) {
             s->ok = false;
             return;

@@ -157,6 +157,10 @@ const char *emit_format(arch_format f)
         return "tt::DataFormat::Float16_b";
     case ARCH_FP32:
         return "tt::DataFormat::Float32";
+    case ARCH_BFP8_B:
+        return "tt::DataFormat::Bfp8_b";
+    case ARCH_BFP4_B:
+        return "tt::DataFormat::Bfp4_b";
     default:
         return NULL;
     }

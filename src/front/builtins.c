@@ -139,18 +139,41 @@ static cval h_make_block_ptr(chk *c, const fe_expr *call, const cargs *a)
         seen |= 1u << k;
         order[i] = (int)k;
     }
+    /* walking the tensor out of order: made in its order (ptile.c) */
+    bool swap = chk_bptr_reversed(c, base, st, r);
     tir_value *ops[1 + 3 * TIR_MAX_RANK];
     ops[0] = base;
     for (int i = 0; i < r; i++) {
-        ops[1 + i] = sh[i];
-        ops[1 + r + i] = st[i];
-        ops[1 + 2 * r + i] = of[i];
+        int j = swap ? r - 1 - i : i;
+        ops[1 + i] = sh[j];
+        ops[1 + r + i] = st[j];
+        ops[1 + 2 * r + i] = of[j];
+    }
+    if (swap) {
+        const sym_expr *b0 = blk[0];
+        blk[0] = blk[1];
+        blk[1] = b0;
+        for (int i = 0; i < r; i++)
+            order[i] = r - 1 - order[i];
     }
     tir_type t = tir_t_bptr(c->a, base->type.elem, r, blk);
     tir_op *op = tir_op_build(&c->b, TIR_MAKE_BLOCK_PTR, call->loc, ops, 1 + 3 * r, &t, 1);
     op->rank = r;
     memcpy(op->order, order, sizeof order[0] * (size_t)r);
+    if (swap)
+        chk_bptr_note_swapped(c, op->results[0]);
     return cv_val(op->results[0]);
+}
+
+/* The type a kernel sees of a block pointer's tiles: a swapped one's
+ * transposed. */
+static tir_type seen_tile(chk *c, const tir_value *bp)
+{
+    const tir_type *t = &bp->type;
+    if (!chk_bptr_swapped(c, bp))
+        return tir_t_tile(c->a, t->elem, t->rank, t->shape);
+    const sym_expr *s[2] = {t->shape[1], t->shape[0]};
+    return tir_t_tile(c->a, t->elem, 2, s);
 }
 
 static cval h_advance(chk *c, const fe_expr *call, const cargs *a)
@@ -162,7 +185,15 @@ static cval h_advance(chk *c, const fe_expr *call, const cargs *a)
     if (r != bp->type.rank)
         chk_fail(c, aloc(a, 1), "tl.advance needs %d offsets for a %d-D block pointer, got %d", bp->type.rank,
                  bp->type.rank, r);
+    bool swap = chk_bptr_swapped(c, bp);
+    if (swap) {
+        tir_value *o0 = ops[1];
+        ops[1] = ops[2];
+        ops[2] = o0;
+    }
     tir_op *op = tir_op_build(&c->b, TIR_ADVANCE, call->loc, ops, 1 + r, &bp->type, 1);
+    if (swap)
+        chk_bptr_note_swapped(c, op->results[0]);
     return cv_val(op->results[0]);
 }
 
@@ -193,9 +224,24 @@ static bool is_ptile(chk *c, const cval *p)
     return p->kind == FE_V_TIR && ((p->v->type.kind == TIR_PTR && p->v->type.rank > 0) || chk_ptile_layout(c, p->v));
 }
 
+/* `tl.store(p, v)` then `x = tl.load(p)` with nothing stored in between
+ * and no masks (a kernel round-tripping a value through a scratch buffer,
+ * as FlashAttention's Triton forward does): x is v as stored, converted
+ * to the pointee type. The store stays. */
+static bool forwarded(chk *c, const cargs *a, cval *out)
+{
+    if (!c->fwd_ptr || a->v[0].v != c->fwd_ptr || c->b.block != c->fwd_block || given(a, 1) || given(a, 2))
+        return false;
+    *out = cv_val(c->fwd_val);
+    return true;
+}
+
 static cval h_load(chk *c, const fe_expr *call, const cargs *a)
 {
     const cval *p = &a->v[0];
+    cval fwd;
+    if (is_ptile(c, p) && forwarded(c, a, &fwd))
+        return fwd;
     if (is_ptile(c, p))
         return chk_ptile_load(c, a, call->loc);
     if (p->kind == FE_V_TIR && p->v->type.kind == TIR_PTR)
@@ -222,16 +268,28 @@ static cval h_load(chk *c, const fe_expr *call, const cargs *a)
     }
     tir_type t = tir_t_tile(c->a, bp->type.elem, bp->type.rank, bp->type.shape);
     tir_value *v = chk_build1(c, TIR_LOAD, call->loc, t, bp, NULL, NULL);
-    v->def->bcheck = m;
     v->def->padding = pad;
+    v->def->bcheck = m;
+    if (chk_bptr_swapped(c, bp)) {
+        v->def->bcheck = chk_bptr_swap_bits(m);
+        v = chk_transpose(c, v, call->loc, "a block pointer walking its tensor out of order");
+    }
     return cv_val(v);
 }
 
 static cval h_store(chk *c, const fe_expr *call, const cargs *a)
 {
     const cval *p = &a->v[0];
+    c->fwd_ptr = NULL;
     if (is_ptile(c, p)) {
         chk_ptile_store(c, a, call->loc);
+        if (!given(a, 2) && p->v->type.kind == TIR_PTR) {
+            const tir_type *pt = &p->v->type;
+            tir_type whole = tir_t_tile(c->a, pt->elem, pt->rank, pt->shape);
+            c->fwd_val = chk_store_value(c, &a->v[1], aloc(a, 1), &whole, "the stored value");
+            c->fwd_ptr = p->v;
+            c->fwd_block = c->b.block;
+        }
         return cv_none();
     }
     if (p->kind == FE_V_TIR && p->v->type.kind == TIR_PTR) {
@@ -244,7 +302,12 @@ static cval h_store(chk *c, const fe_expr *call, const cargs *a)
     if (given(a, 2))
         chk_fail(c, aloc(a, 2), "tl.store through a block pointer takes boundary_check=, not mask=");
     unsigned m = boundary_mask(c, a, 3, bp->type.rank);
-    tir_value *v = chk_store_value(c, &a->v[1], aloc(a, 1), &bp->type, "the stored value");
+    tir_type seen = seen_tile(c, bp);
+    tir_value *v = chk_store_value(c, &a->v[1], aloc(a, 1), &seen, "the stored value");
+    if (chk_bptr_swapped(c, bp)) {
+        m = chk_bptr_swap_bits(m);
+        v = chk_transpose(c, v, call->loc, "a block pointer walking its tensor out of order");
+    }
     tir_value *ops[2] = {bp, v};
     tir_op *op = tir_op_build(&c->b, TIR_STORE, call->loc, ops, 2, NULL, 0);
     op->bcheck = m;
@@ -298,6 +361,7 @@ static cval desc_access(chk *c, const fe_expr *call, const cargs *a, int desc_i,
     }
     ops[1] = chk_store_value(c, &a->v[val_i], aloc(a, val_i), &d->type, "the stored value");
     tir_op_build(&c->b, TIR_DESC_STORE, call->loc, ops, 2 + r, NULL, 0);
+    c->fwd_ptr = NULL;
     return cv_none();
 }
 

@@ -239,6 +239,26 @@ static void bind_params(chk *c)
     }
 }
 
+/* A heuristic's value chosen with the schedule holds only under its
+ * constraints (fe_choice): the solver's. */
+static void choice_assumes(chk *c)
+{
+    tir_func *f = c->f;
+    for (int i = 0; i < c->spec->nchoices; i++) {
+        const fe_choice *ch = &c->spec->choices[i];
+        if (ch->launch != c->l->index)
+            continue;
+        int n = ch->ncons[ch->pick];
+        tir_assume *as = LM_NEWN(c->a, tir_assume, (size_t)f->nassumes + (size_t)n);
+        if (f->nassumes)
+            memcpy(as, f->assumes, sizeof *as * (size_t)f->nassumes);
+        const char *text = lm_arena_printf(c->a, "heuristic %s: %s%s", ch->name, ch->pick ? "not " : "", ch->text);
+        for (int k = 0; k < n; k++)
+            as[f->nassumes++] = (tir_assume){ch->cons[ch->pick][k], text, ch->loc};
+        f->assumes = as;
+    }
+}
+
 tir_func *fe_check(const fe_names *nm, const fe_spec *spec, const fe_launch *l, sym_ctx *s, lm_arena *a,
                    lm_diag *d)
 {
@@ -261,11 +281,18 @@ tir_func *fe_check(const fe_names *nm, const fe_spec *spec, const fe_launch *l, 
         f->grid[i] = l->grid[i];
     tir_builder_init(&c->b, a, s, f);
     bind_params(c);
+    choice_assumes(c);
     chk_exec_body(c, k->body, k->nbody);
+    /* values computed and never used (a while loop's counter after it)
+       would count as uses of the program id; the limits first, as the
+       kernel was written */
+    int nops = 0;
+    check_limits(c, f->body, &nops);
+    remove_dead(c);
     chk_grid_delinearise(c);
     chk_ptile_verify(c);
     tir_op_build(&c->b, TIR_RETURN, k->loc, NULL, 0, NULL, 0);
-    int nops = 0;
+    nops = 0;
     check_limits(c, f->body, &nops);
     op_stack st = {0};
     cse_block(c, f->body, &st);

@@ -69,7 +69,15 @@ typedef struct chk_proof {
     lm_loc loc;
 } chk_proof;
 
-enum { CHK_MAX_CALLS = 16 };
+/* A guard on the programs that do the kernel's work (`if pid < n:` over
+ * the rest of the kernel): only programs below bound along axis run. */
+typedef struct chk_guard {
+    int axis;
+    const sym_expr *bound;
+    lm_loc loc;
+} chk_guard;
+
+enum { CHK_MAX_CALLS = 16, CHK_MAX_GUARDS = 8 };
 
 typedef struct chk {
     const fe_names *nm;
@@ -98,6 +106,13 @@ typedef struct chk {
     int loop_depth;
     bool returned; /* a helper's `return` was executed */
     cval retval;
+    chk_guard guards[CHK_MAX_GUARDS];
+    int nguards;
+    /* the last store, if it was an unmasked one through a tile of pointers
+       and nothing has been stored since: a load of the same pointers in
+       the same block reads the stored value (builtins.c) */
+    tir_value *fwd_ptr, *fwd_val;
+    tir_block *fwd_block;
 } chk;
 
 static inline cval cv_int(const sym_expr *e) { return fe_v_int(e); }
@@ -219,6 +234,15 @@ cval chk_ptile_scalar_load(chk *c, const cargs *a, lm_loc call);
 void chk_ptile_scalar_store(chk *c, const cargs *a, lm_loc call);
 /* Prove the masks and wraps read as boundary checks; on the finished function. */
 void chk_ptile_verify(chk *c);
+/* A 2-D block pointer over base with these strides walks its tensor's
+ * dimensions in reverse (order=(0, 1)): it is made swapped, in the
+ * tensor's order, and noted (chk_bptr_note_swapped); tl.advance, tl.load
+ * and tl.store of a swapped one swap offsets and boundary-check bits
+ * (chk_bptr_swap_bits) and transpose the tile. */
+bool chk_bptr_reversed(chk *c, const tir_value *base, tir_value *const *strides, int rank);
+void chk_bptr_note_swapped(chk *c, tir_value *bp);
+bool chk_bptr_swapped(chk *c, const tir_value *bp);
+unsigned chk_bptr_swap_bits(unsigned bits);
 
 /* ======================================================================
  * grid.c - linear grids split into the 2-D grids they stand for
@@ -228,6 +252,10 @@ void chk_ptile_verify(chk *c);
  * programs become the program ids of a grid (A, B); on the finished
  * function. */
 void chk_grid_delinearise(chk *c);
+/* A run-time condition on the program ids (cond, or its negation) that
+ * guards the rest of the kernel, read as bounds on the grid's axes; fails,
+ * saying why, if it is not of that form. */
+void chk_grid_guard(chk *c, const tir_value *cond, bool negate, lm_loc loc);
 
 /* ======================================================================
  * ops.c - operators

@@ -133,8 +133,33 @@ typedef struct fe_arg {
     double fval;              /* FLOAT */
     const char *str;          /* STR */
     bool from_default;        /* taken from the kernel signature's default */
+    bool from_heuristic;      /* computed by the kernel's @triton.heuristics */
+    int choice;               /* a heuristic's value that waits for the solver: its fe_choice + 1; 0 */
     lm_loc loc;
 } fe_arg;
+
+/* A value of a @triton.heuristics lambda that depends on a free constexpr
+ * (`"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0` with BLOCK_K
+ * the solver's): a comparison lhs OP rhs whose truth is a choice; or a
+ * free constexpr the kernel tests for truth (`if EPILOGUE_SUBTILE:`), a
+ * flag an autotuner sets, whose two values need no constraint. Each
+ * value comes with the solver constraints (expressions <= 0) that make it
+ * the heuristic's value, where they can be written so; the driver
+ * schedules each value that can (fe_spec_pick) and keeps the best. */
+typedef struct fe_choice {
+    int launch;               /* the launch, and the parameter of its kernel */
+    int param;
+    const char *name;
+    const char *text;         /* the comparison, as loomc prints it */
+    lm_loc loc;
+    bool can[2];              /* [0]: True, [1]: False */
+    const sym_expr *cons[2][2];
+    int ncons[2];
+    int pick;                 /* 0: True, 1: False */
+    bool flag;                /* not a heuristic: a free constexpr the kernel tests for truth */
+} fe_choice;
+
+enum { FE_MAX_CHOICES = 4 };
 
 typedef struct fe_launch {
     int index; /* position in the spec */
@@ -161,7 +186,14 @@ typedef struct fe_spec {
     fe_launch *launches;
     int nlaunches;
     sym_env env; /* values of the sizes and of pinned free constexprs */
+    fe_choice choices[FE_MAX_CHOICES];
+    int nchoices;
 } fe_spec;
+
+/* Give choice i the value True (value 0) or False (1): its launch's
+ * argument, and the constraints fe_check adds. False if that value cannot
+ * be written as constraints. */
+bool fe_spec_pick(fe_spec *spec, int i, int value, sym_ctx *s);
 
 /* Find the launch spec (the only one, or the one --kernel names), bind the
  * sizes and constants, and evaluate it. NULL after reporting an error. */

@@ -351,6 +351,16 @@ static void collect_assigned(chk *c, assigned_set *s, fe_stmt *const *body, int 
 
 typedef enum loop_kind { L_RANGE, L_TL_RANGE, L_STATIC } loop_kind;
 
+/* What a loop runs over, however it was written (for, counting while). */
+typedef struct loop_spec {
+    const char *var;
+    tir_value *lo, *hi, *step; /* of one integer type */
+    int num_stages;
+    bool unroll;
+} loop_spec;
+
+static void run_loop(chk *c, const fe_stmt *s, const loop_spec *ls, fe_stmt *const *body, int nbody);
+
 static LM_NORETURN void bad_iterable(chk *c, const fe_expr *it)
 {
     chk_fail(c, it->loc, "loomc kernels loop over range(), tl.range() or tl.static_range() only");
@@ -368,6 +378,15 @@ static tir_value *loop_bound(chk *c, const cargs *a, int i, loop_kind k, const c
     tir_value *b = chk_int_scalar(c, v, aloc(a, i), name);
     chk_reject_from_memory(c, b, aloc(a, i), name);
     return b;
+}
+
+/* The bounds and step of a loop in one integer type. */
+static void same_int_type(chk *c, tir_value **lo, tir_value **hi, tir_value **step, lm_loc loc)
+{
+    tir_elem ie = chk_promote(chk_promote((*lo)->type.elem, (*hi)->type.elem), (*step)->type.elem);
+    *lo = chk_cast_to(c, *lo, ie, loc);
+    *hi = chk_cast_to(c, *hi, ie, loc);
+    *step = chk_cast_to(c, *step, ie, loc);
 }
 
 static void exec_for(chk *c, const fe_stmt *s)
@@ -413,10 +432,7 @@ static void exec_for(chk *c, const fe_stmt *s)
     } else {
         step = tir_const_int(&c->b, TIR_I32, 1);
     }
-    tir_elem ie = chk_promote(chk_promote(lo->type.elem, hi->type.elem), step->type.elem);
-    lo = chk_cast_to(c, lo, ie, it->loc);
-    hi = chk_cast_to(c, hi, ie, it->loc);
-    step = chk_cast_to(c, step, ie, it->loc);
+    same_int_type(c, &lo, &hi, &step, it->loc);
     int num_stages = 0;
     if (kind == L_TL_RANGE) {
         if (given(&a, 3)) {
@@ -430,16 +446,27 @@ static void exec_for(chk *c, const fe_stmt *s)
         for (int i = 5; i <= 7; i++)
             chk_arg_bool(c, &a, i, false);
     }
+    loop_spec ls = {tgt->name, lo, hi, step, num_stages, kind == L_STATIC};
+    run_loop(c, s, &ls, s->body, s->nbody);
+}
+
+/* A loop over range(lo, hi, step) whose variable is ls->var, running body:
+ * the for op, its carried values and the body's statements. */
+static void run_loop(chk *c, const fe_stmt *s, const loop_spec *ls, fe_stmt *const *sbody, int nsbody)
+{
+    tir_value *lo = ls->lo, *hi = ls->hi, *step = ls->step;
+    const char *tname = ls->var;
+    tir_elem ie = lo->type.elem;
 
     /* carried values: names the body assigns that exist before the loop */
     assigned_set as = {0};
-    collect_assigned(c, &as, s->body, s->nbody);
+    collect_assigned(c, &as, sbody, nsbody);
     int nc = 0;
     const char **names = LM_NEWN(c->a, const char *, as.n ? as.n : 1);
     tir_value **inits = LM_NEWN(c->a, tir_value *, as.n ? as.n : 1);
     for (int i = 0; i < as.n; i++) {
         const char *n = as.items[i].name;
-        if (!strcmp(n, tgt->name))
+        if (!strcmp(n, tname))
             continue;
         binding *b = chk_env_find(c, n);
         if (!b)
@@ -473,10 +500,10 @@ static void exec_for(chk *c, const fe_stmt *s)
     fo->regions[0] = body;
     fo->nregions = 1;
     fo->iv = tir_iv_var(c->s, c->f->nloops++);
-    fo->num_stages = num_stages;
-    fo->unroll = kind == L_STATIC;
+    fo->num_stages = ls->num_stages;
+    fo->unroll = ls->unroll;
     tir_value *var = tir_block_add_arg(&c->b, body, tir_t_scalar(ie));
-    var->name = tgt->name;
+    var->name = tname;
     /* its symbolic value now, as tir_sym_infer_for will give it, so that the
        body's offsets (a tile of pointers moved by the loop variable) have
        theirs */
@@ -495,11 +522,11 @@ static void exec_for(chk *c, const fe_stmt *s)
         chk_env_set(c, names[i], cv_val(args[i]));
         args[i]->name = names[i];
     }
-    chk_env_set(c, tgt->name, cv_val(var));
+    chk_env_set(c, tname, cv_val(var));
     tir_block *outer = c->b.block;
     c->b.block = body;
     c->loop_depth++;
-    exec_stmts(c, s->body, s->nbody, false);
+    exec_stmts(c, sbody, nsbody, false);
     c->loop_depth--;
 
     tir_value **fin = LM_NEWN(c->a, tir_value *, nc ? nc : 1);
@@ -526,13 +553,17 @@ static void exec_for(chk *c, const fe_stmt *s)
             chk_fail(c, s->loc, "the tile of pointers '%s' walks other dimensions of its tensor at the end of the "
                                 "loop body than before the loop",
                      names[i]);
+        if (chk_bptr_swapped(c, args[i]) != chk_bptr_swapped(c, fin[i]))
+            chk_fail(c, s->loc, "the block pointer '%s' walks its tensor's dimensions in another order at the end "
+                                "of the loop body than before the loop",
+                     names[i]);
     }
     tir_op_build(&c->b, TIR_YIELD, s->loc, fin, nc, NULL, 0);
     c->b.block = outer;
 
     /* names first assigned in the body end with the loop */
     for (int i = nenv0; i < c->nenv; i++)
-        if (strcmp(c->env[i].name, tgt->name))
+        if (strcmp(c->env[i].name, tname))
             chk_note_gone(c, c->env[i].name, s->loc.line);
     memcpy(c->env, saved, sizeof *saved * (size_t)nenv0);
     c->nenv = nenv0;
@@ -557,19 +588,176 @@ static void exec_for(chk *c, const fe_stmt *s)
     tir_sym_infer_for(&c->b, fo);
 }
 
-static void exec_if(chk *c, const fe_stmt *s)
+/* ---- counting while loops ------------------------------------------------------- */
+
+#define COUNTING "loomc reads a 'while' loop as a counting loop, `while i < n:` (or `<=`) with `i += step` as " \
+                 "the last statement of its body, n and step unchanged in it"
+
+/* Whether e reads a name the set holds; its first such name in *name. */
+static bool reads_any(const fe_expr *e, const assigned_set *as, const char **name)
+{
+    if (!e)
+        return false;
+    if (e->kind == FE_E_NAME)
+        for (int i = 0; i < as->n; i++)
+            if (!strcmp(as->items[i].name, e->name)) {
+                *name = e->name;
+                return true;
+            }
+    if (reads_any(e->a, as, name) || reads_any(e->b, as, name) || reads_any(e->c, as, name))
+        return true;
+    for (int i = 0; i < e->nitems; i++)
+        if (reads_any(e->items[i], as, name))
+            return true;
+    for (int i = 0; i < e->nkws; i++)
+        if (reads_any(e->kws[i].value, as, name))
+            return true;
+    return false;
+}
+
+/* The step of `var += step` or `var = var + step` (`step + var`); NULL if
+ * st is not one. */
+static const fe_expr *step_of(const fe_stmt *st, const char *var)
+{
+    const fe_expr *t = st->ntargets == 1 ? st->targets[0] : NULL;
+    if (!t || t->kind != FE_E_NAME || strcmp(t->name, var))
+        return NULL;
+    if (st->kind == FE_S_AUGASSIGN)
+        return !strcmp(st->op, "+") ? st->value : NULL;
+    const fe_expr *v = st->value;
+    if (st->kind != FE_S_ASSIGN || v->kind != FE_E_BINOP || strcmp(v->op, "+"))
+        return NULL;
+    if (v->a->kind == FE_E_NAME && !strcmp(v->a->name, var))
+        return v->b;
+    if (v->b->kind == FE_E_NAME && !strcmp(v->b->name, var))
+        return v->a;
+    return NULL;
+}
+
+static tir_value *while_bound(chk *c, const cval *v, lm_loc loc, const char *what)
+{
+    if (v->kind == FE_V_INT && v->is_bool)
+        chk_fail(c, loc, "the %s of this 'while' loop must be an integer, got a bool", what);
+    const char *name = lm_arena_printf(c->a, "the %s of this 'while' loop", what);
+    tir_value *b = chk_int_scalar(c, v, loc, name);
+    chk_reject_from_memory(c, b, loc, name);
+    return b;
+}
+
+/* `while i < n: ... i += step` is `for i in range(i, n, step)` (n + 1 for
+ * `<=`; the test may be written `n > i`): the loop's trip count is known
+ * from its bounds, which is what the scheduler needs. After it, i holds
+ * the first value that fails the test, i + step * cdiv(max(n - i, 0), step). */
+static void exec_while(chk *c, const fe_stmt *s)
+{
+    const fe_expr *t = s->cond;
+    if (s->norelse)
+        chk_fail(c, s->loc, "'while ... else' is not supported in loomc kernels");
+    const fe_expr *ve = NULL, *be = NULL;
+    bool lt = t->kind == FE_E_COMPARE && (!strcmp(t->op, "<") || !strcmp(t->op, "<="));
+    bool gt = t->kind == FE_E_COMPARE && (!strcmp(t->op, ">") || !strcmp(t->op, ">="));
+    bool le = (lt || gt) && t->op[1] == '=';
+    if (lt || gt) {
+        ve = lt ? t->a : t->b; /* the counter is below the bound */
+        be = lt ? t->b : t->a;
+        if (ve->kind != FE_E_NAME && be->kind == FE_E_NAME)
+            chk_fail(c, t->loc, "%s; this loop counts '%s' down, and loomc reads only loops that count up", COUNTING,
+                     be->name);
+    }
+    if (!ve || ve->kind != FE_E_NAME) {
+        /* a test read from memory is refused for that, whatever its form */
+        cval tv = eval(c, t);
+        if (tv.kind == FE_V_TIR)
+            chk_reject_from_memory(c, tv.v, t->loc, "the test of this 'while' loop");
+        chk_fail(c, t->loc, "%s; this test is not a name compared with a bound by < or <=", COUNTING);
+    }
+    const char *var = ve->name;
+    const fe_stmt *last = s->nbody ? s->body[s->nbody - 1] : NULL;
+    const fe_expr *se = last ? step_of(last, var) : NULL;
+    if (!se)
+        chk_fail(c, last ? last->loc : s->loc, "%s; the last statement of this body does not step '%s'", COUNTING,
+                 var);
+    assigned_set as = {0};
+    collect_assigned(c, &as, s->body, s->nbody - 1);
+    for (int i = 0; i < as.n; i++)
+        if (!strcmp(as.items[i].name, var))
+            chk_fail(c, as.items[i].loc, "%s; '%s' is assigned here too", COUNTING, var);
+    const char *changed;
+    if (reads_any(be, &as, &changed) || reads_any(se, &as, &changed))
+        chk_fail(c, reads_any(be, &as, &changed) ? be->loc : se->loc, "%s; '%s' changes in the loop", COUNTING,
+                 changed);
+
+    cval lo = chk_eval_name(c, ve), hi = eval(c, be), step = eval(c, se);
+    if (le)
+        hi = chk_binop(c, "+", hi, cv_int(sym_const(c->s, 1)), be->loc);
+    int64_t sv;
+    if (step.kind == FE_V_INT && ct_known(c, step.i, &sv) && sv <= 0)
+        chk_fail(c, se->loc, "%s; this step is %lld, and loomc reads only loops that count up", COUNTING,
+                 (long long)sv);
+    loop_spec ls = {var, while_bound(c, &lo, ve->loc, "counter"), while_bound(c, &hi, be->loc, "bound"),
+                    while_bound(c, &step, se->loc, "step"), 0, false};
+    same_int_type(c, &ls.lo, &ls.hi, &ls.step, s->loc);
+    run_loop(c, s, &ls, s->body, s->nbody - 1);
+    /* the counter's value after the loop (no negative operand divided) */
+    cval zero = cv_int(sym_const(c->s, 0)), one = cv_int(sym_const(c->s, 1));
+    cval span = chk_minmax2(c, true, chk_binop(c, "-", hi, lo, s->loc), zero, s->loc);
+    cval up = chk_binop(c, "-", chk_binop(c, "+", span, step, s->loc), one, s->loc);
+    cval trips = chk_binop(c, "//", up, step, s->loc);
+    chk_env_set(c, var, chk_binop(c, "+", lo, chk_binop(c, "*", step, trips, s->loc), s->loc));
+}
+
+/* Whether the kernel has stored anything so far. */
+static bool stores_in(const tir_block *blk)
+{
+    for (const tir_op *op = blk->first; op; op = op->next) {
+        if (op->code == TIR_STORE || op->code == TIR_DESC_STORE)
+            return true;
+        for (int r = 0; r < op->nregions; r++)
+            if (op->regions[r] && stores_in(op->regions[r]))
+                return true;
+    }
+    return false;
+}
+
+/* A run-time `if` at the top of the kernel that guards the rest of it -
+ * `if C:` as its last statement, or `if C: return` (then the rest runs
+ * where C is false) - is a bound on the programs that do the work
+ * (grid.c); true if s is one and was run. */
+static bool exec_guard(chk *c, const fe_stmt *s, const cval *cond, bool last)
+{
+    bool early = s->nbody == 1 && s->body[0]->kind == FE_S_RETURN && !s->body[0]->value && !s->norelse;
+    if (!is_tile_val(cond) || cond->v->type.rank != 0)
+        return false;
+    if (!early && (!last || s->norelse))
+        chk_fail(c, s->cond->loc, "this 'if' on a run-time condition %s; loomc reads such an 'if' only as a guard on "
+                                  "a program's work: `if C:` as the kernel's last statement, without else, or `if C: "
+                                  "return` (choose values with tl.where)",
+                 s->norelse ? "has an else" : "does not guard the rest of the kernel");
+    if (stores_in(c->f->body))
+        chk_fail(c, s->cond->loc, "this 'if' on a run-time condition comes after a store; loomc reads such an 'if' "
+                                  "only as a guard on all of a program's work");
+    chk_grid_guard(c, cond->v, early, s->cond->loc);
+    if (!early)
+        exec_stmts(c, s->body, s->nbody, false);
+    return true;
+}
+
+static void exec_if(chk *c, const fe_stmt *s, bool top, bool last)
 {
     cval cond = eval(c, s->cond);
     bool t;
-    if (!chk_truth_known(c, &cond, &t))
+    if (!chk_truth_known(c, &cond, &t)) {
+        if (top && !cond.free_dep && exec_guard(c, s, &cond, last))
+            return;
         chk_runtime_condition(c, &cond, s->cond->loc, "the condition of this 'if'");
+    }
     if (t)
         exec_stmts(c, s->body, s->nbody, false);
     else
         exec_stmts(c, s->orelse, s->norelse, false);
 }
 
-static void exec_stmt(chk *c, const fe_stmt *s, bool last)
+static void exec_stmt(chk *c, const fe_stmt *s, bool top, bool last)
 {
     switch (s->kind) {
     case FE_S_PASS: return;
@@ -598,11 +786,9 @@ static void exec_stmt(chk *c, const fe_stmt *s, bool last)
         chk_env_set(c, t->name, chk_binop(c, s->op, cur, v, s->loc));
         return;
     }
-    case FE_S_IF: exec_if(c, s); return;
+    case FE_S_IF: exec_if(c, s, top, last); return;
     case FE_S_FOR: exec_for(c, s); return;
-    case FE_S_WHILE:
-        chk_fail(c, s->loc, "'while' loops are not supported in loomc kernels; use a for loop over range(), tl.range() "
-                            "or tl.static_range()");
+    case FE_S_WHILE: exec_while(c, s); return;
     case FE_S_RETURN:
         if (c->ncalls > 1) {
             if (c->loop_depth > c->call_loops[c->ncalls - 1])
@@ -645,7 +831,7 @@ static void exec_stmt(chk *c, const fe_stmt *s, bool last)
 static void exec_stmts(chk *c, fe_stmt *const *body, int n, bool kernel_body)
 {
     for (int i = 0; i < n && !c->returned; i++)
-        exec_stmt(c, body[i], kernel_body && i == n - 1);
+        exec_stmt(c, body[i], kernel_body, kernel_body && i == n - 1);
 }
 
 /* ======================================================================
@@ -684,14 +870,12 @@ static cval call_helper(chk *c, const fe_expr *call, const fe_func *fn, const fe
     int nenv = c->nenv, capenv = c->capenv;
     c->env = NULL;
     c->nenv = c->capenv = 0;
+    /* a helper's parameter is a constexpr when its argument is one: Triton
+       specialises a helper on the values it gets and ignores a tl.constexpr
+       annotation there (the tutorials pass index tiles to such parameters) */
     for (int i = 0; i < fn->nparams; i++) {
         const fe_param *p = &fn->params[i];
-        cval v = a.has[i] ? a.v[i] : eval(c, p->deflt);
-        const char *q = p->annotation ? chk_qual_of(c, p->annotation) : NULL;
-        if (q && !strcmp(q, "triton.language.constexpr") && v.kind == FE_V_TIR)
-            chk_fail(c, aloc(&a, i), "parameter '%s' of '%s' is a tl.constexpr, but gets %s, known only at run time",
-                     p->name, fn->name, chk_describe(c, &v));
-        chk_env_set(c, p->name, v);
+        chk_env_set(c, p->name, a.has[i] ? a.v[i] : eval(c, p->deflt));
     }
     c->calls[c->ncalls] = fn;
     c->call_loops[c->ncalls++] = c->loop_depth;

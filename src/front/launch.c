@@ -40,6 +40,11 @@ typedef struct lctx {
     int nlocals, caplocals;
     int captensors;
     const char *file;
+    /* while a @triton.heuristics lambda runs: its parameter, the launch
+       whose arguments it reads and which of them have values */
+    const char *hvar;
+    const fe_launch *hl;
+    const bool *hgiven;
 } lctx;
 
 static LM_NORETURN void lfail(lctx *c, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
@@ -173,6 +178,8 @@ static fe_value eval(lctx *c, const fe_expr *e);
 
 static fe_value eval_name(lctx *c, const fe_expr *e)
 {
+    if (c->hvar && !strcmp(e->name, c->hvar))
+        lfail(c, e->loc, "a heuristic reads the kernel's arguments one by one, as %s[\"name\"]", c->hvar);
     local *l = find_local(c, e->name);
     if (l)
         return l->v;
@@ -399,6 +406,38 @@ static fe_value eval_binop(lctx *c, const fe_expr *e)
 }
 
 static fe_value eval(lctx *c, const fe_expr *e);
+static int param_index(const fe_func *k, const char *name);
+
+/* args["name"] in a @triton.heuristics lambda: the value the launch binds
+ * to that parameter of the kernel. */
+static fe_value heuristic_arg(lctx *c, const fe_expr *e)
+{
+    fe_value key = e->nitems == 1 && e->items[0]->kind != FE_E_SLICE ? eval(c, e->items[0]) : fe_v_none();
+    if (key.kind != FE_V_STR)
+        lfail(c, e->loc, "a heuristic reads the kernel's arguments by name, as %s[\"name\"]", c->hvar);
+    const fe_func *k = c->hl->kernel;
+    int i = param_index(k, key.str);
+    if (i < 0)
+        lfail(c, e->items[0]->loc, "kernel %s has no parameter named '%s'", k->name, key.str);
+    if (!c->hgiven[i])
+        lfail(c, e->items[0]->loc, "'%s' has no value yet where this heuristic reads it (heuristics run in order, "
+                                   "after the launch's arguments)",
+              key.str);
+    const fe_arg *a = &c->hl->args[i];
+    switch (a->kind) {
+    case FE_ARG_TENSOR: return (fe_value){.kind = FE_V_TENSOR, .t = (tir_tensor *)a->tensor};
+    case FE_ARG_INT: {
+        fe_value v = fe_v_int(a->ival);
+        v.is_bool = a->is_bool;
+        return v;
+    }
+    case FE_ARG_FREE: return fe_v_int(a->ival);
+    case FE_ARG_FLOAT: return fe_v_float(a->fval);
+    case FE_ARG_STR: return fe_v_str(a->str);
+    case FE_ARG_NONE: break;
+    }
+    return fe_v_none();
+}
 
 /* Python's truth of a launch-spec value (an integer must be known). */
 static bool truth(lctx *c, const fe_value *v, lm_loc loc)
@@ -498,6 +537,8 @@ static fe_value eval(lctx *c, const fe_expr *e)
         lfail(c, e->loc, "attribute '%s' of %s is not supported in launch specs", e->name, lkind_name(&obj));
     }
     case FE_E_SUBSCRIPT: {
+        if (c->hvar && e->a->kind == FE_E_NAME && !strcmp(e->a->name, c->hvar))
+            return heuristic_arg(c, e);
         fe_value obj = eval(c, e->a);
         if (obj.kind != FE_V_TUPLE || e->nitems != 1 || e->items[0]->kind == FE_E_SLICE)
             lfail(c, e->loc, "only x.shape[i] and tuple[i] can be indexed in launch specs");
@@ -584,13 +625,245 @@ static const fe_func *launched_kernel(lctx *c, const fe_expr *name)
 
 /* Record the free constexprs of a launch (before evaluating anything, so
  * that their names can be used anywhere in the spec). */
+/* ---- @triton.heuristics ---------------------------------------------------- */
+
+static fe_arg bind_value(lctx *c, const fe_func *k, const fe_param *p, fe_value v, lm_loc loc);
+
+/* The dict of the kernel's @triton.heuristics({...}), or NULL. */
+static const fe_expr *heuristics_dict(lctx *c, const fe_func *k)
+{
+    for (int i = 0; i < k->ndecorators; i++) {
+        const fe_expr *d = k->decorators[i];
+        const char *q = d->kind == FE_E_CALL ? qual(c, d->a) : NULL;
+        if (!q || strcmp(q, "triton.heuristics"))
+            continue;
+        const fe_expr *v = d->nitems ? d->items[0] : NULL;
+        for (int j = 0; j < d->nkws; j++)
+            if (!strcmp(d->kws[j].name, "values"))
+                v = d->kws[j].value;
+        if (v && v->kind == FE_E_DICT && v->ival != 2)
+            return v;
+    }
+    return NULL;
+}
+
+/* Whether e is `name` or `not name`. */
+static bool bare_test(const fe_expr *e, const char *name)
+{
+    if (e && e->kind == FE_E_UNOP && !strcmp(e->op, "not"))
+        e = e->a;
+    return e && e->kind == FE_E_NAME && !strcmp(e->name, name);
+}
+
+static bool tested_in_expr(const fe_expr *e, const char *name)
+{
+    if (!e)
+        return false;
+    if (e->kind == FE_E_IFEXP && bare_test(e->b, name))
+        return true;
+    if (tested_in_expr(e->a, name) || tested_in_expr(e->b, name) || tested_in_expr(e->c, name))
+        return true;
+    for (int i = 0; i < e->nitems; i++)
+        if (tested_in_expr(e->items[i], name))
+            return true;
+    for (int i = 0; i < e->nkws; i++)
+        if (tested_in_expr(e->kws[i].value, name))
+            return true;
+    return false;
+}
+
+/* Whether the kernel's own statements test constexpr name for truth
+ * (`if EPILOGUE_SUBTILE:`, `a if not FLAG else b`): a flag an autotuner
+ * sets True or False. */
+static bool tested_as_flag(fe_stmt *const *body, int n, const char *name)
+{
+    for (int i = 0; i < n; i++) {
+        const fe_stmt *st = body[i];
+        if ((st->kind == FE_S_IF || st->kind == FE_S_WHILE) && bare_test(st->cond, name))
+            return true;
+        if (tested_in_expr(st->value, name) || tested_in_expr(st->cond, name) || tested_in_expr(st->iter, name))
+            return true;
+        if (tested_as_flag(st->body, st->nbody, name) || tested_as_flag(st->orelse, st->norelse, name))
+            return true;
+    }
+    return false;
+}
+
+/* Whether --const names it. */
+static bool pinned(lctx *c, const char *name)
+{
+    for (int i = 0; i < c->opts->nconsts; i++)
+        if (!strcmp(c->opts->consts[i].name, name))
+            return true;
+    return false;
+}
+
+/* Whether a heuristic of the kernel sets its parameter name. */
+static bool by_heuristic(lctx *c, const fe_func *k, const char *name)
+{
+    const fe_expr *d = heuristics_dict(c, k);
+    for (int i = 0; d && i + 1 < d->nitems; i += 2)
+        if (d->items[i]->kind == FE_E_STR && !strcmp(d->items[i]->str, name))
+            return true;
+    return false;
+}
+
+static const char *const cmp_ops[] = {"<", "<=", ">", ">=", "==", "!="};
+
+/* The constraints (<= 0) under which lhs OP rhs holds; false if they
+ * cannot be written so (x != y, but for mod(a, b) != 0, which is
+ * mod(a, b) >= 1). */
+static bool relation_cons(sym_ctx *s, int op, const sym_expr *x, const sym_expr *y, const sym_expr **out, int *n)
+{
+    const sym_expr *one = sym_const(s, 1);
+    *n = 1;
+    switch (op) {
+    case 0: out[0] = sym_add(s, sym_sub(s, x, y), one); return true;
+    case 1: out[0] = sym_sub(s, x, y); return true;
+    case 2: out[0] = sym_add(s, sym_sub(s, y, x), one); return true;
+    case 3: out[0] = sym_sub(s, y, x); return true;
+    case 4:
+        out[0] = sym_sub(s, x, y);
+        out[1] = sym_sub(s, y, x);
+        /* mod(a, b) == 0: mod(a, b) >= 0 holds already */
+        *n = (x->kind == SYM_MOD && y == sym_const(s, 0)) || (y->kind == SYM_MOD && x == sym_const(s, 0)) ? 1 : 2;
+        if (*n == 1 && y->kind == SYM_MOD)
+            out[0] = y;
+        return true;
+    default: {
+        const sym_expr *m = x->kind == SYM_MOD && y == sym_const(s, 0) ? x
+                            : y->kind == SYM_MOD && x == sym_const(s, 0) ? y : NULL;
+        if (!m)
+            return false;
+        out[0] = sym_sub(s, one, m);
+        return true;
+    }
+    }
+}
+
+/* A heuristic's comparison that waits for a free constexpr: a choice. */
+static fe_value make_choice(lctx *c, const fe_launch *l, int param, int op, const sym_expr *x, const sym_expr *y,
+                            lm_loc loc)
+{
+    fe_spec *sp = c->spec;
+    if (sp->nchoices == FE_MAX_CHOICES)
+        lfail(c, loc, "more than %d heuristics wait for free constexprs; pin some of these with --const",
+              FE_MAX_CHOICES);
+    fe_choice *ch = &sp->choices[sp->nchoices];
+    ch->launch = l->index;
+    ch->param = param;
+    ch->name = l->kernel->params[param].name;
+    ch->text = lm_arena_printf(c->a, "%s %s %s", sym_str(c->a, x), cmp_ops[op], sym_str(c->a, y));
+    ch->loc = loc;
+    static const int negation[] = {3, 2, 1, 0, 5, 4};
+    ch->can[0] = relation_cons(c->sym, op, x, y, ch->cons[0], &ch->ncons[0]);
+    ch->can[1] = relation_cons(c->sym, negation[op], x, y, ch->cons[1], &ch->ncons[1]);
+    if (!ch->can[0] && !ch->can[1])
+        lfail(c, loc, "heuristic '%s' (%s) waits for the solver's choice, and loomc cannot write either of its "
+                      "values as a constraint; pin the free constexprs it reads with --const",
+              ch->name, ch->text);
+    ch->pick = ch->can[0] ? 0 : 1;
+    sp->nchoices++;
+    return fe_v_bool(c->sym, ch->pick == 0);
+}
+
+/* A free constexpr the kernel tests for truth: a choice of True and
+ * False, without constraints. */
+static fe_value flag_choice(lctx *c, const fe_launch *l, int param)
+{
+    fe_spec *sp = c->spec;
+    const fe_param *p = &l->kernel->params[param];
+    if (sp->nchoices == FE_MAX_CHOICES)
+        lfail(c, p->loc, "more than %d heuristics and flags wait for the solver; pin some of these with --const",
+              FE_MAX_CHOICES);
+    fe_choice *ch = &sp->choices[sp->nchoices++];
+    *ch = (fe_choice){.launch = l->index, .param = param, .name = p->name, .loc = p->loc, .can = {true, true},
+                      .flag = true};
+    ch->text = p->name;
+    return fe_v_bool(c->sym, true);
+}
+
+/* The value of a heuristic's lambda body for parameter param of launch l:
+ * a comparison of integers that waits for a free constexpr is a choice. */
+static fe_value heuristic_value(lctx *c, const fe_launch *l, int param, const fe_expr *body)
+{
+    int op = -1;
+    for (int i = 0; body->kind == FE_E_COMPARE && i < (int)LM_COUNT(cmp_ops); i++)
+        if (!strcmp(body->op, cmp_ops[i]))
+            op = i;
+    if (op < 0)
+        return eval(c, body);
+    fe_value x = eval(c, body->a), y = eval(c, body->b);
+    int64_t v;
+    const char *ux = NULL, *uy = NULL;
+    bool kx = x.kind != FE_V_INT || fe_spec_eval(c->spec, x.i, &v, &ux);
+    bool ky = y.kind != FE_V_INT || fe_spec_eval(c->spec, y.i, &v, &uy);
+    if ((!kx && ux) || (!ky && uy)) {
+        if (x.kind != FE_V_INT || y.kind != FE_V_INT)
+            lfail(c, body->loc, "heuristic '%s' compares an integer that waits for the solver with something else",
+                  l->kernel->params[param].name);
+        return make_choice(c, l, param, op, x.i, y.i, body->loc);
+    }
+    fe_value r;
+    const char *msg;
+    if (fe_value_fold(c->spec, c->sym, c->a, body->op, &x, &y, &r, &msg) != FE_FOLD_DONE)
+        return eval(c, body);
+    return r;
+}
+
+/* The kernel's heuristics, in order, for the parameters the launch does
+ * not pass: each lambda reads the arguments bound so far (Triton runs them
+ * after the launch's arguments and the autotuner's values). */
+static void run_heuristics(lctx *c, const fe_func *k, fe_launch *l, bool *given)
+{
+    const fe_expr *d = heuristics_dict(c, k);
+    for (int j = 0; d && j + 1 < d->nitems; j += 2) {
+        const fe_expr *key = d->items[j], *fn = d->items[j + 1];
+        if (key->kind != FE_E_STR)
+            lfail(c, key->loc, "the keys of @triton.heuristics must be parameter names written as strings");
+        int i = param_index(k, key->str);
+        if (i < 0 || given[i])
+            continue; /* no parameter of the kernel: nothing it computes; or the launch's own value stands */
+        if (fn->kind != FE_E_LAMBDA || fn->nitems != 1 || fn->nkws)
+            lfail(c, fn->loc, "heuristic '%s' must be a lambda of one parameter (lambda args: ...)", key->str);
+        c->hvar = fn->items[0]->name;
+        c->hl = l;
+        c->hgiven = given;
+        int save = c->nlocals, nch = c->spec->nchoices;
+        c->nlocals = 0;
+        fe_value v = heuristic_value(c, l, i, fn->a);
+        c->nlocals = save;
+        c->hvar = NULL;
+        l->args[i] = bind_value(c, k, &k->params[i], v, key->loc);
+        l->args[i].from_heuristic = true;
+        l->args[i].choice = c->spec->nchoices > nch ? c->spec->nchoices : 0;
+        given[i] = true;
+    }
+}
+
+bool fe_spec_pick(fe_spec *spec, int i, int value, sym_ctx *s)
+{
+    fe_choice *ch = &spec->choices[i];
+    if (!ch->can[value])
+        return false;
+    ch->pick = value;
+    fe_arg *a = &spec->launches[ch->launch].args[ch->param];
+    a->ival = sym_const(s, value == 0);
+    return true;
+}
+
 static void prescan_launch(lctx *c, const fe_stmt *s)
 {
     const fe_expr *call = s->value;
     const fe_func *k = launched_kernel(c, launch_target(s));
     for (int i = 0; i < k->nparams; i++) {
         const fe_param *p = &k->params[i];
-        if (!fe_is_constexpr_param(c->nm, p, c->a) || p->deflt || i < call->nitems)
+        if (!fe_is_constexpr_param(c->nm, p, c->a) || p->deflt || i < call->nitems || by_heuristic(c, k, p->name))
+            continue;
+        bool passed0 = false;
+        for (int j = 0; j < call->nkws; j++)
+            passed0 |= !strcmp(call->kws[j].name, p->name);
+        if (!passed0 && tested_as_flag(k->body, k->nbody, p->name) && !pinned(c, p->name))
             continue;
         bool passed = false;
         for (int j = 0; j < call->nkws; j++)
@@ -722,7 +995,7 @@ static void eval_launch(lctx *c, const fe_stmt *s)
         given[i] = true;
     }
     for (int i = 0; i < k->nparams; i++) {
-        if (given[i])
+        if (given[i] || by_heuristic(c, k, k->params[i].name))
             continue;
         const fe_param *p = &k->params[i];
         bool ce = fe_is_constexpr_param(c->nm, p, c->a);
@@ -734,15 +1007,24 @@ static void eval_launch(lctx *c, const fe_stmt *s)
             c->nlocals = save;
             l->args[i] = bind_value(c, k, p, v, p->loc);
             l->args[i].from_default = true;
+            given[i] = true;
             continue;
         }
         if (!ce)
             lfail(c, call->loc, "missing argument for parameter '%s' of kernel %s", p->name, k->name);
+        if (tested_as_flag(k->body, k->nbody, p->name) && !pinned(c, p->name)) {
+            l->args[i] = bind_value(c, k, p, flag_choice(c, l, i), p->loc);
+            l->args[i].choice = sp->nchoices;
+            given[i] = true;
+            continue;
+        }
         fe_symbol *fs = find_symbol(sp->frees, sp->nfrees, p->name);
         if (!fs)
             LM_BUG("free constexpr %s was not found by the prescan", p->name);
         l->args[i] = (fe_arg){.param = p, .is_constexpr = true, .kind = FE_ARG_FREE, .ival = fs->var, .loc = p->loc};
+        given[i] = true;
     }
+    run_heuristics(c, k, l, given);
     sp->nlaunches++;
 }
 
@@ -1136,6 +1418,13 @@ void fe_print_launch(lm_buf *b, const fe_spec *sp, const fe_launch *l)
         }
         if (a->from_default)
             lm_buf_puts(b, " (default)");
+        if (a->choice && sp->choices[a->choice - 1].flag)
+            lm_buf_puts(b, " (a flag the kernel tests: True or False, chosen with the schedule)");
+        else if (a->choice)
+            lm_buf_printf(b, " (heuristic: %s, one of the values the schedule is chosen among)",
+                          sp->choices[a->choice - 1].text);
+        else if (a->from_heuristic)
+            lm_buf_puts(b, " (heuristic)");
         lm_buf_putc(b, '\n');
     }
 }

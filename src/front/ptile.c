@@ -66,6 +66,7 @@ struct chk_playout {
     int nwrap;
     pterm wrap[TIR_MAX_RANK];          /* dim: the tile dim wrapped */
     bool trans;                        /* the block is the transpose of the tile (see in_tensor_order) */
+    bool bptr;                         /* a block pointer of the kernel's, its dimensions swapped */
 };
 
 /* ---- scalar arithmetic ------------------------------------------------------ */
@@ -309,7 +310,7 @@ static void remember(chk *c, tir_value *bp, const chk_playout *lay)
     c->ptiles[c->nptiles++] = (chk_ptile){bp, lay};
 }
 
-const chk_playout *chk_ptile_layout(chk *c, const tir_value *v)
+static const chk_playout *layout_of(chk *c, const tir_value *v)
 {
     for (int i = c->nptiles - 1; i >= 0; i--)
         if (c->ptiles[i].bp == v)
@@ -317,9 +318,15 @@ const chk_playout *chk_ptile_layout(chk *c, const tir_value *v)
     return NULL;
 }
 
+const chk_playout *chk_ptile_layout(chk *c, const tir_value *v)
+{
+    const chk_playout *lay = layout_of(c, v);
+    return lay && !lay->bptr ? lay : NULL;
+}
+
 void chk_ptile_carry(chk *c, tir_value *from, tir_value *to)
 {
-    const chk_playout *lay = chk_ptile_layout(c, from);
+    const chk_playout *lay = layout_of(c, from);
     if (lay)
         remember(c, to, lay);
 }
@@ -410,10 +417,24 @@ static void in_tensor_order(chk_playout *lay, const pterm **vt)
     lay->trans = true;
 }
 
-/* The summands of an integer scalar built with + and - (NULL-terminated). */
+/* The summands of an integer scalar built with + and -, a product of a
+ * sum and a scalar distributed (`(b * H + h) * stride`: each summand
+ * lies along its own tensor dimension). */
 static int summands(chk *c, tir_value *v, tir_value **out, int n, int max, lm_loc loc)
 {
     const tir_op *d = v->def;
+    if (d && d->code == TIR_MUL && tir_is_int_scalar(&v->type)) {
+        for (int k = 0; k < 2; k++) {
+            const tir_op *sd = d->opnds[k]->def;
+            if (!sd || (sd->code != TIR_ADD && sd->code != TIR_SUB))
+                continue;
+            int first = n;
+            n = summands(c, d->opnds[k], out, n, max, loc);
+            for (int i = first; i < n; i++)
+                out[i] = s_mul(c, out[i], d->opnds[1 - k], loc);
+            return n;
+        }
+    }
     if (d && d->code == TIR_ADD && tir_is_int_scalar(&v->type)) {
         n = summands(c, d->opnds[0], out, n, max, loc);
         return summands(c, d->opnds[1], out, n, max, loc);
@@ -748,6 +769,53 @@ void chk_ptile_verify(chk *c)
     for (int i = 0; i < c->nproofs; i++)
         prove(c, &c->proofs[i], r);
 }
+
+/* ---- block pointers that walk their tensor out of order ------------------------- */
+
+/* A 2-D block pointer whose first dimension walks the tensor's later one
+ * (K^T of attention: make_block_ptr(K, (D, S), (stride_kd, stride_ks), ...,
+ * order=(0, 1))) is made in the tensor's order instead - shape, strides,
+ * offsets and block swapped, builtins.c - and remembered as swapped: an
+ * advance swaps its offsets, a load its boundary-check bits and transposes
+ * the tile, a store transposes the value. That is the Tile IR a tile of
+ * pointers with swapped strides gives (in_tensor_order), which the
+ * lowering reads. The tensor dimension a stride walks is matched as the
+ * access analysis and place_view match it: the innermost one not taken. */
+bool chk_bptr_reversed(chk *c, const tir_value *base, tir_value *const *strides, int rank)
+{
+    const tir_tensor *t = rank == 2 ? tensor_of(c, base) : NULL;
+    if (!t || !t->strides)
+        return false;
+    bool used[TIR_MAX_RANK] = {0};
+    int td[2];
+    for (int i = 0; i < 2; i++) {
+        const sym_expr *st = strides[i]->sym;
+        int d = t->rank - 1;
+        while (d >= 0 && (used[d] || !st || t->strides[d] != st))
+            d--;
+        if (d < 0)
+            return false;
+        used[d] = true;
+        td[i] = d;
+    }
+    return td[0] > td[1];
+}
+
+void chk_bptr_note_swapped(chk *c, tir_value *bp)
+{
+    chk_playout *lay = LM_NEW(c->a, chk_playout);
+    lay->bptr = lay->trans = true;
+    lay->rank = lay->vrank = 2;
+    remember(c, bp, lay);
+}
+
+bool chk_bptr_swapped(chk *c, const tir_value *bp)
+{
+    const chk_playout *lay = layout_of(c, bp);
+    return lay && lay->bptr;
+}
+
+unsigned chk_bptr_swap_bits(unsigned bits) { return (bits & ~3u) | (bits >> 1 & 1u) | (bits << 1 & 2u); }
 
 /* ---- loads and stores ----------------------------------------------------------- */
 

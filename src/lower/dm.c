@@ -142,29 +142,27 @@ void lw_sem_op(kctx *K, df_op op, int sem, const df_expr *value, const df_expr *
     lw_put(K, s);
 }
 
-/* A program that does not exist on this core (the last, partial wave)
- * still takes its part in the group's handshake, but its block is not
- * pushed to the compute kernel: the reserved pages are simply reused. A
- * sender then waits for its multicast to leave before the pages are
- * refilled. */
+/* A program that does not exist on this core (the last, partial wave, or
+ * a trip past its own in a loop whose trips differ within the group) still
+ * takes its part in the group's handshake and pushes its block, which the
+ * compute kernel then pops unused (lw_emit_drain): every core of the group
+ * pushes the same blocks, so their rings stay in step, as a card needs
+ * (a sender writes at its own write pointer's address on the receivers).
+ * A sender first waits for its multicast to leave, as the pages come back
+ * at once. */
 static void push_or_drop(kctx *K, const access *x, bool sender)
 {
     df_stmt *saved;
     const df_expr *mine = BIN(K, DF_X_MUL, K->act, K->live);
-    int w = lw_open_if(K, mine, &saved);
-    if (w) {
-        lw_cbop(K, DF_CB_PUSH, x->cb, x->tiles);
-        if (w == 2)
-            lw_close_for(K, saved);
-    }
-    if (sender && w != 1) {
-        w = lw_open_if(K, BIN(K, DF_X_SUB, C(K, 1), mine), &saved);
+    if (sender) {
+        int w = lw_open_if(K, BIN(K, DF_X_SUB, C(K, 1), mine), &saved);
         if (w) {
             lw_put(K, S(K, DF_WRITE_BARRIER));
             if (w == 2)
                 lw_close_for(K, saved);
         }
     }
+    lw_cbop(K, DF_CB_PUSH, x->cb, x->tiles);
 }
 
 static void emit_load(kctx *K, const access *x)
@@ -496,21 +494,92 @@ void lw_emit_store_fused(kctx *K, const access *x)
     lw_cbop(K, DF_CB_POP, x->cb, x->tiles);
 }
 
+/* Whether loop f runs the most trips of its group in data-movement kernel
+ * `kind` (a block inside is shared and its trips differ), and how many. */
+bool lw_stretched_for(lw *L, const tir_op *f, df_kernel_kind kind, int64_t *most)
+{
+    for (int i = 0; i < L->nstretch; i++)
+        if (L->stretch[i] == f && has_stretched(L, f->regions[0], kind)) {
+            *most = L->stretch_max[i];
+            return true;
+        }
+    return false;
+}
+
+/* The data-movement kernels K walks: its own, or while draining (K is the
+ * compute kernel) both, in program order. */
+static bool walks(const kctx *K, df_kernel_kind kind)
+{
+    return K->drain ? kind != DF_COMPUTE : kind == K->kind;
+}
+
+static bool walks_access(kctx *K, const tir_block *b)
+{
+    if (!K->drain)
+        return lw_has_access(K->L, b, K->kind);
+    return lw_has_access(K->L, b, DF_READER) || lw_has_access(K->L, b, DF_WRITER);
+}
+
+static bool walks_stretched(kctx *K, const tir_op *f, int64_t *most)
+{
+    if (!K->drain)
+        return lw_stretched_for(K->L, f, K->kind, most);
+    return lw_stretched_for(K->L, f, DF_READER, most) || lw_stretched_for(K->L, f, DF_WRITER, most);
+}
+
+/* A shared block the compute kernel pops unused: waited for and popped where
+ * its data-movement kernel pushes it (push_or_drop). */
+static void drain_load(kctx *K, const access *x)
+{
+    lw_cbop(K, DF_CB_WAIT, x->cb, x->tiles);
+    lw_cbop(K, DF_CB_POP, x->cb, x->tiles);
+}
+
+/* The pushes of the shared blocks of both data-movement kernels in b, walked
+ * in program order as those kernels walk them, as pops of the compute kernel
+ * (K): the blocks of programs this core does not run. One walk for both
+ * keeps the pops in the order the group's handshakes need. */
+void lw_emit_drain(kctx *K, const tir_block *b)
+{
+    bool was = K->drain;
+    K->drain = true;
+    lw_emit_dm_block(K, b);
+    K->drain = was;
+}
+
+/* After the compute kernel's own trips of loop f: the trips past them that
+ * the data-movement kernels still run for their group (f stretched), their
+ * shared blocks popped unused. */
+void lw_emit_dead_trips(kctx *K, const tir_op *f)
+{
+    int64_t most;
+    if (!lw_stretched_for(K->L, f, DF_READER, &most) && !lw_stretched_for(K->L, f, DF_WRITER, &most))
+        return;
+    df_stmt *saved;
+    int nivs = K->nivs;
+    df_stmt *d = lw_open_for(K, "dead", lw_xs(K, f->sym), C(K, most), &saved);
+    if (!d)
+        return;
+    add_iv(K, f, df_slot(K->p, d->var));
+    lw_emit_drain(K, f->regions[0]);
+    lw_close_for(K, saved);
+    K->nivs = nivs;
+}
+
 void lw_emit_dm_block(kctx *K, const tir_block *b)
 {
     lw *L = K->L;
     for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
         K->loc = op->loc;
         if (op->code == TIR_FOR) {
-            if (!lw_has_access(L, op->regions[0], K->kind))
+            if (!walks_access(K, op->regions[0]))
                 continue;
             df_stmt *saved;
             int nivs = K->nivs;
             const df_expr *live = K->live;
             int64_t most = -1;
-            for (int i = 0; i < L->nstretch; i++)
-                if (L->stretch[i] == op && has_stretched(L, op->regions[0], K->kind))
-                    most = L->stretch_max[i];
+            if (!walks_stretched(K, op, &most))
+                most = -1;
             if (most >= 0) {
                 /* every core runs the most trips; its own ones are live */
                 const df_expr *own = lw_xs(K, op->sym);
@@ -535,17 +604,21 @@ void lw_emit_dm_block(kctx *K, const tir_block *b)
         if (!is_access_op(op->code))
             continue;
         int i = lw_access_of(L, op);
-        if (i < 0 || L->ax[i].kernel != K->kind)
+        if (i < 0 || !walks(K, L->ax[i].kernel))
             continue;
         const access *x = &L->ax[i];
         if (x->passed && !x->is_store)
             continue; /* received for the whole group before its programs (lw_emit_consumer) */
         bool shared = !x->is_store && x->how.transport != SCHED_DRAM;
+        if (K->drain && !shared)
+            continue;
         df_stmt *saved;
         int w = lw_open_if(K, shared ? takes_part(K, x->how.along) : BIN(K, DF_X_MUL, K->act, K->live), &saved);
         if (!w)
             continue;
-        if (x->is_store && x->passed)
+        if (K->drain)
+            drain_load(K, x);
+        else if (x->is_store && x->passed)
             lw_emit_store_fused(K, x);
         else if (x->is_store)
             emit_store_dm(K, x);

@@ -90,6 +90,7 @@ static void emit_cfor(kctx *K, const tir_op *f)
     lw_emit_cblock(K, f->regions[0]);
     lw_close_for(K, saved);
     K->nivs = nivs;
+    lw_emit_dead_trips(K, f);
     for (int i = 0; i < n; i++) {
         const vinfo *ai = V(L, tir_for_arg(f, i));
         if (ai->kind == VK_TILE && L->st[ai->st].inplace)

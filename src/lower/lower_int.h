@@ -299,6 +299,10 @@ typedef struct kctx {
     int ncond;
     int nloopvars;
     int x0, y0, x1, y1;   /* the class's rectangle */
+    /* the compute kernel consuming, without using them, the blocks the
+       data-movement kernels push where no program of this core takes them
+       (lw_emit_drain) */
+    bool drain;
     /* a chain being gathered: tile ops writing or reading Dst (LW_DST) in
        order, from the one that starts it to the one that packs; the pops of
        CBs they read wait until the chain statement is out */
@@ -418,6 +422,9 @@ df_stmt *lw_open_ir_loop(kctx *K, const tir_op *f, df_stmt **saved);
 int64_t lw_sender_pos(lw *L, const access *x, int64_t n);
 void lw_sem_op(kctx *K, df_op op, int sem, const df_expr *value, const df_expr *px, const df_expr *py);
 void lw_emit_dm_block(kctx *K, const tir_block *b);
+bool lw_stretched_for(lw *L, const tir_op *f, df_kernel_kind kind, int64_t *most);
+void lw_emit_drain(kctx *K, const tir_block *b);
+void lw_emit_dead_trips(kctx *K, const tir_op *f);
 void lw_group_core(kctx *K, const df_expr *i, const df_expr **x, const df_expr **y);
 void lw_local_pids(kctx *K, const lw *LB, const df_expr *q, const df_expr **pid);
 void lw_emit_store_fused(kctx *K, const access *x);

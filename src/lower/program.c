@@ -109,6 +109,14 @@ static void emit_kernel(lw *L, df_class *c, df_kernel_kind kind, const int rect[
             lw_emit_cblock(&K, L->f->body);
         if (w == 2)
             lw_close_for(&K, g);
+        /* a program this core does not run: the shared blocks its group still
+           pushes here, popped unused */
+        int idle = L->lockstep && w != 1 ? lw_open_if(&K, BIN(&K, DF_X_SUB, C(&K, 1), K.act), &g) : 0;
+        if (idle) {
+            lw_emit_drain(&K, L->f->body);
+            if (idle == 2)
+                lw_close_for(&K, g);
+        }
     } else {
         lw_emit_dm_block(&K, L->f->body);
     }
@@ -528,7 +536,7 @@ bool lw_number_cbs(lw *L)
     /* a CB whose values differ in size: every value takes the whole ring */
     for (int s = 0; s < L->nst; s++)
         if (L->st[s].mixed && L->st[s].cb >= 0 && L->st[s].cb < (int)LM_COUNT(L->cb_step))
-            L->cb_step[L->st[s].cb] = L->st[s].pages;
+            L->cb_step[L->st[s].cb] = LM_MAX(L->cb_step[L->st[s].cb], L->st[s].pages); /* (a fused pair's may be larger) */
     return !L->failed;
 }
 

@@ -272,6 +272,25 @@ static const char *path_why(const sched_job *job, const sched_choice *c, lm_aren
     return r;
 }
 
+/* When the runner-up's prediction is within the model's error of the
+ * chosen one's (SCHED_MODEL_ERROR_PERMILLE), the choice is close: say so,
+ * and how many other mappings are that close. */
+static void explain_close_call(lm_buf *b, const sched_job *job, const sched_result *r, const sched_choice *w,
+                               const sched_choice *ru)
+{
+    if (!sched_close_call(w->cycles, ru->cycles))
+        return;
+    int others = 0;
+    for (int i = 0; i < r->nbests; i++)
+        others += memcmp(r->bests[i].cand, w->cand, sizeof(int) * (size_t)job->nlaunches) &&
+                  sched_close_call(w->cycles, r->bests[i].cycles);
+    lm_buf_printf(b,
+                  "  a close choice: the runner-up is within the model's error (%d%%) of the chosen schedule, so "
+                  "the model cannot be trusted to order the two (docs/scheduler.md, \"Model quality\"); %d "
+                  "mapping%s other than the chosen one %s that close (--top K lists the K best schedules)\n",
+                  SCHED_MODEL_ERROR_PERMILLE / 10, others, others == 1 ? "" : "s", others == 1 ? "is" : "are");
+}
+
 static void explain_runner_up(lm_buf *b, const sched_job *job, const sched_result *r, lm_arena *ar)
 {
     const sched_choice *w = &r->top[0];
@@ -313,6 +332,7 @@ static void explain_runner_up(lm_buf *b, const sched_job *job, const sched_resul
                              "enumeration order\n",
                           (long long)ru->cycles);
     }
+    explain_close_call(b, job, r, w, ru);
     /* where it loses: terms of the same name and level, largest increase first */
     sym_env ew = {0}, er = {0};
     choice_env(job, w, &ew);

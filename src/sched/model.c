@@ -15,64 +15,17 @@
  * tile ops, plus the loops nested in it) and the writer (its stores). A loop
  * of n iterations whose buffers are all at least double-buffered overlaps
  * its stages: prologue + (n - 1) x max(stage) + epilogue = n x max + (sum -
- * max); single-buffered, they serialise: n x sum. The program level is the
+ * max); a single-buffered block serialises its producer with the ops that
+ * hold it (single_buffers). The program level is the
  * loop over the programs a core runs (its waves). Shared DRAM bandwidth
- * bounds the whole launch from below.
+ * bounds the whole launch from below. The lowering's decisions (chains in
+ * Dst, ops folded away, row sums from a packer) are priced in lowered.c.
  */
-#include "sched/sched.h"
+#include "sched/sched_int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct mctx {
-    sched_model *m;
-    const sched_kernel *k;
-    const sched_candidate *c;
-    const arch_desc *a;
-    const sym_env *bound;
-    const char *prefix;
-    sym_ctx *s;
-    lm_arena *ar;
-    LM_VEC(solve_var) vars;
-    LM_VEC(solve_constraint) cons;
-    const sym_expr *gx, *gy, *cores, *waves;
-    const sym_expr *nprog[TIR_MAX_GRID];
-    const sym_expr *trips[SCHED_MAX_LOOPS]; /* effective trips of the busiest core's programs */
-    const sym_expr *subh, *subw;
-    const sym_expr *depth[SCHED_MAX_BUFS];
-    int64_t legs[2][2][ARCH_MAX_GRID + 1]; /* leg_load by NoC, leg and cores, plus 1 (0: not yet) */
-    /* a fused candidate: the pair, the other launch's kernel, candidate (for
-       a consumer: a producer it pairs with) and variable prefix */
-    const sched_fusion *fz;
-    const sched_kernel *ok;
-    const sched_candidate *oc;
-    const char *oprefix;
-    const sym_expr *groups;  /* a fused consumer: the groups a reducer's row (column) runs */
-} mctx;
-
-/* ---- small helpers ---------------------------------------------------- */
-
-static const sym_expr *K(mctx *c, int64_t v) { return sym_const(c->s, v); }
-static const sym_expr *add(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_add(c->s, a, b); }
-static const sym_expr *sub(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_sub(c->s, a, b); }
-static const sym_expr *mul(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_mul(c->s, a, b); }
-static const sym_expr *mx(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_max(c->s, a, b); }
-static const sym_expr *mn(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_min(c->s, a, b); }
-static const sym_expr *cdv(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_cdiv(c->s, a, b); }
-static const sym_expr *fdv(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_floordiv(c->s, a, b); }
-
-/* Sizes and pinned constexprs substituted: what the solver sees. */
-static const sym_expr *fix(mctx *c, const sym_expr *e) { return c->bound ? sym_subst(c->s, e, c->bound) : e; }
-
-/* A rate or a per-tile cost in thousandths. */
-static int64_t milli(double x) { return (int64_t)llround(x * 1000.0); }
-
-/* Cycles to move `bytes` at `bpc` bytes/cycle. */
-static const sym_expr *xfer(mctx *c, const sym_expr *bytes, double bpc)
-{
-    return cdv(c, mul(c, bytes, K(c, 1000)), K(c, LM_MAX(milli(bpc), 1)));
-}
 
 static const sym_expr *local_var(mctx *c, const char *name)
 {
@@ -180,7 +133,7 @@ static void free_vars(mctx *c)
 
 /* ---- the placement --------------------------------------------------- */
 
-static void busiest_trips(mctx *c, const sym_expr *const *wg);
+static void busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *const *gs);
 static void placement_consumer(mctx *c);
 
 static void placement(mctx *c)
@@ -207,9 +160,11 @@ static void placement(mctx *c)
 
     const sym_expr *w = K(c, 1), *nxy = K(c, 1);
     bool has_xy = false;
-    const sym_expr *wg[TIR_MAX_GRID];
+    const sym_expr *wg[TIR_MAX_GRID], *gs[TIR_MAX_GRID];
     for (int g = 0; g < rank; g++) {
         const sym_expr *n = c->nprog[g] = fix(c, k->f->grid[g]);
+        gs[g] = cd->place[g] == SCHED_ON_X ? c->gx : cd->place[g] == SCHED_ON_Y ? c->gy
+                : cd->place[g] == SCHED_ON_TIME ? K(c, 1) : NULL;
         switch (cd->place[g]) {
         case SCHED_ON_X:
             wg[g] = cdv(c, n, c->gx);
@@ -241,16 +196,25 @@ static void placement(mctx *c)
                 wg[g] = wf;
     }
     c->waves = w;
-    busiest_trips(c, wg);
+    busiest_trips(c, wg, gs);
 }
 
 /* Trip counts that depend on the program id: the busiest core runs W
    programs; for a count monotone in the program id it is bounded by the
-   larger of the first program's count and that of the program at the
-   centre of the busiest core's share (pid = n/2 + n/2W, about n (W + 1) / 2W,
-   capped at n - 1: the last program when W = 1, the middle when W is large).
-   wg[g]: the programs along axis g one core runs. */
-static void busiest_trips(mctx *c, const sym_expr *const *wg)
+   larger of the first program's count and that of the mean program of the
+   busiest core's share. Along an axis dealt to g cores (core c runs programs
+   c, c + g, ...; on time g = 1: every core runs all n), the programs of the
+   last core with W of them have mean id n - 1 - g (W - 1) / 2 - for a
+   count that grows with the id (causal attention) that core is the
+   busiest, and its W programs take W times the count at their mean id
+   (for a count linear in the id; rounded up, half a program's count over
+   when g (W - 1) is odd). Written as (n + g - idle) / 2 - 1 with idle =
+   g W - n = (-n) mod g, the slots of the last wave no program fills: no
+   product of g and W, whose bound would stay loose while the grid is open
+   and slow the solver down. Axes flattened over the grid (xy;
+   wg[g] the programs a core runs) keep the centre n/2 + n/2W.
+   gs[g]: the cores along axis g (NULL for xy). */
+static void busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *const *gs)
 {
     const sched_kernel *k = c->k;
     int rank = k->f->grid_rank;
@@ -261,10 +225,12 @@ static void busiest_trips(mctx *c, const sym_expr *const *wg)
             if (!sym_depends_on(t0, pv))
                 continue;
             const sym_expr *n = c->nprog[g];
-            /* n (W + 1) / 2W written as n/2 + n/2W: each part monotone in W, so
-               the solver's bound does not collapse while the grid is open */
-            const sym_expr *pb = mn(c, sub(c, n, K(c, 1)),
-                                    add(c, fdv(c, n, K(c, 2)), fdv(c, n, mul(c, K(c, 2), wg[g]))));
+            const sym_expr *pb =
+                gs[g] ? mx(c, K(c, 0), sub(c, cdv(c, sub(c, add(c, n, gs[g]), sym_mod(c->s, sub(c, K(c, 0), n), gs[g])),
+                                                    K(c, 2)),
+                                          K(c, 1)))
+                      : add(c, fdv(c, n, K(c, 2)), fdv(c, n, mul(c, K(c, 2), wg[g])));
+            pb = mn(c, sub(c, n, K(c, 1)), pb);
             t0 = xsubst(c->s, t0, pv, K(c, 0));
             tb = xsubst(c->s, tb, pv, pb);
         }
@@ -322,12 +288,13 @@ static void placement_consumer(mctx *c)
 {
     const sched_kernel *k = c->k;
     int rank = k->f->grid_rank;
-    const sym_expr *w = K(c, 1), *wg[TIR_MAX_GRID];
+    const sym_expr *w = K(c, 1), *wg[TIR_MAX_GRID], *gs[TIR_MAX_GRID];
     for (int g = 0; g < rank; g++) {
         const sym_expr *n = c->nprog[g] = fix(c, k->f->grid[g]);
         int ga = c->fz->key_of[g];
         sched_place pl = ga >= 0 ? c->oc->place[ga] : SCHED_ON_TIME;
         wg[g] = pl == SCHED_ON_X || pl == SCHED_ON_Y ? cdv(c, n, other_grid(c, pl)) : n;
+        gs[g] = pl == SCHED_ON_X || pl == SCHED_ON_Y ? other_grid(c, pl) : K(c, 1);
         if (ga >= 0)
             w = mul(c, w, wg[g]);
     }
@@ -347,7 +314,7 @@ static void placement_consumer(mctx *c)
     c->gx = along == SCHED_ON_X ? per : nl;
     c->gy = along == SCHED_ON_X ? nl : per;
     c->cores = mul(c, c->gx, c->gy);
-    busiest_trips(c, wg);
+    busiest_trips(c, wg, gs);
 }
 
 /* Elements one producer program sends to one consumer program of its group
@@ -416,54 +383,6 @@ static const sym_expr *dram_read(mctx *c, const sym_expr *bytes, const sym_expr 
                mx(c, mx(c, own, cmds), line));
 }
 
-/* Loads on the NoC's links from DRAM reads, computed from the description:
- * a read's data goes bank -> core along the NoC's first dimension, then
- * along its second (NoC 0: +x then +y, NoC 1: -y then -x; around the torus
- * when the description says so, else toward the target). Every bank holds
- * an equal share of each block (pages interleave over the banks).
- *  - second leg: k cores that share one line of it (the first k core rows of
- *    a column on NoC 0, the first k columns of a row on NoC 1) take their
- *    data through that line's links, entering where the banks' first legs
- *    end; S(k) is the busiest such link's load, in thousandths of one core's
- *    block;
- *  - first leg: when every core reads, the links out of the banks along
- *    their row (NoC 0) or column (NoC 1) carry the banks' shares for every
- *    core column (row) they pass; P(k) is the busiest link's load for k core
- *    columns (rows), in thousandths of one core's block, per core of a column. */
-static void ring_add(int *load, int n, int from, int to, int dir, bool torus)
-{
-    if (!torus)
-        dir = to >= from ? 1 : -1;
-    for (int p = from, guard = 0; p != to && guard < n; guard++) {
-        load[p]++;
-        p = (p + dir + n) % n;
-    }
-}
-
-static int64_t leg_load(const arch_desc *a, int noc, bool second, int k)
-{
-    int nx = a->noc_w, ny = a->noc_h, n = LM_MAX(nx, ny);
-    int *buf = lm_xcalloc((size_t)n * (size_t)n, sizeof *buf);
-    int most = 0;
-    for (int b = 0; b < a->num_dram_banks; b++) {
-        arch_xy bk = noc == 0 ? a->dram_bank_noc[b] : a->dram_bank_noc1[b];
-        for (int j = 0; j < k; j++) {
-            if (noc == 0 && second) /* +y along the core's column, entering at the bank's row */
-                ring_add(buf, ny, bk.y, a->core_noc_y[j], 1, a->noc_torus);
-            else if (noc == 1 && second) /* -x along the core's row, entering at the bank's column */
-                ring_add(buf, nx, bk.x, a->core_noc_x[j], -1, a->noc_torus);
-            else if (noc == 0) /* +x along the bank's row to core column j */
-                ring_add(buf + (size_t)bk.y * (size_t)n, nx, bk.x, a->core_noc_x[j], 1, a->noc_torus);
-            else /* -y along the bank's column to core row j */
-                ring_add(buf + (size_t)bk.x * (size_t)n, ny, bk.y, a->core_noc_y[j], -1, a->noc_torus);
-        }
-    }
-    for (int i = 0; i < n * n; i++)
-        most = LM_MAX(most, buf[i]);
-    free(buf);
-    return a->num_dram_banks ? (int64_t)most * 1000 / a->num_dram_banks : 1000;
-}
-
 /* A load factor of k cores as an expression of k: the table of leg_load
  * written as max over j of [k >= j] x F(j) (F never falls as k grows). */
 static const sym_expr *leg_factor(mctx *c, int noc, bool second, const sym_expr *kv, int kmax)
@@ -472,7 +391,7 @@ static const sym_expr *leg_factor(mctx *c, int noc, bool second, const sym_expr 
     kmax = LM_MIN(kmax, ARCH_MAX_GRID);
     if (!c->legs[noc][second][0]) {
         for (int j = 0; j <= kmax; j++)
-            c->legs[noc][second][j] = 1 + leg_load(c->a, noc, second, j); /* 0: not computed */
+            c->legs[noc][second][j] = 1 + sched_leg_load(c->a, noc, second, j); /* 0: not computed */
     }
     if (sym_is_const(kv, &kc))
         return K(c, c->legs[noc][second][LM_MIN(LM_MAX(kc, 0), kmax)] - 1);
@@ -538,36 +457,13 @@ typedef struct stage {
     const sym_expr *first; /* the first execution, when every core reads at once (set by the caller) */
 } stage;
 
-/* Sends of a fused producer's row (column) of g cores, each sending one
- * block to each of the q consumer programs of its group, dealt to the row's
- * cores 0, 1, ... (mod g): the busiest link's load in blocks, from the
- * description's core positions and the NoC's direction (as leg_load: NoC 0
- * +x / +y, NoC 1 -x / -y, around the torus when the description says so). */
-static int64_t send_load(const arch_desc *a, int noc, bool along_x, int g, int64_t q)
-{
-    int n = along_x ? a->noc_w : a->noc_h;
-    int *buf = lm_xcalloc((size_t)(n > 0 ? n : 1), sizeof *buf);
-    for (int p = 0; p < g; p++)
-        for (int64_t i = 0; i < q; i++) {
-            int d = (int)(i % g);
-            if (d != p)
-                ring_add(buf, n, along_x ? a->core_noc_x[p] : a->core_noc_y[p],
-                         along_x ? a->core_noc_x[d] : a->core_noc_y[d], noc == 0 ? 1 : -1, a->noc_torus);
-        }
-    int64_t most = 0;
-    for (int i = 0; i < n; i++)
-        most = LM_MAX(most, buf[i]);
-    free(buf);
-    return most;
-}
-
 /* A producer's passed store: the block goes row by row to the consumer
  * programs of its group on their reducer cores (in its row or column, at
  * most g - 1 hops away), each followed by a semaphore increment there
  * (the reducers made room for everything at the start). Each row of a tile
  * is one NoC write with its command (an element move, as a block a boundary
  * check cuts short). The producers of a row send in lockstep, so their
- * blocks share the row's busiest link (send_load), as readers share a line. */
+ * blocks share the row's busiest link (sched_send_load), as readers share a line. */
 static stage send_cost(mctx *c, const sched_buf *b, const sched_fused_tensor *t)
 {
     const arch_desc *a = c->a;
@@ -588,7 +484,7 @@ static stage send_cost(mctx *c, const sched_buf *b, const sched_fused_tensor *t)
         int noc = buf_noc(c, b), gmax = LM_MIN(along_x ? a->grid_w : a->grid_h, ARCH_MAX_GRID);
         int64_t f[ARCH_MAX_GRID + 1] = {0};
         for (int j = 1; j <= gmax; j++)
-            f[j] = LM_MAX(f[j - 1], send_load(a, noc, along_x, j, q) * 1000);
+            f[j] = LM_MAX(f[j - 1], sched_send_load(a, noc, along_x, j, q) * 1000);
         const sym_expr *fac = K(c, 0);
         if (sym_is_const(g, &gc)) {
             fac = K(c, f[LM_MIN(LM_MAX(gc, 0), gmax)]);
@@ -621,46 +517,6 @@ static const sym_expr *by_count(mctx *c, const sym_expr *g, const int64_t *f, in
     for (int j = 1; j <= n; j++)
         e = mx(c, e, mul(c, mn(c, K(c, 1), mx(c, K(c, 0), sub(c, g, K(c, j - 1)))), K(c, f[j])));
     return e;
-}
-
-/* A forwarding chain of j cores along a row (column) of the description on
- * NoC `noc`, core p sending to core p + 1 (as the lowering chains them):
- * for each j = 0..n, the busiest link's load when all the chain's sends run
- * at once (in thousandths of one block, for link_time), the longest send's
- * route and the longest way back (the ready semaphore, p + 1 to p), in hops,
- * each a running maximum. Routes follow the NoC's direction (NoC 0 +x / +y,
- * NoC 1 -x / -y, around the torus when the description says so), so a chain
- * that runs against its NoC's direction goes around the ring on every step
- * and its sends share most of its links. */
-static void chain_route(const arch_desc *a, int noc, bool along_x, int n, int64_t *load, int64_t *fwd,
-                        int64_t *back)
-{
-    int w = along_x ? a->noc_w : a->noc_h, dir = noc == 0 ? 1 : -1;
-    const int *pos = along_x ? a->core_noc_x : a->core_noc_y;
-    int *links = lm_xcalloc((size_t)(w > 0 ? w : 1), sizeof *links);
-    int *one = lm_xcalloc((size_t)(w > 0 ? w : 1), sizeof *one);
-    load[0] = fwd[0] = back[0] = 0;
-    for (int j = 1; j <= n; j++) {
-        load[j] = load[j - 1], fwd[j] = fwd[j - 1], back[j] = back[j - 1];
-        if (j < 2)
-            continue;
-        int from = pos[j - 2], to = pos[j - 1];
-        int64_t hops = 0, ret = 0;
-        memset(one, 0, sizeof *one * (size_t)w);
-        ring_add(one, w, from, to, dir, a->noc_torus);
-        for (int i = 0; i < w; i++)
-            hops += one[i], links[i] += one[i];
-        memset(one, 0, sizeof *one * (size_t)w);
-        ring_add(one, w, to, from, dir, a->noc_torus);
-        for (int i = 0; i < w; i++)
-            ret += one[i];
-        for (int i = 0; i < w; i++)
-            load[j] = LM_MAX(load[j], (int64_t)links[i] * 1000);
-        fwd[j] = LM_MAX(fwd[j], hops);
-        back[j] = LM_MAX(back[j], ret);
-    }
-    free(one);
-    free(links);
 }
 
 /* NoC commands that move one block of buffer b: one per tile, or, where the
@@ -730,14 +586,14 @@ static stage read_cost(mctx *c, const sched_buf *b)
         return st;
     }
     /* forward: every core passes the block to its neighbour along the NoC's
-       route (chain_route); in steady state every core of the chain sends at
+       route (sched_chain_route); in steady state every core of the chain sends at
        once, so each step costs the busiest link's share of the sends, the
        longest route and the handshake, and the chain fills once per
        execution of the level, one uncontended send after the other */
     bool along_x = o->along == SCHED_ON_X;
     int gmax = LM_MIN(along_x ? a->grid_w : a->grid_h, ARCH_MAX_GRID);
     int64_t load[ARCH_MAX_GRID + 1], fwd[ARCH_MAX_GRID + 1], back[ARCH_MAX_GRID + 1];
-    chain_route(a, noc, along_x, gmax, load, fwd, back);
+    sched_chain_route(a, noc, along_x, gmax, load, fwd, back);
     const sym_expr *own = xfer(c, bytes, LM_MIN(a->core_write_bpc, (double)a->link_bytes_per_cycle));
     /* the data and its valid semaphore along the send's route, the ready
        semaphore the way back */
@@ -769,23 +625,6 @@ static stage write_cost(mctx *c, const sched_buf *b)
     return st;
 }
 
-/* One tile op of a level as the compute engine's three stages see it: a
- * work op, or the work ops of a chain in Dst (the lowering's, from
- * sched_lower_l1) as the one tile op the lowering emits. */
-enum { MAX_CHAINED = 16 };
-typedef struct opcost {
-    const sched_work_op *o;
-    const tir_op *ops[MAX_CHAINED]; /* its Tile IR ops (several when chained) */
-    int nops;
-    bool dead;              /* merged into the chain that takes its result */
-    const sym_expr *unpack; /* bytes */
-    const sym_expr *math;   /* thousandths of a cycle */
-    const sym_expr *pack;   /* bytes */
-    const sym_expr *chunks; /* sub-blocks or Dst batches (>= 1) */
-    const sym_expr *batches;/* Dst hand-offs */
-    bool gone;              /* the lowering emits nothing for it (sched_lowered): free, but ops
-                               reading its result still wait for what it reads */
-} opcost;
 
 static bool is_view_op(tir_opcode op)
 {
@@ -819,98 +658,6 @@ static bool reads(const opcost *oj, const opcost *oi)
     return false;
 }
 
-static bool has_op(const opcost *o, const tir_op *op)
-{
-    for (int i = 0; i < o->nops; i++)
-        if (o->ops[i] == op)
-            return true;
-    return false;
-}
-
-/* The lowering's chains in Dst (sched_kernel.chain_from/to, from its plan),
- * priced as it emits them: the work op making a chained value and the one
- * taking it are one tile op - the first's unpack, the second's unpack of
- * its other operands, both maths (a cast in a chain is the pack's format:
- * no math), one pack and the second's Dst batches. Chains of several links
- * fold in program order. */
-static void merge_chains(mctx *c, opcost *oc, int n)
-{
-    const sched_kernel *k = c->k;
-    for (int ch = 0; ch < k->nchains; ch++) {
-        const tir_op *from = k->chain_from[ch], *to = k->chain_to[ch];
-        int i = -1, j = -1;
-        for (int x = 0; x < n; x++)
-            if (!oc[x].dead && has_op(&oc[x], from))
-                i = x; /* the last: a division's multiply, not its reciprocal */
-        for (int x = i + 1; i >= 0 && x < n && j < 0; x++) {
-            if (oc[x].dead || oc[x].o->op != to)
-                continue;
-            for (int r = 0; r < oc[x].o->nreads; r++)
-                if (oc[x].o->reads[r] == from->results[0])
-                    j = x;
-        }
-        if (j < 0 || oc[i].nops + oc[j].nops > MAX_CHAINED)
-            continue;
-        opcost *a = &oc[i], *b = &oc[j];
-        const sym_expr *u = a->unpack;
-        for (int r = 0; r < b->o->nreads; r++)
-            if (b->o->reads[r] != from->results[0])
-                u = add(c, u, fix(c, b->o->read_bytes[r]));
-        const sym_expr *ma = a->o->kind == SCHED_OP_COPY && a->nops == 1 ? K(c, 0) : a->math;
-        const sym_expr *mb = b->o->kind == SCHED_OP_COPY ? K(c, 0) : b->math;
-        b->unpack = u;
-        b->math = add(c, ma, mb);
-        const tir_op *ops[MAX_CHAINED];
-        int nops = 0;
-        for (int q = 0; q < a->nops; q++)
-            ops[nops++] = a->ops[q];
-        for (int q = 0; q < b->nops; q++)
-            ops[nops++] = b->ops[q];
-        memcpy(b->ops, ops, sizeof ops);
-        b->nops = nops;
-        a->dead = true;
-    }
-}
-
-/* A row sum the packer accumulates (SCHED_LOWER_PACKSUM): the op making
- * its operand (oc[j], or the chain holding it) packs each tile a second
- * time, into its row's page in the sum's format, and the sum (oc[i]) reads
- * those pages - one a row - and reduces each once. */
-static void packsum_cost(mctx *c, opcost *oi, opcost *oj)
-{
-    const arch_desc *a = c->a;
-    const sched_work_op *o = oi->o;
-    const sym_expr *pb = fix(c, o->pack_bytes), *rows = fix(c, o->out_tiles);
-    oj->pack = add(c, oj->pack, cdv(c, mul(c, pb, fix(c, o->tiles)), rows));
-    oi->unpack = pb;
-    oi->math = mul(c, rows, K(c, milli(a->reduce_tile_cycles)));
-}
-
-/* The lowering's other decisions (sched_kernel.lowered, from its plan),
- * priced as it emits them: an op it folds away costs nothing; a row sum
- * the packer accumulates reads a page a row. */
-static void lowered_ops(mctx *c, opcost *oc, int n)
-{
-    const sched_kernel *k = c->k;
-    for (int l = 0; l < k->nlowered; l++) {
-        const sched_lowered *w = &k->lowered[l];
-        for (int i = 0; i < n; i++) {
-            if (oc[i].dead || !has_op(&oc[i], w->op))
-                continue;
-            if (w->kind == SCHED_LOWER_GONE) {
-                oc[i].gone = true;
-                oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);
-                oc[i].chunks = K(c, 1);
-            }
-            for (int j = 0; w->kind == SCHED_LOWER_PACKSUM && j < n; j++)
-                if (!oc[j].dead && j != i && has_op(&oc[j], w->by) && oc[i].o->kind == SCHED_OP_REDUCE &&
-                    oc[i].o->out_tiles) {
-                    packsum_cost(c, &oc[i], &oc[j]);
-                    break;
-                }
-        }
-    }
-}
 
 /* Loaded blocks of a level and when each is in its CB at the first
  * execution of the level (the loads of one data-movement kernel arrive one
@@ -919,6 +666,18 @@ typedef struct arrivals {
     const tir_value *v[SCHED_MAX_BUFS];
     const sym_expr *at[SCHED_MAX_BUFS];
     int n;
+    /* set by compute_cost, for the buffer-depth pairing in level_latency:
+       per loaded block, the compute that holds it, from the first op of the
+       level that reads it to the last (NULL: no op of the level reads it, so
+       it is held for the whole level); per stored value (out_v[0..nout-1], set by the caller),
+       the compute from the op that makes it on (NULL: the whole level) */
+    const sym_expr *pre[SCHED_MAX_BUFS];
+    int fop[SCHED_MAX_BUFS], lop[SCHED_MAX_BUFS]; /* the first and last op reading it (-1: none) */
+    const sym_expr *top[SCHED_MAX_WORK];          /* each op at its slowest stage (NULL: merged) */
+    int nops;
+    const tir_value *out_v[SCHED_MAX_BUFS];
+    const sym_expr *post[SCHED_MAX_BUFS];
+    int nout;
 } arrivals;
 
 /* The chain bound of a level's compute: an op that reads the result of an
@@ -959,8 +718,13 @@ static const sym_expr *chain(mctx *c, const opcost *oc, int n, const arrivals *a
                     if (peel(op->opnds[x]) == arr->v[l])
                         bfirst = mx(c, bfirst, arr->at[l]);
         }
-        dp[j] = before ? add(c, before, full) : top;
+        /* an op that reads an earlier op's result starts once that result
+           is pushed: the push (a CB handshake) lies on the path too */
+        const sym_expr *hs = K(c, llround(a->cb_handshake_cycles));
+        dp[j] = before ? add(c, add(c, before, hs), full) : top;
         df[j] = add(c, bfirst, full);
+        if (before)
+            df[j] = add(c, df[j], hs);
         longest = mx(c, longest, dp[j]);
         lfirst = mx(c, lfirst, df[j]);
     }
@@ -968,10 +732,70 @@ static const sym_expr *chain(mctx *c, const opcost *oc, int n, const arrivals *a
     return longest;
 }
 
+/* Does tile op o read value v (through views)? */
+static bool op_reads(const opcost *o, const tir_value *v)
+{
+    for (int q = 0; q < o->nops; q++)
+        for (int x = 0; x < o->ops[q]->nopnds; x++)
+            if (peel(o->ops[q]->opnds[x]) == v)
+                return true;
+    return false;
+}
+
+/* Does tile op o make value v? */
+static bool op_makes(const opcost *o, const tir_value *v)
+{
+    for (int q = 0; q < o->nops; q++)
+        for (int x = 0; x < o->ops[q]->nresults; x++)
+            if (o->ops[q]->results[x] == v)
+                return true;
+    return false;
+}
+
+/* Where a single-buffered block blocks its producer (docs/scheduler.md,
+ * "Model": buffer depths). The compute waits for a loaded block before the
+ * first op of the iteration that reads it and pops it after the last, and
+ * only then can the reader refill a CB of one page set: arr->pre[l] is the
+ * compute that holds the block, those ops at their slowest stage, in
+ * program order. A stored value is reserved just before the op that makes
+ * it and the writer pops it after its write: arr->post[o] is that op's time
+ * (NULL, the whole level, when no op of the level makes it: an accumulator
+ * written in place, reserved before its loop). */
+static void pops_and_pushes(mctx *c, const opcost *oc, int n, arrivals *arr)
+{
+    const arch_desc *a = c->a;
+    const sym_expr **top = arr->top;
+    arr->nops = n;
+    for (int j = 0; j < n; j++)
+        top[j] = oc[j].dead ? NULL
+                            : mx(c, mx(c, xfer(c, oc[j].unpack, a->unpack_bpc), cdv(c, oc[j].math, K(c, 1000))),
+                                 xfer(c, oc[j].pack, a->pack_bpc));
+    for (int l = 0; l < arr->n; l++) {
+        int f = -1, last = -1;
+        for (int j = 0; j < n; j++)
+            if (!oc[j].dead && op_reads(&oc[j], arr->v[l])) {
+                f = f < 0 ? j : f;
+                last = j;
+            }
+        arr->pre[l] = NULL;
+        arr->fop[l] = f;
+        arr->lop[l] = last;
+        for (int j = f; f >= 0 && j <= last; j++)
+            if (top[j])
+                arr->pre[l] = arr->pre[l] ? add(c, arr->pre[l], top[j]) : top[j];
+    }
+    for (int o = 0; o < arr->nout; o++) {
+        arr->post[o] = NULL;
+        for (int j = 0; j < n && !arr->post[o]; j++)
+            if (!oc[j].dead && op_makes(&oc[j], arr->out_v[o]))
+                arr->post[o] = top[j];
+    }
+}
+
 /* Compute engine at one level: unpack, math and pack run on their own
  * threads and overlap, so the stage is the slowest of the three, plus one
  * Dst hand-off per batch of tiles and the CB handshakes of its operands. */
-static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, const sym_expr **first_out,
+static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym_expr **first_out,
                                     const sym_expr **unpack_out, const sym_expr **math_out, const sym_expr **pack_out)
 {
     const arch_desc *a = c->a;
@@ -1057,8 +881,9 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
                              fix(c, o->pack_bytes), mx(c, K(c, 1), fix(c, o->dst_batches)), fix(c, o->dst_batches),
                              false};
     }
-    merge_chains(c, oc, noc);
-    lowered_ops(c, oc, noc);
+    sched_merge_chains(c, oc, noc);
+    sched_lowered_ops(c, oc, noc);
+    pops_and_pushes(c, oc, noc, arr);
     for (int i = 0; i < noc; i++) {
         if (oc[i].dead)
             continue;
@@ -1097,9 +922,13 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
         nlive += !oc[i].dead && !oc[i].gone;
     int64_t init = llround(a->op_init_cycles);
     const sym_expr *inits = K(c, nlive >= 2 ? nlive * init : 0);
-    const sym_expr *ucyc = add(c, xfer(c, unpack, a->unpack_bpc), inits);
+    /* each op's result is pushed by the packer and its operands popped by
+       the unpacker: a CB handshake per op on each (the loads' and stores'
+       are in `extra`, below) */
+    const sym_expr *hss = K(c, nlive >= 2 ? (nlive - 1) * llround(a->cb_handshake_cycles) : 0);
+    const sym_expr *ucyc = add(c, add(c, xfer(c, unpack, a->unpack_bpc), inits), hss);
     const sym_expr *mcyc = add(c, cdv(c, math_m, K(c, 1000)), inits);
-    const sym_expr *pcyc = add(c, xfer(c, pack, a->pack_bpc), inits);
+    const sym_expr *pcyc = add(c, add(c, xfer(c, pack, a->pack_bpc), inits), hss);
     *unpack_out = ucyc;
     *math_out = mcyc;
     *pack_out = pcyc;
@@ -1116,30 +945,100 @@ static const sym_expr *compute_cost(mctx *c, int level, const arrivals *arr, con
     return add(c, steady, extra);
 }
 
-/* Serial indicator of a level: 1 when some IN or OUT buffer produced at the
- * level is single-buffered (depth 1), else 0: max(0, 2 - depth, ...). */
-static const sym_expr *serial(mctx *c, int level)
+/* 1 when buffer i is single-buffered (depth 1), else 0: max(0, 2 - depth);
+ * 1 for an OUT whose depth is not a variable (it holds one block). */
+static const sym_expr *single(mctx *c, int i)
 {
-    const sym_expr *se = K(c, 0);
-    for (int i = 0; i < c->k->nbufs; i++) {
-        const sched_buf *b = &c->k->bufs[i];
-        if ((b->kind == SCHED_BUF_IN || b->kind == SCHED_BUF_OUT) && b->level == level && c->depth[i])
-            se = mx(c, se, sub(c, K(c, 2), c->depth[i]));
-    }
-    return se;
+    return c->depth[i] ? mx(c, K(c, 0), sub(c, K(c, 2), c->depth[i])) : K(c, 1);
 }
 
 /* Latency of `n` executions of a level: the first execution runs its
  * stages one after the other (`first`: its reads as every core starts at
  * once, its writes as every core ends at once); each later one adds the
- * slowest stage (`top`) when they overlap, or all of them (`sum`) when a
- * buffer is single: first + (n - 1) x max(top, serial x sum). Written without
- * subtracting correlated terms, so that interval bounds stay tight for the
- * solver. */
-static const sym_expr *pipeline(mctx *c, const sym_expr *n, const sym_expr *first, const sym_expr *sum,
-                                const sym_expr *top, const sym_expr *se)
+ * period: the slowest stage (`top`) when every buffer is at least double,
+ * else at least what a single buffer serialises (`held`, level_latency):
+ * first + (n - 1) x max(top, held). Written without subtracting correlated
+ * terms, so that interval bounds stay tight for the solver. */
+static const sym_expr *pipeline(mctx *c, const sym_expr *n, const sym_expr *first, const sym_expr *top,
+                                const sym_expr *held)
 {
-    return add(c, first, mul(c, sub(c, n, K(c, 1)), mx(c, top, mul(c, se, sum))));
+    return add(c, first, mul(c, sub(c, n, K(c, 1)), mx(c, top, held)));
+}
+
+/* Is buffer b last used inside a loop nested in its level (so that its
+ * block is popped only after that loop)? */
+static bool used_in_nested(const sched_kernel *k, const sched_buf *b)
+{
+    for (int i = 0; i < k->nloops; i++)
+        if (k->loops[i].parent + 1 == b->level && k->loops[i].first <= b->last && b->last <= k->loops[i].last)
+            return true;
+    return false;
+}
+
+/* A single-buffered load i of the level: the most any load y at or after
+ * it in its kernel's order waits behind it (single_buffers). */
+static const sym_expr *load_chain(mctx *c, int level, const arrivals *arr, const sym_expr *const *cost, const int *slot,
+                                  const int *kern, int i, const sym_expr *cc)
+{
+    const sched_kernel *k = c->k;
+    int x = slot[i];
+    bool whole = !arr->pre[x] || used_in_nested(k, &k->bufs[i]);
+    const sym_expr *reads = K(c, 0), *most = NULL;
+    for (int j = i; j < k->nbufs; j++) {
+        const sched_buf *y = &k->bufs[j];
+        if (y->kind != SCHED_BUF_IN || y->level != level || !cost[j] || kern[j] != kern[i])
+            continue;
+        reads = add(c, reads, cost[j]);
+        /* the ops holding x from y's first use (or x's) to x's last */
+        const sym_expr *held = whole ? cc : NULL;
+        int from = LM_MAX(arr->fop[x], arr->fop[slot[j]]);
+        for (int o = from; !whole && arr->fop[slot[j]] >= 0 && o <= arr->lop[x]; o++)
+            if (arr->top[o])
+                held = held ? add(c, held, arr->top[o]) : arr->top[o];
+        const sym_expr *ch = held ? add(c, reads, held) : reads;
+        most = most ? mx(c, most, ch) : ch;
+    }
+    return most ? most : K(c, 0);
+}
+
+/* What single-buffered blocks of a level serialise per execution (the
+ * period's floor besides the slowest stage), from where the program waits
+ * for a CB of one page set:
+ *  - a load x of depth 1: its kernel reserves x's next block only when the
+ *    compute has popped the current one, after the ops that hold it (from
+ *    the first that reads it to the last: pre), and reads it then, and every
+ *    load y after it in the kernel's order after that (a kernel issues its
+ *    loads in order, whatever their depths): y's next block arrives x's
+ *    read and the reads up to y's after the pop, and the compute holds x
+ *    from y's first use (or x's, if later) to x's last: the reads from x to
+ *    y plus those ops. The compute outside them, the other kernel's loads
+ *    and loads before x still overlap;
+ *  - a store y of depth 1: the compute reserves y's next block just before
+ *    the op that makes it (post; the whole level for an accumulator written
+ *    in place, reserved before its loop), and only after the writer has
+ *    written and popped the current one: post + y's write.
+ * The largest of these, each times its single-buffer indicator. */
+static const sym_expr *single_buffers(mctx *c, int level, const arrivals *arr, const sym_expr *const *cost,
+                                      const int *slot, const int *kern, const sym_expr *cc)
+{
+    const sched_kernel *k = c->k;
+    const sym_expr *held = K(c, 0);
+    for (int i = 0; i < k->nbufs; i++) {
+        const sched_buf *b = &k->bufs[i];
+        if (b->level != level || !cost[i])
+            continue;
+        const sym_expr *chain;
+        if (b->kind == SCHED_BUF_IN) {
+            if (!c->depth[i])
+                continue; /* a fused consumer's block: there once, for every program */
+            chain = load_chain(c, level, arr, cost, slot, kern, i, cc);
+        } else {
+            const sym_expr *post = arr->post[slot[i]] ? arr->post[slot[i]] : cc;
+            chain = add(c, post, cost[i]);
+        }
+        held = mx(c, held, mul(c, single(c, i), chain));
+    }
+    return held;
 }
 
 /* The latency of one execution of level `level` (a loop body: all its
@@ -1147,7 +1046,7 @@ static const sym_expr *pipeline(mctx *c, const sym_expr *n, const sym_expr *firs
  * gets the same with no overlap at all: the time the core's engines are
  * busy, the last tie-break (among schedules of equal latency, the one with
  * the most slack). */
-static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy)
+static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy, const sym_expr **next)
 {
     const sched_kernel *k = c->k;
     /* per data-movement kernel (0 the reader on NoC 0, 1 the writer on
@@ -1155,14 +1054,21 @@ static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy)
     const sym_expr *ld[2] = {K(c, 0), K(c, 0)}, *ldf[2] = {K(c, 0), K(c, 0)};
     const sym_expr *st_[2] = {K(c, 0), K(c, 0)}, *stl[2] = {K(c, 0), K(c, 0)}, *fill = K(c, 0);
     arrivals arr;
-    arr.n = 0;
+    arr.n = arr.nout = 0;
+    /* per IN and OUT buffer of the level: its stage's cycles, its place in
+       arr and its data-movement kernel */
+    const sym_expr *cost[SCHED_MAX_BUFS] = {0};
+    int slot[SCHED_MAX_BUFS] = {0}, kern[SCHED_MAX_BUFS] = {0};
     for (int i = 0; i < k->nbufs; i++) {
         const sched_buf *b = &k->bufs[i];
         if (b->level != level)
             continue;
         int e = buf_noc(c, b);
+        kern[i] = e;
         if (b->kind == SCHED_BUF_IN) {
             stage st = read_cost(c, b);
+            cost[i] = st.cycles;
+            slot[i] = arr.n;
             ld[e] = add(c, ld[e], st.cycles);
             ldf[e] = add(c, ldf[e], st.first);
             arr.v[arr.n] = b->value;
@@ -1181,6 +1087,9 @@ static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy)
         } else if (b->kind == SCHED_BUF_OUT) {
             const sched_fused_tensor *ft = passed(c, b->access);
             stage st = ft ? send_cost(c, b, ft) : write_cost(c, b);
+            cost[i] = st.cycles;
+            slot[i] = arr.nout;
+            arr.out_v[arr.nout++] = b->value;
             st_[e] = add(c, st_[e], st.cycles);
             stl[e] = add(c, stl[e], st.first);
             sched_term *tm = add_term(c, SCHED_T_WRITE,
@@ -1203,21 +1112,32 @@ static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy)
         add_term(c, SCHED_T_DETAIL, "math", mth, level);
         add_term(c, SCHED_T_DETAIL, "pack", p, level);
     }
-    const sym_expr *ccb = cc, *nested = K(c, 0);
+    /* the nested loops: all of a loop's iterations in the first execution
+       (cc), and without its first iteration's loads in the later ones
+       (ccn): a data-movement kernel runs on into the next execution's
+       blocks while the compute finishes this one (depth permitting: what a
+       single buffer holds back is `held`, below, and the loop's own) */
+    const sym_expr *ccb = cc, *ccn = cc, *nested = K(c, 0);
     for (int i = 0; i < k->nloops; i++)
         if (k->loops[i].parent + 1 == level) {
-            const sym_expr *cb, *lt = level_latency(c, 1 + i, &cb);
+            const sym_expr *cb, *ln, *lt = level_latency(c, 1 + i, &cb, &ln);
             cc = add(c, cc, lt);
+            ccn = add(c, ccn, ln);
             nested = add(c, nested, lt);
             ccb = add(c, ccb, cb);
         }
     add_term(c, SCHED_T_COMPUTE, "compute", cc, level);
     const sym_expr *n = level == 0 ? c->waves : c->trips[level - 1];
-    const sym_expr *top = mx(c, mx(c, add(c, ld[0], st_[0]), add(c, ld[1], st_[1])), cc);
+    const sym_expr *top = mx(c, mx(c, add(c, ld[0], st_[0]), add(c, ld[1], st_[1])), ccn);
     /* the first execution: the loads, the compute as its blocks arrive (the
        chain with arrivals), the nested loops, the stores */
     const sym_expr *first = add(c, add(c, own_first, nested), wl);
-    const sym_expr *t = add(c, pipeline(c, n, first, add(c, add(c, r, cc), w), top, serial(c, level)), fill);
+    const sym_expr *held = single_buffers(c, level, &arr, cost, slot, kern, cc);
+    const sym_expr *t = add(c, pipeline(c, n, first, top, held), fill);
+    if (next) {
+        *next = add(c, mul(c, n, mx(c, top, held)), fill);
+        add_term(c, SCHED_T_DETAIL, "all iterations, the loads run ahead", *next, level);
+    }
     *busy = add(c, mul(c, n, add(c, add(c, r, ccb), w)), fill);
     add_term(c, SCHED_T_COUNT, level == 0 ? "programs per core" : "iterations", n, level);
     add_term(c, SCHED_T_LEVEL, level == 0 ? "all programs of the busiest core" : "all iterations", t, level);
@@ -1388,7 +1308,7 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
 
     /* ---- latency ---- */
     const sym_expr *busy;
-    const sym_expr *core = level_latency(c, 0, &busy);
+    const sym_expr *core = level_latency(c, 0, &busy, NULL);
     /* a fused consumer runs in the producer's program: no launch of its own */
     const sym_expr *launch = K(c, consumer ? 0 : llround(a->kernel_launch_cycles));
     const sym_expr *total = add(c, launch, core);

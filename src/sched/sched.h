@@ -510,6 +510,26 @@ typedef struct sched_schedule {
 } sched_schedule;
 
 /* ======================================================================
+ * routes.c - NoC traffic from the description's positions (for model.c)
+ * ==================================================================== */
+
+/* The busiest link's load, in thousandths of one core's block, when k
+ * cores read from every DRAM bank on NoC `noc`: along the second leg of the
+ * route (the cores sharing one line) or the first (the banks' rows or
+ * columns, per core of a line). */
+int64_t sched_leg_load(const arch_desc *a, int noc, bool second, int k);
+/* The busiest link's load, in blocks, when g cores of a row (along_x) or
+ * column each send one block to each of q consumers dealt round-robin over
+ * the g cores. */
+int64_t sched_send_load(const arch_desc *a, int noc, bool along_x, int g, int64_t q);
+/* A forwarding chain of j = 0..n cores, core p sending to p + 1: per j the
+ * busiest link's load when all sends run at once (thousandths of a block),
+ * the longest send's route and the longest way back, in hops (running
+ * maxima). */
+void sched_chain_route(const arch_desc *a, int noc, bool along_x, int n, int64_t *load, int64_t *fwd,
+                       int64_t *back);
+
+/* ======================================================================
  * select.c - solve every candidate of a job, rank, pick
  * ==================================================================== */
 
@@ -600,6 +620,17 @@ typedef struct sched_result {
     int64_t nodes;                 /* solver nodes visited, summed */
     int mzn_runs;                  /* minizinc runs (sched_select_opts.mzn_solver) */
 } sched_result;
+
+/* The model's error when it compares two good schedules, in per mille of
+ * the faster one's predicted cycles: how far the predicted ratio of two of
+ * the schedules it predicts fastest is from their simulated ratio, the
+ * median over the rows of the model-quality benchmark (docs/scheduler.md,
+ * "Model quality", where the figure is measured). Schedules whose
+ * predictions are closer than this are a close choice: the model cannot be
+ * trusted to order them, and --explain and --top say so. */
+enum { SCHED_MODEL_ERROR_PERMILLE = 80 };
+/* Is `other` (predicted cycles) within the model's error of `best`? */
+bool sched_close_call(int64_t best, int64_t other);
 
 /* Build, solve and rank. Reports an infeasible job (naming the constraint
  * that rejected most) or a model error through d and returns false. */

@@ -806,6 +806,11 @@ bool sched_select(sched_result *r, sched_job *job, const sched_select_opts *o, s
     return ok;
 }
 
+bool sched_close_call(int64_t best, int64_t other)
+{
+    return other >= best && (other - best) * 1000 <= best * SCHED_MODEL_ERROR_PERMILLE;
+}
+
 void sched_result_free(sched_result *r)
 {
     for (int l = 0; l < SCHED_MAX_LAUNCHES; l++)

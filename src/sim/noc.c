@@ -10,6 +10,7 @@
  * first, repeat). Rates change only when a flow starts or ends, so the
  * model recomputes them then, and only once per simulated instant however
  * many flows changed in it (sim_net_update runs before time advances).
+ * (share.c computes the shares.)
  * Packetisation is charged as header flits per packet in the wire bytes,
  * and the pipeline (injection, one hop latency per router, ejection) as a
  * latency after the last byte leaves. tests/unit/test_sim_noc.c compares the
@@ -263,7 +264,7 @@ void sim_net_init(sim_net *n, const arch_desc *a, sim_queue *q, int nowners)
     n->mark = lm_xcalloc((size_t)nn, sizeof *n->mark);
     for (int32_t r = 0; r < n->nres; r++) {
         sim_res *R = &n->res[r];
-        R->hpos = R->apos = -1;
+        R->apos = -1;
         R->bank = -1;
         if (r < n->niu_out0) {
             int i = r - n->link0;
@@ -306,6 +307,10 @@ void sim_net_free(sim_net *n)
     free(n->active);
     free(n->ares);
     free(n->wheap);
+    free(n->seed_ch);
+    free(n->seed_res);
+    free(n->kch);
+    free(n->kres);
     free(n->mark);
     free(n->st);
     for (int i = 0; i < n->nowners; i++)
@@ -464,6 +469,7 @@ static void res_remove(sim_net *n, int32_t c, int k)
             n->res[moved].apos = R->apos;
         }
         R->apos = -1;
+        R->bind = false;
         if (R->load != 0) {
             R->load = 0;
             if (n->on_load)
@@ -490,6 +496,7 @@ static void activate(sim_net *n, int32_t c)
     n->active[n->nactive++] = c;
     for (int k = 0; k < C->nres; k++)
         res_add(n, c, k);
+    sim_share_started(n, c);
     n->dirty = true;
 }
 
@@ -497,8 +504,10 @@ static void deactivate(sim_net *n, int32_t c)
 {
     sim_chan *C = &n->ch[c];
     LM_ASSERT(C->apos >= 0);
-    for (int k = 0; k < C->nres; k++)
+    for (int k = 0; k < C->nres; k++) {
+        sim_share_ended(n, C->res[k]);
         res_remove(n, c, k);
+    }
     int32_t moved = n->active[--n->nactive];
     if (C->apos != n->nactive) {
         n->active[C->apos] = moved;
@@ -725,176 +734,4 @@ void sim_net_xfer_event(sim_net *n, int32_t x)
     if (n->on_done)
         n->on_done(n->ctx, x);
     xfer_free(n, x);
-}
-
-/* ---- max-min fair shares (progressive filling) ---------------------------------- */
-
-/* The heap holds the shared resources (two or more channel entries),
- * keyed on their level: capacity left divided by the channels still
- * unfrozen on them, as it was when last sifted. A resource only one channel
- * crosses just caps that channel, so it enters as the channel's private cap
- * instead (the channel is an entry keyed on the smallest such cap, which
- * never changes): that keeps the heap to the contended resources. Freezing
- * a channel at the current minimum level can only raise the level of its
- * other resources (share <= rem/u implies (rem - share)/(u - 1) >= rem/u),
- * so keys only grow and are updated lazily: a resource that reaches the top
- * with a stale key is sifted down again, one left with no unfrozen channel
- * is dropped when it surfaces. Each freeze is then O(1) per resource. */
-static inline double wkey(const sim_net *n, int32_t x)
-{
-    return x >= 0 ? n->res[x].wkey : n->ch[-x - 1].pcap;
-}
-
-static inline bool wless(const sim_net *n, int32_t a, int32_t b)
-{
-    double ka = wkey(n, a), kb = wkey(n, b);
-    return ka < kb || (ka == kb && a < b);
-}
-
-static inline void wplace(sim_net *n, int32_t pos, int32_t x)
-{
-    n->wheap[pos] = x;
-    if (x >= 0)
-        n->res[x].hpos = pos;
-}
-
-static void wdown(sim_net *n, int32_t pos)
-{
-    int32_t x = n->wheap[pos];
-    for (;;) {
-        int32_t c = 2 * pos + 1;
-        if (c >= n->nwheap)
-            break;
-        if (c + 1 < n->nwheap && wless(n, n->wheap[c + 1], n->wheap[c]))
-            c++;
-        if (!wless(n, n->wheap[c], x))
-            break;
-        wplace(n, pos, n->wheap[c]);
-        pos = c;
-    }
-    wplace(n, pos, x);
-}
-
-static void wpop(sim_net *n)
-{
-    if (n->wheap[0] >= 0)
-        n->res[n->wheap[0]].hpos = -1;
-    int32_t last = n->wheap[--n->nwheap];
-    if (n->nwheap > 0) {
-        wplace(n, 0, last);
-        wdown(n, 0);
-    }
-}
-
-static void freeze(sim_net *n, int32_t c, double share, uint32_t gen)
-{
-    sim_chan *C = &n->ch[c];
-    C->wgen = gen;
-    C->newrate = share;
-    for (int k = 0; k < C->nres; k++) {
-        sim_res *R2 = &n->res[C->res[k]];
-        R2->rem -= share;
-        R2->unfrozen--;
-    }
-}
-
-void sim_net_update(sim_net *n)
-{
-    if (!n->dirty)
-        return;
-    n->dirty = false;
-    n->recomputes++;
-    double now = n->q->now;
-    uint32_t gen = ++n->wgen;
-    if (n->capwheap < n->nares + n->nactive) {
-        n->capwheap = 2 * (n->nares + n->nactive);
-        n->wheap = lm_xrealloc(n->wheap, (size_t)n->capwheap * sizeof *n->wheap);
-    }
-    n->nwheap = 0;
-    for (int32_t i = 0; i < n->nares; i++) {
-        int32_t r = n->ares[i];
-        sim_res *R = &n->res[r];
-        R->rem = R->cap;
-        R->unfrozen = R->nfl;
-        R->hpos = -1;
-        if (R->nfl >= 2) {
-            R->wkey = R->cap / R->nfl;
-            n->wheap[n->nwheap++] = r;
-        }
-    }
-    for (int32_t i = 0; i < n->nactive; i++) {
-        int32_t c = n->active[i];
-        sim_chan *C = &n->ch[c];
-        C->remaining -= C->rate * (now - C->tset);
-        if (C->remaining < 0)
-            C->remaining = 0;
-        C->tset = now;
-        double pcap = -1;
-        for (int k = 0; k < C->nres; k++) {
-            const sim_res *R = &n->res[C->res[k]];
-            if (R->nfl == 1 && (pcap < 0 || R->cap < pcap))
-                pcap = R->cap;
-        }
-        C->pcap = pcap; /* its key in the heap */
-        if (pcap >= 0)
-            n->wheap[n->nwheap++] = -c - 1;
-    }
-    for (int32_t i = n->nwheap / 2 - 1; i >= 0; i--)
-        wdown(n, i);
-    for (int32_t i = 0; i < n->nwheap; i++)
-        if (n->wheap[i] >= 0)
-            n->res[n->wheap[i]].hpos = i;
-    while (n->nwheap > 0) {
-        int32_t x = n->wheap[0];
-        if (x < 0) {
-            int32_t c = -x - 1;
-            wpop(n);
-            if (n->ch[c].wgen != gen) {
-                double share = n->ch[c].pcap;
-                freeze(n, c, share < 1e-9 ? 1e-9 : share, gen);
-            }
-            continue;
-        }
-        sim_res *R = &n->res[x];
-        if (R->unfrozen <= 0) {
-            wpop(n);
-            continue;
-        }
-        double level = R->rem / R->unfrozen;
-        if (level > R->wkey) {
-            R->wkey = level; /* stale: it rose since it was sifted */
-            wdown(n, 0);
-            continue;
-        }
-        wpop(n);
-        double share = level < 1e-9 ? 1e-9 : level; /* rounding must never stop a flow */
-        for (int32_t i = 0; i < R->nfl; i++) {
-            int32_t c = R->fl[i].chan;
-            if (n->ch[c].wgen != gen)
-                freeze(n, c, share, gen);
-        }
-    }
-    /* a channel crossing no shared resource and no capped one cannot exist:
-     * every route has an interface or a bank */
-    for (int32_t i = 0; i < n->nactive; i++) {
-        int32_t c = n->active[i];
-        sim_chan *C = &n->ch[c];
-        if (C->newrate != C->rate) {
-            C->rate = C->newrate;
-            sim_q_at(n->q, C->ev, now + C->remaining / C->rate);
-        }
-    }
-    if (n->on_load) {
-        for (int32_t i = 0; i < n->nares; i++) {
-            int32_t r = n->ares[i];
-            sim_res *R = &n->res[r];
-            double load = 0;
-            for (int32_t j = 0; j < R->nfl; j++)
-                load += n->ch[R->fl[j].chan].rate;
-            if (load != R->load) {
-                R->load = load;
-                n->on_load(n->ctx, r, load);
-            }
-        }
-    }
 }

@@ -302,12 +302,13 @@ static void fluid_done(void *ctx, int32_t x)
 }
 
 /* Issue events carry the index of the transfer to issue. */
-uint64_t sim_fluid_run(const arch_desc *a, sim_pkt_xfer *xs, int n)
+uint64_t sim_fluid_run(const arch_desc *a, sim_pkt_xfer *xs, int n, bool full)
 {
     sim_queue q;
     sim_q_init(&q);
     sim_net net;
     sim_net_init(&net, a, &q, 1 << 16);
+    net.full = full;
     fluid_ctx c = {&net, xs, lm_xcalloc((size_t)n * 4 + 16, sizeof(int))};
     net.ctx = &c;
     net.on_arrive = fluid_arrive;

@@ -1,7 +1,8 @@
 /* sim_int.h - the simulator's internal structures, shared by its files:
  *
  *   engine.c   the event queue (an indexed binary heap)
- *   noc.c      routes, shared resources, channels and the fluid fair-share model
+ *   noc.c      routes, shared resources, channels and the fluid model's flows
+ *   share.c    the fluid model's max-min fair shares
  *   dram.c     DRAM banks as endpoints and resources, tensor interleaving and storage
  *   pktref.c   a flit-level reference of the same network, for tests only
  *   core.c     the kernel interpreter: engines, CBs, semaphores, barriers
@@ -79,18 +80,30 @@ typedef struct sim_fref {
     int32_t chan, k;
 } sim_fref;
 
+/* A slot of the water-filling heap (share.c): a resource (x >= 0) or a
+ * channel (-x - 1) and its key. */
+typedef struct sim_wslot {
+    double key;
+    int32_t x;
+} sim_wslot;
+
 typedef struct sim_res {
+    /* the water-filling's fields first, together (share.c) */
     double cap;        /* bytes per cycle */
+    double rem;        /* water-filling: capacity not yet given out */
+    sim_fref *fl;      /* active channels crossing it */
+    int32_t nfl;
+    int32_t unfrozen;  /* water-filling: channels without a rate yet */
+    int32_t nk;        /* water-filling: channels of K crossing it */
+    uint32_t kgen;     /* in the resources K crosses in pass kgen */
+    uint32_t xgen;     /* all its channels joined K in pass kgen */
+    bool bind;         /* the last filling over it froze a channel at its level */
+    bool bnew;         /* the same, in the pass under way */
+    int32_t capfl;
+    int32_t apos;      /* position in the active-resource list, -1 when idle */
     double bytes;      /* wire bytes carried */
     double payload;    /* payload bytes carried */
     double load;       /* sum of the current rates of its channels */
-    double rem;        /* water-filling: capacity not yet given out */
-    double wkey;       /* water-filling: its level when last sifted */
-    int32_t unfrozen;  /* water-filling: channels without a rate yet */
-    int32_t hpos;      /* water-filling: heap position, -1 when out */
-    int32_t apos;      /* position in the active-resource list, -1 when idle */
-    sim_fref *fl;      /* active channels crossing it */
-    int32_t nfl, capfl;
     uint8_t kind;
     int8_t noc, dir;
     int16_t x, y;      /* NoC position (links: the router it leaves) */
@@ -133,23 +146,25 @@ typedef struct sim_xspec {
 /* A channel: the in-order queue of transfers one issuer sends over one
  * route. It is one flow of the fluid model while its head transfer moves. */
 typedef struct sim_chan {
-    int32_t ev;
-    int32_t key[8];       /* kind, noc, owner, endpoints */
+    /* the water-filling's fields first, together (share.c) */
     int32_t *res;         /* resources of the route (deduplicated) */
-    int32_t *slot;        /* index of this channel in each resource's list */
-    int32_t nres, capres;
-    double tail;          /* latency from the source to the farthest destination */
-    double ack;           /* latency of the acknowledgement back to the issuer */
+    int32_t nres;
+    uint32_t wgen;        /* water-filling: frozen in pass wgen */
+    uint32_t kgen;        /* in the set K of pass kgen (share.c) */
+    int32_t apos;         /* position in the active list, -1 when not moving */
     double rate;          /* current fair share, bytes/cycle (0 when not moving) */
     double newrate;
-    double pcap;          /* water-filling: smallest capacity of a resource only it crosses */
     double remaining;     /* wire bytes of the head transfer left at tset */
     double tset;
+    int32_t ev;
+    int32_t capres;
+    int32_t *slot;        /* index of this channel in each resource's list */
+    int32_t key[8];       /* kind, noc, owner, endpoints */
+    double tail;          /* latency from the source to the farthest destination */
+    double ack;           /* latency of the acknowledgement back to the issuer */
     double bytes, payload;/* carried so far, flushed into the resources at release */
     int32_t head, last;   /* FIFO of transfers */
-    int32_t apos;         /* position in the active list, -1 when not moving */
     int32_t next_free;
-    uint32_t wgen;        /* water-filling: frozen in pass wgen */
     bool live;
 } sim_chan;
 
@@ -200,10 +215,22 @@ struct sim_net {
     int32_t nactive, capactive;
     int32_t *ares;        /* resources with at least one moving channel */
     int32_t nares;
-    int32_t *wheap;       /* water-filling heap: resources (>= 0), channels (-c-1) */
+    sim_wslot *wheap;     /* water-filling heap: resources (>= 0), channels (-c-1) */
     int32_t nwheap, capwheap;
     uint32_t wgen;
+    int32_t nfrozen;      /* channels of K given their rate in this pass */
     bool dirty;           /* the set of moving channels changed since the last rates */
+    bool full;            /* refill every moving channel each time (tests) */
+    /* share.c: what changed since the last rates, and the set K refilled */
+    int32_t *seed_ch;     /* channels that started moving */
+    int32_t nseed_ch, capseed_ch;
+    int32_t *seed_res;    /* binding resources a channel stopped crossing */
+    int32_t nseed_res, capseed_res;
+    int32_t *kch;         /* K's channels */
+    int32_t nkch, capkch, kdone;
+    int32_t *kres;        /* resources K's channels cross (nres entries) */
+    int32_t nkres;
+    uint32_t kgen;
     uint64_t recomputes;
     /* channels per owner, to find the one a transfer joins */
     int32_t nowners;
@@ -227,8 +254,12 @@ int32_t sim_net_issue(sim_net *n, const sim_xspec *s, double t);
 /* Event handlers (dispatched by the loop). */
 void sim_net_chan_event(sim_net *n, int32_t c);
 void sim_net_xfer_event(sim_net *n, int32_t x);
-/* Recompute the fair shares if the set of moving channels changed. */
+/* share.c: recompute the fair shares if the set of moving channels
+ * changed, over what the change can reach; started/ended record a channel
+ * that starts moving and each resource one stops crossing. */
 void sim_net_update(sim_net *n);
+void sim_share_started(sim_net *n, int32_t c);
+void sim_share_ended(sim_net *n, int32_t r);
 /* Flush per-channel byte counts into the resources (before reporting). */
 void sim_net_flush(sim_net *n);
 /* Route of a spec as stages (into n->st); returns the stage count. */
@@ -274,8 +305,9 @@ typedef struct sim_pkt_xfer {
  * within max_cycles. */
 bool sim_pktref_run(const arch_desc *a, sim_pkt_xfer *xs, int n, double max_cycles);
 /* The same transfers through the fluid model alone (sets t_arrive and
- * t_done); returns the number of rate recomputations. */
-uint64_t sim_fluid_run(const arch_desc *a, sim_pkt_xfer *xs, int n);
+ * t_done); returns the number of rate recomputations. `full` refills every
+ * moving flow at each change instead of what the change can reach. */
+uint64_t sim_fluid_run(const arch_desc *a, sim_pkt_xfer *xs, int n, bool full);
 
 /* ==== core.c / compute.c / sim.c: the machine ============================== */
 

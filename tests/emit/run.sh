@@ -8,102 +8,12 @@
 #     tolerance ('loomc run --check --outputs-from');
 #   - compares them bit for bit with the simulator's outputs of the same programs (the
 #     emulation computes with loomc's numerics, src/num).
-# Also: the emitted sources of one case against tests/emit/golden/, byte-identical output
+# Also: the emitted sources of one case per kernel against tests/emit/golden/, byte-identical output
 # across two runs, no path of this machine in any emitted file, planted faults (a CB one
 # page short, a missing semaphore increment) ending in the emulator's named hang, and
 # constructs without a translation refused by name. Ends with 'emit: N passed, N failed'.
 LOOMC=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-cd "$(dirname "$0")/../.." || exit 1
-root=$(pwd)
-BUILD=${BUILD:-$root/build/emit-tests}
-rm -rf "$BUILD"
-mkdir -p "$BUILD" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$2" ] && sed 's/^/    /' "$2" | head -20; }
-
-objs=$(sh tests/metal_emu/runtime.sh "$BUILD" "") || { echo "FAIL build the emulation runtime"; exit 1; }
-EMU_KERNEL_CXXFLAGS="-O1 -g -Wall -Wextra -Werror"
-EMU_KERNEL_CACHE="$BUILD/kernel-cache"
-EMU_CXX=${CXX:-g++}
-export EMU_KERNEL_CXXFLAGS EMU_KERNEL_CACHE EMU_CXX
-
-# the emulated device of a loomc chip description
-emu_arch() {
-    case "$1" in
-        wormhole_*) echo wormhole_b0 ;;
-        blackhole_*) echo blackhole ;;
-    esac
-}
-
-# build DIR: the host program of an emitted directory, warnings as errors
-build() {
-    ${CXX:-g++} -std=c++17 -Wall -Wextra -Werror -O1 -g -pthread -I"$1" -Itests/metal_emu/include "$1/host.cpp" \
-        $objs -rdynamic -ldl -lm -o "$1/loomc_job" >"$1/build.log" 2>&1
-}
-
-# same_counts NAME DIR: every core's CB pushes and pops (ops and pages) on the emulation are
-# the simulator's, for every CB of the dataflow programs (the emitted program's own extra CBs
-# aside)
-same_counts() {
-    grep -v '^#' "$2/data/cb_counts.txt" | sort >"$2/sim_counts.sorted"
-    sort "$2/emu_cb_counts.txt" >"$2/emu_counts.sorted"
-    if [ -s "$2/sim_counts.sorted" ] && comm -23 "$2/sim_counts.sorted" "$2/emu_counts.sorted" >"$2/counts.diff" &&
-        [ ! -s "$2/counts.diff" ]; then
-        ok "$1: CB pushes and pops per core as in the simulator"
-    else
-        bad "$1: CB pushes and pops differ from the simulator's (simulator's lines missing on the emulation)" "$2/counts.diff"
-    fi
-}
-
-# case NAME ARCH KERNEL ARGS...: emit, build, run on the emulation, check, cross-check
-case_() {
-    name=$1 arch=$2 kernel=$3
-    shift 3
-    d="$BUILD/$name"
-    if ! "$LOOMC" emit "$kernel" --arch "$arch" "$@" -o "$d" >"$BUILD/$name.emit" 2>&1; then
-        bad "$name: emit" "$BUILD/$name.emit"
-        return
-    fi
-    if ! "$LOOMC" run "$kernel" --arch "$arch" "$@" --check --save-data "$d/data" >"$BUILD/$name.run" 2>&1; then
-        bad "$name: run --check --save-data" "$BUILD/$name.run"
-        return
-    fi
-    if ! build "$d"; then
-        bad "$name: build" "$d/build.log"
-        return
-    fi
-    mkdir -p "$d/out"
-    if ! (cd "$d" && EMU_ARCH=$(emu_arch "$arch") EMU_CB_COUNTS=emu_cb_counts.txt ./loomc_job data/inputs out) \
-        >"$BUILD/$name.emu" 2>&1; then
-        bad "$name: run on the emulation" "$BUILD/$name.emu"
-        return
-    fi
-    same_counts "$name" "$d"
-    if "$LOOMC" run "$kernel" --arch "$arch" "$@" --check --outputs-from "$d/out" >"$BUILD/$name.check" 2>&1; then
-        ok "$name: outputs match the reference interpreter"
-    else
-        bad "$name: outputs against the reference interpreter" "$BUILD/$name.check"
-    fi
-    # with 16-bit Dst the card (and the emulation) rounds every value written to Dst to bf16;
-    # the simulator keeps fp32 between the ops of a tile, so only the check above applies
-    [ "$dst16" = 1 ] && return
-    same=1
-    for f in "$d"/data/simulated/*.f32; do
-        o="$d/out/$(basename "$f")"
-        [ -f "$o" ] || continue
-        cmp -s "$f" "$o" || same=0
-    done
-    if [ $same -eq 1 ]; then ok "$name: outputs bit for bit the simulator's"; else bad "$name: outputs differ from the simulator's"; fi
-}
-# the same for a program whose compute ops round in 16-bit Dst between them
-case16() {
-    dst16=1
-    case_ "$@"
-    dst16=0
-}
-dst16=0
+. "$(dirname "$0")/lib.sh"
 
 MM=kernels/matmul.py
 for arch in wormhole_n150 blackhole_p150; do
@@ -123,6 +33,13 @@ for arch in wormhole_n150 blackhole_p150; do
     case_ "splitk_$arch" $arch tests/kernels/splitk_sum.py --kernel shifted --shape M=256,K=1024
     # sigmoid and sqrt on the SFPU (a gated activation), edges not multiples of 32
     case_ "swiglu_$arch" $arch tests/expect/run/sfpu/swiglu.py --shape M=90,N=70
+    # block-float tensors (whole tiles) through tt-metal's host converters; 16-bit Dst
+    case16 "mm_bfp8_$arch" $arch kernels/matmul.py --shape M=128,N=128,K=64 --format bfp8_b
+    case16 "mm_bfp4_$arch" $arch kernels/matmul.py --shape M=128,N=96,K=128 --format bfp4_b
+    # row-wise kernels: norms whose chains add a broadcast operand after their first step
+    case_ "rmsnorm_$arch" $arch tests/kernels/ptr_rmsnorm.py --shape M=37,N=200
+    case_ "layernorm_$arch" $arch tests/kernels/ptr_layernorm.py --shape M=5,N=1000
+    case_ "softmax_rows_$arch" $arch tests/kernels/ptr_softmax.py --kernel softmax --shape M=37,N=200
     # split K with the partial sums passed to a reducer core as elements (a fused pair)
     case_ "splitk_fused_$arch" $arch tests/kernels/splitk_sum.py --kernel splitk_sum --shape M=256,K=1024
     # flash attention: running maximum and sums in CB pairs that swap names each trip
@@ -133,37 +50,20 @@ for arch in wormhole_n150 blackhole_p150; do
     # flash decode: split and combine as two launches, and as one fused program
     case16 "decode_two_$arch" $arch kernels/flash_decode.py --shape B=2,H=8,HKV=2,S=256,D=64 --no-fuse
     case_ "decode_fused_$arch" $arch kernels/flash_decode.py --shape B=2,H=8,HKV=2,S=256,D=64
+    # TTNN's decode schedule: its reduction in L1 as one fused program, a CB of the two launches'
+    # values of different sizes moved by the larger ring
+    case16 "decode_ttnn_$arch" $arch kernels/flash_decode.py --shape B=1,H=16,HKV=8,S=512,D=64 --schedule ttnn
+    # causal attention in two key loops (before the diagonal, on it), the first's trips differing
+    # across a multicast group (the blocks of trips a core does not run popped unused) and the
+    # diagonal masked by adding a finite constant (exactly 0 where kept, in a 16-bit Dst too)
+    case16 "ptr_attention_causal_$arch" $arch tests/kernels/ptr_attention.py --shape Z=1,H=2,S=256,D=64 \
+        --const CAUSAL=1
 done
+# a partial last wave of a multicast group: the cores without a program still push the group's
+# blocks, so every ring of the group stays in step (a sender writes at its own write pointer)
+case16 "decode_partial_wave" wormhole_n150 kernels/flash_decode.py --shape B=2,H=32,HKV=32,S=300,D=128 \
+    --const NUM_SPLITS=16 --set BLOCK_N=32 --place 0=time,1=xy --transport q=mcast:xy:mid
 
-# dataflow programs as written (loomc sim --emit): every compute op besides matmul, with fp32
-# Dst, bit for bit against the simulator
-# dfcase NAME ARCH PROGRAM: emit, build, run on the emulation, compare with 'loomc sim --save-data'
-dfcase() {
-    name=$1 arch=$2 prog=$3
-    d="$BUILD/$name"
-    if ! "$LOOMC" sim "$prog" --arch "$arch" --emit "$d" >"$BUILD/$name.emit" 2>&1 ||
-        ! "$LOOMC" sim "$prog" --arch "$arch" --save-data "$d/data" >"$BUILD/$name.run" 2>&1; then
-        bad "$name: emit or simulate" "$BUILD/$name.emit"
-        return
-    fi
-    if ! build "$d"; then
-        bad "$name: build" "$d/build.log"
-        return
-    fi
-    mkdir -p "$d/out"
-    if ! (cd "$d" && EMU_ARCH=$(emu_arch "$arch") EMU_CB_COUNTS=emu_cb_counts.txt ./loomc_job data/inputs out) \
-        >"$BUILD/$name.emu" 2>&1; then
-        bad "$name: run on the emulation" "$BUILD/$name.emu"
-        return
-    fi
-    same_counts "$name" "$d"
-    n=0 differ=""
-    for f in "$d"/data/simulated/*.f32; do
-        n=$((n + 1))
-        cmp -s "$f" "$d/out/$(basename "$f")" || differ="$differ $(basename "$f")"
-    done
-    if [ -z "$differ" ] && [ $n -gt 0 ]; then ok "$name: $n outputs bit for bit the simulator's"; else bad "$name: outputs differ:$differ"; fi
-}
 sed 's/^class main x0=0 y0=0 x1=0 y1=0 {/class main x0=0 y0=0 x1=0 y1=0 fp32_acc=1 {/' tests/sim/softmax_chain.df \
     >"$BUILD/softmax_fp32.df"
 for arch in wormhole_n150 blackhole_p150; do
@@ -171,6 +71,8 @@ for arch in wormhole_n150 blackhole_p150; do
     dfcase "softmax_$arch" $arch "$BUILD/softmax_fp32.df"
     # a running value in two CBs whose names trade places (cb_swap)
     dfcase "swap_$arch" $arch tests/sim/running_max.df
+    # block-float tiles unpacked and packed by the compute ops, fp32 Dst
+    dfcase "block_float_$arch" $arch tests/emit/block_float.df
     # element moves into another core's reserved pages (send_elems)
     dfcase "send_elems_$arch" $arch tests/emit/send_elems.df
     # the block row maximum: row-major, seeded with a previous maximum, read from sub-blocks
@@ -179,15 +81,21 @@ for arch in wormhole_n150 blackhole_p150; do
     dfcase "pchain_$arch" $arch tests/emit/pchain.df
 done
 
-# the emitted sources of one small case, against the golden copy
-g="$BUILD/golden_case"
-"$LOOMC" emit $MM --arch wormhole_n150 --shape M=64,N=64,K=64 -o "$g" >/dev/null 2>&1
+# the emitted sources of one small case per kernel of kernels/, against the golden copies
 # (the helper headers are checked against their sources in src/emit/rt/ instead)
-if diff -r -x 'loomc_*.h' tests/emit/golden/matmul_64 "$g" >"$BUILD/golden.diff" 2>&1; then
-    ok "golden: emitted sources of matmul 64x64x64 on wormhole_n150"
-else
-    bad "golden: emitted sources differ (tests/emit/golden/matmul_64)" "$BUILD/golden.diff"
-fi
+# golden NAME KERNEL SHAPE
+golden() {
+    "$LOOMC" emit "$2" --arch wormhole_n150 --shape "$3" -o "$BUILD/golden_$1" >/dev/null 2>&1
+    if diff -r -x 'loomc_*.h' "tests/emit/golden/$1" "$BUILD/golden_$1" >"$BUILD/golden_$1.diff" 2>&1; then
+        ok "golden: emitted sources of $2 at $3 on wormhole_n150"
+    else
+        bad "golden: emitted sources differ (tests/emit/golden/$1)" "$BUILD/golden_$1.diff"
+    fi
+}
+golden matmul_64 $MM M=64,N=64,K=64
+golden attention_64 kernels/flash_attention.py B=1,H=1,S=64,D=32
+golden decode_64 kernels/flash_decode.py B=1,H=8,HKV=1,S=64,D=32
+g="$BUILD/golden_matmul_64"
 same=1
 for h in src/emit/rt/*.h; do
     f=$(basename "$h")

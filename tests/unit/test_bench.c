@@ -151,8 +151,8 @@ static void suite_errors(void **state)
     (void)state;
     const char *op = "operator g\nkernel k.py\nflops M\n";
     expect_error("suite a\nfrobnicate 3\n",
-                 "t.suite:2:1: error: unknown directive 'frobnicate' (expected suite, arch, format, "
-                 "oracle-bound, tuner-trials, operator, kernel, flops, bytes or shape)");
+                 "t.suite:2:1: error: unknown directive 'frobnicate' (expected suite, arch, derive, format, "
+                 "oracle-bound, tuner-trials, operator, kernel, flops, bytes, shape, draw, limit or form)");
     expect_error("# x\n  shape M=1\n", "t.suite:2:3: error: 'shape' before any 'operator' line");
     char buf[256];
     snprintf(buf, sizeof buf, "%sshape M=1 N512\n", op);
@@ -173,7 +173,7 @@ static void suite_errors(void **state)
     /* an operator's missing line is reported at the operator */
     expect_error("suite s\noperator g\nflops M\nshape M=1\n", "t.suite:2:10: error: operator 'g' has no 'kernel' line");
     expect_error("operator g\nkernel k.py\nflops M\noperator h\n",
-                 "t.suite:1:10: error: operator 'g' has no 'shape' line");
+                 "t.suite:1:10: error: operator 'g' has no 'shape' or 'form' line");
     expect_error("operator g\nkernel k.py\nshape M=1\n", "t.suite:1:10: error: operator 'g' has no 'flops' line");
     expect_error("tuner-trials 10,5\n", "t.suite:1:17: error: trial counts must increase (5 after 10)");
     expect_error("tuner-trials 10,x\n", "t.suite:1:17: error: trial counts are positive integers, got 'x'");
@@ -182,8 +182,8 @@ static void suite_errors(void **state)
     expect_error("# nothing\n", "t.suite:1:1: error: the suite has no 'operator'");
     /* a lone CR ends a line: the unknown word is on line 3 */
     expect_error("suite a\r\rbogus 1\r", "t.suite:3:1: error: unknown directive 'bogus' (expected suite, arch, "
-                                          "format, oracle-bound, tuner-trials, operator, kernel, flops, bytes or "
-                                          "shape)");
+                                          "derive, format, oracle-bound, tuner-trials, operator, kernel, flops, "
+                                          "bytes, shape, draw, limit or form)");
     expect_error("format bf16\nformat bfp8_b\n", "t.suite:2:1: error: the suite's format is already set");
     expect_error("format bfp3\n", "t.suite:1:8: error: the format must be bf16, bfp8_b or bfp4_b, got 'bfp3'");
     expect_error("format\n", "t.suite:1:1: error: expected 'format NAME'");

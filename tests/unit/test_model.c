@@ -290,10 +290,13 @@ static int64_t milli(double x) { return llround(x * 1000); }
  * stage is the chain exp (its slowest stage: it reads only the load and
  * overlaps the previous program) + multiply (slowest stage + the two
  * smaller over its 2 chunks), above the engines' totals; then one Dst
- * hand-off per chunk and the CB handshakes of x and z. The two ops differ,
+ * hand-off per chunk and the CB handshakes of x and z. The multiply waits
+ * for y's push, a CB handshake on the path between the two (the simulator
+ * charges it there: test_sim_chain.c, sub_exp_cycles). The two ops differ,
  * so each thread also runs two op inits a program: they count in the
  * threads' totals (a thread runs them while it would wait for the op's
- * inputs), not along the chain. */
+ * inputs), not along the chain, as does y's push on the packer and its
+ * pop on the unpacker. */
 static void chain_of_ops(void **st)
 {
     (void)st;
@@ -308,16 +311,18 @@ static void chain_of_ops(void **st)
     int64_t m_mul = cdiv(T * milli(a->eltwise_tile_cycles), 1000);
     int64_t top_mul = LM_MAX(LM_MAX(u_mul, m_mul), p_mul);
     int64_t two = LM_MIN(LM_MIN(u_mul + m_mul, u_mul + p_mul), m_mul + p_mul);
-    int64_t chain = LM_MAX(LM_MAX(u_exp, m_exp), p_exp) + top_mul + cdiv(two, 2);
-    int64_t totals = LM_MAX(LM_MAX(cdiv(3 * T * tb * 1000, milli(a->unpack_bpc)),
-                                   cdiv(T * (milli(a->sfpu_exp_tile_cycles) + milli(a->eltwise_tile_cycles)), 1000)),
-                            cdiv(2 * T * tb * 1000, milli(a->pack_bpc)));
+    int64_t hs = llround(a->cb_handshake_cycles);
+    int64_t chain = LM_MAX(LM_MAX(u_exp, m_exp), p_exp) + hs + top_mul + cdiv(two, 2);
     int64_t inits = 2 * llround(a->op_init_cycles);
-    int64_t want = LM_MAX(chain, totals + inits) + 4 * llround(a->dst_handoff_cycles) + 2 * llround(a->cb_handshake_cycles);
+    int64_t totals = LM_MAX(LM_MAX(cdiv(3 * T * tb * 1000, milli(a->unpack_bpc)) + inits + hs,
+                                   cdiv(T * (milli(a->sfpu_exp_tile_cycles) + milli(a->eltwise_tile_cycles)), 1000) + inits),
+                            cdiv(2 * T * tb * 1000, milli(a->pack_bpc)) + inits + hs);
+    int64_t want = LM_MAX(chain, totals) + 4 * llround(a->dst_handoff_cycles) + 2 * hs;
     assert_true(a->op_init_cycles > 0);
-    assert_true(chain > totals + inits); /* the chain decides here */
-    /* the inits are in each thread's total: the unpacker reads x, then x and y */
-    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), cdiv(3 * T * tb * 1000, milli(a->unpack_bpc)) + inits);
+    assert_true(chain > totals); /* the chain decides here */
+    /* the inits are in each thread's total, and y's pop: the unpacker reads x, then x and y */
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at),
+                     cdiv(3 * T * tb * 1000, milli(a->unpack_bpc)) + inits + hs);
     assert_int_equal(term_at(&x, SCHED_T_COMPUTE, 0, "compute", at), want);
     drv_free(&x.r);
 }
@@ -425,7 +430,8 @@ static void chain_in_dst(void **st)
  * block, one element-wise pass per row for the seed, T element-wise tiles
  * for the subtraction; the unpacker reads y, then x and the seed, then x
  * and m for the subtraction; three ops, each with its init on every
- * thread. */
+ * thread, and a CB handshake on the unpacker for each op after the first
+ * (its operands' pop). */
 static void rowmax_seeded(void **st)
 {
     (void)st;
@@ -445,7 +451,8 @@ static void rowmax_seeded(void **st)
                             1000);
         int64_t unpack = cdiv((T + (T + R) + (T + R)) * tb * 1000, milli(a->unpack_bpc));
         assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + 3 * init);
-        assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack + 3 * init);
+        int64_t hs = llround(a->cb_handshake_cycles);
+        assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack + 3 * init + 2 * hs);
         drv_free(&x.r);
     }
 }
@@ -455,8 +462,9 @@ static void rowmax_seeded(void **st)
  * lowering folds the product into the exponential and emits two ops - the
  * row maximum of x's pages, and one pchain that subtracts and
  * exponentiates with the scale in its argument. The model prices those:
- * the product costs nothing (no math, no unpack, no init), the rest as
- * emitted. */
+ * the product costs nothing (no math, no unpack, no init, no handshake),
+ * the rest as emitted: the pchain's pop of its operands is the unpacker's
+ * one CB handshake between the two ops. */
 static void scale_folded(void **st)
 {
     (void)st;
@@ -474,7 +482,8 @@ static void scale_folded(void **st)
                         1000);
     int64_t unpack = cdiv((T + T + R) * tb * 1000, milli(a->unpack_bpc));
     assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + 2 * init);
-    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack + 2 * init);
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at),
+                     unpack + 2 * init + llround(a->cb_handshake_cycles));
     drv_free(&x.r);
 }
 
@@ -484,7 +493,9 @@ static void scale_folded(void **st)
  * prices what it emits: the rowmax (T tiles in, R out), the pchain making p
  * (T tiles and the broadcast maximum's R in; T out, and T again into the
  * row pages), the sum reading the R row pages and reducing each once, and
- * the product (T + R in, T out); one op init per op and thread. */
+ * the product (T + R in, T out); one op init per op and thread, and for
+ * each of the three ops after the first a CB handshake on the unpacker (its
+ * operands' pop) and on the packer (its result's push). */
 static void packsum_priced(void **st)
 {
     (void)st;
@@ -505,8 +516,9 @@ static void packsum_priced(void **st)
     int64_t unpack = cdiv((T + (T + R) + R + (T + R)) * tb * 1000, milli(a->unpack_bpc));
     int64_t pack = cdiv((R + 2 * T + R + T) * tb * 1000, milli(a->pack_bpc));
     assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + init);
-    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack + init);
-    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "pack", at), pack + init);
+    int64_t hs = 3 * llround(a->cb_handshake_cycles);
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack + init + hs);
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "pack", at), pack + init + hs);
     drv_free(&x.r);
 }
 
@@ -540,16 +552,19 @@ static void clipped_block_commands(void **st)
 /* Compile path at shapes in format `fmt` (NULL: the kernel's), summarise
  * with the lowering's plan, and build the model of the candidate labelled
  * `label`. */
-static void compile_cand(compiled *x, const char *path, const char *shapes, const char *fmt, const char *label)
+static void compile_cand_c(compiled *x, const char *path, const char *shapes, const char *consts, const char *fmt,
+                           const char *label)
 {
-    static char sbuf[256];
-    fe_kv sk[16];
+    static char sbuf[256], cbuf[256];
+    fe_kv sk[16], ck[16];
     memset(x, 0, sizeof *x);
     lm_diag_init(&x->d, stderr);
     drv_opts o = {0};
     o.path = path;
     o.launch.shapes = sk;
     o.launch.nshapes = parse_kv(shapes, sk, 16, sbuf, sizeof sbuf);
+    o.launch.consts = ck;
+    o.launch.nconsts = consts ? parse_kv(consts, ck, 16, cbuf, sizeof cbuf) : 0;
     assert_true(drv_compile(&x->r, &o, &x->d));
     drv_sched_opts so = {.arch = WH};
     if (fmt) {
@@ -568,6 +583,11 @@ static void compile_cand(compiled *x, const char *path, const char *shapes, cons
     if (at < 0)
         fail_msg("no candidate '%s'", label);
     assert_true(sched_model_build(&x->m, k, &cs.c[at], WH, &x->r.sched->bound, "", x->r.sym, &x->r.arena, &x->d));
+}
+
+static void compile_cand(compiled *x, const char *path, const char *shapes, const char *fmt, const char *label)
+{
+    compile_cand_c(x, path, shapes, NULL, fmt, label);
 }
 
 /* Hops from NoC column (row) `from` to `to` on a ring of n routers in
@@ -644,6 +664,135 @@ static void forward_along_route(void **st)
     drv_free(&x.r);
 }
 
+/* A block in a CB of one page set holds up its producer only for the ops
+ * that hold it (model.c, single_buffers; the simulator's side of the rule
+ * is tests/unit/test_model_sim.c). matmul's K loop has one op, the matmul,
+ * which holds a and b for the whole iteration: with a single-buffered the
+ * reader (NoC 0) reads the next a only after the matmul pops the current
+ * one, so each iteration after the first takes at least the matmul (its
+ * slowest stage: one op, no inits) and a's read; b, on the writer (NoC 1),
+ * still overlaps; with both single the two reads run side by side after
+ * the pop. The program level: the accumulator c is written in place, so
+ * with depth.c = 1 the next program's compute (reserved before its K loop)
+ * waits for c's write: the level's compute plus the write, per further
+ * program. Derived from the model's own stage terms at each point. */
+static void single_buffer_hold(void **st)
+{
+    (void)st;
+    compiled x;
+    compile_cand(&x, "kernels/matmul.py", "M=1024,N=2048,K=2048", "bf16",
+                 "pid_m->x pid_n->y; a: mcast along y (edge sender); b: mcast along x (edge sender)");
+    const char *fmt = "BLOCK_M=128,BLOCK_N=256,BLOCK_K=64,grid.x=%d,grid.y=8,depth.a=%d,depth.b=%d,depth.c=%d,sub.h=1,"
+                      "sub.w=4";
+    /* (reassigned below for the second candidate) */
+    char at22[256], at12[256], at21[256], at11[256];
+    snprintf(at22, sizeof at22, fmt, 8, 2, 2, 2);
+    snprintf(at12, sizeof at12, fmt, 8, 1, 2, 2);
+    snprintf(at21, sizeof at21, fmt, 8, 2, 1, 2);
+    snprintf(at11, sizeof at11, fmt, 8, 1, 1, 2);
+    int64_t n = term_at(&x, SCHED_T_COUNT, 1, "iterations", at22);
+    assert_int_equal(n, 2048 / 64);
+    int64_t ra = term_at(&x, SCHED_T_READ, 1, "read a", at22), rb = term_at(&x, SCHED_T_READ, 1, "read b (writer, NoC 1)", at22);
+    int64_t cc = term_at(&x, SCHED_T_COMPUTE, 1, "compute", at22);
+    int64_t hold = LM_MAX(LM_MAX(term_at(&x, SCHED_T_DETAIL, 1, "unpack", at22), term_at(&x, SCHED_T_DETAIL, 1, "math", at22)),
+                          term_at(&x, SCHED_T_DETAIL, 1, "pack", at22));
+    int64_t top = LM_MAX(LM_MAX(ra, rb), cc), all22 = term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at22);
+    assert_true(hold + ra > top); /* the rule decides at these values */
+    assert_int_equal(term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at12) - all22,
+                     (n - 1) * (LM_MAX(top, hold + ra) - top));
+    assert_int_equal(term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at21) - all22,
+                     (n - 1) * (LM_MAX(top, hold + rb) - top));
+    assert_int_equal(term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at11) - all22,
+                     (n - 1) * (LM_MAX(top, hold + LM_MAX(ra, rb)) - top));
+    /* a later execution of the loop (the next program on the core) finds
+       its first blocks read ahead: every step is a period */
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 1, "all iterations, the loads run ahead", at22), n * top);
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 1, "all iterations, the loads run ahead", at12),
+                     n * LM_MAX(top, hold + ra));
+    assert_true(n * top < all22); /* the first execution pays the first loads */
+
+    /* two programs per core (4 columns for 8 program columns) */
+    char c1[256], c2[256];
+    snprintf(c1, sizeof c1, fmt, 4, 2, 2, 1);
+    snprintf(c2, sizeof c2, fmt, 4, 2, 2, 2);
+    int64_t w = term_at(&x, SCHED_T_COUNT, 0, "programs per core", c2);
+    assert_int_equal(w, 2);
+    int64_t cc0 = term_at(&x, SCHED_T_COMPUTE, 0, "compute", c2), wc = term_at(&x, SCHED_T_WRITE, 0, "write c", c2);
+    /* a later program's compute: its K loop without the first step's loads,
+       which ran ahead while the previous program finished (below) */
+    int64_t ccn0 = cc0 - term_at(&x, SCHED_T_LEVEL, 1, "all iterations", c2) +
+                   term_at(&x, SCHED_T_DETAIL, 1, "all iterations, the loads run ahead", c2);
+    assert_int_equal(term_at(&x, SCHED_T_LEVEL, 0, "all programs of the busiest core", c1) -
+                         term_at(&x, SCHED_T_LEVEL, 0, "all programs of the busiest core", c2),
+                     (w - 1) * (cc0 + wc - LM_MAX(ccn0, wc)));
+    drv_free(&x.r);
+
+    /* a multicast and b from DRAM: both on the reader, a first. A kernel
+       issues its loads in order, so with a single-buffered the next b is
+       read only after the next a, and the matmul waits for both after its
+       pop: the two reads and the matmul. With only b single, a's next block
+       is read ahead and only b's read follows the pop */
+    compile_cand(&x, "kernels/matmul.py", "M=32,N=3360,K=3072", "bf16",
+                 "pid_m->time pid_n->xy; a: mcast along xy (edge sender); b: dram");
+    fmt = "BLOCK_M=32,BLOCK_N=96,BLOCK_K=384,grid.x=5,grid.y=7,depth.a=%d,depth.b=%d,depth.c=1,sub.h=1,sub.w=1";
+    snprintf(at22, sizeof at22, fmt, 2, 2);
+    snprintf(at12, sizeof at12, fmt, 1, 2);
+    snprintf(at21, sizeof at21, fmt, 2, 1);
+    n = term_at(&x, SCHED_T_COUNT, 1, "iterations", at22);
+    assert_int_equal(n, 3072 / 384);
+    ra = term_at(&x, SCHED_T_READ, 1, "read a", at22);
+    rb = term_at(&x, SCHED_T_READ, 1, "read b", at22);
+    cc = term_at(&x, SCHED_T_COMPUTE, 1, "compute", at22);
+    hold = LM_MAX(LM_MAX(term_at(&x, SCHED_T_DETAIL, 1, "unpack", at22), term_at(&x, SCHED_T_DETAIL, 1, "math", at22)),
+                  term_at(&x, SCHED_T_DETAIL, 1, "pack", at22));
+    top = LM_MAX(ra + rb, cc);
+    all22 = term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at22);
+    assert_int_equal(term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at12) - all22,
+                     (n - 1) * (LM_MAX(top, hold + ra + rb) - top));
+    assert_int_equal(term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at21) - all22,
+                     (n - 1) * (LM_MAX(top, hold + rb) - top));
+    drv_free(&x.r);
+}
+
+/* Causal attention: query block p sees p + 1 key blocks (BLOCK_M =
+ * BLOCK_N), and the lowering deals the query blocks along y to the g core
+ * rows cyclically (row c runs blocks c, c + g, ...). The busiest row runs
+ * the most key blocks; the model charges its W programs the count at one
+ * program id (the loop's iterations term): their mean, rounded up to a
+ * whole block (half a block per program over). Derived here by dealing the
+ * blocks. */
+static void causal_busiest_core(void **st)
+{
+    (void)st;
+    compiled x;
+    compile_cand_c(&x, "kernels/flash_attention.py", "B=1,H=8,S=1024,D=64", "CAUSAL=1", NULL,
+                   "start_m->y bh->x; q: dram; k: mcast along y (edge sender); v: mcast along y (edge sender)");
+    const int n = 1024 / 128;
+    for (int g = 1; g <= n; g++) {
+        char at[256];
+        snprintf(at, sizeof at,
+                 "BLOCK_M=128,BLOCK_N=128,grid.x=8,grid.y=%d,depth.q=2,depth.k=2,depth.v=2,depth.o=2,sub.h=1,sub.w=1", g);
+        int most = 0, progs = 0;
+        for (int c = 0; c < g; c++) {
+            int total = 0, w = 0;
+            for (int p = c; p < n; p += g, w++)
+                total += p + 1;
+            if (total > most) {
+                most = total;
+                progs = w;
+            }
+        }
+        int64_t W = term_at(&x, SCHED_T_COUNT, 0, "programs per core", at);
+        int64_t it = term_at(&x, SCHED_T_COUNT, 1, "iterations", at);
+        assert_int_equal(W, progs);
+        if (g * (W - 1) % 2 == 0)
+            assert_int_equal(W * it, most);
+        else
+            assert_int_equal(2 * W * it, 2 * most + W);
+    }
+    drv_free(&x.r);
+}
+
 static void l1_matmul(void **st)
 {
     (void)st;
@@ -705,6 +854,8 @@ int main(void)
         cmocka_unit_test(packsum_priced),
         cmocka_unit_test(clipped_block_commands),
         cmocka_unit_test(forward_along_route),
+        cmocka_unit_test(single_buffer_hold),
+        cmocka_unit_test(causal_busiest_core),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -918,6 +918,21 @@ static void spread_of_shapes_compiles(void **state)
         }
 }
 
+/* A close choice: another schedule whose predicted cycles are at most the
+ * model's error (SCHED_MODEL_ERROR_PERMILLE of the best's) above the best.
+ * The boundary from the constant: at best + best x error exactly it is
+ * close, one cycle more it is not; a faster one is not "within" it. */
+static void close_calls(void **st)
+{
+    (void)st;
+    int64_t best = 200000, err = best * SCHED_MODEL_ERROR_PERMILLE / 1000;
+    assert_true(SCHED_MODEL_ERROR_PERMILLE > 0 && best * SCHED_MODEL_ERROR_PERMILLE % 1000 == 0);
+    assert_true(sched_close_call(best, best));
+    assert_true(sched_close_call(best, best + err));
+    assert_false(sched_close_call(best, best + err + 1));
+    assert_false(sched_close_call(best, best - 1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -937,6 +952,7 @@ int main(void)
         cmocka_unit_test(plan_without_spec_round_trips),
         cmocka_unit_test(plan_errors_have_positions),
         cmocka_unit_test(spread_of_shapes_compiles),
+        cmocka_unit_test(close_calls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

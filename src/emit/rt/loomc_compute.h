@@ -119,6 +119,28 @@ inline int32_t bcast_page(Bcast bc, int32_t t, int32_t cols) {
     return bc == BCAST_COL ? t / cols : bc == BCAST_ROW ? t % cols : bc == BCAST_SCALAR ? 0 : t;
 }
 
+// Tile tb of b's front pages into Dst[d], broadcast as bc: its column 0 across the columns,
+// its row 0 down the rows, or its element (0, 0) everywhere (NO_BCAST: the tile as it is).
+inline void load_bcast(Bcast bc, uint32_t b, int32_t tb, uint32_t d) {
+    uint32_t ib = static_cast<uint32_t>(tb);
+    if (bc == NO_BCAST) {
+        load(b, tb, d);
+        return;
+    }
+    reconfig_data_format_srca(b);
+    if (bc == BCAST_COL) unary_bcast_init<BroadcastType::COL>(b, b), unary_bcast<BroadcastType::COL>(b, ib, d);
+    if (bc == BCAST_ROW) unary_bcast_init<BroadcastType::ROW>(b, b), unary_bcast<BroadcastType::ROW>(b, ib, d);
+    if (bc == BCAST_SCALAR) unary_bcast_init<BroadcastType::SCALAR>(b, b), unary_bcast<BroadcastType::SCALAR>(b, ib, d);
+}
+
+// Dst[0] = Dst[0] op Dst[1], on the SFPU.
+inline void sfpu_binary(Binop op) {
+    if (op == ADD) add_binary_tile_init(), add_binary_tile(0, 1);
+    if (op == SUB) sub_binary_tile_init(), sub_binary_tile(0, 1);
+    if (op == MUL) mul_binary_tile_init(), mul_binary_tile(0, 1);
+    if (op == MAX) max_tile_init(), max_tile(0, 1);
+}
+
 template <EltwiseBinaryType OP, BroadcastType BC>
 inline void bcast_op(uint32_t a, int32_t ta, uint32_t b, int32_t tb) {
     init_bcast<OP, BC>(a, b);
@@ -135,15 +157,13 @@ inline void binary_bc(Bcast bc, uint32_t a, int32_t ta, uint32_t b, int32_t tb) 
         bcast_op<OP, BroadcastType::SCALAR>(a, ta, b, tb);
 }
 
-// Dst[0] = a[ta] op b[tb] (b broadcast as bc; max has no broadcast: the SFPU takes both
-// tiles from Dst).
+// Dst[0] = a[ta] op b[tb] (b broadcast as bc; max on the SFPU, with both tiles in Dst).
 inline void binary(Binop op, Bcast bc, uint32_t a, int32_t ta, uint32_t b, int32_t tb) {
     reconfig_data_format(a, b);
     if (op == MAX) {
         load(a, ta, 0);
-        load(b, tb, 1);
-        max_tile_init();
-        max_tile(0, 1);
+        load_bcast(bc, b, tb, 1);
+        sfpu_binary(MAX);
         return;
     }
     if (bc != NO_BCAST) {
@@ -163,8 +183,7 @@ inline void binary_dst(Binop op, bool rev, uint32_t b, int32_t tb) {
     uint32_t ib = static_cast<uint32_t>(tb);
     if (op == MAX) {  // symmetric
         load(b, tb, 1);
-        max_tile_init();
-        max_tile(0, 1);
+        sfpu_binary(MAX);
         return;
     }
     reconfig_data_format_srca(b);
@@ -181,6 +200,13 @@ inline void binary_dst(Binop op, bool rev, uint32_t b, int32_t tb) {
         if (rev) binary_dest_reuse_tiles_init<ELWMUL, B>(b), binary_dest_reuse_tiles<ELWMUL, B>(b, ib, 0);
         else binary_dest_reuse_tiles_init<ELWMUL, A>(b), binary_dest_reuse_tiles<ELWMUL, A>(b, ib, 0);
     }
+}
+
+// Dst[0] = Dst[0] op b[tb] broadcast as bc: the matrix engine pairs a broadcast operand only
+// with a tile it unpacks, so the operand is broadcast into Dst[1] and the SFPU combines them.
+inline void binary_dst_bcast(Binop op, Bcast bc, uint32_t b, int32_t tb) {
+    load_bcast(bc, b, tb, 1);
+    sfpu_binary(op);
 }
 
 enum Sfpu { EXP, EXP2, LOG, RECIP, SQRT, RSQRT, SIGMOID, NEG, SCALE, GTZ, GEZ, LTZ, LEZ, EQZ, NEZ };
@@ -274,9 +300,12 @@ inline void mask(uint32_t iota, int32_t ti, int32_t tj, Pred p1, Pred p2, float 
         log_tile(1);  // 0 where kept, -inf elsewhere
         if (scalar > 0) negative_tile_init(), negative_tile(1);
     } else {
+        // 1 - mask first, then times scalar: 0 where kept exactly, even in a 16-bit Dst
+        // (scalar - scalar's rounding would not be 0 there)
         binop_with_scalar_tile_init();
-        mul_unary_tile(1, bits(-scalar));
-        add_unary_tile(1, bits(scalar));  // 0 where kept, scalar elsewhere
+        mul_unary_tile(1, bits(-1.0f));
+        add_unary_tile(1, bits(1.0f));
+        mul_unary_tile(1, bits(scalar));  // 0 where kept, scalar elsewhere
     }
     add_binary_tile_init();
     add_binary_tile(0, 1);

@@ -1,6 +1,6 @@
 // loomc_host.h - written by loomc, the host side of the programs it emits: the job's DRAM
 // tensors (tile layout: 32 x 32 tiles in four 16 x 16 faces, row-major inside a face;
-// bf16 or fp32 storage), their upload from and download to files of little-endian float32
+// bf16 or fp32 storage, or block floats through tt-metal's own converters), their upload from and download to files of little-endian float32
 // values (the tensor's rows x cols elements, row-major), and the integer helpers of the
 // runtime arguments (Python's floor division and modulo).
 #pragma once
@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <tt-metalium/bfloat4.hpp>
+#include <tt-metalium/bfloat8.hpp>
 #include <tt-metalium/host_api.hpp>
 
 namespace loomc {
@@ -97,11 +99,27 @@ inline void write_floats(const std::string &path, const std::vector<float> &v) {
         fail("cannot write '" + path + "'");
 }
 
+inline bool block_float(const Tensor &t) {
+    return t.format == tt::DataFormat::Bfp8_b || t.format == tt::DataFormat::Bfp4_b;
+}
+
 // Upload dir/NAME.f32 (rows x cols values) into the tensor's tiles; the padding of the
 // last tile row and column is zero.
 inline void upload(tt::tt_metal::CommandQueue &cq, const Tensor &t, const std::string &dir) {
     std::vector<float> v = read_floats(dir + "/" + t.name + ".f32", static_cast<size_t>(t.rows) * t.cols);
     size_t slots = static_cast<size_t>(t.tile_rows()) * t.tile_cols() * 1024;
+    if (block_float(t)) {
+        // the tiles in stored order, then packed by tt-metal's host converter
+        std::vector<float> tiles(slots, 0.0f);
+        for (uint32_t r = 0; r < t.rows; r++)
+            for (uint32_t c = 0; c < t.cols; c++)
+                tiles[element_slot(t, r, c)] = v[static_cast<size_t>(r) * t.cols + c];
+        std::vector<uint32_t> words = t.format == tt::DataFormat::Bfp8_b
+                                          ? pack_fp32_vec_as_bfp8_tiles(tiles, false, false)
+                                          : pack_fp32_vec_as_bfp4_tiles(tiles, false, false);
+        tt::tt_metal::EnqueueWriteBuffer(cq, t.buffer, words, true);
+        return;
+    }
     std::vector<uint32_t> words(t.format == tt::DataFormat::Float32 ? slots : slots / 2, 0);
     for (uint32_t r = 0; r < t.rows; r++)
         for (uint32_t c = 0; c < t.cols; c++) {
@@ -119,12 +137,19 @@ inline void upload(tt::tt_metal::CommandQueue &cq, const Tensor &t, const std::s
 inline void download(tt::tt_metal::CommandQueue &cq, const Tensor &t, const std::string &dir) {
     std::vector<uint32_t> words;
     tt::tt_metal::EnqueueReadBuffer(cq, t.buffer, words, true);
+    std::vector<float> tiles;
+    if (t.format == tt::DataFormat::Bfp8_b)
+        tiles = unpack_bfp8_tiles_into_float_vec(words, false, false);
+    else if (t.format == tt::DataFormat::Bfp4_b)
+        tiles = unpack_bfp4_tiles_into_float_vec(words, false, false);
     std::vector<float> v(static_cast<size_t>(t.rows) * t.cols);
     for (uint32_t r = 0; r < t.rows; r++)
         for (uint32_t c = 0; c < t.cols; c++) {
             size_t s = element_slot(t, r, c);
             float x;
-            if (t.format == tt::DataFormat::Float32)
+            if (block_float(t))
+                x = tiles[s];
+            else if (t.format == tt::DataFormat::Float32)
                 std::memcpy(&x, &words[s], 4);
             else
                 x = from_bf16(static_cast<uint16_t>(words[s / 2] >> (16 * (s % 2))));

@@ -8,7 +8,7 @@
 #include "emu_kernel.h"
 
 namespace tt {
-enum class DataFormat : uint8_t { Float32 = 0, Float16 = 1, Bfp8 = 2, Bfp4 = 3, Float16_b = 5, Bfp8_b = 6, UInt32 = 24, Invalid = 0xff };
+enum class DataFormat : uint8_t { Float32 = 0, Float16 = 1, Bfp8 = 2, Bfp4 = 3, Float16_b = 5, Bfp8_b = 6, Bfp4_b = 7, UInt32 = 24, Invalid = 0xff };
 }
 using tt::DataFormat;
 

@@ -21,7 +21,22 @@ constexpr uint32_t kCBBase = 0x20000;      // first CB offset in every core's L1
 constexpr int kNocLocalBits = 36;          // NOC address: (y << 6 | x) << 36 | local offset
 
 // Data formats as the emulator stores them (values follow tt::DataFormat)
-enum Fmt : uint8_t { FMT_FLOAT32 = 0, FMT_FLOAT16_B = 5, FMT_INVALID = 0xff };
+enum Fmt : uint8_t { FMT_FLOAT32 = 0, FMT_FLOAT16_B = 5, FMT_BFP8_B = 6, FMT_BFP4_B = 7, FMT_INVALID = 0xff };
+
+// ---- block floats (bfp8_b, bfp4_b) ----
+// A tile's page: its 64 shared exponents first, one byte for each 16 values of a face row
+// (the tile in stored order: four 16 x 16 faces, row-major inside each), then the values:
+// bfp8_b a byte each (sign in bit 7, 7 magnitude bits), bfp4_b a nibble each (sign in bit 3,
+// 3 magnitude bits; the first value of a byte in its low nibble). A value is its magnitude
+// times 2^(exponent - 127 - (bits - 1)). This is the layout tt-metal's host converters
+// (bfloat8.hpp, bfloat4.hpp: pack_fp32_vec_as_bfp8_tiles ...) write.
+inline int bfp_bits(uint8_t fmt) { return fmt == FMT_BFP8_B ? 7 : 3; }
+
+// The stored-order tile v (1024 values already rounded to the format by loomc's numerics,
+// num_round_array or num_pack_tile) into page p.
+void bfp_encode_tile(const float *v, uint8_t *p, uint8_t fmt);
+// Page p into the stored-order tile v.
+void bfp_decode_tile(const uint8_t *p, float *v, uint8_t fmt);
 
 struct CBState {
     bool configured = false;

@@ -18,6 +18,8 @@
 #include <sstream>
 #include <thread>
 
+#include <tt-metalium/bfloat4.hpp>
+#include <tt-metalium/bfloat8.hpp>
 #include <tt-metalium/host_api.hpp>
 
 #include "emu.hpp"
@@ -270,9 +272,10 @@ CBHandle CreateCircularBuffer(Program &program, const CoreSpec &core_spec, const
             host_fail("CreateCircularBuffer: CB " + std::to_string(f.first) + " total size " +
                       std::to_string(config.total_size()) + " is not a multiple of its page size " +
                       std::to_string(ps->second));
-        if (f.second != tt::DataFormat::Float16_b && f.second != tt::DataFormat::Float32)
+        if (f.second != tt::DataFormat::Float16_b && f.second != tt::DataFormat::Float32 &&
+            f.second != tt::DataFormat::Bfp8_b && f.second != tt::DataFormat::Bfp4_b)
             host_fail("CreateCircularBuffer: CB " + std::to_string(f.first) +
-                      ": the emulator's compute handles Float16_b and Float32 only");
+                      ": the emulator's compute handles Float16_b, Float32, Bfp8_b and Bfp4_b only");
     }
     CBDef d{expand(core_spec), config, p.cb_next};
     p.cb_next += (config.total_size() + 31) / 32 * 32;
@@ -605,3 +608,59 @@ void EnqueueProgram(CommandQueue &cq, Program &program, bool blocking) {
 }
 
 }  // namespace tt::tt_metal
+
+// ---- tt-metal's host converters of block-float tiles (bfloat8.hpp, bfloat4.hpp) ----
+
+// loomc's model of the host's conversion (src/num): n values rounded to a format, 16 at a time
+extern "C" void num_round_array(float *x, int64_t n, int format);
+
+namespace {
+
+// Stored position (four 16 x 16 faces) of element (r, c) of a row-major tile.
+size_t stored_index(int r, int c) { return static_cast<size_t>(((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16); }
+
+uint8_t bfp_fmt(tt::DataFormat f, bool is_exp_a, const char *what) {
+    if (is_exp_a || (f != tt::DataFormat::Bfp8_b && f != tt::DataFormat::Bfp4_b))
+        tt::tt_metal::host_fail(std::string(what) + ": only the _b block-float formats (is_exp_a false) are emulated");
+    return f == tt::DataFormat::Bfp8_b ? FMT_BFP8_B : FMT_BFP4_B;
+}
+
+}  // namespace
+
+std::vector<uint32_t> emu_pack_bfp_tiles(tt::stl::Span<const float> v, bool row_major_input, bool is_exp_a,
+                                         tt::DataFormat format) {
+    uint8_t fmt = bfp_fmt(format, is_exp_a, "pack_fp32_vec_as_bfp_tiles");
+    if (v.size() % 1024 != 0) tt::tt_metal::host_fail("pack_fp32_vec_as_bfp_tiles: the values are not whole tiles");
+    uint32_t page = tt::tile_size(format);
+    std::vector<uint32_t> out(v.size() / 1024 * page / 4);
+    float tile[1024];
+    for (size_t t = 0; t < v.size() / 1024; t++) {
+        for (int r = 0; r < 32; r++)
+            for (int c = 0; c < 32; c++) {
+                size_t s = stored_index(r, c);
+                tile[s] = v[t * 1024 + (row_major_input ? static_cast<size_t>(r * 32 + c) : s)];
+            }
+        num_round_array(tile, 1024, fmt == FMT_BFP8_B ? 2 : 3);
+        bfp_encode_tile(tile, reinterpret_cast<uint8_t *>(out.data()) + t * page, fmt);
+    }
+    return out;
+}
+
+std::vector<float> emu_unpack_bfp_tiles(const std::vector<uint32_t> &tiles, bool row_major_output, bool is_exp_a,
+                                        tt::DataFormat format) {
+    uint8_t fmt = bfp_fmt(format, is_exp_a, "unpack_bfp_tiles_into_float_vec");
+    uint32_t page = tt::tile_size(format);
+    if (tiles.size() * 4 % page != 0) tt::tt_metal::host_fail("unpack_bfp_tiles_into_float_vec: the words are not whole tiles");
+    size_t n = tiles.size() * 4 / page;
+    std::vector<float> out(n * 1024);
+    float tile[1024];
+    for (size_t t = 0; t < n; t++) {
+        bfp_decode_tile(reinterpret_cast<const uint8_t *>(tiles.data()) + t * page, tile, fmt);
+        for (int r = 0; r < 32; r++)
+            for (int c = 0; c < 32; c++) {
+                size_t s = stored_index(r, c);
+                out[t * 1024 + (row_major_output ? static_cast<size_t>(r * 32 + c) : s)] = tile[s];
+            }
+    }
+    return out;
+}

@@ -14,7 +14,8 @@
 // loomc's own tile numerics (src/num/num.c, compiled with the runtime): the matrix engine's
 // products at a fidelity and the packer's rounding, on row-major 32x32 tiles, so that a
 // program computes here what loomc's simulator computes. The enums are passed as ints
-// (arch_fidelity: LoFi 0, HiFi2 1, HiFi3 2, HiFi4 3; arch_format: bf16 0, fp32 1).
+// (arch_fidelity: LoFi 0, HiFi2 1, HiFi3 2, HiFi4 3; arch_format: bf16 0, fp32 1, bfp8_b 2,
+// bfp4_b 3).
 extern "C" void num_tile_matmul_acc(float *dst, const float *a, const float *b, int fidelity);
 extern "C" void num_pack_tile(float *t, int format);
 // num_binop: add 0, sub 1, mul 2, max 3; num_bcast: none 0, col 1, row 2, scalar 3;
@@ -27,6 +28,51 @@ extern "C" void num_tile_reduce_row(float *dst, const float *a, int r, bool accu
 extern "C" void num_tile_transpose(float *dst, const float *a);
 
 using namespace emu;
+
+// ---- block floats -----------------------------------------------------------------------
+
+namespace emu {
+
+void bfp_encode_tile(const float *v, uint8_t *p, uint8_t fmt) {
+    int bits = bfp_bits(fmt);
+    uint8_t *data = p + 64;
+    std::memset(data, 0, fmt == FMT_BFP8_B ? 1024 : 512);
+    for (int b = 0; b < 64; b++) {
+        uint32_t shared = 0;
+        for (int i = 0; i < 16; i++) {
+            uint32_t u;
+            std::memcpy(&u, &v[16 * b + i], 4);
+            if ((u & 0x7fffffffu) != 0 && ((u >> 23) & 0xffu) > shared) shared = (u >> 23) & 0xffu;
+        }
+        p[b] = static_cast<uint8_t>(shared);
+        for (int i = 0; i < 16; i++) {
+            float x = v[16 * b + i];
+            float m = std::ldexp(std::fabs(x), -(static_cast<int>(shared) - 127 - (bits - 1)));
+            uint32_t q = static_cast<uint32_t>(m);
+            if (static_cast<float>(q) != m || q >= (1u << bits))
+                fail("a block-float tile holds a value its format cannot (not rounded to it first)");
+            uint32_t code = q == 0 ? 0 : ((std::signbit(x) ? 1u : 0u) << bits) | q;
+            int k = 16 * b + i;
+            if (fmt == FMT_BFP8_B)
+                data[k] = static_cast<uint8_t>(code);
+            else
+                data[k / 2] |= static_cast<uint8_t>(code << (4 * (k % 2)));
+        }
+    }
+}
+
+void bfp_decode_tile(const uint8_t *p, float *v, uint8_t fmt) {
+    int bits = bfp_bits(fmt);
+    const uint8_t *data = p + 64;
+    for (int k = 0; k < 1024; k++) {
+        uint32_t code = fmt == FMT_BFP8_B ? data[k] : (data[k / 2] >> (4 * (k % 2))) & 0xfu;
+        uint32_t q = code & ((1u << bits) - 1u);
+        float m = std::ldexp(static_cast<float>(q), static_cast<int>(p[k / 16]) - 127 - (bits - 1));
+        v[k] = (code >> bits) & 1u ? -m : m;
+    }
+}
+
+}  // namespace emu
 
 namespace {
 
@@ -303,6 +349,7 @@ uint32_t emu_df_tile_size(uint8_t fmt) {
         case 1: case 5: case 9: return 2048;
         case 30: return 1024;
         case 2: case 6: return 1088;
+        case 3: case 7: return 576;
         default: fail("InterleavedAddrGenFast: data format " + std::to_string(fmt) + " has no tile size here");
     }
 }
@@ -479,6 +526,8 @@ void read_tile(uint32_t cb, uint32_t tile, float *out, const char *what) {
     const uint8_t *p = self().core->l1 + off;
     if (s.format == FMT_FLOAT32) {
         std::memcpy(out, p, kTile * 4);
+    } else if (s.format == FMT_BFP8_B || s.format == FMT_BFP4_B) {
+        bfp_decode_tile(p, out, s.format);
     } else {
         for (int i = 0; i < kTile; i++) {
             uint16_t b;
@@ -524,6 +573,21 @@ void emu_unpack_to_dst(uint32_t cb, uint32_t tile, uint32_t idst) {
     read_tile(cb, tile, buf, "copy_tile");
     float *d = dst_tile(idst);
     for (int i = 0; i < kTile; i++) d[i] = dst_store(buf[i]);
+    cs().touched[idst] = true;
+}
+
+// unary_bcast: tile `tile` of cb broadcast into Dst[idst] - its column 0 across the columns
+// (COL), its row 0 down the rows (ROW) or its element (0, 0) everywhere (SCALAR); NONE copies
+void emu_unary_bcast(uint32_t cb, uint32_t tile, uint32_t idst, int bcast) {
+    check_dst(idst, "unary_bcast", true);
+    float buf[kTile];
+    read_tile(cb, tile, buf, "unary_bcast");
+    float *d = dst_tile(idst);
+    for (int r = 0; r < 32; r++)
+        for (int c = 0; c < 32; c++) {
+            int sr = bcast == 2 || bcast == 0 ? r : 0, sc = bcast == 1 || bcast == 0 ? c : 0;
+            d[tidx(r, c)] = dst_store(buf[tidx(sr, sc)]);
+        }
     cs().touched[idst] = true;
 }
 
@@ -735,11 +799,15 @@ void emu_pack(uint32_t idst, uint32_t cb, uint32_t out_tile, bool out_of_order) 
     // the tile to store (plus what the page holds under L1 accumulation), rounded by the
     // packer as loomc's numerics round it (num_pack_tile: the order of elements does not matter)
     static thread_local float v[kTile];
-    bool acc = cs().l1_acc, f32 = s.format == FMT_FLOAT32;
+    bool acc = cs().l1_acc, f32 = s.format == FMT_FLOAT32, bfp = s.format == FMT_BFP8_B || s.format == FMT_BFP4_B;
+    static thread_local float old_tile[kTile];
+    if (acc && bfp) bfp_decode_tile(p, old_tile, s.format);
     for (int i = 0; i < kTile; i++) {
         v[i] = d[i];
         if (!acc) continue;
-        if (f32) {
+        if (bfp) {
+            v[i] += old_tile[i];
+        } else if (f32) {
             float old;
             std::memcpy(&old, p + 4 * i, 4);
             v[i] += old;
@@ -749,7 +817,11 @@ void emu_pack(uint32_t idst, uint32_t cb, uint32_t out_tile, bool out_of_order) 
             v[i] += bf16_to_f(old);
         }
     }
-    num_pack_tile(v, f32 ? 1 : 0);
+    num_pack_tile(v, f32 ? 1 : s.format == FMT_BFP8_B ? 2 : s.format == FMT_BFP4_B ? 3 : 0);
+    if (bfp) {
+        bfp_encode_tile(v, p, s.format);
+        return;
+    }
     for (int i = 0; i < kTile; i++) {
         if (f32) {
             std::memcpy(p + 4 * i, &v[i], 4);

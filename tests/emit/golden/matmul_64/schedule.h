@@ -44,7 +44,7 @@ namespace loomc::schedule {
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
 //   BLOCK_N                = 32      (64 breaks 'grid.y <= programs along y')
-//   BLOCK_K                = 64      (32: +514 cycles)
+//   BLOCK_K                = 64      (32: +438 cycles)
 //   grid.x                 = 2       (1: +1640 cycles; 3 breaks 'grid.x <= programs along x')
 //   grid.y                 = 2       (1: +1640 cycles; 3 breaks 'grid.y <= programs along y')
 //   depth.a                = 1       (2: +0 cycles)
@@ -67,6 +67,7 @@ namespace loomc::schedule {
 //       math                                     69
 //       pack                                     64
 //     compute                                  204
+//       all iterations, the loads run ahead      914
 //     iterations                               1
 //     all iterations                           1123
 //     stages: reader 786, compute 204, writer 786: reader-bound
@@ -84,6 +85,6 @@ namespace loomc::schedule {
 //   predicted 2877 cycles: 237 more (+9.0%)
 //   where it is slower (chosen -> runner-up, cycles):
 //     loop at line 28, read b (writer, NoC 1)              786 -> 1023
+//     loop at line 28, all iterations, the loads run ahead 914 -> 1151
 //     loop at line 28, all iterations                      1123 -> 1360
 //     program, compute                                     1153 -> 1390
-//     all programs of the busiest core                     1640 -> 1877

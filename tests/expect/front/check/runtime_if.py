@@ -1,6 +1,7 @@
 # RUN: loomc ir %s --shape N=64
-# EXPECT: :14:8: error: the condition of this 'if' is an i1 scalar, known only at run time; loomc kernels branch only on compile-time conditions
-# an if on a run-time value
+# EXPECT: :15:8: error: loomc reads a run-time 'if' as a guard on the programs that do the kernel's work: bounds `pid < n` on program ids (through <, <=, >, >=, min, and, not) over the rest of the kernel; 0 < pid.0 bounds program id 0 from below (the grid would have to start past 0)
+# an if on a run-time value: read as a guard on the programs, but a lower
+# bound on the program id is not one loomc takes
 import triton
 import triton.language as tl
 import loomc

@@ -44,6 +44,7 @@ void emu_binary(int op, uint32_t cb0, uint32_t cb1, uint32_t t0, uint32_t t1, ui
 void emu_binary_dest_reuse(int op, uint32_t cb, uint32_t t, uint32_t idst, int reuse);
 void emu_sfpu(int op, uint32_t idst, uint32_t param, bool approx);
 void emu_sfpu_binary(int op, uint32_t i0, uint32_t i1);
+void emu_unary_bcast(uint32_t cb, uint32_t tile, uint32_t idst, int bcast);
 void emu_mask(uint32_t idst);
 void emu_transpose(uint32_t cb, uint32_t t, uint32_t idst);
 void emu_unary(int op, uint32_t idst, bool approx);
@@ -152,6 +153,15 @@ template <BroadcastType tBcastDim>
 ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
     emu_binary(ELWMUL, icb0, icb1, itile0, itile1, idst, tBcastDim);
 }
+// bcast.h: a tile broadcast into Dst (its column, row or scalar), for the SFPU binaries
+template <BroadcastType tBcastDim>
+ALWI void unary_bcast_init(uint32_t icb, uint32_t ocb) {
+    emu_compute_init(icb, ocb);
+}
+template <BroadcastType tBcastDim>
+ALWI void unary_bcast(uint32_t icb, uint32_t in_tile_index, uint32_t dst_tile_index) {
+    emu_unary_bcast(icb, in_tile_index, dst_tile_index, tBcastDim);
+}
 template <BroadcastType tBcastDim>
 ALWI void add_bcast_init_short(uint32_t icb0 = 0, uint32_t icb1 = 1) { (void)icb0, (void)icb1; }
 template <BroadcastType tBcastDim>
@@ -227,10 +237,12 @@ ALWI void eqz_tile(uint32_t idst) { emu_sfpu(EMU_EQZ, idst, 0, false); }
 ALWI void nez_tile_init() {}
 ALWI void nez_tile(uint32_t idst) { emu_sfpu(EMU_NEZ, idst, 0, false); }
 
-// eltwise_binary_sfpu.h (add, mul) and compute_kernel_api.h (max): Dst[idst0] = Dst[idst0] op
+// eltwise_binary_sfpu.h (add, sub, mul) and compute_kernel_api.h (max): Dst[idst0] = Dst[idst0] op
 // Dst[idst1]
 ALWI void add_binary_tile_init() {}
 ALWI void add_binary_tile(uint32_t idst0, uint32_t idst1) { emu_sfpu_binary(0, idst0, idst1); }
+ALWI void sub_binary_tile_init() {}
+ALWI void sub_binary_tile(uint32_t idst0, uint32_t idst1) { emu_sfpu_binary(1, idst0, idst1); }
 ALWI void mul_binary_tile_init() {}
 ALWI void mul_binary_tile(uint32_t idst0, uint32_t idst1) { emu_sfpu_binary(2, idst0, idst1); }
 ALWI void max_tile_init() {}

@@ -1,8 +1,13 @@
-# RUN: loomc run %s --arch wormhole_n150 --shape M=64,N=64,K=64 --check
-# EXPECT: :20:13: error: cannot lower: this block of 'b' walks the tensor's dimensions out of order (its last dimension is not the tensor's last): load the block in the tensor's order and transpose it with tl.trans
-# B stored (N, K) and read through a (K, N) block pointer with order (0, 1):
-# the tile is the transpose of the block the tile layout holds. Refused (it
-# used to lower with square blocks and give a wrong result).
+# A block pointer walking its tensor out of order (order=(0, 1)) is made in
+# the tensor's order plus a transpose; its boundary checks and advances are
+# remapped to the swapped dimensions. Here only dimension 0 of the (K, N)
+# view of B (stored (N, K)) is checked, K=200 not being a multiple of any
+# block, N=320 being one: a check left on the wrong dimension would read
+# past K or would not let any schedule fit.
+# RUN: loomc run %s --arch wormhole_n150 --shape M=200,N=320,K=200 --check
+# RUN: loomc run %s --arch blackhole_p150 --shape M=200,N=320,K=200 --check
+# EXIT: 0
+# STDOUT: check                pass
 import triton
 import triton.language as tl
 import loomc
@@ -17,7 +22,7 @@ def mm_bt(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: 
     acc = tl.zeros((BM, BN), dtype=tl.float32)
     for k in range(0, K, BK):
         a = tl.load(ab, boundary_check=(0, 1), padding_option="zero")
-        b = tl.load(bb, boundary_check=(0, 1), padding_option="zero")
+        b = tl.load(bb, boundary_check=(0,), padding_option="zero")
         acc = tl.dot(a, b, acc)
         ab = tl.advance(ab, (0, BK))
         bb = tl.advance(bb, (BK, 0))

@@ -1,0 +1,33 @@
+// l0_cores_1_0_reader.cpp - written by loomc: the reader kernel of core class cores_1_0, cores (1,0)..(1,0),
+// of launch 0 (program attention_fwd). Each core of the class runs it with its own coordinates
+// (cx, cy) and the class's runtime args.
+#include "loomc_dm.h"
+
+void kernel_main() {
+    // semaphore ids (compile-time args)
+    constexpr uint32_t sem_k_ready = get_compile_time_arg_val(0);
+    constexpr uint32_t sem_k_valid = get_compile_time_arg_val(1);
+    // DRAM tensors (their addresses are common runtime args)
+    const loomc::Tensor dram_q = loomc::tensor(0, 2048, tt::DataFormat::Float16_b, 1);
+    // NoC coordinates of the grid's 8 columns and 8 rows (common runtime args)
+    const loomc::Grid grid = {1, 8};
+    // this core (runtime args)
+    const int32_t cx = loomc::arg(0);
+    const int32_t cy = loomc::arg(1);
+    loomc::iota_tiles(15);  // the index tiles the compute kernel's masks read
+
+    cb_reserve_back(0, 1);
+    // read tensor=q row=2*cy+cx col=0 cb=0
+    loomc::read_tiles(dram_q, 2 * cy + cx, 0, 1, 1, 0, 0);
+    noc_async_read_barrier();
+    cb_push_back(0, 1);
+    for (int32_t i0 = 0; i0 < 1; i0++) {
+        cb_reserve_back(1, 2);
+        loomc::sem_set(sem_k_valid, 0);
+        // sem_inc sem=k_ready x=0 y=cy
+        loomc::sem_inc(grid, sem_k_ready, 1, 0, cy);
+        loomc::sem_wait(sem_k_valid, 1, false);
+        cb_push_back(1, 2);
+    }
+    noc_async_write_barrier();
+}

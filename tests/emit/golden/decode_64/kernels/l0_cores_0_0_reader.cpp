@@ -1,0 +1,61 @@
+// l0_cores_0_0_reader.cpp - written by loomc: the reader kernel of core class cores_0_0, cores (0,0)..(0,0),
+// of launch 0 (program decode_split_decode_combine). Each core of the class runs it with its own coordinates
+// (cx, cy) and the class's runtime args.
+#include "loomc_dm.h"
+
+void kernel_main() {
+    // semaphore ids (compile-time args)
+    constexpr uint32_t sem_q_ready = get_compile_time_arg_val(0);
+    constexpr uint32_t sem_q_valid = get_compile_time_arg_val(1);
+    constexpr uint32_t sem_fused_ready = get_compile_time_arg_val(2);
+    constexpr uint32_t sem_fused_valid = get_compile_time_arg_val(3);
+    // this kernel's own word, the source of its semaphore multicasts
+    constexpr uint32_t sem_scratch = get_compile_time_arg_val(4);
+    // DRAM tensors (their addresses are common runtime args)
+    const loomc::Tensor dram_q = loomc::tensor(0, 2048, tt::DataFormat::Float16_b, 1);
+    const loomc::Tensor dram_k = loomc::tensor(1, 2048, tt::DataFormat::Float16_b, 1);
+    const loomc::Tensor dram_v = loomc::tensor(2, 2048, tt::DataFormat::Float16_b, 1);
+    // NoC coordinates of the grid's 8 columns and 8 rows (common runtime args)
+    const loomc::Grid grid = {3, 8};
+    // this core (runtime args)
+    const int32_t cx = loomc::arg(0);
+    const int32_t cy = loomc::arg(1);
+    loomc::iota_tiles(28);  // the index tiles the compute kernel's masks read
+
+    cb_reserve_back(15, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
+    cb_reserve_back(16, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
+    for (int32_t p = 0; p < 8; p++) {
+        // sem_inc sem=fused_ready x=p y=cy
+        loomc::sem_inc(grid, sem_fused_ready, 1, p, cy);
+    }
+    cb_reserve_back(0, 1);
+    // read_elems tensor=q row=8*cy col=0 rows=8 cols=32 cb=0
+    loomc::read_elems(dram_q, 8 * cy, 0, 8, 32, 1, 0, 0, 0, 0, 1, 2);
+    noc_async_read_barrier();
+    loomc::sem_wait(sem_q_ready, 7, false);
+    loomc::sem_set(sem_q_ready, 0);
+    // mcast cb=0 n=1 x0=1 y0=cy x1=7 y1=cy
+    loomc::mcast_pages(grid, cx, cy, 0, 2048, 0, 1, 1, cy, 7, cy, 0, false);
+    // sem_mcast sem=q_valid value=1 x0=1 y0=cy x1=7 y1=cy
+    loomc::sem_mcast(grid, cx, cy, sem_q_valid, sem_scratch, 1, 1, cy, 7, cy, false);
+    noc_async_write_barrier();
+    cb_push_back(0, 1);
+    for (int32_t i0 = 0; i0 < (-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)); i0++) {
+        cb_reserve_back(1, 1);
+        // read tensor=k row=2*cy+cx+i0 col=0 cb=1
+        loomc::read_tiles(dram_k, 2 * cy + cx + i0, 0, 1, 1, 1, 0);
+        noc_async_read_barrier();
+        cb_push_back(1, 1);
+        cb_reserve_back(2, 1);
+        // read tensor=v row=2*cy+cx+i0 col=0 cb=2
+        loomc::read_tiles(dram_v, 2 * cy + cx + i0, 0, 1, 1, 2, 0);
+        noc_async_read_barrier();
+        cb_push_back(2, 1);
+    }
+    loomc::sem_wait(sem_fused_valid, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0) * 8, false);
+    cb_push_back(15, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
+    cb_push_back(16, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
+    for (int32_t j = 0; j < loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0); j++) {
+    }
+    noc_async_write_barrier();
+}

@@ -1,0 +1,174 @@
+// schedule.h - written by loomc: the values of the schedule this program runs, each with
+// the kernel symbol it sets and why it was chosen. The kernels carry them as the numbers
+// of their loops and block shapes; these names are for the reader.
+// Job: flash_decode.py on wormhole_n150, shape B=1,H=8,HKV=1,S=64,D=32; schedule: loom. Every launch runs in order on device 0.
+#pragma once
+
+#include <cstdint>
+
+namespace loomc::schedule {
+// B
+[[maybe_unused]] constexpr int64_t B = 1;
+// H
+[[maybe_unused]] constexpr int64_t H = 8;
+// HKV
+[[maybe_unused]] constexpr int64_t HKV = 1;
+// S
+[[maybe_unused]] constexpr int64_t S = 64;
+// D
+[[maybe_unused]] constexpr int64_t D = 32;
+// BLOCK_N
+[[maybe_unused]] constexpr int64_t BLOCK_N = 32;
+// NUM_SPLITS
+[[maybe_unused]] constexpr int64_t NUM_SPLITS = 8;
+// grid.x
+[[maybe_unused]] constexpr int64_t grid_x = 8;
+// grid.y
+[[maybe_unused]] constexpr int64_t grid_y = 1;
+// depth.q
+[[maybe_unused]] constexpr int64_t depth_q = 1;
+// depth.k
+[[maybe_unused]] constexpr int64_t depth_k = 1;
+// depth.v
+[[maybe_unused]] constexpr int64_t depth_v = 1;
+// depth.part
+[[maybe_unused]] constexpr int64_t depth_part = 1;
+// depth.lse
+[[maybe_unused]] constexpr int64_t depth_lse = 1;
+// sub.h
+[[maybe_unused]] constexpr int64_t sub_h = 1;
+// sub.w
+[[maybe_unused]] constexpr int64_t sub_w = 1;
+// depth.o
+[[maybe_unused]] constexpr int64_t depth_o = 1;
+}  // namespace loomc::schedule
+
+// Why these values (what loomc's explanation says of the schedule):
+// fused: decode_split and decode_combine run as one program. A group (one value of their key axes) has its 8 programs of decode_split on one row of cores; each sends its lse and part blocks over the NoC, row by row, to the cores of its row, which deal the 8 programs of decode_combine of each group round-robin (at most 1 on a core) and run them after all their own: no DRAM round trip, no second launch
+// kernel decode_split: HiFi2 math, Dst fp32 accumulation (4 tiles per half)
+//   L1: 86016 of 1466080 usable bytes in 21 CBs (values never live at once share one)
+//     bf16  q (load) 2048 B
+//     bf16  k (load) 2048 B
+//     bf16  v (load) 2048 B
+//     fp32  part (store) 4096 B
+//     fp32  lse (store) 4096 B
+//     fp32  l_i (carried) 8192 B
+//     fp32  acc (carried) 8192 B
+//     fp32  m_i (carried) 4096 B
+//     fp32  m_i (carried), next 4096 B
+//     bf16  q (masked copy) 2048 B
+//     fp32  the value of line 54 4096 B, p 4096 B, the value of line 61 4096 B
+//     fp32  scores 4096 B, the value of line 60 4096 B, the value of line 61 4096 B
+//     fp32  rescale 4096 B, the value of line 67 4096 B, lse 4096 B
+//     fp32  the value of line 60 4096 B, l_safe 4096 B
+//     bf16  the value of line 61 2048 B
+//     fp32  a temporary of line 60 4096 B, a temporary of line 67 4096 B, a temporary of line 68 4096 B, a temporary of line 69 4096 B
+//     fp32  a temporary of line 67 4096 B
+//     fp32  a temporary of line 67 4096 B
+//     fp32  a temporary of line 67 4096 B
+//     bf16  the unit tile of row reductions (card) 2048 B
+//     fp32  the index tiles of masks (card) 8192 B
+// kernel decode_combine: HiFi2 math, Dst 16-bit accumulation (8 tiles per half)
+//   L1 of a reducer core (both kernels' CBs, decode_combine's marked *): 116736 of 1466080 usable bytes in 29 CBs (values never live at once share one)
+//     bf16  q (load) 2048 B
+//     bf16  k (load) 2048 B
+//     bf16  v (load) 2048 B
+//     fp32  part (store) 4096 B
+//     fp32  lse (store) 4096 B
+//     fp32  l_i (carried) 8192 B
+//     fp32  acc (carried) 8192 B
+//     fp32  m_i (carried) 4096 B
+//     fp32  m_i (carried), next 4096 B
+//     bf16  q (masked copy) 2048 B
+//     fp32  the value of line 54 4096 B, p 4096 B, the value of line 61 4096 B, *the value of line 97 4096 B, *the value of line 98 4096 B, *the value of line 98 4096 B
+//     fp32  scores 4096 B, the value of line 60 4096 B, the value of line 61 4096 B, *w 4096 B
+//     fp32  rescale 4096 B, the value of line 67 4096 B, lse 4096 B, *the value of line 98 4096 B
+//     fp32  the value of line 60 4096 B, l_safe 4096 B
+//     bf16  the value of line 61 2048 B, *the value of line 103 2048 B
+//     fp32  *lse (load) 4096 B
+//     fp32  *part (load) 4096 B
+//     bf16  *o (store) 2048 B
+//     fp32  a temporary of line 60 4096 B, a temporary of line 67 4096 B, a temporary of line 68 4096 B, a temporary of line 69 4096 B
+//     fp32  a temporary of line 67 4096 B
+//     fp32  a temporary of line 67 4096 B
+//     fp32  a temporary of line 67 4096 B
+//     fp32  *a temporary of line 97 4096 B, *a temporary of line 98 4096 B
+//     fp32  *a temporary of line 97 4096 B, *a temporary of line 98 4096 B
+//     fp32  *a temporary of line 98 4096 B
+//     fp32  *a temporary of line 98 4096 B
+//     fp32  *a temporary of line 98 4096 B
+//     bf16  the unit tile of row reductions (card) 2048 B
+//     fp32  the index tiles of masks (card) 8192 B
+// values (and what one step either way in the domain would do):
+//   BLOCK_N                = 32      (64: +464 cycles)
+//   NUM_SPLITS             = 8       (4 breaks 'decode_split: grid.x <= programs along x'; 16 breaks 'decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x)')
+//   decode_split.grid.x    = 8       (7 breaks 'decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x)')
+//   decode_split.grid.y    = 1       (2 breaks 'decode_split: grid.y <= programs along y')
+//   decode_split.depth.q   = 1       (2: +0 cycles)
+//   decode_split.depth.k   = 1       (2: +0 cycles)
+//   decode_split.depth.v   = 1       (2: +0 cycles)
+//   decode_split.depth.part = 1       (2: +0 cycles)
+//   decode_split.depth.lse = 1       (2: +0 cycles)
+//   decode_split.sub.h     = 1       (2 breaks 'decode_split: sub.h divides the tile rows of the dot at line 54')
+//   decode_split.sub.w     = 1       (2 breaks 'decode_split: sub.w divides the tile columns of the dot at line 54')
+//   decode_combine.depth.o = 1       (2: +0 cycles)
+// constraints (slack at these values; 0 = binding):
+//   decode_split: grid.y <= programs along y                   slack 0  (binding)
+//   decode_split: grid.x <= programs along x                   slack 0  (binding)
+//   decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x) slack 0  (binding)
+//   decode_split: sub.h divides the tile rows of the dot at line 54 slack 0  (binding)
+//   decode_split: sub.w divides the tile columns of the dot at line 54 slack 0  (binding)
+//   decode_split: sub.h divides the tile rows of the dot at line 61 slack 0  (binding)
+//   decode_split: sub.w divides the tile columns of the dot at line 61 slack 0  (binding)
+//   decode_split: sub.h*sub.w <= 4 Dst tiles (fp32 accumulation) slack 3
+//   decode_combine: circular buffers of a reducer core, both kernels (up to 34 needed, 32 per core) slack 3
+//   decode_combine: L1 capacity of a reducer core, both kernels (1466080 usable bytes) slack 1349344
+//   decode_split: L1 capacity (1466080 usable bytes)           slack 1380064
+// latency of decode_split (cycles at these values; per execution of each level):
+//   loop n (line 51):
+//     read k                                   408
+//     read v                                   408
+//       unpack                                   2386
+//       math                                     1277
+//       pack                                     1970
+//     compute                                  2638
+//       all iterations, the loads run ahead      2638
+//     iterations                               1
+//     all iterations                           3046
+//     stages: reader 816, compute 2638, writer 0: compute-bound
+//   program:
+//     read q                                   1687
+//     send part to the reducer                 1073
+//     send lse to the reducer                  1073
+//       unpack                                   786
+//       math                                     931
+//       pack                                     658
+//     compute                                  4180
+//     programs per core                        1
+//     all programs of the busiest core         8013
+//     stages: reader 1687, compute 4180, writer 2146: compute-bound
+//   launch: kernel launch 1000 + busiest core 8013 = 9013; DRAM bandwidth bound 1000 + 131
+//   total 9013: the per-core path dominates
+// latency of decode_combine (cycles at these values; per execution of each level):
+//   program:
+//     receive lse from the producers           530
+//     receive part from the producers          530
+//     write o                                  421
+//       unpack                                   1018
+//       math                                     758
+//       pack                                     922
+//     compute                                  1204
+//     programs per core                        1
+//     all programs of the busiest core         2287
+//     stages: reader 1060, compute 1204, writer 421: compute-bound
+//   fused into decode_split's program (no launch of its own): busiest reducer core 2287; DRAM bandwidth bound 65
+//   total 2287: the per-core path dominates
+// runner-up:
+//   decode_split: kv->y split->x; q: mcast along x (interior sender); k: dram; v: dram; part, lse: fused, over the NoC to the reducer cores of each group (its first along x)
+//   decode_combine: kv->y row->time; lse: fused from the producers of its group; part: fused from the producers of its group (fused: on the reducer cores)
+//     BLOCK_N=32 NUM_SPLITS=8 decode_split.grid.x=8 decode_split.grid.y=1 decode_split.depth.q=1 decode_split.depth.k=1 decode_split.depth.v=1 decode_split.depth.part=1 decode_split.depth.lse=1 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.depth.o=1
+//   predicted 11363 cycles: 63 more (+0.6%)
+//   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 4 mappings other than the chosen one are that close (--top K lists the K best schedules)
+//   where it is slower (chosen -> runner-up, cycles):
+//     decode_split: program, read q                        1687 -> 1750
+//     decode_split: all programs of the busiest core       8013 -> 8076

@@ -1,0 +1,27 @@
+# RUN: loomc ir %s --shape M=100,N=70
+# EXPECT: :13:8: error: this 'if' on a run-time condition has an else; loomc reads such an 'if' only as a guard on a program's work: `if C:` as the kernel's last statement, without else, or `if C: return` (choose values with tl.where)
+# a run-time if with an else branch
+import triton
+import triton.language as tl
+import loomc
+
+
+@triton.jit
+def k(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    if pm < tl.cdiv(M, BM):
+        rows = pm * BM + tl.arange(0, BM)
+        cols = pn * BN + tl.arange(0, BN)
+        m = (rows[:, None] < M) & (cols[None, :] < N)
+        x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=m, other=0.0)
+        tl.store(y_ptr + rows[:, None] * N + cols[None, :], x + 1.0, mask=m)
+    else:
+        pass
+
+
+@loomc.launch
+def run(M, N):
+    x = loomc.tensor((M, N), tl.float32)
+    y = loomc.output((M, N), tl.float32)
+    k[(triton.cdiv(M, BM) + 2, triton.cdiv(N, BN))](x, y, M, N)

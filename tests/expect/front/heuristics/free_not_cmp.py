@@ -1,0 +1,19 @@
+# RUN: loomc ir %s --shape N=100
+# EXPECT: error: free constexpr 'BLOCK' has no value here
+# a heuristic whose value waits for the solver in a way other than one comparison
+import triton
+import triton.language as tl
+import loomc
+
+
+@triton.heuristics({"EVEN": lambda args: triton.next_power_of_2(args["BLOCK"]) > 64})
+@triton.jit
+def k(x_ptr, y_ptr, N, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < N) * 2.0, mask=offs < N)
+
+@loomc.launch
+def run(N):
+    x = loomc.tensor((N,), tl.float32)
+    y = loomc.output((N,), tl.float32)
+    k[(triton.cdiv(N, BLOCK),)](x, y, N)

@@ -1,0 +1,19 @@
+# RUN: loomc ir %s --shape N=100
+# EXPECT: :9:46: error: a heuristic reads the kernel's arguments one by one, as args["name"]
+# a heuristic that reads its argument dict as a whole
+import triton
+import triton.language as tl
+import loomc
+
+
+@triton.heuristics({"EVEN": lambda args: len(args) > 2})
+@triton.jit
+def k(x_ptr, y_ptr, N, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < N) * 2.0, mask=offs < N)
+
+@loomc.launch
+def run(N):
+    x = loomc.tensor((N,), tl.float32)
+    y = loomc.output((N,), tl.float32)
+    k[(triton.cdiv(N, BLOCK),)](x, y, N)

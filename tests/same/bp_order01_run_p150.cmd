@@ -1,0 +1,2 @@
+run tests/kernels/bp_matmul_bt.py --arch blackhole_p150 --shape M=200,N=328,K=200 --check
+run tests/kernels/bp_matmul_order01.py --arch blackhole_p150 --shape M=200,N=328,K=200 --check

@@ -1,0 +1,262 @@
+/* test_model_sim.c - the rules the latency model (src/sched/model.c) uses
+ * for how a dataflow program's kernels overlap, each checked against the
+ * simulator on a small program whose cycles are derived here by hand from
+ * the toy chip's figures (test_sim_common.h), independently of the model:
+ * the program shows what the rule claims, and the rule applied to the same
+ * stage times gives the same period (docs/scheduler.md, "Model").
+ *
+ * The simulator's rules used in the derivations (docs/simulator.md): every
+ * engine starts at kernel_launch_cycles; cb_push and cb_pop cost
+ * cb_handshake_cycles, sem_set sem_cycles; a reserve or a wait that finds
+ * its pages costs nothing more.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "sim/sim_int.h"
+#include "test_sim_common.h"
+
+static arch_desc A;
+
+static int setup(void **st)
+{
+    (void)st;
+    toy_arch(&A);
+    return 0;
+}
+
+static sim_result *run_ok(const char *text)
+{
+    size_t len = 0;
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, &len);
+    lm_diag d;
+    lm_diag_init(&d, f);
+    d.no_caret = true;
+    sim_options o = {0};
+    sim_result *r = NULL;
+    df_program *p = df_parse("prog.df", text, strlen(text), &d);
+    if (p && df_bind(p, NULL, 0, &d) && df_validate(p, &A, &d))
+        r = sim_run(p, &A, &o, &d);
+    df_free(p);
+    fclose(f);
+    if (!r)
+        print_error("%s\n%s", text, buf);
+    free(buf);
+    assert_non_null(r);
+    return r;
+}
+
+#define NEAR(x, want, tol)                                                                      \
+    do {                                                                                        \
+        double x_ = (x), w_ = (want);                                                           \
+        if (fabs(x_ - w_) > (tol))                                                              \
+            print_error("%s = %.3f, derived %.3f\n", #x, x_, w_);                              \
+        assert_true(fabs(x_ - w_) <= (tol));                                                    \
+    } while (0)
+
+/* `n` sem_set lines (n x sem_cycles of work on the kernel running them). */
+static void work(char *out, size_t size, int n)
+{
+    out[0] = 0;
+    for (int i = 0; i < n; i++)
+        snprintf(out + strlen(out), size - strlen(out), "      sem_set sem=busy value=%d\n", i + 1);
+}
+
+/* One page of a CB held by its consumer for only part of the consumer's
+ * iteration (model.c, single_buffers: a load of depth 1 serialises its
+ * read with the ops that hold the block, not with the whole compute).
+ *
+ * The producer works Wr per block and pushes (h); the consumer waits,
+ * works Wh holding the block, pops (h) and works Wa more. With one page the
+ * producer can reserve the next block only after the pop, so after each pop
+ * at time t the block is back at t + Wr + h and the consumer, free again at
+ * t + Wa, holds it Wh and pops: the period is max(Wa, Wr + h) + Wh + h.
+ * With two pages the stages overlap and the slower one sets the period:
+ * max(Wr + h, Wh + h + Wa). The model's rule: the period is the slowest
+ * stage (top = max(Wr + h, Wh + h + Wa)), and with one page at least the
+ * block's hold plus its read (Wh + h + Wr + h) - the same two figures. */
+static void held_page(void **st)
+{
+    (void)st;
+    const int N = 12;
+    static const int cases[][3] = {{3, 2, 1}, {3, 2, 6}, {1, 4, 0}, {5, 1, 2}}; /* Wr, Wh, Wa in sem_sets */
+    double s = A.sem_cycles, h = A.cb_handshake_cycles, L = A.kernel_launch_cycles;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        double Wr = cases[c][0] * s, Wh = cases[c][1] * s, Wa = cases[c][2] * s;
+        double period[3] = {0};
+        for (int pages = 1; pages <= 2; pages++) {
+            char wr[512], wh[512], wa[512], text[4096];
+            work(wr, sizeof wr, cases[c][0]);
+            work(wh, sizeof wh, cases[c][1]);
+            work(wa, sizeof wa, cases[c][2]);
+            double cyc[2];
+            for (int k = 0; k < 2; k++) {
+                /* N and 2N blocks: the difference is N periods, free of the
+                   first block's start and the last one's end */
+                snprintf(text, sizeof text,
+                         "program held\n"
+                         "sem busy\n"
+                         "class c x0=0 y0=0 x1=0 y1=0 {\n"
+                         "  cb 0 format=bf16 pages=%d\n"
+                         "  reader {\n"
+                         "    for i lo=0 hi=%d {\n"
+                         "      cb_reserve cb=0 n=1\n%s"
+                         "      cb_push cb=0 n=1\n"
+                         "    }\n"
+                         "  }\n"
+                         "  writer {\n"
+                         "    for i lo=0 hi=%d {\n"
+                         "      cb_wait cb=0 n=1\n%s"
+                         "      cb_pop cb=0 n=1\n%s"
+                         "    }\n"
+                         "  }\n"
+                         "}\n",
+                         pages, N * (k + 1), wr, N * (k + 1), wh, wa);
+                sim_result *r = run_ok(text);
+                cyc[k] = r->cycles;
+                assert_true(r->cycles > L);
+                sim_result_free(r);
+            }
+            period[pages] = (cyc[1] - cyc[0]) / N;
+        }
+        double top = fmax(Wr + h, Wh + h + Wa), hold_read = Wh + h + Wr + h;
+        NEAR(period[1], fmax(Wa, Wr + h) + Wh + h, 1e-6);
+        NEAR(period[2], top, 1e-6);
+        /* the model's rule gives the same two periods */
+        NEAR(period[1], fmax(top, hold_read), 1e-6);
+        NEAR(period[2], top, 1e-6);
+    }
+}
+
+/* Two loads on one kernel, the first in one page, the second in two: a
+ * kernel issues its loads in order, so the second's next block waits behind
+ * the first's, which waits for the consumer's pop (model.c, load_chain).
+ *
+ * The producer works W0 and pushes block 0 (h), then W1 and pushes block 1
+ * (h); the consumer waits for both, works Wh, pops both (h each) and works
+ * Wa. After the first pop at time t the producer is free: both blocks are
+ * back at t + W0 + W1 + 2h; the consumer, after the second pop and Wa, is
+ * free at t + h + Wa; it then works Wh and pops: the period is
+ * max(h + Wa, W0 + W1 + 2h) + Wh + h. The model's rule: the slowest stage,
+ * max(W0 + W1 + 2h, Wh + 2h + Wa), and the chain of the single load through
+ * the one behind it, its hold (Wh and the pop) plus both reads: the same. */
+static void in_order_loads(void **st)
+{
+    (void)st;
+    const int N = 12;
+    static const int cases[][4] = {{2, 1, 3, 1}, {1, 1, 2, 8}, {4, 2, 1, 0}}; /* W0, W1, Wh, Wa in sem_sets */
+    double s = A.sem_cycles, h = A.cb_handshake_cycles;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        double W0 = cases[c][0] * s, W1 = cases[c][1] * s, Wh = cases[c][2] * s, Wa = cases[c][3] * s;
+        char w0[512], w1[512], wh[512], wa[512], text[4096];
+        work(w0, sizeof w0, cases[c][0]);
+        work(w1, sizeof w1, cases[c][1]);
+        work(wh, sizeof wh, cases[c][2]);
+        work(wa, sizeof wa, cases[c][3]);
+        double cyc[2];
+        for (int k = 0; k < 2; k++) {
+            snprintf(text, sizeof text,
+                     "program inorder\n"
+                     "sem busy\n"
+                     "class c x0=0 y0=0 x1=0 y1=0 {\n"
+                     "  cb 0 format=bf16 pages=1\n"
+                     "  cb 1 format=bf16 pages=2\n"
+                     "  reader {\n"
+                     "    for i lo=0 hi=%d {\n"
+                     "      cb_reserve cb=0 n=1\n%s"
+                     "      cb_push cb=0 n=1\n"
+                     "      cb_reserve cb=1 n=1\n%s"
+                     "      cb_push cb=1 n=1\n"
+                     "    }\n"
+                     "  }\n"
+                     "  writer {\n"
+                     "    for i lo=0 hi=%d {\n"
+                     "      cb_wait cb=0 n=1\n"
+                     "      cb_wait cb=1 n=1\n%s"
+                     "      cb_pop cb=0 n=1\n"
+                     "      cb_pop cb=1 n=1\n%s"
+                     "    }\n"
+                     "  }\n"
+                     "}\n",
+                     N * (k + 1), w0, w1, N * (k + 1), wh, wa);
+            sim_result *r = run_ok(text);
+            cyc[k] = r->cycles;
+            sim_result_free(r);
+        }
+        double period = (cyc[1] - cyc[0]) / N;
+        NEAR(period, fmax(h + Wa, W0 + W1 + 2 * h) + Wh + h, 1e-6);
+        double top = fmax(W0 + W1 + 2 * h, Wh + 2 * h + Wa), chain = (W0 + h) + (W1 + h) + (Wh + h);
+        NEAR(period, fmax(top, chain), 1e-6);
+    }
+}
+
+/* Programs in sequence on one core (waves; model.c, level_latency: a loop's
+ * later executions without its first step's loads). The producer streams
+ * the blocks of every program into two pages, Wr and a push each; the
+ * consumer takes n blocks per program (C and a pop each) and then works T
+ * to finish the program. With C >= Wr the producer keeps ahead: it fills
+ * the next program's first pages while the consumer finishes this one, so
+ * only the first block ever keeps the consumer waiting - the prologue is
+ * paid once per core, not once per program:
+ * L + (Wr + h) + W (n (C + h) + T). */
+static void loads_run_ahead(void **st)
+{
+    (void)st;
+    static const int cases[][5] = {{3, 2, 5, 4, 2}, {3, 3, 2, 1, 4}, {1, 1, 5, 3, 3}}; /* W, n, C, Wr, T */
+    double s = A.sem_cycles, h = A.cb_handshake_cycles, L = A.kernel_launch_cycles;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int W = cases[c][0], n = cases[c][1];
+        double C = cases[c][2] * s, Wr = cases[c][3] * s, T = cases[c][4] * s;
+        char wc[512], wr[512], wt[512], text[4096];
+        work(wc, sizeof wc, cases[c][2]);
+        work(wr, sizeof wr, cases[c][3]);
+        work(wt, sizeof wt, cases[c][4]);
+        snprintf(text, sizeof text,
+                 "program ahead\n"
+                 "sem busy\n"
+                 "class c x0=0 y0=0 x1=0 y1=0 {\n"
+                 "  cb 0 format=bf16 pages=2\n"
+                 "  reader {\n"
+                 "    for w lo=0 hi=%d {\n"
+                 "      for i lo=0 hi=%d {\n"
+                 "        cb_reserve cb=0 n=1\n%s"
+                 "        cb_push cb=0 n=1\n"
+                 "      }\n"
+                 "    }\n"
+                 "  }\n"
+                 "  writer {\n"
+                 "    for w lo=0 hi=%d {\n"
+                 "      for i lo=0 hi=%d {\n"
+                 "        cb_wait cb=0 n=1\n%s"
+                 "        cb_pop cb=0 n=1\n"
+                 "      }\n%s"
+                 "    }\n"
+                 "  }\n"
+                 "}\n",
+                 W, n, wr, W, n, wc, wt);
+        sim_result *r = run_ok(text);
+        assert_true(C >= Wr);
+        NEAR(r->cycles, L + (Wr + h) + W * (n * (C + h) + T), 1e-6);
+        /* paid once per program it would be (W - 1) (Wr + h) more */
+        if (W > 1)
+            assert_true(r->cycles < L + W * ((Wr + h) + n * (C + h) + T));
+        sim_result_free(r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(held_page),
+        cmocka_unit_test(in_order_loads),
+        cmocka_unit_test(loads_run_ahead),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,7 +1,8 @@
 /* emit_compute.c - the compute ops of a dataflow program other than matmul
  * (eltwise, sfpu, reduce, copy, fill, mask, transpose, chain) as calls of
- * loomc_compute.h's helpers, one tile at a time through Dst; and the extra
- * CBs a class's compute kernel needs for them (emit_class_extras).
+ * loomc_compute.h's helpers, one tile at a time through Dst; the checks
+ * their translations need; and the extra CBs a class's compute kernel needs
+ * for them (emit_class_extras).
  *
  * A chain is written out inline: for each tile of its block, the tile
  * enters Dst (through its first step when that is an element-wise op on
@@ -48,13 +49,26 @@ static void flt(lm_buf *b, double v)
 
 static void ex(lm_buf *b, const df_class *c, const df_expr *e) { emit_expr(b, c, e); }
 
+/* ---- checks --------------------------------------------------------------------- */
+
+bool emit_compute_ok(const df_program *p, const df_class *c, const df_stmt *st, lm_diag *d)
+{
+    (void)p;
+    if (st->op == DF_PCHAIN && st->front) {
+        lm_error(d, st->loc, "no TT-Metalium translation of a pchain whose result is written in place (front=1) yet "
+                 "(class '%s')", c->name);
+        return false;
+    }
+    return true;
+}
+
 /* ---- what a class's compute kernel needs ------------------------------------------ */
 
 static bool needs_mask(const df_stmt *st)
 {
     if (st->op == DF_MASK)
         return true;
-    if (st->op == DF_CHAIN)
+    if (st->op == DF_CHAIN || st->op == DF_PCHAIN)
         for (int k = 0; k < st->nbody; k++)
             if (st->body[k]->op == DF_MASK)
                 return true;
@@ -65,7 +79,7 @@ static void scan_needs(df_stmt *const *body, int n, bool *reduce, bool *fold, bo
 {
     for (int i = 0; i < n; i++) {
         const df_stmt *st = body[i];
-        *reduce |= st->op == DF_REDUCE;
+        *reduce |= st->op == DF_REDUCE || st->op == DF_ROWMAX;
         *fold |= st->op == DF_REDUCE && st->fold;
         *mask |= needs_mask(st);
         if (st->op == DF_FOR)
@@ -123,6 +137,13 @@ static void chain_step(lm_buf *b, int depth, const df_class *c, const df_stmt *c
     indent(b, depth);
     switch (sp->op) {
     case DF_SFPU:
+        if (chain->op == DF_PCHAIN && chain->scalar != 1.0 && (sp->sub == DF_EXP || sp->sub == DF_EXP2)) {
+            /* the pchain's scale, taken into the exponential's argument */
+            lm_buf_puts(b, "loomc::sfpu(loomc::SCALE, false, ");
+            flt(b, chain->scalar);
+            lm_buf_puts(b, ", 0);\n");
+            indent(b, depth);
+        }
         lm_buf_printf(b, "loomc::sfpu(%s, %s, ", sfpu_names[sp->sub], sp->exact ? "true" : "false");
         flt(b, sp->scalar);
         lm_buf_puts(b, ", 0);\n");
@@ -167,6 +188,22 @@ static void chain_step(lm_buf *b, int depth, const df_class *c, const df_stmt *c
     }
 }
 
+/* An expression tested != 0, as a C++ bool. */
+static void call_arg_flag(lm_buf *b, const df_class *c, const df_expr *e)
+{
+    if (e->kind == DF_X_CONST) {
+        lm_buf_puts(b, e->value ? "true" : "false");
+        return;
+    }
+    lm_buf_puts(b, "(");
+    ex(b, c, e);
+    lm_buf_puts(b, ") != 0");
+}
+
+/* A chain, or a pchain (its SFPU steps on the math thread - the values are
+   the same; its scale multiplied into the argument of its exponentials just
+   before them; column 0 alone asked of its SFPU steps computed over the
+   whole tile, column 0 the same; in place refused above). */
 static void stmt_chain(lm_buf *b, int depth, const df_class *c, const df_stmt *st, const emit_extras *x)
 {
     indent(b, depth);
@@ -204,11 +241,32 @@ static void stmt_chain(lm_buf *b, int depth, const df_class *c, const df_stmt *s
     for (int k = k0; k < st->nbody; k++)
         chain_step(b, depth + 1, c, st, st->body[k], x);
     indent(b, depth + 1);
-    lm_buf_puts(b, "loomc::pack_one(");
-    emit_cb(b, c, st->cb_out);
-    lm_buf_puts(b, ", ");
-    ex(b, c, st->at_out);
-    lm_buf_puts(b, " + loomc_tile, false);\n");
+    if (st->op == DF_PCHAIN && st->cb_sum >= 0) {
+        /* packed twice: the result, and into its row's page of the sums
+           with packer L1 accumulation (the row's first tile overwrites
+           unless sum_acc) */
+        lm_buf_puts(b, "loomc::pack_sum(");
+        emit_cb(b, c, st->cb_out);
+        lm_buf_puts(b, ", ");
+        ex(b, c, st->at_out);
+        lm_buf_puts(b, " + loomc_tile, ");
+        emit_cb(b, c, st->cb_sum);
+        lm_buf_puts(b, ", ");
+        ex(b, c, st->at_sum);
+        lm_buf_puts(b, " + loomc_tile / ");
+        ex(b, c, st->cols);
+        lm_buf_puts(b, ", loomc_tile % ");
+        ex(b, c, st->cols);
+        lm_buf_puts(b, " != 0 || ");
+        call_arg_flag(b, c, st->sum_acc);
+        lm_buf_puts(b, ");\n");
+    } else {
+        lm_buf_puts(b, "loomc::pack_one(");
+        emit_cb(b, c, st->cb_out);
+        lm_buf_puts(b, ", ");
+        ex(b, c, st->at_out);
+        lm_buf_puts(b, " + loomc_tile, false);\n");
+    }
     indent(b, depth);
     lm_buf_puts(b, "}\n");
 }
@@ -304,7 +362,28 @@ void emit_compute_stmt(lm_buf *b, int depth, const df_program *p, const df_class
         return;
     }
     case DF_CHAIN:
+    case DF_PCHAIN:
         stmt_chain(b, depth, c, st, x);
+        return;
+    case DF_ROWMAX:
+        indent(b, depth);
+        lm_buf_puts(b, "loomc::rowmax(");
+        emit_cb(b, c, st->cb);
+        lm_buf_puts(b, ", ");
+        emit_cb(b, c, st->cb_out);
+        lm_buf_puts(b, ", ");
+        if (st->cb_b >= 0)
+            emit_cb(b, c, st->cb_b);
+        else
+            lm_buf_puts(b, "-1");
+        {
+            const df_expr *e[] = {st->rows, st->cols, st->at, st->rs, st->bw, st->bs, st->at_b, st->at_out};
+            for (size_t i = 0; i < LM_COUNT(e); i++) {
+                lm_buf_puts(b, ", ");
+                ex(b, c, e[i]);
+            }
+        }
+        lm_buf_printf(b, ", %d);\n", x->scaler);
         return;
     default:
         LM_BUG("emit: compute op '%s'", df_ops[st->op].name);

@@ -65,6 +65,9 @@ typedef struct emit_extras {
 /* The extra CBs class c needs, at ids its program leaves free; false after
  * reporting when there are not enough free ids. */
 bool emit_class_extras(const df_program *p, const df_class *c, const arch_desc *a, emit_extras *x, lm_diag *d);
+/* Whether compute op st (not matmul) has a translation as it stands;
+ * false after reporting what it lacks. */
+bool emit_compute_ok(const df_program *p, const df_class *c, const df_stmt *st, lm_diag *d);
 /* The translation of compute op st (not matmul, not a CB op) at depth. */
 void emit_compute_stmt(lm_buf *b, int depth, const df_program *p, const df_class *c, const df_stmt *st,
                        const emit_extras *x);

@@ -81,6 +81,8 @@ static bool translated(df_op op)
     case DF_CHAIN:
     case DF_CB_SWAP:
     case DF_SEND_ELEMS:
+    case DF_ROWMAX:
+    case DF_PCHAIN:
         return true;
     default:
         return false;
@@ -100,7 +102,7 @@ static void note_mode(scan *s, const df_stmt *st)
     }
     if (st->op == DF_SFPU && st->sub == DF_SQRT)
         s->sqrt = true;
-    if (st->op == DF_CHAIN)
+    if (st->op == DF_CHAIN || st->op == DF_PCHAIN)
         for (int k = 0; k < st->nbody; k++)
             note_mode(s, st->body[k]);
 }
@@ -141,13 +143,17 @@ static void scan_body(scan *s, df_stmt *const *body, int n)
             s->ok = false;
             return;
         }
+        if (df_ops[st->op].engine == DF_ENGINE_COMPUTE && st->op != DF_MATMUL && !emit_compute_ok(s->p, s->c, st, s->d)) {
+            s->ok = false;
+            return;
+        }
         note_mode(s, st);
         if (!one_mode(s, st)) {
             s->ok = false;
             return;
         }
         use_fields(s, st);
-        if (st->op == DF_CHAIN)
+        if (st->op == DF_CHAIN || st->op == DF_PCHAIN)
             for (int k = 0; k < st->nbody; k++)
                 use_fields(s, st->body[k]);
         if (st->sem >= 0 && st->sem < (int)LM_COUNT(s->sems))

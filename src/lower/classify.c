@@ -528,8 +528,10 @@ void lw_uses_block(lw *L, const tir_block *b)
                     continue;
                 note_use(L, op->opnds[i], op);
             }
-        } else if (!((is_alias_op(op->code) || op->code == TIR_CAST) && op->nresults == 1 &&
-                     V(L, op->results[0])->kind == VK_TILE && V(L, op->results[0])->root != op->results[0]->uid)) {
+        } else if (!(op->nresults == 1 && V(L, op->results[0])->kind == VK_TILE &&
+                     V(L, op->results[0])->root != op->results[0]->uid)) {
+            /* (a view - an alias, a cast to the same CB format, a product
+               by a scale folded into the exponentials - reads nothing) */
             for (int i = 0; i < op->nopnds; i++)
                 note_use(L, op->opnds[i], op);
         }

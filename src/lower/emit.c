@@ -36,10 +36,31 @@ static bool chain_reads(const kctx *K, int cb)
 /* The gathered tile ops as one statement: the first one's input unpacked,
  * each op a step on the Dst value, the last one's output packed. An op
  * that only moves the value (copy, a cast) is no step: the pack converts. */
+static bool scaled_exp(const df_stmt *s)
+{
+    return s->op == DF_SFPU && (s->sub == DF_EXP || s->sub == DF_EXP2) && s->scalar != 1.0;
+}
+
+/* The scale the gathered ops' exponentials take (1: none); a chain's
+   exponentials share one (lw_plan_chains). */
+static double chain_scale(const kctx *K)
+{
+    double sc = 1.0;
+    for (int i = 0; i < K->ch.n; i++)
+        if (scaled_exp(K->ch.op[i])) {
+            if (sc != 1.0 && sc != K->ch.op[i]->scalar)
+                LM_BUG("a chain of exponentials of two scales");
+            sc = K->ch.op[i]->scalar;
+        }
+    return sc;
+}
+
 static df_stmt *chain_stmt(kctx *K)
 {
     df_stmt *first = K->ch.op[0], *last = K->ch.op[K->ch.n - 1];
-    df_stmt *c = df_stmt_new(K->p, DF_CHAIN, (lm_loc){0});
+    double scale = chain_scale(K);
+    df_stmt *c = df_stmt_new(K->p, scale != 1.0 ? DF_PCHAIN : DF_CHAIN, (lm_loc){0});
+    c->scalar = scale;
     c->cb = first->cb;
     c->at = first->at;
     c->cb_out = last->cb_out;
@@ -75,7 +96,7 @@ static df_stmt *chain_stmt(kctx *K)
             st = df_step_new(K->p, DF_SFPU, (lm_loc){0});
             st->sub = s->sub;
             st->exact = s->exact;
-            st->scalar = s->scalar;
+            st->scalar = scaled_exp(s) ? 1.0 : s->scalar; /* the pchain's scale */
             break;
         case DF_MASK:
             st = df_step_new(K->p, DF_MASK, (lm_loc){0});
@@ -96,6 +117,19 @@ static df_stmt *chain_stmt(kctx *K)
         rows = 1, cols = n;
     else if (n >= 0 && n != rows * cols)
         LM_BUG("a chain over blocks of two sizes");
+    if (K->sum_on && c->cb_out == K->sum_out) {
+        /* the block's row sums packed too (lw_plan_packsums): a pchain over
+           the block's rows, each tile added into its row's page */
+        if (rows * cols != K->sum_rows * K->sum_cols)
+            LM_BUG("row sums of a block of %lld tiles packed by a statement of %lld", (long long)(K->sum_rows * K->sum_cols),
+                   (long long)(rows * cols));
+        c->op = DF_PCHAIN;
+        rows = K->sum_rows, cols = K->sum_cols;
+        c->cb_sum = K->sum_cb;
+        c->at_sum = C(K, 0);
+        c->sum_acc = C(K, 0);
+        K->sum_on = false;
+    }
     c->rows = C(K, rows);
     c->cols = C(K, cols);
     return c;
@@ -112,7 +146,7 @@ static void chain_flush(kctx *K)
         s = df_stmt_new(K->p, DF_COPY, (lm_loc){0});
         s->cb = c->cb, s->at = c->at, s->cb_out = c->cb_out, s->at_out = c->at_out;
         s->n = C(K, c->rows->value * c->cols->value);
-    } else if (c->nbody == 1 && !c->body[0]->rev) {
+    } else if (c->nbody == 1 && !c->body[0]->rev && c->op == DF_CHAIN) {
         /* one step: the op it was, reading the chain's input */
         df_stmt *st = c->body[0];
         s = df_stmt_new(K->p, st->op, (lm_loc){0});
@@ -137,6 +171,18 @@ static void chain_flush(kctx *K)
     K->ch.n = K->ch.npops = 0;
 }
 
+/* Whether tile statement s writes the block whose row sums are packed
+ * besides it (an element-wise op, as lw_plan_packsums chose). */
+static bool packs_sums(const kctx *K, const df_stmt *s)
+{
+    if (!K->sum_on || s->cb_out != K->sum_out || df_ops[s->op].engine != DF_ENGINE_COMPUTE || s->op == DF_CB_RESERVE ||
+        s->op == DF_CB_PUSH || s->op == DF_CB_POP || s->op == DF_CB_WAIT)
+        return false;
+    if (s->op != DF_SFPU && s->op != DF_ELTWISE)
+        LM_BUG("row sums planned for a '%s'", df_ops[s->op].name);
+    return true;
+}
+
 /* Every statement of a kernel goes through here. A tile op writing Dst
  * starts a chain, one reading it joins, and the first that also packs
  * ends it. Meanwhile other statements go out at once, ahead of the chain
@@ -146,6 +192,18 @@ void lw_put(kctx *K, df_stmt *s)
 {
     bool tile = df_ops[s->op].engine == DF_ENGINE_COMPUTE && s->op != DF_CB_RESERVE;
     bool in = tile && reads_dst(s), out = tile && s->cb_out == LW_DST;
+    if (!in && !out && (scaled_exp(s) || packs_sums(K, s))) {
+        /* an exponential with a scale folded in, or an op packing row sums
+           besides its result, on its own: a pchain of that one step */
+        if (K->ch.n)
+            LM_BUG("a pchain inside a chain");
+        K->ch.op[0] = s;
+        K->ch.n = 1;
+        df_stmt *c = chain_stmt(K);
+        K->ch.n = 0;
+        put_now(K, c);
+        return;
+    }
     if (!in && !out) {
         if (K->ch.n && s->op == DF_CB_POP && chain_reads(K, s->cb)) {
             if (K->ch.npops == (int)LM_COUNT(K->ch.pops))

@@ -15,7 +15,7 @@ static bool c_waits(lw *L, int r)
     if (ri->kind != VK_TILE || ri->root != r)
         return false;
     store *s = lw_root_store(L, r);
-    if (!s || ri->dest == D_DOT || ri->dest == D_OUT || ri->dest == D_DST)
+    if (!s || ri->dest == D_DOT || ri->dest == D_OUT || ri->dest == D_DST || ri->dest == D_FUSED)
         return false;
     if ((ri->rl == R_NEW || ri->rl == R_OLD) && s->inplace)
         return false; /* accumulated in reserved pages, pushed after the loop */
@@ -65,7 +65,7 @@ static void emit_cfor(kctx *K, const tir_op *f)
         }
         const vinfo *in = V(L, tir_for_init(f, i));
         if (in->kind == VK_CONST) {
-            lw_fill(K, s->cb, s->tiles, in->c);
+            lw_fill(K, s->cb, s->tiles, lw_dom_const(ai, in->c));
         } else {
             opnd o;
             if (!lw_get_opnd(K, tir_for_init(f, i), ai, &o, f->loc))
@@ -119,7 +119,7 @@ static void emit_yield(kctx *K, const tir_op *y)
         /* lw_copy (or fill) the yielded value in behind the old one */
         lw_cbop(K, DF_CB_RESERVE, s->cb, s->tiles);
         if (yi->kind == VK_CONST) {
-            lw_fill(K, s->cb, s->tiles, yi->c);
+            lw_fill(K, s->cb, s->tiles, lw_dom_const(ai, yi->c));
         } else {
             opnd o;
             if (!lw_get_opnd(K, yv, ai, &o, y->loc))
@@ -315,6 +315,13 @@ static void plan_temps_block(lw *L, const tir_block *b)
         case COP_TURN:
         case COP_DOT:
             break;
+        }
+        /* the page a block row of the row sums its result's packer adds
+           into: written here, read by the sum (lw_plan_packsums) */
+        const tir_op *red = lw_packsum_red(L, op);
+        if (red) {
+            const vinfo *rr = &L->v[V(L, red->results[0])->root];
+            lw_plan_temp_from(L, op, red, 2, rr->tr, lw_vtiles(L, rr), lw_interm_format(L));
         }
     }
 }

@@ -10,6 +10,22 @@
 #include <math.h>
 #include <string.h>
 
+/* rowmax of the rows x cols block of `a` at page `at` (row-major) into one
+ * tile per row of `out`, seeded with column 0 of `b`'s pages from at_b
+ * (b = -1: none). */
+static void rowmax_stmt(kctx *K, int a, int64_t at, int64_t rows, int64_t cols, int b, int64_t at_b, int out)
+{
+    df_stmt *s = S(K, DF_ROWMAX);
+    s->cb = a;
+    s->at = C(K, at);
+    s->cb_out = out;
+    s->rows = C(K, rows);
+    s->cols = C(K, cols);
+    s->cb_b = b;
+    s->at_b = C(K, at_b);
+    lw_put(K, s);
+}
+
 /* ---- binary arithmetic ---------------------------------------------------- */
 
 /* How a (code) b is computed, by the operands' kinds. */
@@ -146,7 +162,7 @@ static void binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
         t = temp_open(K, op, k0, T);
         lw_sfpu(K, DF_NEG, b.cb, b.at, t, T, 1);
         temp_ready(K, t, T);
-        lw_const_tile(K, op, k0 + 1, a.c, &c);
+        lw_const_tile(K, op, k0 + 1, lw_dom_const(V(K->L, op->results[0]), a.c), &c);
         lw_elt(K, DF_ADD, t, 0, c.cb, 0, DF_BC_SCALAR, out, rows, cols);
         lw_cbop(K, DF_CB_POP, t, T);
         lw_end_temp(K, &c, true);
@@ -155,8 +171,8 @@ static void binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
     case BF_ELT_CONST: {
         df_eltop eo = code == TIR_ADD ? DF_ADD : code == TIR_SUB ? DF_SUB : code == TIR_MUL ? DF_MUL : DF_MAXOP;
         bool ct = f == BF_ELT_CONST;
-        if (ct)
-            lw_const_tile(K, op, k0 + 1, b.c, &b);
+        if (ct) /* (a sum, difference or maximum: divided by a folded scale) */
+            lw_const_tile(K, op, k0 + 1, lw_dom_const(V(K->L, op->results[0]), b.c), &b);
         lw_elt(K, eo, a.cb, a.at, b.cb, b.at, lw_bc_of(b.k), out, rows, cols);
         lw_end_temp(K, &b, ct);
         return;
@@ -173,6 +189,8 @@ static void binop(kctx *K, const tir_op *op, int k0, tir_opcode code, opnd a, op
 
 void lw_plan_binary(lw *L, const tir_op *op)
 {
+    if (lw_fused_reduce(L, op))
+        return; /* one rowmax: no temporaries */
     const vinfo *rr = &L->v[V(L, op->results[0])->root];
     opnd a, b;
     if (!lw_opnd_of(L, op->opnds[0], rr, &a, op->loc) || !lw_opnd_of(L, op->opnds[1], rr, &b, op->loc))
@@ -180,9 +198,30 @@ void lw_plan_binary(lw *L, const tir_op *op)
     binop_plan(L, op, 0, op->code, a, b, rr->tr * rr->tc, lw_vtiles(L, rr));
 }
 
+/* maximum(m, max(x, axis=1)) planned as one op (lw_plan_rowmax): the row
+ * maximum of x seeded with m. */
+static void emit_seeded_rowmax(kctx *K, const tir_op *op, const tir_op *red)
+{
+    lw *L = K->L;
+    int r = V(L, op->results[0])->root;
+    const tir_value *m = op->opnds[op->opnds[0]->def == red ? 1 : 0];
+    int xr = V(L, red->opnds[0])->root, cb, mcb;
+    int64_t at, mat;
+    if (!lw_read_at(K, xr, &cb, &at, red->loc) || !lw_read_at(K, V(L, m)->root, &mcb, &mat, op->loc))
+        return;
+    int out = lw_out_open(K, r);
+    rowmax_stmt(K, cb, at, L->v[xr].tr, L->v[xr].tc, mcb, mat, out);
+    lw_out_close(K, r);
+}
+
 void lw_emit_binary(kctx *K, const tir_op *op)
 {
     lw *L = K->L;
+    const tir_op *red = lw_fused_reduce(L, op);
+    if (red) {
+        emit_seeded_rowmax(K, op, red);
+        return;
+    }
     int r = V(L, op->results[0])->root;
     const vinfo *rr = &L->v[r];
     opnd a, b;
@@ -410,7 +449,7 @@ void lw_emit_where(kctx *K, const tir_op *op)
     if (x.k == O_CONST && y.k == O_CONST) {
         /* a tile of two constants: filled with one, masked to the other */
         filled = temp_open(K, op, 2, T);
-        lw_fill(K, filled, T, x.c);
+        lw_fill(K, filled, T, lw_dom_const(rr, x.c));
         x = temp_ready(K, filled, T);
     }
     pred p[LW_MAX_PRED];
@@ -418,6 +457,7 @@ void lw_emit_where(kctx *K, const tir_op *op)
     double other;
     if (!where_form(L, op, &x, &y, &keep, &other, p, &np))
         return;
+    other = lw_dom_const(rr, other);
     if (np <= 2) {
         int out = lw_out_open(K, r);
         lw_mask_stmt(K, keep.cb, keep.at, out, rr->tr, rr->tc, p, np, other);
@@ -503,13 +543,18 @@ void lw_emit_unary(kctx *K, const tir_op *op)
         lw_out_close(K, r);
         lw_cbop(K, DF_CB_POP, t, T);
     } else {
+        /* an exponential of a value held divided by a positive scale takes
+           the scale into its argument (a pchain's scale) */
+        double dom = V(L, op->opnds[0])->dom;
         int out = lw_out_open(K, r);
-        lw_sfpu(K, so, cb, at, out, T, 1);
+        lw_sfpu(K, so, cb, at, out, T, (so == DF_EXP || so == DF_EXP2) ? dom : 1);
         lw_out_close(K, r);
     }
 }
 
 /* ---- reductions ----------------------------------------------------------- */
+
+
 
 /* Reductions become row reductions: along axis 0 the block is transposed
  * first (transpose_wh, into temporary 0), and columns past the value's
@@ -555,7 +600,7 @@ void lw_plan_reduce(lw *L, const tir_op *op)
     const vinfo *xr = &L->v[V(L, op->opnds[0])->root];
     const sym_expr *scols = sym_cdiv(L->sc, lw_axis(L, op) == 0 ? xr->ser : xr->sec, sym_const(L->sc, LW_TILE));
     lw_need_support(L, DF_SUP_SCALER, sym_const(L->sc, 1));
-    if (op->code != TIR_REDUCE_MAX)
+    if (op->code != TIR_REDUCE_MAX && !lw_packsum_is_red(L, op))
         lw_need_support(L, DF_SUP_FOLD, lw_positive(L, sym_sub(L->sc, scols, sym_const(L->sc, 1))));
     lw_need_support(L, DF_SUP_IOTA, partial);
     if (valid % LW_TILE) {
@@ -573,6 +618,8 @@ void lw_emit_reduce(kctx *K, const tir_op *op)
 {
     lw *L = K->L;
     int r = V(L, op->results[0])->root;
+    if (L->v[r].dest == D_FUSED)
+        return; /* taken inside the maximum that reads it (lw_emit_binary) */
     bool is_max = op->code == TIR_REDUCE_MAX;
     int64_t rows, cols, valid;
     const sym_expr *svalid;
@@ -596,18 +643,42 @@ void lw_emit_reduce(kctx *K, const tir_op *op)
         temp_ready(K, tm, rows * cols);
         cb = tm, at = 0;
     }
+    if (lw_packsum_is_red(L, op)) {
+        /* the packer summed each block row's tiles into one page as it
+           wrote x: the row reduction of those pages */
+        int t = lw_temp(L, op, 2);
+        lw_cbop(K, DF_CB_WAIT, t, rows);
+        int out = lw_out_open(K, r);
+        df_stmt *s = S(K, DF_REDUCE);
+        s->sub = DF_RSUM;
+        s->cb = t;
+        s->at = C(K, 0);
+        s->cb_out = out;
+        s->rows = C(K, rows);
+        s->cols = C(K, 1);
+        lw_put(K, s);
+        lw_out_close(K, r);
+        lw_cbop(K, DF_CB_POP, t, rows);
+        return;
+    }
     int out = lw_out_open(K, r);
-    df_stmt *s = S(K, DF_REDUCE);
-    s->sub = is_max ? DF_RMAX : DF_RSUM;
-    s->cb = cb;
-    s->at = C(K, at);
-    s->cb_out = out;
-    s->rows = C(K, rows);
-    s->cols = C(K, cols);
-    /* a sum over several tiles adds them in Dst first (8 cycles a tile
-       where the row reduction takes about 98), then reduces one */
-    s->fold = !is_max && cols > 1;
-    lw_put(K, s);
+    if (is_max) {
+        /* the block row maximum, one op over the row's tiles (the LLK's
+           reduce_block_max_row) */
+        rowmax_stmt(K, cb, at, rows, cols, -1, 0, out);
+    } else {
+        df_stmt *s = S(K, DF_REDUCE);
+        s->sub = DF_RSUM;
+        s->cb = cb;
+        s->at = C(K, at);
+        s->cb_out = out;
+        s->rows = C(K, rows);
+        s->cols = C(K, cols);
+        /* a sum over several tiles adds them in Dst first (8 cycles a tile
+           where the row reduction takes about 98), then reduces one */
+        s->fold = cols > 1;
+        lw_put(K, s);
+    }
     lw_out_close(K, r);
     if (tt >= 0)
         lw_cbop(K, DF_CB_POP, tt, rows * cols);

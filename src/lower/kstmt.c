@@ -144,6 +144,14 @@ static int free_temp_cb(lw *L, int64_t tiles, const sym_expr *stiles, arch_forma
  * the store's index, or -1 after reporting. */
 int lw_plan_temp(lw *L, const tir_op *op, int k, int64_t tiles, const sym_expr *stiles, arch_format fmt)
 {
+    return lw_plan_temp_from(L, op, op, k, tiles, stiles, fmt);
+}
+
+/* Temporary k of op that lives from op `from` (earlier, or op itself) on:
+ * written there, read by op. */
+int lw_plan_temp_from(lw *L, const tir_op *from, const tir_op *op, int k, int64_t tiles, const sym_expr *stiles,
+                      arch_format fmt)
+{
     for (int i = 0; i < L->ntmp; i++)
         if (L->tmp[i].op == op && L->tmp[i].k == k)
             return L->tmp[i].st;
@@ -151,8 +159,10 @@ int lw_plan_temp(lw *L, const tir_op *op, int k, int64_t tiles, const sym_expr *
         lw_fail(L, op->loc, "too many temporary buffers");
         return -1;
     }
-    int lo, hi;
+    int lo, hi, flo, fhi;
     temp_span(L, op, &lo, &hi);
+    temp_span(L, from, &flo, &fhi);
+    lo = LM_MIN(lo, flo);
     int cb = free_temp_cb(L, tiles, stiles, fmt, lo);
     int s = lw_new_store(L, ST_TEMP, tiles, tiles, fmt, op->loc);
     lw_store_sym(L, s, stiles, NULL, lm_arena_printf(&L->ar, "a temporary of line %d", op->loc.line));
@@ -215,6 +225,16 @@ int lw_out_open(kctx *K, int r)
     }
     if (!(ri->dest == D_CARRY && s->inplace) && !ri->reserved)
         lw_cbop(K, DF_CB_RESERVE, lw_store_cb(s, ri), s->tiles);
+    const tir_op *red = lw_packsum_red(L, L->def[r]);
+    if (red) {
+        /* its block rows' sums too, packed by the statement writing it */
+        K->sum_on = true;
+        K->sum_cb = lw_temp(L, red, 2);
+        K->sum_out = lw_store_cb(s, ri);
+        K->sum_rows = ri->tr;
+        K->sum_cols = ri->tc;
+        lw_cbop(K, DF_CB_RESERVE, K->sum_cb, ri->tr);
+    }
     return lw_store_cb(s, ri);
 }
 
@@ -226,6 +246,12 @@ void lw_out_close(kctx *K, int r)
     if (ri->dest == D_DST || ri->dest == D_DOT || (ri->dest == D_CARRY && s->inplace))
         return;
     lw_cbop(K, DF_CB_PUSH, lw_store_cb(s, ri), s->tiles);
+    const tir_op *red = lw_packsum_red(L, L->def[r]);
+    if (red) {
+        if (K->sum_on)
+            LM_BUG("the row sums of line %d were not packed", red->loc.line);
+        lw_cbop(K, DF_CB_PUSH, lw_temp(L, red, 2), ri->tr);
+    }
 }
 
 /* ---- tile statements ------------------------------------------------------ */

@@ -77,7 +77,7 @@ void lw_init(lw *L, const sched_kernel *k, const sched_schedule *s, const arch_d
     L->v = lm_xcalloc((size_t)L->nv, sizeof *L->v);
     L->ax = lm_xcalloc((size_t)(L->acc->n > 0 ? L->acc->n : 1), sizeof *L->ax);
     for (int u = 0; u < L->nv; u++)
-        L->v[u].st = -1, L->v[u].root = u;
+        L->v[u].st = -1, L->v[u].root = u, L->v[u].dom = 1.0;
     opnums nums = {0};
     lw_number_block(L, k->f->body, &nums);
     L->nums = nums.items;
@@ -139,6 +139,8 @@ bool lw_plan(lw *L)
         ok = lw_orient(L);
         if (ok)
             lw_classify_block(L, k->f->body);
+        if (ok && !L->failed)
+            lw_plan_scales_block(L, k->f->body);
         ok = !L->failed;
     }
     if (ok) {
@@ -188,7 +190,9 @@ bool lw_plan(lw *L)
         lw_plan_block(L, k->f->body);
         lw_plan_dot_acc(L, k->f->body);
         lw_plan_stores(L);
+        lw_plan_rowmax(L, k->f->body);
         lw_plan_chains(L, k->f->body);
+        lw_plan_packsums(L, k->f->body);
         for (int u = 0; u < L->nv && !L->failed; u++) {
             vinfo *v = &L->v[u];
             if (v->kind == VK_TILE && v->root == u && v->st < 0 && v->dest == D_OWN && lw_computed_by_compute(L, u)) {
@@ -227,13 +231,27 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
         plan->cmds[i] = L0->ax[i].scmds;
         plan->clip[i] = L0->ax[i].sclip;
     }
-    plan->nchains = L0->nchains;
-    plan->chain_from = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
-    plan->chain_to = LM_NEWN(ar, const tir_op *, L0->nchains ? L0->nchains : 1);
+    /* the chains in Dst, then the row maxima taken inside a maximum (the
+       reduction's result stays in Dst for it: a link like a chain's) */
+    int nch = L0->nchains + L0->nfmax;
+    plan->nchains = nch;
+    plan->chain_from = LM_NEWN(ar, const tir_op *, nch ? nch : 1);
+    plan->chain_to = LM_NEWN(ar, const tir_op *, nch ? nch : 1);
     for (int i = 0; i < L0->nchains; i++) {
         plan->chain_from[i] = L0->chain_from[i];
         plan->chain_to[i] = L0->chain_to[i];
     }
+    for (int i = 0; i < L0->nfmax; i++) {
+        plan->chain_from[L0->nchains + i] = L0->fmax_red[i];
+        plan->chain_to[L0->nchains + i] = L0->fmax_max[i];
+    }
+    sched_lowered *lo = LM_NEWN(ar, sched_lowered, L0->ngone + L0->npsum + 1);
+    plan->nlowered = 0;
+    for (int i = 0; i < L0->ngone; i++)
+        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_GONE, L0->gone[i], NULL};
+    for (int i = 0; i < L0->npsum; i++)
+        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_PACKSUM, L0->psum_red[i], L0->psum_src[i]};
+    plan->lowered = lo;
     plan->bytes = plan->count = sym_const(sc, 0);
     const sym_expr *one = sym_const(sc, 1);
     for (int cb = 0; cb < ncbs; cb++) {

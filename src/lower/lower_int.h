@@ -92,8 +92,11 @@ typedef struct store {
 
 /* Where a computed root's tiles go: its own CB, the loop's carried CB, the
  * writer's CB, the pages of the dot that adds it, or Dst only (D_DST: the
- * next element-wise op takes it there, one chain; see lw_plan_chains). */
-typedef enum dkind { D_OWN, D_CARRY, D_OUT, D_DOT, D_DST } dkind;
+ * next element-wise op takes it there, one chain; see lw_plan_chains), or
+ * nowhere (D_FUSED: made inside the one op that takes it - a row maximum
+ * whose only use is a maximum with another column is one rowmax seeded
+ * with that column; see lw_plan_rowmax). */
+typedef enum dkind { D_OWN, D_CARRY, D_OUT, D_DOT, D_DST, D_FUSED } dkind;
 
 typedef enum role { R_PLAIN, R_OLD, R_NEW, R_RESULT } role;
 
@@ -111,6 +114,8 @@ typedef struct vinfo {
     const sym_expr *ser, *sec; /* er and ec as expressions (the L1 plan) */
     arch_format fmt;
     int rank;
+    double dom;          /* the factor its pages are short of its true value: a positive scale
+                            folded into the exponentials (rewrite.c; 1 elsewhere) */
     /* INDEX / MASK */
     int64_t ic[2];
     const sym_expr *ik;
@@ -120,7 +125,7 @@ typedef struct vinfo {
     int st;              /* store index, or -1 */
     role rl;
     dkind dest;
-    int dest_ref;        /* D_DOT: uid of the dot's result; D_OUT: access index; D_DST: the op taking it */
+    int dest_ref;        /* D_DOT: uid of the dot's result; D_OUT: access index; D_DST, D_FUSED: the op taking it */
     bool reserved;       /* D_DOT target: pages reserved by the fused producer */
     int nuses;           /* uses through aliases */
     const tir_op *first_top, *last_top; /* ops at the root's own level holding the first/last use */
@@ -221,6 +226,21 @@ typedef struct lw {
        in program order: from[i]'s result is taken by to[i] */
     const tir_op *chain_from[LW_MAX_CHAINS], *chain_to[LW_MAX_CHAINS];
     int nchains;
+    /* products by a positive scale folded into the exponentials: views of
+       their operand, nothing emitted (lw_plan_scales_block) */
+    const tir_op *gone[LW_MAX_CHAINS];
+    int ngone;
+    /* row maxima taken inside the maximum that is their only use (one
+       seeded rowmax, lw_plan_rowmax): fmax_red[i]'s result, D_FUSED, is an
+       operand of fmax_max[i] */
+    const tir_op *fmax_red[LW_MAX_CHAINS], *fmax_max[LW_MAX_CHAINS];
+    int nfmax;
+    /* row sums accumulated by the packer (lw_plan_packsums): psum_src[i]
+       packs each tile of its result a second time, added into its block
+       row's page of temporary 2 of psum_red[i], which reduces one tile a
+       row from there */
+    const tir_op *psum_red[LW_MAX_CHAINS], *psum_src[LW_MAX_CHAINS];
+    int npsum;
     /* recording the L1 plan (sched_lower_l1): CBs that exist only at other
        values than the probe's, each alone in its CB */
     bool record;
@@ -292,6 +312,11 @@ typedef struct kctx {
         df_stmt *pops[2 * DF_MAX_STEPS + 2];
         int npops;
     } ch;
+    /* the statement writing CB sum_out also packs its row sums into CB
+       sum_cb (a packer-accumulated row sum, lw_plan_packsums) */
+    bool sum_on;
+    int sum_cb, sum_out;
+    int64_t sum_rows, sum_cols; /* the block written, in tiles */
 } kctx;
 
 /* An operand of a tile op as the op reads it. */
@@ -357,6 +382,11 @@ void lw_defblocks(lw *L, const tir_block *b);
 const tir_op *lw_only_use(lw *L, int r);
 int lw_access_of(lw *L, const tir_op *op);
 
+/* ---- rewrite.c ----------------------------------------------------------------- */
+
+void lw_plan_scales_block(lw *L, const tir_block *b);
+double lw_dom_const(const vinfo *res, double c);
+
 /* ---- store.c ------------------------------------------------------------------- */
 
 int lw_new_store(lw *L, stkind kind, int64_t tiles, int64_t pages, arch_format fmt, lm_loc loc);
@@ -372,6 +402,11 @@ void lw_record_defs(lw *L, const tir_block *b);
 bool lw_computed_by_compute(lw *L, int r);
 void lw_plan_block(lw *L, const tir_block *b);
 void lw_plan_dot_acc(lw *L, const tir_block *b);
+void lw_plan_rowmax(lw *L, const tir_block *b);
+const tir_op *lw_fused_reduce(const lw *L, const tir_op *max);
+void lw_plan_packsums(lw *L, const tir_block *b);
+const tir_op *lw_packsum_red(const lw *L, const tir_op *op);
+bool lw_packsum_is_red(const lw *L, const tir_op *op);
 void lw_plan_chains(lw *L, const tir_block *b);
 
 /* ---- laccess.c ----------------------------------------------------------------- */
@@ -403,6 +438,8 @@ bool lw_read_at(kctx *K, int r, int *cb, int64_t *at, lm_loc loc);
 bool lw_opnd_of(lw *L, const tir_value *x, const vinfo *res, opnd *o, lm_loc loc);
 bool lw_get_opnd(kctx *K, const tir_value *x, const vinfo *res, opnd *o, lm_loc loc);
 int lw_plan_temp(lw *L, const tir_op *op, int k, int64_t tiles, const sym_expr *stiles, arch_format fmt);
+int lw_plan_temp_from(lw *L, const tir_op *from, const tir_op *op, int k, int64_t tiles, const sym_expr *stiles,
+                      arch_format fmt);
 int lw_temp(lw *L, const tir_op *op, int k);
 void lw_plan_const_tile(lw *L, const tir_op *op, int k);
 void lw_const_tile(kctx *K, const tir_op *op, int k, double c, opnd *o);

@@ -192,6 +192,22 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
             k->chain_to[k->nchains++] = plans[0].chain_to[i];
         }
     }
+    /* likewise the other decisions */
+    sched_lowered *lo = LM_NEWN(ar, sched_lowered, plans[0].nlowered ? plans[0].nlowered : 1);
+    k->nlowered = 0;
+    for (int i = 0; i < plans[0].nlowered; i++) {
+        bool all = true;
+        for (int c = 1; c < np && all; c++) {
+            bool found = false;
+            for (int j = 0; j < plans[c].nlowered; j++)
+                found |= plans[c].lowered[j].kind == plans[0].lowered[i].kind &&
+                         plans[c].lowered[j].op == plans[0].lowered[i].op;
+            all = found;
+        }
+        if (all)
+            lo[k->nlowered++] = plans[0].lowered[i];
+    }
+    k->lowered = lo;
     return true;
 }
 bool sched_lower_l1_fused(sched_fusion *f, const sched_kernel *ka, const sched_kernel *kb, const char *pa,

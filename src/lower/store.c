@@ -240,6 +240,138 @@ void lw_plan_dot_acc(lw *L, const tir_block *b)
 }
 
 /* ======================================================================
+ * Row maxima seeded with a running maximum
+ * ==================================================================== */
+
+/* The reduction whose result maximum op `max` takes inside one rowmax, or
+ * NULL. */
+const tir_op *lw_fused_reduce(const lw *L, const tir_op *max)
+{
+    for (int i = 0; i < L->nfmax; i++)
+        if (L->fmax_max[i] == max)
+            return L->fmax_red[i];
+    return NULL;
+}
+
+/* A plain column vector of the compute kernel's tiles (no view). */
+static bool plain_tile(const vinfo *v)
+{
+    return v->kind == VK_TILE && v->bc == BC_NONE && !v->trans && !v->tview;
+}
+
+/* Whether reduce_max `red` (axis 1, along whole tiles) can be taken inside
+ * maximum `q` whose other operand is `m`: the result is read by q alone, at
+ * q's level, and m is a column of the same tiles in a CB of its own. */
+static bool seedable(lw *L, const tir_op *red, const tir_op *q, const tir_value *m)
+{
+    const vinfo *r = V(L, red->results[0]), *x = V(L, red->opnds[0]), *mv = V(L, m);
+    if (red->parent != q->parent || lw_axis(L, red) != 1 || !plain_tile(x) || lw_only_use(L, r->root) != q ||
+        r->root != red->results[0]->uid)
+        return false;
+    const vinfo *xr = &L->v[x->root], *qr = V(L, q->results[0]);
+    if (xr->rank != 2 || xr->ec % LW_TILE || !plain_tile(mv) || mv->root == r->root || qr->root != q->results[0]->uid)
+        return false;
+    const vinfo *mr = &L->v[mv->root];
+    return mr->tr == r->tr && mr->tc == r->tc && qr->tr == r->tr && qr->tc == r->tc;
+}
+
+/* maximum(m, max(x, axis=1)) is one rowmax of x seeded with m, as the LLK's
+ * block reduction takes the previous maximum in Dst first: the row maximum
+ * is never packed (D_FUSED), and what x's last use was moves to the
+ * maximum (x is read there). */
+void lw_plan_rowmax(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        for (int r = 0; r < op->nregions; r++)
+            lw_plan_rowmax(L, op->regions[r]);
+        if (op->code != TIR_MAX || op->nopnds != 2 || op->nresults != 1 || L->nfmax == LW_MAX_CHAINS)
+            continue;
+        for (int i = 0; i < 2; i++) {
+            const tir_op *red = op->opnds[i]->def;
+            if (!red || red->code != TIR_REDUCE_MAX || !seedable(L, red, op, op->opnds[1 - i]))
+                continue;
+            vinfo *rv = V(L, red->results[0]);
+            rv->dest = D_FUSED;
+            rv->dest_ref = op->results[0]->uid;
+            L->fmax_red[L->nfmax] = red;
+            L->fmax_max[L->nfmax++] = op;
+            for (int u = 0; u < L->nv; u++)
+                if (L->v[u].last_top == red)
+                    L->v[u].last_top = op;
+            break;
+        }
+    }
+}
+
+/* ======================================================================
+ * Row sums accumulated by the packer
+ * ==================================================================== */
+
+/* The op whose result sum `red` (axis 1) can take from the packer: sum(x,
+ * axis=1) is the row reduction of one tile per block row, the element-wise
+ * sum of the row's tiles, and the packer adds each tile of x into its row's
+ * page as it writes x (packer L1 accumulation) - so the op making x packs
+ * twice and the reduction reads one tile a row instead of the block. Taken
+ * where x is a plain block of whole tiles with its own pages, made at red's
+ * level by an element-wise op whose last statement writes those pages (an
+ * exponential or an arithmetic op: a chain's end or one tile op); NULL
+ * otherwise. */
+static const tir_op *packsum_src(lw *L, const tir_op *red)
+{
+    if (red->code != TIR_REDUCE_SUM || red->nopnds != 1 || lw_axis(L, red) != 1)
+        return NULL;
+    const tir_value *x = red->opnds[0];
+    const vinfo *xv = V(L, x), *r = V(L, red->results[0]);
+    if (!plain_tile(xv) || xv->root != x->uid || xv->rank != 2 || xv->ec % LW_TILE || xv->dest != D_OWN ||
+        r->root != red->results[0]->uid || r->dest == D_FUSED || r->tc != 1 || r->tr != xv->tr)
+        return NULL;
+    const tir_op *src = x->def;
+    if (!src || src->parent != red->parent || src->nresults != 1 || lw_fused_reduce(L, src))
+        return NULL;
+    switch (src->code) {
+    case TIR_EXP:
+    case TIR_EXP2:
+    case TIR_ADD:
+    case TIR_SUB:
+    case TIR_MUL:
+        return src;
+    default:
+        return NULL;
+    }
+}
+
+void lw_plan_packsums(lw *L, const tir_block *b)
+{
+    for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        for (int r = 0; r < op->nregions; r++)
+            lw_plan_packsums(L, op->regions[r]);
+        const tir_op *src = packsum_src(L, op);
+        if (!src || L->npsum == LW_MAX_CHAINS || lw_packsum_red(L, src))
+            continue;
+        L->psum_red[L->npsum] = op;
+        L->psum_src[L->npsum++] = src;
+    }
+}
+
+/* The sum whose row sums op `src` packs (lw_plan_packsums), or NULL. */
+const tir_op *lw_packsum_red(const lw *L, const tir_op *src)
+{
+    for (int i = 0; src && i < L->npsum; i++)
+        if (L->psum_src[i] == src)
+            return L->psum_red[i];
+    return NULL;
+}
+
+/* Whether op is a sum reading the packer's row sums. */
+bool lw_packsum_is_red(const lw *L, const tir_op *op)
+{
+    for (int i = 0; i < L->npsum; i++)
+        if (L->psum_red[i] == op)
+            return true;
+    return false;
+}
+
+/* ======================================================================
  * Chains in Dst
  * ==================================================================== */
 
@@ -305,7 +437,8 @@ static const tir_op *chain_target(lw *L, const tir_op *op)
         ri->dest != D_OWN || ri->rl != R_PLAIN || !lw_computed_by_compute(L, r))
         return NULL;
     const tir_op *q = lw_only_use(L, r);
-    if (!q || q->parent != op->parent || q->nresults != 1 || !elementwise(L, q))
+    if (!q || q->parent != op->parent || q->nresults != 1 || !elementwise(L, q) || lw_fused_reduce(L, op) ||
+        lw_fused_reduce(L, q))
         return NULL;
     bool direct = false;
     for (int i = 0; i < q->nopnds; i++)
@@ -318,6 +451,32 @@ static const tir_op *chain_target(lw *L, const tir_op *op)
         if (emits(L, o))
             return NULL;
     return q;
+}
+
+/* The scale an exponential op takes into its argument (its operand's
+ * folded scale, rewrite.c), or 0 for any other op. */
+static double exp_scale(lw *L, const tir_op *op)
+{
+    return op->code == TIR_EXP || op->code == TIR_EXP2 ? V(L, op->opnds[0])->dom : 0;
+}
+
+/* Whether the chain ending at op, with q added, has its exponentials at
+ * one scale: a chain's exponentials share its one (a pchain's scale). */
+static bool one_scale(lw *L, const tir_op *op, const tir_op *q)
+{
+    double sc = exp_scale(L, q);
+    for (const tir_op *p = op; p;) {
+        double e = exp_scale(L, p);
+        if (e != 0 && sc != 0 && e != sc)
+            return false;
+        if (e != 0)
+            sc = e;
+        int j = L->nchains - 1;
+        while (j >= 0 && L->chain_to[j] != p)
+            j--;
+        p = j >= 0 ? L->chain_from[j] : NULL;
+    }
+    return true;
 }
 
 /* Values that stay in Dst between two element-wise ops: the pair becomes
@@ -343,7 +502,7 @@ void lw_plan_chains(lw *L, const tir_block *b)
             links++;
             p = L->chain_from[j];
         }
-        if (links > LW_MAX_LINKS)
+        if (links > LW_MAX_LINKS || !one_scale(L, op, q))
             continue;
         vinfo *ri = V(L, op->results[0]);
         ri->dest = D_DST;

@@ -18,62 +18,14 @@
  * max); a single-buffered block serialises its producer with the ops that
  * hold it (single_buffers). The program level is the
  * loop over the programs a core runs (its waves). Shared DRAM bandwidth
- * bounds the whole launch from below.
+ * bounds the whole launch from below. The lowering's decisions (chains in
+ * Dst, ops folded away, row sums from a packer) are priced in lowered.c.
  */
-#include "sched/sched.h"
+#include "sched/sched_int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct mctx {
-    sched_model *m;
-    const sched_kernel *k;
-    const sched_candidate *c;
-    const arch_desc *a;
-    const sym_env *bound;
-    const char *prefix;
-    sym_ctx *s;
-    lm_arena *ar;
-    LM_VEC(solve_var) vars;
-    LM_VEC(solve_constraint) cons;
-    const sym_expr *gx, *gy, *cores, *waves;
-    const sym_expr *nprog[TIR_MAX_GRID];
-    const sym_expr *trips[SCHED_MAX_LOOPS]; /* effective trips of the busiest core's programs */
-    const sym_expr *subh, *subw;
-    const sym_expr *depth[SCHED_MAX_BUFS];
-    int64_t legs[2][2][ARCH_MAX_GRID + 1]; /* sched_leg_load by NoC, leg and cores, plus 1 (0: not yet) */
-    /* a fused candidate: the pair, the other launch's kernel, candidate (for
-       a consumer: a producer it pairs with) and variable prefix */
-    const sched_fusion *fz;
-    const sched_kernel *ok;
-    const sched_candidate *oc;
-    const char *oprefix;
-    const sym_expr *groups;  /* a fused consumer: the groups a reducer's row (column) runs */
-} mctx;
-
-/* ---- small helpers ---------------------------------------------------- */
-
-static const sym_expr *K(mctx *c, int64_t v) { return sym_const(c->s, v); }
-static const sym_expr *add(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_add(c->s, a, b); }
-static const sym_expr *sub(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_sub(c->s, a, b); }
-static const sym_expr *mul(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_mul(c->s, a, b); }
-static const sym_expr *mx(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_max(c->s, a, b); }
-static const sym_expr *mn(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_min(c->s, a, b); }
-static const sym_expr *cdv(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_cdiv(c->s, a, b); }
-static const sym_expr *fdv(mctx *c, const sym_expr *a, const sym_expr *b) { return sym_floordiv(c->s, a, b); }
-
-/* Sizes and pinned constexprs substituted: what the solver sees. */
-static const sym_expr *fix(mctx *c, const sym_expr *e) { return c->bound ? sym_subst(c->s, e, c->bound) : e; }
-
-/* A rate or a per-tile cost in thousandths. */
-static int64_t milli(double x) { return (int64_t)llround(x * 1000.0); }
-
-/* Cycles to move `bytes` at `bpc` bytes/cycle. */
-static const sym_expr *xfer(mctx *c, const sym_expr *bytes, double bpc)
-{
-    return cdv(c, mul(c, bytes, K(c, 1000)), K(c, LM_MAX(milli(bpc), 1)));
-}
 
 static const sym_expr *local_var(mctx *c, const char *name)
 {
@@ -673,21 +625,6 @@ static stage write_cost(mctx *c, const sched_buf *b)
     return st;
 }
 
-/* One tile op of a level as the compute engine's three stages see it: a
- * work op, or the work ops of a chain in Dst (the lowering's, from
- * sched_lower_l1) as the one tile op the lowering emits. */
-enum { MAX_CHAINED = 16 };
-typedef struct opcost {
-    const sched_work_op *o;
-    const tir_op *ops[MAX_CHAINED]; /* its Tile IR ops (several when chained) */
-    int nops;
-    bool dead;              /* merged into the chain that takes its result */
-    const sym_expr *unpack; /* bytes */
-    const sym_expr *math;   /* thousandths of a cycle */
-    const sym_expr *pack;   /* bytes */
-    const sym_expr *chunks; /* sub-blocks or Dst batches (>= 1) */
-    const sym_expr *batches;/* Dst hand-offs */
-} opcost;
 
 static bool is_view_op(tir_opcode op)
 {
@@ -721,58 +658,6 @@ static bool reads(const opcost *oj, const opcost *oi)
     return false;
 }
 
-static bool has_op(const opcost *o, const tir_op *op)
-{
-    for (int i = 0; i < o->nops; i++)
-        if (o->ops[i] == op)
-            return true;
-    return false;
-}
-
-/* The lowering's chains in Dst (sched_kernel.chain_from/to, from its plan),
- * priced as it emits them: the work op making a chained value and the one
- * taking it are one tile op - the first's unpack, the second's unpack of
- * its other operands, both maths (a cast in a chain is the pack's format:
- * no math), one pack and the second's Dst batches. Chains of several links
- * fold in program order. */
-static void merge_chains(mctx *c, opcost *oc, int n)
-{
-    const sched_kernel *k = c->k;
-    for (int ch = 0; ch < k->nchains; ch++) {
-        const tir_op *from = k->chain_from[ch], *to = k->chain_to[ch];
-        int i = -1, j = -1;
-        for (int x = 0; x < n; x++)
-            if (!oc[x].dead && has_op(&oc[x], from))
-                i = x; /* the last: a division's multiply, not its reciprocal */
-        for (int x = i + 1; i >= 0 && x < n && j < 0; x++) {
-            if (oc[x].dead || oc[x].o->op != to)
-                continue;
-            for (int r = 0; r < oc[x].o->nreads; r++)
-                if (oc[x].o->reads[r] == from->results[0])
-                    j = x;
-        }
-        if (j < 0 || oc[i].nops + oc[j].nops > MAX_CHAINED)
-            continue;
-        opcost *a = &oc[i], *b = &oc[j];
-        const sym_expr *u = a->unpack;
-        for (int r = 0; r < b->o->nreads; r++)
-            if (b->o->reads[r] != from->results[0])
-                u = add(c, u, fix(c, b->o->read_bytes[r]));
-        const sym_expr *ma = a->o->kind == SCHED_OP_COPY && a->nops == 1 ? K(c, 0) : a->math;
-        const sym_expr *mb = b->o->kind == SCHED_OP_COPY ? K(c, 0) : b->math;
-        b->unpack = u;
-        b->math = add(c, ma, mb);
-        const tir_op *ops[MAX_CHAINED];
-        int nops = 0;
-        for (int q = 0; q < a->nops; q++)
-            ops[nops++] = a->ops[q];
-        for (int q = 0; q < b->nops; q++)
-            ops[nops++] = b->ops[q];
-        memcpy(b->ops, ops, sizeof ops);
-        b->nops = nops;
-        a->dead = true;
-    }
-}
 
 /* Loaded blocks of a level and when each is in its CB at the first
  * execution of the level (the loads of one data-movement kernel arrive one
@@ -972,7 +857,7 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
             const sym_expr *ops = mul(c, mul(c, kt, nt), gran);
             const sym_expr *mm =
                 cdv(c, mul(c, ops, K(c, milli(a->matmul_tile_cycles[k->fidelity]))), K(c, per_tile));
-            oc[noc++] = (opcost){o, {o->op}, 1, false, mu, mm, fix(c, o->pack_bytes), nsub, nsub};
+            oc[noc++] = (opcost){o, {o->op}, 1, false, mu, mm, fix(c, o->pack_bytes), nsub, nsub, false};
             continue;
         }
         case SCHED_OP_ELTWISE: cyc = a->eltwise_tile_cycles; break;
@@ -982,7 +867,8 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
         case SCHED_OP_RSQRT: cyc = a->sfpu_rsqrt_tile_cycles; break;
         case SCHED_OP_SIGMOID: cyc = a->sfpu_sigmoid_tile_cycles; break;
         case SCHED_OP_REDUCE:
-            cyc = a->reduce_tile_cycles;
+            /* a maximum is the block row reduction (the lowering's rowmax) */
+            cyc = o->op->code == TIR_REDUCE_MAX ? a->reduce_block_tile_cycles : a->reduce_tile_cycles;
             /* the lowering folds a sum: each input tile one element-wise
                pass, each output tile one row reduction in place of one */
             if (o->op->code == TIR_REDUCE_SUM && o->out_tiles)
@@ -992,9 +878,11 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
         case SCHED_OP_COPY: cyc = a->eltwise_tile_cycles; break;
         }
         oc[noc++] = (opcost){o, {o->op}, 1, false, fix(c, o->unpack_bytes), math ? math : mul(c, tiles, K(c, milli(cyc))),
-                             fix(c, o->pack_bytes), mx(c, K(c, 1), fix(c, o->dst_batches)), fix(c, o->dst_batches)};
+                             fix(c, o->pack_bytes), mx(c, K(c, 1), fix(c, o->dst_batches)), fix(c, o->dst_batches),
+                             false};
     }
-    merge_chains(c, oc, noc);
+    sched_merge_chains(c, oc, noc);
+    sched_lowered_ops(c, oc, noc);
     pops_and_pushes(c, oc, noc, arr);
     for (int i = 0; i < noc; i++) {
         if (oc[i].dead)
@@ -1031,7 +919,7 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
        level's first loads. */
     int nlive = 0;
     for (int i = 0; i < noc; i++)
-        nlive += !oc[i].dead;
+        nlive += !oc[i].dead && !oc[i].gone;
     int64_t init = llround(a->op_init_cycles);
     const sym_expr *inits = K(c, nlive >= 2 ? nlive * init : 0);
     /* each op's result is pushed by the packer and its operands popped by

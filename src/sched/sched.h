@@ -201,6 +201,10 @@ typedef struct sched_kernel {
        stays in Dst for chain_to[i] (one tile op, no pack and unpack between) */
     const tir_op **chain_from, **chain_to;
     int nchains;
+    /* sched_lower_l1: what else the lowering makes of its work ops (every
+       probe agreeing), priced as emitted */
+    const struct sched_lowered *lowered;
+    int nlowered;
 } sched_kernel;
 
 /* Build the summary of a checked kernel (one launch). `frees` are the
@@ -746,6 +750,20 @@ typedef struct sched_l1_cb {
     int nuses;
 } sched_l1_cb;
 
+/* What the lowering makes of a work op besides chains in Dst (its plan,
+ * sched_lower_l1), so that the model prices what it emits. */
+typedef enum sched_lkind {
+    SCHED_LOWER_GONE,    /* emits nothing: a product by a positive scale folded into the exponentials */
+    SCHED_LOWER_PACKSUM, /* a row sum reading one page a block row that the packer of `by` (the op
+                            making its operand) accumulated while writing that operand */
+} sched_lkind;
+
+typedef struct sched_lowered {
+    sched_lkind kind;
+    const tir_op *op;
+    const tir_op *by; /* PACKSUM: the op whose pack adds the rows up */
+} sched_lowered;
+
 typedef struct sched_l1_plan {
     const sym_expr *when;    /* 1 where this plan applies, else 0 */
     sched_l1_cb *cbs;
@@ -757,6 +775,8 @@ typedef struct sched_l1_plan {
     const sym_expr *count;   /* the CBs that exist: sum over CBs of min(1, largest use) */
     const tir_op **chain_from, **chain_to; /* the chains in Dst of the (first) kernel, in program order */
     int nchains;
+    const sched_lowered *lowered;          /* the other decisions the model prices (of the first kernel) */
+    int nlowered;
 } sched_l1_plan;
 
 /* ======================================================================

@@ -77,6 +77,10 @@ for arch in wormhole_n150 blackhole_p150; do
     dfcase "block_float_$arch" $arch tests/emit/block_float.df
     # element moves into another core's reserved pages (send_elems)
     dfcase "send_elems_$arch" $arch tests/emit/send_elems.df
+    # the block row maximum: row-major, seeded with a previous maximum, read from sub-blocks
+    dfcase "rowmax_$arch" $arch tests/emit/rowmax.df
+    # chains with the packer's options: a scale in the exponential, the pack thread, row sums
+    dfcase "pchain_$arch" $arch tests/emit/pchain.df
 done
 
 # the emitted sources of one small case per kernel of kernels/, against the golden copies

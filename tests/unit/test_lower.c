@@ -186,7 +186,7 @@ static int count_ops(df_stmt *const *body, int n, df_op op)
     int c = 0;
     for (int i = 0; i < n; i++) {
         c += body[i]->op == op;
-        if (body[i]->op == DF_FOR || body[i]->op == DF_CHAIN)
+        if (body[i]->op == DF_FOR || body[i]->op == DF_CHAIN || body[i]->op == DF_PCHAIN)
             c += count_ops(body[i]->body, body[i]->nbody, op);
     }
     return c;
@@ -556,33 +556,57 @@ static void attention(void **st, bool causal, bool mcast)
     df_program *p = lower(&j, 0);
     assert_non_null(p);
     const df_class *c = &p->classes[0];
-    /* two dots, the mask (with the causal predicate too), two row reductions
-       per key block; -inf starts the running maximum */
+    /* two dots, the mask (with the causal predicate too), per key block one
+       row maximum and one row sum; -inf starts the running maximum */
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_MATMUL), 2);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_MASK), 1);
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 2);
-    /* the row sum over the key block's 2 tile columns folds them in Dst;
-       the row maximum cannot */
-    assert_int_equal(compute_op(c, DF_REDUCE, 0)->sub, DF_RMAX);
-    assert_false(compute_op(c, DF_REDUCE, 0)->fold);
-    assert_int_equal(compute_op(c, DF_REDUCE, 1)->sub, DF_RSUM);
-    assert_true(compute_op(c, DF_REDUCE, 1)->fold);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 1);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_ROWMAX), 1);
+    /* the row sum of p over the key block's 2 tile columns comes from the
+       packer: p's pchain adds each tile into its block row's page, and the
+       sum reduces those pages, one a row (no fold) */
+    const df_stmt *rs = compute_op(c, DF_REDUCE, 0);
+    assert_int_equal(rs->sub, DF_RSUM);
+    assert_false(rs->fold);
+    assert_int_equal(rs->cols->value, 1);
+    assert_int_equal(compute_op(c, DF_PCHAIN, 1)->cb_sum, rs->cb);
+    assert_int_equal(compute_op(c, DF_PCHAIN, 0)->cb_sum, -1);
+    /* maximum(m_i, max(s, axis=1)) is one block row maximum seeded with
+       m_i: it reads the running maximum's current CB (filled with -inf
+       before the loop) and writes its next one, and the two trade names at
+       the end of the trip; no element-wise max remains */
+    const df_stmt *rm = compute_op(c, DF_ROWMAX, 0);
+    assert_true(rm->cb_b >= 0 && rm->cb_b != rm->cb_out);
+    assert_int_equal(rm->cols->value, 2);
+    const df_stmt *fl = NULL;
+    for (int i = 0; (fl = compute_op(c, DF_FILL, i)) && fl->cb_out != rm->cb_b; i++)
+        ;
+    assert_non_null(fl);
+    assert_true(isinf(fl->scalar) && fl->scalar < 0);
+    const df_stmt *sw = compute_op(c, DF_CB_SWAP, 0);
+    assert_non_null(sw);
+    assert_true((sw->cb == rm->cb_b && sw->cb_b == rm->cb_out) || (sw->cb == rm->cb_out && sw->cb_b == rm->cb_b));
+    for (int i = 0; compute_op(c, DF_ELTWISE, i); i++)
+        assert_int_not_equal(compute_op(c, DF_ELTWISE, i)->sub, DF_MAXOP);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_FILL), 3);
-    /* chains in Dst: the scale into the mask (the scaled scores are read
-       only there), m_i - m_new into exp2 (alpha) and s - m_new into exp2 (p);
-       the row maximum, p (summed and cast) and alpha (read twice) are not */
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_CHAIN), 3);
-    const df_stmt *ch = chain_of(c, 0);
-    assert_int_equal(ch->nbody, 2);
-    assert_int_equal(ch->body[0]->op, DF_SFPU);
-    assert_int_equal(ch->body[0]->sub, DF_SCALE);
-    assert_int_equal(ch->body[1]->op, DF_MASK);
-    for (int i = 1; i <= 2; i++) {
-        ch = chain_of(c, i);
+    /* the scale sm_scale * log2(e) is positive and the scores are read by
+       the maximum and the subtraction only: it is folded into the
+       exponentials, so no SFPU scale remains and the mask reads the dot's
+       pages; chains in Dst: m_i - m_new into exp2 (alpha) and s - m_new into
+       exp2 (p), each a pchain with the scale in its exponential's argument;
+       p (summed and cast) and alpha (read twice) are not chained further */
+    for (int i = 0; compute_op(c, DF_SFPU, i); i++)
+        assert_int_not_equal(compute_op(c, DF_SFPU, i)->sub, DF_SCALE);
+    assert_int_equal(compute_op(c, DF_MASK, 0)->cb, compute_op(c, DF_MATMUL, 0)->cb_out);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_CHAIN), 0);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_PCHAIN), 2);
+    for (int i = 0; i < 2; i++) {
+        const df_stmt *ch = compute_op(c, DF_PCHAIN, i);
+        assert_true(fabs(ch->scalar - 0.125 * 1.4426950408889634) < 1e-15);
         assert_int_equal(ch->nbody, 2);
         assert_int_equal(ch->body[0]->op, DF_ELTWISE);
         assert_int_equal(ch->body[0]->sub, DF_SUB);
-        assert_int_equal(ch->body[0]->bcast, i == 1 ? DF_BC_NONE : DF_BC_COL);
+        assert_int_equal(ch->body[0]->bcast, i == 0 ? DF_BC_NONE : DF_BC_COL);
         assert_int_equal(ch->body[1]->op, DF_SFPU);
         assert_int_equal(ch->body[1]->sub, DF_EXP2);
     }
@@ -631,6 +655,117 @@ static void attention_tutorial(void **st)
     }
 }
 
+/* tests/unit/data/rowmax_seed.py: m = maximum(max(x, axis=1), max(y,
+ * axis=1)). Each row maximum is one block reduction (rowmax); the one whose
+ * only use is the maximum is taken inside it, seeded with the other's CB,
+ * so no element-wise max and no reduce remain; the outputs match the
+ * interpreter. */
+static void rowmax_seed(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, "tests/unit/data/rowmax_seed.py", "M=256,N=128", NULL, "BLOCK_M=64,grid.x=1,grid.y=4");
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    const df_class *c = &p->classes[0];
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_ROWMAX), 2);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 0);
+    const df_stmt *a = compute_op(c, DF_ROWMAX, 0), *b = compute_op(c, DF_ROWMAX, 1);
+    assert_int_equal(a->cb_b, -1);
+    assert_int_equal(b->cb_b, a->cb_out);
+    assert_int_equal(a->rows->value, 2);
+    assert_int_equal(a->cols->value, 4);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_ELTWISE), 1); /* x - m[:, None] */
+    assert_int_equal(compute_op(c, DF_ELTWISE, 0)->sub, DF_SUB);
+    round_trip(p);
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+}
+
+/* tests/unit/data/scale_fold.py: s = x * c, p = exp(s - max(s)). With c =
+ * 0.5 the product is folded into the exponential - no SFPU scale, the row
+ * maximum reads x's own pages, one pchain with scale 0.5 subtracts and
+ * exponentiates; when s is also stored (its true value needed), or c is
+ * negative (the maximum does not commute with it), the product stays; a
+ * constant the class reads (maximum(s, 1.0)) is filled divided by c. Every
+ * case matches the interpreter. */
+static void scale_fold(void **st)
+{
+    (void)st;
+    static const char *consts[] = {"CASE=0", "CASE=1", "CASE=2", "CASE=3"};
+    for (int k = 0; k < 4; k++) {
+        job j;
+        job_open(&j, "tests/unit/data/scale_fold.py", "M=256,N=128", consts[k], "BLOCK_M=64,grid.x=1,grid.y=4");
+        df_program *p = lower(&j, 0);
+        assert_non_null(p);
+        const df_class *c = &p->classes[0];
+        bool folded = k == 0 || k == 3;
+        int scales = 0;
+        for (int i = 0; compute_op(c, DF_SFPU, i); i++)
+            scales += compute_op(c, DF_SFPU, i)->sub == DF_SCALE;
+        assert_int_equal(scales, folded ? 0 : 1);
+        assert_int_equal(class_ops(c, DF_COMPUTE, DF_PCHAIN), folded ? 1 : 0);
+        const df_stmt *x = compute_op(c, DF_PCHAIN, 0);
+        if (folded) {
+            assert_true(x->scalar == 0.5);
+            assert_int_equal(x->nbody, 2);
+            assert_int_equal(x->body[0]->sub, DF_SUB);
+            assert_int_equal(x->body[1]->sub, DF_EXP);
+            assert_true(x->body[1]->scalar == 1.0);
+        }
+        if (k == 0) /* the row maximum reads the load's pages */
+            assert_int_equal(compute_op(c, DF_ROWMAX, 0)->cb, x->cb);
+        if (k == 3)
+            assert_true(compute_op(c, DF_FILL, 0)->scalar == 2.0);
+        round_trip(p);
+        df_free(p);
+        run_checked(&j);
+        job_close(&j);
+    }
+}
+
+/* tests/unit/data/packsum.py: l = sum(p, axis=1) where p = exp(x - max)
+ * (CASE 0) is taken from the packer: the pchain making p also packs each
+ * tile into its block row's page of a CB of its own (sum=, the row's first
+ * tile overwriting), and the sum reduces that one page a row - cols 1, no
+ * fold; summing the loaded x (CASE 1) adds the row's tiles in Dst (fold)
+ * as before. Both match the interpreter. */
+static void packsum(void **st)
+{
+    (void)st;
+    static const char *consts[] = {"CASE=0", "CASE=1"};
+    for (int k = 0; k < 2; k++) {
+        job j;
+        job_open(&j, "tests/unit/data/packsum.py", "M=256,N=128", consts[k], "BLOCK_M=64,grid.x=1,grid.y=4");
+        df_program *p = lower(&j, 0);
+        assert_non_null(p);
+        const df_class *c = &p->classes[0];
+        const df_stmt *pc = compute_op(c, DF_PCHAIN, 0), *red = compute_op(c, DF_REDUCE, 0);
+        assert_non_null(red);
+        assert_int_equal(red->rows->value, 2);
+        if (k == 0) {
+            assert_non_null(pc);
+            assert_true(pc->cb_sum >= 0);
+            assert_int_equal(pc->rows->value, 2);
+            assert_int_equal(pc->cols->value, 4);
+            assert_int_equal(pc->at_sum->value, 0);
+            assert_int_equal(pc->sum_acc->value, 0);
+            assert_int_equal(red->cb, pc->cb_sum);
+            assert_int_equal(red->cols->value, 1);
+            assert_false(red->fold);
+        } else {
+            assert_null(pc);
+            assert_int_equal(red->cols->value, 4);
+            assert_true(red->fold);
+        }
+        round_trip(p);
+        df_free(p);
+        run_checked(&j);
+        job_close(&j);
+    }
+}
+
 /* ---- flash decode: two launches through scratch tensors ----------------------------- */
 
 static const char *FD = "kernels/flash_decode.py";
@@ -663,7 +798,9 @@ static void decode(void **st, const char *shapes, const char *values, bool forwa
     c = &p->classes[0];
     assert_int_equal(class_ops(c, DF_READER, DF_READ_ELEMS), 2);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_TRANSPOSE), 4); /* max, two sums, the stored row */
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 3);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 2);    /* the sums */
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_ROWMAX), 1);    /* the maximum, read twice: not seeded */
+    assert_int_equal(compute_op(c, DF_ROWMAX, 0)->cb_b, -1);
     round_trip(p);
     df_free(p);
     sched_run_result r = run_checked(&j);
@@ -673,7 +810,8 @@ static void decode(void **st, const char *shapes, const char *values, bool forwa
 }
 
 /* tests/kernels/eltwise_chain.py: which values stay in Dst. x * 0.5 is
- * read only by exp2, the next op: one chain into exp2's CB. exp2's result is
+ * read only by exp2, the next op: the positive scale is folded into the
+ * exponential, one pchain of exp2 with scale 0.5 into exp2's CB. exp2's result is
  * read twice: stored. b - max is read only by the multiply by y, whose
  * result only by the cast, whose result only by a store: one chain packed
  * straight into the output's CB, in its format. x - 1 is read after a
@@ -686,12 +824,12 @@ static void eltwise_chains(void **st)
     df_program *p = lower(&j, 0);
     assert_non_null(p);
     const df_class *c = &p->classes[0];
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_CHAIN), 2);
-    const df_stmt *a = chain_of(c, 0), *b = chain_of(c, 1);
-    assert_int_equal(a->nbody, 2);
-    assert_int_equal(a->body[0]->sub, DF_SCALE);
-    assert_true(a->body[0]->scalar == 0.5);
-    assert_int_equal(a->body[1]->sub, DF_EXP2);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_CHAIN), 1);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_PCHAIN), 1);
+    const df_stmt *a = compute_op(c, DF_PCHAIN, 0), *b = chain_of(c, 0);
+    assert_int_equal(a->nbody, 1);
+    assert_true(a->scalar == 0.5);
+    assert_int_equal(a->body[0]->sub, DF_EXP2);
     assert_int_equal(b->nbody, 2);
     assert_int_equal(b->body[0]->op, DF_ELTWISE);
     assert_int_equal(b->body[0]->sub, DF_SUB);
@@ -709,8 +847,9 @@ static void eltwise_chains(void **st)
     for (int i = 0; i < c->ncbs; i++)
         if (c->cbs[i].id == wcb)
             assert_int_equal(c->cbs[i].format, ARCH_BF16);
-    /* g * 3 stays an op: one SFPU scale besides the chain's */
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_SFPU), 3);
+    /* g * 3 stays an op (g is stored: its true value is needed): one SFPU
+       scale besides the pchain's exp2 */
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_SFPU), 2);
     assert_true(df_validate(p, WH, &j.d));
     round_trip(p);
     df_free(p);
@@ -1242,6 +1381,9 @@ int main(void)
         cmocka_unit_test(attention_small_blocks),
         cmocka_unit_test(attention_tail),
         cmocka_unit_test(attention_tutorial),
+        cmocka_unit_test(rowmax_seed),
+        cmocka_unit_test(scale_fold),
+        cmocka_unit_test(packsum),
         cmocka_unit_test(matmul_k_tail),
         cmocka_unit_test(eltwise_chains),
         cmocka_unit_test(decode_gqa),

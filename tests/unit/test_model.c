@@ -421,6 +421,107 @@ static void chain_in_dst(void **st)
     drv_free(&x.r);
 }
 
+/* m = maximum(max(x, axis=1), max(y, axis=1)), o = x - m[:, None]
+ * (tests/unit/data/rowmax_seed.py), on 64 x 128 fp32 blocks (T = 8 tiles
+ * in R = 2 rows): the lowering takes the row maxima with the block
+ * reduction (rowmax) and the row maximum of x inside the maximum, seeded
+ * with y's (one op: the plan links the two like a chain in Dst). The
+ * model prices what it emits: math T x reduce_block_tile_cycles for each
+ * block, one element-wise pass per row for the seed, T element-wise tiles
+ * for the subtraction; the unpacker reads y, then x and the seed, then x
+ * and m for the subtraction; three ops, each with its init on every
+ * thread, and a CB handshake on the unpacker for each op after the first
+ * (its operands' pop). */
+static void rowmax_seeded(void **st)
+{
+    (void)st;
+    const arch_desc *as[] = {WH, BH};
+    for (int i = 0; i < 2; i++) {
+        const arch_desc *a = as[i];
+        compiled x;
+        compile_model_on(&x, "tests/unit/data/rowmax_seed.py", "M=1024,N=128", a);
+        sched_kernel *k = x.r.sched->job.k[0];
+        assert_int_equal(k->nchains, 1);
+        assert_int_equal(k->chain_from[0]->code, TIR_REDUCE_MAX);
+        assert_int_equal(k->chain_to[0]->code, TIR_MAX);
+        const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.y=2,depth.o=2";
+        int64_t tb = a->tile_bytes[ARCH_FP32], T = 8, R = 2, init = llround(a->op_init_cycles);
+        int64_t math = cdiv(2 * T * milli(a->reduce_block_tile_cycles) + R * milli(a->eltwise_tile_cycles) +
+                                T * milli(a->eltwise_tile_cycles),
+                            1000);
+        int64_t unpack = cdiv((T + (T + R) + (T + R)) * tb * 1000, milli(a->unpack_bpc));
+        assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + 3 * init);
+        int64_t hs = llround(a->cb_handshake_cycles);
+        assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack + 3 * init + 2 * hs);
+        drv_free(&x.r);
+    }
+}
+
+/* s = x * 0.5, p = exp(s - max(s, axis=1)[:, None]) (tests/unit/data/
+ * scale_fold.py, CASE 0) on 64 x 128 fp32 blocks (T = 8 tiles): the
+ * lowering folds the product into the exponential and emits two ops - the
+ * row maximum of x's pages, and one pchain that subtracts and
+ * exponentiates with the scale in its argument. The model prices those:
+ * the product costs nothing (no math, no unpack, no init, no handshake),
+ * the rest as emitted: the pchain's pop of its operands is the unpacker's
+ * one CB handshake between the two ops. */
+static void scale_folded(void **st)
+{
+    (void)st;
+    compiled x;
+    compile_model(&x, "tests/unit/data/scale_fold.py", "M=1024,N=128");
+    sched_kernel *k = x.r.sched->job.k[0];
+    assert_int_equal(k->nlowered, 1);
+    assert_int_equal(k->lowered[0].kind, SCHED_LOWER_GONE);
+    assert_int_equal(k->lowered[0].op->code, TIR_MUL);
+    const arch_desc *a = WH;
+    const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.p=2";
+    int64_t tb = a->tile_bytes[ARCH_FP32], T = 8, R = 2, init = llround(a->op_init_cycles);
+    int64_t math = cdiv(T * milli(a->reduce_block_tile_cycles) + T * milli(a->eltwise_tile_cycles) +
+                            T * milli(a->sfpu_exp_tile_cycles),
+                        1000);
+    int64_t unpack = cdiv((T + T + R) * tb * 1000, milli(a->unpack_bpc));
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + 2 * init);
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at),
+                     unpack + 2 * init + llround(a->cb_handshake_cycles));
+    drv_free(&x.r);
+}
+
+/* p = exp(x - max(x, axis=1)[:, None]), l = sum(p, axis=1), o = p * l[:,
+ * None] (tests/unit/data/packsum.py, CASE 0) on 64 x 128 fp32 blocks (T = 8
+ * tiles, R = 2 block rows): the lowering takes l from the packer. The model
+ * prices what it emits: the rowmax (T tiles in, R out), the pchain making p
+ * (T tiles and the broadcast maximum's R in; T out, and T again into the
+ * row pages), the sum reading the R row pages and reducing each once, and
+ * the product (T + R in, T out); one op init per op and thread, and for
+ * each of the three ops after the first a CB handshake on the unpacker (its
+ * operands' pop) and on the packer (its result's push). */
+static void packsum_priced(void **st)
+{
+    (void)st;
+    compiled x;
+    compile_model(&x, "tests/unit/data/packsum.py", "M=1024,N=128");
+    sched_kernel *k = x.r.sched->job.k[0];
+    assert_int_equal(k->nlowered, 1);
+    assert_int_equal(k->lowered[0].kind, SCHED_LOWER_PACKSUM);
+    assert_int_equal(k->lowered[0].op->code, TIR_REDUCE_SUM);
+    assert_int_equal(k->lowered[0].by->code, TIR_EXP);
+    const arch_desc *a = WH;
+    const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.o=2";
+    int64_t tb = a->tile_bytes[ARCH_FP32], T = 8, R = 2, init = 4 * llround(a->op_init_cycles);
+    int64_t math = cdiv(T * milli(a->reduce_block_tile_cycles) + T * milli(a->eltwise_tile_cycles) +
+                            T * milli(a->sfpu_exp_tile_cycles) + R * milli(a->reduce_tile_cycles) +
+                            T * milli(a->eltwise_tile_cycles),
+                        1000);
+    int64_t unpack = cdiv((T + (T + R) + R + (T + R)) * tb * 1000, milli(a->unpack_bpc));
+    int64_t pack = cdiv((R + 2 * T + R + T) * tb * 1000, milli(a->pack_bpc));
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + init);
+    int64_t hs = 3 * llround(a->cb_handshake_cycles);
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack + init + hs);
+    assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "pack", at), pack + init + hs);
+    drv_free(&x.r);
+}
+
 /* A block a boundary check cuts short moves element by element: one NoC
  * command per row and tile column (64 rows x 4 = 256), not one per tile (8).
  * One core reads: the banks' and the links' shares cannot exceed its own
@@ -748,6 +849,9 @@ int main(void)
         cmocka_unit_test(chain_of_ops),
         cmocka_unit_test(chain_in_dst),
         cmocka_unit_test(sfpu_chain_figures),
+        cmocka_unit_test(rowmax_seeded),
+        cmocka_unit_test(scale_folded),
+        cmocka_unit_test(packsum_priced),
         cmocka_unit_test(clipped_block_commands),
         cmocka_unit_test(forward_along_route),
         cmocka_unit_test(single_buffer_hold),

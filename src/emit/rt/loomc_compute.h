@@ -88,6 +88,21 @@ inline void pack_one(uint32_t out, int32_t page, bool acc) {
     tile_regs_release();
 }
 
+// Pack Dst tile 0 to page `page` at the back of `out`, and again into page `spage` at the
+// back of `sum` (added to what it holds under acc: packer L1 accumulation of a row's tiles),
+// then release Dst.
+inline void pack_sum(uint32_t out, int32_t page, uint32_t sum, int32_t spage, bool acc) {
+    tile_regs_commit();
+    tile_regs_wait();
+    pack_reconfig_data_format(out);
+    pack_tile<true>(0, out, static_cast<uint32_t>(page));
+    pack_reconfig_data_format(sum);
+    if (acc) pack_reconfig_l1_acc(1);
+    pack_tile<true>(0, sum, static_cast<uint32_t>(spage));
+    if (acc) pack_reconfig_l1_acc(0);
+    tile_regs_release();
+}
+
 // Tile `t` of cb's front pages into Dst[d].
 inline void load(uint32_t cb, int32_t t, uint32_t d) {
     reconfig_data_format_srca(cb);
@@ -404,6 +419,29 @@ inline void reduce_rows(uint32_t a, uint32_t out, int32_t rows, int32_t cols, in
         reduce_uninit();
         pack_one(out, at_out + r, false);
         if (src == fold_cb) cb_pop_front(fold_cb, 1);
+    }
+}
+
+// The block row maximum: row r of the rows x cols block of a (tile c of the row at page
+// at + r * rs + (c / bw) * bs + c % bw of its front; 0 means cols for rs and bw, bw for bs: a
+// row-major block) to one tile of out whose column 0 holds the row's maximum; seeded (b >= 0)
+// with column 0 of b's page at_b + r, copied into Dst first for the reduction to take in, as
+// TTNN's SDPA does with the previous maximum.
+inline void rowmax(uint32_t a, uint32_t out, int32_t b, int32_t rows, int32_t cols, int32_t at, int32_t rs,
+                   int32_t bw, int32_t bs, int32_t at_b, int32_t at_out, uint32_t scaler) {
+    rs = rs ? rs : cols;
+    bw = bw ? bw : cols;
+    bs = bs ? bs : bw;
+    for (int32_t r = 0; r < rows; r++) {
+        tile_regs_acquire();
+        if (b >= 0) load(static_cast<uint32_t>(b), at_b + r, 0);
+        reconfig_data_format(a, scaler);
+        reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(a, scaler, out);
+        for (int32_t c = 0; c < cols; c++)
+            reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(
+                a, scaler, static_cast<uint32_t>(at + r * rs + (c / bw) * bs + c % bw), 0, 0);
+        reduce_uninit();
+        pack_one(out, at_out + r, false);
     }
 }
 

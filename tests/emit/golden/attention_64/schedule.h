@@ -39,7 +39,7 @@ namespace loomc::schedule {
 
 // Why these values (what loomc's explanation says of the schedule):
 // kernel attention_fwd: HiFi2 math, Dst 16-bit accumulation (8 tiles per half)
-//   L1: 83968 of 1466080 usable bytes in 17 CBs (values never live at once share one)
+//   L1: 79872 of 1466080 usable bytes in 16 CBs (values never live at once share one)
 //     bf16  q (load) 2048 B
 //     bf16  k (load) 4096 B
 //     bf16  v (load) 4096 B
@@ -48,19 +48,18 @@ namespace loomc::schedule {
 //     fp32  acc (carried) 8192 B
 //     fp32  m_i (carried) 4096 B
 //     fp32  m_i (carried), next 4096 B
-//     fp32  the value of line 51 8192 B, the value of line 58 4096 B, p 8192 B
+//     fp32  the value of line 51 8192 B, p 8192 B
 //     fp32  s 8192 B, the value of line 61 4096 B
 //     fp32  alpha 4096 B
 //     fp32  the value of line 61 4096 B
 //     bf16  the value of line 62 4096 B
-//     fp32  a temporary of line 65 4096 B
+//     fp32  a temporary of line 61 4096 B, a temporary of line 65 4096 B
 //     bf16  the unit tile of row reductions (card) 2048 B
-//     fp32  a folded row sum's page (card) 4096 B
 //     fp32  the index tiles of masks (card) 8192 B
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
-//   BLOCK_N                = 64      (32: +1953 cycles)
-//   grid.x                 = 2       (1: +4980 cycles; 3 breaks 'grid.x <= programs along x')
+//   BLOCK_N                = 64      (32: +1837 cycles)
+//   grid.x                 = 2       (1: +4736 cycles; 3 breaks 'grid.x <= programs along x')
 //   grid.y                 = 1       (2 breaks 'grid.y <= programs along y')
 //   depth.q                = 1       (2: +0 cycles)
 //   depth.k                = 1       (2: +0 cycles)
@@ -76,35 +75,35 @@ namespace loomc::schedule {
 //   sub.h divides the tile rows of acc                         slack 0  (binding)
 //   sub.w divides the tile columns of acc                      slack 0  (binding)
 //   sub.h*sub.w <= 8 Dst tiles (16-bit accumulation)           slack 7
-//   L1 capacity (1466080 usable bytes)                         slack 1382112
+//   L1 capacity (1466080 usable bytes)                         slack 1386208
 // latency of attention_fwd (cycles at these values; per execution of each level):
 //   loop start_n (line 48):
 //     read k                                   786
 //     read v (writer, NoC 1)                   786
-//       unpack                                   2770
-//       math                                     1704
-//       pack                                     2130
-//     compute                                  3038
-//       all iterations, the loads run ahead      3038
+//       unpack                                   2542
+//       math                                     1436
+//       pack                                     2094
+//     compute                                  2794
+//       all iterations, the loads run ahead      2794
 //     iterations                               1
-//     all iterations                           3824
-//     stages: reader 786, compute 3038, writer 786: compute-bound
+//     all iterations                           3580
+//     stages: reader 786, compute 2794, writer 786: compute-bound
 //   program:
 //     read q                                   408
 //     write o                                  421
 //       unpack                                   362
 //       math                                     660
 //       pack                                     266
-//     compute                                  4626
+//     compute                                  4382
 //     programs per core                        1
-//     all programs of the busiest core         5455
-//     stages: reader 408, compute 4626, writer 421: compute-bound
-//   launch: kernel launch 1000 + busiest core 5455 = 6455; DRAM bandwidth bound 1000 + 64
-//   total 6455: the per-core path dominates
+//     all programs of the busiest core         5211
+//     stages: reader 408, compute 4382, writer 421: compute-bound
+//   launch: kernel launch 1000 + busiest core 5211 = 6211; DRAM bandwidth bound 1000 + 64
+//   total 6211: the per-core path dominates
 // runner-up:
 //   attention_fwd: start_m->x bh->y; q: dram; k: mcast along x (edge sender); v: mcast along x (interior sender)
 //     BLOCK_M=32 BLOCK_N=64 grid.x=2 grid.y=1 depth.q=1 depth.k=1 depth.v=1 depth.o=1 sub.h=1 sub.w=1
-//   predicted 6455 cycles, a tie; it loses on engine busy cycles (5692 vs 5455)
+//   predicted 6211 cycles, a tie; it loses on engine busy cycles (5448 vs 5211)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 2 mappings other than the chosen one are that close (--top K lists the K best schedules)
 //   where the two differ (chosen -> runner-up, cycles):
 //     loop start_n (line 48), read v (writer, NoC 1)       786 -> 1023

@@ -57,12 +57,12 @@ namespace loomc::schedule {
 //     fp32  m_i (carried) 4096 B
 //     fp32  m_i (carried), next 4096 B
 //     bf16  q (masked copy) 2048 B
-//     fp32  the value of line 54 4096 B, the value of line 57 4096 B, p 4096 B, the value of line 61 4096 B
+//     fp32  the value of line 54 4096 B, p 4096 B, the value of line 61 4096 B
 //     fp32  scores 4096 B, the value of line 60 4096 B, the value of line 61 4096 B
 //     fp32  rescale 4096 B, the value of line 67 4096 B, lse 4096 B
 //     fp32  the value of line 60 4096 B, l_safe 4096 B
 //     bf16  the value of line 61 2048 B
-//     fp32  a temporary of line 67 4096 B, a temporary of line 68 4096 B, a temporary of line 69 4096 B
+//     fp32  a temporary of line 60 4096 B, a temporary of line 67 4096 B, a temporary of line 68 4096 B, a temporary of line 69 4096 B
 //     fp32  a temporary of line 67 4096 B
 //     fp32  a temporary of line 67 4096 B
 //     fp32  a temporary of line 67 4096 B
@@ -80,7 +80,7 @@ namespace loomc::schedule {
 //     fp32  m_i (carried) 4096 B
 //     fp32  m_i (carried), next 4096 B
 //     bf16  q (masked copy) 2048 B
-//     fp32  the value of line 54 4096 B, the value of line 57 4096 B, p 4096 B, the value of line 61 4096 B, *the value of line 97 4096 B, *the value of line 98 4096 B, *the value of line 98 4096 B
+//     fp32  the value of line 54 4096 B, p 4096 B, the value of line 61 4096 B, *the value of line 97 4096 B, *the value of line 98 4096 B, *the value of line 98 4096 B
 //     fp32  scores 4096 B, the value of line 60 4096 B, the value of line 61 4096 B, *w 4096 B
 //     fp32  rescale 4096 B, the value of line 67 4096 B, lse 4096 B, *the value of line 98 4096 B
 //     fp32  the value of line 60 4096 B, l_safe 4096 B
@@ -88,7 +88,7 @@ namespace loomc::schedule {
 //     fp32  *lse (load) 4096 B
 //     fp32  *part (load) 4096 B
 //     bf16  *o (store) 2048 B
-//     fp32  a temporary of line 67 4096 B, a temporary of line 68 4096 B, a temporary of line 69 4096 B
+//     fp32  a temporary of line 60 4096 B, a temporary of line 67 4096 B, a temporary of line 68 4096 B, a temporary of line 69 4096 B
 //     fp32  a temporary of line 67 4096 B
 //     fp32  a temporary of line 67 4096 B
 //     fp32  a temporary of line 67 4096 B
@@ -100,7 +100,7 @@ namespace loomc::schedule {
 //     bf16  the unit tile of row reductions (card) 2048 B
 //     fp32  the index tiles of masks (card) 8192 B
 // values (and what one step either way in the domain would do):
-//   BLOCK_N                = 32      (64: +528 cycles)
+//   BLOCK_N                = 32      (64: +464 cycles)
 //   NUM_SPLITS             = 8       (4 breaks 'decode_split: grid.x <= programs along x'; 16 breaks 'decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x)')
 //   decode_split.grid.x    = 8       (7 breaks 'decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x)')
 //   decode_split.grid.y    = 1       (2 breaks 'decode_split: grid.y <= programs along y')
@@ -128,14 +128,14 @@ namespace loomc::schedule {
 //   loop n (line 51):
 //     read k                                   408
 //     read v                                   408
-//       unpack                                   2550
-//       math                                     1434
-//       pack                                     2070
-//     compute                                  2818
-//       all iterations, the loads run ahead      2818
+//       unpack                                   2386
+//       math                                     1277
+//       pack                                     1970
+//     compute                                  2638
+//       all iterations, the loads run ahead      2638
 //     iterations                               1
-//     all iterations                           3226
-//     stages: reader 816, compute 2818, writer 0: compute-bound
+//     all iterations                           3046
+//     stages: reader 816, compute 2638, writer 0: compute-bound
 //   program:
 //     read q                                   1687
 //     send part to the reducer                 1073
@@ -143,19 +143,19 @@ namespace loomc::schedule {
 //       unpack                                   786
 //       math                                     931
 //       pack                                     658
-//     compute                                  4360
+//     compute                                  4180
 //     programs per core                        1
-//     all programs of the busiest core         8193
-//     stages: reader 1687, compute 4360, writer 2146: compute-bound
-//   launch: kernel launch 1000 + busiest core 8193 = 9193; DRAM bandwidth bound 1000 + 131
-//   total 9193: the per-core path dominates
+//     all programs of the busiest core         8013
+//     stages: reader 1687, compute 4180, writer 2146: compute-bound
+//   launch: kernel launch 1000 + busiest core 8013 = 9013; DRAM bandwidth bound 1000 + 131
+//   total 9013: the per-core path dominates
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
 //     receive lse from the producers           530
 //     receive part from the producers          530
 //     write o                                  421
 //       unpack                                   1018
-//       math                                     845
+//       math                                     758
 //       pack                                     922
 //     compute                                  1204
 //     programs per core                        1
@@ -167,8 +167,8 @@ namespace loomc::schedule {
 //   decode_split: kv->y split->x; q: mcast along x (interior sender); k: dram; v: dram; part, lse: fused, over the NoC to the reducer cores of each group (its first along x)
 //   decode_combine: kv->y row->time; lse: fused from the producers of its group; part: fused from the producers of its group (fused: on the reducer cores)
 //     BLOCK_N=32 NUM_SPLITS=8 decode_split.grid.x=8 decode_split.grid.y=1 decode_split.depth.q=1 decode_split.depth.k=1 decode_split.depth.v=1 decode_split.depth.part=1 decode_split.depth.lse=1 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.depth.o=1
-//   predicted 11543 cycles: 63 more (+0.5%)
+//   predicted 11363 cycles: 63 more (+0.6%)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 4 mappings other than the chosen one are that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
 //     decode_split: program, read q                        1687 -> 1750
-//     decode_split: all programs of the busiest core       8193 -> 8256
+//     decode_split: all programs of the busiest core       8013 -> 8076

@@ -54,17 +54,11 @@ void MAIN {
         cb_push_back(11, 1);
         cb_pop_front(10, 1);
         cb_wait_front(11, 1);
-        cb_reserve_back(10, 1);
-        // reduce op=max a=11 out=10
-        loomc::reduce_rows<PoolType::MAX>(11, 10, 1, 1, 0, 0, false, 27, 27);
-        cb_push_back(10, 1);
         cb_wait_front(loomc_cb7, 1);
-        cb_wait_front(10, 1);
         cb_reserve_back(loomc_cb8, 1);
-        // eltwise op=max a=7 b=10 out=8
-        loomc::eltwise(loomc::MAX, loomc_cb7, 10, loomc_cb8, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
+        // rowmax a=11 out=8 b=7
+        loomc::rowmax(11, loomc_cb8, loomc_cb7, 1, 1, 0, 0, 0, 0, 0, 0, 27);
         cb_push_back(loomc_cb8, 1);
-        cb_pop_front(10, 1);
         cb_wait_front(loomc_cb8, 1);
         cb_reserve_back(12, 1);
         // chain a=7 out=12
@@ -77,14 +71,16 @@ void MAIN {
         cb_push_back(12, 1);
         cb_pop_front(loomc_cb7, 1);
         cb_reserve_back(10, 1);
-        // chain a=11 out=10
+        cb_reserve_back(18, 1);
+        // pchain a=11 out=10 sum=18
         for (int32_t loomc_tile = 0; loomc_tile < 1 * 1; loomc_tile++) {
             tile_regs_acquire();
             loomc::binary(loomc::SUB, loomc::BCAST_COL, 11, 0 + loomc_tile, loomc_cb8, 0 + loomc::bcast_page(loomc::BCAST_COL, loomc_tile, 1));
             loomc::sfpu(loomc::EXP2, false, 1.0f, 0);
-            loomc::pack_one(10, 0 + loomc_tile, false);
+            loomc::pack_sum(10, 0 + loomc_tile, 18, 0 + loomc_tile / 1, loomc_tile % 1 != 0 || false);
         }
         cb_push_back(10, 1);
+        cb_push_back(18, 1);
         cb_pop_front(11, 1);
         cb_wait_front(5, 1);
         cb_wait_front(12, 1);
@@ -94,10 +90,12 @@ void MAIN {
         cb_push_back(11, 1);
         cb_pop_front(5, 1);
         cb_wait_front(10, 1);
+        cb_wait_front(18, 1);
         cb_reserve_back(13, 1);
-        // reduce op=sum a=10 out=13
-        loomc::reduce_rows<PoolType::SUM>(10, 13, 1, 1, 0, 0, false, 27, 27);
+        // reduce op=sum a=18 out=13
+        loomc::reduce_rows<PoolType::SUM>(18, 13, 1, 1, 0, 0, false, 27, 27);
         cb_push_back(13, 1);
+        cb_pop_front(18, 1);
         cb_wait_front(11, 1);
         cb_wait_front(13, 1);
         cb_reserve_back(5, 1);
@@ -225,8 +223,8 @@ void MAIN {
         cb_push_back(23, 1);
         cb_wait_front(23, 1);
         cb_reserve_back(10, 1);
-        // reduce op=max a=23 out=10
-        loomc::reduce_rows<PoolType::MAX>(23, 10, 1, 1, 0, 0, false, 27, 27);
+        // rowmax a=23 out=10
+        loomc::rowmax(23, 10, -1, 1, 1, 0, 0, 0, 0, 0, 0, 27);
         cb_push_back(10, 1);
         cb_pop_front(22, 1);
         cb_pop_front(23, 1);

@@ -1,0 +1,103 @@
+/* lowered.c - the lowering's decisions as the latency model prices them
+ * (docs/scheduler.md, "Model"): the plan the lowering records for a
+ * candidate (sched_kernel.chain_from/to and .lowered) says which work ops
+ * it emits as one tile op in Dst, which it folds away, and which row sums
+ * it takes from a packer; the model's tile ops (opcost) are rewritten to
+ * cost what is emitted.
+ */
+#include "sched/sched_int.h"
+
+#include <string.h>
+
+static bool has_op(const opcost *o, const tir_op *op)
+{
+    for (int i = 0; i < o->nops; i++)
+        if (o->ops[i] == op)
+            return true;
+    return false;
+}
+
+/* The lowering's chains in Dst (sched_kernel.chain_from/to, from its plan),
+ * priced as it emits them: the work op making a chained value and the one
+ * taking it are one tile op - the first's unpack, the second's unpack of
+ * its other operands, both maths (a cast in a chain is the pack's format:
+ * no math), one pack and the second's Dst batches. Chains of several links
+ * fold in program order. */
+void sched_merge_chains(mctx *c, opcost *oc, int n)
+{
+    const sched_kernel *k = c->k;
+    for (int ch = 0; ch < k->nchains; ch++) {
+        const tir_op *from = k->chain_from[ch], *to = k->chain_to[ch];
+        int i = -1, j = -1;
+        for (int x = 0; x < n; x++)
+            if (!oc[x].dead && has_op(&oc[x], from))
+                i = x; /* the last: a division's multiply, not its reciprocal */
+        for (int x = i + 1; i >= 0 && x < n && j < 0; x++) {
+            if (oc[x].dead || oc[x].o->op != to)
+                continue;
+            for (int r = 0; r < oc[x].o->nreads; r++)
+                if (oc[x].o->reads[r] == from->results[0])
+                    j = x;
+        }
+        if (j < 0 || oc[i].nops + oc[j].nops > MAX_CHAINED)
+            continue;
+        opcost *a = &oc[i], *b = &oc[j];
+        const sym_expr *u = a->unpack;
+        for (int r = 0; r < b->o->nreads; r++)
+            if (b->o->reads[r] != from->results[0])
+                u = add(c, u, fix(c, b->o->read_bytes[r]));
+        const sym_expr *ma = a->o->kind == SCHED_OP_COPY && a->nops == 1 ? K(c, 0) : a->math;
+        const sym_expr *mb = b->o->kind == SCHED_OP_COPY ? K(c, 0) : b->math;
+        b->unpack = u;
+        b->math = add(c, ma, mb);
+        const tir_op *ops[MAX_CHAINED];
+        int nops = 0;
+        for (int q = 0; q < a->nops; q++)
+            ops[nops++] = a->ops[q];
+        for (int q = 0; q < b->nops; q++)
+            ops[nops++] = b->ops[q];
+        memcpy(b->ops, ops, sizeof ops);
+        b->nops = nops;
+        a->dead = true;
+    }
+}
+
+/* A row sum the packer accumulates (SCHED_LOWER_PACKSUM): the op making
+ * its operand (oc[j], or the chain holding it) packs each tile a second
+ * time, into its row's page in the sum's format, and the sum (oc[i]) reads
+ * those pages - one a row - and reduces each once. */
+static void packsum_cost(mctx *c, opcost *oi, opcost *oj)
+{
+    const arch_desc *a = c->a;
+    const sched_work_op *o = oi->o;
+    const sym_expr *pb = fix(c, o->pack_bytes), *rows = fix(c, o->out_tiles);
+    oj->pack = add(c, oj->pack, cdv(c, mul(c, pb, fix(c, o->tiles)), rows));
+    oi->unpack = pb;
+    oi->math = mul(c, rows, K(c, milli(a->reduce_tile_cycles)));
+}
+
+/* The lowering's other decisions (sched_kernel.lowered, from its plan),
+ * priced as it emits them: an op it folds away costs nothing; a row sum
+ * the packer accumulates reads a page a row. */
+void sched_lowered_ops(mctx *c, opcost *oc, int n)
+{
+    const sched_kernel *k = c->k;
+    for (int l = 0; l < k->nlowered; l++) {
+        const sched_lowered *w = &k->lowered[l];
+        for (int i = 0; i < n; i++) {
+            if (oc[i].dead || !has_op(&oc[i], w->op))
+                continue;
+            if (w->kind == SCHED_LOWER_GONE) {
+                oc[i].gone = true;
+                oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);
+                oc[i].chunks = K(c, 1);
+            }
+            for (int j = 0; w->kind == SCHED_LOWER_PACKSUM && j < n; j++)
+                if (!oc[j].dead && j != i && has_op(&oc[j], w->by) && oc[i].o->kind == SCHED_OP_REDUCE &&
+                    oc[i].o->out_tiles) {
+                    packsum_cost(c, &oc[i], &oc[j]);
+                    break;
+                }
+        }
+    }
+}

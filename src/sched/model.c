@@ -688,7 +688,10 @@ typedef struct arrivals {
  * three stages, the rest stream at the slowest. In steady state an op that
  * reads only loads and carried values overlaps the previous op (or
  * iteration) and counts its slowest stage only; the bound is the longest
- * path through the ops. At the first execution of the level (*first) every
+ * path through the ops, where no op starts before the unpacker - one
+ * thread, taking the ops in program order - has unpacked the ops before it
+ * (an op off the path still delays the ops after it). At the first
+ * execution of the level (*first) every
  * op pays its first chunk, and one that reads a loaded block starts no
  * earlier than the block arrives - so compute on the first load overlaps
  * the arrival of the next. */
@@ -696,6 +699,7 @@ static const sym_expr *chain(mctx *c, const opcost *oc, int n, const arrivals *a
 {
     const arch_desc *a = c->a;
     const sym_expr *dp[SCHED_MAX_WORK], *df[SCHED_MAX_WORK], *longest = K(c, 0), *lfirst = K(c, 0);
+    const sym_expr *ufree = K(c, 0); /* when the unpacker has unpacked the ops so far */
     for (int j = 0; j < n; j++) {
         dp[j] = df[j] = K(c, 0);
         if (oc[j].dead)
@@ -719,9 +723,13 @@ static const sym_expr *chain(mctx *c, const opcost *oc, int n, const arrivals *a
                         bfirst = mx(c, bfirst, arr->at[l]);
         }
         /* an op that reads an earlier op's result starts once that result
-           is pushed: the push (a CB handshake) lies on the path too */
+           is pushed: the push (a CB handshake) lies on the path too; and no
+           op starts before the unpacker, which takes the ops in program
+           order, has unpacked the ops before it */
         const sym_expr *hs = K(c, llround(a->cb_handshake_cycles));
-        dp[j] = before ? add(c, add(c, before, hs), full) : top;
+        const sym_expr *start = before ? mx(c, ufree, add(c, before, hs)) : ufree;
+        dp[j] = add(c, start, before ? full : top);
+        ufree = add(c, start, u);
         df[j] = add(c, bfirst, full);
         if (before)
             df[j] = add(c, df[j], hs);

@@ -327,6 +327,44 @@ static void chain_of_ops(void **st)
     drv_free(&x.r);
 }
 
+/* y = exp(x), w = x * x, z = exp(y) in that order on a 64 x 128 fp32 block
+ * (tests/unit/data/unpack_order.py; 8 tiles, two chunks of Dst). The
+ * multiply reads only the load, so alone it would overlap the exps; but
+ * the unpacker is one thread that takes the ops in program order, so z's
+ * exp cannot start unpacking y before the unpacker has read x for the exp
+ * (8 tiles) and x twice for the multiply (16 tiles), even though y was
+ * pushed long before: the chain is u(exp) + u(mul) + z's full op, not
+ * exp + handshake + z's full op. Here that path is the compute stage:
+ * above every engine's total, plus a Dst hand-off per chunk of each op
+ * and the CB handshakes of x, w and z. */
+static void unpack_in_order(void **st)
+{
+    (void)st;
+    compiled x;
+    compile_model(&x, "tests/unit/data/unpack_order.py", "M=1024,N=128");
+    const arch_desc *a = WH;
+    const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.w=2,depth.z=2";
+    int64_t tb = a->tile_bytes[ARCH_FP32], T = 8, hs = llround(a->cb_handshake_cycles);
+    int64_t u_exp = cdiv(T * tb * 1000, milli(a->unpack_bpc)), p_exp = cdiv(T * tb * 1000, milli(a->pack_bpc));
+    int64_t m_exp = cdiv(T * milli(a->sfpu_exp_tile_cycles), 1000);
+    int64_t u_mul = cdiv(2 * T * tb * 1000, milli(a->unpack_bpc));
+    int64_t top_exp = LM_MAX(LM_MAX(u_exp, m_exp), p_exp);
+    int64_t two = LM_MIN(LM_MIN(u_exp + m_exp, u_exp + p_exp), m_exp + p_exp);
+    int64_t start_z = LM_MAX(u_exp + u_mul, top_exp + hs);
+    int64_t chain = start_z + top_exp + cdiv(two, 2);
+    assert_true(u_exp + u_mul > top_exp + hs); /* the unpacker's order decides */
+    /* every engine's total, with an op init per op on each thread and the
+       pops and pushes of y, is below the chain */
+    int64_t inits = 3 * llround(a->op_init_cycles);
+    int64_t totals = LM_MAX(LM_MAX(cdiv(4 * T * tb * 1000, milli(a->unpack_bpc)),
+                                   cdiv(T * (2 * milli(a->sfpu_exp_tile_cycles) + milli(a->eltwise_tile_cycles)), 1000)),
+                            cdiv(3 * T * tb * 1000, milli(a->pack_bpc))) + inits + hs;
+    assert_true(chain > totals);
+    int64_t want = chain + 6 * llround(a->dst_handoff_cycles) + 3 * hs;
+    assert_int_equal(term_at(&x, SCHED_T_COMPUTE, 0, "compute", at), want);
+    drv_free(&x.r);
+}
+
 /* sqrt, rsqrt and sigmoid, each read once by the next, then z = y * w
  * (tests/unit/data/sfpu_chain.py): one chain of four steps, priced as in
  * chain_in_dst with its math the sum of the steps' figures, each read from
@@ -847,6 +885,7 @@ int main(void)
         cmocka_unit_test(l1_fused),
         cmocka_unit_test(candidates_lower),
         cmocka_unit_test(chain_of_ops),
+        cmocka_unit_test(unpack_in_order),
         cmocka_unit_test(chain_in_dst),
         cmocka_unit_test(sfpu_chain_figures),
         cmocka_unit_test(rowmax_seeded),

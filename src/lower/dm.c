@@ -553,7 +553,11 @@ void lw_emit_drain(kctx *K, const tir_block *b)
 void lw_emit_dead_trips(kctx *K, const tir_op *f)
 {
     int64_t most;
-    if (!lw_stretched_for(K->L, f, DF_READER, &most) && !lw_stretched_for(K->L, f, DF_WRITER, &most))
+    bool was = K->drain, stretched;
+    K->drain = true;
+    stretched = walks_stretched(K, f, &most);
+    K->drain = was;
+    if (!stretched)
         return;
     df_stmt *saved;
     int nivs = K->nivs;

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { C_HELP, C_TOP, C_JSON, C_EXPLAIN, C_O, C_NODE_LIMIT, C_NO_FUSE, C_EMIT_MZN, C_SOLVER };
+enum { C_HELP, C_TOP, C_JSON, C_EXPLAIN, C_O, C_NODE_LIMIT, C_NO_FUSE, C_EMIT_MZN, C_SOLVER, C_FIDELITY, C_FORMAT };
 
 static const cli_option compile_opts[] = {
     {"--arch", CLI_SHARED, 0, "NAME|FILE", NULL, 0, 0,
@@ -28,6 +28,13 @@ static const cli_option compile_opts[] = {
      "a folder where the kernel's imports of its project's\n"
      "other modules are found, after the kernel's own;\n"
      "repeatable", 0},
+    {"--format", CLI_VALUE, C_FORMAT, "F", NULL, 0, 0,
+     "storage format of the DRAM tensors the kernel loads and\n"
+     "stores: bf16, bfp8_b, bfp4_b (schedule for it; give run the\n"
+     "same --format to replay a plan)", 0},
+    {"--fidelity", CLI_VALUE, C_FIDELITY, "F", NULL, 0, 0,
+     "matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4 (default:\n"
+     "TTNN's rule, HiFi2, or LoFi when both inputs are block-float)", 0},
     {"--top", CLI_COUNT, C_TOP, "K", NULL, 1, 1000,
      "also list the K best schedules across candidates", 0},
     {"--json", CLI_FLAG, C_JSON, NULL, NULL, 0, 0,
@@ -58,7 +65,8 @@ static const cli_option compile_opts[] = {
 static const cli_command compile_cmd = {
     "compile",
     "usage: loomc compile KERNEL.py --arch NAME|FILE --shape NAME=N[,NAME=N...] [--const NAME=N]...\n"
-    "                     [--kernel NAME] [--top K] [--json] [--explain] [-o PLAN.json]\n"
+    "                     [--kernel NAME] [--format F] [--fidelity F] [--top K] [--json]\n"
+    "                     [--explain] [-o PLAN.json]\n"
     "                     [--emit-mzn DIR] [--solver builtin|minizinc[:ID]] [--no-fuse]\n"
     "\n"
     "Schedule the launches of KERNEL.py for a chip without profiling: enumerate the\n"
@@ -88,7 +96,9 @@ static int compile_main(int argc, char **argv, cli_json_errors *je)
     cli_kernel_opts ko;
     cli_kernel_opts_init(&ko, "compile", "missing --arch NAME|FILE (the chip to schedule for)", &a);
     const char *out_path = NULL, *mzn_dir = NULL, *mzn_solver = NULL;
-    bool json = false, explain = false, no_fuse = false;
+    bool json = false, explain = false, no_fuse = false, have_format = false, have_fidelity = false;
+    arch_format fmt = ARCH_BF16;
+    arch_fidelity fidelity = ARCH_HIFI2;
     int64_t top = 0, node_limit = 0;
     int rc = LOOMC_EUSER;
     arch_desc *arch = NULL;
@@ -117,6 +127,16 @@ static int compile_main(int argc, char **argv, cli_json_errors *je)
                 break;
             case C_TOP:
                 top = count;
+                break;
+            case C_FORMAT:
+                have_format = true;
+                if (!cli_parse_format("compile", val, &fmt))
+                    goto out;
+                break;
+            case C_FIDELITY:
+                have_fidelity = true;
+                if (!cli_parse_fidelity("compile", val, &fidelity))
+                    goto out;
                 break;
             case C_NODE_LIMIT:
                 node_limit = count;
@@ -168,7 +188,8 @@ static int compile_main(int argc, char **argv, cli_json_errors *je)
     cli_kernel_drv_opts(&ko, &o);
     drv_result r;
     drv_sched_opts so = {.arch = arch, .top_k = (int)(top > 0 ? top : 1), .node_limit = node_limit,
-                         .mzn_solver = mzn_solver, .no_fuse = no_fuse};
+                         .mzn_solver = mzn_solver, .no_fuse = no_fuse, .have_format = have_format,
+                         .format = fmt, .have_fidelity = have_fidelity, .fidelity = fidelity};
     if (drv_compile(&r, &o, &d) && drv_schedule(&r, &so, &d)) {
         double secs = now_seconds() - t0;
         const drv_sched *ds = r.sched;

@@ -363,6 +363,7 @@ void lw_put(kctx *K, df_stmt *s);
 df_stmt *lw_open_for(kctx *K, const char *var, const df_expr *lo, const df_expr *hi, df_stmt **saved);
 void lw_close_for(kctx *K, df_stmt *saved);
 int lw_open_if(kctx *K, const df_expr *cond, df_stmt **saved);
+bool lw_empty_everywhere(kctx *K, const df_expr *lo, const df_expr *hi);
 const df_expr *lw_xs(kctx *K, const sym_expr *e);
 const df_expr *lw_affine(kctx *K, const access *x, bool row);
 void lw_cbop(kctx *K, df_op op, int cb, int64_t n);
@@ -479,6 +480,10 @@ void lw_emit_cblock(kctx *K, const tir_block *b);
 
 void lw_emit_fused_prologue(kctx *K, bool reducer);
 void lw_emit_consumer(kctx *KA, df_kernel_kind kind);
+
+/* ---- msplit.c ------------------------------------------------------------------ */
+
+void lw_split_masks(lw *L, df_class *c, const int rect[4]);
 
 /* ---- program.c ----------------------------------------------------------------- */
 

@@ -385,12 +385,14 @@ static df_stmt *unmasked_copy(clonectx *X, const df_stmt *f, int mi)
 
 /* ---- the split ------------------------------------------------------------------- */
 
-/* The one mask among f's own statements, or -1 (none, or several). */
-static int only_mask(const df_stmt *f)
+/* The one mask among f's own statements whose CBs may trade names, or -1
+ * (none, or several: a mask in two steps). Others (the copy of a load cut
+ * short, whose input the reader pushes) stay in both bodies. */
+static int only_mask(const df_class *c, const df_stmt *f)
 {
     int m = -1;
     for (int i = 0; i < f->nbody; i++)
-        if (f->body[i]->op == DF_MASK) {
+        if (f->body[i]->op == DF_MASK && can_swap(c, f, i)) {
             if (m >= 0)
                 return -1;
             m = i;
@@ -404,10 +406,10 @@ static int split_loop(kctx *K, df_stmt *const *body, int at, df_stmt **out)
 {
     df_stmt *f = body[at];
     out[0] = f;
-    int mi = only_mask(f);
+    int mi = only_mask(K->c, f);
     int64_t step;
     bound bd;
-    if (mi < 0 || !const_of(f->step, &step) || step != 1 || !can_swap(K->c, f, mi) || !mask_bound(K->p, f, f->body[mi], &bd))
+    if (mi < 0 || !const_of(f->step, &step) || step != 1 || !mask_bound(K->p, f, f->body[mi], &bd))
         return 1;
     /* the unmasked run [u0, u1), the masked one [m0, m1) */
     const df_expr *u0 = bd.suffix ? bd.at : f->lo, *u1 = bd.suffix ? f->hi : bd.at;

@@ -241,6 +241,12 @@ typedef struct lw {
        row from there */
     const tir_op *psum_red[LW_MAX_CHAINS], *psum_src[LW_MAX_CHAINS];
     int npsum;
+    /* wheres on a mask the lowering leaves out on the trips of their loop
+       where it is the identity (msplit.c): split_masked[i] is the trips of
+       split_op[i]'s loop that keep it, for the model (kops.c) */
+    const tir_op *split_op[LW_MAX_CHAINS];
+    const sym_expr *split_masked[LW_MAX_CHAINS];
+    int nsplit;
     /* recording the L1 plan (sched_lower_l1): CBs that exist only at other
        values than the probe's, each alone in its CB */
     bool record;

@@ -367,7 +367,14 @@ static df_stmt *unmasked_copy(clonectx *X, const df_stmt *f, int mi)
     int wait = prev - 1;
     while (wait >= 0 && !refs_cb(f->body[wait], a) && !refs_cb(f->body[wait], b))
         wait--;
-    bool drop_wait = wait >= 0 && f->body[wait]->op == DF_CB_WAIT && f->body[wait]->cb == a;
+    /* the wait goes only when the value's next reader waits for it anew
+       (the first statement naming either after the push and pop) */
+    int after = -1, seen = 0;
+    for (int i = mi + 1; i < f->nbody && after < 0; i++)
+        if ((refs_cb(f->body[i], a) || refs_cb(f->body[i], b)) && ++seen == 3)
+            after = i;
+    bool drop_wait = wait >= 0 && f->body[wait]->op == DF_CB_WAIT && f->body[wait]->cb == a && after >= 0 &&
+                     f->body[after]->op == DF_CB_WAIT && f->body[after]->cb == b;
     for (int i = 0; i < keep->nbody; i++) {
         df_stmt *t = keep->body[i];
         bool gone = i == mi || i == prev || (drop_wait && i == wait);

@@ -303,8 +303,6 @@ typedef struct clonectx {
     bool full; /* out of loop variable slots */
 } clonectx;
 
-static df_stmt *clone_stmt(clonectx *X, const df_stmt *s, bool step);
-
 /* A copy of s whose expressions read the copies' loop variables, each loop
    of it on a slot of its own (named as the original). */
 static df_stmt *clone_stmt(clonectx *X, const df_stmt *s, bool step)

@@ -228,7 +228,7 @@ static bool core_eval(kctx *K, const df_expr *e, int x, int y, int64_t *out);
 /* Whether a loop's bounds, known on every core of the class, leave it empty
  * on all of them (a split past the end of a sequence, a core without a
  * program in the last wave). */
-static bool empty_everywhere(kctx *K, const df_expr *lo, const df_expr *hi)
+bool lw_empty_everywhere(kctx *K, const df_expr *lo, const df_expr *hi)
 {
     for (int y = K->y0; y <= K->y1; y++)
         for (int x = K->x0; x <= K->x1; x++) {
@@ -250,7 +250,7 @@ df_stmt *lw_open_for(kctx *K, const char *var, const df_expr *lo, const df_expr 
        the detached statement and dropped (the program is the same as with
        zero trips, and hand-written programs keep the check that flags
        such loops as mistakes) */
-    if (!empty_everywhere(K, lo, hi))
+    if (!lw_empty_everywhere(K, lo, hi))
         lw_put(K, f);
     *saved = K->loop;
     K->loop = f;

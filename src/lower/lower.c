@@ -245,12 +245,14 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
         plan->chain_from[L0->nchains + i] = L0->fmax_red[i];
         plan->chain_to[L0->nchains + i] = L0->fmax_max[i];
     }
-    sched_lowered *lo = LM_NEWN(ar, sched_lowered, L0->ngone + L0->npsum + 1);
+    sched_lowered *lo = LM_NEWN(ar, sched_lowered, L0->ngone + L0->npsum + L0->nsplit + 1);
     plan->nlowered = 0;
     for (int i = 0; i < L0->ngone; i++)
-        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_GONE, L0->gone[i], NULL};
+        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_GONE, L0->gone[i], NULL, NULL};
     for (int i = 0; i < L0->npsum; i++)
-        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_PACKSUM, L0->psum_red[i], L0->psum_src[i]};
+        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_PACKSUM, L0->psum_red[i], L0->psum_src[i], NULL};
+    for (int i = 0; i < L0->nsplit; i++)
+        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_SPLIT, L0->split_op[i], NULL, L0->split_masked[i]};
     plan->lowered = lo;
     plan->bytes = plan->count = sym_const(sc, 0);
     const sym_expr *one = sym_const(sc, 1);

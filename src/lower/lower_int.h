@@ -241,6 +241,12 @@ typedef struct lw {
        row from there */
     const tir_op *psum_red[LW_MAX_CHAINS], *psum_src[LW_MAX_CHAINS];
     int npsum;
+    /* wheres on a mask the lowering leaves out on the trips of their loop
+       where it is the identity (msplit.c): split_masked[i] is the trips of
+       split_op[i]'s loop that keep it, for the model (kops.c) */
+    const tir_op *split_op[LW_MAX_CHAINS];
+    const sym_expr *split_masked[LW_MAX_CHAINS];
+    int nsplit;
     /* recording the L1 plan (sched_lower_l1): CBs that exist only at other
        values than the probe's, each alone in its CB */
     bool record;
@@ -363,6 +369,7 @@ void lw_put(kctx *K, df_stmt *s);
 df_stmt *lw_open_for(kctx *K, const char *var, const df_expr *lo, const df_expr *hi, df_stmt **saved);
 void lw_close_for(kctx *K, df_stmt *saved);
 int lw_open_if(kctx *K, const df_expr *cond, df_stmt **saved);
+bool lw_empty_everywhere(kctx *K, const df_expr *lo, const df_expr *hi);
 const df_expr *lw_xs(kctx *K, const sym_expr *e);
 const df_expr *lw_affine(kctx *K, const access *x, bool row);
 void lw_cbop(kctx *K, df_op op, int cb, int64_t n);
@@ -479,6 +486,10 @@ void lw_emit_cblock(kctx *K, const tir_block *b);
 
 void lw_emit_fused_prologue(kctx *K, bool reducer);
 void lw_emit_consumer(kctx *KA, df_kernel_kind kind);
+
+/* ---- msplit.c ------------------------------------------------------------------ */
+
+void lw_split_masks(lw *L, df_class *c, const int rect[4]);
 
 /* ---- program.c ----------------------------------------------------------------- */
 

@@ -270,6 +270,8 @@ bool lw_build_classes(lw *L)
                               (lm_loc){0});
             for (int kk = 0; kk < DF_NKERNELS && !L->failed; kk++)
                 emit_kernel(L, c, (df_kernel_kind)kk, rect, nw);
+            if (!L->failed)
+                lw_split_masks(L, c, rect);
             if (L->failed)
                 return false;
         }

@@ -76,10 +76,22 @@ static void packsum_cost(mctx *c, opcost *oi, opcost *oj)
     oi->math = mul(c, rows, K(c, milli(a->reduce_tile_cycles)));
 }
 
+/* A mask the lowering leaves out where it is the identity: its pass on
+ * `masked` of the loop's `trips` trips, spread over them (the model prices
+ * one trip of the level). */
+static void split_cost(mctx *c, opcost *o, const sym_expr *masked, const sym_expr *trips)
+{
+    o->unpack = cdv(c, mul(c, o->unpack, masked), trips);
+    o->math = cdv(c, mul(c, o->math, masked), trips);
+    o->pack = cdv(c, mul(c, o->pack, masked), trips);
+    o->batches = cdv(c, mul(c, o->batches, masked), trips);
+}
+
 /* The lowering's other decisions (sched_kernel.lowered, from its plan),
  * priced as it emits them: an op it folds away costs nothing; a row sum
- * the packer accumulates reads a page a row. */
-void sched_lowered_ops(mctx *c, opcost *oc, int n)
+ * the packer accumulates reads a page a row; a mask split off its loop's
+ * unmasked trips runs on the others only. */
+void sched_lowered_ops(mctx *c, opcost *oc, int n, int level)
 {
     const sched_kernel *k = c->k;
     for (int l = 0; l < k->nlowered; l++) {
@@ -92,6 +104,9 @@ void sched_lowered_ops(mctx *c, opcost *oc, int n)
                 oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);
                 oc[i].chunks = K(c, 1);
             }
+            if (w->kind == SCHED_LOWER_SPLIT && level > 0 && c->masked && c->masked[l] && oc[i].nops == 1 &&
+                c->k->loops[level - 1].op == w->op->parent->owner)
+                split_cost(c, &oc[i], c->masked[l], mx(c, K(c, 1), c->trips[level - 1]));
             for (int j = 0; w->kind == SCHED_LOWER_PACKSUM && j < n; j++)
                 if (!oc[j].dead && j != i && has_op(&oc[j], w->by) && oc[i].o->kind == SCHED_OP_REDUCE &&
                     oc[i].o->out_tiles) {

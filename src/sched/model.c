@@ -214,36 +214,51 @@ static void placement(mctx *c)
    and slow the solver down. Axes flattened over the grid (xy;
    wg[g] the programs a core runs) keep the centre n/2 + n/2W.
    gs[g]: the cores along axis g (NULL for xy). */
+static const sym_expr *busiest(mctx *c, const sym_expr *e);
+
 static void busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *const *gs)
 {
     const sched_kernel *k = c->k;
+    for (int g = 0; g < TIR_MAX_GRID; g++)
+        c->wg[g] = wg[g], c->gs[g] = gs[g];
+    for (int i = 0; i < k->nloops; i++)
+        c->trips[i] = busiest(c, k->loops[i].trips);
+    /* the trips that keep a mask the lowering leaves out on the others */
+    c->masked = LM_NEWN(c->ar, const sym_expr *, k->nlowered ? k->nlowered : 1);
+    for (int l = 0; l < k->nlowered; l++)
+        c->masked[l] = k->lowered[l].kind == SCHED_LOWER_SPLIT ? busiest(c, k->lowered[l].masked) : NULL;
+}
+
+/* A count e (a trip count, the trips that keep a mask) of the busiest
+ * core's programs, as busiest_trips takes it. */
+static const sym_expr *busiest(mctx *c, const sym_expr *e)
+{
+    const sched_kernel *k = c->k;
     int rank = k->f->grid_rank;
-    for (int i = 0; i < k->nloops; i++) {
-        const sym_expr *t0 = fix(c, k->loops[i].trips), *tb = t0;
-        for (int g = 0; g < rank; g++) {
-            const sym_expr *pv = tir_pid_var(c->s, g);
-            if (!sym_depends_on(t0, pv))
-                continue;
-            const sym_expr *n = c->nprog[g];
-            const sym_expr *pb =
-                gs[g] ? mx(c, K(c, 0), sub(c, cdv(c, sub(c, add(c, n, gs[g]), sym_mod(c->s, sub(c, K(c, 0), n), gs[g])),
-                                                    K(c, 2)),
-                                          K(c, 1)))
-                      : add(c, fdv(c, n, K(c, 2)), fdv(c, n, mul(c, K(c, 2), wg[g])));
-            pb = mn(c, sub(c, n, K(c, 1)), pb);
-            t0 = xsubst(c->s, t0, pv, K(c, 0));
-            tb = xsubst(c->s, tb, pv, pb);
-        }
-        /* a count that depends on an enclosing loop's index: taken at index 0 */
-        for (int j = 0; j < k->nloops; j++) {
-            const sym_expr *iv = k->loops[j].op->iv;
-            if (iv && sym_depends_on(t0, iv)) {
-                t0 = xsubst(c->s, t0, iv, K(c, 0));
-                tb = xsubst(c->s, tb, iv, K(c, 0));
-            }
-        }
-        c->trips[i] = t0 == tb ? t0 : mx(c, t0, tb);
+    const sym_expr *t0 = fix(c, e), *tb = t0;
+    for (int g = 0; g < rank; g++) {
+        const sym_expr *pv = tir_pid_var(c->s, g);
+        if (!sym_depends_on(t0, pv))
+            continue;
+        const sym_expr *n = c->nprog[g];
+        const sym_expr *pb =
+            c->gs[g] ? mx(c, K(c, 0), sub(c, cdv(c, sub(c, add(c, n, c->gs[g]), sym_mod(c->s, sub(c, K(c, 0), n), c->gs[g])),
+                                                K(c, 2)),
+                                      K(c, 1)))
+                     : add(c, fdv(c, n, K(c, 2)), fdv(c, n, mul(c, K(c, 2), c->wg[g])));
+        pb = mn(c, sub(c, n, K(c, 1)), pb);
+        t0 = xsubst(c->s, t0, pv, K(c, 0));
+        tb = xsubst(c->s, tb, pv, pb);
     }
+    /* a count that depends on an enclosing loop's index: taken at index 0 */
+    for (int j = 0; j < k->nloops; j++) {
+        const sym_expr *iv = k->loops[j].op->iv;
+        if (iv && sym_depends_on(t0, iv)) {
+            t0 = xsubst(c->s, t0, iv, K(c, 0));
+            tb = xsubst(c->s, tb, iv, K(c, 0));
+        }
+    }
+    return t0 == tb ? t0 : mx(c, t0, tb);
 }
 
 /* ---- fused launch pairs -------------------------------------------------- */
@@ -890,7 +905,7 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
                              false};
     }
     sched_merge_chains(c, oc, noc);
-    sched_lowered_ops(c, oc, noc);
+    sched_lowered_ops(c, oc, noc, level);
     pops_and_pushes(c, oc, noc, arr);
     for (int i = 0; i < noc; i++) {
         if (oc[i].dead)

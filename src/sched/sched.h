@@ -756,12 +756,15 @@ typedef enum sched_lkind {
     SCHED_LOWER_GONE,    /* emits nothing: a product by a positive scale folded into the exponentials */
     SCHED_LOWER_PACKSUM, /* a row sum reading one page a block row that the packer of `by` (the op
                             making its operand) accumulated while writing that operand */
+    SCHED_LOWER_SPLIT,   /* a where on a mask, left out on the trips of its loop where the mask holds
+                            on the whole block: it runs on `masked` of them */
 } sched_lkind;
 
 typedef struct sched_lowered {
     sched_lkind kind;
     const tir_op *op;
-    const tir_op *by; /* PACKSUM: the op whose pack adds the rows up */
+    const tir_op *by;           /* PACKSUM: the op whose pack adds the rows up */
+    const sym_expr *masked;     /* SPLIT: the trips of its loop that keep the mask (may mention pid.N) */
 } sched_lowered;
 
 typedef struct sched_l1_plan {

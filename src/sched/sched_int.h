@@ -33,6 +33,8 @@ typedef struct mctx {
     const sym_expr *gx, *gy, *cores, *waves;
     const sym_expr *nprog[TIR_MAX_GRID];
     const sym_expr *trips[SCHED_MAX_LOOPS]; /* effective trips of the busiest core's programs */
+    const sym_expr *wg[TIR_MAX_GRID], *gs[TIR_MAX_GRID]; /* busiest_trips' programs and cores by axis */
+    const sym_expr **masked; /* by sched_kernel.lowered: a SPLIT's trips that keep the mask (busiest core) */
     const sym_expr *subh, *subw;
     const sym_expr *depth[SCHED_MAX_BUFS];
     int64_t legs[2][2][ARCH_MAX_GRID + 1]; /* sched_leg_load by NoC, leg and cores, plus 1 (0: not yet) */
@@ -93,6 +95,6 @@ typedef struct opcost {
 void sched_merge_chains(mctx *c, opcost *oc, int n);
 /* Price the lowering's other decisions (sched_kernel.lowered) in
  * oc[0..n-1]: ops it folds away, row sums the packer accumulates. */
-void sched_lowered_ops(mctx *c, opcost *oc, int n);
+void sched_lowered_ops(mctx *c, opcost *oc, int n, int level);
 
 #endif

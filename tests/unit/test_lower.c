@@ -540,6 +540,25 @@ static void matmul_bf16_partials(void **st)
 
 static const char *FA = "kernels/flash_attention.py";
 
+/* The last loop (deepest, in program order) whose own statements hold a
+ * row maximum: the loop over key blocks, or its part that keeps the mask
+ * when the lowering split it (docs/lowering.md). */
+static const df_stmt *last_score_loop(df_stmt *const *body, int n)
+{
+    const df_stmt *last = NULL;
+    for (int i = 0; i < n; i++) {
+        const df_stmt *f = body[i];
+        if (f->op != DF_FOR)
+            continue;
+        const df_stmt *in = last_score_loop(f->body, f->nbody);
+        for (int k = 0; !in && k < f->nbody; k++)
+            if (f->body[k]->op == DF_ROWMAX)
+                in = f;
+        last = in ? in : last;
+    }
+    return last;
+}
+
 static void attention(void **st, bool causal, bool mcast)
 {
     (void)st;
@@ -556,12 +575,17 @@ static void attention(void **st, bool causal, bool mcast)
     df_program *p = lower(&j, 0);
     assert_non_null(p);
     const df_class *c = &p->classes[0];
-    /* two dots, the mask (with the causal predicate too), per key block one
-       row maximum and one row sum; -inf starts the running maximum */
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_MATMUL), 2);
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_MASK), 1);
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), 1);
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_ROWMAX), 1);
+    /* per key block two dots, the mask (causal: the diagonal block; S is a
+       multiple of the key block, so no block has keys past it and the
+       plain form masks none), one row maximum and one row sum; -inf starts
+       the running maximum */
+    const df_stmt *sl = last_score_loop(c->kernels[DF_COMPUTE].body, c->kernels[DF_COMPUTE].nbody);
+    assert_non_null(sl);
+    assert_int_equal(count_ops(sl->body, sl->nbody, DF_MATMUL), 2);
+    assert_int_equal(count_ops(sl->body, sl->nbody, DF_MASK), causal);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_MASK), causal);
+    assert_int_equal(count_ops(sl->body, sl->nbody, DF_REDUCE), 1);
+    assert_int_equal(count_ops(sl->body, sl->nbody, DF_ROWMAX), 1);
     /* the row sum of p over the key block's 2 tile columns comes from the
        packer: p's pchain adds each tile into its block row's page, and the
        sum reduces those pages, one a row (no fold) */
@@ -597,9 +621,11 @@ static void attention(void **st, bool causal, bool mcast)
        p (summed and cast) and alpha (read twice) are not chained further */
     for (int i = 0; compute_op(c, DF_SFPU, i); i++)
         assert_int_not_equal(compute_op(c, DF_SFPU, i)->sub, DF_SCALE);
-    assert_int_equal(compute_op(c, DF_MASK, 0)->cb, compute_op(c, DF_MATMUL, 0)->cb_out);
+    int zero = 0;
+    if (causal)
+        assert_int_equal(compute_op(c, DF_MASK, 0)->cb, nth_op(sl->body, sl->nbody, DF_MATMUL, &zero)->cb_out);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_CHAIN), 0);
-    assert_int_equal(class_ops(c, DF_COMPUTE, DF_PCHAIN), 2);
+    assert_int_equal(count_ops(sl->body, sl->nbody, DF_PCHAIN), 2);
     for (int i = 0; i < 2; i++) {
         const df_stmt *ch = compute_op(c, DF_PCHAIN, i);
         assert_true(fabs(ch->scalar - 0.125 * 1.4426950408889634) < 1e-15);
@@ -764,6 +790,183 @@ static void packsum(void **st)
         run_checked(&j);
         job_close(&j);
     }
+}
+
+/* ---- a loop split where its mask is the identity ------------------------------------- */
+
+/* One trip of a loop of score blocks (a loop whose own statements hold the
+ * row maximum) as a core runs it: the trip's index and whether the body it
+ * runs holds a mask. */
+typedef struct strip {
+    int64_t t;
+    bool masked;
+} strip;
+
+typedef struct swalk {
+    int64_t slots[DF_MAX_SLOTS];
+    strip trips[64];
+    int n;
+} swalk;
+
+/* The scores' mask (to -inf; a load cut short is masked to 0). */
+static bool score_mask(const df_stmt *s) { return s->op == DF_MASK && isinf(s->scalar) && s->scalar < 0; }
+
+/* Run the loops of a compute kernel (their bounds only) on one core. A
+ * body holding the row maximum is one trip of the score loop: the index of
+ * the innermost loop of the Tile IR around it (a loop variable i<N>; 0 when
+ * the lowering left out a loop of one trip). */
+static void walk_loops(swalk *w, const df_class *c, df_stmt *const *body, int n, int64_t t)
+{
+    for (int i = 0; i < n; i++)
+        if (body[i]->op == DF_ROWMAX) {
+            assert_true(w->n < (int)LM_COUNT(w->trips));
+            bool masked = false;
+            for (int k = 0; k < n; k++)
+                masked |= score_mask(body[k]);
+            w->trips[w->n++] = (strip){t, masked};
+            break;
+        }
+    for (int i = 0; i < n; i++) {
+        const df_stmt *f = body[i];
+        if (f->op != DF_FOR)
+            continue;
+        int64_t lo = df_eval(f->lo, w->slots), hi = df_eval(f->hi, w->slots);
+        bool ir = c->slot_names[f->var][0] == 'i';
+        for (int64_t v = lo; v < hi; v++) {
+            w->slots[f->var] = v;
+            walk_loops(w, c, f->body, f->nbody, ir ? v : t);
+        }
+    }
+}
+
+/* The loop holding statement s among its own, or NULL. */
+static const df_stmt *loop_of(df_stmt *const *body, int n, const df_stmt *s)
+{
+    for (int i = 0; i < n; i++) {
+        const df_stmt *f = body[i];
+        if (f->op != DF_FOR)
+            continue;
+        for (int k = 0; k < f->nbody; k++)
+            if (f->body[k] == s)
+                return f;
+        const df_stmt *in = loop_of(f->body, f->nbody, s);
+        if (in)
+            return in;
+    }
+    return NULL;
+}
+
+/* Whether every element of mask m's block passes both predicates (from
+ * the op's definition: element (x, y) of the block is global element
+ * (32*row + x, 32*col + y), kept when r*i + c*j + k >= 0). */
+static bool mask_all_true(const df_stmt *m, const int64_t *slots)
+{
+    int64_t row = df_eval(m->row, slots), col = df_eval(m->col, slots);
+    int64_t rows = df_eval(m->rows, slots), cols = df_eval(m->cols, slots);
+    const df_expr *pr[2] = {m->p1r, m->p2r}, *pc[2] = {m->p1c, m->p2c}, *pk[2] = {m->p1k, m->p2k};
+    for (int q = 0; q < 2; q++) {
+        int64_t r = df_eval(pr[q], slots), c = df_eval(pc[q], slots), k = df_eval(pk[q], slots);
+        for (int64_t i = 32 * row; i < 32 * (row + rows); i++)
+            for (int64_t j = 32 * col; j < 32 * (col + cols); j++)
+                if (r * i + c * j + k < 0)
+                    return false;
+    }
+    return true;
+}
+
+/* Flash attention with one program a core (grid.y query blocks, one head):
+ * on every core, the score loop's trips are 0 .. its key blocks - 1, each
+ * once (ceil(min((q + 1) BLOCK_M, S) / BLOCK_N) causal, ceil(S / BLOCK_N)
+ * not), and a trip runs the body with the mask exactly when its block has
+ * a key past S or, causal, above the diagonal - which the mask's own
+ * predicates, evaluated element by element, say too. Returns
+ * the trips that keep the mask, over all cores. */
+static int split_trips(const char *shape, const char *causal, const char *values, int64_t S, int64_t bm, int64_t bn)
+{
+    job j;
+    job_open(&j, FA, shape, causal, values);
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    bool is_causal = !strcmp(causal, "CAUSAL=1");
+    int masked = 0;
+    for (int ci = 0; ci < p->nclasses; ci++) {
+        const df_class *c = &p->classes[ci];
+        const df_kernel *k = &c->kernels[DF_COMPUTE];
+        const df_stmt *m = NULL;
+        for (int i = 0; compute_op(c, DF_MASK, i) && !m; i++)
+            m = score_mask(compute_op(c, DF_MASK, i)) ? compute_op(c, DF_MASK, i) : NULL;
+        const df_stmt *mf = m ? loop_of(k->body, k->nbody, m) : NULL;
+        /* (no loop around the mask: a loop of one trip left out) */
+        for (int y = c->y0; y <= c->y1; y++)
+            for (int x = c->x0; x <= c->x1; x++) {
+                swalk w;
+                memset(&w, 0, sizeof w);
+                w.slots[DF_SLOT_CX] = x, w.slots[DF_SLOT_CY] = y;
+                for (int i = 0; i < p->nparams; i++)
+                    w.slots[DF_SLOT_PARAM0 + i] = p->params[i].value;
+                for (int a = 0; a < c->nargs; a++)
+                    w.slots[DF_SLOT_PARAM0 + p->nparams + a] = df_eval(c->args[a], w.slots);
+                walk_loops(&w, c, k->body, k->nbody, 0);
+                int64_t q = y, end = is_causal ? ((q + 1) * bm < S ? (q + 1) * bm : S) : S;
+                int64_t nkb = (end + bn - 1) / bn;
+                assert_int_equal(w.n, nkb);
+                for (int i = 0; i < w.n; i++) {
+                    int seen = 0;
+                    for (int e = 0; e < w.n; e++)
+                        seen += w.trips[e].t == i;
+                    assert_int_equal(seen, 1);
+                    /* from the kernel: key block t (columns t*bn ..
+                       (t+1)*bn - 1) of query block q (rows q*bm ..) is
+                       whole when it ends inside S and, causal, its last
+                       column is at most its first row */
+                    int64_t t = w.trips[i].t;
+                    bool whole = (t + 1) * bn <= S && (!is_causal || q * bm >= (t + 1) * bn - 1);
+                    assert_int_equal(w.trips[i].masked, !whole);
+                    /* and from the mask's own predicates at this trip (its
+                       loop variable set to it), element by element */
+                    if (m) {
+                        int64_t sl[DF_MAX_SLOTS];
+                        memcpy(sl, w.slots, sizeof sl);
+                        if (mf)
+                            sl[mf->var] = t;
+                        assert_int_equal(mask_all_true(m, sl), whole);
+                    }
+                    masked += w.trips[i].masked;
+                }
+            }
+    }
+    round_trip(p);
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+    return masked;
+}
+
+/* The split point on blocks at the boundaries. Causal, 64 x 64 blocks: key
+ * block q - 1 of query block q is below the diagonal (i - j >= 1 on all of
+ * it: unmasked), block q holds it (masked): one masked trip a program, and
+ * with S = 200 the last query block's key block 3 also ends past S. Not
+ * causal, S = 256 in 64-column blocks: every block inside, no mask left;
+ * S = 257: the last key block is one column over (masked), only it. Causal
+ * with 32-row query blocks and 128-column key blocks: the key block of a
+ * query block q is unmasked only when it ends at or before the block's first
+ * row (32 q >= 128 t + 127), one row over keeps the mask. */
+static void mask_split(void **st)
+{
+    (void)st;
+    assert_int_equal(split_trips("B=1,H=1,S=256,D=64", "CAUSAL=1", "BLOCK_M=64,BLOCK_N=64,grid.x=1,grid.y=4", 256, 64, 64),
+                     4);
+    assert_int_equal(split_trips("B=1,H=1,S=200,D=64", "CAUSAL=1", "BLOCK_M=64,BLOCK_N=64,grid.x=1,grid.y=4", 200, 64, 64),
+                     4);
+    assert_int_equal(split_trips("B=1,H=1,S=256,D=64", "CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,grid.x=1,grid.y=4", 256, 64, 64),
+                     0);
+    assert_int_equal(split_trips("B=1,H=1,S=257,D=64", "CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,grid.x=1,grid.y=5", 257, 64, 64),
+                     5);
+    /* q = 0..7: trips t with 128 t + 127 <= 32 q - 0 are unmasked: t = 0
+       for q = 4..7 (32 q >= 127 from q = 4); every program masks its last
+       trip, and programs 0..3 have one trip: 8 masked */
+    assert_int_equal(split_trips("B=1,H=1,S=256,D=64", "CAUSAL=1", "BLOCK_M=32,BLOCK_N=128,grid.x=1,grid.y=8", 256, 32, 128),
+                     8);
 }
 
 /* ---- flash decode: two launches through scratch tensors ----------------------------- */
@@ -1384,6 +1587,7 @@ int main(void)
         cmocka_unit_test(rowmax_seed),
         cmocka_unit_test(scale_fold),
         cmocka_unit_test(packsum),
+        cmocka_unit_test(mask_split),
         cmocka_unit_test(matmul_k_tail),
         cmocka_unit_test(eltwise_chains),
         cmocka_unit_test(decode_gqa),

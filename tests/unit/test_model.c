@@ -560,6 +560,74 @@ static void packsum_priced(void **st)
     drv_free(&x.r);
 }
 
+/* Flash attention's scores masked by `cols < S` and, causal, by the
+ * diagonal: the lowering leaves the mask out on the trips where it holds on
+ * the whole block and records, for the model, the trips that keep it as an
+ * expression of the schedule's symbols and the program id. Evaluated at
+ * each query block q, it is the count from the kernel's definition: of the
+ * key blocks t < ceil(min((q + 1) BLOCK_M, S) / BLOCK_N) (causal; else
+ * ceil(S / BLOCK_N)), those that end past S or, causal, whose last column
+ * is past the block's first row. */
+static void mask_split_priced(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *shape, *causal;
+        int64_t S, bm, bn;
+    } cases[] = {
+        {"B=1,H=1,S=256,D=64", "CAUSAL=1", 256, 64, 64},   {"B=1,H=1,S=256,D=64", "CAUSAL=1", 256, 32, 128},
+        {"B=1,H=1,S=256,D=64", "CAUSAL=0", 256, 64, 64},   {"B=1,H=1,S=256,D=64", "CAUSAL=0", 256, 64, 96},
+        {"B=1,H=1,S=512,D=64", "CAUSAL=1", 512, 128, 96},
+    };
+    for (size_t ci = 0; ci < LM_COUNT(cases); ci++) {
+        static char sbuf[256], cbuf[64];
+        fe_kv sk[16], ck[4];
+        compiled x;
+        memset(&x, 0, sizeof x);
+        lm_diag_init(&x.d, stderr);
+        drv_opts o = {0};
+        o.path = "kernels/flash_attention.py";
+        o.launch.shapes = sk;
+        o.launch.nshapes = parse_kv(cases[ci].shape, sk, 16, sbuf, sizeof sbuf);
+        o.launch.consts = ck;
+        o.launch.nconsts = parse_kv(cases[ci].causal, ck, 4, cbuf, sizeof cbuf);
+        assert_true(drv_compile(&x.r, &o, &x.d));
+        drv_sched_opts so = {.arch = WH};
+        assert_true(drv_summarize(&x.r, &so, &x.d));
+        sched_kernel *k = x.r.sched->job.k[0];
+        assert_true(sched_lower_l1(k, WH, &x.r.sched->bound, x.r.sym, &x.r.arena));
+        const sched_lowered *w = NULL;
+        for (int l = 0; l < k->nlowered; l++)
+            if (k->lowered[l].kind == SCHED_LOWER_SPLIT) {
+                assert_null(w);
+                w = &k->lowered[l];
+            }
+        assert_non_null(w);
+        assert_int_equal(w->op->code, TIR_WHERE);
+        bool causal = !strcmp(cases[ci].causal, "CAUSAL=1");
+        int64_t S = cases[ci].S, bm = cases[ci].bm, bn = cases[ci].bn;
+        for (int64_t q = 0; q * bm < S; q++) {
+            sym_env env = {0};
+            for (int i = 0; i < x.r.sched->bound.n; i++)
+                sym_env_set(&env, x.r.sched->bound.b[i].var, x.r.sched->bound.b[i].lo);
+            sym_env_set(&env, sym_var(x.r.sym, "BLOCK_M"), bm);
+            sym_env_set(&env, sym_var(x.r.sym, "BLOCK_N"), bn);
+            sym_env_set(&env, tir_pid_var(x.r.sym, 0), q);
+            int64_t got;
+            assert_int_equal(sym_eval(w->masked, &env, &got), SYM_OK);
+            int64_t end = causal && (q + 1) * bm < S ? (q + 1) * bm : S, want = 0;
+            for (int64_t t = 0; t * bn < end; t++)
+                want += !((t + 1) * bn <= S && (!causal || q * bm >= (t + 1) * bn - 1));
+            if (got != want)
+                print_error("%s %s BLOCK_M=%lld BLOCK_N=%lld q=%lld\n", cases[ci].shape, cases[ci].causal, (long long)bm,
+                            (long long)bn, (long long)q);
+            assert_int_equal(got, want);
+            sym_env_free(&env);
+        }
+        drv_free(&x.r);
+    }
+}
+
 /* A block a boundary check cuts short moves element by element: one NoC
  * command per row and tile column (64 rows x 4 = 256), not one per tile (8).
  * One core reads: the banks' and the links' shares cannot exceed its own
@@ -891,6 +959,7 @@ int main(void)
         cmocka_unit_test(rowmax_seeded),
         cmocka_unit_test(scale_folded),
         cmocka_unit_test(packsum_priced),
+        cmocka_unit_test(mask_split_priced),
         cmocka_unit_test(clipped_block_commands),
         cmocka_unit_test(forward_along_route),
         cmocka_unit_test(single_buffer_hold),

@@ -58,8 +58,8 @@ namespace loomc::schedule {
 //     fp32  the index tiles of masks (card) 8192 B
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
-//   BLOCK_N                = 64      (32: +1837 cycles)
-//   grid.x                 = 2       (1: +4736 cycles; 3 breaks 'grid.x <= programs along x')
+//   BLOCK_N                = 64      (32: +1821 cycles)
+//   grid.x                 = 2       (1: +4592 cycles; 3 breaks 'grid.x <= programs along x')
 //   grid.y                 = 1       (2 breaks 'grid.y <= programs along y')
 //   depth.q                = 1       (2: +0 cycles)
 //   depth.k                = 1       (2: +0 cycles)
@@ -80,30 +80,30 @@ namespace loomc::schedule {
 //   loop start_n (line 48):
 //     read k                                   786
 //     read v (writer, NoC 1)                   786
-//       unpack                                   2542
-//       math                                     1436
-//       pack                                     2094
-//     compute                                  2794
-//       all iterations, the loads run ahead      2794
+//       unpack                                   2414
+//       math                                     1420
+//       pack                                     1966
+//     compute                                  2650
+//       all iterations, the loads run ahead      2650
 //     iterations                               1
-//     all iterations                           3580
-//     stages: reader 786, compute 2794, writer 786: compute-bound
+//     all iterations                           3436
+//     stages: reader 786, compute 2650, writer 786: compute-bound
 //   program:
 //     read q                                   408
 //     write o                                  421
 //       unpack                                   362
 //       math                                     660
 //       pack                                     266
-//     compute                                  4382
+//     compute                                  4238
 //     programs per core                        1
-//     all programs of the busiest core         5211
-//     stages: reader 408, compute 4382, writer 421: compute-bound
-//   launch: kernel launch 1000 + busiest core 5211 = 6211; DRAM bandwidth bound 1000 + 64
-//   total 6211: the per-core path dominates
+//     all programs of the busiest core         5067
+//     stages: reader 408, compute 4238, writer 421: compute-bound
+//   launch: kernel launch 1000 + busiest core 5067 = 6067; DRAM bandwidth bound 1000 + 64
+//   total 6067: the per-core path dominates
 // runner-up:
 //   attention_fwd: start_m->x bh->y; q: dram; k: mcast along x (edge sender); v: mcast along x (interior sender)
 //     BLOCK_M=32 BLOCK_N=64 grid.x=2 grid.y=1 depth.q=1 depth.k=1 depth.v=1 depth.o=1 sub.h=1 sub.w=1
-//   predicted 6211 cycles, a tie; it loses on engine busy cycles (5448 vs 5211)
+//   predicted 6067 cycles, a tie; it loses on engine busy cycles (5304 vs 5067)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 2 mappings other than the chosen one are that close (--top K lists the K best schedules)
 //   where the two differ (chosen -> runner-up, cycles):
 //     loop start_n (line 48), read v (writer, NoC 1)       786 -> 1023

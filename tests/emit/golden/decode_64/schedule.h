@@ -100,7 +100,7 @@ namespace loomc::schedule {
 //     bf16  the unit tile of row reductions (card) 2048 B
 //     fp32  the index tiles of masks (card) 8192 B
 // values (and what one step either way in the domain would do):
-//   BLOCK_N                = 32      (64: +464 cycles)
+//   BLOCK_N                = 32      (64: +529 cycles)
 //   NUM_SPLITS             = 8       (4 breaks 'decode_split: grid.x <= programs along x'; 16 breaks 'decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x)')
 //   decode_split.grid.x    = 8       (7 breaks 'decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x)')
 //   decode_split.grid.y    = 1       (2 breaks 'decode_split: grid.y <= programs along y')
@@ -143,12 +143,12 @@ namespace loomc::schedule {
 //       unpack                                   786
 //       math                                     931
 //       pack                                     658
-//     compute                                  4180
+//     compute                                  4415
 //     programs per core                        1
-//     all programs of the busiest core         8013
-//     stages: reader 1687, compute 4180, writer 2146: compute-bound
-//   launch: kernel launch 1000 + busiest core 8013 = 9013; DRAM bandwidth bound 1000 + 131
-//   total 9013: the per-core path dominates
+//     all programs of the busiest core         8248
+//     stages: reader 1687, compute 4415, writer 2146: compute-bound
+//   launch: kernel launch 1000 + busiest core 8248 = 9248; DRAM bandwidth bound 1000 + 131
+//   total 9248: the per-core path dominates
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
 //     receive lse from the producers           530
@@ -157,18 +157,18 @@ namespace loomc::schedule {
 //       unpack                                   1018
 //       math                                     758
 //       pack                                     922
-//     compute                                  1204
+//     compute                                  1207
 //     programs per core                        1
 //     all programs of the busiest core         2287
-//     stages: reader 1060, compute 1204, writer 421: compute-bound
+//     stages: reader 1060, compute 1207, writer 421: compute-bound
 //   fused into decode_split's program (no launch of its own): busiest reducer core 2287; DRAM bandwidth bound 65
 //   total 2287: the per-core path dominates
 // runner-up:
 //   decode_split: kv->y split->x; q: mcast along x (interior sender); k: dram; v: dram; part, lse: fused, over the NoC to the reducer cores of each group (its first along x)
 //   decode_combine: kv->y row->time; lse: fused from the producers of its group; part: fused from the producers of its group (fused: on the reducer cores)
 //     BLOCK_N=32 NUM_SPLITS=8 decode_split.grid.x=8 decode_split.grid.y=1 decode_split.depth.q=1 decode_split.depth.k=1 decode_split.depth.v=1 decode_split.depth.part=1 decode_split.depth.lse=1 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.depth.o=1
-//   predicted 11363 cycles: 63 more (+0.6%)
+//   predicted 11598 cycles: 63 more (+0.5%)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 4 mappings other than the chosen one are that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
 //     decode_split: program, read q                        1687 -> 1750
-//     decode_split: all programs of the busiest core       8013 -> 8076
+//     decode_split: all programs of the busiest core       8248 -> 8311

@@ -10,7 +10,6 @@ void MAIN {
     uint32_t loomc_cb7 = 7;
     binary_op_init_common(4, 4, 4);
     loomc::make_scaler(14);  // the unit tile of the row reductions
-    cb_wait_front(15, 2);  // the index tiles of the masks (from the reader)
 
     cb_wait_front(0, 1);
     cb_reserve_back(4, 1);
@@ -33,16 +32,10 @@ void MAIN {
         cb_push_back(8, 2);
         cb_pop_front(1, 2);
         cb_wait_front(8, 2);
-        cb_reserve_back(9, 2);
-        // mask a=8 out=9 cols=2 p1c=-1 p1k=-64*i0+63
-        loomc::mask_op(15, 8, 9, 1, 2, 0, 0, 0, 0, {0, -1, (-64) * i0 + 63}, {0, 0, 0}, -__builtin_inff());
-        cb_push_back(9, 2);
-        cb_pop_front(8, 2);
-        cb_wait_front(9, 2);
         cb_wait_front(loomc_cb6, 1);
         cb_reserve_back(loomc_cb7, 1);
-        // rowmax a=9 out=7 cols=2 b=6
-        loomc::rowmax(9, loomc_cb7, loomc_cb6, 1, 2, 0, 0, 0, 0, 0, 0, 14);
+        // rowmax a=8 out=7 cols=2 b=6
+        loomc::rowmax(8, loomc_cb7, loomc_cb6, 1, 2, 0, 0, 0, 0, 0, 0, 14);
         cb_push_back(loomc_cb7, 1);
         cb_wait_front(loomc_cb7, 1);
         cb_reserve_back(10, 1);
@@ -56,46 +49,46 @@ void MAIN {
         }
         cb_push_back(10, 1);
         cb_pop_front(loomc_cb6, 1);
-        cb_reserve_back(8, 2);
+        cb_reserve_back(9, 2);
         cb_reserve_back(13, 1);
-        // pchain a=9 out=8 cols=2 scale=0.25503486164919736 sum=13
+        // pchain a=8 out=9 cols=2 scale=0.25503486164919736 sum=13
         for (int32_t loomc_tile = 0; loomc_tile < 1 * 2; loomc_tile++) {
             tile_regs_acquire();
-            loomc::binary(loomc::SUB, loomc::BCAST_COL, 9, 0 + loomc_tile, loomc_cb7, 0 + loomc::bcast_page(loomc::BCAST_COL, loomc_tile, 2));
+            loomc::binary(loomc::SUB, loomc::BCAST_COL, 8, 0 + loomc_tile, loomc_cb7, 0 + loomc::bcast_page(loomc::BCAST_COL, loomc_tile, 2));
             loomc::sfpu(loomc::SCALE, false, 0.255034862f, 0);
             loomc::sfpu(loomc::EXP2, false, 1.0f, 0);
-            loomc::pack_sum(8, 0 + loomc_tile, 13, 0 + loomc_tile / 2, loomc_tile % 2 != 0 || false);
+            loomc::pack_sum(9, 0 + loomc_tile, 13, 0 + loomc_tile / 2, loomc_tile % 2 != 0 || false);
         }
-        cb_push_back(8, 2);
+        cb_push_back(9, 2);
         cb_push_back(13, 1);
-        cb_pop_front(9, 2);
+        cb_pop_front(8, 2);
         cb_wait_front(4, 1);
         cb_wait_front(10, 1);
-        cb_reserve_back(9, 2);
-        // eltwise op=mul a=4 b=10 out=9
-        loomc::eltwise(loomc::MUL, 4, 10, 9, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
-        cb_push_back(9, 2);
+        cb_reserve_back(8, 2);
+        // eltwise op=mul a=4 b=10 out=8
+        loomc::eltwise(loomc::MUL, 4, 10, 8, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
+        cb_push_back(8, 2);
         cb_pop_front(4, 1);
-        cb_wait_front(8, 2);
+        cb_wait_front(9, 2);
         cb_wait_front(13, 1);
         cb_reserve_back(11, 1);
         // reduce op=sum a=13 out=11
         loomc::reduce_rows<PoolType::SUM>(13, 11, 1, 1, 0, 0, false, 14, 14);
         cb_push_back(11, 1);
         cb_pop_front(13, 1);
-        cb_wait_front(9, 2);
+        cb_wait_front(8, 2);
         cb_wait_front(11, 1);
         cb_reserve_back(4, 1);
-        // eltwise op=add a=9 b=11 out=4
-        loomc::eltwise(loomc::ADD, 9, 11, 4, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
+        // eltwise op=add a=8 b=11 out=4
+        loomc::eltwise(loomc::ADD, 8, 11, 4, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
         cb_push_back(4, 1);
-        cb_pop_front(9, 2);
+        cb_pop_front(8, 2);
         cb_pop_front(11, 1);
         cb_reserve_back(12, 2);
-        // copy a=8 out=12 n=2
-        loomc::copy(8, 12, 2, 0, 0, false);
+        // copy a=9 out=12 n=2
+        loomc::copy(9, 12, 2, 0, 0, false);
         cb_push_back(12, 2);
-        cb_pop_front(8, 2);
+        cb_pop_front(9, 2);
         cb_wait_front(5, 1);
         cb_reserve_back(5, 1);
         // eltwise op=mul a=5 b=10 out=5 bcast=col

@@ -17,7 +17,6 @@ void kernel_main() {
     // this core (runtime args)
     const int32_t cx = loomc::arg(0);
     const int32_t cy = loomc::arg(1);
-    loomc::iota_tiles(15);  // the index tiles the compute kernel's masks read
 
     cb_reserve_back(0, 1);
     // read tensor=q row=2*cy+cx col=0 cb=0

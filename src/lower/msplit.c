@@ -1,7 +1,8 @@
 /* msplit.c - a compute loop split where its mask is the identity: the trips
  * on which every predicate of a `mask` holds on every element of the block
  * run a copy of the body without that mask, reading the masked value's
- * input in its place; the other trips keep it (docs/lowering.md, "Masks").
+ * input in its place; the other trips keep it (docs/scheduler.md, "A mask split off the trips
+ * where it is the identity").
  *
  * The split is derived from the mask's predicates, not from the kernel's
  * shape: each predicate pr*i + pc*j + k >= 0 over the block's global

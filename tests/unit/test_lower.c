@@ -542,7 +542,7 @@ static const char *FA = "kernels/flash_attention.py";
 
 /* The last loop (deepest, in program order) whose own statements hold a
  * row maximum: the loop over key blocks, or its part that keeps the mask
- * when the lowering split it (docs/lowering.md). */
+ * when the lowering split it (docs/scheduler.md, "A mask split off the trips where it is the identity"). */
 static const df_stmt *last_score_loop(df_stmt *const *body, int n)
 {
     const df_stmt *last = NULL;

@@ -80,21 +80,24 @@ static void k_add_flows(sim_net *n, int32_t r)
  * crosses (-1 when none). */
 static void k_close(sim_net *n)
 {
+    const uint32_t kgen = n->kgen;
     for (; n->kdone < n->nkch; n->kdone++) {
         const sim_chan *C = &n->ch[n->kch[n->kdone]];
+        const int32_t *route = C->res;
+        int nres = C->nres;
         double pcap = -1;
-        for (int k = 0; k < C->nres; k++) {
-            int32_t r = C->res[k];
+        for (int k = 0; k < nres; k++) {
+            int32_t r = route[k];
             sim_res *R = &n->res[r];
-            if (R->kgen != n->kgen) {
-                R->kgen = n->kgen;
+            if (R->kgen != kgen) {
+                R->kgen = kgen;
                 R->nk = 0;
                 n->kres[n->nkres++] = r;
             }
             R->nk++;
             if (R->nfl == 1 && (pcap < 0 || R->cap < pcap))
                 pcap = R->cap;
-            if (R->bind)
+            if (R->bind && R->xgen != kgen)
                 k_add_flows(n, r);
         }
         n->kpcap[n->kdone] = pcap;
@@ -145,8 +148,10 @@ static void freeze(sim_net *n, int32_t c, double share, uint32_t gen)
     C->wgen = gen;
     C->newrate = share;
     n->nfrozen++;
-    for (int k = 0; k < C->nres; k++) {
-        sim_res *R2 = &n->res[C->res[k]];
+    const int32_t *route = C->res;
+    sim_res *res = n->res;
+    for (int k = 0, nres = C->nres; k < nres; k++) {
+        sim_res *R2 = &res[route[k]];
         R2->rem -= share;
         R2->unfrozen--;
     }
@@ -229,25 +234,29 @@ static void raise_cut(sim_net *n, bool given, double above)
 static int32_t pick(sim_net *n, uint32_t gen, double pk, int32_t px, double *level)
 {
     int32_t best = -1;
-    double be = 0;
-    int32_t bx = 0;
+    double be = HUGE_VAL;
+    int32_t bx = INT32_MAX;
+    const sim_res *res = n->res;
+    const sim_chan *ch = n->ch;
     for (int32_t i = 0;;) {
-        while (i < n->nwlow) {
-            sim_wslot *w = &n->wcand[i];
+        sim_wslot *cand = n->wcand;
+        int32_t nlow = n->nwlow;
+        while (i < nlow) {
+            sim_wslot *w = &cand[i];
             if (w->lv > w->key && lex_less(w->key, w->x, pk, px))
                 w->key = w->lv;
             int32_t x = w->x;
-            bool gone = x < 0 ? n->ch[-x - 1].wgen == gen : n->res[x].unfrozen <= 0;
+            bool gone = x < 0 ? ch[-x - 1].wgen == gen : res[x].unfrozen <= 0;
             if (gone) {
-                *w = n->wcand[--n->nwlow];
+                *w = cand[--nlow];
                 continue;
             }
             i++;
-            if (best >= 0 && lex_less(be, bx, w->key, x)) {
+            if (lex_less(be, bx, w->key, x)) {
                 w->lv = -HUGE_VAL; /* not looked at: orders after the pick */
                 continue;
             }
-            w->lv = x < 0 ? w->key : n->res[x].rem / n->res[x].unfrozen;
+            w->lv = x < 0 ? w->key : res[x].rem / res[x].unfrozen;
             double eff = w->lv > w->key ? w->lv : w->key;
             if (best < 0 || lex_less(eff, x, be, bx)) {
                 best = i - 1;
@@ -255,6 +264,7 @@ static int32_t pick(sim_net *n, uint32_t gen, double pk, int32_t px, double *lev
                 bx = x;
             }
         }
+        n->nwlow = nlow;
         if ((best >= 0 && be <= n->wcut) || n->whi == n->wend)
             break;
         raise_cut(n, best >= 0, be);

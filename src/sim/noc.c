@@ -306,10 +306,11 @@ void sim_net_free(sim_net *n)
     free(n->xf);
     free(n->active);
     free(n->ares);
-    free(n->wheap);
+    free(n->wcand);
     free(n->seed_ch);
     free(n->seed_res);
     free(n->kch);
+    free(n->kpcap);
     free(n->kres);
     free(n->mark);
     free(n->st);

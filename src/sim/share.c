@@ -23,55 +23,18 @@
  * resource's flows all lie in K, so its level comes from its capacity and
  * the same earlier freezes in the same order. Channels whose rate changed
  * are rescheduled in the order of the moving list, as a full pass would.
+ *
+ * Why not a smaller K (closed only through the binding resources of flows
+ * whose rate changed, grown pass by pass): in the attention runs of
+ * docs/simulator.md a change moves rates across most of the binding part of
+ * the network, so that K still reached about 64 flows (this one: about
+ * 70), after about 6 passes per recomputation instead of 1.1 - slower,
+ * and rounded differently.
  */
 #include "sim/sim_int.h"
 
+#include <math.h>
 #include <stdlib.h>
-
-/* ---- the heap of levels ------------------------------------------------------- */
-
-/* The heap holds the shared resources of K (two or more channel entries),
- * keyed on their level: capacity left divided by the channels still
- * unfrozen on them, as it was when last sifted (the key sits in the slot). A resource only one channel
- * crosses just caps that channel, so it enters as the channel's private cap
- * instead (the channel is an entry keyed on the smallest such cap, which
- * never changes): that keeps the heap to the contended resources. Freezing
- * a channel at the current minimum level can only raise the level of its
- * other resources (share <= rem/u implies (rem - share)/(u - 1) >= rem/u),
- * so keys only grow and are updated lazily: a resource that reaches the top
- * with a stale key is sifted down again, one left with no unfrozen channel
- * is dropped when it surfaces. Each freeze is then O(1) per resource. */
-static inline bool wless(sim_wslot a, sim_wslot b)
-{
-    return a.key < b.key || (a.key == b.key && a.x < b.x);
-}
-
-static void wdown(sim_net *n, int32_t pos)
-{
-    sim_wslot *h = n->wheap;
-    sim_wslot x = h[pos];
-    for (;;) {
-        int32_t c = 2 * pos + 1;
-        if (c >= n->nwheap)
-            break;
-        if (c + 1 < n->nwheap && wless(h[c + 1], h[c]))
-            c++;
-        if (!wless(h[c], x))
-            break;
-        h[pos] = h[c];
-        pos = c;
-    }
-    h[pos] = x;
-}
-
-static void wpop(sim_net *n)
-{
-    sim_wslot last = n->wheap[--n->nwheap];
-    if (n->nwheap > 0) {
-        n->wheap[0] = last;
-        wdown(n, 0);
-    }
-}
 
 /* ---- the set K ------------------------------------------------------------------- */
 
@@ -101,7 +64,10 @@ static void k_add(sim_net *n, int32_t c)
     if (C->apos < 0 || C->kgen == n->kgen)
         return;
     C->kgen = n->kgen;
+    int32_t cap = n->capkch;
     push_i32(&n->kch, &n->nkch, &n->capkch, c);
+    if (n->capkch != cap)
+        n->kpcap = lm_xrealloc(n->kpcap, (size_t)n->capkch * sizeof *n->kpcap);
 }
 
 /* Every flow of resource r joins K. */
@@ -116,21 +82,32 @@ static void k_add_flows(sim_net *n, int32_t r)
 }
 
 /* Close K under "shares a binding resource" and collect the resources its
- * flows cross. */
+ * flows cross, counting on each the channels of K (nk) and noting each
+ * channel's private cap: the smallest capacity of a resource it alone
+ * crosses (-1 when none). */
 static void k_close(sim_net *n)
 {
+    const uint32_t kgen = n->kgen;
     for (; n->kdone < n->nkch; n->kdone++) {
         const sim_chan *C = &n->ch[n->kch[n->kdone]];
-        for (int k = 0; k < C->nres; k++) {
-            int32_t r = C->res[k];
+        const int32_t *route = C->res;
+        int nres = C->nres;
+        double pcap = -1;
+        for (int k = 0; k < nres; k++) {
+            int32_t r = route[k];
             sim_res *R = &n->res[r];
-            if (R->kgen != n->kgen) {
-                R->kgen = n->kgen;
+            if (R->kgen != kgen) {
+                R->kgen = kgen;
+                R->nk = 0;
                 n->kres[n->nkres++] = r;
             }
-            if (R->bind)
+            R->nk++;
+            if (R->nfl == 1 && (pcap < 0 || R->cap < pcap))
+                pcap = R->cap;
+            if (R->bind && R->xgen != kgen)
                 k_add_flows(n, r);
         }
+        n->kpcap[n->kdone] = pcap;
     }
 }
 
@@ -152,62 +129,156 @@ static void k_seed(sim_net *n)
 
 /* ---- progressive filling over K ------------------------------------------------------ */
 
+/* The candidates of a pass are K's shared resources (two or more channel
+ * entries), at the capacity the flows outside K leave them, and K's
+ * channels with a private cap (a resource only one channel crosses just
+ * caps that channel, so it enters as the channel, keyed on the smallest
+ * such cap). Each step freezes the candidate of the lowest level: a
+ * resource's flows at its level, or a channel at its cap.
+ *
+ * Which candidate is lowest follows a key per candidate, not the level
+ * alone, so that ties and rounding resolve in one fixed way: a resource's
+ * key starts at its level and is raised to its level whenever the
+ * candidate is looked at and found below it - looked at meaning it orders
+ * before the one picked, by (key, id). The pick is the least (max(key,
+ * level), id). Mathematically the levels only grow (freezing a channel at
+ * the lowest level can only raise the level of its other resources: share
+ * <= rem/u implies (rem - share)/(u - 1) >= rem/u), so the key is the level
+ * up to rounding; this is the order of a heap keyed lazily on levels, the
+ * form the fill had before, kept so that the simulated times stay the same
+ * to the last bit. A scan finds the pick: a handful of resources bind per
+ * pass, and those with no unfrozen channel left leave the list. */
+
 static void freeze(sim_net *n, int32_t c, double share, uint32_t gen)
 {
     sim_chan *C = &n->ch[c];
     C->wgen = gen;
     C->newrate = share;
     n->nfrozen++;
-    for (int k = 0; k < C->nres; k++) {
-        sim_res *R2 = &n->res[C->res[k]];
+    const int32_t *route = C->res;
+    sim_res *res = n->res;
+    for (int k = 0, nres = C->nres; k < nres; k++) {
+        sim_res *R2 = &res[route[k]];
         R2->rem -= share;
         R2->unfrozen--;
     }
 }
 
-/* The heap of one pass: K's shared resources, at the capacity the flows
- * outside K leave them, and K's channels with a private cap. */
+/* The capacity of R that the flows outside K leave, subtracting their
+ * rates in the order of R's list. */
+static double left_by_others(const sim_net *n, const sim_res *R)
+{
+    double rem = R->cap;
+    if (R->nk < R->nfl)
+        for (int32_t j = 0; j < R->nfl; j++) {
+            const sim_chan *C = &n->ch[R->fl[j].chan];
+            if (C->kgen != n->kgen)
+                rem -= C->rate;
+        }
+    return rem;
+}
+
+/* A candidate enters the low part if its key is at most the cut. */
+static void cand_add(sim_net *n, double key, int32_t x)
+{
+    sim_wslot w = {key, -HUGE_VAL, x};
+    if (key <= n->wcut)
+        n->wcand[n->nwlow++] = w;
+    else
+        n->wcand[--n->whi] = w;
+}
+
 static void fill_start(sim_net *n)
 {
-    if (n->capwheap < n->nkres + n->nkch) {
-        n->capwheap = 2 * (n->nkres + n->nkch);
-        n->wheap = lm_xrealloc(n->wheap, (size_t)n->capwheap * sizeof *n->wheap);
+    if (n->capwcand < n->nkres + n->nkch) {
+        n->capwcand = 2 * (n->nkres + n->nkch);
+        n->wcand = lm_xrealloc(n->wcand, (size_t)n->capwcand * sizeof *n->wcand);
     }
-    n->nwheap = 0;
-    for (int32_t i = 0; i < n->nkres; i++) {
-        sim_res *R = &n->res[n->kres[i]];
-        R->unfrozen = 0;
-        R->bnew = false;
-    }
-    for (int32_t i = 0; i < n->nkch; i++) {
-        int32_t c = n->kch[i];
-        const sim_chan *C = &n->ch[c];
-        double pcap = -1; /* its key in the heap */
-        for (int k = 0; k < C->nres; k++) {
-            sim_res *R = &n->res[C->res[k]];
-            R->unfrozen++;
-            if (R->nfl == 1 && (pcap < 0 || R->cap < pcap))
-                pcap = R->cap;
-        }
-        if (pcap >= 0)
-            n->wheap[n->nwheap++] = (sim_wslot){pcap, -c - 1};
-    }
+    n->nwlow = 0;
+    n->whi = n->wend = n->capwcand;
+    n->wcut = n->wlast > 0 ? n->wlast : HUGE_VAL;
     for (int32_t i = 0; i < n->nkres; i++) {
         int32_t r = n->kres[i];
         sim_res *R = &n->res[r];
-        R->rem = R->cap;
-        R->nk = R->unfrozen;
-        if (R->nk < R->nfl) /* the flows outside K keep their rates */
-            for (int32_t j = 0; j < R->nfl; j++) {
-                const sim_chan *C = &n->ch[R->fl[j].chan];
-                if (C->kgen != n->kgen)
-                    R->rem -= C->rate;
-            }
+        R->unfrozen = R->nk;
+        R->bnew = false;
+        R->rem = left_by_others(n, R);
         if (R->nfl >= 2)
-            n->wheap[n->nwheap++] = (sim_wslot){R->rem / R->unfrozen, r};
+            cand_add(n, R->rem / R->unfrozen, r);
     }
-    for (int32_t i = n->nwheap / 2 - 1; i >= 0; i--)
-        wdown(n, i);
+    for (int32_t i = 0; i < n->nkch; i++)
+        if (n->kpcap[i] >= 0)
+            cand_add(n, n->kpcap[i], -n->kch[i] - 1);
+}
+
+static inline bool lex_less(double a, int32_t xa, double b, int32_t xb)
+{
+    return a < b || (a == b && xa < xb);
+}
+
+/* Raise the cut (to at least `above` when given) and move the candidates
+ * it now covers into the low part. */
+static void raise_cut(sim_net *n, bool given, double above)
+{
+    double cut = 2 * n->wcut;
+    if (given && above > cut)
+        cut = above;
+    if (!(cut > n->wcut))
+        cut = HUGE_VAL;
+    n->wcut = cut;
+    for (int32_t i = n->whi; i < n->wend; i++)
+        if (n->wcand[i].key <= cut) {
+            n->wcand[n->nwlow++] = n->wcand[i];
+            n->wcand[i] = n->wcand[n->whi++];
+        }
+}
+
+/* The index of the pick among the candidates (-1 when none is left), its
+ * level in *level. (pk, px) is the previous pick: the candidates that
+ * ordered before it take the level they had then as their key. Candidates
+ * without an unfrozen channel leave the list. Only the low part is looked
+ * at while its best orders before every key above the cut. */
+static int32_t pick(sim_net *n, uint32_t gen, double pk, int32_t px, double *level)
+{
+    int32_t best = -1;
+    double be = HUGE_VAL;
+    int32_t bx = INT32_MAX;
+    const sim_res *res = n->res;
+    const sim_chan *ch = n->ch;
+    for (int32_t i = 0;;) {
+        sim_wslot *cand = n->wcand;
+        int32_t nlow = n->nwlow;
+        while (i < nlow) {
+            sim_wslot *w = &cand[i];
+            if (w->lv > w->key && lex_less(w->key, w->x, pk, px))
+                w->key = w->lv;
+            int32_t x = w->x;
+            bool gone = x < 0 ? ch[-x - 1].wgen == gen : res[x].unfrozen <= 0;
+            if (gone) {
+                *w = cand[--nlow];
+                continue;
+            }
+            i++;
+            if (lex_less(be, bx, w->key, x)) {
+                w->lv = -HUGE_VAL; /* not looked at: orders after the pick */
+                continue;
+            }
+            w->lv = x < 0 ? w->key : res[x].rem / res[x].unfrozen;
+            double eff = w->lv > w->key ? w->lv : w->key;
+            if (best < 0 || lex_less(eff, x, be, bx)) {
+                best = i - 1;
+                be = eff;
+                bx = x;
+            }
+        }
+        n->nwlow = nlow;
+        if ((best >= 0 && be <= n->wcut) || n->whi == n->wend)
+            break;
+        raise_cut(n, best >= 0, be);
+    }
+    if (best >= 0)
+        *level = n->wcand[best].lv;
+    return best;
 }
 
 /* One pass over K: every channel of K gets its rate in newrate. Returns -1,
@@ -217,42 +288,36 @@ static int32_t fill(sim_net *n)
     uint32_t gen = ++n->wgen;
     fill_start(n);
     n->nfrozen = 0;
-    while (n->nwheap > 0 && n->nfrozen < n->nkch) {
-        sim_wslot top = n->wheap[0];
-        int32_t x = top.x;
-        if (x < 0) {
-            int32_t c = -x - 1;
-            wpop(n);
-            if (n->ch[c].wgen != gen) {
-                double share = top.key; /* its private cap */
-                freeze(n, c, share < 1e-9 ? 1e-9 : share, gen);
-            }
-            continue;
-        }
-        sim_res *R = &n->res[x];
-        if (R->unfrozen <= 0) {
-            wpop(n);
-            continue;
-        }
-        double level = R->rem / R->unfrozen;
-        if (level > top.key) {
-            n->wheap[0].key = level; /* stale: it rose since it was sifted */
-            wdown(n, 0);
-            continue;
-        }
-        if (R->nk < R->nfl)
-            return x;
-        wpop(n);
-        R->bnew = true;
+    double pk = -HUGE_VAL;
+    int32_t px = 0;
+    while (n->nfrozen < n->nkch) {
+        double level;
+        int32_t i = pick(n, gen, pk, px, &level);
+        if (i < 0)
+            break;
+        sim_wslot w = n->wcand[i];
+        pk = w.lv > w.key ? w.lv : w.key;
+        px = w.x;
         double share = level < 1e-9 ? 1e-9 : level; /* rounding must never stop a flow */
-        for (int32_t i = 0; i < R->nfl; i++) {
-            int32_t c = R->fl[i].chan;
+        if (w.x < 0) {
+            n->wcand[i] = n->wcand[--n->nwlow];
+            freeze(n, -w.x - 1, share, gen);
+            continue;
+        }
+        sim_res *R = &n->res[w.x];
+        if (R->nk < R->nfl)
+            return w.x;
+        n->wcand[i] = n->wcand[--n->nwlow];
+        R->bnew = true;
+        for (int32_t j = 0; j < R->nfl; j++) {
+            int32_t c = R->fl[j].chan;
             if (n->ch[c].wgen != gen)
                 freeze(n, c, share, gen);
         }
     }
     /* a channel crossing no shared resource and no capped one cannot exist:
      * every route has an interface or a bank */
+    n->wlast = pk;
     return -1;
 }
 

@@ -80,10 +80,10 @@ typedef struct sim_fref {
     int32_t chan, k;
 } sim_fref;
 
-/* A slot of the water-filling heap (share.c): a resource (x >= 0) or a
- * channel (-x - 1) and its key. */
+/* A candidate of the water-filling (share.c): a resource (x >= 0) or a
+ * channel (-x - 1), its key, and its level when last looked at. */
 typedef struct sim_wslot {
-    double key;
+    double key, lv;
     int32_t x;
 } sim_wslot;
 
@@ -215,8 +215,10 @@ struct sim_net {
     int32_t nactive, capactive;
     int32_t *ares;        /* resources with at least one moving channel */
     int32_t nares;
-    sim_wslot *wheap;     /* water-filling heap: resources (>= 0), channels (-c-1) */
-    int32_t nwheap, capwheap;
+    sim_wslot *wcand;     /* water-filling candidates: resources (>= 0), channels (-c-1) */
+    int32_t nwlow, whi, wend, capwcand; /* [0, nwlow) keyed <= wcut; [whi, wend) above */
+    double wcut;          /* the pass's cut between the two */
+    double wlast;         /* the last pass's highest level */
     uint32_t wgen;
     int32_t nfrozen;      /* channels of K given their rate in this pass */
     bool dirty;           /* the set of moving channels changed since the last rates */
@@ -227,6 +229,7 @@ struct sim_net {
     int32_t *seed_res;    /* binding resources a channel stopped crossing */
     int32_t nseed_res, capseed_res;
     int32_t *kch;         /* K's channels */
+    double *kpcap;        /* per K channel: its private cap, -1 when none */
     int32_t nkch, capkch, kdone;
     int32_t *kres;        /* resources K's channels cross (nres entries) */
     int32_t nkres;

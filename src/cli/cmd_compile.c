@@ -32,9 +32,7 @@ static const cli_option compile_opts[] = {
      "storage format of the DRAM tensors the kernel loads and\n"
      "stores: bf16, bfp8_b, bfp4_b (schedule for it; give run the\n"
      "same --format to replay a plan)", 0},
-    {"--fidelity", CLI_VALUE, C_FIDELITY, "F", NULL, 0, 0,
-     "matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4 (default:\n"
-     "TTNN's rule, HiFi2, or LoFi when both inputs are block-float)", 0},
+    {"--fidelity", CLI_VALUE, C_FIDELITY, "F", NULL, 0, 0, CLI_FIDELITY_HELP, 0},
     {"--top", CLI_COUNT, C_TOP, "K", NULL, 1, 1000,
      "also list the K best schedules across candidates", 0},
     {"--json", CLI_FLAG, C_JSON, NULL, NULL, 0, 0,

@@ -69,9 +69,7 @@ static const cli_option run_opts[] = {
      "print the lowered dataflow programs first", 0},
     {"--seed", CLI_VALUE, R_SEED, "N", "0", 0, 0,
      "inputs are pseudo-random from N (default 0)", 0},
-    {"--fidelity", CLI_VALUE, R_FIDELITY, "F", NULL, 0, 0,
-     "matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4 (default:\n"
-     "TTNN's rule, HiFi2, or LoFi when both inputs are block-float)", 0},
+    {"--fidelity", CLI_VALUE, R_FIDELITY, "F", NULL, 0, 0, CLI_FIDELITY_HELP, 0},
     {"--format", CLI_VALUE, R_FORMAT, "F", NULL, 0, 0,
      "storage format of the DRAM tensors the kernel loads and\nstores: bf16, bfp8_b, bfp4_b (every schedule)", 0},
     {"--explain", CLI_FLAG, R_EXPLAIN, NULL, NULL, 0, 0,

@@ -30,6 +30,11 @@ enum {
 bool cli_parse_kvs(const char *cmd, const char *opt, const char *text, unsigned flags, cli_kvs *v, lm_arena *a);
 /* An integer in [lo, hi]; false after reporting a usage error. */
 bool cli_parse_count(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out);
+/* --fidelity's help where a command chooses the default itself (compile, run). */
+#define CLI_FIDELITY_HELP \
+    "matrix-engine fidelity: LoFi, HiFi2, HiFi3, HiFi4 (default:\n" \
+    "TTNN's rule, HiFi2, or LoFi when both inputs are block-float)"
+
 /* --fidelity LoFi|HiFi2|HiFi3|HiFi4 and --format bf16|bfp8_b|bfp4_b (the
  * storage formats of DRAM tensors; fp32 is not one); false after reporting. */
 bool cli_parse_fidelity(const char *cmd, const char *val, arch_fidelity *out);

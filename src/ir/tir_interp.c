@@ -49,6 +49,8 @@ typedef struct xv {
     size_t cap;    /* bytes of buf */
     float *f;
     int64_t *i;
+    float *t;      /* term scales of a float tile's elements (tirx_opts.terms), else NULL */
+    bool has_t;    /* the run carries t for this value */
     int tensor;    /* PTR, BPTR, DESC: index into the tensor array */
     xblk blk;      /* BPTR, DESC */
 } xv;
@@ -68,6 +70,7 @@ typedef struct xrun {
     lm_buf *why;
     bool bad;
     float (*exp)(float), (*exp2)(float); /* tl.exp, tl.exp2 */
+    bool terms;                          /* carry term scales (tirx_opts.terms) */
 } xrun;
 
 /* ---- errors -------------------------------------------------------------- */
@@ -260,6 +263,8 @@ void tirx_tensor_free(tirx_tensor *x)
 {
     if (x->owned)
         free(x->data);
+    free(x->terms);
+    x->terms = NULL;
     x->data = NULL;
     x->owned = false;
 }
@@ -291,7 +296,9 @@ void tirx_tensor_fill_random(tirx_tensor *x, uint64_t seed)
 /* Make room for v's elements (its shape is fixed from setup). */
 static void need(xv *v)
 {
-    size_t bytes = (size_t)(v->n > 0 ? v->n : 1) * (v->isint ? sizeof(int64_t) : sizeof(float));
+    size_t n = (size_t)(v->n > 0 ? v->n : 1);
+    /* the term scales follow the values in the same buffer */
+    size_t bytes = n * (v->isint ? sizeof(int64_t) : sizeof(float)) * (v->has_t ? 2 : 1);
     if (bytes > v->cap) {
         free(v->buf);
         v->buf = lm_xmalloc(bytes);
@@ -299,6 +306,7 @@ static void need(xv *v)
     }
     v->f = v->buf;
     v->i = v->buf;
+    v->t = v->has_t ? v->f + n : NULL;
 }
 
 static xv *out(xrun *x, const tir_op *op, int k)
@@ -308,11 +316,69 @@ static xv *out(xrun *x, const tir_op *op, int k)
     return r;
 }
 
+/* Element k of a tile as a double, whichever way it is stored. */
+static double elem_d(const xv *v, int64_t k) { return v->isint ? (double)v->i[k] : (double)v->f[k]; }
+
+/* ---- term scales ----------------------------------------------------------
+ * With tirx_opts.terms every float tile carries, beside each value v, its
+ * term scale t(v): the root of the sum of the squares of the terms v is the
+ * sum of, when v is written out as a sum of products of elementary values.
+ * Elementary are the values loaded from tensors, constants and parameters,
+ * and the results of the functions that are not sums or products (exp,
+ * exp2, log, log2, sqrt, rsqrt, sigmoid, mod, the reciprocal of a divisor,
+ * integers converted to float); each is one term, its own magnitude. Then
+ *   t(a + b) = t(a - b) = sqrt(t(a)^2 + t(b)^2),  t(a b) = t(a) t(b),
+ *   t(a / b) = t(a) / |b|,  t(-a) = t(|a|) = t(a),
+ *   t(max(a, b)) = t of the operand chosen,  t(sum_k x_k) = sqrt(sum t(x_k)^2),
+ *   t(dot(a, b) + c)_ij = sqrt(sum_k t(a_ik)^2 t(b_kj)^2 + t(c_ij)^2),
+ * and rounding to the element type keeps t. `loomc run --check` measures
+ * an output's error against max(|ref|, t, rms(ref)) (docs/numerics.md,
+ * "Comparing results", says why the squares). */
+
+static double term_of(const xv *v, int64_t k) { return v->t ? v->t[k] : fabs(elem_d(v, k)); }
+
+/* Elementary values: their own magnitude. */
+static void fresh_terms(xv *r)
+{
+    if (r->t)
+        for (int64_t k = 0; k < r->n; k++)
+            r->t[k] = fabsf(r->f[k]);
+}
+
+static void copy_terms(xv *dst, const xv *src, int64_t n)
+{
+    if (src->t)
+        memcpy(dst->t, src->t, (size_t)n * sizeof(float));
+    else
+        for (int64_t k = 0; k < n; k++)
+            dst->t[k] = (float)fabs(elem_d(src, k));
+}
+
+static void binary_terms(xv *r, const xv *a, const xv *b, tir_opcode c)
+{
+    for (int64_t k = 0; k < r->n; k++) {
+        double ta = term_of(a, k), tb = term_of(b, k), av = elem_d(a, k), bv = elem_d(b, k), t;
+        switch (c) {
+        case TIR_ADD:
+        case TIR_SUB: t = sqrt(ta * ta + tb * tb); break;
+        case TIR_MUL: t = ta * tb; break;
+        case TIR_DIV: t = ta / fabs(bv); break;
+        /* as fmaxf and fminf choose: a NaN loses to a number */
+        case TIR_MAX: t = av >= bv || isnan(bv) ? ta : tb; break;
+        case TIR_MIN: t = av <= bv || isnan(bv) ? ta : tb; break;
+        default: t = fabsf(r->f[k]); break;
+        }
+        r->t[k] = (float)t;
+    }
+}
+
 static void copy_val(xv *dst, const xv *src)
 {
     need(dst);
     if (src->n > 0 && dst->kind != TIR_BPTR && dst->kind != TIR_DESC)
         memcpy(dst->buf, src->buf, (size_t)src->n * (src->isint ? sizeof(int64_t) : sizeof(float)));
+    if (dst->t && src->n > 0)
+        copy_terms(dst, src, src->n);
     dst->tensor = src->tensor;
     dst->blk = src->blk;
 }
@@ -326,8 +392,6 @@ static void swap_val(xv *a, xv *b)
 
 static int64_t si(xrun *x, const tir_value *v) { return VAL(x, v)->i[0]; }
 
-/* Element k of a tile as a double, whichever way it is stored. */
-static double elem_d(const xv *v, int64_t k) { return v->isint ? (double)v->i[k] : (double)v->f[k]; }
 
 /* dst[k] = src[sum_d idx_d * sstride[d]] over the row-major indices of
  * `shape`: broadcasts (stride 0) and transposes. */
@@ -341,6 +405,8 @@ static void gather(xv *dst, const xv *src, int rank, const int64_t *shape, const
             dst->i[0] = src->i[0];
         else
             dst->f[0] = src->f[0];
+        if (dst->t)
+            dst->t[0] = (float)term_of(src, 0);
         return;
     }
     int64_t idx[TIR_MAX_RANK] = {0};
@@ -352,6 +418,9 @@ static void gather(xv *dst, const xv *src, int rank, const int64_t *shape, const
         else
             for (int64_t j = 0; j < inner; j++)
                 dst->f[k + j] = src->f[off + j * is];
+        if (dst->t)
+            for (int64_t j = 0; j < inner; j++)
+                dst->t[k + j] = (float)term_of(src, off + j * is);
         for (int d = rank - 2; d >= 0; d--) {
             idx[d]++;
             off += sstride[d];
@@ -431,6 +500,8 @@ static bool op_binary(xrun *x, const tir_op *op)
 #undef CLOOP
         if (!r->isint)
             round_array(r->elem, o, n);
+        if (r->t)
+            binary_terms(r, a, b, c);
         return true;
     }
     const int64_t *p = a->i, *q = b->i;
@@ -497,6 +568,10 @@ static bool op_unary(xrun *x, const tir_op *op)
         }
 #undef FLOOP
         round_array(r->elem, o, n);
+        if (r->t && (op->code == TIR_NEG || op->code == TIR_ABS))
+            copy_terms(r, a, n);
+        else
+            fresh_terms(r);
         return true;
     }
     const int64_t *p = a->i;
@@ -530,6 +605,8 @@ static bool op_cast(xrun *x, const tir_op *op)
         for (int64_t k = 0; k < n; k++)
             r->f[k] = a->f[k];
         round_array(e, r->f, n);
+        if (r->t)
+            copy_terms(r, a, n);
     } else if (!a->isint) {
         for (int64_t k = 0; k < n; k++)
             r->i[k] = f2i(e, a->f[k]);
@@ -537,6 +614,7 @@ static bool op_cast(xrun *x, const tir_op *op)
         for (int64_t k = 0; k < n; k++)
             r->f[k] = (float)a->i[k];
         round_array(e, r->f, n);
+        fresh_terms(r);
     } else {
         for (int64_t k = 0; k < n; k++)
             r->i[k] = e == TIR_I1 ? a->i[k] != 0 : wrap(e, a->i[k]);
@@ -558,6 +636,8 @@ static bool op_where(xrun *x, const tir_op *op)
             r->i[k] = c->i[k] ? a->i[k] : b->i[k];
         else
             r->f[k] = c->i[k] ? a->f[k] : b->f[k];
+        if (r->t)
+            r->t[k] = (float)term_of(c->i[k] ? a : b, k);
     }
     return true;
 }
@@ -590,24 +670,66 @@ static bool op_reduce(xrun *x, const tir_op *op)
                 }
                 r->i[dst] = wrap(r->elem, acc);
             } else if (op->code == TIR_REDUCE_SUM) {
-                double acc = 0.0;
-                for (int64_t j = 0; j < len; j++)
+                double acc = 0.0, t2 = 0.0;
+                for (int64_t j = 0; j < len; j++) {
                     acc += a->f[base + j * inner];
+                    double t = term_of(a, base + j * inner);
+                    t2 += t * t;
+                }
                 r->f[dst] = (float)acc;
+                if (r->t)
+                    r->t[dst] = (float)sqrt(t2);
             } else {
                 /* like tl.maximum / tl.minimum: a NaN loses to a number */
                 bool mx = op->code == TIR_REDUCE_MAX;
                 float acc = mx ? -INFINITY : INFINITY;
+                int64_t at = -1; /* the element chosen, for its term scale */
                 if (len > 0)
-                    acc = a->f[base];
-                for (int64_t j = 1; j < len; j++)
-                    acc = mx ? fmaxf(acc, a->f[base + j * inner]) : fminf(acc, a->f[base + j * inner]);
+                    acc = a->f[base], at = base;
+                for (int64_t j = 1; j < len; j++) {
+                    float v = a->f[base + j * inner], m = mx ? fmaxf(acc, v) : fminf(acc, v);
+                    if (m != acc || isnan(acc))
+                        at = base + j * inner;
+                    acc = m;
+                }
                 r->f[dst] = acc;
+                if (r->t)
+                    r->t[dst] = at < 0 ? fabsf(acc) : (float)term_of(a, at);
             }
         }
     if (!r->isint)
         round_array(r->elem, r->f, r->n);
     return true;
+}
+
+/* The term scales of r = a b (+ c): the same loops over the squares of the
+ * operands' term scales; `d` has room for M K + K N + N doubles. */
+static void dot_terms(xv *r, const xv *a, const xv *b, const xv *c, double *d)
+{
+    int64_t M = a->shape[0], K = a->shape[1], N = b->shape[1];
+    double *A = d, *B = A + M * K, *row = B + K * N;
+    for (int64_t k = 0; k < M * K; k++) {
+        double t = term_of(a, k);
+        A[k] = t * t;
+    }
+    for (int64_t k = 0; k < K * N; k++) {
+        double t = term_of(b, k);
+        B[k] = t * t;
+    }
+    for (int64_t i = 0; i < M; i++) {
+        for (int64_t j = 0; j < N; j++) {
+            double t = c ? term_of(c, i * N + j) : 0.0;
+            row[j] = t * t;
+        }
+        for (int64_t k = 0; k < K; k++) {
+            double aik = A[i * K + k];
+            const double *bk = B + k * N;
+            for (int64_t j = 0; j < N; j++)
+                row[j] += aik * bk[j];
+        }
+        for (int64_t j = 0; j < N; j++)
+            r->t[i * N + j] = (float)sqrt(row[j]);
+    }
 }
 
 /* r = a[M,K] b[K,N] (+ acc): products of the operand values summed in
@@ -620,7 +742,7 @@ static bool op_dot(xrun *x, const tir_op *op)
     const xv *c = op->nopnds > 2 ? VAL(x, op->opnds[2]) : NULL;
     xv *r = out(x, op, 0);
     int64_t M = a->shape[0], K = a->shape[1], N = b->shape[1];
-    size_t need_d = (size_t)(M * K + K * N + N);
+    size_t need_d = (size_t)(M * K + K * N + N) * (r->t ? 2 : 1);
     if (need_d > x->dcap) {
         free(x->dbuf);
         x->dbuf = lm_xmalloc(need_d * sizeof(double));
@@ -648,6 +770,8 @@ static bool op_dot(xrun *x, const tir_op *op)
                 r->f[i * N + j] = tirx_round(r->elem, (float)v);
         }
     }
+    if (r->t)
+        dot_terms(r, a, b, c, row + N);
     return true;
 }
 
@@ -690,10 +814,14 @@ static bool access(xrun *x, const tir_op *op, int t, const xblk *bp, int rank, c
         if (store) {
             if (in)
                 ts->data[addr] = tirx_round(te, val->isint ? (float)val->i[k] : val->f[k]);
+            if (in && ts->terms)
+                ts->terms[addr] = (float)term_of(val, k);
         } else if (val->isint) {
             val->i[k] = in ? f2i(val->elem, ts->data[addr]) : 0;
         } else {
             val->f[k] = in ? tirx_round(val->elem, ts->data[addr]) : pad;
+            if (val->t)
+                val->t[k] = !in ? 0.0f : ts->terms ? ts->terms[addr] : fabsf(val->f[k]);
         }
         for (int d = rank - 1; d >= 0; d--) {
             if (++idx[d] < bshape[d])
@@ -800,6 +928,8 @@ static bool op_shape(xrun *x, const tir_op *op)
                 r->i[k] = a->i[0];
             else
                 r->f[k] = a->f[0];
+            if (r->t)
+                r->t[k] = (float)term_of(a, 0);
         }
         return true;
     case TIR_BROADCAST: {
@@ -915,6 +1045,7 @@ static bool run_op(xrun *x, const tir_op *op)
                 r->i[0] = wrap(r->elem, op->ival);
             else
                 r->f[0] = tirx_round(r->elem, (float)op->fval);
+            fresh_terms(r);
             ok = true;
             break;
         }
@@ -947,6 +1078,7 @@ static bool run_op(xrun *x, const tir_op *op)
                 float v = tirx_round(r->elem, (float)(op->is_float ? op->fval : (double)op->ival));
                 for (int64_t k = 0; k < r->n; k++)
                     r->f[k] = v;
+                fresh_terms(r);
             }
             ok = true;
             break;
@@ -1023,6 +1155,7 @@ static bool setup_value(xrun *x, const tir_op *op, const tir_value *v, const sym
     s->elem = t->elem;
     s->rank = t->rank;
     s->isint = t->kind == TIR_PTR || (t->kind == TIR_TILE && tir_elem_is_int(t->elem));
+    s->has_t = x->terms && t->kind == TIR_TILE && !s->isint;
     s->tensor = -1;
     note_pid_vars(x, v->sym);
     lm_buf msg = {0};
@@ -1096,6 +1229,7 @@ static bool bind_params(xrun *x)
             if (!p->has_fval)
                 return fail(x, NULL, "float parameter '%s' has no value", p->name);
             s->f[0] = tirx_round(v->type.elem, (float)p->fval);
+            fresh_terms(s);
         } else {
             return fail(x, NULL, "parameter '%s' of this type is not supported", p->name);
         }
@@ -1133,6 +1267,17 @@ static bool run_programs(xrun *x)
     return true;
 }
 
+/* A tensor's elements start as terms of their own (a scratch tensor keeps
+ * what an earlier launch stored). */
+static void init_tensor_terms(tirx_tensor *t)
+{
+    if (t->terms || !t->data)
+        return;
+    t->terms = lm_xmalloc((size_t)(t->numel > 0 ? t->numel : 1) * sizeof(float));
+    for (int64_t k = 0; k < t->numel; k++)
+        t->terms[k] = fabsf(t->data[k]);
+}
+
 static float lib_exp(float v) { return expf(v); }
 static float lib_exp2(float v) { return exp2f(v); }
 
@@ -1156,6 +1301,9 @@ bool tirx_run_opts(const tir_func *f, const sym_env *values, tirx_tensor *tensor
     x.why = why;
     x.exp = o && o->exp ? o->exp : lib_exp;
     x.exp2 = o && o->exp2 ? o->exp2 : lib_exp2;
+    x.terms = o && o->terms;
+    for (int i = 0; x.terms && i < ntensors; i++)
+        init_tensor_terms(&tensors[i]);
     x.nvals = f->nvalues;
     x.vals = lm_xcalloc((size_t)(f->nvalues > 0 ? f->nvalues : 1), sizeof(xv));
     for (int i = 0; values && i < values->n; i++)

@@ -29,6 +29,7 @@ typedef struct tirx_tensor {
     int64_t shape[TIR_MAX_RANK];   /* evaluated sizes */
     int64_t numel;
     float *data;                   /* numel values, row-major */
+    float *terms;                  /* their term scales (a run with tirx_opts.terms), else NULL */
     bool owned;                    /* data was allocated by tirx_tensor_init */
 } tirx_tensor;
 
@@ -68,10 +69,21 @@ bool tirx_run(const tir_func *f, const sym_env *values, tirx_tensor *tensors, in
 /* Options of a run: the functions tl.exp and tl.exp2 compute (NULL: the C
  * library's expf and exp2f). A caller comparing with a simulation that uses
  * the chip's approximate exp passes that approximation, so the comparison
- * checks everything else at the format's tolerance. */
+ * checks everything else at the format's tolerance.
+ *
+ * With `terms`, the run also computes every stored element's term scale
+ * into its tensor's `terms` (allocated by the run, freed by
+ * tirx_tensor_free): the root of the sum of the squares of the terms the
+ * value is a sum of, written out down to the loaded values and the results
+ * of functions other than sums and products (tir_interp.c gives the rules).
+ * A tensor that has no `terms` yet starts with its values' magnitudes; one
+ * that has keeps them, so a scratch tensor carries its scales from one
+ * launch to the next. A sum's rounding errors scale with its terms, not
+ * with its value, which cancellation can make small. */
 typedef struct tirx_opts {
     float (*exp)(float);
     float (*exp2)(float);
+    bool terms;
 } tirx_opts;
 bool tirx_run_opts(const tir_func *f, const sym_env *values, tirx_tensor *tensors, int ntensors, const tirx_opts *o,
                    lm_buf *why);

@@ -466,6 +466,18 @@ void num_ref_attention(int64_t B, int64_t H, int64_t HKV, int64_t SQ, int64_t SK
 
 num_cmp num_compare(const float *got, const float *ref, int64_t n)
 {
+    return num_compare_terms(got, ref, NULL, n);
+}
+
+/* The scale an element's error is measured against: the larger of `base`
+ * and its term scale, when that is known and finite. */
+static double with_terms(double base, const float *terms, int64_t i)
+{
+    return terms && isfinite(terms[i]) ? fmax(base, (double)terms[i]) : base;
+}
+
+num_cmp num_compare_terms(const float *got, const float *ref, const float *terms, int64_t n)
+{
     num_cmp c = {0};
     double ss = 0.0;
     int64_t nf = 0;
@@ -492,8 +504,8 @@ num_cmp num_compare(const float *got, const float *ref, int64_t n)
                 continue;
             }
             double err = fabs((double)got[i] - (double)ref[i]);
-            double rel = err / fmax(fabs((double)ref[i]), flo);
-            double relb = err / bmax;
+            double rel = err / with_terms(fmax(fabs((double)ref[i]), flo), terms, i);
+            double relb = err / with_terms(bmax, terms, i);
             if (err > c.max_abs)
                 c.max_abs = err;
             if (rel > c.max_rel) {

@@ -86,7 +86,7 @@ void num_ref_attention(int64_t B, int64_t H, int64_t HKV, int64_t SQ, int64_t SK
 /* ---- comparison --------------------------------------------------------- */
 typedef struct num_cmp {
     double max_abs;      /* largest |got - ref| */
-    double max_rel;      /* largest |got - ref| / max(|ref|, floor), floor = ref_rms */
+    double max_rel;      /* largest |got - ref| / max(|ref|, floor[, terms]), floor = ref_rms */
     int64_t worst_index; /* where max_rel occurred */
     int64_t nonfinite;   /* NaN/Inf in got where ref is finite */
     double ref_rms;      /* root mean square of the finite values of ref */
@@ -95,6 +95,12 @@ typedef struct num_cmp {
     int64_t worst_block_index; /* where max_rel_block occurred */
 } num_cmp;
 num_cmp num_compare(const float *got, const float *ref, int64_t n);
+/* The same with each element's error also measured against its term scale
+ * terms[i] (NULL: none): the scale is max(|ref_i|, ref_rms, terms[i]) for
+ * max_rel and max(block max of |ref|, ref_rms, terms[i]) for max_rel_block.
+ * A term scale that is not finite is ignored. docs/numerics.md, "Comparing
+ * results". */
+num_cmp num_compare_terms(const float *got, const float *ref, const float *terms, int64_t n);
 /* Tolerance check for results stored in `f` after `k_depth` accumulations of
  * exact products (HiFi4, or a fidelity that is exact for the inputs' format). */
 bool num_within_tolerance(const num_cmp *c, arch_format f, int64_t k_depth);

@@ -1165,7 +1165,7 @@ static float counting_exp2(float x)
 static void e2e_exp2_option(void **state)
 {
     (void)state;
-    tirx_opts o = {NULL, counting_exp2};
+    tirx_opts o = {.exp2 = counting_exp2};
     e2e e = {.opts = &o};
     exp2_calls = 0;
     e2e_run(&e, "kernels/flash_attention.py", "B=1,H=2,S=40,D=16", "BLOCK_M=16,BLOCK_N=16");

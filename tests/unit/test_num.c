@@ -814,6 +814,37 @@ static void compare_fields(void **state)
     assert_true(c.max_rel == 0.0);
 }
 
+/* A term scale raises an element's scale above |ref| and rms(ref), never
+ * lowers it, and is ignored where it is not finite. */
+static void compare_with_terms(void **state)
+{
+    (void)state;
+    const float ref[4] = {3, -4, 0, 0};
+    const float got[4] = {3.5f, -4, 0.5f, 0.25f};
+    /* terms: below |ref| (index 0), above the rms floor (2), unknown (3) */
+    const float terms[4] = {1, 4, 10, INFINITY};
+    num_cmp c = num_compare_terms(got, ref, terms, 4);
+    num_cmp plain = num_compare(got, ref, 4);
+    assert_float_equal(c.ref_rms, 2.5, 1e-12);
+    assert_float_equal(c.max_abs, 0.5, 1e-12);
+    /* index 0: 0.5 / max(3, 2.5, 1) = 1/6; index 2: 0.5 / max(0, 2.5, 10) =
+       0.05; index 3: 0.25 / 2.5 = 0.1, as without terms */
+    assert_float_equal(c.max_rel, 0.5 / 3, 1e-12);
+    assert_int_equal(c.worst_index, 0);
+    /* the block's largest magnitude 4 is above terms 0 and 1, below 10 */
+    assert_float_equal(c.max_rel_block, 0.5 / 4, 1e-12);
+    assert_int_equal(c.worst_block_index, 0);
+    assert_float_equal(plain.max_rel, 0.5 / 2.5, 1e-12);
+    assert_int_equal(plain.worst_index, 2);
+    /* no terms: the plain comparison */
+    num_cmp none = num_compare_terms(got, ref, NULL, 4);
+    assert_true(none.max_rel == plain.max_rel && none.max_rel_block == plain.max_rel_block);
+    assert_true(none.worst_index == plain.worst_index && none.max_abs == plain.max_abs);
+    /* a NaN result is still counted whatever its scale */
+    const float nan_got[4] = {3, -4, NAN, 0};
+    assert_int_equal(num_compare_terms(nan_got, ref, terms, 4).nonfinite, 1);
+}
+
 /* ---- random fill ------------------------------------------------------- */
 
 /* splitmix64, written out from its published definition. */
@@ -893,6 +924,7 @@ int main(void)
         cmocka_unit_test(attention_from_tiles),
         cmocka_unit_test(tolerance_accepts_and_rejects),
         cmocka_unit_test(compare_fields),
+        cmocka_unit_test(compare_with_terms),
         cmocka_unit_test(fill_random_is_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

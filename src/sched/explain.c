@@ -320,11 +320,12 @@ static void explain_runner_up(lm_buf *b, const sched_job *job, const sched_resul
                       "runner-up %lld (%s)\n",
                       (long long)ru->cycles, (long long)w->path, (long long)ru->path, path_why(job, ru, ar));
     } else {
-        static const char *const tb[4] = {"DRAM traffic", "L1 use", "handshakes", "engine busy cycles"};
+        static const char *const tb[SOLVE_MAX_TIEBREAK] = {"DRAM traffic", "cycles exposed by single buffers",
+                                                           "L1 use", "handshakes", "engine busy cycles"};
         int t = 0;
-        while (t < 4 && ru->sol.tiebreak[t] == w->sol.tiebreak[t])
+        while (t < SOLVE_MAX_TIEBREAK && ru->sol.tiebreak[t] == w->sol.tiebreak[t])
             t++;
-        if (t < 4)
+        if (t < SOLVE_MAX_TIEBREAK)
             lm_buf_printf(b, "  predicted %lld cycles, a tie; it loses on %s (%lld vs %lld)\n", (long long)ru->cycles,
                           tb[t], (long long)ru->sol.tiebreak[t], (long long)w->sol.tiebreak[t]);
         else

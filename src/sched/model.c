@@ -453,6 +453,30 @@ static void readers(mctx *c, const sched_buf *b, const sym_expr **total, const s
     }
 }
 
+/* The readers of a load on the banks' first legs (NoC 0: along the bank
+ * rows to the readers' columns; NoC 1: along the bank columns to their
+ * rows): how many lines they sit on (*across: columns on NoC 0, rows on
+ * NoC 1) and how many readers each line has (*per). Every core reads a
+ * DRAM load; a multicast along x has one sender per row, all in one column,
+ * and one along y one per column, all in one row. False when one core
+ * reads (a multicast to the whole grid): no link carries two readers'
+ * shares there. */
+static bool first_legs(mctx *c, const sched_operand *o, int noc, const sym_expr **per, const sym_expr **across)
+{
+    const sym_expr *cols, *rows;
+    if (!o || o->transport == SCHED_DRAM)
+        cols = c->gx, rows = c->gy;
+    else if (o->along == SCHED_ON_X)
+        cols = K(c, 1), rows = c->gy;
+    else if (o->along == SCHED_ON_Y)
+        cols = c->gx, rows = K(c, 1);
+    else
+        return false;
+    *across = noc == 0 ? cols : rows;
+    *per = noc == 0 ? rows : cols;
+    return true;
+}
+
 /* Cycles for a load factor (thousandths of a block) of `bytes` over one link. */
 static const sym_expr *link_time(mctx *c, const sym_expr *factor, const sym_expr *bytes)
 {
@@ -546,6 +570,28 @@ static const sym_expr *commands(mctx *c, const sched_buf *b)
     return fix(c, b->tiles);
 }
 
+static const sym_expr *single(mctx *c, int i);
+
+/* A multicast sender's step: it reads block i + 1 into another page set
+ * while block i's multicast leaves its L1, so with two or more page sets a
+ * step costs the longer of the two - unless the read's last leg runs along
+ * the multicast's line on the same NoC (NoC 0 reaches a core along its
+ * column, +y, NoC 1 along its row, -x), where the multicast and the read
+ * share those links: a step then moves the whole block over the line plus
+ * the read's share of its busiest link. With one page set, both in turn. */
+static const sym_expr *overlap_mcast(mctx *c, const sched_buf *b, const sched_operand *o, int noc,
+                                     const sym_expr *read, const sym_expr *mc, const sym_expr *bytes)
+{
+    const sym_expr *step = mx(c, read, mc);
+    bool same_line = (o->along == SCHED_ON_Y && noc == 0) || (o->along == SCHED_ON_X && noc == 1);
+    if (same_line) {
+        int kmax = noc == 0 ? c->a->grid_h : c->a->grid_w;
+        const sym_expr *f = add(c, K(c, 1000), leg_factor(c, noc, true, K(c, 1), kmax));
+        step = mx(c, step, add(c, link_time(c, f, bytes), sub(c, read, xfer(c, bytes, c->a->link_bytes_per_cycle))));
+    }
+    return add(c, step, mul(c, single(c, (int)(b - c->k->bufs)), mn(c, read, mc)));
+}
+
 static stage read_cost(mctx *c, const sched_buf *b)
 {
     const arch_desc *a = c->a;
@@ -572,9 +618,9 @@ static stage read_cost(mctx *c, const sched_buf *b)
     int kmax = noc == 0 ? c->a->grid_h : c->a->grid_w;
     const sym_expr *shared = mx(c, link_time(c, leg_factor(c, noc, true, line, kmax), bytes),
                                 xfer(c, mul(c, total, bytes), rbank));
-    if (!o || o->transport == SCHED_DRAM) {
-        /* every core reads: the banks' first legs carry the shares of all */
-        const sym_expr *per = noc == 0 ? c->gy : c->gx, *across = noc == 0 ? c->gx : c->gy;
+    const sym_expr *per, *across;
+    if (first_legs(c, o, noc, &per, &across)) {
+        /* the banks' first legs carry the shares of every reader they pass */
         int amax = noc == 0 ? c->a->grid_w : c->a->grid_h;
         shared = mx(c, shared, link_time(c, mul(c, per, leg_factor(c, noc, false, across, amax)), bytes));
     }
@@ -596,7 +642,7 @@ static stage read_cost(mctx *c, const sched_buf *b)
         }
         const sym_expr *mc = add(c, mul(c, times, add(c, K(c, llround(a->mcast_setup_cycles)), mrate)),
                                  noc_latency(c, dist));
-        st.cycles = add(c, add(c, st.cycles, mc), sem_round_trip(c, dist));
+        st.cycles = add(c, overlap_mcast(c, b, o, noc, st.cycles, mc, bytes), sem_round_trip(c, dist));
         st.first = add(c, add(c, st.first, mc), sem_round_trip(c, dist));
         return st;
     }
@@ -1064,18 +1110,55 @@ static const sym_expr *single_buffers(mctx *c, int level, const arrivals *arr, c
     return held;
 }
 
+static const sym_expr *trips_to(mctx *c, int level);
+
+/* sched_model.exposed: each execution of the level adds the transfers of
+ * its buffers of one page set (a depth variable at 1). */
+static void expose(mctx *c, int level, const sym_expr *const *cost)
+{
+    const sym_expr *e = K(c, 0);
+    for (int i = 0; i < c->k->nbufs; i++)
+        if (c->k->bufs[i].level == level && cost[i] && c->depth[i])
+            e = add(c, e, mul(c, single(c, i), cost[i]));
+    c->exposed = add(c, c->exposed, mul(c, mul(c, c->waves, trips_to(c, level)), e));
+}
+
+/* What a level tells the level it is nested in, besides its latency. */
+typedef struct level_cost {
+    const sym_expr *busy;     /* the same with no overlap at all: the time the core's engines are busy */
+    const sym_expr *next;     /* all executions, the loads running ahead of the compute */
+    const sym_expr *loads[2]; /* per data-movement kernel, its loads over all executions (nested ones too) */
+    const sym_expr *step;     /* the compute of one execution: what follows a level's last load */
+} level_cost;
+
+/* A data-movement kernel issues its transfers in program order: a kernel
+ * that loads blocks in nested loops and then stores the level's result
+ * (the writer that reads a matmul's b and writes c) reaches the next
+ * execution's loads only after the store, and the store waits for the
+ * compute that follows the last load. Per execution it needs its loads,
+ * that compute and its stores in turn. */
+static const sym_expr *kernel_order(mctx *c, const sym_expr *nested_loads, const sym_expr *loads,
+                                    const sym_expr *stores, const sym_expr *tail, bool stores_after_nested)
+{
+    const sym_expr *own = add(c, loads, stores);
+    if (!stores_after_nested)
+        return own;
+    return add(c, add(c, own, nested_loads), tail);
+}
+
 /* The latency of one execution of level `level` (a loop body: all its
- * iterations; the program level: all programs of the busiest core). *busy
- * gets the same with no overlap at all: the time the core's engines are
- * busy, the last tie-break (among schedules of equal latency, the one with
- * the most slack). */
-static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy, const sym_expr **next)
+ * iterations; the program level: all programs of the busiest core); *out
+ * gets what the enclosing level needs (level_cost; *busy is the last
+ * tie-break: among schedules of equal latency, the one with the most
+ * slack). */
+static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
 {
     const sched_kernel *k = c->k;
     /* per data-movement kernel (0 the reader on NoC 0, 1 the writer on
        NoC 1): its loads (steady and first) and its stores (steady and last) */
     const sym_expr *ld[2] = {K(c, 0), K(c, 0)}, *ldf[2] = {K(c, 0), K(c, 0)};
     const sym_expr *st_[2] = {K(c, 0), K(c, 0)}, *stl[2] = {K(c, 0), K(c, 0)}, *fill = K(c, 0);
+    bool has_store[2] = {false, false};
     arrivals arr;
     arr.n = arr.nout = 0;
     /* per IN and OUT buffer of the level: its stage's cycles, its place in
@@ -1114,6 +1197,7 @@ static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy, 
             slot[i] = arr.nout;
             arr.out_v[arr.nout++] = b->value;
             st_[e] = add(c, st_[e], st.cycles);
+            has_store[e] = true;
             stl[e] = add(c, stl[e], st.first);
             sched_term *tm = add_term(c, SCHED_T_WRITE,
                                       lm_arena_printf(c->ar, ft ? "send %s to the reducer%s" : "write %s%s", b->name,
@@ -1140,28 +1224,41 @@ static const sym_expr *level_latency(mctx *c, int level, const sym_expr **busy, 
        (ccn): a data-movement kernel runs on into the next execution's
        blocks while the compute finishes this one (depth permitting: what a
        single buffer holds back is `held`, below, and the loop's own) */
-    const sym_expr *ccb = cc, *ccn = cc, *nested = K(c, 0);
+    const sym_expr *ccb = cc, *ccn = cc, *nested = K(c, 0), *nl[2] = {K(c, 0), K(c, 0)}, *tail = K(c, 0);
+    bool nested_on[2] = {false, false};
     for (int i = 0; i < k->nloops; i++)
         if (k->loops[i].parent + 1 == level) {
-            const sym_expr *cb, *ln, *lt = level_latency(c, 1 + i, &cb, &ln);
+            level_cost lc;
+            const sym_expr *lt = level_latency(c, 1 + i, &lc);
             cc = add(c, cc, lt);
-            ccn = add(c, ccn, ln);
+            ccn = add(c, ccn, lc.next);
             nested = add(c, nested, lt);
-            ccb = add(c, ccb, cb);
+            ccb = add(c, ccb, lc.busy);
+            tail = lc.step;
+            for (int e = 0; e < 2; e++) {
+                int64_t z;
+                nested_on[e] |= !(sym_is_const(lc.loads[e], &z) && z == 0);
+                nl[e] = add(c, nl[e], lc.loads[e]);
+            }
         }
     add_term(c, SCHED_T_COMPUTE, "compute", cc, level);
     const sym_expr *n = level == 0 ? c->waves : c->trips[level - 1];
-    const sym_expr *top = mx(c, mx(c, add(c, ld[0], st_[0]), add(c, ld[1], st_[1])), ccn);
+    const sym_expr *top = ccn;
+    for (int e = 0; e < 2; e++)
+        top = mx(c, top, kernel_order(c, nl[e], ld[e], st_[e], tail, nested_on[e] && has_store[e]));
     /* the first execution: the loads, the compute as its blocks arrive (the
        chain with arrivals), the nested loops, the stores */
     const sym_expr *first = add(c, add(c, own_first, nested), wl);
     const sym_expr *held = single_buffers(c, level, &arr, cost, slot, kern, cc);
+    expose(c, level, cost);
     const sym_expr *t = add(c, pipeline(c, n, first, top, held), fill);
-    if (next) {
-        *next = add(c, mul(c, n, mx(c, top, held)), fill);
-        add_term(c, SCHED_T_DETAIL, "all iterations, the loads run ahead", *next, level);
-    }
-    *busy = add(c, mul(c, n, add(c, add(c, r, ccb), w)), fill);
+    out->next = add(c, mul(c, n, mx(c, top, held)), fill);
+    if (level > 0)
+        add_term(c, SCHED_T_DETAIL, "all iterations, the loads run ahead", out->next, level);
+    out->busy = add(c, mul(c, n, add(c, add(c, r, ccb), w)), fill);
+    for (int e = 0; e < 2; e++)
+        out->loads[e] = mul(c, n, add(c, ld[e], nl[e]));
+    out->step = cc;
     add_term(c, SCHED_T_COUNT, level == 0 ? "programs per core" : "iterations", n, level);
     add_term(c, SCHED_T_LEVEL, level == 0 ? "all programs of the busiest core" : "all iterations", t, level);
     return t;
@@ -1212,6 +1309,7 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
     mctx cx = {.m = m, .k = k, .c = cand, .a = a, .bound = bound, .prefix = m->prefix, .s = s, .ar = ar,
                .fz = fz, .ok = ok, .oc = oc, .oprefix = oprefix ? oprefix : ""};
     mctx *c = &cx;
+    c->exposed = K(c, 0);
     bool consumer = fz && cand->fuse == SCHED_FUSE_CONSUMER;
 
     free_vars(c);
@@ -1330,8 +1428,9 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
     }
 
     /* ---- latency ---- */
-    const sym_expr *busy;
-    const sym_expr *core = level_latency(c, 0, &busy, NULL);
+    level_cost top;
+    const sym_expr *core = level_latency(c, 0, &top);
+    const sym_expr *busy = top.busy;
     /* a fused consumer runs in the producer's program: no launch of its own */
     const sym_expr *launch = K(c, consumer ? 0 : llround(a->kernel_launch_cycles));
     const sym_expr *total = add(c, launch, core);
@@ -1375,11 +1474,12 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
     p->ncons = (int)c->cons.len;
     p->objective = m->cycles;
     p->tiebreak[0] = m->dram_bytes;
-    p->tiebreak[1] = m->l1_bytes;
-    p->tiebreak[2] = m->handshakes;
-    p->tiebreak[3] = m->busy = busy;
+    p->tiebreak[1] = m->exposed = c->exposed;
+    p->tiebreak[2] = m->l1_bytes;
+    p->tiebreak[3] = m->handshakes;
+    p->tiebreak[4] = m->busy = busy;
     m->path = critical_path(c);
-    p->ntiebreak = 4;
+    p->ntiebreak = 5;
     p->fixed = NULL;
     /* the vectors' storage moves to the arena (the model outlives this call) */
     solve_var *vv = LM_NEWN(ar, solve_var, p->nvars ? p->nvars : 1);

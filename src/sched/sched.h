@@ -456,9 +456,12 @@ typedef struct sched_model {
     int nterms;
     const sym_expr *cycles;       /* the objective of this launch alone */
     const sym_expr *dram_bytes;   /* tie-break 1: DRAM traffic */
-    const sym_expr *l1_bytes;     /* L1 in use (tie-break 2: more headroom preferred) */
-    const sym_expr *handshakes;   /* tie-break 3: CB/semaphore handshakes */
-    const sym_expr *busy;         /* tie-break 4: engine busy cycles with no overlap (less is
+    const sym_expr *exposed;      /* tie-break 2: the cycles of the transfers whose buffer has
+                                     one page set, which serialise them with the compute when
+                                     the model's overlap does not hold (fewer preferred) */
+    const sym_expr *l1_bytes;     /* L1 in use (tie-break 3: more headroom preferred) */
+    const sym_expr *handshakes;   /* tie-break 4: CB/semaphore handshakes */
+    const sym_expr *busy;         /* tie-break 5: engine busy cycles with no overlap (less is
                                      more slack for the same latency) */
     const sym_expr *path;         /* the critical path of a step: the most block transfers one
                                      load goes through in sequence before its last core has it

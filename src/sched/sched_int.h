@@ -45,6 +45,7 @@ typedef struct mctx {
     const sched_candidate *oc;
     const char *oprefix;
     const sym_expr *groups;  /* a fused consumer: the groups a reducer's row (column) runs */
+    const sym_expr *exposed; /* sched_model.exposed, summed over the levels */
 } mctx;
 
 /* ---- small helpers ---------------------------------------------------- */

@@ -57,7 +57,7 @@ static int cmp_choice(const sched_choice *a, const sched_choice *b, int nl)
         return a->sol.objective < b->sol.objective ? -1 : 1;
     if (a->path != b->path)
         return a->path < b->path ? -1 : 1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < SOLVE_MAX_TIEBREAK; i++)
         if (a->sol.tiebreak[i] != b->sol.tiebreak[i])
             return a->sol.tiebreak[i] < b->sol.tiebreak[i] ? -1 : 1;
     for (int l = 0; l < nl; l++)
@@ -76,7 +76,7 @@ static bool solved_before(const solved *a, const solved *b)
         return a->sol.objective < b->sol.objective;
     if (a->path != b->path)
         return a->path < b->path;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < SOLVE_MAX_TIEBREAK; i++)
         if (a->sol.tiebreak[i] != b->sol.tiebreak[i])
             return a->sol.tiebreak[i] < b->sol.tiebreak[i];
     return false;
@@ -135,8 +135,8 @@ static void joint(solve_problem *p, sched_model *const *ms, int nl, sym_ctx *s, 
     p->vars = LM_NEWN(ar, solve_var, nv ? nv : 1);
     p->cons = LM_NEWN(ar, solve_constraint, nc ? nc : 1);
     p->objective = sym_const(s, 0);
-    p->ntiebreak = 4;
-    for (int t = 0; t < 4; t++)
+    p->ntiebreak = SOLVE_MAX_TIEBREAK;
+    for (int t = 0; t < SOLVE_MAX_TIEBREAK; t++)
         p->tiebreak[t] = sym_const(s, 0);
     for (int l = 0; l < nl; l++) {
         const solve_problem *q = &ms[l]->problem;
@@ -154,7 +154,7 @@ static void joint(solve_problem *p, sched_model *const *ms, int nl, sym_ctx *s, 
             p->ncons++;
         }
         p->objective = sym_add(s, p->objective, q->objective);
-        for (int t = 0; t < 4; t++)
+        for (int t = 0; t < SOLVE_MAX_TIEBREAK; t++)
             p->tiebreak[t] = sym_add(s, p->tiebreak[t], q->tiebreak[t]);
     }
 }
@@ -517,7 +517,7 @@ static sched_choice make_choice(selctx *x, const solved *const *parts)
                 continue; /* counted with its producer */
             ch.sol.objective += parts[l]->sol.objective;
             ch.path += parts[l]->path;
-            for (int t = 0; t < 4; t++)
+            for (int t = 0; t < SOLVE_MAX_TIEBREAK; t++)
                 ch.sol.tiebreak[t] += parts[l]->sol.tiebreak[t];
         }
     }

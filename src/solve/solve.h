@@ -18,7 +18,7 @@
 
 #include "sym/sym.h"
 
-enum { SOLVE_MAX_TIEBREAK = 4 };
+enum { SOLVE_MAX_TIEBREAK = 5 };
 
 /* Default effort limit. A GEMM-sized problem (six variables, ~800k
  * assignments) finishes in about ten thousand nodes; a node costs 0.05 to

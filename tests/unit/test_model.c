@@ -770,6 +770,42 @@ static void forward_along_route(void **st)
     drv_free(&x.r);
 }
 
+/* Multicast senders read DRAM through the banks' first legs too. matmul's
+ * b multicast along x has one sender per core row, all in core column 0,
+ * reading on NoC 1, whose data leaves each bank -y along the bank's column
+ * to the sender's row: the 8 senders' shares of every bank in a column go
+ * up that column's links. Walked here from the description's bank and core
+ * positions: the busiest link carries `most` bank shares (of 12) of one
+ * block; the read takes at least the DRAM latency plus that link's bytes
+ * (the step of a depth-1 b, where the multicast follows the read, the
+ * multicast too). Without the first legs the model priced only the banks'
+ * aggregate rate, which 8 senders reach in a third of the time. */
+static void mcast_first_legs(void **st)
+{
+    (void)st;
+    const arch_desc *a = WH;
+    compiled x;
+    compile_cand(&x, "kernels/matmul.py", "M=1024,N=2048,K=2048", "bf16",
+                 "pid_m->x pid_n->y; a: mcast along y (edge sender); b: mcast along x (edge sender)");
+    int64_t bytes = 2 * 8 * a->tile_bytes[ARCH_BF16]; /* BLOCK_K x BLOCK_N = 64 x 256 */
+    int load[16][16] = {{0}}, most = 0;
+    for (int b = 0; b < a->num_dram_banks; b++)
+        for (int r = 0; r < 8; r++) {
+            arch_xy bk = a->dram_bank_noc1[b];
+            int h = ring_hops(bk.y, a->core_noc_y[r], -1, a->noc_h);
+            for (int i = 0, at = bk.y; i < h; i++, at = (at - 1 + a->noc_h) % a->noc_h)
+                most = LM_MAX(most, ++load[bk.x][at]);
+        }
+    assert_true(most >= 2 * a->num_dram_banks / 3); /* most of a bank column's shares share a link */
+    int64_t link = cdiv(bytes * (most * 1000 / a->num_dram_banks), milli(a->link_bytes_per_cycle));
+    int64_t banks = cdiv(8 * bytes * 1000, milli(a->dram_bank_read_bpc * a->num_dram_banks));
+    assert_true(link > banks);
+    const char *at = "BLOCK_M=128,BLOCK_N=256,BLOCK_K=64,grid.x=8,grid.y=8,depth.a=2,depth.b=1,depth.c=1,sub.h=1,sub.w=8";
+    int64_t mc = cdiv(bytes * 1000, milli(LM_MIN(a->mcast_bpc, a->link_bytes_per_cycle)));
+    assert_true(term_at(&x, SCHED_T_READ, 1, "read b (writer, NoC 1)", at) >= llround(a->dram_latency_cycles) + link + mc);
+    drv_free(&x.r);
+}
+
 /* A block in a CB of one page set holds up its producer only for the ops
  * that hold it (model.c, single_buffers; the simulator's side of the rule
  * is tests/unit/test_model_sim.c). matmul's K loop has one op, the matmul,
@@ -803,18 +839,24 @@ static void single_buffer_hold(void **st)
     int64_t hold = LM_MAX(LM_MAX(term_at(&x, SCHED_T_DETAIL, 1, "unpack", at22), term_at(&x, SCHED_T_DETAIL, 1, "math", at22)),
                           term_at(&x, SCHED_T_DETAIL, 1, "pack", at22));
     int64_t top = LM_MAX(LM_MAX(ra, rb), cc), all22 = term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at22);
-    assert_true(hold + ra > top); /* the rule decides at these values */
+    /* a single-buffered multicast load also reads and sends in turn (its
+       step is read_cost's at that depth; the first execution reads and
+       sends in turn at any depth): the period is the larger of the other
+       stages and the held chain */
+    int64_t ra1 = term_at(&x, SCHED_T_READ, 1, "read a", at12), rb1 = term_at(&x, SCHED_T_READ, 1, "read b (writer, NoC 1)", at21);
+    int64_t top12 = LM_MAX(LM_MAX(ra1, rb), cc), top21 = LM_MAX(LM_MAX(ra, rb1), cc), top11 = LM_MAX(LM_MAX(ra1, rb1), cc);
+    assert_true(hold + ra1 > top12); /* the rule decides at these values */
     assert_int_equal(term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at12) - all22,
-                     (n - 1) * (LM_MAX(top, hold + ra) - top));
+                     (n - 1) * (LM_MAX(top12, hold + ra1) - top));
     assert_int_equal(term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at21) - all22,
-                     (n - 1) * (LM_MAX(top, hold + rb) - top));
+                     (n - 1) * (LM_MAX(top21, hold + rb1) - top));
     assert_int_equal(term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at11) - all22,
-                     (n - 1) * (LM_MAX(top, hold + LM_MAX(ra, rb)) - top));
+                     (n - 1) * (LM_MAX(top11, hold + LM_MAX(ra1, rb1)) - top));
     /* a later execution of the loop (the next program on the core) finds
        its first blocks read ahead: every step is a period */
     assert_int_equal(term_at(&x, SCHED_T_DETAIL, 1, "all iterations, the loads run ahead", at22), n * top);
     assert_int_equal(term_at(&x, SCHED_T_DETAIL, 1, "all iterations, the loads run ahead", at12),
-                     n * LM_MAX(top, hold + ra));
+                     n * LM_MAX(top12, hold + ra1));
     assert_true(n * top < all22); /* the first execution pays the first loads */
 
     /* two programs per core (4 columns for 8 program columns) */
@@ -828,9 +870,15 @@ static void single_buffer_hold(void **st)
        which ran ahead while the previous program finished (below) */
     int64_t ccn0 = cc0 - term_at(&x, SCHED_T_LEVEL, 1, "all iterations", c2) +
                    term_at(&x, SCHED_T_DETAIL, 1, "all iterations, the loads run ahead", c2);
+    /* the writer reads b in the K loop and then writes c, in program
+       order: per program all of b's reads, the last step's compute, then
+       the write (model.c, kernel_order) */
+    int64_t chain = term_at(&x, SCHED_T_COUNT, 1, "iterations", c2) * term_at(&x, SCHED_T_READ, 1, "read b (writer, NoC 1)", c2) +
+                    term_at(&x, SCHED_T_COMPUTE, 1, "compute", c2) + wc;
+    int64_t top0 = LM_MAX(ccn0, chain);
     assert_int_equal(term_at(&x, SCHED_T_LEVEL, 0, "all programs of the busiest core", c1) -
                          term_at(&x, SCHED_T_LEVEL, 0, "all programs of the busiest core", c2),
-                     (w - 1) * (cc0 + wc - LM_MAX(ccn0, wc)));
+                     (w - 1) * (LM_MAX(top0, cc0 + wc) - top0));
     drv_free(&x.r);
 
     /* a multicast and b from DRAM: both on the reader, a first. A kernel
@@ -853,8 +901,10 @@ static void single_buffer_hold(void **st)
                   term_at(&x, SCHED_T_DETAIL, 1, "pack", at22));
     top = LM_MAX(ra + rb, cc);
     all22 = term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at22);
+    ra1 = term_at(&x, SCHED_T_READ, 1, "read a", at12); /* a single multicast reads and sends in turn */
+    assert_true(ra1 > ra);
     assert_int_equal(term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at12) - all22,
-                     (n - 1) * (LM_MAX(top, hold + ra + rb) - top));
+                     (n - 1) * (LM_MAX(LM_MAX(ra1 + rb, cc), hold + ra1 + rb) - top));
     assert_int_equal(term_at(&x, SCHED_T_LEVEL, 1, "all iterations", at21) - all22,
                      (n - 1) * (LM_MAX(top, hold + rb) - top));
     drv_free(&x.r);
@@ -962,6 +1012,7 @@ int main(void)
         cmocka_unit_test(mask_split_priced),
         cmocka_unit_test(clipped_block_commands),
         cmocka_unit_test(forward_along_route),
+        cmocka_unit_test(mcast_first_legs),
         cmocka_unit_test(single_buffer_hold),
         cmocka_unit_test(causal_busiest_core),
     };

@@ -448,6 +448,48 @@ static int64_t column_load(const arch_desc *a, int k)
     return (int64_t)most * 1000 / a->num_dram_banks;
 }
 
+/* The busiest link's load, in thousandths of one core's block, when one
+ * core in each of the first k core columns reads a block from every bank
+ * on NoC 0: its first leg runs +x along the bank's row to the column. */
+static int64_t row_load(const arch_desc *a, int k)
+{
+    int load[64][64] = {{0}};
+    for (int b = 0; b < a->num_dram_banks; b++)
+        for (int j = 0; j < k; j++)
+            for (int x = a->dram_bank_noc[b].x; x != a->core_noc_x[j]; x = (x + 1) % a->noc_w)
+                load[a->dram_bank_noc[b].y][x]++;
+    int most = 0;
+    for (int y = 0; y < a->noc_h; y++)
+        for (int x = 0; x < a->noc_w; x++)
+            most = LM_MAX(most, load[y][x]);
+    return (int64_t)most * 1000 / a->num_dram_banks;
+}
+
+/* The same on NoC 1 for one core in each of the first k core rows (first
+ * leg: -y along the bank's column to the row) or in each of the first k
+ * core columns of a row (second leg: -x along the row from the bank's
+ * column). */
+static int64_t noc1_load(const arch_desc *a, int k, bool second)
+{
+    int load[64][64] = {{0}};
+    for (int b = 0; b < a->num_dram_banks; b++) {
+        arch_xy bk = a->dram_bank_noc1[b];
+        for (int j = 0; j < k; j++) {
+            if (second)
+                for (int x = bk.x; x != a->core_noc_x[j]; x = (x - 1 + a->noc_w) % a->noc_w)
+                    load[0][x]++;
+            else
+                for (int y = bk.y; y != a->core_noc_y[j]; y = (y - 1 + a->noc_h) % a->noc_h)
+                    load[bk.x][y]++;
+        }
+    }
+    int most = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++)
+            most = LM_MAX(most, load[y][x]);
+    return (int64_t)most * 1000 / a->num_dram_banks;
+}
+
 static void model_at_a_point(void **state)
 {
     (void)state;
@@ -477,19 +519,27 @@ static void model_at_a_point(void **state)
     int64_t banks = cdiv(8 * bytes * 1000,
                          rnd(LM_MIN(a->dram_bank_read_bpc, a->link_bytes_per_cycle) * a->num_dram_banks * 1000));
     int64_t line = cdiv(bytes * column_load(a, 1), rnd(a->link_bytes_per_cycle * 1000));
+    /* the banks' first legs: +x along each bank's row to the 8 senders'
+       columns, one sender per column */
+    int64_t first = cdiv(bytes * row_load(a, 8), rnd(a->link_bytes_per_cycle * 1000));
     int64_t read = rnd(a->dram_latency_cycles) + lat + hops * rnd(a->noc_hop_cycles) +
                    LM_MAX(LM_MAX(cdiv(bytes * 1000, rnd(LM_MIN(a->core_read_bpc, a->link_bytes_per_cycle) * 1000)),
                                  tiles * rnd(a->noc_cmd_cycles)),
-                          LM_MAX(banks, line)) +
+                          LM_MAX(LM_MAX(banks, line), first)) +
                    rnd(a->cb_handshake_cycles);
     /* then multicast down the column of 8 cores: setup + bytes at the
        multicast rate + the path to the far end (7 hops), and the semaphore
-       round trip */
+       round trip. With two page sets the multicast leaves while the next
+       block is read, but both go down the sender's column on NoC 0: the
+       step moves the block plus the read's share of the column's busiest
+       link over it, after the read's latency */
     int64_t far = 8 - 1;
     int64_t mc = rnd(a->mcast_setup_cycles) + cdiv(bytes * 1000, rnd(LM_MIN(a->mcast_bpc, a->link_bytes_per_cycle) * 1000)) +
                  lat + far * rnd(a->noc_hop_cycles);
     int64_t sem = 2 * rnd(a->sem_cycles) + 2 * (lat + far * rnd(a->noc_hop_cycles));
-    assert_int_equal(term(&j, &m, SCHED_T_READ, 1, "read a", at), read + mc + sem);
+    int64_t shared = cdiv(bytes * (1000 + column_load(a, 1)), rnd(a->link_bytes_per_cycle * 1000)) + read -
+                     cdiv(bytes * 1000, rnd(a->link_bytes_per_cycle * 1000));
+    assert_int_equal(term(&j, &m, SCHED_T_READ, 1, "read a", at), LM_MAX(LM_MAX(read, mc), shared) + sem);
 
     /* compute per K step: 2x2 output tiles, 16 K tiles, one 2x2 sub-block:
        unpack 16 x (2 tiles of a held + 2x2 of b streamed), math 16 x 2 x 2 products at HiFi2
@@ -504,12 +554,21 @@ static void model_at_a_point(void **state)
     int64_t comp = LM_MAX(LM_MAX(unpack, math), pack) + rnd(a->dst_handoff_cycles) + 2 * rnd(a->cb_handshake_cycles);
     assert_int_equal(term(&j, &m, SCHED_T_COMPUTE, 1, "compute", at), comp);
 
-    /* b (64 x 512 too) on the writer costs the same; the two read side by
-       side, so one K step (K = BLOCK_K) is one read, then the matmul - whose
-       one 2x2 sub-block, at this first (and only) step, passes unpack, math
-       and pack one after the other - with its hand-off and handshakes */
-    assert_int_equal(term(&j, &m, SCHED_T_READ, 1, "read b (writer, NoC 1)", at), read + mc + sem);
-    int64_t loop = (read + mc + sem) + unpack + math + pack + rnd(a->dst_handoff_cycles) +
+    /* b (64 x 512 too) on the writer, NoC 1, one sender per row in column
+       0: its first legs run -y up the bank columns to the 8 senders' rows,
+       its last leg -x along each sender's row - the multicast's line. The
+       two read side by side, so one K step (K = BLOCK_K) is the slower
+       read, then the matmul - whose one 2x2 sub-block, at this first (and
+       only) step, passes unpack, math and pack one after the other - with
+       its hand-off and handshakes */
+    int64_t bfirst = cdiv(bytes * noc1_load(a, 8, false), rnd(a->link_bytes_per_cycle * 1000));
+    int64_t bline = cdiv(bytes * noc1_load(a, 1, true), rnd(a->link_bytes_per_cycle * 1000));
+    int64_t bread = read - LM_MAX(LM_MAX(banks, line), first) + LM_MAX(LM_MAX(banks, bline), bfirst);
+    int64_t bshared = cdiv(bytes * (1000 + noc1_load(a, 1, true)), rnd(a->link_bytes_per_cycle * 1000)) + bread -
+                      cdiv(bytes * 1000, rnd(a->link_bytes_per_cycle * 1000));
+    assert_true(bread > read); /* the bank columns' links bind */
+    assert_int_equal(term(&j, &m, SCHED_T_READ, 1, "read b (writer, NoC 1)", at), LM_MAX(LM_MAX(bread, mc), bshared) + sem);
+    int64_t loop = (bread + mc + sem) + unpack + math + pack + rnd(a->dst_handoff_cycles) +
                    2 * rnd(a->cb_handshake_cycles);
     assert_int_equal(term(&j, &m, SCHED_T_LEVEL, 1, NULL, at), loop);
 
@@ -633,11 +692,9 @@ static void critical_path_of_candidates(void **state)
 
 /* Candidates of equal predicted cycles are ordered by their critical path
  * before anything else, shortest first. Flash attention on Blackhole at
- * this shape has such ties among the candidates' bests: k and v multicast
- * from an edge sender tie with v from an interior sender, and k multicast
- * with v from DRAM ties with v multicast from an interior sender - where
- * the DRAM traffic (the next tie-break) would put the longer path first.
- * The explanation says the pick was a tie and what broke it. */
+ * this shape has such a tie among the candidates' bests where the DRAM
+ * traffic (the next tie-break) would put the longer path first. The
+ * explanation says when the pick was a tie and what broke it. */
 static void ties_go_to_the_shorter_path(void **state)
 {
     (void)state;
@@ -655,8 +712,12 @@ static void ties_go_to_the_shorter_path(void **state)
             against_dram += a->sol.tiebreak[0] > b->sol.tiebreak[0];
         }
     }
-    assert_true(ties >= 2);
+    assert_true(ties >= 1);
     assert_true(against_dram >= 1);
+    release(&j);
+    /* on Wormhole at this shape the pick itself ties with its runner-up */
+    assert_true(compile(&j, "kernels/flash_attention.py", "wormhole_n150", "B=1,H=8,S=1024,D=64", NULL, true));
+    r = &j.r.sched->result;
     const sched_choice *w = &r->top[0];
     assert_int_equal(w->path, 2);
     lm_buf b = {0};

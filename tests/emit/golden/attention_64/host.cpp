@@ -49,11 +49,11 @@ static void launch_0(Device *device, CommandQueue &cq, const std::vector<loomc::
     const CoreRangeSet all(std::vector<CoreRange>{cores_0_0, cores_1_0});
     // circular buffers: one tile a page
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(1 * 2048, {{0, tt::DataFormat::Float16_b}}).set_page_size(0, 2048));
+                         CircularBufferConfig(2 * 2048, {{0, tt::DataFormat::Float16_b}}).set_page_size(0, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(2 * 2048, {{1, tt::DataFormat::Float16_b}}).set_page_size(1, 2048));
+                         CircularBufferConfig(4 * 2048, {{1, tt::DataFormat::Float16_b}}).set_page_size(1, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(2 * 2048, {{2, tt::DataFormat::Float16_b}}).set_page_size(2, 2048));
+                         CircularBufferConfig(4 * 2048, {{2, tt::DataFormat::Float16_b}}).set_page_size(2, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
                          CircularBufferConfig(2 * 4096, {{4, tt::DataFormat::Float32}}).set_page_size(4, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
@@ -63,7 +63,7 @@ static void launch_0(Device *device, CommandQueue &cq, const std::vector<loomc::
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
                          CircularBufferConfig(1 * 4096, {{7, tt::DataFormat::Float32}}).set_page_size(7, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(1 * 2048, {{3, tt::DataFormat::Float16_b}}).set_page_size(3, 2048));
+                         CircularBufferConfig(2 * 2048, {{3, tt::DataFormat::Float16_b}}).set_page_size(3, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
                          CircularBufferConfig(2 * 4096, {{8, tt::DataFormat::Float32}}).set_page_size(8, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),

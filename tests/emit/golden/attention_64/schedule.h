@@ -24,13 +24,13 @@ namespace loomc::schedule {
 // grid.y
 [[maybe_unused]] constexpr int64_t grid_y = 1;
 // depth.q
-[[maybe_unused]] constexpr int64_t depth_q = 1;
+[[maybe_unused]] constexpr int64_t depth_q = 2;
 // depth.k
-[[maybe_unused]] constexpr int64_t depth_k = 1;
+[[maybe_unused]] constexpr int64_t depth_k = 2;
 // depth.v
-[[maybe_unused]] constexpr int64_t depth_v = 1;
+[[maybe_unused]] constexpr int64_t depth_v = 2;
 // depth.o
-[[maybe_unused]] constexpr int64_t depth_o = 1;
+[[maybe_unused]] constexpr int64_t depth_o = 2;
 // sub.h
 [[maybe_unused]] constexpr int64_t sub_h = 1;
 // sub.w
@@ -39,11 +39,11 @@ namespace loomc::schedule {
 
 // Why these values (what loomc's explanation says of the schedule):
 // kernel attention_fwd: HiFi2 math, Dst 16-bit accumulation (8 tiles per half)
-//   L1: 79872 of 1466080 usable bytes in 16 CBs (values never live at once share one)
-//     bf16  q (load) 2048 B
-//     bf16  k (load) 4096 B
-//     bf16  v (load) 4096 B
-//     bf16  o (store) 2048 B
+//   L1: 92160 of 1466080 usable bytes in 16 CBs (values never live at once share one)
+//     bf16  q (load) 4096 B
+//     bf16  k (load) 8192 B
+//     bf16  v (load) 8192 B
+//     bf16  o (store) 4096 B
 //     fp32  l_i (carried) 8192 B
 //     fp32  acc (carried) 8192 B
 //     fp32  m_i (carried) 4096 B
@@ -59,12 +59,12 @@ namespace loomc::schedule {
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
 //   BLOCK_N                = 64      (32: +1821 cycles)
-//   grid.x                 = 2       (1: +4592 cycles; 3 breaks 'grid.x <= programs along x')
+//   grid.x                 = 2       (1: +3684 cycles; 3 breaks 'grid.x <= programs along x')
 //   grid.y                 = 1       (2 breaks 'grid.y <= programs along y')
-//   depth.q                = 1       (2: +0 cycles)
-//   depth.k                = 1       (2: +0 cycles)
-//   depth.v                = 1       (2: +0 cycles)
-//   depth.o                = 1       (2: +0 cycles)
+//   depth.q                = 2       (1: +0 cycles; 3: +0 cycles)
+//   depth.k                = 2       (1: +0 cycles; 3: +0 cycles)
+//   depth.v                = 2       (1: +0 cycles; 3: +0 cycles)
+//   depth.o                = 2       (1: +0 cycles)
 //   sub.h                  = 1       (2 breaks 'sub.h divides the tile rows of the dot at line 51')
 //   sub.w                  = 1       (2 breaks 'sub.w divides the tile columns of acc')
 // constraints (slack at these values; 0 = binding):
@@ -75,11 +75,11 @@ namespace loomc::schedule {
 //   sub.h divides the tile rows of acc                         slack 0  (binding)
 //   sub.w divides the tile columns of acc                      slack 0  (binding)
 //   sub.h*sub.w <= 8 Dst tiles (16-bit accumulation)           slack 7
-//   L1 capacity (1466080 usable bytes)                         slack 1386208
+//   L1 capacity (1466080 usable bytes)                         slack 1373920
 // latency of attention_fwd (cycles at these values; per execution of each level):
 //   loop start_n (line 48):
-//     read k                                   786
-//     read v (writer, NoC 1)                   786
+//     read k                                   530
+//     read v (writer, NoC 1)                   658
 //       unpack                                   2414
 //       math                                     1420
 //       pack                                     1966
@@ -87,7 +87,7 @@ namespace loomc::schedule {
 //       all iterations, the loads run ahead      2650
 //     iterations                               1
 //     all iterations                           3436
-//     stages: reader 786, compute 2650, writer 786: compute-bound
+//     stages: reader 530, compute 2650, writer 658: compute-bound
 //   program:
 //     read q                                   408
 //     write o                                  421
@@ -102,8 +102,6 @@ namespace loomc::schedule {
 //   total 6067: the per-core path dominates
 // runner-up:
 //   attention_fwd: start_m->x bh->y; q: dram; k: mcast along x (edge sender); v: mcast along x (interior sender)
-//     BLOCK_M=32 BLOCK_N=64 grid.x=2 grid.y=1 depth.q=1 depth.k=1 depth.v=1 depth.o=1 sub.h=1 sub.w=1
-//   predicted 6067 cycles, a tie; it loses on engine busy cycles (5304 vs 5067)
+//     BLOCK_M=32 BLOCK_N=64 grid.x=2 grid.y=1 depth.q=2 depth.k=2 depth.v=2 depth.o=2 sub.h=1 sub.w=1
+//   predicted 6067 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 2 mappings other than the chosen one are that close (--top K lists the K best schedules)
-//   where the two differ (chosen -> runner-up, cycles):
-//     loop start_n (line 48), read v (writer, NoC 1)       786 -> 1023

@@ -49,13 +49,13 @@ static void launch_0(Device *device, CommandQueue &cq, const std::vector<loomc::
     const CoreRangeSet all(std::vector<CoreRange>{cores_0_0, cores_1_0});
     // circular buffers: one tile a page
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(1 * 2048, {{0, tt::DataFormat::Float16_b}}).set_page_size(0, 2048));
+                         CircularBufferConfig(2 * 2048, {{0, tt::DataFormat::Float16_b}}).set_page_size(0, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
                          CircularBufferConfig(1 * 2048, {{9, tt::DataFormat::Float16_b}}).set_page_size(9, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(1 * 2048, {{1, tt::DataFormat::Float16_b}}).set_page_size(1, 2048));
+                         CircularBufferConfig(2 * 2048, {{1, tt::DataFormat::Float16_b}}).set_page_size(1, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(1 * 2048, {{2, tt::DataFormat::Float16_b}}).set_page_size(2, 2048));
+                         CircularBufferConfig(2 * 2048, {{2, tt::DataFormat::Float16_b}}).set_page_size(2, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
                          CircularBufferConfig(2 * 4096, {{5, tt::DataFormat::Float32}}).set_page_size(5, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
@@ -65,9 +65,9 @@ static void launch_0(Device *device, CommandQueue &cq, const std::vector<loomc::
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
                          CircularBufferConfig(1 * 4096, {{8, tt::DataFormat::Float32}}).set_page_size(8, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(1 * 4096, {{3, tt::DataFormat::Float32}}).set_page_size(3, 4096));
+                         CircularBufferConfig(2 * 4096, {{3, tt::DataFormat::Float32}}).set_page_size(3, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(1 * 4096, {{4, tt::DataFormat::Float32}}).set_page_size(4, 4096));
+                         CircularBufferConfig(2 * 4096, {{4, tt::DataFormat::Float32}}).set_page_size(4, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
                          CircularBufferConfig(1 * 4096, {{10, tt::DataFormat::Float32}}).set_page_size(10, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
@@ -91,7 +91,7 @@ static void launch_0(Device *device, CommandQueue &cq, const std::vector<loomc::
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
                          CircularBufferConfig(1 * 4096, {{16, tt::DataFormat::Float32}}).set_page_size(16, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(1 * 2048, {{17, tt::DataFormat::Float16_b}}).set_page_size(17, 2048));
+                         CircularBufferConfig(2 * 2048, {{17, tt::DataFormat::Float16_b}}).set_page_size(17, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
                          CircularBufferConfig(1 * 4096, {{22, tt::DataFormat::Float32}}).set_page_size(22, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),

@@ -26,32 +26,32 @@ namespace loomc::schedule {
 // grid.y
 [[maybe_unused]] constexpr int64_t grid_y = 1;
 // depth.q
-[[maybe_unused]] constexpr int64_t depth_q = 1;
+[[maybe_unused]] constexpr int64_t depth_q = 2;
 // depth.k
-[[maybe_unused]] constexpr int64_t depth_k = 1;
+[[maybe_unused]] constexpr int64_t depth_k = 2;
 // depth.v
-[[maybe_unused]] constexpr int64_t depth_v = 1;
+[[maybe_unused]] constexpr int64_t depth_v = 2;
 // depth.part
-[[maybe_unused]] constexpr int64_t depth_part = 1;
+[[maybe_unused]] constexpr int64_t depth_part = 2;
 // depth.lse
-[[maybe_unused]] constexpr int64_t depth_lse = 1;
+[[maybe_unused]] constexpr int64_t depth_lse = 2;
 // sub.h
 [[maybe_unused]] constexpr int64_t sub_h = 1;
 // sub.w
 [[maybe_unused]] constexpr int64_t sub_w = 1;
 // depth.o
-[[maybe_unused]] constexpr int64_t depth_o = 1;
+[[maybe_unused]] constexpr int64_t depth_o = 2;
 }  // namespace loomc::schedule
 
 // Why these values (what loomc's explanation says of the schedule):
 // fused: decode_split and decode_combine run as one program. A group (one value of their key axes) has its 8 programs of decode_split on one row of cores; each sends its lse and part blocks over the NoC, row by row, to the cores of its row, which deal the 8 programs of decode_combine of each group round-robin (at most 1 on a core) and run them after all their own: no DRAM round trip, no second launch
 // kernel decode_split: HiFi2 math, Dst fp32 accumulation (4 tiles per half)
-//   L1: 86016 of 1466080 usable bytes in 21 CBs (values never live at once share one)
-//     bf16  q (load) 2048 B
-//     bf16  k (load) 2048 B
-//     bf16  v (load) 2048 B
-//     fp32  part (store) 4096 B
-//     fp32  lse (store) 4096 B
+//   L1: 100352 of 1466080 usable bytes in 21 CBs (values never live at once share one)
+//     bf16  q (load) 4096 B
+//     bf16  k (load) 4096 B
+//     bf16  v (load) 4096 B
+//     fp32  part (store) 8192 B
+//     fp32  lse (store) 8192 B
 //     fp32  l_i (carried) 8192 B
 //     fp32  acc (carried) 8192 B
 //     fp32  m_i (carried) 4096 B
@@ -69,12 +69,12 @@ namespace loomc::schedule {
 //     bf16  the unit tile of row reductions (card) 2048 B
 //     fp32  the index tiles of masks (card) 8192 B
 // kernel decode_combine: HiFi2 math, Dst 16-bit accumulation (8 tiles per half)
-//   L1 of a reducer core (both kernels' CBs, decode_combine's marked *): 116736 of 1466080 usable bytes in 29 CBs (values never live at once share one)
-//     bf16  q (load) 2048 B
-//     bf16  k (load) 2048 B
-//     bf16  v (load) 2048 B
-//     fp32  part (store) 4096 B
-//     fp32  lse (store) 4096 B
+//   L1 of a reducer core (both kernels' CBs, decode_combine's marked *): 133120 of 1466080 usable bytes in 29 CBs (values never live at once share one)
+//     bf16  q (load) 4096 B
+//     bf16  k (load) 4096 B
+//     bf16  v (load) 4096 B
+//     fp32  part (store) 8192 B
+//     fp32  lse (store) 8192 B
 //     fp32  l_i (carried) 8192 B
 //     fp32  acc (carried) 8192 B
 //     fp32  m_i (carried) 4096 B
@@ -87,7 +87,7 @@ namespace loomc::schedule {
 //     bf16  the value of line 61 2048 B, *the value of line 103 2048 B
 //     fp32  *lse (load) 4096 B
 //     fp32  *part (load) 4096 B
-//     bf16  *o (store) 2048 B
+//     bf16  *o (store) 4096 B
 //     fp32  a temporary of line 60 4096 B, a temporary of line 67 4096 B, a temporary of line 68 4096 B, a temporary of line 69 4096 B
 //     fp32  a temporary of line 67 4096 B
 //     fp32  a temporary of line 67 4096 B
@@ -104,14 +104,14 @@ namespace loomc::schedule {
 //   NUM_SPLITS             = 8       (4 breaks 'decode_split: grid.x <= programs along x'; 16 breaks 'decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x)')
 //   decode_split.grid.x    = 8       (7 breaks 'decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x)')
 //   decode_split.grid.y    = 1       (2 breaks 'decode_split: grid.y <= programs along y')
-//   decode_split.depth.q   = 1       (2: +0 cycles)
-//   decode_split.depth.k   = 1       (2: +0 cycles)
-//   decode_split.depth.v   = 1       (2: +0 cycles)
-//   decode_split.depth.part = 1       (2: +0 cycles)
-//   decode_split.depth.lse = 1       (2: +0 cycles)
+//   decode_split.depth.q   = 2       (1: +0 cycles; 3: +0 cycles)
+//   decode_split.depth.k   = 2       (1: +0 cycles; 3: +0 cycles)
+//   decode_split.depth.v   = 2       (1: +0 cycles; 3: +0 cycles)
+//   decode_split.depth.part = 2       (1: +0 cycles)
+//   decode_split.depth.lse = 2       (1: +0 cycles)
 //   decode_split.sub.h     = 1       (2 breaks 'decode_split: sub.h divides the tile rows of the dot at line 54')
 //   decode_split.sub.w     = 1       (2 breaks 'decode_split: sub.w divides the tile columns of the dot at line 54')
-//   decode_combine.depth.o = 1       (2: +0 cycles)
+//   decode_combine.depth.o = 2       (1: +0 cycles)
 // constraints (slack at these values; 0 = binding):
 //   decode_split: grid.y <= programs along y                   slack 0  (binding)
 //   decode_split: grid.x <= programs along x                   slack 0  (binding)
@@ -122,8 +122,8 @@ namespace loomc::schedule {
 //   decode_split: sub.w divides the tile columns of the dot at line 61 slack 0  (binding)
 //   decode_split: sub.h*sub.w <= 4 Dst tiles (fp32 accumulation) slack 3
 //   decode_combine: circular buffers of a reducer core, both kernels (up to 34 needed, 32 per core) slack 3
-//   decode_combine: L1 capacity of a reducer core, both kernels (1466080 usable bytes) slack 1349344
-//   decode_split: L1 capacity (1466080 usable bytes)           slack 1380064
+//   decode_combine: L1 capacity of a reducer core, both kernels (1466080 usable bytes) slack 1332960
+//   decode_split: L1 capacity (1466080 usable bytes)           slack 1365728
 // latency of decode_split (cycles at these values; per execution of each level):
 //   loop n (line 51):
 //     read k                                   408
@@ -137,7 +137,7 @@ namespace loomc::schedule {
 //     all iterations                           3046
 //     stages: reader 816, compute 2638, writer 0: compute-bound
 //   program:
-//     read q                                   1687
+//     read q                                   1470
 //     send part to the reducer                 1073
 //     send lse to the reducer                  1073
 //       unpack                                   786
@@ -146,7 +146,7 @@ namespace loomc::schedule {
 //     compute                                  4415
 //     programs per core                        1
 //     all programs of the busiest core         8248
-//     stages: reader 1687, compute 4415, writer 2146: compute-bound
+//     stages: reader 1470, compute 4415, writer 2146: compute-bound
 //   launch: kernel launch 1000 + busiest core 8248 = 9248; DRAM bandwidth bound 1000 + 131
 //   total 9248: the per-core path dominates
 // latency of decode_combine (cycles at these values; per execution of each level):
@@ -166,9 +166,8 @@ namespace loomc::schedule {
 // runner-up:
 //   decode_split: kv->y split->x; q: mcast along x (interior sender); k: dram; v: dram; part, lse: fused, over the NoC to the reducer cores of each group (its first along x)
 //   decode_combine: kv->y row->time; lse: fused from the producers of its group; part: fused from the producers of its group (fused: on the reducer cores)
-//     BLOCK_N=32 NUM_SPLITS=8 decode_split.grid.x=8 decode_split.grid.y=1 decode_split.depth.q=1 decode_split.depth.k=1 decode_split.depth.v=1 decode_split.depth.part=1 decode_split.depth.lse=1 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.depth.o=1
+//     BLOCK_N=32 NUM_SPLITS=8 decode_split.grid.x=8 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.depth.o=2
 //   predicted 11598 cycles: 63 more (+0.5%)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 4 mappings other than the chosen one are that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
-//     decode_split: program, read q                        1687 -> 1750
 //     decode_split: all programs of the busiest core       8248 -> 8311

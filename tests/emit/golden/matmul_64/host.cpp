@@ -51,11 +51,11 @@ static void launch_0(Device *device, CommandQueue &cq, const std::vector<loomc::
     const CoreRangeSet all(std::vector<CoreRange>{cores_0_0, cores_1_0, cores_0_1, cores_1_1});
     // circular buffers: one tile a page
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0, cores_0_1, cores_1_1}),
-                         CircularBufferConfig(2 * 2048, {{0, tt::DataFormat::Float16_b}}).set_page_size(0, 2048));
+                         CircularBufferConfig(4 * 2048, {{0, tt::DataFormat::Float16_b}}).set_page_size(0, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0, cores_0_1, cores_1_1}),
-                         CircularBufferConfig(2 * 2048, {{1, tt::DataFormat::Float16_b}}).set_page_size(1, 2048));
+                         CircularBufferConfig(4 * 2048, {{1, tt::DataFormat::Float16_b}}).set_page_size(1, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0, cores_0_1, cores_1_1}),
-                         CircularBufferConfig(1 * 4096, {{2, tt::DataFormat::Float32}}).set_page_size(2, 4096));
+                         CircularBufferConfig(2 * 4096, {{2, tt::DataFormat::Float32}}).set_page_size(2, 4096));
     // semaphores: one word on every core of the program
     const uint32_t sem_a_ready = CreateSemaphore(program, all, 0);
     const uint32_t sem_a_valid = CreateSemaphore(program, all, 0);

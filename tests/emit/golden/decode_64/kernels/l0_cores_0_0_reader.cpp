@@ -38,7 +38,6 @@ void kernel_main() {
     loomc::mcast_pages(grid, cx, cy, 0, 2048, 0, 1, 1, cy, 7, cy, 0, false);
     // sem_mcast sem=q_valid value=1 x0=1 y0=cy x1=7 y1=cy
     loomc::sem_mcast(grid, cx, cy, sem_q_valid, sem_scratch, 1, 1, cy, 7, cy, false);
-    noc_async_write_barrier();
     cb_push_back(0, 1);
     for (int32_t i0 = 0; i0 < (-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)); i0++) {
         cb_reserve_back(1, 1);

@@ -29,7 +29,6 @@ void kernel_main() {
         loomc::mcast_pages(grid, cx, cy, 1, 2048, 0, 2, 1, cy, 1, cy, 0, false);
         // sem_mcast sem=b_valid value=1 x0=1 y0=cy x1=1 y1=cy
         loomc::sem_mcast(grid, cx, cy, sem_b_valid, sem_scratch, 1, 1, cy, 1, cy, false);
-        noc_async_write_barrier();
         cb_push_back(1, 2);
     }
     cb_wait_front(2, 1);

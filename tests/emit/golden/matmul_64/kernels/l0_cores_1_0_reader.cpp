@@ -28,7 +28,6 @@ void kernel_main() {
         loomc::mcast_pages(grid, cx, cy, 0, 2048, 0, 2, cx, 1, cx, 1, 0, false);
         // sem_mcast sem=a_valid value=1 x0=cx y0=1 x1=cx y1=1
         loomc::sem_mcast(grid, cx, cy, sem_a_valid, sem_scratch, 1, cx, 1, cx, 1, false);
-        noc_async_write_barrier();
         cb_push_back(0, 2);
     }
     noc_async_write_barrier();

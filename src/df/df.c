@@ -43,6 +43,11 @@ static const df_field f_read[] = {
     F("cols", EXPR, cols, OPT, "1"),
     F("cb", CB, cb, REQ, NULL),
     F("at", EXPR, at, OPT, "0"),
+    F("trid", EXPR, trid, OPT, "0"),
+};
+/* The id a read barrier waits for; 0 waits for all (docs/dataflow.md). */
+static const df_field f_read_barrier[] = {
+    F("trid", EXPR, trid, OPT, "0"),
 };
 static const df_field f_write[] = {
     F("cb", CB, cb, REQ, NULL),
@@ -195,6 +200,7 @@ static const df_field f_read_elems[] = {
     F("er", EXPR, er, OPT, "0"),
     F("ec", EXPR, ec, OPT, "0"),
     F("bw", EXPR, bw, OPT, "1"),
+    F("trid", EXPR, trid, OPT, "0"),
 };
 static const df_field f_write_elems[] = {
     F("cb", CB, cb, REQ, NULL),
@@ -340,7 +346,7 @@ const df_opinfo df_ops[DF_NOPS] = {
     [DF_CB_POP] = {"cb_pop", FIELDS(f_cbop), DF_ENGINE_ANY},
     [DF_READ] = {"read", FIELDS(f_read), DF_ENGINE_DM},
     [DF_WRITE] = {"write", FIELDS(f_write), DF_ENGINE_DM},
-    [DF_READ_BARRIER] = {"read_barrier", NOFIELDS, DF_ENGINE_DM},
+    [DF_READ_BARRIER] = {"read_barrier", FIELDS(f_read_barrier), DF_ENGINE_DM},
     [DF_WRITE_BARRIER] = {"write_barrier", NOFIELDS, DF_ENGINE_DM},
     [DF_SEND] = {"send", FIELDS(f_send), DF_ENGINE_DM},
     [DF_MCAST] = {"mcast", FIELDS(f_mcast), DF_ENGINE_DM},

@@ -105,7 +105,7 @@ typedef enum df_bcast { DF_BC_NONE, DF_BC_COL, DF_BC_ROW, DF_BC_SCALAR, DF_NBCAS
     X(CB_POP, "cb_pop")         /* cb n: free n pages at the front */              \
     X(READ, "read")             /* tensor row col rows cols -> cb at: DRAM tiles into reserved pages */ \
     X(WRITE, "write")           /* cb at rows cols -> tensor row col: front pages to DRAM */ \
-    X(READ_BARRIER, "read_barrier")   /* wait for this engine's outstanding reads */ \
+    X(READ_BARRIER, "read_barrier")   /* wait for this engine's outstanding reads (trid=T: those tagged T) */ \
     X(WRITE_BARRIER, "write_barrier") /* wait for this engine's outstanding writes/mcasts/sends */ \
     X(SEND, "send")             /* cb at n -> core (x, y) same cb, at its reserved pages + dst_at */ \
     X(MCAST, "mcast")           /* cb at n -> rectangle (x0,y0)-(x1,y1), same cb; loopback */ \
@@ -170,6 +170,8 @@ struct df_stmt {
     const df_expr *at, *at_b, *at_out;   /* page offsets from the CB's read (inputs) or write (outputs) pointer */
     const df_expr *dst_at;               /* SEND/MCAST: page offset at the destination's write pointer */
     const df_expr *value;                /* semaphores */
+    const df_expr *trid;                 /* READ/READ_ELEMS: transaction id the reads carry (0: untagged);
+                                            READ_BARRIER: the id waited for (0: every outstanding read) */
     const df_expr *acc;                  /* MATMUL/ELTWISE/COPY: non-zero = packer L1 accumulation
                                             (add into the output pages), e.g. acc=min(k,1) */
     const df_expr *p1r, *p1c, *p1k;      /* MASK: predicates p?r*i + p?c*j + p?k >= 0 over the global */
@@ -187,6 +189,12 @@ struct df_stmt {
     df_stmt **body;
     int nbody;
 };
+
+/* Transaction ids of reads: 0 is untagged, 1..DF_MAX_TRID tag a read so that
+ * a barrier can wait for those alone. The NoC of Wormhole and Blackhole counts
+ * outstanding requests per id for 16 ids (NOC_MAX_TRANSACTION_ID = 0xF in
+ * TT-Metalium's noc_parameters.h for both). */
+enum { DF_MAX_TRID = 15 };
 
 /* Field kinds of the text form, and where each field lives in df_stmt. */
 typedef enum df_fkind { DF_F_EXPR, DF_F_CB, DF_F_TENSOR, DF_F_SEM, DF_F_VAR, DF_F_SUB, DF_F_BCAST, DF_F_FLAG, DF_F_FLOAT } df_fkind;

@@ -222,6 +222,18 @@ static bool rect_in_grid(const vctx *v, const df_stmt *s, int i, sv x0, sv y0, s
     return in_grid(v, s, i, x0, y0) && in_grid(v, s, i, x1, y1);
 }
 
+/* A transaction id the chip's NoC counts: 0 (untagged, or every read for a
+ * barrier) to its max_transaction_ids (at most DF_MAX_TRID). */
+static bool trid_in_range(const vctx *v, const df_stmt *s, int i, sv trid)
+{
+    int most = LM_MIN(DF_MAX_TRID, v->a->max_transaction_ids);
+    if (trid.ok && (trid.v < 0 || trid.v > most)) {
+        verr(v, s, i, "%s: transaction id %lld is outside 0..%d", df_ops[s->op].name, (long long)trid.v, most);
+        return false;
+    }
+    return true;
+}
+
 static sv mul(sv a, sv b)
 {
     sv r = {a.ok && b.ok, 0};
@@ -243,7 +255,7 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
     sv x0 = sval(v, s->x0, i, &bad), y0 = sval(v, s->y0, i, &bad);
     sv x1 = sval(v, s->x1, i, &bad), y1 = sval(v, s->y1, i, &bad);
     sv row = sval(v, s->row, i, &bad), col = sval(v, s->col, i, &bad);
-    sv step = sval(v, s->step, i, &bad);
+    sv step = sval(v, s->step, i, &bad), trid = sval(v, s->trid, i, &bad);
     if (bad) {
         verr(v, s, i, "an operand of '%s' divides by zero or overflows", df_ops[s->op].name);
         return false;
@@ -270,8 +282,12 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
             return false;
         }
         return true;
+    case DF_READ_BARRIER:
+        return trid_in_range(v, s, i, trid);
     case DF_READ:
     case DF_WRITE: {
+        if (!trid_in_range(v, s, i, trid))
+            return false;
         if (!positive(v, s, i, rows, "rows") || !positive(v, s, i, cols, "cols") ||
             !pages_in(v, s, i, s->cb, at, block, name))
             return false;
@@ -339,7 +355,7 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
                pages_in(v, s, i, s->cb_out, at_out, block, "transpose out");
     case DF_READ_ELEMS:
     case DF_WRITE_ELEMS:
-        return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols");
+        return trid_in_range(v, s, i, trid) && positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols");
     case DF_SEND_ELEMS:
         return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols") && in_grid(v, s, i, x, y);
     case DF_MASK:

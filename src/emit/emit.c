@@ -80,15 +80,35 @@ static bool check_exchanged_cbs(const df_program *p, lm_diag *d)
     return true;
 }
 
+/* Whether body fills CB `cb` with reads that carry a transaction id: a
+ * block read ahead, reserved behind one not yet pushed, into pages the
+ * emitted reads wrap at the ring's end (loomc_dm.h's read_tiles_ring). */
+static bool read_ahead_into(df_stmt *const *body, int n, int cb)
+{
+    for (int i = 0; i < n; i++) {
+        const df_stmt *s = body[i];
+        if (s->op == DF_FOR && read_ahead_into(s->body, s->nbody, cb))
+            return true;
+        if ((s->op == DF_READ || s->op == DF_READ_ELEMS) && s->cb == cb && s->trid &&
+            !(s->trid->kind == DF_X_CONST && s->trid->value == 0))
+            return true;
+    }
+    return false;
+}
+
 /* The first constant page count a CB op on `cb` uses in body (0: none yet),
- * and whether another differs from it; *bad_loc: where. */
-static void cb_steps(df_stmt *const *body, int n, int cb, int64_t *step, bool *mixed, int64_t *other, lm_loc *at)
+ * and whether another differs from it; *bad_loc: where. Reservations are
+ * left out where `ahead` (a reservation moves no pointer, and the reads into
+ * it wrap). */
+static void cb_steps(df_stmt *const *body, int n, int cb, bool ahead, int64_t *step, bool *mixed, int64_t *other,
+                     lm_loc *at)
 {
     for (int i = 0; i < n; i++) {
         const df_stmt *s = body[i];
         if (s->op == DF_FOR)
-            cb_steps(s->body, s->nbody, cb, step, mixed, other, at);
-        bool cbop = s->op == DF_CB_RESERVE || s->op == DF_CB_PUSH || s->op == DF_CB_WAIT || s->op == DF_CB_POP;
+            cb_steps(s->body, s->nbody, cb, ahead, step, mixed, other, at);
+        bool cbop = (s->op == DF_CB_RESERVE && !ahead) || s->op == DF_CB_PUSH || s->op == DF_CB_WAIT ||
+                    s->op == DF_CB_POP;
         if (!cbop || s->cb != cb || s->n->kind != DF_X_CONST)
             continue;
         if (*step == 0)
@@ -139,9 +159,14 @@ static bool check_cb_steps(const df_program *p, lm_diag *d)
             const df_kernel *ck = &dc->kernels[DF_COMPUTE];
             while (join_swapped(ck->body, ck->nbody, ids, &n, (int)LM_COUNT(ids)))
                 ;
-            for (int m = 0; m < n; m++)
+            for (int m = 0; m < n; m++) {
+                bool ahead = false;
                 for (int k = 0; k < DF_NKERNELS; k++)
-                    cb_steps(dc->kernels[k].body, dc->kernels[k].nbody, ids[m], &step, &mixed, &other, &at);
+                    ahead |= k != DF_COMPUTE && read_ahead_into(dc->kernels[k].body, dc->kernels[k].nbody, ids[m]);
+                for (int k = 0; k < DF_NKERNELS; k++)
+                    cb_steps(dc->kernels[k].body, dc->kernels[k].nbody, ids[m], ahead && k != DF_COMPUTE, &step,
+                             &mixed, &other, &at);
+            }
             if (!mixed && (step == 0 || cb->pages % step == 0))
                 continue;
             if (mixed)

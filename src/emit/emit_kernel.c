@@ -28,7 +28,12 @@ typedef struct scan {
     bool ok;
     bool exact_exp2;      /* an exp2 in exact mode (approximate ones: info->approx_exp) */
     bool sqrt;            /* a sqrt, accurate only with math_approx_mode off */
+    bool ring[64];        /* CBs a tagged read fills (their ring's start is taken at the kernel's start) */
 } scan;
+
+/* Whether a read or read barrier names a transaction id (else it is untagged, or
+ * waits for every read). */
+static bool tagged(const df_stmt *st) { return st->trid && !(st->trid->kind == DF_X_CONST && st->trid->value == 0); }
 
 static void use_expr(scan *s, const df_expr *e)
 {
@@ -158,6 +163,8 @@ static void scan_body(scan *s, df_stmt *const *body, int n)
                 use_fields(s, st->body[k]);
         if (st->sem >= 0 && st->sem < (int)LM_COUNT(s->sems))
             s->sems[st->sem] = true;
+        if ((st->op == DF_READ || st->op == DF_READ_ELEMS) && tagged(st) && st->cb >= 0 && st->cb < (int)LM_COUNT(s->ring))
+            s->ring[st->cb] = true;
         if (st->tensor >= 0 && st->tensor < (int)LM_COUNT(s->info->tensors))
             s->info->tensors[st->tensor] = true;
         if (st->op == DF_SEND || st->op == DF_MCAST || st->op == DF_SEM_INC || st->op == DF_SEM_MCAST ||
@@ -196,6 +203,14 @@ static int64_t page_bytes(writer *w, int cb)
     for (int i = 0; i < w->c->ncbs; i++)
         if (w->c->cbs[i].id == cb)
             return w->a->tile_bytes[w->c->cbs[i].format];
+    return 0;
+}
+
+static int64_t cb_pages(writer *w, int cb)
+{
+    for (int i = 0; i < w->c->ncbs; i++)
+        if (w->c->cbs[i].id == cb)
+            return w->c->cbs[i].pages;
     return 0;
 }
 
@@ -291,7 +306,10 @@ static void stmt_dm(writer *w, const df_stmt *st)
         snprintf(pg, sizeof pg, "%lld", (long long)page_bytes(w, st->cb));
     switch (st->op) {
     case DF_READ_BARRIER:
-        call(w, "noc_async_read_barrier", "");
+        if (tagged(st))
+            call(w, "loomc::read_barrier", "e", st->trid);
+        else
+            call(w, "noc_async_read_barrier", "");
         return;
     case DF_WRITE_BARRIER:
         call(w, "noc_async_write_barrier", "");
@@ -306,18 +324,33 @@ static void stmt_dm(writer *w, const df_stmt *st)
         break;
     }
     df_comment(w, st);
+    bool tag = (st->op == DF_READ || st->op == DF_READ_ELEMS) && tagged(st);
+    if (tag)
+        call(w, "noc_async_read_set_trid", "e", st->trid);
     switch (st->op) {
     case DF_READ:
-        call(w, "loomc::read_tiles", "teeeece", tv, st->row, st->col, st->rows, st->cols,
-             st->cb, st->at);
+        if (tag) {
+            char ring[24];
+            snprintf(ring, sizeof ring, "ring_%d", st->cb);
+            call(w, "loomc::read_tiles_ring", "teeeete", tv, st->row, st->col, st->rows, st->cols, ring, st->at);
+        } else {
+            call(w, "loomc::read_tiles", "teeeece", tv, st->row, st->col, st->rows, st->cols, st->cb, st->at);
+        }
         break;
     case DF_WRITE:
         call(w, "loomc::write_tiles", "ceteeee", st->cb, st->at, tv, st->row, st->col,
              st->rows, st->cols);
         break;
     case DF_READ_ELEMS:
-        call(w, "loomc::read_elems", "teeeeeceeeet", tv, st->row, st->col, st->rows, st->cols, st->rstride, st->cb,
-             st->at, st->er, st->ec, st->bw, esize(w, st->tensor));
+        if (tag) {
+            char ring[24];
+            snprintf(ring, sizeof ring, "ring_%d", st->cb);
+            call(w, "loomc::read_elems_ring", "teeeeeteeeet", tv, st->row, st->col, st->rows, st->cols, st->rstride,
+                 ring, st->at, st->er, st->ec, st->bw, esize(w, st->tensor));
+        } else {
+            call(w, "loomc::read_elems", "teeeeeceeeet", tv, st->row, st->col, st->rows, st->cols, st->rstride,
+                 st->cb, st->at, st->er, st->ec, st->bw, esize(w, st->tensor));
+        }
         break;
     case DF_WRITE_ELEMS:
         call(w, "loomc::write_elems", "ceeeeteeeeet", st->cb, st->at, st->er, st->ec, st->bw, tv, st->row, st->col,
@@ -347,6 +380,8 @@ static void stmt_dm(writer *w, const df_stmt *st)
     default:
         LM_BUG("emit: data-movement op '%s' without a translation", df_ops[st->op].name);
     }
+    if (tag) /* the id sticks to the NoC's read command buffer: later reads are untagged again */
+        call(w, "noc_async_read_set_trid", "t", "0");
 }
 
 static void stmt_matmul(writer *w, const df_stmt *st)
@@ -500,6 +535,15 @@ static void prologue_dm(writer *w, const scan *s)
             lm_buf_printf(w->b, "    const loomc::Tensor dram_%s = loomc::tensor(%d, %lld, %s, %lld);\n", dt->name, arg++,
                           (long long)w->a->tile_bytes[dt->format], emit_format(dt->format),
                           (long long)((dt->cols + w->a->tile_w - 1) / w->a->tile_w));
+        }
+    any = false;
+    for (int cb = 0; cb < (int)LM_COUNT(s->ring); cb++)
+        if (s->ring[cb]) {
+            if (!any)
+                lm_buf_puts(w->b, "    // rings of the CBs read ahead into, from their first page (no push has moved them yet)\n");
+            any = true;
+            lm_buf_printf(w->b, "    const loomc::Ring ring_%d = loomc::ring(%d, %lld);\n", cb, cb,
+                          (long long)(page_bytes(w, cb) * cb_pages(w, cb)));
         }
     if (s->info->noc)
         lm_buf_printf(w->b,

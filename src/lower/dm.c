@@ -104,31 +104,162 @@ static const df_expr *moved(kctx *K, int64_t n, const sym_expr *left)
     return x_min(K, C(K, n), lw_xs(K, left));
 }
 
-static void emit_read(kctx *K, const access *x)
+/* The reads of load x's block into its reserved pages from page `at` on,
+ * tagged with transaction id `trid` (NULL: untagged). */
+static void emit_reads(kctx *K, const access *x, const df_expr *at, const df_expr *trid)
 {
+    df_stmt *s;
     if (x->elems) {
-        df_stmt *s = S(K, DF_READ_ELEMS);
+        s = S(K, DF_READ_ELEMS);
         s->tensor = x->tensor;
         s->row = lw_affine(K, x, true);
         s->col = lw_affine(K, x, false);
         s->rows = moved(K, x->rows_el, x->clip_rows);
         s->cols = moved(K, x->cols_el, x->clip_cols);
         s->rstride = C(K, x->rstride);
-        s->cb = x->cb;
         s->bw = C(K, x->tc);
-        lw_put(K, s);
-        lw_put(K, S(K, DF_READ_BARRIER));
-        return;
+    } else {
+        s = S(K, DF_READ);
+        s->tensor = x->tensor;
+        s->row = lw_affine(K, x, true);
+        s->col = lw_affine(K, x, false);
+        s->rows = C(K, x->tr);
+        s->cols = C(K, x->tc);
     }
-    df_stmt *s = S(K, DF_READ);
-    s->tensor = x->tensor;
-    s->row = lw_affine(K, x, true);
-    s->col = lw_affine(K, x, false);
-    s->rows = C(K, x->tr);
-    s->cols = C(K, x->tc);
     s->cb = x->cb;
+    if (at)
+        s->at = at;
+    if (trid)
+        s->trid = trid;
     lw_put(K, s);
+}
+
+static void emit_read(kctx *K, const access *x)
+{
+    emit_reads(K, x, NULL, NULL);
     lw_put(K, S(K, DF_READ_BARRIER));
+}
+
+/* ---- reading ahead -------------------------------------------------------- */
+
+/* Whether load x of a loop's body reads its next block while the current
+ * one lands (docs/dataflow.md): a block from DRAM into a CB of at least two
+ * blocks that moves block by block (not in steps of a ring shared with
+ * values of other sizes), with two of the chip's transaction ids left for
+ * it. The
+ * barrier of block i then waits for block i's reads alone, and block
+ * i + 1's are on the way meanwhile, so the banks never idle at a block
+ * boundary for a round trip. */
+static bool reads_ahead(const kctx *K, const access *x)
+{
+    const lw *L = K->L;
+    int first = K->trid_next ? K->trid_next : 1;
+    return !x->is_store && !x->passed && x->how.transport == SCHED_DRAM && x->depth >= 2 && x->cb >= 0 &&
+           x->cb < (int)LM_COUNT(L->cb_step) && L->cb_step[x->cb] == 0 && K->nra < LW_MAX_RA &&
+           first + 1 <= LM_MIN(DF_MAX_TRID, L->a->max_transaction_ids);
+}
+
+/* min(max(v, 0), 1): 1 when v is positive. */
+static const df_expr *positive01(kctx *K, const df_expr *v) { return x_min(K, x_max(K, v, C(K, 0)), C(K, 1)); }
+
+/* The read-ahead entry of load x (-1: it reads block by block). */
+static int ahead_of(const kctx *K, const access *x)
+{
+    for (int i = 0; i < K->nra; i++)
+        if (K->ra[i].access == x->index)
+            return i;
+    return -1;
+}
+
+/* Map the IR loop variable iv to e while emitting; gives back what it was. */
+static const df_expr *map_iv(kctx *K, const sym_expr *iv, const df_expr *e)
+{
+    for (int i = 0; i < K->nivs; i++)
+        if (K->ivs[i].iv == iv) {
+            const df_expr *was = K->ivs[i].e;
+            K->ivs[i].e = e;
+            return was;
+        }
+    LM_BUG("read ahead: the loop variable has no value");
+}
+
+/* Before loop f (its trips for this program: `own`): the loads of its body
+ * that read ahead get their ids, and the program's first block of each is
+ * reserved and its reads issued, when the loop runs at all. */
+static void ahead_prologue(kctx *K, const tir_op *f, const df_expr *own)
+{
+    lw *L = K->L;
+    int from = K->nra;
+    for (const tir_op *op = f->regions[0]->first; op && !L->failed; op = op->next) {
+        if (!is_access_op(op->code))
+            continue;
+        int i = lw_access_of(L, op);
+        if (i < 0 || L->ax[i].kernel != K->kind || !reads_ahead(K, &L->ax[i]))
+            continue;
+        int first = K->trid_next ? K->trid_next : 1;
+        K->ra[K->nra].access = i;
+        K->ra[K->nra].trid = first;
+        K->ra[K->nra].iv = f->iv;
+        K->ra[K->nra].next = NULL;
+        K->nra++;
+        K->trid_next = first + 2;
+    }
+    if (K->nra == from)
+        return;
+    for (int r = from; r < K->nra; r++) {
+        const access *x = &L->ax[K->ra[r].access];
+        df_stmt *saved;
+        int w = lw_open_if(K, BIN(K, DF_X_MUL, BIN(K, DF_X_MUL, K->act, K->live), positive01(K, own)), &saved);
+        if (!w)
+            continue;
+        /* trip 0: where the guard is a loop of 0 or 1 trips, its variable
+           (0 when it runs), so that the block's operands are not taken as
+           known on the cores that never reach it */
+        add_iv(K, f, w == 2 ? df_slot(K->p, K->loop->var) : C(K, 0));
+        lw_cbop(K, DF_CB_RESERVE, x->cb, x->tiles);
+        emit_reads(K, x, NULL, C(K, K->ra[r].trid));
+        K->nivs--;
+        if (w == 2)
+            lw_close_for(K, saved);
+    }
+}
+
+/* Inside the loop, with its df variable iv: the condition of a next trip,
+ * for the entries of this loop. */
+static void ahead_in_loop(kctx *K, int from, const df_expr *iv, const df_expr *own, const df_expr *live)
+{
+    const df_expr *left = BIN(K, DF_X_SUB, BIN(K, DF_X_SUB, own, iv), C(K, 1));
+    for (int r = from; r < K->nra; r++)
+        K->ra[r].next = BIN(K, DF_X_MUL, BIN(K, DF_X_MUL, K->act, live), positive01(K, left));
+}
+
+/* Load x that reads ahead, at trip iv of its loop (its own trip: the
+ * caller's condition holds): the next trip's block is reserved behind this
+ * one's (the CB holds both) and its reads issued with the other id; then
+ * this block's reads are waited for alone, and it is pushed. */
+static void emit_load_ahead(kctx *K, const access *x, int r)
+{
+    const df_expr *iv = NULL;
+    for (int i = 0; i < K->nivs; i++)
+        if (K->ivs[i].iv == K->ra[r].iv)
+            iv = K->ivs[i].e;
+    LM_ASSERT(iv);
+    const df_expr *base = C(K, K->ra[r].trid);
+    const df_expr *next = BIN(K, DF_X_ADD, iv, C(K, 1));
+    df_stmt *saved;
+    int w = lw_open_if(K, K->ra[r].next, &saved);
+    if (w) {
+        lw_cbop(K, DF_CB_RESERVE, x->cb, 2 * x->tiles);
+        map_iv(K, K->ra[r].iv, next);
+        emit_reads(K, x, C(K, x->tiles), BIN(K, DF_X_ADD, base, BIN(K, DF_X_MOD, next, C(K, 2))));
+        map_iv(K, K->ra[r].iv, iv);
+        if (w == 2)
+            lw_close_for(K, saved);
+    }
+    df_stmt *b = S(K, DF_READ_BARRIER);
+    b->trid = BIN(K, DF_X_ADD, base, BIN(K, DF_X_MOD, iv, C(K, 2)));
+    lw_put(K, b);
+    lw_cbop(K, DF_CB_PUSH, x->cb, x->tiles);
 }
 
 void lw_sem_op(kctx *K, df_op op, int sem, const df_expr *value, const df_expr *px, const df_expr *py)
@@ -170,6 +301,11 @@ static void emit_load(kctx *K, const access *x)
     lw *L = K->L;
     const sched_operand *h = &x->how;
     int64_t T = x->tiles;
+    int r = h->transport == SCHED_DRAM ? ahead_of(K, x) : -1;
+    if (r >= 0) {
+        emit_load_ahead(K, x, r);
+        return;
+    }
     lw_cbop(K, DF_CB_RESERVE, x->cb, T);
     if (h->transport == SCHED_DRAM) {
         emit_read(K, x);
@@ -579,11 +715,14 @@ void lw_emit_dm_block(kctx *K, const tir_block *b)
             if (!walks_access(K, op->regions[0]))
                 continue;
             df_stmt *saved;
-            int nivs = K->nivs;
+            int nivs = K->nivs, nra = K->nra, trid_next = K->trid_next;
             const df_expr *live = K->live;
             int64_t most = -1;
             if (!walks_stretched(K, op, &most))
                 most = -1;
+            const df_expr *trips = op->sym && !K->drain ? lw_xs(K, op->sym) : NULL;
+            if (trips)
+                ahead_prologue(K, op, trips);
             if (most >= 0) {
                 /* every core runs the most trips; its own ones are live */
                 const df_expr *own = lw_xs(K, op->sym);
@@ -599,10 +738,14 @@ void lw_emit_dm_block(kctx *K, const tir_block *b)
             } else if (!lw_open_ir_loop(K, op, &saved)) {
                 return;
             }
+            if (K->nra > nra)
+                ahead_in_loop(K, nra, K->ivs[K->nivs - 1].e, trips, live);
             lw_emit_dm_block(K, op->regions[0]);
             lw_close_for(K, saved);
             K->nivs = nivs;
             K->live = live;
+            K->nra = nra;
+            K->trid_next = trid_next;
             continue;
         }
         if (!is_access_op(op->code))

@@ -32,7 +32,7 @@
 
 #include "df/df.h"
 
-enum { LW_MAX_CBS = 64, LW_TILE = 32, LW_MAX_PRED = 8, LW_MAX_STORES = 128, LW_MAX_TEMPS = 256, LW_MAX_IVS = 16, LW_MAX_CHAINS = 64 };
+enum { LW_MAX_CBS = 64, LW_TILE = 32, LW_MAX_PRED = 8, LW_MAX_STORES = 128, LW_MAX_TEMPS = 256, LW_MAX_IVS = 16, LW_MAX_CHAINS = 64, LW_MAX_RA = 8 };
 /* The "CB" of a value held in Dst: tile ops that write it or read it become
  * one chain statement (kctx.ch). */
 enum { LW_DST = -100 };
@@ -297,6 +297,17 @@ typedef struct kctx {
     const df_expr *in[3]; /* 1 when the program's index along the group is in range */
     const df_expr *act;   /* 1 when the program exists (else the core only helps its groups) */
     const df_expr *live;  /* 1 inside the program's own trips of the stretched loops around */
+    /* loads read ahead in the loops being emitted (dm.c): block i + 1's reads
+       are issued before block i's barrier, tagged by turns with ids trid and
+       trid + 1; trid_next is the first id no open loop uses */
+    struct {
+        int access;
+        int trid;
+        const sym_expr *iv;    /* the IR loop's variable */
+        const df_expr *next;   /* 1 when the loop has a next trip for this program */
+    } ra[LW_MAX_RA];
+    int nra;
+    int trid_next;
     struct {
         const sym_expr *iv;
         const df_expr *e;

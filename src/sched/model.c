@@ -381,7 +381,8 @@ static const sym_expr *noc_latency(mctx *c, const sym_expr *hops)
     return add(c, K(c, llround(a->noc_inject_cycles + a->noc_eject_cycles)), mul(c, hops, K(c, llround(a->noc_hop_cycles))));
 }
 
-/* Reading `bytes` in `ncmds` NoC commands from DRAM: the core's NoC
+/* Reading `bytes` in `ncmds` NoC commands from DRAM: the transfer (the
+ * result) after the round trip's latency (*lat). The core's NoC
  * interface and its link bound the rate; the commands (one per tile, one per
  * row run when the block moves element by element) are issued meanwhile. The
  * banks' share when all active cores read is the same quantity summed over
@@ -389,13 +390,26 @@ static const sym_expr *noc_latency(mctx *c, const sym_expr *hops)
  * sched_model_build): kept per transfer it would multiply a count that
  * falls with the grid by a time that rises with it, and the solver's
  * interval bounds would lose all grip on grid.x and grid.y. */
-static const sym_expr *dram_read(mctx *c, const sym_expr *bytes, const sym_expr *ncmds, const sym_expr *line)
+static const sym_expr *dram_read(mctx *c, const sym_expr *bytes, const sym_expr *ncmds, const sym_expr *line,
+                                 const sym_expr **lat)
 {
     const arch_desc *a = c->a;
     const sym_expr *own = xfer(c, bytes, LM_MIN(a->core_read_bpc, (double)a->link_bytes_per_cycle));
     const sym_expr *cmds = mul(c, ncmds, K(c, llround(a->noc_cmd_cycles)));
-    return add(c, add(c, K(c, llround(a->dram_latency_cycles)), noc_latency(c, K(c, dram_hops(a)))),
-               mx(c, mx(c, own, cmds), line));
+    *lat = add(c, K(c, llround(a->dram_latency_cycles)), noc_latency(c, K(c, dram_hops(a))));
+    return mx(c, mx(c, own, cmds), line);
+}
+
+/* A DRAM load of a loop, read ahead where its CB holds two blocks (the
+ * lowering issues block i + 1's reads before it waits for block i's, under
+ * their own transaction id): two blocks' round trips overlap, so a block
+ * costs its transfer, or half a round trip when the latency is the longer;
+ * a single-buffered one (depth 1) waits out the whole round trip. */
+static const sym_expr *read_ahead(mctx *c, const sched_buf *b, const sym_expr *lat, const sym_expr *x)
+{
+    const sym_expr *trip = add(c, lat, x), *d = c->depth[b - c->k->bufs];
+    const sym_expr *single1 = d ? mx(c, K(c, 0), sub(c, K(c, 2), d)) : K(c, 1);
+    return mx(c, mx(c, x, cdv(c, trip, K(c, 2))), mul(c, single1, trip));
 }
 
 /* A load factor of k cores as an expression of k: the table of leg_load
@@ -624,10 +638,14 @@ static stage read_cost(mctx *c, const sched_buf *b)
         int amax = noc == 0 ? c->a->grid_w : c->a->grid_h;
         shared = mx(c, shared, link_time(c, mul(c, per, leg_factor(c, noc, false, across, amax)), bytes));
     }
-    stage st = {add(c, dram_read(c, bytes, commands(c, b), shared), cb), K(c, 0), NULL};
+    const sym_expr *trip0, *x = dram_read(c, bytes, commands(c, b), shared, &trip0);
+    stage st = {add(c, add(c, trip0, x), cb), K(c, 0), NULL};
     st.first = st.cycles;
-    if (!o || o->transport == SCHED_DRAM)
+    if (!o || o->transport == SCHED_DRAM) {
+        if (b->level >= 1)
+            st.cycles = add(c, read_ahead(c, b, trip0, x), cb);
         return st;
+    }
     const sym_expr *g = o->along == SCHED_ON_XY ? c->cores : o->along == SCHED_ON_X ? c->gx : c->gy;
     const sym_expr *mrate = xfer(c, bytes, LM_MIN(a->mcast_bpc, (double)a->link_bytes_per_cycle));
     if (o->transport == SCHED_MCAST) {

@@ -124,6 +124,21 @@ static sim_cbs *get_cb(sim *s, sim_engine *e, int id)
     return &c->cb[id];
 }
 
+/* A push publishes pages whose DRAM reads have landed: one still in flight
+ * means the kernel's read barrier (or its transaction id) misses it. */
+static bool pushed_pages_landed(sim *s, const df_stmt *st, const sim_cbs *cb, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t page = (cb->wr + i) % cb->pages;
+        if (cb->landing[page] > 0) {
+            sim_fail(s, st, "cb_push publishes page %lld of CB %d while a read into it is still in flight (no read "
+                     "barrier waits for it)", (long long)page, st->cb);
+            return false;
+        }
+    }
+    return true;
+}
+
 static int cb_op(sim *s, sim_engine *e, const df_stmt *st)
 {
     sim_cbs *cb = get_cb(s, e, st->cb);
@@ -159,6 +174,8 @@ static int cb_op(sim *s, sim_engine *e, const df_stmt *st)
                      (long long)n, st->cb, (long long)cb->count, (long long)cb->pages);
             return STEP_WAIT;
         }
+        if (!pushed_pages_landed(s, st, cb, n))
+            return STEP_WAIT;
         cb->count += n;
         cb->wr = (cb->wr + n) % cb->pages;
         cb->pushes++, cb->pushed += n;
@@ -185,6 +202,28 @@ static int cb_op(sim *s, sim_engine *e, const df_stmt *st)
 }
 
 /* ---- NoC ops ------------------------------------------------------------- */
+
+/* The transaction id of a read or read barrier (0 when it names none);
+ * -1 after reporting one the NoC does not count. */
+static int trid_of(sim *s, sim_engine *e, const df_stmt *st)
+{
+    int64_t t = ev(s, e, st->trid);
+    int most = LM_MIN(DF_MAX_TRID, s->a->max_transaction_ids);
+    if (t < 0 || t > most) {
+        sim_fail(s, st, "%s: transaction id %lld is outside 0..%d", df_ops[st->op].name, (long long)t, most);
+        return -1;
+    }
+    return (int)t;
+}
+
+/* A read of this engine into CB page `page` of its core leaves, tagged trid. */
+static void read_issued(sim *s, sim_engine *e, sim_xfer *X, int trid)
+{
+    X->u.trid = (uint8_t)trid;
+    e->nreads++;
+    e->nreads_id[trid]++;
+    s->cores[X->u.core].cb[X->u.cb].landing[X->u.page]++;
+}
 
 static int core_index(sim *s, int x, int y)
 {
@@ -235,6 +274,9 @@ static int elems_op(sim *s, sim_engine *e, const df_stmt *st)
         return STEP_WAIT;
     }
     bool is_read = st->op == DF_READ_ELEMS;
+    int trid = is_read ? trid_of(s, e, st) : 0;
+    if (trid < 0)
+        return STEP_WAIT;
     const sim_tensor_data *td = &s->tens[st->tensor];
     sim_core *c = core_of(s, e);
     double esize = (double)s->a->tile_bytes[t->format] / NUM_TILE_ELEMS;
@@ -266,7 +308,7 @@ static int elems_op(sim *s, sim_engine *e, const df_stmt *st)
             X->u.br = (uint8_t)(br % NUM_TILE), X->u.bc = (uint8_t)(bc % NUM_TILE);
             X->u.w = (uint8_t)w;
             if (is_read)
-                e->nreads++;
+                read_issued(s, e, X, trid);
             else
                 e->nwrites++;
             n++;
@@ -302,6 +344,9 @@ static int dram_op(sim *s, sim_engine *e, const df_stmt *st)
         return STEP_WAIT;
     }
     bool is_read = st->op == DF_READ;
+    int trid = is_read ? trid_of(s, e, st) : 0;
+    if (trid < 0)
+        return STEP_WAIT;
     sim_core *c = core_of(s, e);
     double bytes = (double)s->a->tile_bytes[t->format];
     double cmd = s->a->noc_cmd_cycles * packets(s, bytes);
@@ -322,7 +367,7 @@ static int dram_op(sim *s, sim_engine *e, const df_stmt *st)
         X->u.tensor = st->tensor;
         X->u.tpage = (int32_t)page;
         if (is_read)
-            e->nreads++;
+            read_issued(s, e, X, trid);
         else
             e->nwrites++;
     }
@@ -570,11 +615,15 @@ static int wait_op(sim *s, sim_engine *e, const df_stmt *st)
         unblock(s, e, st);
         return busy_for(s, e, s->a->sem_cycles);
     }
-    case DF_READ_BARRIER:
-        if (e->nreads > 0)
-            return block(s, e, SIM_B_READS, 0, 0);
+    case DF_READ_BARRIER: {
+        int trid = trid_of(s, e, st);
+        if (trid < 0)
+            return STEP_WAIT;
+        if ((trid ? e->nreads_id[trid] : e->nreads) > 0)
+            return block(s, e, SIM_B_READS, trid, 0);
         unblock(s, e, st);
         return busy_for(s, e, s->a->barrier_cycles);
+    }
     case DF_WRITE_BARRIER:
         if (e->nwrites > 0)
             return block(s, e, SIM_B_WRITES, 0, 0);
@@ -715,7 +764,11 @@ void sim_xfer_done(void *ctx, int32_t xi)
     sim_xfer *X = &s->net.xf[xi];
     sim_engine *e = &s->eng[X->owner];
     if (X->kind == SIM_X_READ) {
-        if (--e->nreads == 0 && e->block == SIM_B_READS)
+        int t = X->u.trid;
+        e->nreads--;
+        e->nreads_id[t]--;
+        s->cores[X->u.core].cb[X->u.cb].landing[X->u.page]--;
+        if (e->block == SIM_B_READS && (e->block_arg ? e->nreads_id[e->block_arg] : e->nreads) == 0)
             wake(s, X->owner);
     } else {
         if (--e->nwrites == 0 && e->block == SIM_B_WRITES)
@@ -960,7 +1013,10 @@ void sim_describe_wait(sim *s, const sim_engine *e, lm_buf *b)
                       (long long)c->sem[e->block_arg], st && st->ge ? ">= " : "", (long long)e->block_need);
         break;
     case SIM_B_READS:
-        lm_buf_printf(b, "%d reads outstanding", e->nreads);
+        if (e->block_arg)
+            lm_buf_printf(b, "%d reads with transaction id %d outstanding", e->nreads_id[e->block_arg], e->block_arg);
+        else
+            lm_buf_printf(b, "%d reads outstanding", e->nreads);
         break;
     case SIM_B_WRITES:
         lm_buf_printf(b, "%d writes outstanding", e->nwrites);

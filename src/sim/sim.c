@@ -192,6 +192,7 @@ static bool setup_cores(sim *s)
                     S->format = cb->format;
                     S->pages = cb->pages;
                     S->bytes = a->tile_bytes[cb->format];
+                    S->landing = lm_xcalloc((size_t)cb->pages, sizeof *S->landing);
                     if (s->functional)
                         S->data = lm_xcalloc((size_t)cb->pages * NUM_TILE_ELEMS, sizeof(float));
                 }
@@ -246,8 +247,10 @@ static void teardown(sim *s)
     for (int i = 0; i < s->ncores; i++) {
         sim_core *c = &s->cores[i];
         if (c->cb)
-            for (int b = 0; b < s->a->num_cbs; b++)
+            for (int b = 0; b < s->a->num_cbs; b++) {
                 free(c->cb[b].data);
+                free(c->cb[b].landing);
+            }
         free(c->cb);
         free(c->sem);
         free(c->sem_waiters);

@@ -190,6 +190,7 @@ typedef struct sim_xfer {
         int64_t value;
         bool loopback;
         bool elems;                  /* read/write_elems: w elements of one row */
+        uint8_t trid;                /* reads: the transaction id they carry (0: untagged) */
         uint8_t tr, tc, br, bc, w;   /* at (tr, tc) of the tensor tile, (br, bc) of the CB page */
     } u;
 } sim_xfer;
@@ -381,6 +382,7 @@ typedef struct sim_engine {
     double busy;
     double t_done;       /* when it finished its kernel */
     int32_t nreads, nwrites; /* outstanding NoC transactions */
+    int32_t nreads_id[DF_MAX_TRID + 1]; /* outstanding reads by transaction id (0: untagged) */
     int32_t *cbmap;      /* compute: the CB each id names after cb_swaps (NULL: itself) */
     sim_chunk cur;       /* compute: the chunk in hand */
     const df_stmt *cfg;  /* compute: the op this thread was last configured for */
@@ -396,6 +398,7 @@ typedef struct sim_cbs {
     int64_t rd, wr;      /* front and back page indices (mod pages) */
     uint8_t waiters;     /* engines blocked on it (bit per engine kind) */
     float *data;         /* functional: pages x tile elements */
+    int32_t *landing;    /* per page: DRAM reads into it still in flight */
     int64_t pushes, pops;        /* cb_push and cb_pop ops done */
     int64_t pushed, popped;      /* pages they moved */
 } sim_cbs;

@@ -24,6 +24,9 @@ for arch in wormhole_n150 blackhole_p150; do
     case_ "mm_mcast_mid_$arch" $arch $MM --shape M=256,N=256,K=256 --transport a=mcast:y:mid,b=mcast:x:mid
     case_ "mm_subblocks_$arch" $arch $MM --shape M=512,N=512,K=256 --set BLOCK_M=128,BLOCK_N=128,sub.h=2,sub.w=2
     case_ "mm_ttnn_$arch" $arch $MM --shape M=512,N=512,K=512 --schedule ttnn
+    # DRAM loads read ahead under alternating transaction ids, b's ring of three blocks wrapping
+    case_ "mm_read_ahead_$arch" $arch $MM --shape M=256,N=256,K=512 --transport a=dram,b=dram \
+        --set BLOCK_M=64,BLOCK_N=64,BLOCK_K=64,depth.a=2,depth.b=3
     # not a multiple of the blocks: partial tiles moved element row by row, masked on the SFPU
     case_ "mm_partial_$arch" $arch $MM --shape M=200,N=300,K=100
     case_ "mm_partial_dram_$arch" $arch $MM --shape M=72,N=40,K=200 --transport a=dram,b=dram
@@ -65,6 +68,9 @@ for arch in wormhole_n150 blackhole_p150; do
     case16 "ptr_attention_causal_$arch" $arch tests/kernels/ptr_attention.py --shape Z=1,H=2,S=256,D=64 \
         --const CAUSAL=1
 done
+# K and V read ahead, the last key block cut short (element reads with a transaction id)
+case16 "decode_read_ahead" wormhole_n150 kernels/flash_decode.py --shape B=1,H=8,HKV=2,S=300,D=64 \
+    --set BLOCK_N=32,depth.k=2,depth.v=3
 # a partial last wave of a multicast group: the cores without a program still push the group's
 # blocks, so every ring of the group stays in step (a sender writes at its own write pointer)
 case16 "decode_partial_wave" wormhole_n150 kernels/flash_decode.py --shape B=2,H=32,HKV=32,S=300,D=128 \

@@ -265,8 +265,11 @@ static void matmul_dram(void **st)
     assert_int_equal(c->y1 - c->y0 + 1, 4);
     assert_int_equal(p->nsems, 0);
     /* K loop of 4 blocks: two reads per step in the reader, one matmul
-       accumulating in place in the compute kernel, one write */
-    assert_int_equal(class_ops(c, DF_READER, DF_READ), 2);
+       accumulating in place in the compute kernel, one write; the CBs hold
+       two blocks, so each read is also issued before the loop (the first
+       step's block) and each step waits for its own block's id alone */
+    assert_int_equal(class_ops(c, DF_READER, DF_READ), 4);
+    assert_int_equal(class_ops(c, DF_READER, DF_READ_BARRIER), 2);
     assert_int_equal(class_ops(c, DF_COMPUTE, DF_MATMUL), 1);
     assert_int_equal(class_ops(c, DF_WRITER, DF_WRITE), 1);
     assert_true(df_validate(p, WH, &j.d));
@@ -429,8 +432,10 @@ static void matmul_unaligned_blocks(void **st)
     df_program *p = lower(&j, 0);
     assert_non_null(p);
     const df_class *c = &p->classes[0];
-    assert_int_equal(class_ops(c, DF_READER, DF_READ_ELEMS), 1);
-    assert_int_equal(class_ops(c, DF_READER, DF_READ), 1);
+    /* each read twice: the first step's block before the K loop, the next
+       one's inside it (read ahead) */
+    assert_int_equal(class_ops(c, DF_READER, DF_READ_ELEMS), 2);
+    assert_int_equal(class_ops(c, DF_READER, DF_READ), 2);
     assert_int_equal(class_ops(c, DF_WRITER, DF_WRITE_ELEMS), 1);
     df_free(p);
     run_checked(&j);

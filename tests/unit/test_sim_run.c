@@ -226,6 +226,100 @@ static void test_cb_backpressure(void **st)
     sim_result_free(two);
 }
 
+/* ---- transaction ids ---------------------------------------------------------- */
+
+/* The reader reads block A (one tile, bank 0) with id 1 and block B (four
+ * tiles, all in bank 1: column 1 of a 5-tile-wide tensor) with id 2, then
+ * waits for id 1 alone and pushes A, then for id 2 and pushes B. The writer
+ * works W cycles on A (sem_sets) before it takes B. With per-id barriers, A
+ * is pushed when its one tile lands, long before B's four: the run ends at
+ * A's landing + barrier + push + W + pop. Were the barrier to wait for every
+ * read, A's push would wait for B's last tile, which cannot land before its
+ * DRAM latency and four tiles' streaming after B's first command. */
+static const char *trid_fmt = "program trids\n"
+                              "sem busy\n"
+                              "tensor T rows=4*32 cols=5*32 format=bf16 role=input seed=1\n"
+                              "class c x0=0 y0=0 x1=0 y1=0 {\n"
+                              "  cb 0 format=bf16 pages=5\n"
+                              "  reader {\n"
+                              "    cb_reserve cb=0 n=5\n"
+                              "    read tensor=T row=0 col=0 cb=0 trid=%d\n"
+                              "    read tensor=T row=0 col=1 rows=4 cb=0 at=1 trid=%d\n"
+                              "    read_barrier trid=%d\n"
+                              "    cb_push cb=0 n=1\n"
+                              "    read_barrier trid=%d\n"
+                              "    cb_push cb=0 n=4\n"
+                              "  }\n"
+                              "  writer {\n"
+                              "    cb_wait cb=0 n=1\n"
+                              "    for k lo=0 hi=%d {\n"
+                              "      sem_set sem=busy value=k\n"
+                              "    }\n"
+                              "    cb_wait cb=0 n=5\n"
+                              "    cb_pop cb=0 n=5\n"
+                              "  }\n"
+                              "}\n";
+
+static void test_trid_barrier(void **st)
+{
+    (void)st;
+    const int K = 100;
+    char text[2048];
+    sim_options o = {0};
+    double L = A.kernel_launch_cycles, C = A.noc_cmd_cycles, Ld = A.dram_latency_cycles;
+    double B = A.barrier_cycles, h = A.cb_handshake_cycles, W = K * A.sem_cycles;
+    double rate = fmin(A.dram_bank_read_bpc, fmin(A.link_bytes_per_cycle, A.core_read_bpc));
+    double X = toy_wire(&A, 2048) / rate;
+    /* A: its command, the request (core (1,1) to bank 0 at (0,1): 5 hops
+     * round the +x ring), the bank's latency, the tile, the data's one hop */
+    double a_lands = L + C + toy_path(&A, 5) + Ld + X + toy_path(&A, 1);
+    snprintf(text, sizeof text, trid_fmt, 1, 2, 1, 2, K);
+    sim_result *tagged = run_ok(text, &o);
+    NEAR(tagged->cycles, a_lands + B + h + W + h, 1e-6);
+    /* the same reads untagged, each barrier waiting for all of them: B's
+     * last tile lands no earlier than its first command's end, the bank's
+     * latency and four tiles at the bank's rate */
+    snprintf(text, sizeof text, trid_fmt, 0, 0, 0, 0, K);
+    sim_result *all = run_ok(text, &o);
+    double b_lands_min = L + 2 * C + Ld + 4 * X;
+    assert_true(all->cycles >= b_lands_min + B + h + W + h);
+    assert_true(all->cycles > tagged->cycles + (b_lands_min - a_lands));
+    sim_result_free(tagged);
+    sim_result_free(all);
+}
+
+/* A push of pages a read still fills, when the barrier waits for the other
+ * id only, is refused; so is an id the chip's NoC does not count. */
+static void test_trid_errors(void **st)
+{
+    (void)st;
+    char text[2048], *err = NULL;
+    sim_options o = {0};
+    snprintf(text, sizeof text, trid_fmt, 2, 1, 2, 2, 1); /* B (pages 1..4) has id 1, never waited for */
+    assert_null(run(text, &A, &o, &err));
+    assert_non_null(strstr(err, "prog.df:13:"));
+    assert_non_null(strstr(err, "of CB 0 while a read into it is still in flight"));
+    free(err);
+    snprintf(text, sizeof text, trid_fmt, 1, 16, 1, 2, 1);
+    assert_null(run(text, &A, &o, &err));
+    assert_non_null(strstr(err, "read: transaction id 16 is outside 0..15"));
+    free(err);
+    /* an id computed at run time is checked as it is used */
+    const char *dyn = "program dyn\n"
+                      "tensor T rows=32 cols=32 format=bf16 role=input seed=1\n"
+                      "class c x0=0 y0=0 x1=0 y1=0 {\n"
+                      "  cb 0 format=bf16 pages=1\n"
+                      "  reader {\n"
+                      "    for i lo=0 hi=1 {\n"
+                      "      read_barrier trid=i-1\n"
+                      "    }\n"
+                      "  }\n"
+                      "}\n";
+    assert_null(run(dyn, &A, &o, &err));
+    assert_non_null(strstr(err, "read_barrier: transaction id -1 is outside 0..15"));
+    free(err);
+}
+
 /* ---- semaphores ----------------------------------------------------------------- */
 
 /* Ping-pong of a semaphore increment between neighbours (0,0) and (1,0),
@@ -630,6 +724,8 @@ int main(void)
         cmocka_unit_test(test_one_bank_stream),
         cmocka_unit_test(test_near_beats_far),
         cmocka_unit_test(test_cb_backpressure),
+        cmocka_unit_test(test_trid_barrier),
+        cmocka_unit_test(test_trid_errors),
         cmocka_unit_test(test_semaphore_pingpong),
         cmocka_unit_test(test_matmul_fidelity),
         cmocka_unit_test(test_matmul_stages),

@@ -34,6 +34,42 @@ inline void read_tiles(const Tensor &t, int32_t row, int32_t col, int32_t rows, 
             noc_async_read_tile(static_cast<uint32_t>((row + r) * t.tile_cols + col + c), t.pages, l1);
 }
 
+// A CB's ring: its first page's L1 address (the write pointer before any push) and its
+// size in bytes, for pages reserved past the end of the ring (read ahead) that wrap to its
+// start.
+struct Ring {
+    uint32_t cb, base, bytes;
+};
+inline Ring ring(uint32_t cb, uint32_t bytes) {
+    Ring r = {cb, get_write_ptr(cb), bytes};
+    return r;
+}
+
+// read_tiles into a ring's pages from page `at` after its write pointer, wrapping at the
+// ring's end (the reads carry the transaction id set before).
+inline void read_tiles_ring(const Tensor &t, int32_t row, int32_t col, int32_t rows, int32_t cols, const Ring &ring,
+                            int32_t at) {
+    uint32_t end = ring.base + ring.bytes;
+    uint32_t l1 = get_write_ptr(ring.cb) + static_cast<uint32_t>(at) * t.pages.page_size;
+    while (l1 >= end)
+        l1 -= ring.bytes;
+    for (int32_t r = 0; r < rows; r++)
+        for (int32_t c = 0; c < cols; c++) {
+            noc_async_read_tile(static_cast<uint32_t>((row + r) * t.tile_cols + col + c), t.pages, l1);
+            l1 += t.pages.page_size;
+            if (l1 == end)
+                l1 = ring.base;
+        }
+}
+
+// Wait for the reads tagged with transaction id `trid`, or for every read when it is 0.
+inline void read_barrier(int32_t trid) {
+    if (trid != 0)
+        noc_async_read_barrier_with_trid(static_cast<uint32_t>(trid));
+    else
+        noc_async_read_barrier();
+}
+
 // The front pages of `cb` from page `at` on, as the rows x cols tile block at (row, col).
 inline void write_tiles(uint32_t cb, int32_t at, const Tensor &t, int32_t row, int32_t col, int32_t rows,
                         int32_t cols) {
@@ -71,6 +107,25 @@ inline void read_elems(const Tensor &t, int32_t row, int32_t col, int32_t rows, 
             uint32_t src = static_cast<uint32_t>((tr / 32) * t.tile_cols + tc / 32);
             uint32_t dst = base + static_cast<uint32_t>((br / 32) * bw + bc / 32) * page +
                            elem_offset(br % 32, bc % 32, esize);
+            noc_async_read(get_noc_addr(src, t.pages, elem_offset(tr % 32, tc % 32, esize)), dst,
+                           static_cast<uint32_t>(n) * esize);
+            j += n;
+        }
+    }
+}
+
+// read_elems into a ring's pages from page `at` after its write pointer, each page wrapping at
+// the ring's end (the reads carry the transaction id set before).
+inline void read_elems_ring(const Tensor &t, int32_t row, int32_t col, int32_t rows, int32_t cols, int32_t rstride,
+                            const Ring &ring, int32_t at, int32_t er, int32_t ec, int32_t bw, uint32_t esize) {
+    uint32_t page = t.pages.page_size, wr = get_write_ptr(ring.cb) - ring.base, pages = ring.bytes / page;
+    for (int32_t i = 0; i < rows; i++) {
+        int32_t tr = row + i * rstride, br = er + i;
+        for (int32_t j = 0; j < cols;) {
+            int32_t tc = col + j, bc = ec + j, n = run_length(cols - j, tc, bc);
+            uint32_t src = static_cast<uint32_t>((tr / 32) * t.tile_cols + tc / 32);
+            uint32_t p = (wr / page + static_cast<uint32_t>(at + (br / 32) * bw + bc / 32)) % pages;
+            uint32_t dst = ring.base + p * page + elem_offset(br % 32, bc % 32, esize);
             noc_async_read(get_noc_addr(src, t.pages, elem_offset(tr % 32, tc % 32, esize)), dst,
                            static_cast<uint32_t>(n) * esize);
             j += n;

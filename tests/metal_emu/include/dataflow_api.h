@@ -135,6 +135,17 @@ inline void noc_async_write_multicast_loopback_src(uint32_t src_local_l1_addr, u
 
 // every NOC transfer completes when issued, so barriers have nothing left to wait for
 inline void noc_async_read_barrier(uint8_t noc = noc_index) { (void)noc; }
+// Transaction ids: the id later reads carry, and a barrier for the reads of one id. The
+// NoC counts ids 0..NOC_MAX_TRANSACTION_ID (0xF); another id is an error here.
+void emu_check_trid(uint32_t trid, const char *call);
+inline void noc_async_read_set_trid(uint32_t trid = 0, uint8_t noc = noc_index) {
+    (void)noc;
+    emu_check_trid(trid, "noc_async_read_set_trid");
+}
+inline void noc_async_read_barrier_with_trid(uint32_t trid, uint8_t noc = noc_index) {
+    (void)noc;
+    emu_check_trid(trid, "noc_async_read_barrier_with_trid");
+}
 inline void noc_async_write_barrier(uint8_t noc = noc_index) { (void)noc; }
 inline void noc_async_writes_flushed(uint8_t noc = noc_index) { (void)noc; }
 inline void noc_async_atomic_barrier(uint8_t noc = noc_index) { (void)noc; }

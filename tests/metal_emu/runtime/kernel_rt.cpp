@@ -361,6 +361,11 @@ void emu_noc_read(uint64_t src, uint32_t dst_l1, uint32_t size) {
     changed();
 }
 
+void emu_check_trid(uint32_t trid, const char *call) {
+    if (trid > 0xF)
+        fail(std::string(call) + "(" + std::to_string(trid) + "): transaction ids are 0..15");
+}
+
 void emu_noc_write(uint32_t src_l1, uint64_t dst, uint32_t size) {
     uint8_t *s = local(src_l1, size, "noc_async_write");
     Lock lk(g_run.mu);

@@ -126,8 +126,8 @@ namespace loomc::schedule {
 //   decode_split: L1 capacity (1466080 usable bytes)           slack 1365728
 // latency of decode_split (cycles at these values; per execution of each level):
 //   loop n (line 51):
-//     read k                                   408
-//     read v                                   408
+//     read k                                   219
+//     read v                                   219
 //       unpack                                   2386
 //       math                                     1277
 //       pack                                     1970
@@ -135,7 +135,7 @@ namespace loomc::schedule {
 //       all iterations, the loads run ahead      2638
 //     iterations                               1
 //     all iterations                           3046
-//     stages: reader 816, compute 2638, writer 0: compute-bound
+//     stages: reader 438, compute 2638, writer 0: compute-bound
 //   program:
 //     read q                                   1470
 //     send part to the reducer                 1073

@@ -12,6 +12,9 @@ void kernel_main() {
     // DRAM tensors (their addresses are common runtime args)
     const loomc::Tensor dram_k = loomc::tensor(0, 2048, tt::DataFormat::Float16_b, 1);
     const loomc::Tensor dram_v = loomc::tensor(1, 2048, tt::DataFormat::Float16_b, 1);
+    // rings of the CBs read ahead into, from their first page (no push has moved them yet)
+    const loomc::Ring ring_1 = loomc::ring(1, 4096);
+    const loomc::Ring ring_2 = loomc::ring(2, 4096);
     // NoC coordinates of the grid's 8 columns and 8 rows (common runtime args)
     const loomc::Grid grid = {2, 8};
     // this core (runtime args)
@@ -31,16 +34,38 @@ void kernel_main() {
     loomc::sem_inc(grid, sem_q_ready, 1, 0, cy);
     loomc::sem_wait(sem_q_valid, 1, false);
     cb_push_back(0, 1);
-    for (int32_t i0 = 0; i0 < (-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)); i0++) {
+    for (int32_t when0 = 0; when0 < loomc::min(loomc::max((-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)), 0), 1); when0++) {
         cb_reserve_back(1, 1);
-        // read tensor=k row=2*cy+cx+i0 col=0 cb=1
-        loomc::read_tiles(dram_k, 2 * cy + cx + i0, 0, 1, 1, 1, 0);
-        noc_async_read_barrier();
-        cb_push_back(1, 1);
+        // read tensor=k row=2*cy+cx+when0 col=0 cb=1 trid=1
+        noc_async_read_set_trid(1);
+        loomc::read_tiles_ring(dram_k, 2 * cy + cx + when0, 0, 1, 1, ring_1, 0);
+        noc_async_read_set_trid(0);
+    }
+    for (int32_t when1 = 0; when1 < loomc::min(loomc::max((-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)), 0), 1); when1++) {
         cb_reserve_back(2, 1);
-        // read tensor=v row=2*cy+cx+i0 col=0 cb=2
-        loomc::read_tiles(dram_v, 2 * cy + cx + i0, 0, 1, 1, 2, 0);
-        noc_async_read_barrier();
+        // read tensor=v row=2*cy+cx+when1 col=0 cb=2 trid=3
+        noc_async_read_set_trid(3);
+        loomc::read_tiles_ring(dram_v, 2 * cy + cx + when1, 0, 1, 1, ring_2, 0);
+        noc_async_read_set_trid(0);
+    }
+    for (int32_t i0 = 0; i0 < (-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)); i0++) {
+        for (int32_t when2 = 0; when2 < loomc::min(loomc::max((-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)) - i0 - 1, 0), 1); when2++) {
+            cb_reserve_back(1, 2);
+            // read tensor=k row=2*cy+cx+(i0+1) col=0 cb=1 at=1 trid=1+(i0+1)%2
+            noc_async_read_set_trid(1 + loomc::fmod(i0 + 1, 2));
+            loomc::read_tiles_ring(dram_k, 2 * cy + cx + (i0 + 1), 0, 1, 1, ring_1, 1);
+            noc_async_read_set_trid(0);
+        }
+        loomc::read_barrier(1 + loomc::fmod(i0, 2));
+        cb_push_back(1, 1);
+        for (int32_t when3 = 0; when3 < loomc::min(loomc::max((-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)) - i0 - 1, 0), 1); when3++) {
+            cb_reserve_back(2, 2);
+            // read tensor=v row=2*cy+cx+(i0+1) col=0 cb=2 at=1 trid=3+(i0+1)%2
+            noc_async_read_set_trid(3 + loomc::fmod(i0 + 1, 2));
+            loomc::read_tiles_ring(dram_v, 2 * cy + cx + (i0 + 1), 0, 1, 1, ring_2, 1);
+            noc_async_read_set_trid(0);
+        }
+        loomc::read_barrier(3 + loomc::fmod(i0, 2));
         cb_push_back(2, 1);
     }
     loomc::sem_wait(sem_fused_valid, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0) * 8, false);

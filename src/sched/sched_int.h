@@ -89,6 +89,61 @@ typedef struct opcost {
                                reading its result still wait for what it reads */
 } opcost;
 
+/* ---- the context's shared answers (model.c and transfer.c) ------------------ */
+
+/* The candidate's operand that buffer b loads or stores (NULL: none). */
+static inline const sched_operand *sched_operand_of(mctx *c, const sched_buf *b)
+{
+    for (int i = 0; i < c->c->nops; i++)
+        if (c->c->ops[i].access == b->access)
+            return &c->c->ops[i];
+    return NULL;
+}
+
+/* The consumer's programs of one group: the product of its local axes. */
+static inline const sym_expr *sched_group_programs(mctx *c, const sched_kernel *cons)
+{
+    const sym_expr *n = K(c, 1);
+    for (int g = 0; g < cons->f->grid_rank; g++)
+        if (c->fz->key_of[g] < 0)
+            n = mul(c, n, fix(c, cons->f->grid[g]));
+    return n;
+}
+
+/* A producer's core dimension along the gather axis: its grid variable. */
+static inline const sym_expr *sched_other_grid(mctx *c, sched_place along)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%sgrid.%s", c->oprefix, along == SCHED_ON_X ? "x" : "y");
+    return sym_var(c->s, buf);
+}
+
+/* 1 when buffer i is single-buffered (depth 1), else 0: max(0, 2 - depth);
+ * 1 for an OUT whose depth is not a variable (it holds one block). */
+static inline const sym_expr *sched_single(mctx *c, int i)
+{
+    return c->depth[i] ? mx(c, K(c, 0), sub(c, K(c, 2), c->depth[i])) : K(c, 1);
+}
+
+/* ---- transfer.c: one block's transfer -------------------------------------- */
+
+/* A transfer's cycles per execution of its level, at its first execution
+ * and, for a forwarding chain, its fill. */
+typedef struct stage {
+    const sym_expr *cycles;
+    const sym_expr *fill;  /* once per execution of the level (forward chains) */
+    const sym_expr *first; /* the first execution, when every core reads at once (set by the caller) */
+} stage;
+
+/* The NoC a buffer's block travels on (0 or 1). */
+int sched_buf_noc(mctx *c, const sched_buf *b);
+/* A load: read from DRAM (ahead where it can), then multicast or forwarded, or fused. */
+stage sched_read_cost(mctx *c, const sched_buf *b);
+/* A store to DRAM. */
+stage sched_write_cost(mctx *c, const sched_buf *b);
+/* A fused producer's block sent to its reducer cores. */
+stage sched_send_cost(mctx *c, const sched_buf *b, const sched_fused_tensor *t);
+
 /* ---- lowered.c -------------------------------------------------------- */
 
 /* Fold each of the lowering's chains in Dst (sched_kernel.chain_from/to)

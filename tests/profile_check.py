@@ -73,7 +73,12 @@ def main():
         mine = {k: z for k, z in zones.items() if k[0] == run and len(z) == 2}
         starts = [z["ZONE_START"] for z in mine.values()]
         ends = [z["ZONE_END"] for z in mine.values()]
-        if starts and (min(starts) != round(base) or max(ends) > round(base + launch["cycles"]) or max(ends) <= min(starts)):
+        # the report gives each launch's cycles rounded to whole cycles and the
+        # profile rounds the exact times: after `run` rounded terms the two
+        # sums may differ by up to half a cycle per term
+        slack = 0.5 * run
+        if starts and (abs(min(starts) - base) > slack or max(ends) > base + launch["cycles"] + slack or
+                       max(ends) <= min(starts)):
             bad.append("run %d: zones %d..%d, the launch %d..%d" % (run, min(starts), max(ends), base,
                                                                    base + launch["cycles"]))
         for (r, core, risc, zone), z in mine.items():

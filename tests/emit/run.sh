@@ -147,7 +147,7 @@ fault() {
     fi
 }
 # a receiver's compute waits for 8 pages of CB 0 that hold only 7 ... (one page short)
-fault fault_cb_pages '0,/CircularBufferConfig(8 \* 2048, {{0,/s//CircularBufferConfig(7 * 2048, {{0,/' host.cpp "CB 0"
+fault fault_cb_pages '0,/CircularBufferConfig(16 \* 2048, {{0,/s//CircularBufferConfig(7 * 2048, {{0,/' host.cpp "CB 0"
 # the row's receivers never tell the sender they are ready
 fault fault_sem_inc 's/loomc::sem_inc(grid, sem_a_ready, 1,/loomc::sem_inc(grid, sem_a_ready, 0,/' kernels/l0_cores_1_1_reader.cpp "semaphore"
 

@@ -25,7 +25,9 @@ EXP_SPREAD = 1.0298 / 0.9701
 
 def loomc_json(command, *args):
     """The --json report of a loomc run, and whether it exited 0."""
-    p = subprocess.run([command, *RUN, *args], cwd=ROOT, capture_output=True, text=True)
+    # the sanitizer build's Python preloads its runtime; loomc links its own
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    p = subprocess.run([command, *RUN, *args], cwd=ROOT, env=env, capture_output=True, text=True)
     assert p.returncode in (0, 1), p.stderr
     return json.loads(p.stdout), p.returncode == 0
 

@@ -20,6 +20,7 @@
 #include "driver/driver.h"
 #include "ir/tir_interp.h"
 #include "num/num.h"
+#include "test_kv.h"
 
 static const lm_loc NOLOC = {0};
 
@@ -968,22 +969,6 @@ typedef struct e2e {
     job j;
     const tirx_opts *opts; /* the run's exp and exp2 (NULL: exact) */
 } e2e;
-
-/* "M=72,N=40" -> key/value pairs in the arena of the test */
-static int parse_kv(const char *text, fe_kv *out, int max, char *store, size_t storelen)
-{
-    int n = 0;
-    snprintf(store, storelen, "%s", text);
-    for (char *save = NULL, *tok = strtok_r(store, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        assert_non_null(eq);
-        *eq = 0;
-        out[n].name = tok;
-        out[n].value = strtoll(eq + 1, NULL, 10);
-        n++;
-    }
-    return n;
-}
 
 /* Compile `path` with the shapes and constants given, allocate every tensor
  * of the spec, fill the inputs, run every launch in order. */

@@ -24,6 +24,7 @@
 #include "sched/sched.h"
 #include "num/num.h"
 #include "sim/sim.h"
+#include "test_kv.h"
 
 static arch_desc *WH;
 
@@ -54,21 +55,6 @@ typedef struct job {
     sched_kernel k[SCHED_MAX_LAUNCHES];
     sched_schedule s[SCHED_MAX_LAUNCHES];
 } job;
-
-static int parse_kv(const char *text, fe_kv *out, int max, char *store, size_t storelen)
-{
-    int n = 0;
-    snprintf(store, storelen, "%s", text);
-    for (char *save = NULL, *tok = strtok_r(store, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        assert_non_null(eq);
-        *eq = 0;
-        out[n].name = tok;
-        out[n].value = strtoll(eq + 1, NULL, 10);
-        n++;
-    }
-    return n;
-}
 
 /* Compile, summarise, and give every launch a schedule: axis 0 on y, axis
  * 1 on x, loads from DRAM, values = the spec's plus `values`. */

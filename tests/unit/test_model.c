@@ -19,6 +19,7 @@
 #include "driver/driver.h"
 #include "lower/lower.h"
 #include "sched/sched.h"
+#include "test_kv.h"
 
 static arch_desc *WH, *BH;
 
@@ -38,21 +39,6 @@ static int teardown(void **st)
     arch_free(WH);
     arch_free(BH);
     return 0;
-}
-
-static int parse_kv(const char *text, fe_kv *out, int max, char *store, size_t storelen)
-{
-    int n = 0;
-    snprintf(store, storelen, "%s", text);
-    for (char *save = NULL, *tok = strtok_r(store, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        assert_non_null(eq);
-        *eq = 0;
-        out[n].name = tok;
-        out[n].value = strtoll(eq + 1, NULL, 10);
-        n++;
-    }
-    return n;
 }
 
 /* The largest CB total of any class of a lowered program. */

@@ -26,6 +26,7 @@
 #include "driver/driver.h"
 #include "lower/lower.h"
 #include "sched/sched.h"
+#include "test_kv.h"
 
 typedef struct job {
     drv_result r;
@@ -41,21 +42,6 @@ typedef struct job {
     int points, steps, bad;
     int seen_depth_alias; /* steps of a depth of an output stored from its accumulator */
 } job;
-
-static int parse_kv(const char *text, fe_kv *out, int max, char *store, size_t storelen)
-{
-    int n = 0;
-    snprintf(store, storelen, "%s", text);
-    for (char *save = NULL, *tok = strtok_r(store, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        assert_non_null(eq);
-        *eq = 0;
-        out[n].name = tok;
-        out[n].value = strtoll(eq + 1, NULL, 10);
-        n++;
-    }
-    return n;
-}
 
 /* Compile and schedule (the candidates, the L1 plans and the fused pairs
  * are what the checks below read). */

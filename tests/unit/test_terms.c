@@ -21,6 +21,7 @@
 #include "driver/driver.h"
 #include "ir/tir_interp.h"
 #include "num/num.h"
+#include "test_kv.h"
 
 /* ---- running a kernel of kernels/ through the interpreter ------------------ */
 
@@ -30,22 +31,6 @@ typedef struct run {
     tirx_tensor t[8];
     int n;
 } run;
-
-/* "M=72,N=40" -> key/value pairs, kept in `store` */
-static int parse_kv(const char *text, fe_kv *out, int max, char *store, size_t storelen)
-{
-    int n = 0;
-    snprintf(store, storelen, "%s", text);
-    for (char *save = NULL, *tok = strtok_r(store, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        assert_non_null(eq);
-        *eq = 0;
-        out[n].name = tok;
-        out[n].value = strtoll(eq + 1, NULL, 10);
-        n++;
-    }
-    return n;
-}
 
 /* Compile `path` for the shapes and constants, fill the inputs as
  * `loomc run` does (seeds 1, 2, ...), run every launch with term scales. */

@@ -651,6 +651,15 @@ void lw_plan_reduce(lw *L, const tir_op *op)
     if (op->code != TIR_REDUCE_MAX && !lw_packsum_is_red(L, op))
         lw_need_support(L, DF_SUP_FOLD, lw_positive(L, sym_sub(L->sc, scols, sym_const(L->sc, 1))));
     lw_need_support(L, DF_SUP_IOTA, partial);
+    const sym_expr *npass = sym_add(L->sc, sym_const(L->sc, lw_axis(L, op) == 0), partial);
+    int64_t none;
+    if (L->npass < LW_MAX_CHAINS && !(sym_is_const(npass, &none) && none == 0)) {
+        int i = L->npass++;
+        L->pass_op[i] = op;
+        L->pass_n[i] = npass;
+        L->pass_tiles[i] = sn;
+        L->pass_fmt[i] = tf;
+    }
     if (valid % LW_TILE) {
         int s = lw_plan_temp(L, op, 1, rows * cols, sn, tf);
         if (s >= 0)

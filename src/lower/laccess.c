@@ -343,20 +343,29 @@ bool lw_plan_access(lw *L, int idx)
         depth = 1;
     x->depth = depth;
     /* the same as expressions, for the L1 plan */
-    const sym_expr *srows = sym_const(L->sc, 1), *sclip = sym_const(L->sc, 0);
+    /* srows/scols: the block's rows and columns; mrows/mcols: those a block
+       can move at most, where a checked extent is smaller than the block
+       (a 1-row operand in 32-row blocks moves 1 row) */
+    const sym_expr *srows = sym_const(L->sc, 1), *sclip = sym_const(L->sc, 0), *mrows = srows;
     for (int d = 0; d < r; d++) {
-        if (d != coldim && blk[d] > 1)
-            srows = sym_mul(L->sc, srows, aa->block[d]);
         int64_t e;
-        if (checked[d] && ext[d] && sym_eval(ext[d], &L->s->values, &e) == SYM_OK)
+        bool known = checked[d] && ext[d] && sym_eval(ext[d], &L->s->values, &e) == SYM_OK;
+        if (d != coldim && blk[d] > 1) {
+            srows = sym_mul(L->sc, srows, aa->block[d]);
+            mrows = sym_mul(L->sc, mrows, known ? sym_min(L->sc, aa->block[d], ext[d]) : aa->block[d]);
+        }
+        if (known)
             sclip = sym_add(L->sc, sclip, sym_mod(L->sc, ext[d], aa->block[d]));
     }
-    const sym_expr *scols = coldim >= 0 ? aa->block[coldim] : sym_const(L->sc, 1);
+    const sym_expr *scols = coldim >= 0 ? aa->block[coldim] : sym_const(L->sc, 1), *mcols = scols;
+    int64_t ecol;
+    if (coldim >= 0 && checked[coldim] && ext[coldim] && sym_eval(ext[coldim], &L->s->values, &ecol) == SYM_OK)
+        mcols = sym_min(L->sc, scols, ext[coldim]);
     x->stiles = lw_sym_tiles(L, srows, scols);
     x->sclip = lw_positive(L, sclip);
     /* element moves issue one command per row and tile column the row
        crosses; whole tiles one per tile */
-    const sym_expr *selems = sym_mul(L->sc, srows, sym_cdiv(L->sc, scols, sym_const(L->sc, LW_TILE)));
+    const sym_expr *selems = sym_mul(L->sc, mrows, sym_cdiv(L->sc, mcols, sym_const(L->sc, LW_TILE)));
     x->scmds = aligned0 ? sym_add(L->sc, x->stiles, sym_mul(L->sc, x->sclip, sym_sub(L->sc, selems, x->stiles)))
                         : selems;
     x->sdepth = sym_const(L->sc, depth);

@@ -245,14 +245,22 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
         plan->chain_from[L0->nchains + i] = L0->fmax_red[i];
         plan->chain_to[L0->nchains + i] = L0->fmax_max[i];
     }
-    sched_lowered *lo = LM_NEWN(ar, sched_lowered, L0->ngone + L0->npsum + L0->nsplit + 1);
+    sched_lowered *lo = LM_NEWN(ar, sched_lowered, L0->ngone + L0->npsum + L0->nsplit + L0->npass + 1);
     plan->nlowered = 0;
     for (int i = 0; i < L0->ngone; i++)
-        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_GONE, L0->gone[i], NULL, NULL};
+        lo[plan->nlowered++] = (sched_lowered){.kind = SCHED_LOWER_GONE, .op = L0->gone[i]};
     for (int i = 0; i < L0->npsum; i++)
-        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_PACKSUM, L0->psum_red[i], L0->psum_src[i], NULL};
+        lo[plan->nlowered++] = (sched_lowered){.kind = SCHED_LOWER_PACKSUM, .op = L0->psum_red[i], .by = L0->psum_src[i]};
     for (int i = 0; i < L0->nsplit; i++)
-        lo[plan->nlowered++] = (sched_lowered){SCHED_LOWER_SPLIT, L0->split_op[i], NULL, L0->split_masked[i]};
+        lo[plan->nlowered++] = (sched_lowered){.kind = SCHED_LOWER_SPLIT, .op = L0->split_op[i], .masked = L0->split_masked[i]};
+    for (int i = 0; i < L0->npass; i++) {
+        /* a row maximum taken inside a maximum (D_FUSED) emits no passes */
+        const tir_op *op = L0->pass_op[i];
+        if (L0->v[L0->v[op->results[0]->uid].root].dest == D_FUSED)
+            continue;
+        lo[plan->nlowered++] = (sched_lowered){.kind = SCHED_LOWER_PASSES, .op = op, .passes = L0->pass_n[i],
+                                               .tiles = L0->pass_tiles[i], .format = L0->pass_fmt[i]};
+    }
     plan->lowered = lo;
     plan->bytes = plan->count = sym_const(sc, 0);
     const sym_expr *one = sym_const(sc, 1);

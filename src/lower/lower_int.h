@@ -247,6 +247,14 @@ typedef struct lw {
     const tir_op *split_op[LW_MAX_CHAINS];
     const sym_expr *split_masked[LW_MAX_CHAINS];
     int nsplit;
+    /* reductions after whole-block passes over their operand (lw_plan_reduce):
+       a transpose along axis 0, a mask where the reduced extent is not whole
+       tiles; pass_n[i] passes (an expression: the mask's is an indicator)
+       over pass_tiles[i] tiles in pass_fmt[i], for the model */
+    const tir_op *pass_op[LW_MAX_CHAINS];
+    const sym_expr *pass_n[LW_MAX_CHAINS], *pass_tiles[LW_MAX_CHAINS];
+    arch_format pass_fmt[LW_MAX_CHAINS];
+    int npass;
     /* recording the L1 plan (sched_lower_l1): CBs that exist only at other
        values than the probe's, each alone in its CB */
     bool record;

@@ -87,6 +87,20 @@ static void split_cost(mctx *c, opcost *o, const sym_expr *masked, const sym_exp
     o->batches = cdv(c, mul(c, o->batches, masked), trips);
 }
 
+/* Passes over a reduction's operand before it (SCHED_LOWER_PASSES): each
+ * is an element-wise tile op over the operand's tiles - unpacked, one
+ * element-wise pass of math, packed - in the lowering's intermediate format. */
+static void passes_cost(mctx *c, opcost *o, const sched_lowered *w)
+{
+    const arch_desc *a = c->a;
+    const sym_expr *tiles = fix(c, w->tiles);
+    int dst = c->k->fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;
+    o->npass = fix(c, w->passes);
+    o->pass_bytes = mul(c, tiles, K(c, a->tile_bytes[w->format]));
+    o->pass_math = mul(c, tiles, K(c, milli(a->eltwise_tile_cycles)));
+    o->pass_batches = mx(c, K(c, 1), cdv(c, tiles, K(c, dst)));
+}
+
 /* The lowering's other decisions (sched_kernel.lowered, from its plan),
  * priced as it emits them: an op it folds away costs nothing; a row sum
  * the packer accumulates reads a page a row; a mask split off its loop's
@@ -104,6 +118,8 @@ void sched_lowered_ops(mctx *c, opcost *oc, int n, int level)
                 oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);
                 oc[i].chunks = K(c, 1);
             }
+            if (w->kind == SCHED_LOWER_PASSES && oc[i].o->kind == SCHED_OP_REDUCE)
+                passes_cost(c, &oc[i], w);
             if (w->kind == SCHED_LOWER_SPLIT && level > 0 && c->masked && c->masked[l] && oc[i].nops == 1 &&
                 c->k->loops[level - 1].op == w->op->parent->owner)
                 split_cost(c, &oc[i], c->masked[l], mx(c, K(c, 1), c->trips[level - 1]));

@@ -379,6 +379,27 @@ typedef struct arrivals {
     int nout;
 } arrivals;
 
+/* The passes the lowering runs over op o's operand first (opcost.npass):
+ * the chain latency of all of them, each a tile op whose result the next
+ * one waits for (*chain), the unpacker's share of it (*unpack) and their
+ * slowest stages added up (*top). Zero without passes. */
+static void passes_time(mctx *c, const opcost *o, const sym_expr **chain, const sym_expr **unpack,
+                        const sym_expr **top)
+{
+    const arch_desc *a = c->a;
+    *chain = *unpack = *top = K(c, 0);
+    if (!o->npass)
+        return;
+    const sym_expr *u = xfer(c, o->pass_bytes, a->unpack_bpc), *p = xfer(c, o->pass_bytes, a->pack_bpc);
+    const sym_expr *m = cdv(c, o->pass_math, K(c, 1000));
+    const sym_expr *slow = mx(c, mx(c, u, m), p);
+    const sym_expr *two = mn(c, mn(c, add(c, u, m), add(c, u, p)), add(c, m, p));
+    const sym_expr *one = add(c, add(c, slow, cdv(c, two, o->pass_batches)), K(c, llround(a->cb_handshake_cycles)));
+    *chain = mul(c, o->npass, one);
+    *unpack = mul(c, o->npass, u);
+    *top = mul(c, o->npass, slow);
+}
+
 /* The chain bound of a level's compute: an op that reads the result of an
  * earlier op of the same iteration starts unpacking only when that result
  * is pushed, after its last chunk is packed; so along a chain of dependent
@@ -427,9 +448,14 @@ static const sym_expr *chain(mctx *c, const opcost *oc, int n, const arrivals *a
            order, has unpacked the ops before it */
         const sym_expr *hs = K(c, llround(a->cb_handshake_cycles));
         const sym_expr *start = before ? mx(c, ufree, add(c, before, hs)) : ufree;
-        dp[j] = add(c, start, before ? full : top);
-        ufree = add(c, start, u);
-        df[j] = add(c, bfirst, full);
+        /* the lowering's passes over its operand come first, and the op
+           waits for the last one's result */
+        const sym_expr *pre, *pre_u, *pre_top;
+        passes_time(c, &oc[j], &pre, &pre_u, &pre_top);
+        const sym_expr *after = oc[j].npass ? mx(c, top, add(c, pre, mul(c, mn(c, K(c, 1), oc[j].npass), full))) : top;
+        dp[j] = add(c, start, before ? add(c, pre, full) : after);
+        ufree = add(c, add(c, start, pre_u), u);
+        df[j] = add(c, add(c, bfirst, pre), full);
         if (before)
             df[j] = add(c, df[j], hs);
         longest = mx(c, longest, dp[j]);
@@ -473,10 +499,15 @@ static void pops_and_pushes(mctx *c, const opcost *oc, int n, arrivals *arr)
     const arch_desc *a = c->a;
     const sym_expr **top = arr->top;
     arr->nops = n;
-    for (int j = 0; j < n; j++)
+    for (int j = 0; j < n; j++) {
         top[j] = oc[j].dead ? NULL
                             : mx(c, mx(c, xfer(c, oc[j].unpack, a->unpack_bpc), cdv(c, oc[j].math, K(c, 1000))),
                                  xfer(c, oc[j].pack, a->pack_bpc));
+        const sym_expr *pre, *pre_u, *pre_top;
+        passes_time(c, &oc[j], &pre, &pre_u, &pre_top);
+        if (top[j] && oc[j].npass)
+            top[j] = add(c, top[j], pre_top);
+    }
     for (int l = 0; l < arr->n; l++) {
         int f = -1, last = -1;
         for (int j = 0; j < n; j++)
@@ -564,7 +595,8 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
             const sym_expr *ops = mul(c, mul(c, kt, nt), gran);
             const sym_expr *mm =
                 cdv(c, mul(c, ops, K(c, milli(a->matmul_tile_cycles[k->fidelity]))), K(c, per_tile));
-            oc[noc++] = (opcost){o, {o->op}, 1, false, mu, mm, fix(c, o->pack_bytes), nsub, nsub, false};
+            oc[noc++] = (opcost){.o = o, .ops = {o->op}, .nops = 1, .unpack = mu, .math = mm,
+                                 .pack = fix(c, o->pack_bytes), .chunks = nsub, .batches = nsub};
             continue;
         }
         case SCHED_OP_ELTWISE: cyc = a->eltwise_tile_cycles; break;
@@ -584,13 +616,14 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
             break;
         case SCHED_OP_COPY: cyc = a->eltwise_tile_cycles; break;
         }
-        oc[noc++] = (opcost){o, {o->op}, 1, false, fix(c, o->unpack_bytes), math ? math : mul(c, tiles, K(c, milli(cyc))),
-                             fix(c, o->pack_bytes), mx(c, K(c, 1), fix(c, o->dst_batches)), fix(c, o->dst_batches),
-                             false};
+        oc[noc++] = (opcost){.o = o, .ops = {o->op}, .nops = 1, .unpack = fix(c, o->unpack_bytes),
+                             .math = math ? math : mul(c, tiles, K(c, milli(cyc))), .pack = fix(c, o->pack_bytes),
+                             .chunks = mx(c, K(c, 1), fix(c, o->dst_batches)), .batches = fix(c, o->dst_batches)};
     }
     sched_merge_chains(c, oc, noc);
     sched_lowered_ops(c, oc, noc, level);
     pops_and_pushes(c, oc, noc, arr);
+    const sym_expr *npass = K(c, 0); /* the passes' tile ops, beside the work ops */
     for (int i = 0; i < noc; i++) {
         if (oc[i].dead)
             continue;
@@ -598,6 +631,13 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
         math_m = add(c, math_m, oc[i].math);
         pack = add(c, pack, oc[i].pack);
         batches = add(c, batches, oc[i].batches);
+        if (oc[i].npass) {
+            npass = add(c, npass, oc[i].npass);
+            unpack = add(c, unpack, mul(c, oc[i].npass, oc[i].pass_bytes));
+            math_m = add(c, math_m, mul(c, oc[i].npass, oc[i].pass_math));
+            pack = add(c, pack, mul(c, oc[i].npass, oc[i].pass_bytes));
+            batches = add(c, batches, mul(c, oc[i].npass, oc[i].pass_batches));
+        }
     }
     int nio = 0;
     for (int i = 0; i < k->nbufs; i++)
@@ -628,11 +668,12 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
     for (int i = 0; i < noc; i++)
         nlive += !oc[i].dead && !oc[i].gone;
     int64_t init = llround(a->op_init_cycles);
-    const sym_expr *inits = K(c, nlive >= 2 ? nlive * init : 0);
+    const sym_expr *inits = add(c, K(c, nlive >= 2 ? nlive * init : 0), mul(c, npass, K(c, init)));
     /* each op's result is pushed by the packer and its operands popped by
        the unpacker: a CB handshake per op on each (the loads' and stores'
        are in `extra`, below) */
-    const sym_expr *hss = K(c, nlive >= 2 ? (nlive - 1) * llround(a->cb_handshake_cycles) : 0);
+    const sym_expr *hss = add(c, K(c, nlive >= 2 ? (nlive - 1) * llround(a->cb_handshake_cycles) : 0),
+                              mul(c, npass, K(c, llround(a->cb_handshake_cycles))));
     const sym_expr *ucyc = add(c, add(c, xfer(c, unpack, a->unpack_bpc), inits), hss);
     const sym_expr *mcyc = add(c, cdv(c, math_m, K(c, 1000)), inits);
     const sym_expr *pcyc = add(c, add(c, xfer(c, pack, a->pack_bpc), inits), hss);

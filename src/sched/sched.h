@@ -761,6 +761,8 @@ typedef enum sched_lkind {
                             making its operand) accumulated while writing that operand */
     SCHED_LOWER_SPLIT,   /* a where on a mask, left out on the trips of its loop where the mask holds
                             on the whole block: it runs on `masked` of them */
+    SCHED_LOWER_PASSES,  /* a reduction whose operand first goes through `passes` whole-block tile
+                            ops of its own (a transpose along axis 0, a mask of a partial tile) */
 } sched_lkind;
 
 typedef struct sched_lowered {
@@ -768,6 +770,9 @@ typedef struct sched_lowered {
     const tir_op *op;
     const tir_op *by;           /* PACKSUM: the op whose pack adds the rows up */
     const sym_expr *masked;     /* SPLIT: the trips of its loop that keep the mask (may mention pid.N) */
+    const sym_expr *passes;     /* PASSES: how many (an expression) */
+    const sym_expr *tiles;      /* PASSES: the tiles each pass reads and writes */
+    arch_format format;         /* PASSES: their format */
 } sched_lowered;
 
 typedef struct sched_l1_plan {

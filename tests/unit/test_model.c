@@ -267,6 +267,32 @@ static int64_t term_at(compiled *x, sched_termkind kind, int level, const char *
     return v;
 }
 
+/* The one decision of `kind` the lowering recorded for the model; the only
+ * others allowed are passes before a reduction that come to none here (a
+ * mask of a partial tile, at a reduced extent of whole tiles). */
+static const sched_lowered *lowered_one(compiled *x, sched_lkind kind)
+{
+    sched_kernel *k = x->r.sched->job.k[0];
+    const sched_lowered *w = NULL;
+    sym_env env = {0};
+    for (int i = 0; i < x->r.sched->bound.n; i++)
+        sym_env_set(&env, x->r.sched->bound.b[i].var, x->r.sched->bound.b[i].lo);
+    for (int l = 0; l < k->nlowered; l++) {
+        if (k->lowered[l].kind == kind) {
+            assert_null(w);
+            w = &k->lowered[l];
+            continue;
+        }
+        int64_t n = -1;
+        assert_int_equal(k->lowered[l].kind, SCHED_LOWER_PASSES);
+        assert_int_equal(sym_eval(k->lowered[l].passes, &env, &n), SYM_OK);
+        assert_int_equal(n, 0);
+    }
+    sym_env_free(&env);
+    assert_non_null(w);
+    return w;
+}
+
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t milli(double x) { return llround(x * 1000); }
 
@@ -494,10 +520,7 @@ static void scale_folded(void **st)
     (void)st;
     compiled x;
     compile_model(&x, "tests/unit/data/scale_fold.py", "M=1024,N=128");
-    sched_kernel *k = x.r.sched->job.k[0];
-    assert_int_equal(k->nlowered, 1);
-    assert_int_equal(k->lowered[0].kind, SCHED_LOWER_GONE);
-    assert_int_equal(k->lowered[0].op->code, TIR_MUL);
+    assert_int_equal(lowered_one(&x, SCHED_LOWER_GONE)->op->code, TIR_MUL);
     const arch_desc *a = WH;
     const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.p=2";
     int64_t tb = a->tile_bytes[ARCH_FP32], T = 8, R = 2, init = llround(a->op_init_cycles);
@@ -525,11 +548,9 @@ static void packsum_priced(void **st)
     (void)st;
     compiled x;
     compile_model(&x, "tests/unit/data/packsum.py", "M=1024,N=128");
-    sched_kernel *k = x.r.sched->job.k[0];
-    assert_int_equal(k->nlowered, 1);
-    assert_int_equal(k->lowered[0].kind, SCHED_LOWER_PACKSUM);
-    assert_int_equal(k->lowered[0].op->code, TIR_REDUCE_SUM);
-    assert_int_equal(k->lowered[0].by->code, TIR_EXP);
+    const sched_lowered *w = lowered_one(&x, SCHED_LOWER_PACKSUM);
+    assert_int_equal(w->op->code, TIR_REDUCE_SUM);
+    assert_int_equal(w->by->code, TIR_EXP);
     const arch_desc *a = WH;
     const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.o=2";
     int64_t tb = a->tile_bytes[ARCH_FP32], T = 8, R = 2, init = 4 * llround(a->op_init_cycles);
@@ -615,7 +636,9 @@ static void mask_split_priced(void **st)
 }
 
 /* A block a boundary check cuts short moves element by element: one NoC
- * command per row and tile column (64 rows x 4 = 256), not one per tile (8).
+ * command per row and tile column (64 rows x 4 = 256), not one per tile (8);
+ * where the tensor has fewer rows than the block (M = 40, BLOCK_M = 64),
+ * only its rows move (40 x 4 = 160).
  * One core reads: the banks' and the links' shares cannot exceed its own
  * rate, so the read is latency + hops + max(bytes at its rate, commands). */
 static void clipped_block_commands(void **st)
@@ -632,11 +655,47 @@ static void clipped_block_commands(void **st)
     static const struct {
         const char *shape;
         int64_t cmds;
-    } cases[] = {{"M=1024,N=128", 8}, {"M=1000,N=128", 64 * 4}};
-    for (int i = 0; i < 2; i++) {
+    } cases[] = {{"M=1024,N=128", 8}, {"M=1000,N=128", 64 * 4}, {"M=40,N=128", 40 * 4}};
+    for (size_t i = 0; i < LM_COUNT(cases); i++) {
         compiled x;
         compile_model(&x, "tests/unit/data/chain.py", cases[i].shape);
         assert_int_equal(term_at(&x, SCHED_T_READ, 0, "read x", at), fixed + LM_MAX(own, cases[i].cmds * cmd));
+        drv_free(&x.r);
+    }
+}
+
+/* A column sum (tests/unit/data/colsum.py) is a row reduction of the block
+ * transposed: the lowering runs a transpose over the operand first and,
+ * where the reduced extent (ROWS = M) is not whole tiles, a mask of the
+ * rows past it - each a tile op of its own, recorded for the model as
+ * passes before the sum (1 at M = 64, 2 at M = 16; `loomc run --print`
+ * shows them). Each pass unpacks and packs the operand's tiles once and
+ * runs one element-wise pass of math; the unpacker's total is the sum's
+ * read plus the passes', with an op init and a CB handshake for each pass
+ * (the sum alone would have neither: one op a level keeps its config). */
+static void reduce_passes(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *shape;
+        int64_t npass, rows;
+    } cases[] = {{"M=64,N=1024", 1, 2}, {"M=16,N=1024", 2, 1}};
+    const arch_desc *a = WH;
+    for (size_t i = 0; i < LM_COUNT(cases); i++) {
+        compiled x;
+        compile_model(&x, "tests/unit/data/colsum.py", cases[i].shape);
+        sched_kernel *k = x.r.sched->job.k[0];
+        const sched_lowered *w = NULL;
+        for (int l = 0; l < k->nlowered; l++)
+            if (k->lowered[l].kind == SCHED_LOWER_PASSES)
+                w = &k->lowered[l];
+        assert_non_null(w);
+        assert_int_equal(w->op->code, TIR_REDUCE_SUM);
+        const char *at = "BLOCK_N=128,grid.x=1,grid.y=1,depth.x=2,depth.o=2";
+        int64_t T = cases[i].rows * 4, tb = a->tile_bytes[ARCH_FP32], n = cases[i].npass;
+        int64_t unpack = cdiv((1 + n) * T * tb * 1000, milli(a->unpack_bpc)) +
+                         n * (llround(a->op_init_cycles) + llround(a->cb_handshake_cycles));
+        assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack);
         drv_free(&x.r);
     }
 }
@@ -1002,6 +1061,7 @@ int main(void)
         cmocka_unit_test(packsum_priced),
         cmocka_unit_test(mask_split_priced),
         cmocka_unit_test(clipped_block_commands),
+        cmocka_unit_test(reduce_passes),
         cmocka_unit_test(forward_along_route),
         cmocka_unit_test(mcast_first_legs),
         cmocka_unit_test(single_buffer_hold),

@@ -20,9 +20,9 @@ namespace loomc::schedule {
 // BLOCK_N
 [[maybe_unused]] constexpr int64_t BLOCK_N = 32;
 // NUM_SPLITS
-[[maybe_unused]] constexpr int64_t NUM_SPLITS = 8;
+[[maybe_unused]] constexpr int64_t NUM_SPLITS = 2;
 // grid.x
-[[maybe_unused]] constexpr int64_t grid_x = 8;
+[[maybe_unused]] constexpr int64_t grid_x = 2;
 // grid.y
 [[maybe_unused]] constexpr int64_t grid_y = 1;
 // depth.q
@@ -44,7 +44,6 @@ namespace loomc::schedule {
 }  // namespace loomc::schedule
 
 // Why these values (what loomc's explanation says of the schedule):
-// fused: decode_split and decode_combine run as one program. A group (one value of their key axes) has its 8 programs of decode_split on one row of cores; each sends its lse and part blocks over the NoC, row by row, to the cores of its row, which deal the 8 programs of decode_combine of each group round-robin (at most 1 on a core) and run them after all their own: no DRAM round trip, no second launch
 // kernel decode_split: HiFi2 math, Dst fp32 accumulation (4 tiles per half)
 //   L1: 100352 of 1466080 usable bytes in 21 CBs (values never live at once share one)
 //     bf16  q (load) 4096 B
@@ -69,40 +68,25 @@ namespace loomc::schedule {
 //     bf16  the unit tile of row reductions (card) 2048 B
 //     fp32  the index tiles of masks (card) 8192 B
 // kernel decode_combine: HiFi2 math, Dst 16-bit accumulation (8 tiles per half)
-//   L1 of a reducer core (both kernels' CBs, decode_combine's marked *): 133120 of 1466080 usable bytes in 29 CBs (values never live at once share one)
-//     bf16  q (load) 4096 B
-//     bf16  k (load) 4096 B
-//     bf16  v (load) 4096 B
-//     fp32  part (store) 8192 B
-//     fp32  lse (store) 8192 B
-//     fp32  l_i (carried) 8192 B
-//     fp32  acc (carried) 8192 B
-//     fp32  m_i (carried) 4096 B
-//     fp32  m_i (carried), next 4096 B
-//     bf16  q (masked copy) 2048 B
-//     fp32  the value of line 54 4096 B, p 4096 B, the value of line 61 4096 B, *the value of line 97 4096 B, *the value of line 98 4096 B, *the value of line 98 4096 B
-//     fp32  scores 4096 B, the value of line 60 4096 B, the value of line 61 4096 B, *w 4096 B
-//     fp32  rescale 4096 B, the value of line 67 4096 B, lse 4096 B, *the value of line 98 4096 B
-//     fp32  the value of line 60 4096 B, l_safe 4096 B
-//     bf16  the value of line 61 2048 B, *the value of line 103 2048 B
-//     fp32  *lse (load) 4096 B
-//     fp32  *part (load) 4096 B
-//     bf16  *o (store) 4096 B
-//     fp32  a temporary of line 60 4096 B, a temporary of line 67 4096 B, a temporary of line 68 4096 B, a temporary of line 69 4096 B
-//     fp32  a temporary of line 67 4096 B
-//     fp32  a temporary of line 67 4096 B
-//     fp32  a temporary of line 67 4096 B
-//     fp32  *a temporary of line 97 4096 B, *a temporary of line 98 4096 B
-//     fp32  *a temporary of line 97 4096 B, *a temporary of line 98 4096 B
-//     fp32  *a temporary of line 98 4096 B
-//     fp32  *a temporary of line 98 4096 B
-//     fp32  *a temporary of line 98 4096 B
+//   L1: 65536 of 1466080 usable bytes in 14 CBs (values never live at once share one)
+//     fp32  lse (load) 8192 B
+//     fp32  part (load) 8192 B
+//     bf16  o (store) 4096 B
+//     fp32  the value of line 97 4096 B, the value of line 98 4096 B, the value of line 98 4096 B
+//     fp32  w 4096 B
+//     fp32  the value of line 98 4096 B
+//     bf16  the value of line 103 2048 B
+//     fp32  a temporary of line 97 4096 B, a temporary of line 98 4096 B
+//     fp32  a temporary of line 97 4096 B, a temporary of line 98 4096 B
+//     fp32  a temporary of line 98 4096 B
+//     fp32  a temporary of line 98 4096 B
+//     fp32  a temporary of line 98 4096 B
 //     bf16  the unit tile of row reductions (card) 2048 B
 //     fp32  the index tiles of masks (card) 8192 B
 // values (and what one step either way in the domain would do):
 //   BLOCK_N                = 32      (64: +529 cycles)
-//   NUM_SPLITS             = 8       (4 breaks 'decode_split: grid.x <= programs along x'; 16 breaks 'decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x)')
-//   decode_split.grid.x    = 8       (7 breaks 'decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x)')
+//   NUM_SPLITS             = 2       (1 breaks 'decode_split: grid.x <= programs along x'; 4: +4119 cycles)
+//   decode_split.grid.x    = 2       (1: +3980 cycles; 3 breaks 'decode_split: grid.x <= programs along x')
 //   decode_split.grid.y    = 1       (2 breaks 'decode_split: grid.y <= programs along y')
 //   decode_split.depth.q   = 2       (1: +0 cycles; 3: +0 cycles)
 //   decode_split.depth.k   = 2       (1: +0 cycles; 3: +0 cycles)
@@ -111,19 +95,23 @@ namespace loomc::schedule {
 //   decode_split.depth.lse = 2       (1: +0 cycles)
 //   decode_split.sub.h     = 1       (2 breaks 'decode_split: sub.h divides the tile rows of the dot at line 54')
 //   decode_split.sub.w     = 1       (2 breaks 'decode_split: sub.w divides the tile columns of the dot at line 54')
+//   decode_combine.grid.x  = 8       (7: +2284 cycles)
+//   decode_combine.grid.y  = 1       (2 breaks 'decode_combine: grid.y <= programs along y')
+//   decode_combine.depth.lse = 2       (1: +0 cycles; 3: +0 cycles)
+//   decode_combine.depth.part = 2       (1: +0 cycles; 3: +0 cycles)
 //   decode_combine.depth.o = 2       (1: +0 cycles)
 // constraints (slack at these values; 0 = binding):
 //   decode_split: grid.y <= programs along y                   slack 0  (binding)
 //   decode_split: grid.x <= programs along x                   slack 0  (binding)
-//   decode_split: fusion: all programs of a group along x on one row (grid.x = programs along x) slack 0  (binding)
 //   decode_split: sub.h divides the tile rows of the dot at line 54 slack 0  (binding)
 //   decode_split: sub.w divides the tile columns of the dot at line 54 slack 0  (binding)
 //   decode_split: sub.h divides the tile rows of the dot at line 61 slack 0  (binding)
 //   decode_split: sub.w divides the tile columns of the dot at line 61 slack 0  (binding)
+//   decode_combine: grid.y <= programs along y                 slack 0  (binding)
+//   decode_combine: grid.x <= programs along x                 slack 0  (binding)
 //   decode_split: sub.h*sub.w <= 4 Dst tiles (fp32 accumulation) slack 3
-//   decode_combine: circular buffers of a reducer core, both kernels (up to 34 needed, 32 per core) slack 3
-//   decode_combine: L1 capacity of a reducer core, both kernels (1466080 usable bytes) slack 1332960
 //   decode_split: L1 capacity (1466080 usable bytes)           slack 1365728
+//   decode_combine: L1 capacity (1466080 usable bytes)         slack 1400544
 // latency of decode_split (cycles at these values; per execution of each level):
 //   loop n (line 51):
 //     read k                                   219
@@ -137,37 +125,35 @@ namespace loomc::schedule {
 //     all iterations                           3046
 //     stages: reader 438, compute 2638, writer 0: compute-bound
 //   program:
-//     read q                                   1470
-//     send part to the reducer                 1073
-//     send lse to the reducer                  1073
+//     read q                                   882
+//     write part                               834
+//     write lse                                487
 //       unpack                                   786
 //       math                                     931
 //       pack                                     658
 //     compute                                  4415
 //     programs per core                        1
-//     all programs of the busiest core         8248
-//     stages: reader 1470, compute 4415, writer 2146: compute-bound
-//   launch: kernel launch 1000 + busiest core 8248 = 9248; DRAM bandwidth bound 1000 + 131
-//   total 9248: the per-core path dominates
+//     all programs of the busiest core         6781
+//     stages: reader 882, compute 4415, writer 1321: compute-bound
+//   launch: kernel launch 1000 + busiest core 6781 = 7781; DRAM bandwidth bound 1000 + 104
+//   total 7781: the per-core path dominates
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
-//     receive lse from the producers           530
-//     receive part from the producers          530
+//     read lse                                 472
+//     read part                                472
 //     write o                                  421
-//       unpack                                   1018
-//       math                                     758
-//       pack                                     922
-//     compute                                  1207
+//       unpack                                   2002
+//       math                                     1226
+//       pack                                     1906
+//     compute                                  2284
 //     programs per core                        1
-//     all programs of the busiest core         2287
-//     stages: reader 1060, compute 1207, writer 421: compute-bound
-//   fused into decode_split's program (no launch of its own): busiest reducer core 2287; DRAM bandwidth bound 65
-//   total 2287: the per-core path dominates
+//     all programs of the busiest core         3177
+//     stages: reader 944, compute 2284, writer 421: compute-bound
+//   launch: kernel launch 1000 + busiest core 3177 = 4177; DRAM bandwidth bound 1000 + 311
+//   total 4177: the per-core path dominates
 // runner-up:
-//   decode_split: kv->y split->x; q: mcast along x (interior sender); k: dram; v: dram; part, lse: fused, over the NoC to the reducer cores of each group (its first along x)
-//   decode_combine: kv->y row->time; lse: fused from the producers of its group; part: fused from the producers of its group (fused: on the reducer cores)
-//     BLOCK_N=32 NUM_SPLITS=8 decode_split.grid.x=8 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.depth.o=2
-//   predicted 11598 cycles: 63 more (+0.5%)
-//   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 4 mappings other than the chosen one are that close (--top K lists the K best schedules)
-//   where it is slower (chosen -> runner-up, cycles):
-//     decode_split: all programs of the busiest core       8248 -> 8311
+//   decode_split: kv->time split->xy; q: mcast along xy (edge sender); k: dram; v: dram
+//   decode_combine: kv->y row->x; lse: dram; part: dram
+//     BLOCK_N=32 NUM_SPLITS=2 decode_split.grid.x=2 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.grid.x=8 decode_combine.grid.y=1 decode_combine.depth.lse=2 decode_combine.depth.part=2 decode_combine.depth.o=2
+//   predicted 11958 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
+//   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 2 mappings other than the chosen one are that close (--top K lists the K best schedules)

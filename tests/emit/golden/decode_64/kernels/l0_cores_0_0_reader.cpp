@@ -1,5 +1,5 @@
 // l0_cores_0_0_reader.cpp - written by loomc: the reader kernel of core class cores_0_0, cores (0,0)..(0,0),
-// of launch 0 (program decode_split_decode_combine). Each core of the class runs it with its own coordinates
+// of launch 0 (program decode_split). Each core of the class runs it with its own coordinates
 // (cx, cy) and the class's runtime args.
 #include "loomc_dm.h"
 
@@ -7,10 +7,8 @@ void kernel_main() {
     // semaphore ids (compile-time args)
     constexpr uint32_t sem_q_ready = get_compile_time_arg_val(0);
     constexpr uint32_t sem_q_valid = get_compile_time_arg_val(1);
-    constexpr uint32_t sem_fused_ready = get_compile_time_arg_val(2);
-    constexpr uint32_t sem_fused_valid = get_compile_time_arg_val(3);
     // this kernel's own word, the source of its semaphore multicasts
-    constexpr uint32_t sem_scratch = get_compile_time_arg_val(4);
+    constexpr uint32_t sem_scratch = get_compile_time_arg_val(2);
     // DRAM tensors (their addresses are common runtime args)
     const loomc::Tensor dram_q = loomc::tensor(0, 2048, tt::DataFormat::Float16_b, 1);
     const loomc::Tensor dram_k = loomc::tensor(1, 2048, tt::DataFormat::Float16_b, 1);
@@ -23,24 +21,18 @@ void kernel_main() {
     // this core (runtime args)
     const int32_t cx = loomc::arg(0);
     const int32_t cy = loomc::arg(1);
-    loomc::iota_tiles(28);  // the index tiles the compute kernel's masks read
+    loomc::iota_tiles(20);  // the index tiles the compute kernel's masks read
 
-    cb_reserve_back(15, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
-    cb_reserve_back(16, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
-    for (int32_t p = 0; p < 8; p++) {
-        // sem_inc sem=fused_ready x=p y=cy
-        loomc::sem_inc(grid, sem_fused_ready, 1, p, cy);
-    }
     cb_reserve_back(0, 1);
     // read_elems tensor=q row=8*cy col=0 rows=8 cols=32 cb=0
     loomc::read_elems(dram_q, 8 * cy, 0, 8, 32, 1, 0, 0, 0, 0, 1, 2);
     noc_async_read_barrier();
-    loomc::sem_wait(sem_q_ready, 7, false);
+    loomc::sem_wait(sem_q_ready, 1, false);
     loomc::sem_set(sem_q_ready, 0);
-    // mcast cb=0 n=1 x0=1 y0=cy x1=7 y1=cy
-    loomc::mcast_pages(grid, cx, cy, 0, 2048, 0, 1, 1, cy, 7, cy, 0, false);
-    // sem_mcast sem=q_valid value=1 x0=1 y0=cy x1=7 y1=cy
-    loomc::sem_mcast(grid, cx, cy, sem_q_valid, sem_scratch, 1, 1, cy, 7, cy, false);
+    // mcast cb=0 n=1 x0=1 y0=cy x1=1 y1=cy
+    loomc::mcast_pages(grid, cx, cy, 0, 2048, 0, 1, 1, cy, 1, cy, 0, false);
+    // sem_mcast sem=q_valid value=1 x0=1 y0=cy x1=1 y1=cy
+    loomc::sem_mcast(grid, cx, cy, sem_q_valid, sem_scratch, 1, 1, cy, 1, cy, false);
     cb_push_back(0, 1);
     cb_reserve_back(1, 1);
     // read tensor=k row=2*cy+cx col=0 cb=1 trid=1
@@ -71,11 +63,6 @@ void kernel_main() {
         }
         loomc::read_barrier(3 + loomc::fmod(i0, 2));
         cb_push_back(2, 1);
-    }
-    loomc::sem_wait(sem_fused_valid, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0) * 8, false);
-    cb_push_back(15, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
-    cb_push_back(16, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
-    for (int32_t j = 0; j < loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0); j++) {
     }
     noc_async_write_barrier();
 }

@@ -1,5 +1,5 @@
-// l0_cores_1_0_compute.cpp - written by loomc: the compute kernel of core class cores_1_0, cores (1,0)..(7,0),
-// of launch 0 (program decode_split_decode_combine). Each core of the class runs it with its own coordinates
+// l0_cores_1_0_compute.cpp - written by loomc: the compute kernel of core class cores_1_0, cores (1,0)..(1,0),
+// of launch 0 (program decode_split). Each core of the class runs it with its own coordinates
 // (cx, cy) and the class's runtime args.
 #include "loomc_compute.h"
 
@@ -7,18 +7,17 @@ namespace NAMESPACE {
 void MAIN {
     // this core (runtime args)
     const int32_t cx = loomc::arg(0);
-    const int32_t cy = loomc::arg(1);
     // CBs whose names trade places (a running value's current and next copy)
     uint32_t loomc_cb7 = 7;
     uint32_t loomc_cb8 = 8;
     binary_op_init_common(0, 0, 9);
-    loomc::make_scaler(27);  // the unit tile of the row reductions
-    cb_wait_front(28, 2);  // the index tiles of the masks (from the reader)
+    loomc::make_scaler(19);  // the unit tile of the row reductions
+    cb_wait_front(20, 2);  // the index tiles of the masks (from the reader)
 
     cb_wait_front(0, 1);
     cb_reserve_back(9, 1);
     // mask a=0 out=9 p1r=-1 p1k=7 scalar=0
-    loomc::mask_op(28, 0, 9, 1, 1, 0, 0, 0, 0, {-1, 0, 7}, {0, 0, 0}, 0.0f);
+    loomc::mask_op(20, 0, 9, 1, 1, 0, 0, 0, 0, {-1, 0, 7}, {0, 0, 0}, 0.0f);
     cb_push_back(9, 1);
     cb_pop_front(0, 1);
     cb_wait_front(9, 1);
@@ -48,7 +47,7 @@ void MAIN {
             tile_regs_acquire();
             loomc::load(10, 0 + loomc_tile, 0);
             loomc::sfpu(loomc::SCALE, false, 0.255034862f, 0);
-            loomc::mask(28, 0 + loomc_tile / 1, 0 + loomc_tile % 1, {0, -1, (-32) * i0 + (-32) * cx + 63}, {0, 0, 0}, -__builtin_inff());
+            loomc::mask(20, 0 + loomc_tile / 1, 0 + loomc_tile % 1, {0, -1, (-32) * i0 + (-32) * cx + 63}, {0, 0, 0}, -__builtin_inff());
             loomc::pack_one(11, 0 + loomc_tile, false);
         }
         cb_push_back(11, 1);
@@ -57,7 +56,7 @@ void MAIN {
         cb_wait_front(loomc_cb7, 1);
         cb_reserve_back(loomc_cb8, 1);
         // rowmax a=11 out=8 b=7
-        loomc::rowmax(11, loomc_cb8, loomc_cb7, 1, 1, 0, 0, 0, 0, 0, 0, 27);
+        loomc::rowmax(11, loomc_cb8, loomc_cb7, 1, 1, 0, 0, 0, 0, 0, 0, 19);
         cb_push_back(loomc_cb8, 1);
         cb_wait_front(loomc_cb8, 1);
         cb_reserve_back(12, 1);
@@ -71,16 +70,16 @@ void MAIN {
         cb_push_back(12, 1);
         cb_pop_front(loomc_cb7, 1);
         cb_reserve_back(10, 1);
-        cb_reserve_back(18, 1);
-        // pchain a=11 out=10 sum=18
+        cb_reserve_back(15, 1);
+        // pchain a=11 out=10 sum=15
         for (int32_t loomc_tile = 0; loomc_tile < 1 * 1; loomc_tile++) {
             tile_regs_acquire();
             loomc::binary(loomc::SUB, loomc::BCAST_COL, 11, 0 + loomc_tile, loomc_cb8, 0 + loomc::bcast_page(loomc::BCAST_COL, loomc_tile, 1));
             loomc::sfpu(loomc::EXP2, false, 1.0f, 0);
-            loomc::pack_sum(10, 0 + loomc_tile, 18, 0 + loomc_tile / 1, loomc_tile % 1 != 0 || false);
+            loomc::pack_sum(10, 0 + loomc_tile, 15, 0 + loomc_tile / 1, loomc_tile % 1 != 0 || false);
         }
         cb_push_back(10, 1);
-        cb_push_back(18, 1);
+        cb_push_back(15, 1);
         cb_pop_front(11, 1);
         cb_wait_front(5, 1);
         cb_wait_front(12, 1);
@@ -90,12 +89,12 @@ void MAIN {
         cb_push_back(11, 1);
         cb_pop_front(5, 1);
         cb_wait_front(10, 1);
-        cb_wait_front(18, 1);
+        cb_wait_front(15, 1);
         cb_reserve_back(13, 1);
-        // reduce op=sum a=18 out=13
-        loomc::reduce_rows<PoolType::SUM>(18, 13, 1, 1, 0, 0, false, 27, 27);
+        // reduce op=sum a=15 out=13
+        loomc::reduce_rows<PoolType::SUM>(15, 13, 1, 1, 0, 0, false, 19, 19);
         cb_push_back(13, 1);
-        cb_pop_front(18, 1);
+        cb_pop_front(15, 1);
         cb_wait_front(11, 1);
         cb_wait_front(13, 1);
         cb_reserve_back(5, 1);
@@ -142,65 +141,65 @@ void MAIN {
     loomc::sfpu_op(loomc::GTZ, false, 1.0f, 5, 12, 1, 0, 0);
     cb_push_back(12, 1);
     cb_wait_front(12, 1);
+    cb_reserve_back(15, 1);
+    cb_reserve_back(16, 1);
+    // fill out=16 n=1 scalar=1
+    loomc::fill(16, 1, 1.0f, 0);
+    cb_push_back(16, 1);
+    cb_wait_front(16, 1);
+    // eltwise op=sub a=5 b=16 out=15 bcast=scalar
+    loomc::eltwise(loomc::SUB, 5, 16, 15, 1, 1, loomc::BCAST_SCALAR, 0, 0, 0, false);
+    cb_pop_front(16, 1);
+    cb_push_back(15, 1);
+    cb_wait_front(15, 1);
+    cb_reserve_back(17, 1);
+    // eltwise op=mul a=12 b=15 out=17
+    loomc::eltwise(loomc::MUL, 12, 15, 17, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
+    cb_push_back(17, 1);
+    cb_wait_front(17, 1);
+    cb_reserve_back(13, 1);
     cb_reserve_back(18, 1);
-    cb_reserve_back(19, 1);
-    // fill out=19 n=1 scalar=1
-    loomc::fill(19, 1, 1.0f, 0);
-    cb_push_back(19, 1);
-    cb_wait_front(19, 1);
-    // eltwise op=sub a=5 b=19 out=18 bcast=scalar
-    loomc::eltwise(loomc::SUB, 5, 19, 18, 1, 1, loomc::BCAST_SCALAR, 0, 0, 0, false);
-    cb_pop_front(19, 1);
+    // fill out=18 n=1 scalar=1
+    loomc::fill(18, 1, 1.0f, 0);
     cb_push_back(18, 1);
     cb_wait_front(18, 1);
-    cb_reserve_back(20, 1);
-    // eltwise op=mul a=12 b=18 out=20
-    loomc::eltwise(loomc::MUL, 12, 18, 20, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
-    cb_push_back(20, 1);
-    cb_wait_front(20, 1);
-    cb_reserve_back(13, 1);
-    cb_reserve_back(21, 1);
-    // fill out=21 n=1 scalar=1
-    loomc::fill(21, 1, 1.0f, 0);
-    cb_push_back(21, 1);
-    cb_wait_front(21, 1);
-    // eltwise op=add a=20 b=21 out=13 bcast=scalar
-    loomc::eltwise(loomc::ADD, 20, 21, 13, 1, 1, loomc::BCAST_SCALAR, 0, 0, 0, false);
-    cb_pop_front(21, 1);
-    cb_push_back(13, 1);
+    // eltwise op=add a=17 b=18 out=13 bcast=scalar
+    loomc::eltwise(loomc::ADD, 17, 18, 13, 1, 1, loomc::BCAST_SCALAR, 0, 0, 0, false);
     cb_pop_front(18, 1);
-    cb_pop_front(20, 1);
+    cb_push_back(13, 1);
+    cb_pop_front(15, 1);
+    cb_pop_front(17, 1);
     cb_pop_front(5, 1);
     cb_pop_front(12, 1);
     cb_wait_front(6, 1);
     cb_wait_front(13, 1);
     cb_reserve_back(3, 1);
-    cb_reserve_back(18, 1);
-    // sfpu op=recip a=13 out=18 n=1
-    loomc::sfpu_op(loomc::RECIP, false, 1.0f, 13, 18, 1, 0, 0);
-    cb_push_back(18, 1);
-    cb_wait_front(18, 1);
-    // eltwise op=mul a=6 b=18 out=3 bcast=col
-    loomc::eltwise(loomc::MUL, 6, 18, 3, 1, 1, loomc::BCAST_COL, 0, 0, 0, false);
-    cb_pop_front(18, 1);
+    cb_reserve_back(15, 1);
+    // sfpu op=recip a=13 out=15 n=1
+    loomc::sfpu_op(loomc::RECIP, false, 1.0f, 13, 15, 1, 0, 0);
+    cb_push_back(15, 1);
+    cb_wait_front(15, 1);
+    // eltwise op=mul a=6 b=15 out=3 bcast=col
+    loomc::eltwise(loomc::MUL, 6, 15, 3, 1, 1, loomc::BCAST_COL, 0, 0, 0, false);
+    cb_pop_front(15, 1);
     cb_push_back(3, 1);
     cb_pop_front(6, 1);
-    cb_reserve_back(18, 1);
-    // sfpu op=log a=13 out=18 n=1
-    loomc::sfpu_op(loomc::LOG, false, 1.0f, 13, 18, 1, 0, 0);
-    cb_push_back(18, 1);
-    cb_wait_front(18, 1);
+    cb_reserve_back(15, 1);
+    // sfpu op=log a=13 out=15 n=1
+    loomc::sfpu_op(loomc::LOG, false, 1.0f, 13, 15, 1, 0, 0);
+    cb_push_back(15, 1);
+    cb_wait_front(15, 1);
     cb_wait_front(loomc_cb7, 1);
     cb_reserve_back(12, 1);
-    // chain a=18 out=12
+    // chain a=15 out=12
     for (int32_t loomc_tile = 0; loomc_tile < 1 * 1; loomc_tile++) {
         tile_regs_acquire();
-        loomc::load(18, 0 + loomc_tile, 0);
+        loomc::load(15, 0 + loomc_tile, 0);
         loomc::sfpu(loomc::SCALE, false, 1.44269504f, 0);
         loomc::binary_dst(loomc::ADD, false, loomc_cb7, 0 + loomc_tile);
         loomc::pack_one(12, 0 + loomc_tile, false);
     }
-    cb_pop_front(18, 1);
+    cb_pop_front(15, 1);
     cb_push_back(12, 1);
     cb_pop_front(loomc_cb7, 1);
     cb_pop_front(13, 1);
@@ -210,98 +209,5 @@ void MAIN {
     loomc::transpose(12, 4, 1, 1, 0, 0);
     cb_push_back(4, 1);
     cb_pop_front(12, 1);
-    for (int32_t j = 0; j < loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0); j++) {
-        cb_wait_front(15, 1);
-        cb_reserve_back(22, 1);
-        // transpose a=15 out=22
-        loomc::transpose(15, 22, 1, 1, 0, 0);
-        cb_push_back(22, 1);
-        cb_wait_front(22, 1);
-        cb_reserve_back(23, 1);
-        // mask a=22 out=23 p1c=-1 p1k=7
-        loomc::mask_op(28, 22, 23, 1, 1, 0, 0, 0, 0, {0, -1, 7}, {0, 0, 0}, -__builtin_inff());
-        cb_push_back(23, 1);
-        cb_wait_front(23, 1);
-        cb_reserve_back(10, 1);
-        // rowmax a=23 out=10
-        loomc::rowmax(23, 10, -1, 1, 1, 0, 0, 0, 0, 0, 0, 27);
-        cb_push_back(10, 1);
-        cb_pop_front(22, 1);
-        cb_pop_front(23, 1);
-        cb_wait_front(10, 1);
-        cb_reserve_back(11, 1);
-        // chain a=15 out=11
-        for (int32_t loomc_tile = 0; loomc_tile < 1 * 1; loomc_tile++) {
-            tile_regs_acquire();
-            loomc::binary(loomc::SUB, loomc::BCAST_SCALAR, 15, 0 + loomc_tile, 10, 0 + loomc::bcast_page(loomc::BCAST_SCALAR, loomc_tile, 1));
-            loomc::sfpu(loomc::EXP2, false, 1.0f, 0);
-            loomc::pack_one(11, 0 + loomc_tile, false);
-        }
-        cb_push_back(11, 1);
-        cb_pop_front(15, 1);
-        cb_pop_front(10, 1);
-        cb_wait_front(16, 1);
-        cb_wait_front(11, 1);
-        cb_reserve_back(10, 1);
-        // eltwise op=mul a=16 b=11 out=10 bcast=col
-        loomc::eltwise(loomc::MUL, 16, 11, 10, 1, 1, loomc::BCAST_COL, 0, 0, 0, false);
-        cb_push_back(10, 1);
-        cb_pop_front(16, 1);
-        cb_wait_front(10, 1);
-        cb_reserve_back(24, 1);
-        // transpose a=10 out=24
-        loomc::transpose(10, 24, 1, 1, 0, 0);
-        cb_push_back(24, 1);
-        cb_wait_front(24, 1);
-        cb_reserve_back(25, 1);
-        // mask a=24 out=25 p1c=-1 p1k=7 scalar=0
-        loomc::mask_op(28, 24, 25, 1, 1, 0, 0, 0, 0, {0, -1, 7}, {0, 0, 0}, 0.0f);
-        cb_push_back(25, 1);
-        cb_wait_front(25, 1);
-        cb_reserve_back(12, 1);
-        // reduce op=sum a=25 out=12
-        loomc::reduce_rows<PoolType::SUM>(25, 12, 1, 1, 0, 0, false, 27, 27);
-        cb_push_back(12, 1);
-        cb_pop_front(24, 1);
-        cb_pop_front(25, 1);
-        cb_pop_front(10, 1);
-        cb_reserve_back(22, 1);
-        // transpose a=11 out=22
-        loomc::transpose(11, 22, 1, 1, 0, 0);
-        cb_push_back(22, 1);
-        cb_wait_front(22, 1);
-        cb_reserve_back(23, 1);
-        // mask a=22 out=23 p1c=-1 p1k=7 scalar=0
-        loomc::mask_op(28, 22, 23, 1, 1, 0, 0, 0, 0, {0, -1, 7}, {0, 0, 0}, 0.0f);
-        cb_push_back(23, 1);
-        cb_wait_front(23, 1);
-        cb_reserve_back(10, 1);
-        // reduce op=sum a=23 out=10
-        loomc::reduce_rows<PoolType::SUM>(23, 10, 1, 1, 0, 0, false, 27, 27);
-        cb_push_back(10, 1);
-        cb_pop_front(22, 1);
-        cb_pop_front(23, 1);
-        cb_pop_front(11, 1);
-        cb_wait_front(12, 1);
-        cb_wait_front(10, 1);
-        cb_reserve_back(26, 1);
-        // sfpu op=recip a=10 out=26 n=1
-        loomc::sfpu_op(loomc::RECIP, false, 1.0f, 10, 26, 1, 0, 0);
-        cb_push_back(26, 1);
-        cb_wait_front(26, 1);
-        cb_reserve_back(14, 1);
-        // eltwise op=mul a=12 b=26 out=14 bcast=scalar
-        loomc::eltwise(loomc::MUL, 12, 26, 14, 1, 1, loomc::BCAST_SCALAR, 0, 0, 0, false);
-        cb_pop_front(26, 1);
-        cb_push_back(14, 1);
-        cb_pop_front(12, 1);
-        cb_pop_front(10, 1);
-        cb_wait_front(14, 1);
-        cb_reserve_back(17, 1);
-        // transpose a=14 out=17
-        loomc::transpose(14, 17, 1, 1, 0, 0);
-        cb_push_back(17, 1);
-        cb_pop_front(14, 1);
-    }
 }
 }  // namespace NAMESPACE

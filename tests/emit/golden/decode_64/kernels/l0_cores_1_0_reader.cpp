@@ -1,5 +1,5 @@
-// l0_cores_1_0_reader.cpp - written by loomc: the reader kernel of core class cores_1_0, cores (1,0)..(7,0),
-// of launch 0 (program decode_split_decode_combine). Each core of the class runs it with its own coordinates
+// l0_cores_1_0_reader.cpp - written by loomc: the reader kernel of core class cores_1_0, cores (1,0)..(1,0),
+// of launch 0 (program decode_split). Each core of the class runs it with its own coordinates
 // (cx, cy) and the class's runtime args.
 #include "loomc_dm.h"
 
@@ -7,8 +7,6 @@ void kernel_main() {
     // semaphore ids (compile-time args)
     constexpr uint32_t sem_q_ready = get_compile_time_arg_val(0);
     constexpr uint32_t sem_q_valid = get_compile_time_arg_val(1);
-    constexpr uint32_t sem_fused_ready = get_compile_time_arg_val(2);
-    constexpr uint32_t sem_fused_valid = get_compile_time_arg_val(3);
     // DRAM tensors (their addresses are common runtime args)
     const loomc::Tensor dram_k = loomc::tensor(0, 2048, tt::DataFormat::Float16_b, 1);
     const loomc::Tensor dram_v = loomc::tensor(1, 2048, tt::DataFormat::Float16_b, 1);
@@ -20,36 +18,26 @@ void kernel_main() {
     // this core (runtime args)
     const int32_t cx = loomc::arg(0);
     const int32_t cy = loomc::arg(1);
-    loomc::iota_tiles(28);  // the index tiles the compute kernel's masks read
+    loomc::iota_tiles(20);  // the index tiles the compute kernel's masks read
 
-    cb_reserve_back(15, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
-    cb_reserve_back(16, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
-    for (int32_t p = 0; p < 8; p++) {
-        // sem_inc sem=fused_ready x=p y=cy
-        loomc::sem_inc(grid, sem_fused_ready, 1, p, cy);
-    }
     cb_reserve_back(0, 1);
     loomc::sem_set(sem_q_valid, 0);
     // sem_inc sem=q_ready x=0 y=cy
     loomc::sem_inc(grid, sem_q_ready, 1, 0, cy);
     loomc::sem_wait(sem_q_valid, 1, false);
     cb_push_back(0, 1);
-    for (int32_t when0 = 0; when0 < loomc::min(loomc::max((-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)), 0), 1); when0++) {
-        cb_reserve_back(1, 1);
-        // read tensor=k row=2*cy+cx+when0 col=0 cb=1 trid=1
-        noc_async_read_set_trid(1);
-        loomc::read_tiles_ring(dram_k, 2 * cy + cx + when0, 0, 1, 1, ring_1, 0);
-        noc_async_read_set_trid(0);
-    }
-    for (int32_t when1 = 0; when1 < loomc::min(loomc::max((-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)), 0), 1); when1++) {
-        cb_reserve_back(2, 1);
-        // read tensor=v row=2*cy+cx+when1 col=0 cb=2 trid=3
-        noc_async_read_set_trid(3);
-        loomc::read_tiles_ring(dram_v, 2 * cy + cx + when1, 0, 1, 1, ring_2, 0);
-        noc_async_read_set_trid(0);
-    }
+    cb_reserve_back(1, 1);
+    // read tensor=k row=2*cy+cx col=0 cb=1 trid=1
+    noc_async_read_set_trid(1);
+    loomc::read_tiles_ring(dram_k, 2 * cy + cx, 0, 1, 1, ring_1, 0);
+    noc_async_read_set_trid(0);
+    cb_reserve_back(2, 1);
+    // read tensor=v row=2*cy+cx col=0 cb=2 trid=3
+    noc_async_read_set_trid(3);
+    loomc::read_tiles_ring(dram_v, 2 * cy + cx, 0, 1, 1, ring_2, 0);
+    noc_async_read_set_trid(0);
     for (int32_t i0 = 0; i0 < (-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)); i0++) {
-        for (int32_t when2 = 0; when2 < loomc::min(loomc::max((-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)) - i0 - 1, 0), 1); when2++) {
+        for (int32_t when0 = 0; when0 < loomc::min(loomc::max((-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)) - i0 - 1, 0), 1); when0++) {
             cb_reserve_back(1, 2);
             // read tensor=k row=2*cy+cx+(i0+1) col=0 cb=1 at=1 trid=1+(i0+1)%2
             noc_async_read_set_trid(1 + loomc::fmod(i0 + 1, 2));
@@ -58,7 +46,7 @@ void kernel_main() {
         }
         loomc::read_barrier(1 + loomc::fmod(i0, 2));
         cb_push_back(1, 1);
-        for (int32_t when3 = 0; when3 < loomc::min(loomc::max((-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)) - i0 - 1, 0), 1); when3++) {
+        for (int32_t when1 = 0; when1 < loomc::min(loomc::max((-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)) - i0 - 1, 0), 1); when1++) {
             cb_reserve_back(2, 2);
             // read tensor=v row=2*cy+cx+(i0+1) col=0 cb=2 at=1 trid=3+(i0+1)%2
             noc_async_read_set_trid(3 + loomc::fmod(i0 + 1, 2));
@@ -67,11 +55,6 @@ void kernel_main() {
         }
         loomc::read_barrier(3 + loomc::fmod(i0, 2));
         cb_push_back(2, 1);
-    }
-    loomc::sem_wait(sem_fused_valid, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0) * 8, false);
-    cb_push_back(15, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
-    cb_push_back(16, loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0));
-    for (int32_t j = 0; j < loomc::max(loomc::fdiv(loomc::max(1 - cy, 0) * 8 + 7 - cx, 8), 0); j++) {
     }
     noc_async_write_barrier();
 }

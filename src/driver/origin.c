@@ -169,6 +169,9 @@ bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_op
         } else if (org->explain)
             ttnn_pick_explain_print(org->explain, ds->ttnn, ds->job.k);
     } else if (org->explain && !manual && ds->result.ntop > 0) {
+        if (org->nsets || org->nplaces || org->ntransports)
+            lm_buf_printf(org->explain, "the solver's pick, explained before --set, --place and --transport change "
+                                        "it (the run below is of the changed schedule):\n");
         sched_explain(org->explain, &ds->job, &ds->result, r->sym, &r->arena);
     } else if (org->explain && org->kind == DRV_ORIGIN_PLAN) {
         /* the plan holds the values, not the solver's reasons for them */

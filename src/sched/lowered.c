@@ -1,8 +1,9 @@
 /* lowered.c - the lowering's decisions as the latency model prices them
  * (docs/scheduler.md, "Model"): the plan the lowering records for a
  * candidate (sched_kernel.chain_from/to and .lowered) says which work ops
- * it emits as one tile op in Dst, which it folds away, and which row sums
- * it takes from a packer; the model's tile ops (opcost) are rewritten to
+ * it emits as one tile op in Dst, which it folds away, which row sums it
+ * takes from a packer and which passes run before a reduction; the model's
+ * tile ops (opcost) are rewritten to
  * cost what is emitted.
  */
 #include "sched/sched_int.h"
@@ -104,7 +105,8 @@ static void passes_cost(mctx *c, opcost *o, const sched_lowered *w)
 /* The lowering's other decisions (sched_kernel.lowered, from its plan),
  * priced as it emits them: an op it folds away costs nothing; a row sum
  * the packer accumulates reads a page a row; a mask split off its loop's
- * unmasked trips runs on the others only. */
+ * unmasked trips runs on the others only; a reduction's transpose and mask
+ * passes run before it (the chain and the totals count them: model.c). */
 void sched_lowered_ops(mctx *c, opcost *oc, int n, int level)
 {
     const sched_kernel *k = c->k;

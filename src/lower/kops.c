@@ -317,7 +317,21 @@ static bool select_opnds(lw *L, const tir_op *op, const vinfo *rr, opnd *c, opnd
     return true;
 }
 
-static void plan_select(lw *L, const tir_op *op)
+/* For the model: n tile ops of `tiles` tiles in format fmt that the
+ * lowering runs for op before its last one (SCHED_LOWER_PASSES). */
+static void record_passes(lw *L, const tir_op *op, const sym_expr *n, const sym_expr *tiles, arch_format fmt)
+{
+    int64_t none;
+    if (L->npass == LW_MAX_CHAINS || (sym_is_const(n, &none) && none == 0))
+        return;
+    int i = L->npass++;
+    L->pass_op[i] = op;
+    L->pass_n[i] = n;
+    L->pass_tiles[i] = tiles;
+    L->pass_fmt[i] = fmt;
+}
+
+static void plan_select_temps(lw *L, const tir_op *op)
 {
     const vinfo *rr = &L->v[V(L, op->results[0])->root];
     opnd c, x, y;
@@ -332,6 +346,20 @@ static void plan_select(lw *L, const tir_op *op)
     lw_plan_temp(L, op, 3, T, sT, tf);
     if (binop_plan(L, op, 4, TIR_MUL, c, planned_full(T, sT), T, sT))
         binop_plan(L, op, 6, TIR_ADD, planned_full(T, sT), y, T, sT);
+}
+
+/* A select's steps before its sum: each temporary it plans (the
+ * difference or its constant, the product, the constant tiles) is made by
+ * a tile op of its own that the next step waits for. */
+static void plan_select(lw *L, const tir_op *op)
+{
+    int n0 = L->ntmp;
+    plan_select_temps(L, op);
+    for (int i = n0; i < L->ntmp; i++) {
+        const store *st = &L->st[L->tmp[i].st];
+        if (L->tmp[i].op == op)
+            record_passes(L, op, sym_const(L->sc, 1), st->stiles, st->fmt);
+    }
 }
 
 static void emit_select(kctx *K, const tir_op *op)
@@ -651,15 +679,7 @@ void lw_plan_reduce(lw *L, const tir_op *op)
     if (op->code != TIR_REDUCE_MAX && !lw_packsum_is_red(L, op))
         lw_need_support(L, DF_SUP_FOLD, lw_positive(L, sym_sub(L->sc, scols, sym_const(L->sc, 1))));
     lw_need_support(L, DF_SUP_IOTA, partial);
-    const sym_expr *npass = sym_add(L->sc, sym_const(L->sc, lw_axis(L, op) == 0), partial);
-    int64_t none;
-    if (L->npass < LW_MAX_CHAINS && !(sym_is_const(npass, &none) && none == 0)) {
-        int i = L->npass++;
-        L->pass_op[i] = op;
-        L->pass_n[i] = npass;
-        L->pass_tiles[i] = sn;
-        L->pass_fmt[i] = tf;
-    }
+    record_passes(L, op, sym_add(L->sc, sym_const(L->sc, lw_axis(L, op) == 0), partial), sn, tf);
     if (valid % LW_TILE) {
         int s = lw_plan_temp(L, op, 1, rows * cols, sn, tf);
         if (s >= 0)

@@ -2,7 +2,7 @@
  * (docs/scheduler.md, "Model"): the plan the lowering records for a
  * candidate (sched_kernel.chain_from/to and .lowered) says which work ops
  * it emits as one tile op in Dst, which it folds away, which row sums it
- * takes from a packer and which passes run before a reduction; the model's
+ * takes from a packer and which tile ops run before an op's last; the model's
  * tile ops (opcost) are rewritten to
  * cost what is emitted.
  */
@@ -88,25 +88,41 @@ static void split_cost(mctx *c, opcost *o, const sym_expr *masked, const sym_exp
     o->batches = cdv(c, mul(c, o->batches, masked), trips);
 }
 
-/* Passes over a reduction's operand before it (SCHED_LOWER_PASSES): each
- * is an element-wise tile op over the operand's tiles - unpacked, one
- * element-wise pass of math, packed - in the lowering's intermediate format. */
+/* Tile ops the lowering runs for an op before its last one
+ * (SCHED_LOWER_PASSES: a reduction's transpose and mask, a select's
+ * difference and product, the constant tiles they fill): each is a one-pass
+ * tile op over `tiles` tiles - unpacked, one element-wise pass of math,
+ * packed - and waits for the one before; several records of one op add up. */
+static const sym_expr *plus(mctx *c, const sym_expr *acc, const sym_expr *x) { return acc ? add(c, acc, x) : x; }
+
 static void passes_cost(mctx *c, opcost *o, const sched_lowered *w)
 {
     const arch_desc *a = c->a;
-    const sym_expr *tiles = fix(c, w->tiles);
+    const sym_expr *tiles = fix(c, w->tiles), *n = fix(c, w->passes);
     int dst = c->k->fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;
-    o->npass = fix(c, w->passes);
-    o->pass_bytes = mul(c, tiles, K(c, a->tile_bytes[w->format]));
-    o->pass_math = mul(c, tiles, K(c, milli(a->eltwise_tile_cycles)));
-    o->pass_batches = mx(c, K(c, 1), cdv(c, tiles, K(c, dst)));
+    const sym_expr *bytes = mul(c, tiles, K(c, a->tile_bytes[w->format]));
+    const sym_expr *math = mul(c, tiles, K(c, milli(a->eltwise_tile_cycles)));
+    const sym_expr *batches = mx(c, K(c, 1), cdv(c, tiles, K(c, dst)));
+    const sym_expr *u = xfer(c, bytes, a->unpack_bpc), *p = xfer(c, bytes, a->pack_bpc), *m = cdv(c, math, K(c, 1000));
+    const sym_expr *slow = mx(c, mx(c, u, m), p);
+    const sym_expr *two = mn(c, mn(c, add(c, u, m), add(c, u, p)), add(c, m, p));
+    const sym_expr *one = add(c, add(c, slow, cdv(c, two, batches)), K(c, llround(a->cb_handshake_cycles)));
+    o->npass = plus(c, o->npass, n);
+    o->pass_chain = plus(c, o->pass_chain, mul(c, n, one));
+    o->pass_unpack = plus(c, o->pass_unpack, mul(c, n, u));
+    o->pass_top = plus(c, o->pass_top, mul(c, n, slow));
+    o->pass_ubytes = plus(c, o->pass_ubytes, mul(c, n, bytes));
+    o->pass_pbytes = plus(c, o->pass_pbytes, mul(c, n, bytes));
+    o->pass_math = plus(c, o->pass_math, mul(c, n, math));
+    o->pass_batches = plus(c, o->pass_batches, mul(c, n, batches));
 }
 
 /* The lowering's other decisions (sched_kernel.lowered, from its plan),
  * priced as it emits them: an op it folds away costs nothing; a row sum
  * the packer accumulates reads a page a row; a mask split off its loop's
- * unmasked trips runs on the others only; a reduction's transpose and mask
- * passes run before it (the chain and the totals count them: model.c). */
+ * unmasked trips runs on the others only; the tile ops it runs before an
+ * op's last (a reduction's transpose and mask, a select's steps) count on
+ * the chain and in the totals (model.c). */
 void sched_lowered_ops(mctx *c, opcost *oc, int n, int level)
 {
     const sched_kernel *k = c->k;
@@ -120,7 +136,7 @@ void sched_lowered_ops(mctx *c, opcost *oc, int n, int level)
                 oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);
                 oc[i].chunks = K(c, 1);
             }
-            if (w->kind == SCHED_LOWER_PASSES && oc[i].o->kind == SCHED_OP_REDUCE)
+            if (w->kind == SCHED_LOWER_PASSES)
                 passes_cost(c, &oc[i], w);
             if (w->kind == SCHED_LOWER_SPLIT && level > 0 && c->masked && c->masked[l] && oc[i].nops == 1 &&
                 c->k->loops[level - 1].op == w->op->parent->owner)

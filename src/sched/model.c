@@ -379,25 +379,18 @@ typedef struct arrivals {
     int nout;
 } arrivals;
 
-/* The passes the lowering runs over op o's operand first (opcost.npass):
- * the chain latency of all of them, each a tile op whose result the next
- * one waits for (*chain), the unpacker's share of it (*unpack) and their
- * slowest stages added up (*top). Zero without passes. */
+/* The tile ops the lowering runs for op o before its last (opcost.npass):
+ * their latency along the chain (*chain), the unpacker's share of it
+ * (*unpack) and their slowest stages added up (*top). Zero without. */
 static void passes_time(mctx *c, const opcost *o, const sym_expr **chain, const sym_expr **unpack,
                         const sym_expr **top)
 {
-    const arch_desc *a = c->a;
     *chain = *unpack = *top = K(c, 0);
     if (!o->npass)
         return;
-    const sym_expr *u = xfer(c, o->pass_bytes, a->unpack_bpc), *p = xfer(c, o->pass_bytes, a->pack_bpc);
-    const sym_expr *m = cdv(c, o->pass_math, K(c, 1000));
-    const sym_expr *slow = mx(c, mx(c, u, m), p);
-    const sym_expr *two = mn(c, mn(c, add(c, u, m), add(c, u, p)), add(c, m, p));
-    const sym_expr *one = add(c, add(c, slow, cdv(c, two, o->pass_batches)), K(c, llround(a->cb_handshake_cycles)));
-    *chain = mul(c, o->npass, one);
-    *unpack = mul(c, o->npass, u);
-    *top = mul(c, o->npass, slow);
+    *chain = o->pass_chain;
+    *unpack = o->pass_unpack;
+    *top = o->pass_top;
 }
 
 /* The chain bound of a level's compute: an op that reads the result of an
@@ -633,10 +626,10 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
         batches = add(c, batches, oc[i].batches);
         if (oc[i].npass) {
             npass = add(c, npass, oc[i].npass);
-            unpack = add(c, unpack, mul(c, oc[i].npass, oc[i].pass_bytes));
-            math_m = add(c, math_m, mul(c, oc[i].npass, oc[i].pass_math));
-            pack = add(c, pack, mul(c, oc[i].npass, oc[i].pass_bytes));
-            batches = add(c, batches, mul(c, oc[i].npass, oc[i].pass_batches));
+            unpack = add(c, unpack, oc[i].pass_ubytes);
+            math_m = add(c, math_m, oc[i].pass_math);
+            pack = add(c, pack, oc[i].pass_pbytes);
+            batches = add(c, batches, oc[i].pass_batches);
         }
     }
     int nio = 0;

@@ -87,10 +87,13 @@ typedef struct opcost {
     const sym_expr *batches;/* Dst hand-offs */
     bool gone;              /* the lowering emits nothing for it (sched_lowered): free, but ops
                                reading its result still wait for what it reads */
-    /* whole-block passes the lowering runs over its operand first, each a
-       tile op of its own (SCHED_LOWER_PASSES; NULL: none): how many, and
-       each one's unpack and pack bytes, math (thousandths) and Dst batches */
-    const sym_expr *npass, *pass_bytes, *pass_math, *pass_batches;
+    /* the tile ops the lowering runs for it before its last, each waiting
+       for the one before (SCHED_LOWER_PASSES; NULL: none): how many, their
+       latency along the chain, the unpacker's share of it and their slowest
+       stages added up, and for the threads' totals their unpack and pack
+       bytes, math (thousandths) and Dst batches */
+    const sym_expr *npass, *pass_chain, *pass_unpack, *pass_top;
+    const sym_expr *pass_ubytes, *pass_pbytes, *pass_math, *pass_batches;
 } opcost;
 
 /* ---- the context's shared answers (model.c and transfer.c) ------------------ */

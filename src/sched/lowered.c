@@ -2,9 +2,8 @@
  * (docs/scheduler.md, "Model"): the plan the lowering records for a
  * candidate (sched_kernel.chain_from/to and .lowered) says which work ops
  * it emits as one tile op in Dst, which it folds away, which row sums it
- * takes from a packer and which tile ops run before an op's last; the model's
- * tile ops (opcost) are rewritten to
- * cost what is emitted.
+ * takes from a packer and which tile ops run before an op's last; the
+ * model's tile ops (opcost) are rewritten to cost what is emitted.
  */
 #include "sched/sched_int.h"
 
@@ -104,15 +103,12 @@ static void passes_cost(mctx *c, opcost *o, const sched_lowered *w)
     const sym_expr *math = mul(c, tiles, K(c, milli(a->eltwise_tile_cycles)));
     const sym_expr *batches = mx(c, K(c, 1), cdv(c, tiles, K(c, dst)));
     const sym_expr *u = xfer(c, bytes, a->unpack_bpc), *p = xfer(c, bytes, a->pack_bpc), *m = cdv(c, math, K(c, 1000));
-    const sym_expr *slow = mx(c, mx(c, u, m), p);
-    const sym_expr *two = mn(c, mn(c, add(c, u, m), add(c, u, p)), add(c, m, p));
-    const sym_expr *one = add(c, add(c, slow, cdv(c, two, batches)), K(c, llround(a->cb_handshake_cycles)));
+    const sym_expr *slow, *one = add(c, sched_op_time(c, u, m, p, batches, &slow), K(c, llround(a->cb_handshake_cycles)));
     o->npass = plus(c, o->npass, n);
     o->pass_chain = plus(c, o->pass_chain, mul(c, n, one));
     o->pass_unpack = plus(c, o->pass_unpack, mul(c, n, u));
     o->pass_top = plus(c, o->pass_top, mul(c, n, slow));
-    o->pass_ubytes = plus(c, o->pass_ubytes, mul(c, n, bytes));
-    o->pass_pbytes = plus(c, o->pass_pbytes, mul(c, n, bytes));
+    o->pass_bytes = plus(c, o->pass_bytes, mul(c, n, bytes));
     o->pass_math = plus(c, o->pass_math, mul(c, n, math));
     o->pass_batches = plus(c, o->pass_batches, mul(c, n, batches));
 }

@@ -419,9 +419,7 @@ static const sym_expr *chain(mctx *c, const opcost *oc, int n, const arrivals *a
             continue;
         const sym_expr *u = xfer(c, oc[j].unpack, a->unpack_bpc), *m = cdv(c, oc[j].math, K(c, 1000));
         const sym_expr *p = xfer(c, oc[j].pack, a->pack_bpc);
-        const sym_expr *top = mx(c, mx(c, u, m), p);
-        const sym_expr *two = mn(c, mn(c, add(c, u, m), add(c, u, p)), add(c, m, p));
-        const sym_expr *full = add(c, top, cdv(c, two, oc[j].chunks));
+        const sym_expr *top, *full = sched_op_time(c, u, m, p, oc[j].chunks, &top);
         const sym_expr *before = NULL, *bfirst = K(c, 0);
         for (int i = 0; i < j; i++)
             if (!oc[i].dead && reads(&oc[j], &oc[i])) {
@@ -626,9 +624,9 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
         batches = add(c, batches, oc[i].batches);
         if (oc[i].npass) {
             npass = add(c, npass, oc[i].npass);
-            unpack = add(c, unpack, oc[i].pass_ubytes);
+            unpack = add(c, unpack, oc[i].pass_bytes);
             math_m = add(c, math_m, oc[i].pass_math);
-            pack = add(c, pack, oc[i].pass_pbytes);
+            pack = add(c, pack, oc[i].pass_bytes);
             batches = add(c, batches, oc[i].pass_batches);
         }
     }

@@ -71,6 +71,18 @@ static inline const sym_expr *xfer(mctx *c, const sym_expr *bytes, double bpc)
     return cdv(c, mul(c, bytes, K(c, 1000)), K(c, LM_MAX(milli(bpc), 1)));
 }
 
+/* A tile op whose unpack, math and pack take u, m and p cycles, in `chunks`
+ * chunks: its first chunk passes all three stages and the rest stream at
+ * the slowest, max(u, m, p) + (the two smaller) / chunks. *slow gets the
+ * slowest stage. */
+static inline const sym_expr *sched_op_time(mctx *c, const sym_expr *u, const sym_expr *m, const sym_expr *p,
+                                            const sym_expr *chunks, const sym_expr **slow)
+{
+    *slow = mx(c, mx(c, u, m), p);
+    const sym_expr *two = mn(c, mn(c, add(c, u, m), add(c, u, p)), add(c, m, p));
+    return add(c, *slow, cdv(c, two, chunks));
+}
+
 /* One tile op of a level as the compute engine's three stages see it: a
  * work op, or the work ops of a chain in Dst (the lowering's, from
  * sched_lower_l1) as the one tile op the lowering emits. */
@@ -90,10 +102,10 @@ typedef struct opcost {
     /* the tile ops the lowering runs for it before its last, each waiting
        for the one before (SCHED_LOWER_PASSES; NULL: none): how many, their
        latency along the chain, the unpacker's share of it and their slowest
-       stages added up, and for the threads' totals their unpack and pack
-       bytes, math (thousandths) and Dst batches */
+       stages added up, and for the threads' totals the bytes each unpacks
+       and packs, their math (thousandths) and Dst batches */
     const sym_expr *npass, *pass_chain, *pass_unpack, *pass_top;
-    const sym_expr *pass_ubytes, *pass_pbytes, *pass_math, *pass_batches;
+    const sym_expr *pass_bytes, *pass_math, *pass_batches;
 } opcost;
 
 /* ---- the context's shared answers (model.c and transfer.c) ------------------ */

@@ -233,10 +233,37 @@ static void ahead_in_loop(kctx *K, int from, const df_expr *iv, const df_expr *o
         K->ra[r].next = BIN(K, DF_X_MUL, BIN(K, DF_X_MUL, K->act, live), positive01(K, left));
 }
 
+/* The next trip's block of read-ahead entry r (trip iv + 1, when the
+ * caller's condition `next` holds): reserved `at` pages past the write
+ * pointer, and read under the other transaction id. */
+static void issue_next(kctx *K, const access *x, int r, const df_expr *iv, int64_t reserve, int64_t at)
+{
+    const df_expr *next = BIN(K, DF_X_ADD, iv, C(K, 1));
+    df_stmt *saved;
+    int w = lw_open_if(K, K->ra[r].next, &saved);
+    if (!w)
+        return;
+    lw_cbop(K, DF_CB_RESERVE, x->cb, reserve);
+    map_iv(K, K->ra[r].iv, next);
+    emit_reads(K, x, C(K, at), BIN(K, DF_X_ADD, C(K, K->ra[r].trid), BIN(K, DF_X_MOD, next, C(K, 2))));
+    map_iv(K, K->ra[r].iv, iv);
+    if (w == 2)
+        lw_close_for(K, saved);
+}
+
 /* Load x that reads ahead, at trip iv of its loop (its own trip: the
- * caller's condition holds): the next trip's block is reserved behind this
- * one's (the CB holds both) and its reads issued with the other id; then
- * this block's reads are waited for alone, and it is pushed. */
+ * caller's condition holds). A block of whole tiles: the next trip's block
+ * is reserved behind this one's (the CB holds both) and its reads issued
+ * with the other id; then this block's reads are waited for alone, and it
+ * is pushed - the banks have the next block's requests while this one's
+ * last round trip ends. A block moved element by element is pushed first
+ * and its successor issued after: issuing its commands takes longer than
+ * a round trip (one command per row and tile column), so a block issued
+ * before the loop's other loads issued theirs has landed, and issuing
+ * first would hold it back from the compute by a block's worth of
+ * commands. (Issuing all the trip's next blocks after all its pushes
+ * leaves the last issued block's round trip in the reader's path each
+ * trip instead.) */
 static void emit_load_ahead(kctx *K, const access *x, int r)
 {
     const df_expr *iv = NULL;
@@ -244,22 +271,14 @@ static void emit_load_ahead(kctx *K, const access *x, int r)
         if (K->ivs[i].iv == K->ra[r].iv)
             iv = K->ivs[i].e;
     LM_ASSERT(iv);
-    const df_expr *base = C(K, K->ra[r].trid);
-    const df_expr *next = BIN(K, DF_X_ADD, iv, C(K, 1));
-    df_stmt *saved;
-    int w = lw_open_if(K, K->ra[r].next, &saved);
-    if (w) {
-        lw_cbop(K, DF_CB_RESERVE, x->cb, 2 * x->tiles);
-        map_iv(K, K->ra[r].iv, next);
-        emit_reads(K, x, C(K, x->tiles), BIN(K, DF_X_ADD, base, BIN(K, DF_X_MOD, next, C(K, 2))));
-        map_iv(K, K->ra[r].iv, iv);
-        if (w == 2)
-            lw_close_for(K, saved);
-    }
+    if (!x->elems)
+        issue_next(K, x, r, iv, 2 * x->tiles, x->tiles);
     df_stmt *b = S(K, DF_READ_BARRIER);
-    b->trid = BIN(K, DF_X_ADD, base, BIN(K, DF_X_MOD, iv, C(K, 2)));
+    b->trid = BIN(K, DF_X_ADD, C(K, K->ra[r].trid), BIN(K, DF_X_MOD, iv, C(K, 2)));
     lw_put(K, b);
     lw_cbop(K, DF_CB_PUSH, x->cb, x->tiles);
+    if (x->elems)
+        issue_next(K, x, r, iv, x->tiles, 0);
 }
 
 void lw_sem_op(kctx *K, df_op op, int sem, const df_expr *value, const df_expr *px, const df_expr *py)

@@ -428,6 +428,56 @@ static void matmul_unaligned_blocks(void **st)
     job_close(&j);
 }
 
+/* The reader's data-movement ops in program order, one letter each (loops
+ * and their 0-or-1-trip guards flattened): R read, E read_elems, B
+ * read_barrier, P cb_push, V cb_reserve. */
+static void reader_order(df_stmt *const *body, int n, lm_buf *out)
+{
+    for (int i = 0; i < n; i++) {
+        switch (body[i]->op) {
+        case DF_READ: lm_buf_puts(out, "R"); break;
+        case DF_READ_ELEMS: lm_buf_puts(out, "E"); break;
+        case DF_READ_BARRIER: lm_buf_puts(out, "B"); break;
+        case DF_CB_PUSH: lm_buf_puts(out, "P"); break;
+        case DF_CB_RESERVE: lm_buf_puts(out, "V"); break;
+        case DF_FOR: reader_order(body[i]->body, body[i]->nbody, out); break;
+        default: break;
+        }
+    }
+}
+
+/* The same blocks in the K loop, read ahead: b's tile reads issue its next
+ * block before waiting for the current one (reserve two blocks, read,
+ * barrier, push), a's element moves push the current block first and issue
+ * the next after (barrier, push, reserve one block, read_elems), so that a
+ * block is not held back while the next one's commands are issued. */
+static void element_moves_push_first(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, MM, "M=96,N=64,K=128", NULL, "BLOCK_M=48,BLOCK_N=32,BLOCK_K=32,grid.x=2,grid.y=2");
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    const df_kernel *r = &p->classes[0].kernels[DF_READER];
+    const df_stmt *loop = NULL;
+    for (int i = 0; i < r->nbody && !loop; i++)
+        if (r->body[i]->op == DF_FOR && count_ops(r->body[i]->body, r->body[i]->nbody, DF_READ_ELEMS))
+            loop = r->body[i];
+    assert_non_null(loop);
+    lm_buf o = {0};
+    reader_order(loop->body, loop->nbody, &o);
+    const char *got = lm_buf_str(&o);
+    /* the K loop itself (the program loop's body holds the first blocks) */
+    const char *k = strstr(got, "BPVE");
+    assert_non_null(k);
+    assert_non_null(strstr(got, "VRBP"));
+    assert_null(strstr(got, "VEBP"));
+    lm_buf_free(&o);
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+}
+
 /* K = 96 in blocks of 64: the boundary check cuts the last block of a and
  * b short; on one core running both programs the pages past K hold the
  * previous program's data, so the compute kernel masks them to zero. */
@@ -1591,6 +1641,7 @@ int main(void)
         cmocka_unit_test(error_mcast_dependent),
         cmocka_unit_test(error_unbound_and_grid),
         cmocka_unit_test(matmul_unaligned_blocks),
+        cmocka_unit_test(element_moves_push_first),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -44,7 +44,7 @@ static const cli_option run_opts[] = {
      "grid as large as the programs allow; free constexprs must\n"
      "be given with --const or --set", 0},
     {"--set", CLI_VALUE, R_SET, "NAME=N,...", NULL, 0, 0,
-     "override a value of the schedule: a free constexpr,\ngrid.x, grid.y, depth.TENSOR, sub.h, sub.w", 0},
+     "override a value of the schedule: a free constexpr,\ngrid.x, grid.y, depth.TENSOR, sub.h, sub.w; KERNEL.NAME\n(not a free constexpr) for that kernel's launches only", 0},
     {"--place", CLI_VALUE, R_PLACE, "AXIS=P,...", NULL, 0, 0,
      "put program axis AXIS (0, 1, 2) on x, y, xy or time", 0},
     {"--transport", CLI_VALUE, R_TRANSPORT, "LOAD=T", NULL, 0, 0,

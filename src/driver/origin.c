@@ -105,6 +105,111 @@ static void origin_schedule(drv_result *r, const drv_origin *org, int l, sched_s
     }
 }
 
+/* The value name --set NAME means for launch l: NAME itself, or the rest
+ * of `KERNEL.NAME` when KERNEL is a kernel the job launches (then only for
+ * that kernel's launches); NULL when the set is for other launches. */
+static const char *set_name_for(const drv_result *r, int l, const char *name)
+{
+    for (int j = 0; j < r->nlaunches; j++) {
+        const char *k = r->launches[j].func->name;
+        size_t n = strlen(k);
+        if (!strncmp(name, k, n) && name[n] == '.')
+            return strcmp(r->launches[l].func->name, k) ? NULL : name + n + 1;
+    }
+    return name;
+}
+
+static bool is_free(const drv_result *r, const char *name)
+{
+    for (int i = 0; i < r->spec->nfrees; i++)
+        if (!strcmp(name, r->spec->frees[i].name))
+            return true;
+    return false;
+}
+
+/* Whether launch l's schedule has a value `name` --set can change: a free
+ * constexpr, grid.x, grid.y, sub.h, sub.w, or depth.T for a tensor the
+ * launch loads or stores. */
+static bool settable(const drv_result *r, int l, const char *name)
+{
+    static const char *const fixed[] = {"grid.x", "grid.y", "sub.h", "sub.w"};
+    for (size_t i = 0; i < LM_COUNT(fixed); i++)
+        if (!strcmp(name, fixed[i]))
+            return true;
+    if (is_free(r, name))
+        return true;
+    const acc_result *acc = r->launches[l].summary->acc;
+    if (strncmp(name, "depth.", 6))
+        return false;
+    for (int i = 0; i < acc->n; i++)
+        if (acc->acc[i].tensor && !strcmp(acc->acc[i].tensor->name, name + 6))
+            return true;
+    return false;
+}
+
+/* Whether --set NAME changes some launch's schedule. A free constexpr is
+ * the job's, one value for every launch, so `KERNEL.NAME` of one does not. */
+static bool set_known(const drv_result *r, const char *name, bool *kernel_free)
+{
+    *kernel_free = false;
+    for (int l = 0; l < r->nlaunches; l++) {
+        const char *v = set_name_for(r, l, name);
+        if (v && v != name && is_free(r, v))
+            *kernel_free = true;
+        else if (v && settable(r, l, v))
+            return true;
+    }
+    return false;
+}
+
+/* The closest name --set knows to `name`, or NULL. */
+static const char *set_suggestion(drv_result *r, const char *name)
+{
+    static const char *const fixed[] = {"grid.x", "grid.y", "sub.h", "sub.w"};
+    lm_near near;
+    lm_near_init(&near, name, (int)strlen(name), LM_NEAR_NAME);
+    for (int l = 0; l < r->nlaunches; l++) {
+        const char *k = r->launches[l].func->name;
+        for (size_t j = 0; j < LM_COUNT(fixed); j++) {
+            lm_near_offer(&near, fixed[j]);
+            lm_near_offer(&near, lm_arena_printf(&r->arena, "%s.%s", k, fixed[j]));
+        }
+        const acc_result *acc = r->launches[l].summary->acc;
+        for (int j = 0; j < acc->n; j++)
+            if (acc->acc[j].tensor) {
+                const char *t = acc->acc[j].tensor->name;
+                lm_near_offer(&near, lm_arena_printf(&r->arena, "depth.%s", t));
+                lm_near_offer(&near, lm_arena_printf(&r->arena, "%s.depth.%s", k, t));
+            }
+    }
+    for (int j = 0; j < r->spec->nfrees; j++)
+        lm_near_offer(&near, r->spec->frees[j].name);
+    return lm_near_best(&near);
+}
+
+/* Every --set names a value of some launch's schedule; else an error that
+ * offers the closest name. */
+static bool check_sets(drv_result *r, const drv_origin *org, lm_diag *d)
+{
+    for (int i = 0; i < org->nsets; i++) {
+        const char *name = org->sets[i].name;
+        bool kernel_free;
+        if (set_known(r, name, &kernel_free))
+            continue;
+        if (kernel_free) {
+            lm_error_plain(d, "--set %s: a free constexpr is the job's, one value for every launch: set it without "
+                              "the kernel's name", name);
+            return false;
+        }
+        const char *best = set_suggestion(r, name);
+        lm_error_plain(d, "--set %s: not a value of the schedule (a free constexpr, grid.x, grid.y, sub.h, sub.w or "
+                          "depth.TENSOR, optionally KERNEL. before it for one kernel's launches)%s%s%s",
+                       name, best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+        return false;
+    }
+    return true;
+}
+
 /* --set, --fidelity, --place and --transport on top of a schedule. An
  * edited schedule is not the one the model priced: its prediction is
  * dropped (-1, as for the manual schedule) rather than reported for
@@ -114,8 +219,11 @@ static void edit_schedule(drv_result *r, const drv_origin *org, const drv_sched_
     drv_launch *dl = &r->launches[l];
     if (org->nsets || org->nplaces || org->ntransports || (o->have_fidelity && o->fidelity != s->fidelity))
         s->predicted_cycles = -1;
-    for (int i = 0; i < org->nsets; i++)
-        set_value(&s->values, r->sym, org->sets[i].name, org->sets[i].value);
+    for (int i = 0; i < org->nsets; i++) {
+        const char *name = set_name_for(r, l, org->sets[i].name);
+        if (name && settable(r, l, name) && (name == org->sets[i].name || !is_free(r, name)))
+            set_value(&s->values, r->sym, name, org->sets[i].value);
+    }
     if (o->have_fidelity)
         s->fidelity = o->fidelity;
     for (int i = 0; i < org->nplaces; i++)
@@ -141,6 +249,8 @@ bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_op
     }
     drv_sched *ds = r->sched;
     bool manual = org->kind == DRV_ORIGIN_MANUAL;
+    if (!check_sets(r, org, d))
+        return false;
     bool ok = true;
     /* a pick again (another rank, library calls) replaces the last one */
     for (int l = 0; l < ds->nrun; l++)

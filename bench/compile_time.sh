@@ -25,7 +25,8 @@ if [ ! -x /usr/bin/time ]; then
 fi
 export LOOMC_ARCH_PATH="${LOOMC_ARCH_PATH:-$PWD/arch}"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM  # the EXIT trap cleans up; a trap alone would carry on
 
 # kernel|shape|consts (one per line)
 cat >"$tmp/cases" <<'EOF'

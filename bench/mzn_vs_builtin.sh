@@ -29,7 +29,8 @@ for tool in /usr/bin/time minizinc; do
 done
 export LOOMC_ARCH_PATH="${LOOMC_ARCH_PATH:-$PWD/arch}"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM  # the EXIT trap cleans up; a trap alone would carry on
 
 # kernel|shape|consts|chip (one per line); the first block is the tests'
 cat >"$tmp/cases" <<'EOF'

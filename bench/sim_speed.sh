@@ -37,7 +37,8 @@ fi
 export LOOMC_ARCH_PATH="${LOOMC_ARCH_PATH:-$PWD/arch}"
 out=$(mktemp)
 err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT INT TERM
+trap 'rm -f "$out" "$err"' EXIT
+trap 'exit 1' INT TERM  # the EXIT trap cleans up; a trap alone would carry on
 
 # Run "$@" under /usr/bin/time into $out/$err; sets wall, cpu and kb.
 timed() {

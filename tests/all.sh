@@ -14,7 +14,8 @@
 cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
 rc=$(mktemp)
-trap 'rm -f "$log" "$rc"' EXIT INT TERM
+trap 'rm -f "$log" "$rc"' EXIT
+trap 'exit 1' INT TERM  # the EXIT trap cleans up; a trap alone would carry on
 status=0
 # run a part, show its output as it comes, keep it for the total and its exit status
 part() {

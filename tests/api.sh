@@ -15,7 +15,8 @@ root=$PWD
 pass=0
 fail=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM  # the EXIT trap cleans up; a trap alone would carry on
 export ASAN_OPTIONS="exitcode=86:detect_leaks=1"
 export UBSAN_OPTIONS="halt_on_error=1:exitcode=87:print_stacktrace=1"
 # nothing from the source tree: the installed tree must stand alone

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.." || exit 1
 pass=0
 fail=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM  # the EXIT trap cleans up; a trap alone would carry on
 export LOOMC_ARCH_PATH="$PWD/arch"
 export ASAN_OPTIONS="exitcode=86:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:exitcode=87"
 

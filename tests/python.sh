@@ -16,7 +16,8 @@ root=$PWD
 pass=0
 fail=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM  # the EXIT trap cleans up; a trap alone would carry on
 unset LOOMC_ARCH_PATH LOOMC_LIBRARY PYTHONPATH
 export PYTHONDONTWRITEBYTECODE=1
 

@@ -14,7 +14,8 @@ export LOOMC_ARCH_PATH="$PWD/arch"
 pass=0
 fail=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM  # the EXIT trap cleans up; a trap alone would carry on
 
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "valgrind: not installed (make deps installs it)"

@@ -15,7 +15,8 @@ export LOOMC_ARCH_PATH="$PWD/arch"
 pass=0
 fail=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM  # the EXIT trap cleans up; a trap alone would carry on
 
 # JSON members about the process, not the program
 strip() { sed -e 's/"compile_seconds": *[0-9.eE+-]*,\{0,1\}//g' -e 's/,\{0,1\}"peak_rss_mib": *[0-9.eE+-]*//g' "$1"; }

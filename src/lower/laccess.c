@@ -368,6 +368,10 @@ bool lw_plan_access(lw *L, int idx)
     const sym_expr *selems = sym_mul(L->sc, mrows, sym_cdiv(L->sc, mcols, sym_const(L->sc, LW_TILE)));
     x->scmds = aligned0 ? sym_add(L->sc, x->stiles, sym_mul(L->sc, x->sclip, sym_sub(L->sc, selems, x->stiles)))
                         : selems;
+    /* and the elements those commands carry (a row of a tile column each) */
+    const sym_expr *tel = sym_mul(L->sc, x->stiles, sym_const(L->sc, LW_TILE * LW_TILE)),
+                   *eel = sym_mul(L->sc, mrows, mcols);
+    x->smoved = aligned0 ? sym_add(L->sc, tel, sym_mul(L->sc, x->sclip, sym_sub(L->sc, eel, tel))) : eel;
     x->sdepth = sym_const(L->sc, depth);
     for (int b = 0; b < L->k->nbufs; b++)
         if (L->k->bufs[b].access == idx && L->k->bufs[b].depth && lw_evd(L, L->k->bufs[b].depth, -1) >= 1)

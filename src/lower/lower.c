@@ -227,9 +227,11 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
     plan->nacc = L0->acc->n;
     plan->cmds = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
     plan->clip = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
+    plan->moved = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
     for (int i = 0; i < plan->nacc; i++) {
         plan->cmds[i] = L0->ax[i].scmds;
         plan->clip[i] = L0->ax[i].sclip;
+        plan->moved[i] = L0->ax[i].smoved;
     }
     /* the chains in Dst, then the row maxima taken inside a maximum (the
        reduction's result stays in Dst for it: a link like a chain's) */

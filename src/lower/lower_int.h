@@ -143,6 +143,8 @@ typedef struct access {
     const sym_expr *stiles, *sdepth; /* tiles and depth as expressions (the L1 plan) */
     const sym_expr *sclip;           /* 1 when a boundary check cuts the block short, else 0 */
     const sym_expr *scmds;           /* NoC commands per block: tiles, or row runs when moved by elements */
+    const sym_expr *smoved;          /* elements a block moves from or to DRAM: its tiles' (1024 each), or
+                                        the rows and columns moved element by element */
     /* tile coordinates: affine in pid/iv, already divided by 32 */
     int nterms;
     const sym_expr *var[ACC_MAX_TERMS * 4];

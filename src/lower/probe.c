@@ -141,6 +141,7 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     const sym_expr *total = sym_const(sc, 0), *used = sym_const(sc, 0);
     const sym_expr **cmds = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     const sym_expr **clip = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
+    const sym_expr **moved = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     int most = 0;
     for (int c = 0; c < np && ok; c++) {
         sched_schedule *sp[1] = {&s};
@@ -151,11 +152,12 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
         plans[c].when = when;
         total = sym_add(sc, total, np > 1 ? sym_mul(sc, when, plans[c].bytes) : plans[c].bytes);
         for (int i = 0; i < k->acc->n && i < plans[c].nacc; i++) {
-            const sym_expr *w = plans[c].cmds[i], *q = plans[c].clip[i];
-            if (!w || !q)
+            const sym_expr *w = plans[c].cmds[i], *q = plans[c].clip[i], *e = plans[c].moved[i];
+            if (!w || !q || !e)
                 continue;
             cmds[i] = np > 1 ? sym_add(sc, cmds[i] ? cmds[i] : sym_const(sc, 0), sym_mul(sc, when, w)) : w;
             clip[i] = np > 1 ? sym_add(sc, clip[i] ? clip[i] : sym_const(sc, 0), sym_mul(sc, when, q)) : q;
+            moved[i] = np > 1 ? sym_add(sc, moved[i] ? moved[i] : sym_const(sc, 0), sym_mul(sc, when, e)) : e;
         }
         used = sym_add(sc, used, np > 1 ? sym_mul(sc, when, plans[c].count) : plans[c].count);
         most = LM_MAX(most, plans[c].ncbs);
@@ -173,6 +175,7 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     k->cb_count = most;
     k->acc_cmds = cmds;
     k->acc_clip = clip;
+    k->acc_moved = moved;
     k->cb_used = used;
     /* the chains every probe made (they follow the Tile IR and shapes as
        expressions, so the probes agree) */

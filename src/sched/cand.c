@@ -19,8 +19,9 @@
  * Dominance: candidate A dominates B when A's parallel extent (most cores it
  * can keep busy, at the smallest block sizes) is at least B's and, for every
  * load, A's reuse factor (cores sharing one DRAM read) is at least B's with
- * the same mechanism (or B has no reuse there); exact ties keep the earlier
- * candidate. Dominated candidates are not solved. A constexpr that is not a
+ * the same mechanism (or B has no reuse there), and A stretches no loop B
+ * runs as is (sched_stretches); exact ties keep the earlier candidate.
+ * Dominated candidates are not solved. A constexpr that is not a
  * block size (a split count) is taken at each of its values 1 to 64 as
  * well: dominance must hold at every one.
  */
@@ -258,7 +259,41 @@ static bool max_programs(const sched_kernel *k, const arch_desc *a, const sym_en
     return other;
 }
 
+unsigned sched_stretched_axes(const sched_kernel *k, const sched_candidate *c, int i)
+{
+    unsigned axes = 0;
+    for (int j = 0; j < c->nops; j++) {
+        const sched_operand *o = &c->ops[j];
+        if (o->transport != SCHED_MCAST && o->transport != SCHED_FORWARD)
+            continue;
+        const acc_access *aa = &k->acc->acc[o->access];
+        bool inside = false;
+        for (int l = 0; l < aa->nloops; l++)
+            inside |= aa->loops[l] == k->loops[i].op;
+        for (int g = 0; inside && g < k->f->grid_rank; g++) {
+            sched_place pl = c->place[g];
+            if (pl == SCHED_ON_XY || (o->along == SCHED_ON_X && pl == SCHED_ON_X) ||
+                (o->along == SCHED_ON_Y && pl == SCHED_ON_Y) ||
+                (o->along == SCHED_ON_XY && (pl == SCHED_ON_X || pl == SCHED_ON_Y)))
+                axes |= 1u << g;
+        }
+    }
+    return axes;
+}
+
+bool sched_stretches(const sched_kernel *k, const sched_candidate *c, sym_ctx *s)
+{
+    for (int i = 0; i < k->nloops; i++) {
+        unsigned axes = sched_stretched_axes(k, c, i);
+        for (int g = 0; axes && g < k->f->grid_rank; g++)
+            if ((axes >> g & 1) && k->loops[i].trips && sym_depends_on(k->loops[i].trips, tir_pid_var(s, g)))
+                return true;
+    }
+    return false;
+}
+
 typedef struct metrics {
+    bool stretch;  /* some loop stretched to the most trips of its group (sched_stretches) */
     int64_t extent;
     int64_t reuse[SCHED_MAX_OPS];
     int mech[SCHED_MAX_OPS]; /* 0 none, 1 mcast edge, 2 mcast interior, 3 forward */
@@ -321,10 +356,13 @@ static void measure(const sched_candidate *c, int rank, const int64_t *nprog, co
     }
 }
 
-/* A at least as good as B on extent and on every load's reuse. */
+/* A at least as good as B on extent and on every load's reuse, and not
+ * stretching a loop B runs as is (sharing a load whose loop's trips differ
+ * over the group costs every program the most trips: causal attention with
+ * K and V multicast against K and V from DRAM). */
 static bool covers(const metrics *A, const metrics *B, int nops)
 {
-    if (A->extent < B->extent)
+    if (A->extent < B->extent || (A->stretch && !B->stretch))
         return false;
     for (int i = 0; i < nops; i++) {
         if (A->line[i] > B->line[i])
@@ -339,7 +377,7 @@ static bool covers(const metrics *A, const metrics *B, int nops)
 
 static bool equal(const metrics *A, const metrics *B, int nops)
 {
-    if (A->extent != B->extent)
+    if (A->extent != B->extent || A->stretch != B->stretch)
         return false;
     for (int i = 0; i < nops; i++)
         if (A->mech[i] != B->mech[i] || A->reuse[i] != B->reuse[i] || A->line[i] != B->line[i])
@@ -371,7 +409,7 @@ typedef bool (*place_filter)(const sched_place *p, int rank, const void *ctx);
  * ones, drop dominated ones, and append the survivors to out (marked with
  * `fuse`, `along` and `facc`). */
 static void enumerate(sched_cands *out, const sched_kernel *k, const arch_desc *a, const sym_env *bound,
-                      lm_arena *ar, place_filter keep, const void *kctx, sched_fuse fuse, sched_place along,
+                      sym_ctx *s, lm_arena *ar, place_filter keep, const void *kctx, sched_fuse fuse, sched_place along,
                       uint64_t facc)
 {
     int rank = k->f->grid_rank;
@@ -465,6 +503,11 @@ static void enumerate(sched_cands *out, const sched_kernel *k, const arch_desc *
     for (int p = 0; p < npoints; p++)
         for (size_t i = 0; i < all.len; i++)
             measure(&all.items[i], rank, nprog[p], a, &m[(size_t)p * nm + i]);
+    for (size_t i = 0; i < all.len; i++) {
+        bool st = sched_stretches(k, &all.items[i], s);
+        for (int p = 0; p < npoints; p++)
+            m[(size_t)p * nm + i].stretch = st;
+    }
     sched_candidate *keepc = LM_NEWN(ar, sched_candidate, (size_t)out->n + all.len + 1);
     if (out->n)
         memcpy(keepc, out->c, sizeof *keepc * (size_t)out->n);
@@ -501,8 +544,7 @@ void sched_candidates(sched_cands *out, const sched_kernel *k, const arch_desc *
                       sym_ctx *s, lm_arena *ar)
 {
     memset(out, 0, sizeof *out);
-    enumerate(out, k, a, bound, ar, NULL, NULL, SCHED_FUSE_NONE, SCHED_ON_TIME, 0);
-    (void)s;
+    enumerate(out, k, a, bound, s, ar, NULL, NULL, SCHED_FUSE_NONE, SCHED_ON_TIME, 0);
 }
 
 /* ---- fused launch pairs ------------------------------------------------------ */
@@ -564,7 +606,7 @@ void sched_candidates_fused(sched_cands *pa, sched_cands *pb, const sched_fusion
     static const sched_place alongs[2] = {SCHED_ON_X, SCHED_ON_Y};
     for (int o = 0; o < 2; o++) {
         fctx fc = {f, alongs[o]};
-        enumerate(pa, a, arch, bound, ar, fused_placement, &fc, SCHED_FUSE_PRODUCER, alongs[o], sa);
+        enumerate(pa, a, arch, bound, s, ar, fused_placement, &fc, SCHED_FUSE_PRODUCER, alongs[o], sa);
     }
     /* one consumer per distinct placement of the key axes among them */
     int rb = b->f->grid_rank;

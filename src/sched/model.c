@@ -214,24 +214,28 @@ static void placement(mctx *c)
    and slow the solver down. Axes flattened over the grid (xy;
    wg[g] the programs a core runs) keep the centre n/2 + n/2W.
    gs[g]: the cores along axis g (NULL for xy). */
-static const sym_expr *busiest(mctx *c, const sym_expr *e);
+static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched);
 
 static void busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *const *gs)
 {
     const sched_kernel *k = c->k;
+    bool consumer = c->fz && c->c->fuse == SCHED_FUSE_CONSUMER;
     for (int g = 0; g < TIR_MAX_GRID; g++)
         c->wg[g] = wg[g], c->gs[g] = gs[g];
     for (int i = 0; i < k->nloops; i++)
-        c->trips[i] = busiest(c, k->loops[i].trips);
+        c->trips[i] = busiest(c, k->loops[i].trips, consumer ? 0 : sched_stretched_axes(k, c->c, i));
     /* the trips that keep a mask the lowering leaves out on the others */
     c->masked = LM_NEWN(c->ar, const sym_expr *, k->nlowered ? k->nlowered : 1);
     for (int l = 0; l < k->nlowered; l++)
-        c->masked[l] = k->lowered[l].kind == SCHED_LOWER_SPLIT ? busiest(c, k->lowered[l].masked) : NULL;
+        c->masked[l] = k->lowered[l].kind == SCHED_LOWER_SPLIT ? busiest(c, k->lowered[l].masked, 0) : NULL;
 }
 
 /* A count e (a trip count, the trips that keep a mask) of the busiest
- * core's programs, as busiest_trips takes it. */
-static const sym_expr *busiest(mctx *c, const sym_expr *e)
+ * core's programs, as busiest_trips takes it; along the axes `stretched`
+ * (sched_stretched_axes) every program runs the count of the last program
+ * (of a count that grows with the id; the first's when it falls) where the
+ * axis has more than one core. */
+static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched)
 {
     const sched_kernel *k = c->k;
     int rank = k->f->grid_rank;
@@ -247,6 +251,11 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e)
                                       K(c, 1)))
                      : add(c, fdv(c, n, K(c, 2)), fdv(c, n, mul(c, K(c, 2), c->wg[g])));
         pb = mn(c, sub(c, n, K(c, 1)), pb);
+        if (stretched >> g & 1) {
+            /* the last program's id where the axis's cores are more than one */
+            const sym_expr *many = c->gs[g] ? mn(c, K(c, 1), mx(c, K(c, 0), sub(c, c->gs[g], K(c, 1)))) : K(c, 1);
+            pb = add(c, pb, mul(c, many, sub(c, sub(c, n, K(c, 1)), pb)));
+        }
         t0 = xsubst(c->s, t0, pv, K(c, 0));
         tb = xsubst(c->s, tb, pv, pb);
     }
@@ -1112,11 +1121,11 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
         }
         if (b->kind == SCHED_BUF_IN) {
             const sched_operand *o = sched_operand_of(c, b);
-            rd = add(c, rd, cdv(c, mul(c, fix(c, b->bytes), times), share(c, o)));
+            rd = add(c, rd, cdv(c, mul(c, sched_dram_bytes(c, b), times), share(c, o)));
             int per = (o && o->transport != SCHED_DRAM) ? 4 : 2; /* CB pair (+ semaphore pair) */
             hs = add(c, hs, mul(c, mul(c, c->waves, trips_to(c, b->level)), K(c, per)));
         } else if (b->kind == SCHED_BUF_OUT) {
-            wr = add(c, wr, mul(c, fix(c, b->bytes), times));
+            wr = add(c, wr, mul(c, sched_dram_bytes(c, b), times));
             hs = add(c, hs, mul(c, mul(c, c->waves, trips_to(c, b->level)), K(c, 2)));
         }
     }

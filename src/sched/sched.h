@@ -197,6 +197,7 @@ typedef struct sched_kernel {
     const char *l1_why;               /* why there is no plan (the lowering's message), or NULL */
     const sym_expr **acc_cmds;        /* per access (sched_lower_l1): NoC commands per block moved */
     const sym_expr **acc_clip;        /* per access: 1 when the block is cut short (a masked copy) */
+    const sym_expr **acc_moved;       /* per access: elements a block moves to or from DRAM */
     /* sched_lower_l1: the lowering's chains in Dst - chain_from[i]'s result
        stays in Dst for chain_to[i] (one tile op, no pack and unpack between) */
     const tir_op **chain_from, **chain_to;
@@ -410,6 +411,14 @@ bool sched_candidate_check(const sched_kernel *k, const sched_candidate *c, cons
 sched_noc sched_load_noc(const sched_candidate *c, int i);
 /* Build a candidate's label from its fields. */
 const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *c, lm_arena *ar);
+/* The grid axes (bit g) whose program index differs between the cores that
+ * share a load of loop i of k - a multicast or forwarding group around it:
+ * where the loop's trips depend on such an axis, the lowering runs it in
+ * every program for the most trips of any (laccess.c), so that the group
+ * moves each block together. */
+unsigned sched_stretched_axes(const sched_kernel *k, const sched_candidate *c, int i);
+/* Whether some loop of k is stretched so under candidate c. */
+bool sched_stretches(const sched_kernel *k, const sched_candidate *c, sym_ctx *s);
 /* The fused variants of a fusable pair (f): producer candidates of a (its
  * gather axis alone along x or y, its key axes on the other dimension or in
  * time, every legal transport of its loads, dominated ones pruned) appended
@@ -782,6 +791,8 @@ typedef struct sched_l1_plan {
     const sym_expr *bytes;   /* sum over CBs of the largest use */
     const sym_expr **cmds;   /* per access: NoC commands per block (tiles, or row runs by elements) */
     const sym_expr **clip;   /* per access: 1 when a boundary check cuts the block short */
+    const sym_expr **moved;  /* per access: elements a block moves over the NoC (its tiles', or the
+                                rows and columns moved element by element) */
     int nacc;
     const sym_expr *count;   /* the CBs that exist: sum over CBs of min(1, largest use) */
     const tir_op **chain_from, **chain_to; /* the chains in Dst of the (first) kernel, in program order */

@@ -156,6 +156,10 @@ typedef struct stage {
 
 /* The NoC a buffer's block travels on (0 or 1). */
 int sched_buf_noc(mctx *c, const sched_buf *b);
+/* The bytes one block of IN/OUT buffer b moves from or to DRAM: its pages,
+ * or, moved element by element, the rows and columns that exist (a 4-row
+ * query block of 32-row tiles moves 4 rows). */
+const sym_expr *sched_dram_bytes(mctx *c, const sched_buf *b);
 /* A load: read from DRAM (ahead where it can), then multicast or forwarded, or fused. */
 stage sched_read_cost(mctx *c, const sched_buf *b);
 /* A store to DRAM. */

@@ -235,6 +235,15 @@ static const sym_expr *commands(mctx *c, const sched_buf *b)
     return fix(c, b->tiles);
 }
 
+const sym_expr *sched_dram_bytes(mctx *c, const sched_buf *b)
+{
+    const sched_kernel *k = c->k;
+    if (!k->acc_moved || b->access < 0 || b->access >= k->acc->n || !k->acc_moved[b->access])
+        return fix(c, b->bytes);
+    int64_t te = (int64_t)c->a->tile_h * c->a->tile_w;
+    return cdv(c, mul(c, fix(c, k->acc_moved[b->access]), K(c, c->a->tile_bytes[b->format])), K(c, te));
+}
+
 /* A multicast sender's step: it reads block i + 1 into another page set
  * while block i's multicast leaves its L1, so with two or more page sets a
  * step costs the longer of the two - unless the read's last leg runs along
@@ -279,15 +288,16 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
     double rbank = LM_MIN(a->dram_bank_read_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
     int noc = sched_buf_noc(c, b);
     int kmax = noc == 0 ? c->a->grid_h : c->a->grid_w;
-    const sym_expr *shared = mx(c, link_time(c, leg_factor(c, noc, true, line, kmax), bytes),
-                                xfer(c, mul(c, total, bytes), rbank));
+    const sym_expr *moved = sched_dram_bytes(c, b);
+    const sym_expr *shared = mx(c, link_time(c, leg_factor(c, noc, true, line, kmax), moved),
+                                xfer(c, mul(c, total, moved), rbank));
     const sym_expr *per, *across;
     if (first_legs(c, o, noc, &per, &across)) {
         /* the banks' first legs carry the shares of every reader they pass */
         int amax = noc == 0 ? c->a->grid_w : c->a->grid_h;
-        shared = mx(c, shared, link_time(c, mul(c, per, leg_factor(c, noc, false, across, amax)), bytes));
+        shared = mx(c, shared, link_time(c, mul(c, per, leg_factor(c, noc, false, across, amax)), moved));
     }
-    const sym_expr *trip0, *x = dram_read(c, bytes, commands(c, b), shared, &trip0);
+    const sym_expr *trip0, *x = dram_read(c, moved, commands(c, b), shared, &trip0);
     stage st = {add(c, add(c, trip0, x), cb), K(c, 0), NULL};
     st.first = st.cycles;
     if (!o || o->transport == SCHED_DRAM) {
@@ -341,7 +351,7 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
 stage sched_write_cost(mctx *c, const sched_buf *b)
 {
     const arch_desc *a = c->a;
-    const sym_expr *bytes = fix(c, b->bytes);
+    const sym_expr *bytes = sched_dram_bytes(c, b);
     const sym_expr *own = xfer(c, bytes, LM_MIN(a->core_write_bpc, (double)a->link_bytes_per_cycle));
     const sym_expr *cmds = mul(c, commands(c, b), K(c, llround(a->noc_cmd_cycles)));
     const sym_expr *fixed = add(c, K(c, llround(a->dram_write_latency_cycles + a->cb_handshake_cycles +

@@ -664,6 +664,37 @@ static void clipped_block_commands(void **st)
     }
 }
 
+/* The DRAM bytes of a block moved element by element are those of the rows
+ * and columns that exist, not of its tiles: tests/unit/data/chain.py loads
+ * and stores 64 x 128 fp32 blocks (8 tiles, 32 KiB); at M = 40 the one
+ * block moves 40 rows each way, 2 x 40 x 128 x 4 bytes; at M = 1000 each of
+ * the 16 blocks moves at most 64 rows (a whole block's bytes, as at
+ * M = 1024 where they move as tiles). */
+static void moved_bytes(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *shape;
+        int64_t bytes;
+    } cases[] = {{"M=1024,N=128", 16 * 2 * 32768}, {"M=1000,N=128", 16 * 2 * 32768}, {"M=40,N=128", 2 * 40 * 128 * 4}};
+    for (size_t i = 0; i < LM_COUNT(cases); i++) {
+        compiled x;
+        compile_model(&x, "tests/unit/data/chain.py", cases[i].shape);
+        sym_env env = {0};
+        for (int j = 0; j < x.r.sched->bound.n; j++)
+            sym_env_set(&env, x.r.sched->bound.b[j].var, x.r.sched->bound.b[j].lo);
+        static const char *const vals[] = {"BLOCK_M", "grid.x", "grid.y", "depth.x", "depth.z"};
+        static const int64_t vv[] = {64, 1, 1, 2, 2};
+        for (size_t j = 0; j < LM_COUNT(vals); j++)
+            sym_env_set(&env, sym_var(x.r.sym, vals[j]), vv[j]);
+        int64_t v = -1;
+        assert_int_equal(sym_eval(x.m.dram_bytes, &env, &v), SYM_OK);
+        assert_int_equal(v, cases[i].bytes);
+        sym_env_free(&env);
+        drv_free(&x.r);
+    }
+}
+
 /* A column sum (tests/unit/data/colsum.py) is a row reduction of the block
  * transposed: the lowering runs a transpose over the operand first and,
  * where the reduced extent (ROWS = M) is not whole tiles, a mask of the
@@ -774,8 +805,11 @@ static void compile_cand_c(compiled *x, const char *path, const char *shapes, co
     for (int i = 0; i < cs.n; i++)
         if (!strcmp(cs.c[i].label, label))
             at = i;
-    if (at < 0)
+    if (at < 0) {
+        for (int i = 0; i < cs.n; i++)
+            print_message("candidate: %s\n", cs.c[i].label);
         fail_msg("no candidate '%s'", label);
+    }
     assert_true(sched_model_build(&x->m, k, &cs.c[at], WH, &x->r.sched->bound, "", x->r.sym, &x->r.arena, &x->d));
 }
 
@@ -1005,41 +1039,51 @@ static void single_buffer_hold(void **st)
 
 /* Causal attention: query block p sees p + 1 key blocks (BLOCK_M =
  * BLOCK_N), and the lowering deals the query blocks along y to the g core
- * rows cyclically (row c runs blocks c, c + g, ...). The busiest row runs
- * the most key blocks; the model charges its W programs the count at one
- * program id (the loop's iterations term): their mean, rounded up to a
- * whole block (half a block per program over). Derived here by dealing the
- * blocks. */
+ * rows cyclically (row c runs blocks c, c + g, ...). With K and V from
+ * DRAM the busiest row runs the most key blocks; the model charges its W
+ * programs the count at one program id (the loop's iterations term): their
+ * mean, rounded up to a whole block (half a block per program over).
+ * Derived here by dealing the blocks. With K and V multicast along y the
+ * rows of a column move every block together: the lowering stretches the
+ * key loop of every program to the most trips of any (n, the last query
+ * block's), unless a column has one core. */
 static void causal_busiest_core(void **st)
 {
     (void)st;
-    compiled x;
-    compile_cand_c(&x, "kernels/flash_attention.py", "B=1,H=8,S=1024,D=64", "CAUSAL=1", NULL,
-                   "start_m->y bh->x; q: dram; k: mcast along y (edge sender); v: mcast along y (edge sender)");
+    static const char *const cands[] = {
+        "start_m->y bh->x; q: dram; k: dram; v: dram",
+        "start_m->y bh->x; q: dram; k: mcast along y (edge sender); v: mcast along y (edge sender)"};
     const int n = 1024 / 128;
-    for (int g = 1; g <= n; g++) {
-        char at[256];
-        snprintf(at, sizeof at,
-                 "BLOCK_M=128,BLOCK_N=128,grid.x=8,grid.y=%d,depth.q=2,depth.k=2,depth.v=2,depth.o=2,sub.h=1,sub.w=1", g);
-        int most = 0, progs = 0;
-        for (int c = 0; c < g; c++) {
-            int total = 0, w = 0;
-            for (int p = c; p < n; p += g, w++)
-                total += p + 1;
-            if (total > most) {
-                most = total;
-                progs = w;
+    for (int m = 0; m < 2; m++) {
+        compiled x;
+        compile_cand_c(&x, "kernels/flash_attention.py", "B=1,H=8,S=1024,D=64", "CAUSAL=1", NULL, cands[m]);
+        for (int g = 1; g <= n; g++) {
+            char at[256];
+            snprintf(at, sizeof at,
+                     "BLOCK_M=128,BLOCK_N=128,grid.x=8,grid.y=%d,depth.q=2,depth.k=2,depth.v=2,depth.o=2,sub.h=1,"
+                     "sub.w=1", g);
+            int most = 0, progs = 0;
+            for (int c = 0; c < g; c++) {
+                int total = 0, w = 0;
+                for (int p = c; p < n; p += g, w++)
+                    total += p + 1;
+                if (total > most) {
+                    most = total;
+                    progs = w;
+                }
             }
+            int64_t W = term_at(&x, SCHED_T_COUNT, 0, "programs per core", at);
+            int64_t it = term_at(&x, SCHED_T_COUNT, 1, "iterations", at);
+            assert_int_equal(W, progs);
+            if (m == 1 && g > 1)
+                assert_int_equal(it, n);
+            else if (g * (W - 1) % 2 == 0)
+                assert_int_equal(W * it, most);
+            else
+                assert_int_equal(2 * W * it, 2 * most + W);
         }
-        int64_t W = term_at(&x, SCHED_T_COUNT, 0, "programs per core", at);
-        int64_t it = term_at(&x, SCHED_T_COUNT, 1, "iterations", at);
-        assert_int_equal(W, progs);
-        if (g * (W - 1) % 2 == 0)
-            assert_int_equal(W * it, most);
-        else
-            assert_int_equal(2 * W * it, 2 * most + W);
+        drv_free(&x.r);
     }
-    drv_free(&x.r);
 }
 
 static void l1_matmul(void **st)
@@ -1104,6 +1148,7 @@ int main(void)
         cmocka_unit_test(packsum_priced),
         cmocka_unit_test(mask_split_priced),
         cmocka_unit_test(clipped_block_commands),
+        cmocka_unit_test(moved_bytes),
         cmocka_unit_test(reduce_passes),
         cmocka_unit_test(select_passes),
         cmocka_unit_test(forward_along_route),

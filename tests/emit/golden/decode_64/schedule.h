@@ -85,7 +85,7 @@ namespace loomc::schedule {
 //     fp32  the index tiles of masks (card) 8192 B
 // values (and what one step either way in the domain would do):
 //   BLOCK_N                = 32      (64: +529 cycles)
-//   NUM_SPLITS             = 2       (1 breaks 'decode_split: grid.x <= programs along x'; 4: +4919 cycles)
+//   NUM_SPLITS             = 2       (1 breaks 'decode_split: grid.x <= programs along x'; 4: +4927 cycles)
 //   decode_split.grid.x    = 2       (1: +4780 cycles; 3 breaks 'decode_split: grid.x <= programs along x')
 //   decode_split.grid.y    = 1       (2 breaks 'decode_split: grid.y <= programs along y')
 //   decode_split.depth.q   = 2       (1: +0 cycles; 3: +0 cycles)
@@ -127,33 +127,33 @@ namespace loomc::schedule {
 //   program:
 //     read q                                   882
 //     write part                               834
-//     write lse                                487
+//     write lse                                414
 //       unpack                                   1442
 //       math                                     1243
 //       pack                                     1314
 //     compute                                  5215
 //     programs per core                        1
-//     all programs of the busiest core         7581
-//     stages: reader 882, compute 5215, writer 1321: compute-bound
-//   launch: kernel launch 1000 + busiest core 7581 = 8581; DRAM bandwidth bound 1000 + 104
-//   total 8581: the per-core path dominates
+//     all programs of the busiest core         7508
+//     stages: reader 882, compute 5215, writer 1248: compute-bound
+//   launch: kernel launch 1000 + busiest core 7508 = 8508; DRAM bandwidth bound 1000 + 42
+//   total 8508: the per-core path dominates
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
-//     read lse                                 472
-//     read part                                472
-//     write o                                  421
+//     read lse                                 464
+//     read part                                464
+//     write o                                  414
 //       unpack                                   2002
 //       math                                     1226
 //       pack                                     1906
 //     compute                                  2284
 //     programs per core                        1
-//     all programs of the busiest core         3177
-//     stages: reader 944, compute 2284, writer 421: compute-bound
-//   launch: kernel launch 1000 + busiest core 3177 = 4177; DRAM bandwidth bound 1000 + 311
-//   total 4177: the per-core path dominates
+//     all programs of the busiest core         3162
+//     stages: reader 928, compute 2284, writer 414: compute-bound
+//   launch: kernel launch 1000 + busiest core 3162 = 4162; DRAM bandwidth bound 1000 + 11
+//   total 4162: the per-core path dominates
 // runner-up:
 //   decode_split: kv->time split->xy; q: mcast along xy (edge sender); k: dram; v: dram
 //   decode_combine: kv->y row->x; lse: dram; part: dram
 //     BLOCK_N=32 NUM_SPLITS=2 decode_split.grid.x=2 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.grid.x=8 decode_combine.grid.y=1 decode_combine.depth.lse=2 decode_combine.depth.part=2 decode_combine.depth.o=2
-//   predicted 12758 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
+//   predicted 12670 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 2 mappings other than the chosen one are that close (--top K lists the K best schedules)

@@ -105,6 +105,10 @@ static void origin_schedule(drv_result *r, const drv_origin *org, int l, sched_s
     }
 }
 
+/* The values of every schedule --set can change, besides free constexprs
+ * and depth.TENSOR. */
+static const char *const set_fixed[] = {"grid.x", "grid.y", "sub.h", "sub.w"};
+
 /* The value name --set NAME means for launch l: NAME itself, or the rest
  * of `KERNEL.NAME` when KERNEL is a kernel the job launches (then only for
  * that kernel's launches); NULL when the set is for other launches. */
@@ -132,9 +136,8 @@ static bool is_free(const drv_result *r, const char *name)
  * launch loads or stores. */
 static bool settable(const drv_result *r, int l, const char *name)
 {
-    static const char *const fixed[] = {"grid.x", "grid.y", "sub.h", "sub.w"};
-    for (size_t i = 0; i < LM_COUNT(fixed); i++)
-        if (!strcmp(name, fixed[i]))
+    for (size_t i = 0; i < LM_COUNT(set_fixed); i++)
+        if (!strcmp(name, set_fixed[i]))
             return true;
     if (is_free(r, name))
         return true;
@@ -165,14 +168,13 @@ static bool set_known(const drv_result *r, const char *name, bool *kernel_free)
 /* The closest name --set knows to `name`, or NULL. */
 static const char *set_suggestion(drv_result *r, const char *name)
 {
-    static const char *const fixed[] = {"grid.x", "grid.y", "sub.h", "sub.w"};
     lm_near near;
     lm_near_init(&near, name, (int)strlen(name), LM_NEAR_NAME);
     for (int l = 0; l < r->nlaunches; l++) {
         const char *k = r->launches[l].func->name;
-        for (size_t j = 0; j < LM_COUNT(fixed); j++) {
-            lm_near_offer(&near, fixed[j]);
-            lm_near_offer(&near, lm_arena_printf(&r->arena, "%s.%s", k, fixed[j]));
+        for (size_t j = 0; j < LM_COUNT(set_fixed); j++) {
+            lm_near_offer(&near, set_fixed[j]);
+            lm_near_offer(&near, lm_arena_printf(&r->arena, "%s.%s", k, set_fixed[j]));
         }
         const acc_result *acc = r->launches[l].summary->acc;
         for (int j = 0; j < acc->n; j++)

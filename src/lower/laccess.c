@@ -445,14 +445,10 @@ bool lw_plan_transport(lw *L, access *x)
         return false;
     }
     /* the axes whose program index differs between cores of the group */
+    unsigned axes = sched_group_axes(&L->s->cand, h->along, L->f->grid_rank);
     bool varies[TIR_MAX_GRID] = {false};
-    for (int g = 0; g < L->f->grid_rank; g++) {
-        sched_place pl = L->s->cand.place[g];
-        if (pl == SCHED_ON_XY || (h->along == SCHED_ON_X && pl == SCHED_ON_X) ||
-            (h->along == SCHED_ON_Y && pl == SCHED_ON_Y) ||
-            (h->along == SCHED_ON_XY && (pl == SCHED_ON_X || pl == SCHED_ON_Y)))
-            varies[g] = true;
-    }
+    for (int g = 0; g < L->f->grid_rank; g++)
+        varies[g] = axes >> g & 1;
     for (int g = 0; g < L->f->grid_rank; g++)
         if (varies[g] && (aa->grid_dep >> g & 1)) {
             lw_fail(L, loc, "'%s' is %s along %s, but its block depends on pid.%d, which differs between those "

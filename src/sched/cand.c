@@ -259,6 +259,18 @@ static bool max_programs(const sched_kernel *k, const arch_desc *a, const sym_en
     return other;
 }
 
+unsigned sched_group_axes(const sched_candidate *c, sched_place along, int rank)
+{
+    unsigned axes = 0;
+    for (int g = 0; g < rank; g++) {
+        sched_place pl = c->place[g];
+        if (pl == SCHED_ON_XY || (along == pl && pl != SCHED_ON_TIME) ||
+            (along == SCHED_ON_XY && (pl == SCHED_ON_X || pl == SCHED_ON_Y)))
+            axes |= 1u << g;
+    }
+    return axes;
+}
+
 unsigned sched_stretched_axes(const sched_kernel *k, const sched_candidate *c, int i)
 {
     unsigned axes = 0;
@@ -270,13 +282,8 @@ unsigned sched_stretched_axes(const sched_kernel *k, const sched_candidate *c, i
         bool inside = false;
         for (int l = 0; l < aa->nloops; l++)
             inside |= aa->loops[l] == k->loops[i].op;
-        for (int g = 0; inside && g < k->f->grid_rank; g++) {
-            sched_place pl = c->place[g];
-            if (pl == SCHED_ON_XY || (o->along == SCHED_ON_X && pl == SCHED_ON_X) ||
-                (o->along == SCHED_ON_Y && pl == SCHED_ON_Y) ||
-                (o->along == SCHED_ON_XY && (pl == SCHED_ON_X || pl == SCHED_ON_Y)))
-                axes |= 1u << g;
-        }
+        if (inside)
+            axes |= sched_group_axes(c, o->along, k->f->grid_rank);
     }
     return axes;
 }

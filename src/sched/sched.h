@@ -411,6 +411,12 @@ bool sched_candidate_check(const sched_kernel *k, const sched_candidate *c, cons
 sched_noc sched_load_noc(const sched_candidate *c, int i);
 /* Build a candidate's label from its fields. */
 const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *c, lm_arena *ar);
+/* The grid axes (bit g) whose program index differs between the cores of a
+ * group that shares a load along `along` under candidate c (x: the axes
+ * placed on x; y: on y; the whole grid: both; an axis flattened over the
+ * grid differs along either). The lowering checks a shared block against
+ * them and the model takes its stretched loops from them. */
+unsigned sched_group_axes(const sched_candidate *c, sched_place along, int rank);
 /* The grid axes (bit g) whose program index differs between the cores that
  * share a load of loop i of k - a multicast or forwarding group around it:
  * where the loop's trips depend on such an axis, the lowering runs it in

@@ -214,8 +214,8 @@ static bool check_sets(drv_result *r, const drv_origin *org, lm_diag *d)
 
 /* --set, --fidelity, --place and --transport on top of a schedule. An
  * edited schedule is not the one the model priced: its prediction is
- * dropped (-1, as for the manual schedule) rather than reported for
- * another schedule. */
+ * dropped (-1, as for the manual schedule) and the model prices the
+ * edited one (drv_pick_schedules). */
 static void edit_schedule(drv_result *r, const drv_origin *org, const drv_sched_opts *o, int l, sched_schedule *s)
 {
     drv_launch *dl = &r->launches[l];
@@ -306,6 +306,9 @@ bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_op
             if (ok)
                 default_grid(s, r->launches[l].func, o->arch, r->sym);
         }
+        /* an edited or hand-written schedule, priced by the model as it is */
+        if (ok && s->predicted_cycles < 0 && org->kind != DRV_ORIGIN_TTNN_KERNEL && l < ds->job.nlaunches)
+            s->predicted_cycles = sched_reprice(&ds->job, l, s, r->sym, &r->arena);
         s->cand.label = org->kind == DRV_ORIGIN_TTNN_KERNEL
                             ? "TTNN's kernels written as one dataflow program (not lowered; its values are TTNN's config)"
                             : sched_candidate_label(r->launches[l].summary, &s->cand, &r->arena);

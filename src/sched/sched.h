@@ -663,6 +663,11 @@ void sched_choice_schedules(const sched_job *job, const sched_choice *c, sched_s
  * variables are left out); sched_choice_schedules for one launch. */
 void sched_launch_schedule(const sched_job *job, int l, const sched_model *m, const solve_problem *p,
                            const int64_t *values, sched_schedule *out, sym_ctx *s);
+/* The model's cycles for launch l of the job at schedule s (its candidate
+ * and values: a schedule edited by hand, a plan's), or -1 where the model
+ * does not price it: a fused candidate (priced with its pair only), a
+ * candidate whose model does not build or a variable without a value. */
+int64_t sched_reprice(const sched_job *job, int l, const sched_schedule *s, sym_ctx *sym, lm_arena *ar);
 /* Evaluate an expression of a choice's model at its solution. */
 bool sched_choice_eval(const sched_job *job, const sched_choice *c, const sym_expr *e, int64_t *out);
 

@@ -229,12 +229,16 @@ bool sched_candidate_check(const sched_kernel *k, const sched_candidate *c, cons
 }
 
 /* Largest number of programs along each axis over the free constexprs'
- * ranges: block sizes from one tile up, other constexprs up to 64, or, with
- * `at` > 0, those other constexprs at `at`. Returns whether the kernel has
- * an unpinned constexpr other than a block size. */
-static bool max_programs(const sched_kernel *k, const arch_desc *a, const sym_env *bound, int64_t at, int64_t *out)
+ * ranges: block sizes from one tile up (with `blk` > 0: all at blk), other
+ * constexprs up to 64, or, with `at` > 0, those other constexprs at `at`.
+ * Returns whether the kernel has an unpinned constexpr other than a block
+ * size; *blocks (when asked) whether it has an unpinned block size. */
+static bool max_programs(const sched_kernel *k, const arch_desc *a, const sym_env *bound, int64_t at, int64_t blk,
+                         int64_t *out, bool *blocks)
 {
     bool other = false;
+    if (blocks)
+        *blocks = false;
     sym_env env = {0};
     for (int i = 0; bound && i < bound->n; i++)
         sym_env_set_range(&env, bound->b[i].var, bound->b[i].lo, bound->b[i].hi);
@@ -243,7 +247,10 @@ static bool max_programs(const sched_kernel *k, const arch_desc *a, const sym_en
         if (sym_env_get(&env, k->frees[i].var, &lo, &hi))
             continue; /* pinned */
         if (k->frees[i].block_dim) {
-            sym_env_set_range(&env, k->frees[i].var, LM_MIN(a->tile_h, a->tile_w), 1 << 20);
+            sym_env_set_range(&env, k->frees[i].var, blk > 0 ? blk : LM_MIN(a->tile_h, a->tile_w),
+                              blk > 0 ? blk : 1 << 20);
+            if (blocks)
+                *blocks = true;
         } else {
             sym_env_set_range(&env, k->frees[i].var, at > 0 ? at : 1, at > 0 ? at : 64);
             other = true;
@@ -288,14 +295,32 @@ unsigned sched_stretched_axes(const sched_kernel *k, const sched_candidate *c, i
     return axes;
 }
 
-bool sched_stretches(const sched_kernel *k, const sched_candidate *c, sym_ctx *s)
+/* Whether load ops[j] of c is shared over a group whose programs run
+ * different trips of a loop around it: the group then moves its blocks on
+ * every program's dead trips too. */
+static bool op_stretches(const sched_kernel *k, const sched_candidate *c, int j, sym_ctx *s)
 {
+    const sched_operand *o = &c->ops[j];
+    if (o->transport != SCHED_MCAST && o->transport != SCHED_FORWARD)
+        return false;
+    unsigned axes = sched_group_axes(c, o->along, k->f->grid_rank);
+    const acc_access *aa = &k->acc->acc[o->access];
     for (int i = 0; i < k->nloops; i++) {
-        unsigned axes = sched_stretched_axes(k, c, i);
-        for (int g = 0; axes && g < k->f->grid_rank; g++)
+        bool inside = false;
+        for (int l = 0; l < aa->nloops; l++)
+            inside |= aa->loops[l] == k->loops[i].op;
+        for (int g = 0; inside && g < k->f->grid_rank; g++)
             if ((axes >> g & 1) && k->loops[i].trips && sym_depends_on(k->loops[i].trips, tir_pid_var(s, g)))
                 return true;
     }
+    return false;
+}
+
+bool sched_stretches(const sched_kernel *k, const sched_candidate *c, sym_ctx *s)
+{
+    for (int j = 0; j < c->nops; j++)
+        if (op_stretches(k, c, j, s))
+            return true;
     return false;
 }
 
@@ -305,23 +330,35 @@ typedef struct metrics {
     int64_t reuse[SCHED_MAX_OPS];
     int mech[SCHED_MAX_OPS]; /* 0 none, 1 mcast edge, 2 mcast interior, 3 forward */
     int64_t line[SCHED_MAX_OPS]; /* readers that share one line of their NoC's last leg */
+    bool dead[SCHED_MAX_OPS]; /* moved on the dead trips of a stretched loop too (op_stretches) */
+    int64_t waves; /* programs per core on the whole grid (an axis's programs dealt over its cores) */
 } metrics;
 
 static void measure(const sched_candidate *c, int rank, const int64_t *nprog, const arch_desc *a, metrics *m)
 {
-    int64_t ext = 1, xy = 1;
+    int64_t ext = 1, xy = 1, nxy = 1, waves = 1, cores = (int64_t)a->grid_w * a->grid_h;
     bool has_xy = false;
     for (int g = 0; g < rank; g++) {
+        int64_t n = nprog[g], on = 1;
         switch (c->place[g]) {
-        case SCHED_ON_X: ext *= LM_MIN(nprog[g], a->grid_w); break;
-        case SCHED_ON_Y: ext *= LM_MIN(nprog[g], a->grid_h); break;
-        case SCHED_ON_XY: xy = LM_MIN(xy * nprog[g], (int64_t)a->grid_w * a->grid_h); has_xy = true; break;
+        case SCHED_ON_X: on = LM_MIN(n, a->grid_w); break;
+        case SCHED_ON_Y: on = LM_MIN(n, a->grid_h); break;
+        case SCHED_ON_XY:
+            xy = LM_MIN(xy * n, cores);
+            nxy = LM_MIN(nxy * n, (int64_t)1 << 40);
+            has_xy = true;
+            continue;
         case SCHED_ON_TIME: break;
         }
+        ext *= on;
+        waves = LM_MIN(waves * lm_cdiv(n, on), (int64_t)1 << 40);
     }
-    if (has_xy)
+    if (has_xy) {
         ext *= xy;
+        waves = LM_MIN(waves * lm_cdiv(nxy, xy), (int64_t)1 << 40);
+    }
     m->extent = ext;
+    m->waves = waves;
     /* the core grid's extent along x and y at most */
     int64_t ex = 1, ey = 1;
     for (int g = 0; g < rank; g++) {
@@ -363,16 +400,19 @@ static void measure(const sched_candidate *c, int rank, const int64_t *nprog, co
     }
 }
 
-/* A at least as good as B on extent and on every load's reuse, and not
+/* A at least as good as B on extent, programs per core and every load's
+ * reuse, and not
  * stretching a loop B runs as is (sharing a load whose loop's trips differ
  * over the group costs every program the most trips: causal attention with
- * K and V multicast against K and V from DRAM). */
+ * K and V multicast against K and V from DRAM), nor sharing a load B reads
+ * alone whose group moves it on dead trips (K multicast and V from DRAM
+ * moves less on them than both multicast). */
 static bool covers(const metrics *A, const metrics *B, int nops)
 {
-    if (A->extent < B->extent || (A->stretch && !B->stretch))
+    if (A->extent < B->extent || A->waves > B->waves || (A->stretch && !B->stretch))
         return false;
     for (int i = 0; i < nops; i++) {
-        if (A->line[i] > B->line[i])
+        if (A->line[i] > B->line[i] || (A->dead[i] && B->mech[i] == 0))
             return false;
         if (B->mech[i] == 0)
             continue;
@@ -384,7 +424,7 @@ static bool covers(const metrics *A, const metrics *B, int nops)
 
 static bool equal(const metrics *A, const metrics *B, int nops)
 {
-    if (A->extent != B->extent || A->stretch != B->stretch)
+    if (A->extent != B->extent || A->waves != B->waves || A->stretch != B->stretch)
         return false;
     for (int i = 0; i < nops; i++)
         if (A->mech[i] != B->mech[i] || A->reuse[i] != B->reuse[i] || A->line[i] != B->line[i])
@@ -437,14 +477,22 @@ static void enumerate(sched_cands *out, const sched_kernel *k, const arch_desc *
        at each of its values 1, 2, 4, ..., 64 and a candidate dominates
        another only if it does at every one of them (at one split, the
        split axis has a single program). */
-    enum { NPOINTS = 8 };
+    /* The points the dominance holds at: the most programs; each value of
+       the other constexprs; every block size at 2, 4 and 8 tiles (a
+       placement that spreads its programs over the grid at one-tile blocks
+       may leave most of it idle at larger ones). */
+    enum { NPOINTS = 16 };
     int64_t nprog[NPOINTS][TIR_MAX_GRID];
     int npoints = 1;
+    bool blocks;
     for (int p = 0; p < NPOINTS; p++)
         nprog[p][0] = nprog[p][1] = nprog[p][2] = 1;
-    if (max_programs(k, a, bound, 0, nprog[0]))
+    if (max_programs(k, a, bound, 0, 0, nprog[0], &blocks))
         for (int64_t at = 1; at <= 64 && npoints < NPOINTS; at *= 2)
-            max_programs(k, a, bound, at, nprog[npoints++]);
+            max_programs(k, a, bound, at, 0, nprog[npoints++], NULL);
+    int64_t tile = LM_MIN(a->tile_h, a->tile_w);
+    for (int64_t blk = 2 * tile; blocks && blk <= 8 * tile && npoints < NPOINTS; blk *= 2)
+        max_programs(k, a, bound, 0, blk, nprog[npoints++], NULL);
 
     /* placements: 4^rank combinations, sorted by preference (stable) */
     int nplace = 1;
@@ -510,11 +558,14 @@ static void enumerate(sched_cands *out, const sched_kernel *k, const arch_desc *
     for (int p = 0; p < npoints; p++)
         for (size_t i = 0; i < all.len; i++)
             measure(&all.items[i], rank, nprog[p], a, &m[(size_t)p * nm + i]);
-    for (size_t i = 0; i < all.len; i++) {
-        bool st = sched_stretches(k, &all.items[i], s);
-        for (int p = 0; p < npoints; p++)
-            m[(size_t)p * nm + i].stretch = st;
-    }
+    for (size_t i = 0; i < all.len; i++)
+        for (int j = 0; j < nl; j++) {
+            bool st = op_stretches(k, &all.items[i], j, s);
+            for (int p = 0; p < npoints; p++) {
+                m[(size_t)p * nm + i].dead[j] = st;
+                m[(size_t)p * nm + i].stretch |= st;
+            }
+        }
     sched_candidate *keepc = LM_NEWN(ar, sched_candidate, (size_t)out->n + all.len + 1);
     if (out->n)
         memcpy(keepc, out->c, sizeof *keepc * (size_t)out->n);

@@ -136,7 +136,7 @@ void sched_lowered_ops(mctx *c, opcost *oc, int n, int level)
                 passes_cost(c, &oc[i], w);
             if (w->kind == SCHED_LOWER_SPLIT && level > 0 && c->masked && c->masked[l] && oc[i].nops == 1 &&
                 c->k->loops[level - 1].op == w->op->parent->owner)
-                split_cost(c, &oc[i], c->masked[l], mx(c, K(c, 1), c->trips[level - 1]));
+                split_cost(c, &oc[i], c->masked[l], mx(c, K(c, 1), c->live[level - 1]));
             for (int j = 0; w->kind == SCHED_LOWER_PACKSUM && j < n; j++)
                 if (!oc[j].dead && j != i && has_op(&oc[j], w->by) && oc[i].o->kind == SCHED_OP_REDUCE &&
                     oc[i].o->out_tiles) {

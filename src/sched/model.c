@@ -214,7 +214,7 @@ static void placement(mctx *c)
    and slow the solver down. Axes flattened over the grid (xy;
    wg[g] the programs a core runs) keep the centre n/2 + n/2W.
    gs[g]: the cores along axis g (NULL for xy). */
-static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched);
+static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, const sym_expr **live);
 
 static void busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *const *gs)
 {
@@ -223,23 +223,29 @@ static void busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *co
     for (int g = 0; g < TIR_MAX_GRID; g++)
         c->wg[g] = wg[g], c->gs[g] = gs[g];
     for (int i = 0; i < k->nloops; i++)
-        c->trips[i] = busiest(c, k->loops[i].trips, consumer ? 0 : sched_stretched_axes(k, c->c, i));
+        c->trips[i] = busiest(c, k->loops[i].trips, consumer ? 0 : sched_stretched_axes(k, c->c, i), &c->live[i]);
     /* the trips that keep a mask the lowering leaves out on the others */
     c->masked = LM_NEWN(c->ar, const sym_expr *, k->nlowered ? k->nlowered : 1);
     for (int l = 0; l < k->nlowered; l++)
-        c->masked[l] = k->lowered[l].kind == SCHED_LOWER_SPLIT ? busiest(c, k->lowered[l].masked, 0) : NULL;
+        c->masked[l] = k->lowered[l].kind == SCHED_LOWER_SPLIT ? busiest(c, k->lowered[l].masked, 0, NULL) : NULL;
 }
 
 /* A count e (a trip count, the trips that keep a mask) of the busiest
  * core's programs, as busiest_trips takes it; along the axes `stretched`
  * (sched_stretched_axes) every program runs the count of the last program
  * (of a count that grows with the id; the first's when it falls) where the
- * axis has more than one core. */
-static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched)
+ * axis has more than one core. *live (when asked): of those, the trips that
+ * run at the pace of a core that computes them. A group moves each block in
+ * step, so a wave's trips up to its last program's count run at that
+ * program's pace and the rest move data alone: the count at the mean of the
+ * waves' last ids, (n + idle + g) / 2 - 1 - idle / W (every wave's last id
+ * is g - 1 past its first but the last wave's, idle short of it). An axis
+ * flattened over the grid is taken whole (live = the stretched count). */
+static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, const sym_expr **live)
 {
     const sched_kernel *k = c->k;
     int rank = k->f->grid_rank;
-    const sym_expr *t0 = fix(c, e), *tb = t0;
+    const sym_expr *t0 = fix(c, e), *tb = t0, *tl = t0;
     for (int g = 0; g < rank; g++) {
         const sym_expr *pv = tir_pid_var(c->s, g);
         if (!sym_depends_on(t0, pv))
@@ -251,13 +257,23 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched)
                                       K(c, 1)))
                      : add(c, fdv(c, n, K(c, 2)), fdv(c, n, mul(c, K(c, 2), c->wg[g])));
         pb = mn(c, sub(c, n, K(c, 1)), pb);
+        const sym_expr *pl = pb;
         if (stretched >> g & 1) {
             /* the last program's id where the axis's cores are more than one */
             const sym_expr *many = c->gs[g] ? mn(c, K(c, 1), mx(c, K(c, 0), sub(c, c->gs[g], K(c, 1)))) : K(c, 1);
-            pb = add(c, pb, mul(c, many, sub(c, sub(c, n, K(c, 1)), pb)));
+            const sym_expr *last = sub(c, n, K(c, 1));
+            pb = add(c, pb, mul(c, many, sub(c, last, pb)));
+            pl = pb;
+            if (c->gs[g]) {
+                const sym_expr *idle = sym_mod(c->s, sub(c, K(c, 0), n), c->gs[g]);
+                pl = sub(c, sub(c, cdv(c, add(c, add(c, n, idle), c->gs[g]), K(c, 2)), K(c, 1)),
+                         fdv(c, idle, c->wg[g]));
+                pl = mn(c, last, mx(c, K(c, 0), pl));
+            }
         }
         t0 = xsubst(c->s, t0, pv, K(c, 0));
         tb = xsubst(c->s, tb, pv, pb);
+        tl = xsubst(c->s, tl, pv, pl);
     }
     /* a count that depends on an enclosing loop's index: taken at index 0 */
     for (int j = 0; j < k->nloops; j++) {
@@ -265,9 +281,13 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched)
         if (iv && sym_depends_on(t0, iv)) {
             t0 = xsubst(c->s, t0, iv, K(c, 0));
             tb = xsubst(c->s, tb, iv, K(c, 0));
+            tl = xsubst(c->s, tl, iv, K(c, 0));
         }
     }
-    return t0 == tb ? t0 : mx(c, t0, tb);
+    const sym_expr *most = t0 == tb ? t0 : mx(c, t0, tb);
+    if (live)
+        *live = tl == tb ? most : t0 == tl ? t0 : mx(c, t0, tl);
+    return most;
 }
 
 /* ---- fused launch pairs -------------------------------------------------- */
@@ -818,6 +838,24 @@ static const sym_expr *kernel_order(mctx *c, const sym_expr *nested_loads, const
     return add(c, add(c, own, nested_loads), tail);
 }
 
+/* One trip's loads of the level that a sharing group moves together (a
+ * multicast or forwarding transport), the slower data-movement kernel's:
+ * what a trip of a stretched loop past a core's own costs (the lowering
+ * skips its other loads there and the compute pops those blocks unused). */
+static const sym_expr *shared_loads(mctx *c, int level, const sym_expr *const *cost, const int *kern)
+{
+    const sym_expr *per[2] = {K(c, 0), K(c, 0)};
+    for (int i = 0; i < c->k->nbufs; i++) {
+        const sched_buf *b = &c->k->bufs[i];
+        const sched_operand *o = b->kind == SCHED_BUF_IN && b->level == level && cost[i] && b->access >= 0
+                                     ? sched_operand_of(c, b)
+                                     : NULL;
+        if (o && (o->transport == SCHED_MCAST || o->transport == SCHED_FORWARD))
+            per[kern[i]] = add(c, per[kern[i]], cost[i]);
+    }
+    return mx(c, per[0], per[1]);
+}
+
 /* The latency of one execution of level `level` (a loop body: all its
  * iterations; the program level: all programs of the busiest core); *out
  * gets what the enclosing level needs (level_cost; *busy is the last
@@ -915,6 +953,12 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
         }
     add_term(c, SCHED_T_COMPUTE, "compute", cc, level);
     const sym_expr *n = level == 0 ? c->waves : c->trips[level - 1];
+    /* a stretched loop's trips past the core's own: its shared loads alone */
+    const sym_expr *nlive = level == 0 ? n : c->live[level - 1], *dead = K(c, 0);
+    if (nlive != n) {
+        dead = mul(c, sub(c, n, nlive), shared_loads(c, level, cost, kern));
+        add_term(c, SCHED_T_DETAIL, "trips past the core's own (shared loads alone)", dead, level);
+    }
     const sym_expr *top = ccn;
     for (int e = 0; e < 2; e++)
         top = mx(c, top, kernel_order(c, nl[e], ld[e], st_[e], tail, nested_on[e] && has_store[e]));
@@ -923,11 +967,11 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
     const sym_expr *first = add(c, add(c, own_first, nested), wl);
     const sym_expr *held = single_buffers(c, level, &arr, cost, slot, kern, cc);
     expose(c, level, cost);
-    const sym_expr *t = add(c, pipeline(c, n, first, top, held), fill);
-    out->next = add(c, mul(c, n, mx(c, top, held)), fill);
+    const sym_expr *t = add(c, add(c, pipeline(c, nlive, first, top, held), fill), dead);
+    out->next = add(c, add(c, mul(c, nlive, mx(c, top, held)), fill), dead);
     if (level > 0)
         add_term(c, SCHED_T_DETAIL, "all iterations, the loads run ahead", out->next, level);
-    out->busy = add(c, mul(c, n, add(c, add(c, r, ccb), w)), fill);
+    out->busy = add(c, add(c, mul(c, nlive, add(c, add(c, r, ccb), w)), fill), dead);
     for (int e = 0; e < 2; e++)
         out->loads[e] = mul(c, n, add(c, ld[e], nl[e]));
     out->step = cc;

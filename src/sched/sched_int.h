@@ -33,6 +33,9 @@ typedef struct mctx {
     const sym_expr *gx, *gy, *cores, *waves;
     const sym_expr *nprog[TIR_MAX_GRID];
     const sym_expr *trips[SCHED_MAX_LOOPS]; /* effective trips of the busiest core's programs */
+    /* of those, the trips it computes: less where a loop is stretched over a
+       sharing group (sched_stretched_axes) and the others only move data */
+    const sym_expr *live[SCHED_MAX_LOOPS];
     const sym_expr *wg[TIR_MAX_GRID], *gs[TIR_MAX_GRID]; /* busiest_trips' programs and cores by axis */
     const sym_expr **masked; /* by sched_kernel.lowered: a SPLIT's trips that keep the mask (busiest core) */
     const sym_expr *subh, *subw;

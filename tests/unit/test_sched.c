@@ -343,12 +343,14 @@ static void candidates_matmul(void **state)
        no longer a tie, both kept (3 x 3 each), and (y,x) also with b from DRAM
        (a shared over 13, its 10 senders in a column, b's readers 10 to a
        column; 3); one axis flattened as on 8x8 (4); pid_n alone on x with a
-       shared over 13 and b from DRAM, one core to a column (3) */
+       shared over 13 and b from DRAM, one core to a column (3); both axes
+       flattened with both loads from DRAM (1): 16 x 16 programs at 32-wide
+       blocks take 2 per core over the 130 cores, against 2 x 2 on 13 x 10 */
     assert_true(compile(&j, "kernels/matmul.py", "blackhole_p150", "M=512,N=512,K=512", NULL, false));
     k = summarize(&j, 0);
     sched_candidates(&cs, k, j.a, &j.r.spec->env, j.r.sym, &j.r.arena);
     assert_int_equal(cs.legal, 56);
-    assert_int_equal(cs.n, 9 + 9 + 3 + 4 + 3);
+    assert_int_equal(cs.n, 9 + 9 + 3 + 4 + 3 + 1);
     release(&j);
 
     /* one program along M (M = 32): multicasting b along y reaches nobody, so it
@@ -360,6 +362,26 @@ static void candidates_matmul(void **state)
         for (int o = 0; o < cs.c[i].nops; o++)
             if (cs.c[i].ops[o].access == 1) /* b */
                 assert_true(cs.c[i].ops[o].transport == SCHED_DRAM || cs.c[i].ops[o].along != SCHED_ON_Y);
+    release(&j);
+
+    /* causal attention: sharing K and V over start_m's cores stretches the
+       key loop to the group's most trips, and on the trips past a core's
+       own the group still moves every shared block. K multicast with V
+       from DRAM moves half of that there, so K and V both multicast does
+       not dominate it: both are kept, each also against K and V from DRAM */
+    assert_true(compile(&j, "kernels/flash_attention.py", "wormhole_n150", "B=1,H=8,S=2048,D=64", "CAUSAL=1", false));
+    k = summarize(&j, 0);
+    sched_candidates(&cs, k, j.a, &j.r.spec->env, j.r.sym, &j.r.arena);
+    const char *kept[] = {"start_m->y bh->x; q: dram; k: mcast along y (edge sender); v: dram",
+                          "start_m->y bh->x; q: dram; k: mcast along y (edge sender); v: mcast along y (edge sender)",
+                          "start_m->y bh->x; q: dram; k: dram; v: dram"};
+    for (int q = 0; q < 3; q++) {
+        bool found = false;
+        for (int i = 0; i < cs.n && !found; i++)
+            found = !strcmp(cs.c[i].label, kept[q]);
+        if (!found)
+            fail_msg("not kept: %s", kept[q]);
+    }
     release(&j);
 }
 
@@ -602,6 +624,49 @@ static void model_at_a_point(void **state)
     release(&j);
 }
 
+/* The model's price of a schedule given whole (sched_reprice, what `run`
+ * reports for an edited one) is the price the selection gave it: at every
+ * kept choice of a one-launch and a two-launch job, each launch's schedule
+ * repriced from its candidate and values alone, prefixed variables
+ * included. A fused launch is priced with its pair only: -1. */
+static void reprice_agrees_with_selection(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *arch, *shape, *consts;
+    } jobs[] = {
+        {"kernels/matmul.py", "wormhole_n150", "M=512,N=512,K=512", NULL},
+        {"kernels/flash_attention.py", "blackhole_p150", "B=1,H=8,S=2048,D=64", "CAUSAL=1"},
+        {"kernels/flash_decode.py", "wormhole_n150", "B=1,H=8,HKV=1,S=4096,D=64", NULL},
+    };
+    for (size_t q = 0; q < sizeof jobs / sizeof *jobs; q++) {
+        job j;
+        assert_true(compile(&j, jobs[q].file, jobs[q].arch, jobs[q].shape, jobs[q].consts, false));
+        drv_sched_opts so = {.arch = j.a, .top_k = 5};
+        assert_true(drv_schedule(&j.r, &so, &j.d));
+        const sched_job *sj = &j.r.sched->job;
+        const sched_result *r = &j.r.sched->result;
+        int priced = 0;
+        for (int t = 0; t < r->ntop; t++) {
+            sched_schedule sc[SCHED_MAX_LAUNCHES];
+            memset(sc, 0, sizeof sc);
+            sched_choice_schedules(sj, &r->top[t], sc, j.r.sym);
+            for (int l = 0; l < sj->nlaunches; l++) {
+                int64_t again = sched_reprice(sj, l, &sc[l], j.r.sym, &j.r.arena);
+                if (sc[l].cand.fuse != SCHED_FUSE_NONE) {
+                    assert_int_equal(again, -1);
+                    continue;
+                }
+                assert_true(sc[l].predicted_cycles > 0);
+                assert_int_equal(again, sc[l].predicted_cycles);
+                priced++;
+            }
+        }
+        assert_true(priced >= r->ntop);
+        release(&j);
+    }
+}
+
 /* ---- optimality against enumeration --------------------------------------- */
 
 static void chosen_is_the_enumerated_optimum(void **state)
@@ -716,7 +781,7 @@ static void ties_go_to_the_shorter_path(void **state)
     assert_true(against_dram >= 1);
     release(&j);
     /* on Wormhole at this shape the pick itself ties with its runner-up */
-    assert_true(compile(&j, "kernels/flash_attention.py", "wormhole_n150", "B=1,H=8,S=1024,D=64", NULL, true));
+    assert_true(compile(&j, "kernels/flash_attention.py", "wormhole_n150", "B=1,H=8,S=2048,D=64", NULL, true));
     r = &j.r.sched->result;
     const sched_choice *w = &r->top[0];
     assert_int_equal(w->path, 2);
@@ -1004,6 +1069,7 @@ int main(void)
         cmocka_unit_test(model_at_a_point),
         cmocka_unit_test(split_count_free_is_no_worse),
         cmocka_unit_test(matmul_unpack_reuse),
+        cmocka_unit_test(reprice_agrees_with_selection),
         cmocka_unit_test(chosen_is_the_enumerated_optimum),
         cmocka_unit_test(critical_path_of_candidates),
         cmocka_unit_test(ties_go_to_the_shorter_path),

@@ -650,15 +650,36 @@ void lw_emit_store_fused(kctx *K, const access *x)
 }
 
 /* Whether loop f runs the most trips of its group in data-movement kernel
- * `kind` (a block inside is shared and its trips differ), and how many. */
-bool lw_stretched_for(lw *L, const tir_op *f, df_kernel_kind kind, int64_t *most)
+ * `kind` (a block inside is shared and its trips differ), how many at most
+ * and the axis it is stretched per wave along (-1: to *most everywhere). */
+bool lw_stretched_for(lw *L, const tir_op *f, df_kernel_kind kind, int64_t *most, int *axis)
 {
     for (int i = 0; i < L->nstretch; i++)
         if (L->stretch[i] == f && has_stretched(L, f->regions[0], kind)) {
             *most = L->stretch_max[i];
+            *axis = L->stretch_axis[i];
             return true;
         }
     return false;
+}
+
+/* The trips every core of a group runs of stretched loop f: the most of the
+ * programs of its wave along `axis` - the count at the wave's first or last
+ * program id, the trips being monotone along it - or `most`. */
+static const df_expr *stretch_bound(kctx *K, const tir_op *f, int64_t most, int axis)
+{
+    lw *L = K->L;
+    if (axis < 0)
+        return C(K, most);
+    int gr = L->s->cand.place[axis] == SCHED_ON_X ? G_X : G_Y;
+    int64_t n = gr == G_X ? L->gx : L->gy;
+    const df_expr *own = K->pid[axis], *first = BIN(K, DF_X_MUL, C(K, n), K->wave[gr]);
+    K->pid[axis] = first;
+    const df_expr *at_first = lw_xs(K, f->sym);
+    K->pid[axis] = x_min(K, BIN(K, DF_X_ADD, first, C(K, n - 1)), C(K, L->E[gr] - 1));
+    const df_expr *at_last = lw_xs(K, f->sym);
+    K->pid[axis] = own;
+    return x_max(K, at_first, at_last);
 }
 
 /* The data-movement kernels K walks: its own, or while draining (K is the
@@ -675,11 +696,17 @@ static bool walks_access(kctx *K, const tir_block *b)
     return lw_has_access(K->L, b, DF_READER) || lw_has_access(K->L, b, DF_WRITER);
 }
 
-static bool walks_stretched(kctx *K, const tir_op *f, int64_t *most)
+/* Whether K walks loop f stretched (lw_stretched_for), and its trips there. */
+static bool walks_stretched(kctx *K, const tir_op *f, const df_expr **bound)
 {
-    if (!K->drain)
-        return lw_stretched_for(K->L, f, K->kind, most);
-    return lw_stretched_for(K->L, f, DF_READER, most) || lw_stretched_for(K->L, f, DF_WRITER, most);
+    int64_t most;
+    int axis;
+    bool st = !K->drain ? lw_stretched_for(K->L, f, K->kind, &most, &axis)
+                        : lw_stretched_for(K->L, f, DF_READER, &most, &axis) ||
+                              lw_stretched_for(K->L, f, DF_WRITER, &most, &axis);
+    if (st)
+        *bound = stretch_bound(K, f, most, axis);
+    return st;
 }
 
 /* A shared block the compute kernel pops unused: waited for and popped where
@@ -707,16 +734,16 @@ void lw_emit_drain(kctx *K, const tir_block *b)
  * shared blocks popped unused. */
 void lw_emit_dead_trips(kctx *K, const tir_op *f)
 {
-    int64_t most;
+    const df_expr *bound;
     bool was = K->drain, stretched;
     K->drain = true;
-    stretched = walks_stretched(K, f, &most);
+    stretched = walks_stretched(K, f, &bound);
     K->drain = was;
     if (!stretched)
         return;
     df_stmt *saved;
     int nivs = K->nivs;
-    df_stmt *d = lw_open_for(K, "dead", lw_xs(K, f->sym), C(K, most), &saved);
+    df_stmt *d = lw_open_for(K, "dead", lw_xs(K, f->sym), bound, &saved);
     if (!d)
         return;
     add_iv(K, f, df_slot(K->p, d->var));
@@ -736,18 +763,18 @@ void lw_emit_dm_block(kctx *K, const tir_block *b)
             df_stmt *saved;
             int nivs = K->nivs, nra = K->nra, trid_next = K->trid_next;
             const df_expr *live = K->live;
-            int64_t most = -1;
-            if (!walks_stretched(K, op, &most))
-                most = -1;
+            const df_expr *bound = NULL;
+            if (!walks_stretched(K, op, &bound))
+                bound = NULL;
             const df_expr *trips = op->sym && !K->drain ? lw_xs(K, op->sym) : NULL;
             if (trips)
                 ahead_prologue(K, op, trips);
-            if (most >= 0) {
+            if (bound) {
                 /* every core runs the most trips; its own ones are live */
                 const df_expr *own = lw_xs(K, op->sym);
                 char name[24];
                 snprintf(name, sizeof name, "i%s", op->iv && op->iv->name ? op->iv->name + 3 : "x");
-                df_stmt *f = lw_open_for(K, name, C(K, 0), C(K, most), &saved);
+                df_stmt *f = lw_open_for(K, name, C(K, 0), bound, &saved);
                 if (!f)
                     return;
                 const df_expr *iv = df_slot(K->p, f->var);

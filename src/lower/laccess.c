@@ -424,6 +424,50 @@ static bool most_trips(lw *L, const sym_expr *trips, int64_t *most)
     return ok;
 }
 
+/* Whether trips never rise or never fall along grid axis g, the others
+ * fixed, over every program: the most of a run of ids along g is then at
+ * one of its ends. */
+static bool monotone_along(lw *L, const sym_expr *trips, int g)
+{
+    int64_t n = 1;
+    for (int a = 0; a < L->f->grid_rank; a++)
+        n *= L->ext[a];
+    sym_env env = {0};
+    for (int i = 0; i < L->s->values.n; i++)
+        sym_env_set(&env, L->s->values.b[i].var, L->s->values.b[i].lo);
+    bool ok = true, rises = false, falls = false;
+    for (int64_t q = 0; q < n && ok; q++) {
+        int64_t rem = q, at[TIR_MAX_GRID] = {0}, t[2];
+        for (int a = L->f->grid_rank - 1; a >= 0; a--) {
+            at[a] = rem % L->ext[a];
+            rem /= L->ext[a];
+        }
+        if (at[g] == 0)
+            continue;
+        for (int d = 0; d < 2 && ok; d++) {
+            for (int a = 0; a < L->f->grid_rank; a++)
+                sym_env_set(&env, tir_pid_var(L->sc, a), at[a] - (a == g && d == 0));
+            ok = sym_eval(trips, &env, &t[d]) == SYM_OK;
+        }
+        rises |= ok && t[1] > t[0];
+        falls |= ok && t[1] < t[0];
+    }
+    sym_env_free(&env);
+    return ok && !(rises && falls);
+}
+
+/* The axis along which loop lp (stretched) runs each wave's most trips
+ * (sched_wave_axis), where its trips are monotone along it; else -1. */
+static int wave_axis(lw *L, const tir_op *lp)
+{
+    for (int i = 0; i < L->k->nloops; i++)
+        if (L->k->loops[i].op == lp) {
+            int g = sched_wave_axis(L->k, &L->s->cand, i, L->sc);
+            return g >= 0 && monotone_along(L, lp->sym, g) ? g : -1;
+        }
+    return -1;
+}
+
 /* A load with a core-to-core transport shares blocks with the cores of its
  * row (x), column (y) or the whole grid (xy); decide who sends, and check
  * that every core of the group needs the same block at the same step. */
@@ -457,8 +501,10 @@ bool lw_plan_transport(lw *L, access *x)
         }
     /* A loop around it whose trips differ between the cores of the group
        (causal attention: later query blocks see more keys) is stretched in
-       the data-movement kernels to the most trips of any program: every core
-       takes part in every block, and pushes only those of its own trips. */
+       the data-movement kernels to the most trips of any program (of the
+       wave's programs where one axis dealt alone along x or y differs:
+       wave_axis): every core takes part in every block, and pushes only
+       those of its own trips. */
     for (int l = 0; l < aa->nloops; l++) {
         const tir_op *lp = aa->loops[l];
         const sym_expr *trips = lp->sym;
@@ -481,6 +527,7 @@ bool lw_plan_transport(lw *L, access *x)
             known |= L->stretch[i] == lp;
         if (!known && L->nstretch < ACC_MAX_LOOPS) {
             L->stretch[L->nstretch] = lp;
+            L->stretch_axis[L->nstretch] = wave_axis(L, lp);
             L->stretch_max[L->nstretch++] = most;
         }
     }

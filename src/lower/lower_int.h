@@ -219,6 +219,7 @@ typedef struct lw {
     bool lockstep;        /* core-to-core transports: every core runs every wave */
     const tir_op *stretch[ACC_MAX_LOOPS]; /* loops whose trips differ within a group sharing blocks */
     int64_t stretch_max[ACC_MAX_LOOPS];    /* their most trips over all programs */
+    int stretch_axis[ACC_MAX_LOOPS];       /* stretched per wave along it (sched_wave_axis), or -1 */
     int nstretch;
     struct opnum *nums;   /* preorder positions of the ops */
     int nnums;
@@ -450,7 +451,7 @@ df_stmt *lw_open_ir_loop(kctx *K, const tir_op *f, df_stmt **saved);
 int64_t lw_sender_pos(lw *L, const access *x, int64_t n);
 void lw_sem_op(kctx *K, df_op op, int sem, const df_expr *value, const df_expr *px, const df_expr *py);
 void lw_emit_dm_block(kctx *K, const tir_block *b);
-bool lw_stretched_for(lw *L, const tir_op *f, df_kernel_kind kind, int64_t *most);
+bool lw_stretched_for(lw *L, const tir_op *f, df_kernel_kind kind, int64_t *most, int *axis);
 void lw_emit_drain(kctx *K, const tir_block *b);
 void lw_emit_dead_trips(kctx *K, const tir_op *f);
 void lw_group_core(kctx *K, const df_expr *i, const df_expr **x, const df_expr **y);

@@ -295,6 +295,21 @@ unsigned sched_stretched_axes(const sched_kernel *k, const sched_candidate *c, i
     return axes;
 }
 
+int sched_wave_axis(const sched_kernel *k, const sched_candidate *c, int i, sym_ctx *s)
+{
+    unsigned axes = sched_stretched_axes(k, c, i);
+    int axis = -1, n = 0;
+    for (int g = 0; g < k->f->grid_rank; g++)
+        if ((axes >> g & 1) && (!k->loops[i].trips || sym_depends_on(k->loops[i].trips, tir_pid_var(s, g))))
+            axis = g, n++;
+    if (n != 1 || (c->place[axis] != SCHED_ON_X && c->place[axis] != SCHED_ON_Y))
+        return -1;
+    for (int g = 0; g < k->f->grid_rank; g++)
+        if (g != axis && c->place[g] == c->place[axis])
+            return -1;
+    return axis;
+}
+
 /* Whether load ops[j] of c is shared over a group whose programs run
  * different trips of a loop around it: the group then moves its blocks on
  * every program's dead trips too. */

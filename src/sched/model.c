@@ -214,7 +214,8 @@ static void placement(mctx *c)
    and slow the solver down. Axes flattened over the grid (xy;
    wg[g] the programs a core runs) keep the centre n/2 + n/2W.
    gs[g]: the cores along axis g (NULL for xy). */
-static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, const sym_expr **live);
+static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, unsigned wave,
+                               const sym_expr **live);
 
 static void busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *const *gs)
 {
@@ -222,12 +223,15 @@ static void busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *co
     bool consumer = c->fz && c->c->fuse == SCHED_FUSE_CONSUMER;
     for (int g = 0; g < TIR_MAX_GRID; g++)
         c->wg[g] = wg[g], c->gs[g] = gs[g];
-    for (int i = 0; i < k->nloops; i++)
-        c->trips[i] = busiest(c, k->loops[i].trips, consumer ? 0 : sched_stretched_axes(k, c->c, i), &c->live[i]);
+    for (int i = 0; i < k->nloops; i++) {
+        int w = consumer ? -1 : sched_wave_axis(k, c->c, i, c->s);
+        c->trips[i] = busiest(c, k->loops[i].trips, consumer ? 0 : sched_stretched_axes(k, c->c, i),
+                              w >= 0 ? 1u << w : 0, &c->live[i]);
+    }
     /* the trips that keep a mask the lowering leaves out on the others */
     c->masked = LM_NEWN(c->ar, const sym_expr *, k->nlowered ? k->nlowered : 1);
     for (int l = 0; l < k->nlowered; l++)
-        c->masked[l] = k->lowered[l].kind == SCHED_LOWER_SPLIT ? busiest(c, k->lowered[l].masked, 0, NULL) : NULL;
+        c->masked[l] = k->lowered[l].kind == SCHED_LOWER_SPLIT ? busiest(c, k->lowered[l].masked, 0, 0, NULL) : NULL;
 }
 
 /* A count e (a trip count, the trips that keep a mask) of the busiest
@@ -240,8 +244,10 @@ static void busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *co
  * program's pace and the rest move data alone: the count at the mean of the
  * waves' last ids, (n + idle + g) / 2 - 1 - idle / W (every wave's last id
  * is g - 1 past its first but the last wave's, idle short of it). An axis
- * flattened over the grid is taken whole (live = the stretched count). */
-static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, const sym_expr **live)
+ * flattened over the grid is taken whole (live = the stretched count). Along
+ * the axis `wave` (bit g: sched_wave_axis) the lowering stretches each wave
+ * to its own last program: the count is the live one, no trip past it. */
+static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, unsigned wave, const sym_expr **live)
 {
     const sched_kernel *k = c->k;
     int rank = k->f->grid_rank;
@@ -269,6 +275,9 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, c
                 pl = sub(c, sub(c, cdv(c, add(c, add(c, n, idle), c->gs[g]), K(c, 2)), K(c, 1)),
                          fdv(c, idle, c->wg[g]));
                 pl = mn(c, last, mx(c, K(c, 0), pl));
+                /* stretched per wave: no trip past the wave's last program */
+                if (wave >> g & 1)
+                    pb = pl;
             }
         }
         t0 = xsubst(c->s, t0, pv, K(c, 0));

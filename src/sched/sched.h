@@ -423,6 +423,14 @@ unsigned sched_group_axes(const sched_candidate *c, sched_place along, int rank)
  * every program for the most trips of any (laccess.c), so that the group
  * moves each block together. */
 unsigned sched_stretched_axes(const sched_kernel *k, const sched_candidate *c, int i);
+/* The one grid axis of those whose program index the trips of loop i
+ * depend on, where it is the only axis dealt along its core dimension (x
+ * or y): the lowering then runs the loop in each wave of the group's
+ * programs for the most trips of that wave's programs (the count at the
+ * wave's first or last program id), not of all. -1 where no axis or
+ * several stretch the loop, or the axis is flattened over the grid or
+ * shares its dimension: those run the most trips of any program. */
+int sched_wave_axis(const sched_kernel *k, const sched_candidate *c, int i, sym_ctx *s);
 /* Whether some loop of k is stretched so under candidate c. */
 bool sched_stretches(const sched_kernel *k, const sched_candidate *c, sym_ctx *s);
 /* The fused variants of a fusable pair (f): producer candidates of a (its

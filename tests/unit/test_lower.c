@@ -1467,6 +1467,50 @@ static void attention_causal_mcast(void **st)
     job_close(&j);
 }
 
+/* The first FOR statement of body[0..n), or NULL. */
+static const df_stmt *first_for(df_stmt *const *body, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (body[i]->op == DF_FOR)
+            return body[i];
+    return NULL;
+}
+
+/* With two waves of query blocks per core (8 blocks of 32 rows on 4 core
+ * columns), the cores of a row stretch the key loop of each wave to the
+ * most trips of that wave's blocks: block p sees p + 1 key blocks, so wave
+ * w runs 4 w + 4 trips on every core of the row, not 8 in both. */
+static void attention_causal_stretch_per_wave(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, FA, "B=1,H=2,S=256,D=64", "CAUSAL=1", "BLOCK_M=32,BLOCK_N=32,grid.x=4,grid.y=2");
+    place(&j, 0, 0, SCHED_ON_X);
+    place(&j, 0, 1, SCHED_ON_Y);
+    transport(&j, 0, "k", SCHED_MCAST, SCHED_ON_X, false);
+    transport(&j, 0, "v", SCHED_MCAST, SCHED_ON_X, false);
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    for (int x = 0; x < 4; x++) {
+        const df_class *c = class_at(p, x, 0);
+        /* the reader: the loop over its waves, the key loop inside */
+        const df_stmt *wave = first_for(c->kernels[DF_READER].body, c->kernels[DF_READER].nbody);
+        assert_non_null(wave);
+        assert_int_equal(df_eval(wave->hi, (int64_t[DF_MAX_SLOTS]){0}), 2);
+        const df_stmt *key = first_for(wave->body, wave->nbody);
+        assert_non_null(key);
+        for (int w = 0; w < 2; w++) {
+            int64_t slots[DF_MAX_SLOTS] = {0};
+            slots[DF_SLOT_CX] = x;
+            slots[wave->var] = w;
+            assert_int_equal(df_eval(key->hi, slots), 4 * w + 4);
+        }
+    }
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+}
+
 static void error_mcast_dependent(void **st)
 {
     (void)st;
@@ -1638,6 +1682,7 @@ int main(void)
         cmocka_unit_test(send_elems_op),
         cmocka_unit_test(elems_transpose_compare),
         cmocka_unit_test(attention_causal_mcast),
+        cmocka_unit_test(attention_causal_stretch_per_wave),
         cmocka_unit_test(error_mcast_dependent),
         cmocka_unit_test(error_unbound_and_grid),
         cmocka_unit_test(matmul_unaligned_blocks),

@@ -38,6 +38,14 @@ static bool open_programs(kctx *K, df_stmt **saved, int *nsaved)
             (*nsaved)++;
             K->wave[gr] = df_slot(K->p, f->var);
         }
+        if (W > 1 && L->E[gr] % n == 0 &&
+            sched_zigzag(L->k, &L->s->cand, gr == G_X ? SCHED_ON_X : gr == G_Y ? SCHED_ON_Y : SCHED_ON_XY, L->sc)) {
+            /* whole waves back and forth (sched_zigzag): wave w backward
+               where W - 1 - w is odd, the unpaired one of an odd W (the
+               first) forward */
+            const df_expr *back = BIN(K, DF_X_MOD, BIN(K, DF_X_SUB, C(K, W - 1), K->wave[gr]), C(K, 2));
+            idx = BIN(K, DF_X_ADD, idx, BIN(K, DF_X_MUL, back, BIN(K, DF_X_SUB, C(K, n - 1), BIN(K, DF_X_MUL, C(K, 2), idx))));
+        }
         const df_expr *q = BIN(K, DF_X_ADD, idx, BIN(K, DF_X_MUL, C(K, n), K->wave[gr]));
         /* whole waves: every index is in range */
         K->in[gr] = L->E[gr] % n == 0 ? C(K, 1) : x_min(K, x_max(K, BIN(K, DF_X_SUB, C(K, L->E[gr]), q), C(K, 0)), C(K, 1));

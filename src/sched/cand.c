@@ -310,6 +310,17 @@ int sched_wave_axis(const sched_kernel *k, const sched_candidate *c, int i, sym_
     return axis;
 }
 
+bool sched_zigzag(const sched_kernel *k, const sched_candidate *c, sched_place pl, sym_ctx *s)
+{
+    if (c->fuse != SCHED_FUSE_NONE || pl == SCHED_ON_TIME)
+        return false;
+    for (int i = 0; i < k->nloops; i++)
+        for (int g = 0; g < k->f->grid_rank; g++)
+            if (c->place[g] == pl && (!k->loops[i].trips || sym_depends_on(k->loops[i].trips, tir_pid_var(s, g))))
+                return true;
+    return false;
+}
+
 /* Whether load ops[j] of c is shared over a group whose programs run
  * different trips of a loop around it: the group then moves its blocks on
  * every program's dead trips too. */

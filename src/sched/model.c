@@ -211,8 +211,11 @@ static void placement(mctx *c)
    when g (W - 1) is odd). Written as (n + g - idle) / 2 - 1 with idle =
    g W - n = (-n) mod g, the slots of the last wave no program fills: no
    product of g and W, whose bound would stay loose while the grid is open
-   and slow the solver down. Axes flattened over the grid (xy;
-   wg[g] the programs a core runs) keep the centre n/2 + n/2W.
+   and slow the solver down. Dealt back and forth in whole waves
+   (sched_zigzag, idle = 0) the busiest core's mean id is (n - 1) / 2,
+   (g - 1) / 2W more for W odd (its forward first wave unpaired). Axes flattened
+   over the grid (xy; wg[g] the programs a core runs) keep the centre
+   n/2 + n/2W.
    gs[g]: the cores along axis g (NULL for xy). */
 static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, unsigned wave,
                                const sym_expr **live);
@@ -262,6 +265,16 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, u
                                                 K(c, 2)),
                                       K(c, 1)))
                      : add(c, fdv(c, n, K(c, 2)), fdv(c, n, mul(c, K(c, 2), c->wg[g])));
+        if (c->gs[g] && c->c->place[g] != SCHED_ON_TIME && sched_zigzag(k, c->c, c->c->place[g], c->s)) {
+            /* whole waves dealt back and forth: (n - 1) / 2, and with W odd
+               its one unpaired wave, forward, adds (g - 1) / 2W; a partial
+               last wave keeps the one direction (min(1, idle) picks) */
+            const sym_expr *W = c->wg[g], *idle = sym_mod(c->s, sub(c, K(c, 0), n), c->gs[g]);
+            const sym_expr *zig = add(c, cdv(c, sub(c, n, K(c, 1)), K(c, 2)),
+                                      mul(c, sym_mod(c->s, W, K(c, 2)),
+                                          cdv(c, sub(c, c->gs[g], K(c, 1)), mul(c, K(c, 2), W))));
+            pb = add(c, zig, mul(c, mn(c, K(c, 1), idle), sub(c, pb, zig)));
+        }
         pb = mn(c, sub(c, n, K(c, 1)), pb);
         const sym_expr *pl = pb;
         if (stretched >> g & 1) {

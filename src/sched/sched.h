@@ -431,6 +431,17 @@ unsigned sched_stretched_axes(const sched_kernel *k, const sched_candidate *c, i
  * several stretch the loop, or the axis is flattened over the grid or
  * shares its dimension: those run the most trips of any program. */
 int sched_wave_axis(const sched_kernel *k, const sched_candidate *c, int i, sym_ctx *s);
+/* Whether the programs dealt along core dimension `pl` (x, y or the whole
+ * grid) go back and forth when they fill whole waves: where some loop's
+ * trips depend on an axis placed there (causal attention's query blocks),
+ * a core's programs alternate between the low and the high end of the
+ * waves (the last wave forward, the one before it backward, ...), so every
+ * core's share of the trips is about the mean where dealing in one
+ * direction gives the last core the most of every wave. A partial last
+ * wave keeps one direction: its cores have a program more, and the low
+ * end of every wave makes up for it. Not for a fused pair (its groups are
+ * dealt by the gather). */
+bool sched_zigzag(const sched_kernel *k, const sched_candidate *c, sched_place pl, sym_ctx *s);
 /* Whether some loop of k is stretched so under candidate c. */
 bool sched_stretches(const sched_kernel *k, const sched_candidate *c, sym_ctx *s);
 /* The fused variants of a fusable pair (f): producer candidates of a (its

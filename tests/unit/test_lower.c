@@ -1511,6 +1511,51 @@ static void attention_causal_stretch_per_wave(void **st)
     job_close(&j);
 }
 
+/* The first READ statement of body[0..n) at any depth, or NULL. */
+static const df_stmt *first_read(df_stmt *const *body, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (body[i]->op == DF_READ)
+            return body[i];
+        const df_stmt *r = body[i]->op == DF_FOR ? first_read(body[i]->body, body[i]->nbody) : NULL;
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+/* Causal attention with K and V from DRAM, 8 query blocks in two whole
+ * waves over 4 core rows: the rows take them back and forth (row c runs
+ * blocks 3 - c and 4 + c: 9 key blocks each), where one direction gives
+ * the last row 4 + 8 = 12 and the first 1 + 5 = 6. */
+static void attention_causal_back_and_forth(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, FA, "B=1,H=1,S=256,D=64", "CAUSAL=1", "BLOCK_M=32,BLOCK_N=32,grid.x=1,grid.y=4");
+    place(&j, 0, 0, SCHED_ON_Y);
+    place(&j, 0, 1, SCHED_ON_X);
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    for (int y = 0; y < 4; y++) {
+        const df_class *c = class_at(p, 0, y);
+        const df_stmt *wave = first_for(c->kernels[DF_READER].body, c->kernels[DF_READER].nbody);
+        assert_non_null(wave);
+        const df_stmt *q = first_read(wave->body, wave->nbody);
+        assert_non_null(q);
+        for (int w = 0; w < 2; w++) {
+            int64_t slots[DF_MAX_SLOTS] = {0};
+            slots[DF_SLOT_CY] = y;
+            slots[wave->var] = w;
+            /* the query block's first tile row: its index (32-row blocks) */
+            assert_int_equal(df_eval(q->row, slots), w == 0 ? 3 - y : 4 + y);
+        }
+    }
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+}
+
 static void error_mcast_dependent(void **st)
 {
     (void)st;
@@ -1683,6 +1728,7 @@ int main(void)
         cmocka_unit_test(elems_transpose_compare),
         cmocka_unit_test(attention_causal_mcast),
         cmocka_unit_test(attention_causal_stretch_per_wave),
+        cmocka_unit_test(attention_causal_back_and_forth),
         cmocka_unit_test(error_mcast_dependent),
         cmocka_unit_test(error_unbound_and_grid),
         cmocka_unit_test(matmul_unaligned_blocks),

@@ -71,6 +71,13 @@ done
 # K and V read ahead, the last key block cut short (element reads with a transaction id)
 case16 "decode_read_ahead" wormhole_n150 kernels/flash_decode.py --shape B=1,H=8,HKV=2,S=300,D=64 \
     --set BLOCK_N=32,depth.k=2,depth.v=3
+# causal attention in two waves of query blocks on 4 core rows: K and V multicast along them with
+# the key loop stretched to each wave's most trips (a bound of the wave variable), and from DRAM
+# with the waves going back and forth (a core index reversed on every other wave)
+case16 "fa_causal_per_wave" wormhole_n150 kernels/flash_attention.py --shape B=1,H=2,S=256,D=64 \
+    --const CAUSAL=1 --place 0=y,1=x --transport k=mcast:y,v=mcast:y --set BLOCK_M=32,BLOCK_N=32,grid.x=2,grid.y=4
+case16 "fa_causal_back_and_forth" wormhole_n150 kernels/flash_attention.py --shape B=1,H=2,S=256,D=64 \
+    --const CAUSAL=1 --place 0=y,1=x --transport k=dram,v=dram --set BLOCK_M=32,BLOCK_N=32,grid.x=2,grid.y=4
 # a partial last wave of a multicast group: the cores without a program still push the group's
 # blocks, so every ring of the group stays in step (a sender writes at its own write pointer)
 case16 "decode_partial_wave" wormhole_n150 kernels/flash_decode.py --shape B=2,H=32,HKV=32,S=300,D=128 \

@@ -661,6 +661,8 @@ static void reprice_agrees_with_selection(void **state)
                 assert_int_equal(again, sc[l].predicted_cycles);
                 priced++;
             }
+            for (int l = 0; l < sj->nlaunches; l++)
+                sym_env_free(&sc[l].values);
         }
         assert_true(priced >= r->ntop);
         release(&j);

@@ -241,6 +241,159 @@ static double fold(tir_opcode c, double a, double b)
     }
 }
 
+/* r = op(x) holds x's data (an alias: a view, splat, broadcast, transpose,
+ * or an op that is an identity here): x's root, read as r's shape needs. */
+static void classify_view(lw *L, const tir_op *op, const tir_value *x)
+{
+    const tir_value *r = op->results[0];
+    vinfo *v = V(L, r);
+    const vinfo *xi = V(L, x);
+    if (xi->kind == VK_CONST) {
+        v->kind = VK_CONST;
+        v->c = xi->c;
+        return;
+    }
+    if (xi->kind != VK_TILE) {
+        lw_fail(L, op->loc, "'%s' of a value the lowering does not hold in tiles", tir_op_name(op->code));
+        return;
+    }
+    set_tile(L, r, xi->root, op->loc);
+    v->bc = xi->bc;
+    v->trans = xi->trans;
+    v->tview = xi->tview;
+    if (op->code == TIR_TRANS) {
+        if (xi->bc != BC_NONE || xi->rank != 2) {
+            lw_fail(L, op->loc, "a transpose of a broadcast or a vector");
+            return;
+        }
+        v->trans = !xi->trans;
+        return;
+    }
+    if (xi->bc == BC_NONE && xi->er == 1 && xi->ec == 1 && v->er == 1 && v->ec == 1)
+        return; /* one element as it is (a scalar stored through a one-element block) */
+    if (op->code == TIR_EXPAND_DIMS && x->type.rank == 1 && L->row[x->uid] && xi->bc == BC_NONE && !xi->trans &&
+        v->ec == 1 && v->er == xi->ec && v->er > 1) {
+        /* `x[:, None]` of a row: its column, a transpose of its own */
+        set_tile(L, r, r->uid, op->loc);
+        return;
+    }
+    if (xi->bc == BC_SCALAR || xi->rank == 0) {
+        v->bc = BC_SCALAR;
+        return;
+    }
+    if (v->er == xi->er && v->ec == xi->ec)
+        return; /* same data, shape differs only by 1s */
+    if (xi->bc == BC_NONE && xi->ec == 1 && v->er == xi->er && v->rank == 2) {
+        v->bc = BC_COL; /* a column vector repeated across the columns */
+        return;
+    }
+    if (xi->ec == 1 && v->er == 1 && v->ec == xi->er) {
+        v->tview = true; /* [1, N] of a column vector: would need a transpose */
+        return;
+    }
+    if (xi->bc == BC_COL && v->er == xi->er) {
+        v->bc = BC_COL;
+        return;
+    }
+    if ((xi->bc == BC_NONE || xi->bc == BC_ROW) && xi->er == 1 && !xi->trans && v->ec == xi->ec && v->rank == 2) {
+        v->bc = BC_ROW; /* a row [1, N] repeated down the rows */
+        return;
+    }
+    lw_fail(L, op->loc, "a broadcast from %s to %s the tile ops cannot express", tir_type_str(&L->ar, &x->type),
+         tir_type_str(&L->ar, &r->type));
+    return;
+}
+
+/* The op's result is an identity's (L->gone: the op emits nothing). */
+static void mark_ident(lw *L, const tir_op *op)
+{
+    V(L, op->results[0])->ident = true;
+    if (L->ngone < LW_MAX_CHAINS)
+        L->gone[L->ngone++] = op;
+}
+
+static bool is_const_c(const vinfo *x, double c) { return x->kind == VK_CONST && x->c == c; }
+
+/* Two reads of the same pages, the same way. */
+static bool same_view(const vinfo *a, const vinfo *b)
+{
+    return a->kind == VK_TILE && b->kind == VK_TILE && a->root == b->root && a->bc == b->bc && a->trans == b->trans &&
+           a->tview == b->tview && a->er == b->er && a->ec == b->ec && a->dom == b->dom;
+}
+
+/* r = op(x, ...) is x by an identity when it keeps x's 2-D shape: r is
+ * then a view of x. */
+static bool view_by_identity(lw *L, const tir_op *op, const tir_value *x)
+{
+    const vinfo *xi = V(L, x);
+    int64_t er, ec;
+    int rank;
+    const sym_expr *ser, *sec;
+    if (xi->kind != VK_TILE || !lw_shape2d(L, op->results[0], &er, &ec, &rank, &ser, &sec, op->loc) || er != xi->er ||
+        ec != xi->ec)
+        return false;
+    classify_view(L, op, x);
+    mark_ident(L, op);
+    return true;
+}
+
+/* Identities the chip need not compute, taken at the schedule's values: a
+ * reduction over one element is its operand, a reduction of a constant a
+ * constant (n c for a sum over n); x - x is 0 (as IEEE has it for finite
+ * x; an infinite x would give NaN); x * 1, 1 * x, x / 1, x + 0, 0 + x and
+ * x - 0 are x. The ops they take emit nothing, and neither do the
+ * constants folded from their results (a split count of 1 leaves flash
+ * decode's combine a copy). Returns true when it classified op. */
+static bool classify_identity(lw *L, const tir_op *op)
+{
+    vinfo *v = V(L, op->results[0]);
+    if (tir_op_has(op->code, TIR_P_REDUCE) && op->code != TIR_REDUCE_MIN) {
+        const vinfo *x = V(L, op->opnds[0]);
+        int64_t n = lw_reduced_extent(L, op);
+        if (x->kind == VK_CONST && n >= 1) {
+            v->kind = VK_CONST;
+            v->c = op->code == TIR_REDUCE_SUM ? x->c * (double)n : x->c;
+            mark_ident(L, op);
+            return true;
+        }
+        return n == 1 && view_by_identity(L, op, op->opnds[0]);
+    }
+    if (op->nopnds != 2 || !tir_op_has(op->code, TIR_P_ELEM))
+        return false;
+    const vinfo *a = V(L, op->opnds[0]), *b = V(L, op->opnds[1]);
+    switch (op->code) {
+    case TIR_SUB:
+        if (same_view(a, b)) {
+            v->kind = VK_CONST;
+            v->c = 0.0;
+            mark_ident(L, op);
+            return true;
+        }
+        return is_const_c(b, 0.0) && view_by_identity(L, op, op->opnds[0]);
+    case TIR_ADD:
+        return (is_const_c(b, 0.0) && view_by_identity(L, op, op->opnds[0])) ||
+               (is_const_c(a, 0.0) && view_by_identity(L, op, op->opnds[1]));
+    case TIR_MUL:
+        return (is_const_c(b, 1.0) && view_by_identity(L, op, op->opnds[0])) ||
+               (is_const_c(a, 1.0) && view_by_identity(L, op, op->opnds[1]));
+    case TIR_DIV:
+        return is_const_c(b, 1.0) && view_by_identity(L, op, op->opnds[0]);
+    default:
+        return false;
+    }
+}
+
+/* A constant folded from an identity's result is one too (its op is a
+ * tile op on the Tile IR). */
+static void fold_ident(lw *L, const tir_op *op)
+{
+    for (int i = 0; i < op->nopnds; i++)
+        if (V(L, op->opnds[i])->ident) {
+            mark_ident(L, op);
+            return;
+        }
+}
+
 static void classify_op(lw *L, const tir_op *op)
 {
     if (L->failed)
@@ -286,6 +439,8 @@ static void classify_op(lw *L, const tir_op *op)
         classify_index(L, op);
         return;
     }
+    if (classify_identity(L, op))
+        return;
     double a, b;
     switch (op->code) {
     case TIR_CONST:
@@ -335,64 +490,9 @@ static void classify_op(lw *L, const tir_op *op)
     case TIR_BROADCAST:
     case TIR_EXPAND_DIMS:
     case TIR_VIEW:
-    case TIR_TRANS: {
-        const tir_value *x = op->opnds[0];
-        const vinfo *xi = V(L, x);
-        if (xi->kind == VK_CONST) {
-            v->kind = VK_CONST;
-            v->c = xi->c;
-            return;
-        }
-        if (xi->kind != VK_TILE) {
-            lw_fail(L, op->loc, "'%s' of a value the lowering does not hold in tiles", tir_op_name(op->code));
-            return;
-        }
-        set_tile(L, r, xi->root, op->loc);
-        v->bc = xi->bc;
-        v->trans = xi->trans;
-        v->tview = xi->tview;
-        if (op->code == TIR_TRANS) {
-            if (xi->bc != BC_NONE || xi->rank != 2) {
-                lw_fail(L, op->loc, "a transpose of a broadcast or a vector");
-                return;
-            }
-            v->trans = !xi->trans;
-            return;
-        }
-        if (xi->bc == BC_NONE && xi->er == 1 && xi->ec == 1 && v->er == 1 && v->ec == 1)
-            return; /* one element as it is (a scalar stored through a one-element block) */
-        if (op->code == TIR_EXPAND_DIMS && x->type.rank == 1 && L->row[x->uid] && xi->bc == BC_NONE && !xi->trans &&
-            v->ec == 1 && v->er == xi->ec && v->er > 1) {
-            /* `x[:, None]` of a row: its column, a transpose of its own */
-            set_tile(L, r, r->uid, op->loc);
-            return;
-        }
-        if (xi->bc == BC_SCALAR || xi->rank == 0) {
-            v->bc = BC_SCALAR;
-            return;
-        }
-        if (v->er == xi->er && v->ec == xi->ec)
-            return; /* same data, shape differs only by 1s */
-        if (xi->bc == BC_NONE && xi->ec == 1 && v->er == xi->er && v->rank == 2) {
-            v->bc = BC_COL; /* a column vector repeated across the columns */
-            return;
-        }
-        if (xi->ec == 1 && v->er == 1 && v->ec == xi->er) {
-            v->tview = true; /* [1, N] of a column vector: would need a transpose */
-            return;
-        }
-        if (xi->bc == BC_COL && v->er == xi->er) {
-            v->bc = BC_COL;
-            return;
-        }
-        if ((xi->bc == BC_NONE || xi->bc == BC_ROW) && xi->er == 1 && !xi->trans && v->ec == xi->ec && v->rank == 2) {
-            v->bc = BC_ROW; /* a row [1, N] repeated down the rows */
-            return;
-        }
-        lw_fail(L, op->loc, "a broadcast from %s to %s the tile ops cannot express", tir_type_str(&L->ar, &x->type),
-             tir_type_str(&L->ar, &r->type));
+    case TIR_TRANS:
+        classify_view(L, op, op->opnds[0]);
         return;
-    }
     case TIR_ADD:
     case TIR_SUB:
     case TIR_MUL:
@@ -402,6 +502,7 @@ static void classify_op(lw *L, const tir_op *op)
         if (host_float(L, op->opnds[0], &a) && host_float(L, op->opnds[1], &b)) {
             v->kind = VK_CONST;
             v->c = fold(op->code, a, b);
+            fold_ident(L, op);
             return;
         }
         break;
@@ -416,6 +517,7 @@ static void classify_op(lw *L, const tir_op *op)
         if (host_float(L, op->opnds[0], &a)) {
             v->kind = VK_CONST;
             v->c = fold(op->code, a, 0);
+            fold_ident(L, op);
             return;
         }
         break;
@@ -529,9 +631,11 @@ void lw_uses_block(lw *L, const tir_block *b)
                 note_use(L, op->opnds[i], op);
             }
         } else if (!(op->nresults == 1 && V(L, op->results[0])->kind == VK_TILE &&
-                     V(L, op->results[0])->root != op->results[0]->uid)) {
+                     V(L, op->results[0])->root != op->results[0]->uid) &&
+                   !(op->nresults == 1 && V(L, op->results[0])->kind == VK_CONST)) {
             /* (a view - an alias, a cast to the same CB format, a product
-               by a scale folded into the exponentials - reads nothing) */
+               by a scale folded into the exponentials, an identity - and a
+               constant read nothing) */
             for (int i = 0; i < op->nopnds; i++)
                 note_use(L, op->opnds[i], op);
         }

@@ -116,6 +116,9 @@ typedef struct vinfo {
     int rank;
     double dom;          /* the factor its pages are short of its true value: a positive scale
                             folded into the exponentials (rewrite.c; 1 elsewhere) */
+    bool ident;          /* a constant or a view only by an identity (classify.c: a reduction over
+                            one element, x - x, x * 1, ...), or computed from one: its op, a tile
+                            op on the Tile IR, emits nothing (L->gone) */
     /* INDEX / MASK */
     int64_t ic[2];
     const sym_expr *ik;
@@ -372,6 +375,7 @@ static inline const df_expr *x_max(kctx *K, const df_expr *a, const df_expr *b) 
 void lw_fail(lw *L, lm_loc loc, const char *fmt, ...) LM_PRINTF(3, 4);
 bool lw_ev(lw *L, const sym_expr *e, int64_t *out, lm_loc loc);
 int64_t lw_evd(lw *L, const sym_expr *e, int64_t dflt);
+int64_t lw_reduced_extent(lw *L, const tir_op *op);
 int64_t lw_value_of(lw *L, const char *name, int64_t dflt);
 bool lw_elem_format(lw *L, tir_elem e, arch_format *f, lm_loc loc);
 bool lw_shape2d(lw *L, const tir_value *x, int64_t *er, int64_t *ec, int *rank, const sym_expr **ser,

@@ -128,6 +128,16 @@ bool lw_shape2d(lw *L, const tir_value *x, int64_t *er, int64_t *ec, int *rank, 
     return true;
 }
 
+/* The extent of the axis a reduction reduces, at the schedule's values
+ * (-1 when unknown): a reduction over one element is its operand. */
+int64_t lw_reduced_extent(lw *L, const tir_op *op)
+{
+    const tir_value *x = op->opnds[0];
+    if (!tir_op_has(op->code, TIR_P_REDUCE) || op->ival < 0 || op->ival >= x->type.rank)
+        return -1;
+    return lw_evd(L, x->type.shape[op->ival], -1);
+}
+
 /* The axis a reduction works along on the chip: a row's only axis is its
  * columns. */
 int lw_axis(const lw *L, const tir_op *op)

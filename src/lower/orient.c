@@ -12,7 +12,8 @@
  *  - rows: a vector loaded or stored through a one-dimensional block (which
  *    lies along the tensor's last dimension: the tile layout's columns),
  *    and the view of a [1, N] block as [N];
- *  - columns: a reduction of a block, `x[:, None]` (broadcast across
+ *  - columns: a reduction of a block (but for one over a [1, N] block's
+ *    single row, which is that row), `x[:, None]` (broadcast across
  *    columns; a row there is transposed), and the view of a [N, 1] block
  *    as [N].
  * Loads and reductions decide; stores, views and `x[:, None]` only lean
@@ -138,8 +139,10 @@ static void walk_op(orient *o, const tir_op *op)
     case TIR_REDUCE_MAX:
     case TIR_REDUCE_MIN:
     case TIR_REDUCE_SUM:
+        /* over one element the reduction is its operand: a [1, N] block's
+           row, an [N, 1] block's column (classify.c) */
         if (op->opnds[0]->type.rank == 2)
-            mark(o, r, OR_COL, op->loc);
+            mark(o, r, lw_reduced_extent(o->L, op) == 1 && op->ival == 0 ? OR_ROW : OR_COL, op->loc);
         return;
     case TIR_EXPAND_DIMS:
         /* a row made a column is turned (a transpose) */

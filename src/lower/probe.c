@@ -118,6 +118,19 @@ static const sym_expr *probe_case(int c, const sym_expr *const *ones, int n1, sc
     return when;
 }
 
+/* Whether every probe's plan made decision w (its kind, on its op). */
+static bool in_every(const sched_l1_plan *plans, int np, const sched_lowered *w)
+{
+    for (int c = 0; c < np; c++) {
+        bool found = false;
+        for (int j = 0; j < plans[c].nlowered; j++)
+            found |= plans[c].lowered[j].kind == w->kind && plans[c].lowered[j].op == w->op;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
 bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, sym_ctx *sc, lm_arena *ar)
 {
     /* free constexprs other than block sizes may be 1, and a dimension of
@@ -198,17 +211,26 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     /* likewise the other decisions */
     sched_lowered *lo = LM_NEWN(ar, sched_lowered, plans[0].nlowered ? plans[0].nlowered : 1);
     k->nlowered = 0;
-    for (int i = 0; i < plans[0].nlowered; i++) {
-        bool all = true;
-        for (int c = 1; c < np && all; c++) {
-            bool found = false;
-            for (int j = 0; j < plans[c].nlowered; j++)
-                found |= plans[c].lowered[j].kind == plans[0].lowered[i].kind &&
-                         plans[c].lowered[j].op == plans[0].lowered[i].op;
-            all = found;
-        }
-        if (all)
+    for (int i = 0; i < plans[0].nlowered; i++)
+        if (in_every(plans, np, &plans[0].lowered[i]))
             lo[k->nlowered++] = plans[0].lowered[i];
+    /* a fold or a reduction's passes some probes have and others not, at
+       the values of the probes that have them */
+    int nmore = 0;
+    for (int c = 0; c < np; c++)
+        nmore += plans[c].nlowered;
+    if (np > 1 && nmore) {
+        sched_lowered *all = LM_NEWN(ar, sched_lowered, k->nlowered + nmore);
+        memcpy(all, lo, (size_t)k->nlowered * sizeof *lo);
+        lo = all;
+        for (int c = 0; c < np; c++)
+            for (int i = 0; i < plans[c].nlowered; i++) {
+                const sched_lowered *w = &plans[c].lowered[i];
+                if ((w->kind == SCHED_LOWER_GONE || w->kind == SCHED_LOWER_PASSES) && !in_every(plans, np, w)) {
+                    lo[k->nlowered] = *w;
+                    lo[k->nlowered++].when = plans[c].when;
+                }
+            }
     }
     k->lowered = lo;
     return true;

@@ -87,6 +87,20 @@ static void split_cost(mctx *c, opcost *o, const sym_expr *masked, const sym_exp
     o->batches = cdv(c, mul(c, o->batches, masked), trips);
 }
 
+/* An op the lowering leaves out where `when` is 1 (an identity at those
+ * values: a reduction over one element): its costs are taken where it
+ * runs only. */
+static void gone_where(mctx *c, opcost *o, const sym_expr *when)
+{
+    const sym_expr *runs = sub(c, K(c, 1), when);
+    o->unpack = mul(c, o->unpack, runs);
+    o->math = mul(c, o->math, runs);
+    o->pack = mul(c, o->pack, runs);
+    o->batches = mul(c, o->batches, runs);
+    o->chunks = add(c, mul(c, o->chunks, runs), when);
+    o->gone_when = o->gone_when ? add(c, o->gone_when, when) : when;
+}
+
 /* Tile ops the lowering runs for an op before its last one
  * (SCHED_LOWER_PASSES: a reduction's transpose and mask, a select's
  * difference and product, the constant tiles they fill): each is a one-pass
@@ -98,6 +112,8 @@ static void passes_cost(mctx *c, opcost *o, const sched_lowered *w)
 {
     const arch_desc *a = c->a;
     const sym_expr *tiles = fix(c, w->tiles), *n = fix(c, w->passes);
+    if (w->when)
+        n = mul(c, n, fix(c, w->when));
     int dst = c->k->fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;
     const sym_expr *bytes = mul(c, tiles, K(c, a->tile_bytes[w->format]));
     const sym_expr *math = mul(c, tiles, K(c, milli(a->eltwise_tile_cycles)));
@@ -127,11 +143,13 @@ void sched_lowered_ops(mctx *c, opcost *oc, int n, int level)
         for (int i = 0; i < n; i++) {
             if (oc[i].dead || !has_op(&oc[i], w->op))
                 continue;
-            if (w->kind == SCHED_LOWER_GONE) {
+            if (w->kind == SCHED_LOWER_GONE && !w->when) {
                 oc[i].gone = true;
                 oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);
                 oc[i].chunks = K(c, 1);
             }
+            if (w->kind == SCHED_LOWER_GONE && w->when)
+                gone_where(c, &oc[i], fix(c, w->when));
             if (w->kind == SCHED_LOWER_PASSES)
                 passes_cost(c, &oc[i], w);
             if (w->kind == SCHED_LOWER_SPLIT && level > 0 && c->masked && c->masked[l] && oc[i].nops == 1 &&

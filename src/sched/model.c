@@ -707,15 +707,26 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
        next, and its one init per execution of the level hides behind the
        level's first loads. */
     int nlive = 0;
-    for (int i = 0; i < noc; i++)
+    const sym_expr *nwhere = NULL; /* ops the lowering leaves out at some values */
+    for (int i = 0; i < noc; i++) {
         nlive += !oc[i].dead && !oc[i].gone;
-    int64_t init = llround(a->op_init_cycles);
-    const sym_expr *inits = add(c, K(c, nlive >= 2 ? nlive * init : 0), mul(c, npass, K(c, init)));
+        if (!oc[i].dead && !oc[i].gone && oc[i].gone_when)
+            nwhere = nwhere ? add(c, nwhere, oc[i].gone_when) : oc[i].gone_when;
+    }
+    int64_t init = llround(a->op_init_cycles), hs = llround(a->cb_handshake_cycles);
+    const sym_expr *live_inits = K(c, nlive >= 2 ? nlive * init : 0),
+                   *live_hss = K(c, nlive >= 2 ? (nlive - 1) * hs : 0);
+    if (nwhere) {
+        /* the same, of the ops that run at the values taken */
+        const sym_expr *n = sub(c, K(c, nlive), nwhere), *two = mn(c, K(c, 1), mx(c, K(c, 0), sub(c, n, K(c, 1))));
+        live_inits = mul(c, two, mul(c, n, K(c, init)));
+        live_hss = mul(c, two, mul(c, sub(c, n, K(c, 1)), K(c, hs)));
+    }
+    const sym_expr *inits = add(c, live_inits, mul(c, npass, K(c, init)));
     /* each op's result is pushed by the packer and its operands popped by
        the unpacker: a CB handshake per op on each (the loads' and stores'
        are in `extra`, below) */
-    const sym_expr *hss = add(c, K(c, nlive >= 2 ? (nlive - 1) * llround(a->cb_handshake_cycles) : 0),
-                              mul(c, npass, K(c, llround(a->cb_handshake_cycles))));
+    const sym_expr *hss = add(c, live_hss, mul(c, npass, K(c, hs)));
     const sym_expr *ucyc = add(c, add(c, xfer(c, unpack, a->unpack_bpc), inits), hss);
     const sym_expr *mcyc = add(c, cdv(c, math_m, K(c, 1000)), inits);
     const sym_expr *pcyc = add(c, add(c, xfer(c, pack, a->pack_bpc), inits), hss);

@@ -812,6 +812,9 @@ typedef struct sched_lowered {
     const sym_expr *passes;     /* PASSES: how many (an expression) */
     const sym_expr *tiles;      /* PASSES: the tiles each pass reads and writes */
     arch_format format;         /* PASSES: their format */
+    const sym_expr *when;       /* GONE, PASSES: 1 at the values where the lowering decided so, else 0
+                                   (a probe's indicator: a split count of 1 drops a reduction); NULL:
+                                   at every value */
 } sched_lowered;
 
 typedef struct sched_l1_plan {

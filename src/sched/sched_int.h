@@ -102,6 +102,7 @@ typedef struct opcost {
     const sym_expr *batches;/* Dst hand-offs */
     bool gone;              /* the lowering emits nothing for it (sched_lowered): free, but ops
                                reading its result still wait for what it reads */
+    const sym_expr *gone_when; /* NULL, or 1 where it emits nothing (a GONE with a `when`) */
     /* the tile ops the lowering runs for it before its last, each waiting
        for the one before (SCHED_LOWER_PASSES; NULL: none): how many, their
        latency along the chain, the unpacker's share of it and their slowest

@@ -1111,6 +1111,29 @@ static void decode_mha_forward(void **st)
     decode(st, "B=1,H=4,HKV=4,S=256,D=64", "BLOCK_N=32,NUM_SPLITS=3,grid.x=3,grid.y=4", true);
 }
 
+/* One split: the combine's reductions run over one element, so its
+ * maximum is the log-sum-exp itself, lse - max is 0, the weight exp2(0) is
+ * 1 and the sums are their operands - the combine is a copy of the partial
+ * output into the output's format, with no transpose, reduction or
+ * element-wise op; nothing reads the log-sum-exp. */
+static void decode_one_split(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, FD, "B=2,H=8,HKV=2,S=256,D=64", NULL, "BLOCK_N=64,NUM_SPLITS=1,grid.x=1,grid.y=4");
+    df_program *p = lower(&j, 1);
+    assert_non_null(p);
+    const df_class *c = &p->classes[0];
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_COPY), 1);
+    int ops[] = {DF_TRANSPOSE, DF_REDUCE, DF_ROWMAX, DF_ELTWISE, DF_SFPU, DF_CHAIN, DF_PCHAIN, DF_MASK};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        assert_int_equal(class_ops(c, DF_COMPUTE, (df_op)ops[i]), 0);
+    round_trip(p);
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+}
+
 /* Batches with grouped heads: the split kernel views q [B, H, D] as [B*HKV,
  * H/HKV, D] and the combine kernel o as [B*H, D], so both tensors move rows
  * of several batches as one run. With H not a multiple of 32 the padded
@@ -1722,6 +1745,7 @@ int main(void)
         cmocka_unit_test(eltwise_chains),
         cmocka_unit_test(decode_gqa),
         cmocka_unit_test(decode_mha_forward),
+        cmocka_unit_test(decode_one_split),
         cmocka_unit_test(decode_batched),
         cmocka_unit_test(decode_fused),
         cmocka_unit_test(send_elems_op),

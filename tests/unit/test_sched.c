@@ -669,6 +669,51 @@ static void reprice_agrees_with_selection(void **state)
     }
 }
 
+/* The model prices what the lowering emits where a split count decides
+ * it: flash decode's combine at one split is a copy (its reductions run
+ * over one element; test_lower.c, decode_one_split), at two the whole
+ * chain. The plan's probes record the ops gone at one split with that
+ * probe's indicator, and the combine's price at one split is under half
+ * its price at two (10,382 before the model knew, 10,522 at two); at two
+ * every op and its passes are priced as before. */
+static void one_split_priced_as_its_copy(void **state)
+{
+    (void)state;
+    int64_t price[2];
+    for (int ns = 1; ns <= 2; ns++) {
+        job j;
+        assert_true(compile(&j, "kernels/flash_decode.py", "wormhole_n150", "B=4,H=32,HKV=8,S=4096,D=128",
+                            ns == 1 ? "NUM_SPLITS=1" : "NUM_SPLITS=2", true));
+        const sched_job *sj = &j.r.sched->job;
+        const sched_kernel *k = sj->k[1];
+        int when = 0, always = 0;
+        for (int i = 0; i < k->nlowered; i++) {
+            when += k->lowered[i].kind == SCHED_LOWER_GONE && k->lowered[i].when;
+            always += k->lowered[i].kind == SCHED_LOWER_PASSES && !k->lowered[i].when;
+        }
+        /* pinned, the probes take the one value: nothing is conditional */
+        assert_int_equal(when, 0);
+        assert_int_equal(always, ns == 1 ? 0 : 3); /* the three reductions along axis 0: max and two sums */
+        sched_schedule sc[SCHED_MAX_LAUNCHES];
+        memset(sc, 0, sizeof sc);
+        sched_choice_schedules(sj, &j.r.sched->result.top[0], sc, j.r.sym);
+        price[ns - 1] = sc[1].predicted_cycles;
+        for (int l = 0; l < sj->nlaunches; l++)
+            sym_env_free(&sc[l].values);
+        release(&j);
+    }
+    assert_true(price[0] > 0 && price[0] * 2 < price[1]);
+    /* free, both probes run: the combine's reductions are gone at one split only */
+    job j;
+    assert_true(compile(&j, "kernels/flash_decode.py", "wormhole_n150", "B=4,H=32,HKV=8,S=4096,D=128", NULL, true));
+    const sched_kernel *k = j.r.sched->job.k[1];
+    int when = 0;
+    for (int i = 0; i < k->nlowered; i++)
+        when += k->lowered[i].kind == SCHED_LOWER_GONE && k->lowered[i].when;
+    assert_true(when >= 5);
+    release(&j);
+}
+
 /* ---- optimality against enumeration --------------------------------------- */
 
 static void chosen_is_the_enumerated_optimum(void **state)
@@ -1072,6 +1117,7 @@ int main(void)
         cmocka_unit_test(split_count_free_is_no_worse),
         cmocka_unit_test(matmul_unpack_reuse),
         cmocka_unit_test(reprice_agrees_with_selection),
+        cmocka_unit_test(one_split_priced_as_its_copy),
         cmocka_unit_test(chosen_is_the_enumerated_optimum),
         cmocka_unit_test(critical_path_of_candidates),
         cmocka_unit_test(ties_go_to_the_shorter_path),

@@ -18,11 +18,11 @@ namespace loomc::schedule {
 // D
 [[maybe_unused]] constexpr int64_t D = 32;
 // BLOCK_N
-[[maybe_unused]] constexpr int64_t BLOCK_N = 32;
+[[maybe_unused]] constexpr int64_t BLOCK_N = 64;
 // NUM_SPLITS
-[[maybe_unused]] constexpr int64_t NUM_SPLITS = 2;
+[[maybe_unused]] constexpr int64_t NUM_SPLITS = 1;
 // grid.x
-[[maybe_unused]] constexpr int64_t grid_x = 2;
+[[maybe_unused]] constexpr int64_t grid_x = 1;
 // grid.y
 [[maybe_unused]] constexpr int64_t grid_y = 1;
 // depth.q
@@ -45,10 +45,10 @@ namespace loomc::schedule {
 
 // Why these values (what loomc's explanation says of the schedule):
 // kernel decode_split: HiFi2 math, Dst fp32 accumulation (4 tiles per half)
-//   L1: 100352 of 1466080 usable bytes in 21 CBs (values never live at once share one)
+//   L1: 118784 of 1466080 usable bytes in 21 CBs (values never live at once share one)
 //     bf16  q (load) 4096 B
-//     bf16  k (load) 4096 B
-//     bf16  v (load) 4096 B
+//     bf16  k (load) 8192 B
+//     bf16  v (load) 8192 B
 //     fp32  part (store) 8192 B
 //     fp32  lse (store) 8192 B
 //     fp32  l_i (carried) 8192 B
@@ -56,11 +56,11 @@ namespace loomc::schedule {
 //     fp32  m_i (carried) 4096 B
 //     fp32  m_i (carried), next 4096 B
 //     bf16  q (masked copy) 2048 B
-//     fp32  the value of line 54 4096 B, p 4096 B, the value of line 61 4096 B
-//     fp32  scores 4096 B, the value of line 60 4096 B, the value of line 61 4096 B
+//     fp32  the value of line 54 8192 B, p 8192 B, the value of line 61 4096 B
+//     fp32  scores 8192 B, the value of line 60 4096 B, the value of line 61 4096 B
 //     fp32  rescale 4096 B, the value of line 67 4096 B, lse 4096 B
 //     fp32  the value of line 60 4096 B, l_safe 4096 B
-//     bf16  the value of line 61 2048 B
+//     bf16  the value of line 61 4096 B
 //     fp32  a temporary of line 60 4096 B, a temporary of line 67 4096 B, a temporary of line 68 4096 B, a temporary of line 69 4096 B
 //     fp32  a temporary of line 67 4096 B
 //     fp32  a temporary of line 67 4096 B
@@ -68,25 +68,14 @@ namespace loomc::schedule {
 //     bf16  the unit tile of row reductions (card) 2048 B
 //     fp32  the index tiles of masks (card) 8192 B
 // kernel decode_combine: HiFi2 math, Dst 16-bit accumulation (8 tiles per half)
-//   L1: 65536 of 1466080 usable bytes in 14 CBs (values never live at once share one)
+//   L1: 20480 of 1466080 usable bytes in 3 CBs (values never live at once share one)
 //     fp32  lse (load) 8192 B
 //     fp32  part (load) 8192 B
 //     bf16  o (store) 4096 B
-//     fp32  the value of line 97 4096 B, the value of line 98 4096 B, the value of line 98 4096 B
-//     fp32  w 4096 B
-//     fp32  the value of line 98 4096 B
-//     bf16  the value of line 103 2048 B
-//     fp32  a temporary of line 97 4096 B, a temporary of line 98 4096 B
-//     fp32  a temporary of line 97 4096 B, a temporary of line 98 4096 B
-//     fp32  a temporary of line 98 4096 B
-//     fp32  a temporary of line 98 4096 B
-//     fp32  a temporary of line 98 4096 B
-//     bf16  the unit tile of row reductions (card) 2048 B
-//     fp32  the index tiles of masks (card) 8192 B
 // values (and what one step either way in the domain would do):
-//   BLOCK_N                = 32      (64: +529 cycles)
-//   NUM_SPLITS             = 2       (1 breaks 'decode_split: grid.x <= programs along x'; 4: +4927 cycles)
-//   decode_split.grid.x    = 2       (1: +4780 cycles; 3 breaks 'decode_split: grid.x <= programs along x')
+//   BLOCK_N                = 64      (32: +2109 cycles)
+//   NUM_SPLITS             = 1       (2: +7242 cycles)
+//   decode_split.grid.x    = 1       (2 breaks 'decode_split: grid.x <= programs along x')
 //   decode_split.grid.y    = 1       (2 breaks 'decode_split: grid.y <= programs along y')
 //   decode_split.depth.q   = 2       (1: +0 cycles; 3: +0 cycles)
 //   decode_split.depth.k   = 2       (1: +0 cycles; 3: +0 cycles)
@@ -94,8 +83,8 @@ namespace loomc::schedule {
 //   decode_split.depth.part = 2       (1: +0 cycles)
 //   decode_split.depth.lse = 2       (1: +0 cycles)
 //   decode_split.sub.h     = 1       (2 breaks 'decode_split: sub.h divides the tile rows of the dot at line 54')
-//   decode_split.sub.w     = 1       (2 breaks 'decode_split: sub.w divides the tile columns of the dot at line 54')
-//   decode_combine.grid.x  = 8       (7: +2284 cycles)
+//   decode_split.sub.w     = 1       (2 breaks 'decode_split: sub.w divides the tile columns of the dot at line 61')
+//   decode_combine.grid.x  = 8       (7: +808 cycles)
 //   decode_combine.grid.y  = 1       (2 breaks 'decode_combine: grid.y <= programs along y')
 //   decode_combine.depth.lse = 2       (1: +0 cycles; 3: +0 cycles)
 //   decode_combine.depth.part = 2       (1: +0 cycles; 3: +0 cycles)
@@ -110,50 +99,53 @@ namespace loomc::schedule {
 //   decode_combine: grid.y <= programs along y                 slack 0  (binding)
 //   decode_combine: grid.x <= programs along x                 slack 0  (binding)
 //   decode_split: sub.h*sub.w <= 4 Dst tiles (fp32 accumulation) slack 3
-//   decode_split: L1 capacity (1466080 usable bytes)           slack 1365728
-//   decode_combine: L1 capacity (1466080 usable bytes)         slack 1400544
+//   decode_split: L1 capacity (1466080 usable bytes)           slack 1347296
+//   decode_combine: L1 capacity (1466080 usable bytes)         slack 1445600
 // latency of decode_split (cycles at these values; per execution of each level):
 //   loop n (line 51):
-//     read k                                   219
-//     read v                                   219
-//       unpack                                   2386
-//       math                                     1277
-//       pack                                     1970
-//     compute                                  2638
-//       all iterations, the loads run ahead      2638
+//     read k                                   251
+//     read v                                   251
+//       unpack                                   2770
+//       math                                     1461
+//       pack                                     2258
+//     compute                                  3103
+//       all iterations, the loads run ahead      3103
 //     iterations                               1
-//     all iterations                           3046
-//     stages: reader 438, compute 2638, writer 0: compute-bound
+//     all iterations                           3575
+//     stages: reader 502, compute 3103, writer 0: compute-bound
 //   program:
-//     read q                                   882
+//     fill the forwarding chain of q           0
+//     read q                                   941
 //     write part                               834
 //     write lse                                414
 //       unpack                                   1442
 //       math                                     1243
 //       pack                                     1314
-//     compute                                  5215
+//     compute                                  5744
 //     programs per core                        1
-//     all programs of the busiest core         7508
-//     stages: reader 882, compute 5215, writer 1248: compute-bound
-//   launch: kernel launch 1000 + busiest core 7508 = 8508; DRAM bandwidth bound 1000 + 42
-//   total 8508: the per-core path dominates
+//     all programs of the busiest core         7933
+//     stages: reader 941, compute 5744, writer 1248: compute-bound
+//   launch: kernel launch 1000 + busiest core 7933 = 8933; DRAM bandwidth bound 1000 + 38
+//   total 8933: the per-core path dominates
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
-//     read lse                                 464
-//     read part                                464
+//     read lse                                 404
+//     read part                                404
 //     write o                                  414
-//       unpack                                   2002
-//       math                                     1226
-//       pack                                     1906
-//     compute                                  2284
+//       unpack                                   64
+//       math                                     8
+//       pack                                     32
+//     compute                                  390
 //     programs per core                        1
-//     all programs of the busiest core         3162
-//     stages: reader 928, compute 2284, writer 414: compute-bound
-//   launch: kernel launch 1000 + busiest core 3162 = 4162; DRAM bandwidth bound 1000 + 11
-//   total 4162: the per-core path dominates
+//     all programs of the busiest core         1552
+//     stages: reader 808, compute 390, writer 414: reader-bound
+//   launch: kernel launch 1000 + busiest core 1552 = 2552; DRAM bandwidth bound 1000 + 7
+//   total 2552: the per-core path dominates
 // runner-up:
-//   decode_split: kv->time split->xy; q: mcast along xy (edge sender); k: dram; v: dram
+//   decode_split: kv->y split->x; q: mcast along x (edge sender); k: dram; v: dram
 //   decode_combine: kv->y row->x; lse: dram; part: dram
-//     BLOCK_N=32 NUM_SPLITS=2 decode_split.grid.x=2 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.grid.x=8 decode_combine.grid.y=1 decode_combine.depth.lse=2 decode_combine.depth.part=2 decode_combine.depth.o=2
-//   predicted 12670 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
-//   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 2 mappings other than the chosen one are that close (--top K lists the K best schedules)
+//     BLOCK_N=64 NUM_SPLITS=1 decode_split.grid.x=1 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.grid.x=8 decode_combine.grid.y=1 decode_combine.depth.lse=2 decode_combine.depth.part=2 decode_combine.depth.o=2
+//   predicted 11562 cycles: 77 more (+0.7%)
+//   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 1 mapping other than the chosen one is that close (--top K lists the K best schedules)
+//   where it is slower (chosen -> runner-up, cycles):
+//     decode_split: all programs of the busiest core       7933 -> 8010

@@ -33,30 +33,30 @@ void MAIN {
     // fill out=7 n=1 scalar=-inf
     loomc::fill(loomc_cb7, 1, -__builtin_inff(), 0);
     cb_push_back(loomc_cb7, 1);
-    for (int32_t i0 = 0; i0 < (-1) * cx + (0 - loomc::fdiv(0 - loomc::min(32 * cx + 32, 64), 32)); i0++) {
-        cb_wait_front(1, 1);
-        cb_reserve_back(10, 1);
-        // matmul a=9 b=1 out=10 m=1 k=1 nn=1 trans_b=1
-        loomc::matmul(9, 1, 10, 1, 1, 1, 1, 1, true, 0, 0, 0, false);
-        cb_push_back(10, 1);
-        cb_pop_front(1, 1);
-        cb_wait_front(10, 1);
-        cb_reserve_back(11, 1);
-        // chain a=10 out=11
-        for (int32_t loomc_tile = 0; loomc_tile < 1 * 1; loomc_tile++) {
+    for (int32_t i0 = 0; i0 < (-1) * cx + (0 - loomc::fdiv(0 - loomc::min(64 * cx + 64, 64), 64)); i0++) {
+        cb_wait_front(1, 2);
+        cb_reserve_back(10, 2);
+        // matmul a=9 b=1 out=10 m=1 k=1 nn=2 trans_b=1
+        loomc::matmul(9, 1, 10, 1, 1, 2, 1, 1, true, 0, 0, 0, false);
+        cb_push_back(10, 2);
+        cb_pop_front(1, 2);
+        cb_wait_front(10, 2);
+        cb_reserve_back(11, 2);
+        // chain a=10 out=11 cols=2
+        for (int32_t loomc_tile = 0; loomc_tile < 1 * 2; loomc_tile++) {
             tile_regs_acquire();
             loomc::load(10, 0 + loomc_tile, 0);
             loomc::sfpu(loomc::SCALE, false, 0.255034862f, 0);
-            loomc::mask(20, 0 + loomc_tile / 1, 0 + loomc_tile % 1, {0, -1, (-32) * i0 + (-32) * cx + 63}, {0, 0, 0}, -__builtin_inff());
+            loomc::mask(20, 0 + loomc_tile / 2, 0 + loomc_tile % 2, {0, -1, (-64) * i0 + (-64) * cx + 63}, {0, 0, 0}, -__builtin_inff());
             loomc::pack_one(11, 0 + loomc_tile, false);
         }
-        cb_push_back(11, 1);
-        cb_pop_front(10, 1);
-        cb_wait_front(11, 1);
+        cb_push_back(11, 2);
+        cb_pop_front(10, 2);
+        cb_wait_front(11, 2);
         cb_wait_front(loomc_cb7, 1);
         cb_reserve_back(loomc_cb8, 1);
-        // rowmax a=11 out=8 b=7
-        loomc::rowmax(11, loomc_cb8, loomc_cb7, 1, 1, 0, 0, 0, 0, 0, 0, 19);
+        // rowmax a=11 out=8 cols=2 b=7
+        loomc::rowmax(11, loomc_cb8, loomc_cb7, 1, 2, 0, 0, 0, 0, 0, 0, 19);
         cb_push_back(loomc_cb8, 1);
         cb_wait_front(loomc_cb8, 1);
         cb_reserve_back(12, 1);
@@ -69,68 +69,68 @@ void MAIN {
         }
         cb_push_back(12, 1);
         cb_pop_front(loomc_cb7, 1);
-        cb_reserve_back(10, 1);
+        cb_reserve_back(10, 2);
         cb_reserve_back(15, 1);
-        // pchain a=11 out=10 sum=15
-        for (int32_t loomc_tile = 0; loomc_tile < 1 * 1; loomc_tile++) {
+        // pchain a=11 out=10 cols=2 sum=15
+        for (int32_t loomc_tile = 0; loomc_tile < 1 * 2; loomc_tile++) {
             tile_regs_acquire();
-            loomc::binary(loomc::SUB, loomc::BCAST_COL, 11, 0 + loomc_tile, loomc_cb8, 0 + loomc::bcast_page(loomc::BCAST_COL, loomc_tile, 1));
+            loomc::binary(loomc::SUB, loomc::BCAST_COL, 11, 0 + loomc_tile, loomc_cb8, 0 + loomc::bcast_page(loomc::BCAST_COL, loomc_tile, 2));
             loomc::sfpu(loomc::EXP2, false, 1.0f, 0);
-            loomc::pack_sum(10, 0 + loomc_tile, 15, 0 + loomc_tile / 1, loomc_tile % 1 != 0 || false);
+            loomc::pack_sum(10, 0 + loomc_tile, 15, 0 + loomc_tile / 2, loomc_tile % 2 != 0 || false);
         }
-        cb_push_back(10, 1);
+        cb_push_back(10, 2);
         cb_push_back(15, 1);
-        cb_pop_front(11, 1);
+        cb_pop_front(11, 2);
         cb_wait_front(5, 1);
         cb_wait_front(12, 1);
-        cb_reserve_back(11, 1);
+        cb_reserve_back(11, 2);
         // eltwise op=mul a=5 b=12 out=11
         loomc::eltwise(loomc::MUL, 5, 12, 11, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
-        cb_push_back(11, 1);
+        cb_push_back(11, 2);
         cb_pop_front(5, 1);
-        cb_wait_front(10, 1);
+        cb_wait_front(10, 2);
         cb_wait_front(15, 1);
         cb_reserve_back(13, 1);
         // reduce op=sum a=15 out=13
         loomc::reduce_rows<PoolType::SUM>(15, 13, 1, 1, 0, 0, false, 19, 19);
         cb_push_back(13, 1);
         cb_pop_front(15, 1);
-        cb_wait_front(11, 1);
+        cb_wait_front(11, 2);
         cb_wait_front(13, 1);
         cb_reserve_back(5, 1);
         // eltwise op=add a=11 b=13 out=5
         loomc::eltwise(loomc::ADD, 11, 13, 5, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
         cb_push_back(5, 1);
-        cb_pop_front(11, 1);
+        cb_pop_front(11, 2);
         cb_pop_front(13, 1);
         cb_wait_front(6, 1);
-        cb_reserve_back(11, 1);
+        cb_reserve_back(11, 2);
         // eltwise op=mul a=6 b=12 out=11 bcast=col
         loomc::eltwise(loomc::MUL, 6, 12, 11, 1, 1, loomc::BCAST_COL, 0, 0, 0, false);
-        cb_push_back(11, 1);
+        cb_push_back(11, 2);
         cb_pop_front(6, 1);
         cb_pop_front(12, 1);
-        cb_reserve_back(14, 1);
-        // copy a=10 out=14 n=1
-        loomc::copy(10, 14, 1, 0, 0, false);
-        cb_push_back(14, 1);
-        cb_pop_front(10, 1);
-        cb_wait_front(2, 1);
-        cb_wait_front(14, 1);
-        cb_reserve_back(10, 1);
-        // matmul a=14 b=2 out=10 m=1 k=1 nn=1
-        loomc::matmul(14, 2, 10, 1, 1, 1, 1, 1, false, 0, 0, 0, false);
-        cb_push_back(10, 1);
-        cb_pop_front(2, 1);
-        cb_pop_front(14, 1);
-        cb_wait_front(11, 1);
-        cb_wait_front(10, 1);
+        cb_reserve_back(14, 2);
+        // copy a=10 out=14 n=2
+        loomc::copy(10, 14, 2, 0, 0, false);
+        cb_push_back(14, 2);
+        cb_pop_front(10, 2);
+        cb_wait_front(2, 2);
+        cb_wait_front(14, 2);
+        cb_reserve_back(10, 2);
+        // matmul a=14 b=2 out=10 m=1 k=2 nn=1
+        loomc::matmul(14, 2, 10, 1, 2, 1, 1, 1, false, 0, 0, 0, false);
+        cb_push_back(10, 2);
+        cb_pop_front(2, 2);
+        cb_pop_front(14, 2);
+        cb_wait_front(11, 2);
+        cb_wait_front(10, 2);
         cb_reserve_back(6, 1);
         // eltwise op=add a=11 b=10 out=6
         loomc::eltwise(loomc::ADD, 11, 10, 6, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
         cb_push_back(6, 1);
-        cb_pop_front(11, 1);
-        cb_pop_front(10, 1);
+        cb_pop_front(11, 2);
+        cb_pop_front(10, 2);
         // cb_swap a=7 b=8
         loomc::swap_cbs(loomc_cb7, loomc_cb8);
     }

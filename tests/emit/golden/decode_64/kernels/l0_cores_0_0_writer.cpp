@@ -12,8 +12,8 @@ void kernel_main() {
     const int32_t cy = loomc::arg(1);
 
     cb_wait_front(3, 1);
-    // write_elems cb=3 tensor=part row=64*cy+32*cx col=0 rows=8 cols=32
-    loomc::write_elems(3, 0, 0, 0, 1, dram_part, 64 * cy + 32 * cx, 0, 8, 32, 1, 4);
+    // write_elems cb=3 tensor=part row=32*cy+32*cx col=0 rows=8 cols=32
+    loomc::write_elems(3, 0, 0, 0, 1, dram_part, 32 * cy + 32 * cx, 0, 8, 32, 1, 4);
     noc_async_write_barrier();
     cb_pop_front(3, 1);
     cb_wait_front(4, 1);

@@ -10,16 +10,15 @@ void kernel_main() {
     // this core (runtime args)
     const int32_t cx = loomc::arg(0);
     const int32_t cy = loomc::arg(1);
-    loomc::iota_tiles(13);  // the index tiles the compute kernel's masks read
 
     cb_reserve_back(0, 1);
-    // read_elems tensor=lse row=32*cy col=cx rows=2 cb=0
-    loomc::read_elems(dram_lse, 32 * cy, cx, 2, 1, 1, 0, 0, 0, 0, 1, 4);
+    // read_elems tensor=lse row=32*cy col=cx cb=0
+    loomc::read_elems(dram_lse, 32 * cy, cx, 1, 1, 1, 0, 0, 0, 0, 1, 4);
     noc_async_read_barrier();
     cb_push_back(0, 1);
     cb_reserve_back(1, 1);
-    // read_elems tensor=part row=64*cy+cx col=0 rows=2 cols=32 rstride=32 cb=1
-    loomc::read_elems(dram_part, 64 * cy + cx, 0, 2, 32, 32, 1, 0, 0, 0, 1, 4);
+    // read_elems tensor=part row=32*cy+cx col=0 cols=32 cb=1
+    loomc::read_elems(dram_part, 32 * cy + cx, 0, 1, 32, 1, 1, 0, 0, 0, 1, 4);
     noc_async_read_barrier();
     cb_push_back(1, 1);
 }

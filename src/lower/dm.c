@@ -800,6 +800,8 @@ void lw_emit_dm_block(kctx *K, const tir_block *b)
         if (i < 0 || !walks(K, L->ax[i].kernel))
             continue;
         const access *x = &L->ax[i];
+        if (x->dead)
+            continue;
         if (x->passed && !x->is_store)
             continue; /* received for the whole group before its programs (lw_emit_consumer) */
         bool shared = !x->is_store && x->how.transport != SCHED_DRAM;

@@ -155,6 +155,10 @@ bool lw_plan(lw *L)
             vinfo *ri = V(L, r);
             if (ri->kind != VK_TILE)
                 continue;
+            if (ri->root == r->uid && !ri->nuses && !x->passed && x->how.transport == SCHED_DRAM) {
+                x->dead = true; /* nothing reads it: not loaded */
+                continue;
+            }
             if (ri->tr != x->tr || ri->tc != x->tc) {
                 lw_fail(L, x->aa->op->loc, "the loaded tile (%lldx%lld tiles) does not match the block of '%s' "
                      "(%lldx%lld tiles) in its tile layout", (long long)ri->tr, (long long)ri->tc,
@@ -228,10 +232,12 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
     plan->cmds = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
     plan->clip = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
     plan->moved = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
+    plan->live = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
     for (int i = 0; i < plan->nacc; i++) {
         plan->cmds[i] = L0->ax[i].scmds;
         plan->clip[i] = L0->ax[i].sclip;
         plan->moved[i] = L0->ax[i].smoved;
+        plan->live[i] = sym_const(sc, L0->ax[i].dead ? 0 : 1);
     }
     /* the chains in Dst, then the row maxima taken inside a maximum (the
        reduction's result stays in Dst for it: a link like a chain's) */

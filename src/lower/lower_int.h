@@ -166,6 +166,8 @@ typedef struct access {
     int root;             /* store: uid of the stored root */
     bool copy_in;         /* store: compute copies the value into the CB */
     bool passed;          /* fused: a store sent to the reducer, or a load received from the producers */
+    bool dead;            /* a load from DRAM whose value nothing reads (an identity left it
+                             unused): not read, no CB */
     int coldim;           /* the access dimension along the layout's columns */
     int64_t lrow[TIR_MAX_RANK]; /* rows of the 2-D layout a unit step along each dimension moves */
 } access;

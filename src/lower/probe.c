@@ -155,6 +155,7 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     const sym_expr **cmds = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     const sym_expr **clip = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     const sym_expr **moved = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
+    const sym_expr **live = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     int most = 0;
     for (int c = 0; c < np && ok; c++) {
         sched_schedule *sp[1] = {&s};
@@ -165,6 +166,8 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
         plans[c].when = when;
         total = sym_add(sc, total, np > 1 ? sym_mul(sc, when, plans[c].bytes) : plans[c].bytes);
         for (int i = 0; i < k->acc->n && i < plans[c].nacc; i++) {
+            const sym_expr *v = plans[c].live[i];
+            live[i] = np > 1 ? sym_add(sc, live[i] ? live[i] : sym_const(sc, 0), sym_mul(sc, when, v)) : v;
             const sym_expr *w = plans[c].cmds[i], *q = plans[c].clip[i], *e = plans[c].moved[i];
             if (!w || !q || !e)
                 continue;
@@ -189,6 +192,17 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     k->acc_cmds = cmds;
     k->acc_clip = clip;
     k->acc_moved = moved;
+    /* a load every probe reads is read at every value */
+    for (int i = 0; i < k->acc->n; i++) {
+        bool all = true;
+        for (int c = 0; c < np && all; c++) {
+            int64_t one;
+            all = i < plans[c].nacc && sym_is_const(plans[c].live[i], &one) && one == 1;
+        }
+        if (all)
+            live[i] = sym_const(sc, 1);
+    }
+    k->acc_live = live;
     k->cb_used = used;
     /* the chains every probe made (they follow the Tile IR and shapes as
        expressions, so the probes agree) */

@@ -916,6 +916,12 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
         kern[i] = e;
         if (b->kind == SCHED_BUF_IN) {
             stage st = sched_read_cost(c, b);
+            const sym_expr *live = sched_buf_live(c, b);
+            if (live) {
+                st.cycles = mul(c, st.cycles, live);
+                st.first = mul(c, st.first, live);
+                st.fill = mul(c, st.fill, live);
+            }
             cost[i] = st.cycles;
             slot[i] = arr.n;
             ld[e] = add(c, ld[e], st.cycles);
@@ -1082,6 +1088,12 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
         }
         add_range_var(c, local_var(c, lm_arena_printf(ar, "depth.%s", b->name)), 1,
                       b->kind == SCHED_BUF_IN ? 3 : 2);
+        /* a load the lowering leaves out at some values has no pages there:
+           its depth is 1, not a choice */
+        const sym_expr *live = sched_buf_live(c, b);
+        if (live)
+            add_con(c, mul(c, sub(c, c->depth[i], K(c, 1)), sub(c, K(c, 1), live)),
+                    lm_arena_printf(ar, "depth.%s is 1 where nothing reads %s (not loaded)", b->name, b->name));
     }
     /* sub-block of the matmul output, in tiles */
     c->subh = c->subw = K(c, 1);
@@ -1198,9 +1210,12 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
         }
         if (b->kind == SCHED_BUF_IN) {
             const sched_operand *o = sched_operand_of(c, b);
+            const sym_expr *live = sched_buf_live(c, b);
+            if (live)
+                times = mul(c, times, live);
             rd = add(c, rd, cdv(c, mul(c, sched_dram_bytes(c, b), times), share(c, o)));
             int per = (o && o->transport != SCHED_DRAM) ? 4 : 2; /* CB pair (+ semaphore pair) */
-            hs = add(c, hs, mul(c, mul(c, c->waves, trips_to(c, b->level)), K(c, per)));
+            hs = add(c, hs, mul(c, mul(c, c->waves, mul(c, trips_to(c, b->level), live ? live : K(c, 1))), K(c, per)));
         } else if (b->kind == SCHED_BUF_OUT) {
             wr = add(c, wr, mul(c, sched_dram_bytes(c, b), times));
             hs = add(c, hs, mul(c, mul(c, c->waves, trips_to(c, b->level)), K(c, 2)));

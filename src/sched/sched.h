@@ -198,6 +198,8 @@ typedef struct sched_kernel {
     const sym_expr **acc_cmds;        /* per access (sched_lower_l1): NoC commands per block moved */
     const sym_expr **acc_clip;        /* per access: 1 when the block is cut short (a masked copy) */
     const sym_expr **acc_moved;       /* per access: elements a block moves to or from DRAM */
+    const sym_expr **acc_live;        /* per access: 1 where the load is read, 0 where nothing reads
+                                         its value (an identity left it unused: not loaded) */
     /* sched_lower_l1: the lowering's chains in Dst - chain_from[i]'s result
        stays in Dst for chain_to[i] (one tile op, no pack and unpack between) */
     const tir_op **chain_from, **chain_to;
@@ -826,6 +828,7 @@ typedef struct sched_l1_plan {
     const sym_expr **clip;   /* per access: 1 when a boundary check cuts the block short */
     const sym_expr **moved;  /* per access: elements a block moves over the NoC (its tiles', or the
                                 rows and columns moved element by element) */
+    const sym_expr **live;   /* per access: 1, or 0 for a load nothing reads (not loaded) */
     int nacc;
     const sym_expr *count;   /* the CBs that exist: sum over CBs of min(1, largest use) */
     const tir_op **chain_from, **chain_to; /* the chains in Dst of the (first) kernel, in program order */

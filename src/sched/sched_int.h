@@ -160,6 +160,9 @@ typedef struct stage {
 
 /* The NoC a buffer's block travels on (0 or 1). */
 int sched_buf_noc(mctx *c, const sched_buf *b);
+/* 1 where IN buffer b is loaded, 0 where nothing reads its value and the
+ * lowering leaves the load out (sched_kernel.acc_live; NULL: always 1). */
+const sym_expr *sched_buf_live(mctx *c, const sched_buf *b);
 /* The bytes one block of IN/OUT buffer b moves from or to DRAM: its pages,
  * or, moved element by element, the rows and columns that exist (a 4-row
  * query block of 32-row tiles moves 4 rows). */

@@ -235,6 +235,16 @@ static const sym_expr *commands(mctx *c, const sched_buf *b)
     return fix(c, b->tiles);
 }
 
+const sym_expr *sched_buf_live(mctx *c, const sched_buf *b)
+{
+    const sched_kernel *k = c->k;
+    int64_t one;
+    if (!k->acc_live || b->kind != SCHED_BUF_IN || b->access < 0 || b->access >= k->acc->n || !k->acc_live[b->access] ||
+        (sym_is_const(k->acc_live[b->access], &one) && one == 1))
+        return NULL;
+    return fix(c, k->acc_live[b->access]);
+}
+
 const sym_expr *sched_dram_bytes(mctx *c, const sched_buf *b)
 {
     const sched_kernel *k = c->k;

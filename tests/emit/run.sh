@@ -71,6 +71,10 @@ done
 # K and V read ahead, the last key block cut short (element reads with a transaction id)
 case16 "decode_read_ahead" wormhole_n150 kernels/flash_decode.py --shape B=1,H=8,HKV=2,S=300,D=64 \
     --set BLOCK_N=32,depth.k=2,depth.v=3
+# one split: the combine is a copy of the partial output, and the log-sum-exp, which nothing
+# reads then, is left in DRAM (a tensor of the launch no kernel reads)
+case16 "decode_one_split" wormhole_n150 kernels/flash_decode.py --shape B=2,H=8,HKV=2,S=256,D=64 \
+    --const NUM_SPLITS=1 --no-fuse
 # causal attention in two waves of query blocks on 4 core rows: K and V multicast along them with
 # the key loop stretched to each wave's most trips (a bound of the wave variable), and from DRAM
 # with the waves going back and forth (a core index reversed on every other wave)

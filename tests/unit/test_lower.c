@@ -1115,7 +1115,7 @@ static void decode_mha_forward(void **st)
  * maximum is the log-sum-exp itself, lse - max is 0, the weight exp2(0) is
  * 1 and the sums are their operands - the combine is a copy of the partial
  * output into the output's format, with no transpose, reduction or
- * element-wise op; nothing reads the log-sum-exp. */
+ * element-wise op; nothing reads the log-sum-exp, so it is not loaded. */
 static void decode_one_split(void **st)
 {
     (void)st;
@@ -1128,6 +1128,9 @@ static void decode_one_split(void **st)
     int ops[] = {DF_TRANSPOSE, DF_REDUCE, DF_ROWMAX, DF_ELTWISE, DF_SFPU, DF_CHAIN, DF_PCHAIN, DF_MASK};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         assert_int_equal(class_ops(c, DF_COMPUTE, (df_op)ops[i]), 0);
+    /* the partial output alone is read: the log-sum-exp is left in DRAM */
+    assert_int_equal(class_ops(c, DF_READER, DF_READ_ELEMS), 1);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_CB_WAIT), 1);
     round_trip(p);
     df_free(p);
     run_checked(&j);

@@ -673,7 +673,7 @@ static void reprice_agrees_with_selection(void **state)
  * it: flash decode's combine at one split is a copy (its reductions run
  * over one element; test_lower.c, decode_one_split), at two the whole
  * chain. The plan's probes record the ops gone at one split with that
- * probe's indicator, and the combine's price at one split is under half
+ * probe's indicator (and the load nothing reads then), and the combine's price at one split is under half
  * its price at two (10,382 before the model knew, 10,522 at two); at two
  * every op and its passes are priced as before. */
 static void one_split_priced_as_its_copy(void **state)
@@ -711,6 +711,13 @@ static void one_split_priced_as_its_copy(void **state)
     for (int i = 0; i < k->nlowered; i++)
         when += k->lowered[i].kind == SCHED_LOWER_GONE && k->lowered[i].when;
     assert_true(when >= 5);
+    /* and the load of the log-sum-exp, which nothing reads at one split */
+    int dead = 0;
+    for (int i = 0; i < k->acc->n; i++) {
+        int64_t one;
+        dead += k->acc_live && k->acc_live[i] && !(sym_is_const(k->acc_live[i], &one) && one == 1);
+    }
+    assert_int_equal(dead, 1);
     release(&j);
 }
 

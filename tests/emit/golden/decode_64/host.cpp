@@ -125,9 +125,7 @@ static void launch_1(Device *device, CommandQueue &cq, const std::vector<loomc::
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
                          CircularBufferConfig(2 * 4096, {{0, tt::DataFormat::Float32}}).set_page_size(0, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(2 * 4096, {{1, tt::DataFormat::Float32}}).set_page_size(1, 4096));
-    CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(2 * 2048, {{2, tt::DataFormat::Float16_b}}).set_page_size(2, 2048));
+                         CircularBufferConfig(2 * 2048, {{1, tt::DataFormat::Float16_b}}).set_page_size(1, 2048));
     // semaphores: one word on every core of the program
     const std::vector<uint32_t> noc = noc_tables(device);
 
@@ -135,7 +133,7 @@ static void launch_1(Device *device, CommandQueue &cq, const std::vector<loomc::
         const KernelHandle reader = CreateKernel(program, LOOMC_KERNELS "/l1_cores_0_0_reader.cpp", cores_0_0,
             DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::NOC_0,
                                .compile_args = {}});
-        SetCommonRuntimeArgs(program, reader, loomc_common({t[0].address(), t[1].address()}, {}));
+        SetCommonRuntimeArgs(program, reader, loomc_common({t[1].address()}, {}));
         const KernelHandle compute = CreateKernel(program, LOOMC_KERNELS "/l1_cores_0_0_compute.cpp", cores_0_0,
             ComputeConfig{.math_fidelity = MathFidelity::HiFi2, .fp32_dest_acc_en = false, .math_approx_mode = false});
         const KernelHandle writer = CreateKernel(program, LOOMC_KERNELS "/l1_cores_0_0_writer.cpp", cores_0_0,

@@ -5,15 +5,13 @@
 
 namespace NAMESPACE {
 void MAIN {
-    binary_op_init_common(1, 1, 2);
+    binary_op_init_common(0, 0, 1);
 
     cb_wait_front(0, 1);
+    cb_reserve_back(1, 1);
+    // copy a=0 out=1 n=1
+    loomc::copy(0, 1, 1, 0, 0, false);
+    cb_push_back(1, 1);
     cb_pop_front(0, 1);
-    cb_wait_front(1, 1);
-    cb_reserve_back(2, 1);
-    // copy a=1 out=2 n=1
-    loomc::copy(1, 2, 1, 0, 0, false);
-    cb_push_back(2, 1);
-    cb_pop_front(1, 1);
 }
 }  // namespace NAMESPACE

@@ -5,20 +5,14 @@
 
 void kernel_main() {
     // DRAM tensors (their addresses are common runtime args)
-    const loomc::Tensor dram_lse = loomc::tensor(0, 4096, tt::DataFormat::Float32, 1);
-    const loomc::Tensor dram_part = loomc::tensor(1, 4096, tt::DataFormat::Float32, 1);
+    const loomc::Tensor dram_part = loomc::tensor(0, 4096, tt::DataFormat::Float32, 1);
     // this core (runtime args)
     const int32_t cx = loomc::arg(0);
     const int32_t cy = loomc::arg(1);
 
     cb_reserve_back(0, 1);
-    // read_elems tensor=lse row=32*cy col=cx cb=0
-    loomc::read_elems(dram_lse, 32 * cy, cx, 1, 1, 1, 0, 0, 0, 0, 1, 4);
+    // read_elems tensor=part row=32*cy+cx col=0 cols=32 cb=0
+    loomc::read_elems(dram_part, 32 * cy + cx, 0, 1, 32, 1, 0, 0, 0, 0, 1, 4);
     noc_async_read_barrier();
     cb_push_back(0, 1);
-    cb_reserve_back(1, 1);
-    // read_elems tensor=part row=32*cy+cx col=0 cols=32 cb=1
-    loomc::read_elems(dram_part, 32 * cy + cx, 0, 1, 32, 1, 1, 0, 0, 0, 1, 4);
-    noc_async_read_barrier();
-    cb_push_back(1, 1);
 }

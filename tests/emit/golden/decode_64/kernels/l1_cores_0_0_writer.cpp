@@ -10,9 +10,9 @@ void kernel_main() {
     const int32_t cx = loomc::arg(0);
     const int32_t cy = loomc::arg(1);
 
-    cb_wait_front(2, 1);
-    // write_elems cb=2 tensor=o row=8*cy+cx col=0 cols=32
-    loomc::write_elems(2, 0, 0, 0, 1, dram_o, 8 * cy + cx, 0, 1, 32, 1, 2);
+    cb_wait_front(1, 1);
+    // write_elems cb=1 tensor=o row=8*cy+cx col=0 cols=32
+    loomc::write_elems(1, 0, 0, 0, 1, dram_o, 8 * cy + cx, 0, 1, 32, 1, 2);
     noc_async_write_barrier();
-    cb_pop_front(2, 1);
+    cb_pop_front(1, 1);
 }

@@ -1137,6 +1137,39 @@ static void decode_one_split(void **st)
     job_close(&j);
 }
 
+/* tests/kernels/identities.py: with one row per block every op of the
+ * fold is an identity (a reduction over one row, x - x, x * 1, x + 0, x / 1,
+ * ...) and the compute is one copy from the load's CB into the output's;
+ * with three rows the maximum and the sum run. Both check against the
+ * interpreter. */
+static void identities_at_one_row(void **st)
+{
+    (void)st;
+    for (int r = 1; r <= 3; r += 2) {
+        job j;
+        job_open(&j, "tests/kernels/identities.py", r == 1 ? "M=40,N=96,R=1" : "M=40,N=96,R=3", NULL,
+                 "grid.y=8");
+        df_program *p = lower(&j, 0);
+        assert_non_null(p);
+        const df_class *c = &p->classes[0];
+        assert_int_equal(class_ops(c, DF_COMPUTE, DF_ROWMAX), r == 1 ? 0 : 1);
+        assert_int_equal(class_ops(c, DF_COMPUTE, DF_REDUCE), r == 1 ? 0 : 1);
+        /* R = 3: the maximum's and the sum's operands (axis 0), and the result, a column, into the stored row */
+        assert_int_equal(class_ops(c, DF_COMPUTE, DF_TRANSPOSE), r == 1 ? 0 : 3);
+        if (r == 1) {
+            int ops[] = {DF_ELTWISE, DF_SFPU, DF_CHAIN, DF_PCHAIN, DF_MASK, DF_FILL};
+            for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+                assert_int_equal(class_ops(c, DF_COMPUTE, (df_op)ops[i]), 0);
+            const df_stmt *cp = compute_op(c, DF_COPY, 0);
+            assert_non_null(cp);
+            assert_null(compute_op(c, DF_COPY, 1));
+        }
+        df_free(p);
+        run_checked(&j);
+        job_close(&j);
+    }
+}
+
 /* Batches with grouped heads: the split kernel views q [B, H, D] as [B*HKV,
  * H/HKV, D] and the combine kernel o as [B*H, D], so both tensors move rows
  * of several batches as one run. With H not a multiple of 32 the padded
@@ -1749,6 +1782,7 @@ int main(void)
         cmocka_unit_test(decode_gqa),
         cmocka_unit_test(decode_mha_forward),
         cmocka_unit_test(decode_one_split),
+        cmocka_unit_test(identities_at_one_row),
         cmocka_unit_test(decode_batched),
         cmocka_unit_test(decode_fused),
         cmocka_unit_test(send_elems_op),

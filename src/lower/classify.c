@@ -455,6 +455,7 @@ static void classify_op(lw *L, const tir_op *op)
         if (host_float(L, op->opnds[0], &a)) {
             v->kind = VK_CONST;
             v->c = a;
+            fold_ident(L, op);
             return;
         }
         if (!tir_elem_is_float(op->opnds[0]->type.elem)) {

@@ -242,6 +242,12 @@ const sym_expr *sched_buf_live(mctx *c, const sched_buf *b)
     if (!k->acc_live || b->kind != SCHED_BUF_IN || b->access < 0 || b->access >= k->acc->n || !k->acc_live[b->access] ||
         (sym_is_const(k->acc_live[b->access], &one) && one == 1))
         return NULL;
+    /* the lowering leaves out loads from DRAM only (a shared or passed
+       block still moves: the probes read every load from DRAM); a fused
+       pair's loads are priced as read */
+    const sched_operand *o = sched_operand_of(c, b);
+    if ((o && o->transport != SCHED_DRAM) || c->c->fuse != SCHED_FUSE_NONE)
+        return NULL;
     return fix(c, k->acc_live[b->access]);
 }
 

@@ -185,6 +185,39 @@ static const sym_expr *operand_bytes(sumctx *c, const tir_value *v)
     return sym_mul(c->s, ntiles(c, &r->type), tile_bytes(c, format_of(r->type.elem)));
 }
 
+/* How many quarters of a tile the unpacker reads of broadcast operand v
+ * for each tile of the op (0: v is no broadcast): a column vector
+ * broadcast across columns 2 (its tiles' faces 0 and 2), a single element
+ * 1 (face 0), a row broadcast down the rows 4 (docs/simulator.md, "Tile
+ * ops"). */
+static int bcast_quarters(const tir_value *v)
+{
+    for (; v->def && is_view(v->def->code); v = v->def->opnds[0]) {
+        if (v->def->code != TIR_BROADCAST)
+            continue;
+        const tir_type *t = &v->def->opnds[0]->type;
+        if (t->rank < 2)
+            return 4;
+        int64_t nc = 0, nr = 0;
+        bool one_col = sym_is_const(t->shape[t->rank - 1], &nc) && nc == 1;
+        bool one_row = sym_is_const(t->shape[t->rank - 2], &nr) && nr == 1;
+        return one_col && one_row ? 1 : one_col ? 2 : 4;
+    }
+    return 0;
+}
+
+/* An operand's unpacked bytes in an element-wise op of `tiles` tiles: its
+ * own (operand_bytes), or for a broadcast the part of a tile the unpacker
+ * reads for each of the op's. */
+static const sym_expr *elt_operand_bytes(sumctx *c, const tir_value *v, const sym_expr *tiles)
+{
+    const tir_value *r = root_of(v);
+    int q = r ? bcast_quarters(v) : 0;
+    if (!q || !is_float_tile(&r->type) || (r->def && r->def->code == TIR_FULL && c->buf_of[r->uid] < 0))
+        return operand_bytes(c, v);
+    return sym_mul(c->s, tiles, sym_const(c->s, c->a->tile_bytes[format_of(r->type.elem)] * q / 4));
+}
+
 /* An element-wise work op unpacking operands v[0..n-1] (NULL entries
  * skipped): unpack_bytes is the sum of theirs, each recorded. */
 static void add_elt(sumctx *c, sched_opkind kind, const tir_op *op, const sym_expr *tiles, tir_value *const *v,
@@ -192,13 +225,13 @@ static void add_elt(sumctx *c, sched_opkind kind, const tir_op *op, const sym_ex
 {
     const sym_expr *ub = sym_const(c->s, 0);
     for (int i = 0; i < n; i++)
-        ub = sym_add(c->s, ub, operand_bytes(c, v[i]));
+        ub = sym_add(c->s, ub, elt_operand_bytes(c, v[i], tiles));
     sched_work_op *w = add_work(c, kind, op, tiles, ub, pack, -1);
     if (!w)
         return;
     for (int i = 0; i < n && w->nreads < 3; i++) {
         w->reads[w->nreads] = v[i];
-        w->read_bytes[w->nreads++] = operand_bytes(c, v[i]);
+        w->read_bytes[w->nreads++] = elt_operand_bytes(c, v[i], tiles);
     }
 }
 

@@ -7,7 +7,9 @@
  * for the element-wise, SFPU, copy and fill ops, or up to one Dst half of
  * output rows for a reduction. Costs come from the description only:
  *
- *   unpack  bytes of the input tiles (in their CB's format) / unpack_bpc;
+ *   unpack  bytes of the input tiles (in their CB's format) / unpack_bpc,
+ *           a broadcast operand's tile at half (column) or a quarter
+ *           (scalar) of its bytes (bcast_share);
  *           a matmul sub-block h x w unpacks, per K tile, min(h, w) tiles
  *           of one operand and h*w of the other (see sim_compute_unpack)
  *   math    tiles x the op's cycles per tile: matmul_tile_cycles[fidelity]
@@ -325,6 +327,17 @@ static int64_t bcast_page(int bcast, int64_t t, int64_t cols)
 }
 
 static const num_binop elt_ops[DF_NELTOPS] = {NUM_ADD, NUM_SUB, NUM_MUL, NUM_MAXOP};
+/* The part of a broadcast operand's tile the unpacker reads for each tile
+ * of the other operand (tt-llk `_llk_unpack_AB_mop_config_`, the same on
+ * Wormhole and Blackhole): a column broadcast unpacks srcB's faces 0 and 2
+ * only (the faces holding column 0), a scalar one its face 0 once; a row
+ * broadcast reads faces 0 and 1 for the upper and again for the lower
+ * faces, four face reads as for a plain tile. */
+static double bcast_share(int bcast)
+{
+    return bcast == DF_BC_COL ? 0.5 : bcast == DF_BC_SCALAR ? 0.25 : 1.0;
+}
+
 static const num_bcast elt_bcs[DF_NBCASTS] = {NUM_BCAST_NONE, NUM_BCAST_COL, NUM_BCAST_ROW, NUM_BCAST_SCALAR};
 
 double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_chunk *c)
@@ -402,7 +415,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         bool bc = st->bcast != DF_BC_NONE;
         c->math = c->ntiles * (bc ? a->bcast_tile_cycles : a->eltwise_tile_cycles);
         c->pack = c->ntiles * per_out;
-        unpack = c->ntiles * (tbytes(s, e, st->cb) + tbytes(s, e, st->cb_b)) / a->unpack_bpc;
+        unpack = c->ntiles * (tbytes(s, e, st->cb) + bcast_share(st->bcast) * tbytes(s, e, st->cb_b)) / a->unpack_bpc;
         c->buf = take_buf(s, e);
         for (int64_t t = t0; t < t1; t++) {
             c->out[t - t0] = (int32_t)(at_out + t);
@@ -521,7 +534,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
             switch (sp->op) {
             case DF_ELTWISE:
                 per += sp->bcast != DF_BC_NONE ? a->bcast_tile_cycles : a->eltwise_tile_cycles;
-                unpack += c->ntiles * tbytes(s, e, sp->cb_b) / a->unpack_bpc;
+                unpack += c->ntiles * bcast_share(sp->bcast) * tbytes(s, e, sp->cb_b) / a->unpack_bpc;
                 atb[k] = evx(s, e, st, sp->at_b);
                 break;
             case DF_SFPU: {

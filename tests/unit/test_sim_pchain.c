@@ -145,7 +145,8 @@ static double two_chunks(double pm, double pp) { return two_chunks_u(1, pm, pp);
 
 /* pchain with its options off is a chain; pack=1 moves the SFPU steps'
  * cycles from math to pack; col0=1 takes a quarter of them; sum=CB packs
- * every tile a second time (fp32 here). */
+ * every tile a second time (fp32 here); a broadcast operand is unpacked in
+ * part. */
 static void test_pchain_cycles(void **st)
 {
     (void)st;
@@ -159,6 +160,17 @@ static void test_pchain_cycles(void **st)
          two_chunks(0, e / 4), 1e-6);
     NEAR(op_cycles("    pchain a=0 out=3 rows=2 cols=6 sum=4 {\n      sfpu op=neg\n    }\n", 12),
          two_chunks(el, sum), 1e-6);
+    /* a broadcast operand: the unpacker reads a column broadcast's faces 0
+       and 2 (half a tile per tile of the block), a scalar's face 0 (a
+       quarter), a row broadcast's upper faces twice (a whole tile) */
+    double bc = A.bcast_tile_cycles;
+    NEAR(op_cycles("    pchain a=0 out=3 rows=2 cols=6 {\n      eltwise op=sub b=0 bcast=col\n    }\n", 12),
+         two_chunks_u(1.5, bc, 0), 1e-6);
+    NEAR(op_cycles("    pchain a=0 out=3 rows=2 cols=6 {\n      eltwise op=sub b=0 bcast=scalar\n    }\n", 12),
+         two_chunks_u(1.25, bc, 0), 1e-6);
+    NEAR(op_cycles("    pchain a=0 out=3 rows=2 cols=6 {\n      eltwise op=sub b=0 bcast=row\n    }\n", 12),
+         two_chunks_u(2, bc, 0), 1e-6);
+    NEAR(op_cycles("    eltwise op=sub a=0 b=0 out=3 rows=2 cols=6 bcast=col\n", 12), two_chunks_u(1.5, bc, 0), 1e-6);
 }
 
 /* A pchain whose exp runs on the pack thread lets the next op's math start

@@ -197,6 +197,7 @@ bool lw_plan(lw *L)
         lw_plan_rowmax(L, k->f->body);
         lw_plan_chains(L, k->f->body);
         lw_plan_packsums(L, k->f->body);
+        lw_plan_packcasts(L);
         for (int u = 0; u < L->nv && !L->failed; u++) {
             vinfo *v = &L->v[u];
             if (v->kind == VK_TILE && v->root == u && v->st < 0 && v->dest == D_OWN && lw_computed_by_compute(L, u)) {
@@ -253,10 +254,13 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
         plan->chain_from[L0->nchains + i] = L0->fmax_red[i];
         plan->chain_to[L0->nchains + i] = L0->fmax_max[i];
     }
-    sched_lowered *lo = LM_NEWN(ar, sched_lowered, L0->ngone + L0->npsum + L0->nsplit + L0->npass + 1);
+    sched_lowered *lo = LM_NEWN(ar, sched_lowered, L0->ngone + L0->npcast + L0->npsum + L0->nsplit + L0->npass + 1);
     plan->nlowered = 0;
     for (int i = 0; i < L0->ngone; i++)
         lo[plan->nlowered++] = (sched_lowered){.kind = SCHED_LOWER_GONE, .op = L0->gone[i]};
+    /* (before the row sums: the model prices the pack's format, then adds the sums' pack) */
+    for (int i = 0; i < L0->npcast; i++)
+        lo[plan->nlowered++] = (sched_lowered){.kind = SCHED_LOWER_PACKCAST, .op = L0->pcast_op[i], .by = L0->pcast_src[i]};
     for (int i = 0; i < L0->npsum; i++)
         lo[plan->nlowered++] = (sched_lowered){.kind = SCHED_LOWER_PACKSUM, .op = L0->psum_red[i], .by = L0->psum_src[i]};
     for (int i = 0; i < L0->nsplit; i++)

@@ -249,6 +249,12 @@ typedef struct lw {
        row from there */
     const tir_op *psum_red[LW_MAX_CHAINS], *psum_src[LW_MAX_CHAINS];
     int npsum;
+    /* casts packed by the op before them (lw_plan_packcasts): pcast_op[i]'s
+       operand, read otherwise only by a row sum the packer takes, is
+       written in the cast's format by pcast_src[i], and the cast is a view
+       of those pages */
+    const tir_op *pcast_op[LW_MAX_CHAINS], *pcast_src[LW_MAX_CHAINS];
+    int npcast;
     /* wheres on a mask the lowering leaves out on the trips of their loop
        where it is the identity (msplit.c): split_masked[i] is the trips of
        split_op[i]'s loop that keep it, for the model (kops.c) */
@@ -440,6 +446,7 @@ void lw_plan_dot_acc(lw *L, const tir_block *b);
 void lw_plan_rowmax(lw *L, const tir_block *b);
 const tir_op *lw_fused_reduce(const lw *L, const tir_op *max);
 void lw_plan_packsums(lw *L, const tir_block *b);
+void lw_plan_packcasts(lw *L);
 const tir_op *lw_packsum_red(const lw *L, const tir_op *op);
 bool lw_packsum_is_red(const lw *L, const tir_op *op);
 void lw_plan_chains(lw *L, const tir_block *b);

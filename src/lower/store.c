@@ -372,6 +372,75 @@ bool lw_packsum_is_red(const lw *L, const tir_op *op)
 }
 
 /* ======================================================================
+ * Casts packed by the op before them
+ * ==================================================================== */
+
+/* The op of block b other than `not` that reads x directly, when exactly
+ * one does; NULL otherwise (none, several, or one inside a region). */
+static const tir_op *other_reader(const tir_block *b, const tir_value *x, const tir_op *not)
+{
+    const tir_op *found = NULL;
+    for (const tir_op *op = b->first; op; op = op->next) {
+        if (op == not)
+            continue;
+        for (int i = 0; i < op->nopnds; i++)
+            if (op->opnds[i] == x) {
+                if (found && found != op)
+                    return NULL;
+                found = op;
+            }
+    }
+    return found;
+}
+
+/* y = cast(x) where x's pages have no reader but the cast: x's other use is
+ * a row sum the packer takes from Dst while it writes x (lw_plan_packsums),
+ * not from x's pages. Then the op making x writes its pages in y's format
+ * (the pack converts, as the cast's copy would: to the nearest) and y is a
+ * view of them; the cast emits nothing and the sum still adds x's values as
+ * computed. A block of an fp32 value cast to bf16 is packed once at half
+ * the bytes instead of packed, unpacked and packed again, and needs no
+ * second CB. */
+static const tir_op *packcast_of(lw *L, const tir_op *red)
+{
+    const tir_value *x = red->opnds[0];
+    vinfo *xv = V(L, x);
+    if (xv->root != x->uid || xv->nuses != 2 || xv->st >= 0 || xv->dest != D_OWN || xv->rl != R_PLAIN)
+        return NULL;
+    const tir_op *c = other_reader(red->parent, x, red);
+    if (!c || c->code != TIR_CAST || c->nresults != 1 || c->opnds[0] != x)
+        return NULL;
+    const tir_value *y = c->results[0];
+    const vinfo *yv = V(L, y);
+    if (!plain_tile(yv) || yv->root != y->uid || yv->st >= 0 || yv->dest != D_OWN || yv->rl != R_PLAIN ||
+        !lw_computed_by_compute(L, y->uid) || yv->tr != xv->tr || yv->tc != xv->tc || yv->rank != xv->rank ||
+        yv->dom != xv->dom || yv->fmt == xv->fmt)
+        return NULL;
+    return c;
+}
+
+void lw_plan_packcasts(lw *L)
+{
+    for (int i = 0; i < L->npsum && L->npcast < LW_MAX_CHAINS; i++) {
+        const tir_op *red = L->psum_red[i], *c = packcast_of(L, red);
+        if (!c)
+            continue;
+        const tir_value *x = red->opnds[0];
+        vinfo *xv = V(L, x), *yv = V(L, c->results[0]);
+        /* y's pages are x's: its uses are theirs, the cast's is none */
+        xv->fmt = yv->fmt;
+        xv->nuses = 1 + yv->nuses;
+        if (yv->last_top && (!xv->last_top || lw_pos(L, yv->last_top) > lw_pos(L, xv->last_top)))
+            xv->last_top = yv->last_top;
+        for (int u = 0; u < L->nv; u++)
+            if (L->v[u].kind == VK_TILE && L->v[u].root == c->results[0]->uid)
+                L->v[u].root = x->uid;
+        L->pcast_op[L->npcast] = c;
+        L->pcast_src[L->npcast++] = L->psum_src[i];
+    }
+}
+
+/* ======================================================================
  * Chains in Dst
  * ==================================================================== */
 

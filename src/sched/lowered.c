@@ -76,6 +76,21 @@ static void packsum_cost(mctx *c, opcost *oi, opcost *oj)
     oi->math = mul(c, rows, K(c, milli(a->reduce_tile_cycles)));
 }
 
+/* A cast packed by the op making its operand (SCHED_LOWER_PACKCAST): that
+ * op (oc[j], or the chain it ends) packs the cast's bytes instead of its
+ * own, and the cast (oc[i]) costs nothing. */
+static void packcast_cost(mctx *c, opcost *oc, int n, int i, const tir_op *by)
+{
+    for (int j = 0; j < n; j++)
+        if (!oc[j].dead && j != i && has_op(&oc[j], by)) {
+            oc[j].pack = fix(c, oc[i].o->pack_bytes);
+            break;
+        }
+    oc[i].gone = true;
+    oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);
+    oc[i].chunks = K(c, 1);
+}
+
 /* A mask the lowering leaves out where it is the identity: its pass on
  * `masked` of the loop's `trips` trips, spread over them (the model prices
  * one trip of the level). */
@@ -143,6 +158,10 @@ void sched_lowered_ops(mctx *c, opcost *oc, int n, int level)
         for (int i = 0; i < n; i++) {
             if (oc[i].dead || !has_op(&oc[i], w->op))
                 continue;
+            if (w->kind == SCHED_LOWER_PACKCAST) {
+                packcast_cost(c, oc, n, i, w->by);
+                continue;
+            }
             if (w->kind == SCHED_LOWER_GONE && !w->when) {
                 oc[i].gone = true;
                 oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);

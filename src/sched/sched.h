@@ -804,12 +804,16 @@ typedef enum sched_lkind {
                             on the whole block: it runs on `masked` of them */
     SCHED_LOWER_PASSES,  /* a reduction whose operand first goes through `passes` whole-block tile
                             ops of its own (a transpose along axis 0, a mask of a partial tile) */
+    SCHED_LOWER_PACKCAST, /* a cast that emits nothing: `by`, the op making its operand, packs that
+                             operand in the cast's format (the operand's other reader is a row sum
+                             the packer takes) */
 } sched_lkind;
 
 typedef struct sched_lowered {
     sched_lkind kind;
     const tir_op *op;
-    const tir_op *by;           /* PACKSUM: the op whose pack adds the rows up */
+    const tir_op *by;           /* PACKSUM: the op whose pack adds the rows up; PACKCAST: the op
+                                   packing the cast's operand */
     const sym_expr *masked;     /* SPLIT: the trips of its loop that keep the mask (may mention pid.N) */
     const sym_expr *passes;     /* PASSES: how many (an expression) */
     const sym_expr *tiles;      /* PASSES: the tiles each pass reads and writes */

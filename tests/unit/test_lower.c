@@ -193,6 +193,16 @@ static const df_stmt *nth_op(df_stmt *const *body, int n, df_op op, int *i)
     return NULL;
 }
 
+/* The format of CB id in class c (fails the test when it is not declared). */
+static arch_format cb_format(const df_class *c, int id)
+{
+    for (int i = 0; i < c->ncbs; i++)
+        if (c->cbs[i].id == id)
+            return c->cbs[i].format;
+    fail_msg("CB %d is not declared", id);
+    return ARCH_FP32;
+}
+
 static const df_stmt *compute_op(const df_class *c, df_op op, int i)
 {
     return nth_op(c->kernels[DF_COMPUTE].body, c->kernels[DF_COMPUTE].nbody, op, &i);
@@ -797,12 +807,15 @@ static void scale_fold(void **st)
  * tile into its block row's page of a CB of its own (sum=, the row's first
  * tile overwriting), and the sum reduces that one page a row - cols 1, no
  * fold; summing the loaded x (CASE 1) adds the row's tiles in Dst (fold)
- * as before. Both match the interpreter. */
+ * as before. Where p is otherwise read only through p.to(bfloat16) (CASE
+ * 2, by a dot), the pchain packs p in bf16 into the CB the dot reads and
+ * no copy casts it; the sums still come from Dst. All match the
+ * interpreter. */
 static void packsum(void **st)
 {
     (void)st;
-    static const char *consts[] = {"CASE=0", "CASE=1"};
-    for (int k = 0; k < 2; k++) {
+    static const char *consts[] = {"CASE=0", "CASE=1", "CASE=2"};
+    for (int k = 0; k < 3; k++) {
         job j;
         job_open(&j, "tests/unit/data/packsum.py", "M=256,N=128", consts[k], "BLOCK_M=64,grid.x=1,grid.y=4");
         df_program *p = lower(&j, 0);
@@ -811,7 +824,16 @@ static void packsum(void **st)
         const df_stmt *pc = compute_op(c, DF_PCHAIN, 0), *red = compute_op(c, DF_REDUCE, 0);
         assert_non_null(red);
         assert_int_equal(red->rows->value, 2);
-        if (k == 0) {
+        if (k == 2) {
+            assert_non_null(pc);
+            assert_true(pc->cb_sum >= 0);
+            assert_null(compute_op(c, DF_COPY, 0));
+            const df_stmt *mm = compute_op(c, DF_MATMUL, 0);
+            assert_non_null(mm);
+            assert_int_equal(mm->cb, pc->cb_out);
+            assert_int_equal(cb_format(c, pc->cb_out), ARCH_BF16);
+            assert_int_equal(cb_format(c, pc->cb_sum), ARCH_FP32);
+        } else if (k == 0) {
             assert_non_null(pc);
             assert_true(pc->cb_sum >= 0);
             assert_int_equal(pc->rows->value, 2);

@@ -69,17 +69,15 @@ static void launch_0(Device *device, CommandQueue &cq, const std::vector<loomc::
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
                          CircularBufferConfig(2 * 4096, {{9, tt::DataFormat::Float32}}).set_page_size(9, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(1 * 4096, {{10, tt::DataFormat::Float32}}).set_page_size(10, 4096));
+                         CircularBufferConfig(2 * 2048, {{10, tt::DataFormat::Float16_b}}).set_page_size(10, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
                          CircularBufferConfig(1 * 4096, {{11, tt::DataFormat::Float32}}).set_page_size(11, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(2 * 2048, {{12, tt::DataFormat::Float16_b}}).set_page_size(12, 2048));
+                         CircularBufferConfig(1 * 4096, {{12, tt::DataFormat::Float32}}).set_page_size(12, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(1 * 4096, {{13, tt::DataFormat::Float32}}).set_page_size(13, 4096));
+                         CircularBufferConfig(1 * 2048, {{13, tt::DataFormat::Float16_b}}).set_page_size(13, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(1 * 2048, {{14, tt::DataFormat::Float16_b}}).set_page_size(14, 2048));
-    CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0}),
-                         CircularBufferConfig(2 * 4096, {{15, tt::DataFormat::Float32}}).set_page_size(15, 4096));
+                         CircularBufferConfig(2 * 4096, {{14, tt::DataFormat::Float32}}).set_page_size(14, 4096));
     // semaphores: one word on every core of the program
     const uint32_t sem_k_ready = CreateSemaphore(program, all, 0);
     const uint32_t sem_k_valid = CreateSemaphore(program, all, 0);

@@ -72,11 +72,11 @@ static void launch_0(Device *device, CommandQueue &cq, const std::vector<loomc::
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
                          CircularBufferConfig(2 * 4096, {{11, tt::DataFormat::Float32}}).set_page_size(11, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(1 * 4096, {{12, tt::DataFormat::Float32}}).set_page_size(12, 4096));
+                         CircularBufferConfig(2 * 2048, {{12, tt::DataFormat::Float16_b}}).set_page_size(12, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
                          CircularBufferConfig(1 * 4096, {{13, tt::DataFormat::Float32}}).set_page_size(13, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(2 * 2048, {{14, tt::DataFormat::Float16_b}}).set_page_size(14, 2048));
+                         CircularBufferConfig(1 * 4096, {{14, tt::DataFormat::Float32}}).set_page_size(14, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
                          CircularBufferConfig(1 * 4096, {{15, tt::DataFormat::Float32}}).set_page_size(15, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
@@ -84,11 +84,9 @@ static void launch_0(Device *device, CommandQueue &cq, const std::vector<loomc::
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
                          CircularBufferConfig(1 * 4096, {{17, tt::DataFormat::Float32}}).set_page_size(17, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(1 * 4096, {{18, tt::DataFormat::Float32}}).set_page_size(18, 4096));
+                         CircularBufferConfig(1 * 2048, {{18, tt::DataFormat::Float16_b}}).set_page_size(18, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(1 * 2048, {{19, tt::DataFormat::Float16_b}}).set_page_size(19, 2048));
-    CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(2 * 4096, {{20, tt::DataFormat::Float32}}).set_page_size(20, 4096));
+                         CircularBufferConfig(2 * 4096, {{19, tt::DataFormat::Float32}}).set_page_size(19, 4096));
     // semaphores: one word on every core of the program
     const std::vector<uint32_t> noc = noc_tables(device);
 

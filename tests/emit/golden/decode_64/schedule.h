@@ -45,7 +45,7 @@ namespace loomc::schedule {
 
 // Why these values (what loomc's explanation says of the schedule):
 // kernel decode_split: HiFi2 math, Dst fp32 accumulation (4 tiles per half)
-//   L1: 118784 of 1466080 usable bytes in 21 CBs (values never live at once share one)
+//   L1: 114688 of 1466080 usable bytes in 20 CBs (values never live at once share one)
 //     bf16  q (load) 4096 B
 //     bf16  k (load) 8192 B
 //     bf16  v (load) 8192 B
@@ -56,11 +56,10 @@ namespace loomc::schedule {
 //     fp32  m_i (carried) 4096 B
 //     fp32  m_i (carried), next 4096 B
 //     bf16  q (masked copy) 2048 B
-//     fp32  the value of line 54 8192 B, p 8192 B, the value of line 61 4096 B
+//     fp32  the value of line 54 8192 B, rescale 4096 B, the value of line 61 4096 B, l_safe 4096 B
 //     fp32  scores 8192 B, the value of line 60 4096 B, the value of line 61 4096 B
-//     fp32  rescale 4096 B, the value of line 67 4096 B, lse 4096 B
-//     fp32  the value of line 60 4096 B, l_safe 4096 B
-//     bf16  the value of line 61 4096 B
+//     bf16  p 4096 B
+//     fp32  the value of line 60 4096 B, the value of line 67 4096 B, lse 4096 B
 //     fp32  a temporary of line 60 4096 B, a temporary of line 67 4096 B, a temporary of line 68 4096 B, a temporary of line 69 4096 B
 //     fp32  a temporary of line 67 4096 B
 //     fp32  a temporary of line 67 4096 B
@@ -72,8 +71,8 @@ namespace loomc::schedule {
 //     fp32  part (load) 8192 B
 //     bf16  o (store) 4096 B
 // values (and what one step either way in the domain would do):
-//   BLOCK_N                = 64      (32: +2109 cycles)
-//   NUM_SPLITS             = 1       (2: +7646 cycles)
+//   BLOCK_N                = 64      (32: +1941 cycles)
+//   NUM_SPLITS             = 1       (2: +7230 cycles)
 //   decode_split.grid.x    = 1       (2 breaks 'decode_split: grid.x <= programs along x')
 //   decode_split.grid.y    = 1       (2 breaks 'decode_split: grid.y <= programs along y')
 //   decode_split.depth.q   = 2       (1: +0 cycles; 3: +0 cycles)
@@ -99,34 +98,34 @@ namespace loomc::schedule {
 //   decode_combine: grid.x <= programs along x                 slack 0  (binding)
 //   decode_combine: depth.lse is 1 where nothing reads lse (not loaded) slack 0  (binding)
 //   decode_split: sub.h*sub.w <= 4 Dst tiles (fp32 accumulation) slack 3
-//   decode_split: L1 capacity (1466080 usable bytes)           slack 1347296
+//   decode_split: L1 capacity (1466080 usable bytes)           slack 1351392
 //   decode_combine: L1 capacity (1466080 usable bytes)         slack 1453792
 // latency of decode_split (cycles at these values; per execution of each level):
 //   loop n (line 51):
 //     read k                                   251
 //     read v                                   251
-//       unpack                                   2770
-//       math                                     1461
-//       pack                                     2258
-//     compute                                  3103
-//       all iterations, the loads run ahead      3103
+//       unpack                                   2510
+//       math                                     1375
+//       pack                                     2030
+//     compute                                  2783
+//       all iterations, the loads run ahead      2783
 //     iterations                               1
-//     all iterations                           3575
-//     stages: reader 502, compute 3103, writer 0: compute-bound
+//     all iterations                           3255
+//     stages: reader 502, compute 2783, writer 0: compute-bound
 //   program:
 //     fill the forwarding chain of q           0
 //     read q                                   941
 //     write part                               834
 //     write lse                                414
-//       unpack                                   1442
+//       unpack                                   1378
 //       math                                     1243
 //       pack                                     1314
-//     compute                                  5744
+//     compute                                  5360
 //     programs per core                        1
-//     all programs of the busiest core         7933
-//     stages: reader 941, compute 5744, writer 1248: compute-bound
-//   launch: kernel launch 1000 + busiest core 7933 = 8933; DRAM bandwidth bound 1000 + 38
-//   total 8933: the per-core path dominates
+//     all programs of the busiest core         7549
+//     stages: reader 941, compute 5360, writer 1248: compute-bound
+//   launch: kernel launch 1000 + busiest core 7549 = 8549; DRAM bandwidth bound 1000 + 38
+//   total 8549: the per-core path dominates
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
 //     read lse                                 0
@@ -145,7 +144,7 @@ namespace loomc::schedule {
 //   decode_split: kv->y split->x; q: mcast along x (edge sender); k: dram; v: dram
 //   decode_combine: kv->y row->x; lse: dram; part: dram
 //     BLOCK_N=64 NUM_SPLITS=1 decode_split.grid.x=1 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.grid.x=8 decode_combine.grid.y=1 decode_combine.depth.lse=1 decode_combine.depth.part=2 decode_combine.depth.o=2
-//   predicted 11158 cycles: 77 more (+0.7%)
+//   predicted 10774 cycles: 77 more (+0.7%)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 1 mapping other than the chosen one is that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
-//     decode_split: all programs of the busiest core       7933 -> 8010
+//     decode_split: all programs of the busiest core       7549 -> 7626

@@ -14,7 +14,7 @@ void kernel_main() {
     // this core (runtime args)
     const int32_t cx = loomc::arg(0);
     const int32_t cy = loomc::arg(1);
-    loomc::iota_tiles(20);  // the index tiles the compute kernel's masks read
+    loomc::iota_tiles(19);  // the index tiles the compute kernel's masks read
 
     cb_reserve_back(0, 1);
     // read_elems tensor=q row=8*cy col=0 rows=8 cols=32 cb=0

@@ -1,5 +1,6 @@
 /* store.c - the storage of the lowering: stores and their CBs, where a
- * computed value goes, and the values that stay in Dst (chains). */
+ * computed value goes, the values that stay in Dst (chains), the row sums
+ * the packer accumulates and the casts it packs. */
 #include "lower/lower_int.h"
 
 #include <string.h>

@@ -479,7 +479,8 @@ static void chain_in_dst(void **st)
  * model prices what it emits: math T x reduce_block_tile_cycles for each
  * block, one element-wise pass per row for the seed, T element-wise tiles
  * for the subtraction; the unpacker reads y, then x and the seed, then x
- * and m for the subtraction; three ops, each with its init on every
+ * and m for the subtraction (m broadcast along the rows: half of a tile
+ * for each of x's, the faces holding column 0); three ops, each with its init on every
  * thread, and a CB handshake on the unpacker for each op after the first
  * (its operands' pop). */
 static void rowmax_seeded(void **st)
@@ -499,7 +500,8 @@ static void rowmax_seeded(void **st)
         int64_t math = cdiv(2 * T * milli(a->reduce_block_tile_cycles) + R * milli(a->eltwise_tile_cycles) +
                                 T * milli(a->eltwise_tile_cycles),
                             1000);
-        int64_t unpack = cdiv((T + (T + R) + (T + R)) * tb * 1000, milli(a->unpack_bpc));
+        /* (a column broadcast operand: half a tile per tile of the op) */
+        int64_t unpack = cdiv((T + (T + R) + (T + T / 2)) * tb * 1000, milli(a->unpack_bpc));
         assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + 3 * init);
         int64_t hs = llround(a->cb_handshake_cycles);
         assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at), unpack + 3 * init + 2 * hs);
@@ -513,8 +515,9 @@ static void rowmax_seeded(void **st)
  * row maximum of x's pages, and one pchain that subtracts and
  * exponentiates with the scale in its argument. The model prices those:
  * the product costs nothing (no math, no unpack, no init, no handshake),
- * the rest as emitted: the pchain's pop of its operands is the unpacker's
- * one CB handshake between the two ops. */
+ * the rest as emitted (the broadcast maximum half a tile for each of the
+ * block's): the pchain's pop of its operands is the unpacker's one CB
+ * handshake between the two ops. */
 static void scale_folded(void **st)
 {
     (void)st;
@@ -523,11 +526,11 @@ static void scale_folded(void **st)
     assert_int_equal(lowered_one(&x, SCHED_LOWER_GONE)->op->code, TIR_MUL);
     const arch_desc *a = WH;
     const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.p=2";
-    int64_t tb = a->tile_bytes[ARCH_FP32], T = 8, R = 2, init = llround(a->op_init_cycles);
+    int64_t tb = a->tile_bytes[ARCH_FP32], T = 8, init = llround(a->op_init_cycles);
     int64_t math = cdiv(T * milli(a->reduce_block_tile_cycles) + T * milli(a->eltwise_tile_cycles) +
                             T * milli(a->sfpu_exp_tile_cycles),
                         1000);
-    int64_t unpack = cdiv((T + T + R) * tb * 1000, milli(a->unpack_bpc));
+    int64_t unpack = cdiv((T + T + T / 2) * tb * 1000, milli(a->unpack_bpc));
     assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + 2 * init);
     assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "unpack", at),
                      unpack + 2 * init + llround(a->cb_handshake_cycles));
@@ -538,9 +541,10 @@ static void scale_folded(void **st)
  * None] (tests/unit/data/packsum.py, CASE 0) on 64 x 128 fp32 blocks (T = 8
  * tiles, R = 2 block rows): the lowering takes l from the packer. The model
  * prices what it emits: the rowmax (T tiles in, R out), the pchain making p
- * (T tiles and the broadcast maximum's R in; T out, and T again into the
- * row pages), the sum reading the R row pages and reducing each once, and
- * the product (T + R in, T out); one op init per op and thread, and for
+ * (T tiles and the broadcast maximum's half tile for each of them in; T
+ * out, and T again into the row pages), the sum reading the R row pages and
+ * reducing each once, and the product (T + T/2 in, l broadcast as the
+ * maximum; T out); one op init per op and thread, and for
  * each of the three ops after the first a CB handshake on the unpacker (its
  * operands' pop) and on the packer (its result's push). */
 static void packsum_priced(void **st)
@@ -558,7 +562,7 @@ static void packsum_priced(void **st)
                             T * milli(a->sfpu_exp_tile_cycles) + R * milli(a->reduce_tile_cycles) +
                             T * milli(a->eltwise_tile_cycles),
                         1000);
-    int64_t unpack = cdiv((T + (T + R) + R + (T + R)) * tb * 1000, milli(a->unpack_bpc));
+    int64_t unpack = cdiv((T + (T + T / 2) + R + (T + T / 2)) * tb * 1000, milli(a->unpack_bpc));
     int64_t pack = cdiv((R + 2 * T + R + T) * tb * 1000, milli(a->pack_bpc));
     assert_int_equal(term_at(&x, SCHED_T_DETAIL, 0, "math", at), math + init);
     int64_t hs = 3 * llround(a->cb_handshake_cycles);

@@ -188,8 +188,8 @@ static const sym_expr *operand_bytes(sumctx *c, const tir_value *v)
 /* How many quarters of a tile the unpacker reads of broadcast operand v
  * for each tile of the op (0: v is no broadcast): a column vector
  * broadcast across columns 2 (its tiles' faces 0 and 2), a single element
- * 1 (face 0), a row broadcast down the rows 4 (docs/simulator.md, "Tile
- * ops"). */
+ * 1 (face 0), a row broadcast down the rows 4 (docs/simulator.md,
+ * "Compute costs"). */
 static int bcast_quarters(const tir_value *v)
 {
     for (; v->def && is_view(v->def->code); v = v->def->opnds[0]) {

@@ -200,6 +200,10 @@ static bool positive(const vctx *v, const df_stmt *s, int i, sv x, const char *k
     return true;
 }
 
+/* A DRAM move of no rows or no columns (a count of 0 or less, known here):
+ * a block wholly past a boundary check's extent, which moves nothing. */
+static bool moves_nothing(sv rows, sv cols) { return (rows.ok && rows.v < 1) || (cols.ok && cols.v < 1); }
+
 static bool in_grid(const vctx *v, const df_stmt *s, int i, sv x, sv y)
 {
     if (x.ok && y.ok && (x.v < 0 || x.v >= v->a->grid_w || y.v < 0 || y.v >= v->a->grid_h)) {
@@ -288,8 +292,9 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
     case DF_WRITE: {
         if (!trid_in_range(v, s, i, trid))
             return false;
-        if (!positive(v, s, i, rows, "rows") || !positive(v, s, i, cols, "cols") ||
-            !pages_in(v, s, i, s->cb, at, block, name))
+        if (moves_nothing(rows, cols))
+            return true;
+        if (!pages_in(v, s, i, s->cb, at, block, name))
             return false;
         const df_tensor *t = &v->p->tensors[s->tensor];
         int64_t tr = tiles_of(t->rows, v->a->tile_h), tc = tiles_of(t->cols, v->a->tile_w);
@@ -355,7 +360,7 @@ static bool check_at(const vctx *v, const df_stmt *s, int i)
                pages_in(v, s, i, s->cb_out, at_out, block, "transpose out");
     case DF_READ_ELEMS:
     case DF_WRITE_ELEMS:
-        return trid_in_range(v, s, i, trid) && positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols");
+        return trid_in_range(v, s, i, trid);
     case DF_SEND_ELEMS:
         return positive(v, s, i, rows, "rows") && positive(v, s, i, cols, "cols") && in_grid(v, s, i, x, y);
     case DF_MASK:

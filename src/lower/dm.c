@@ -104,6 +104,17 @@ static const df_expr *moved(kctx *K, int64_t n, const sym_expr *left)
     return x_min(K, C(K, n), lw_xs(K, left));
 }
 
+/* The tile rows of x's block that move: all of them, or, where a boundary
+ * check cuts the block short and it still moves whole tiles, those holding
+ * the rows inside the extent. */
+static const df_expr *tile_rows(kctx *K, const access *x)
+{
+    if (!x->tclip || !x->clip_rows)
+        return C(K, x->tr);
+    const df_expr *inside = BIN(K, DF_X_ADD, lw_xs(K, x->clip_rows), C(K, LW_TILE - 1));
+    return x_min(K, C(K, x->tr), BIN(K, DF_X_DIV, inside, C(K, LW_TILE)));
+}
+
 /* The reads of load x's block into its reserved pages from page `at` on,
  * tagged with transaction id `trid` (NULL: untagged). */
 static void emit_reads(kctx *K, const access *x, const df_expr *at, const df_expr *trid)
@@ -123,7 +134,7 @@ static void emit_reads(kctx *K, const access *x, const df_expr *at, const df_exp
         s->tensor = x->tensor;
         s->row = lw_affine(K, x, true);
         s->col = lw_affine(K, x, false);
-        s->rows = C(K, x->tr);
+        s->rows = tile_rows(K, x);
         s->cols = C(K, x->tc);
     }
     s->cb = x->cb;
@@ -448,7 +459,7 @@ static void emit_store_dm(kctx *K, const access *x)
     s->tensor = x->tensor;
     s->row = lw_affine(K, x, true);
     s->col = lw_affine(K, x, false);
-    s->rows = C(K, x->tr);
+    s->rows = tile_rows(K, x);
     s->cols = C(K, x->tc);
     lw_put(K, s);
     lw_put(K, S(K, DF_WRITE_BARRIER));

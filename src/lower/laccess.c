@@ -48,7 +48,9 @@ static int walked_dim(const tir_tensor *t, const sym_expr *st, const bool *used)
 
 /* Per access dimension: whether a boundary check clips it (descriptors clip
  * every dimension, block pointers the dimensions listed) and its extent
- * (the tensor's, or the view's when the dimensions are a view's). */
+ * (the block pointer's shape along it, which may stop short of the
+ * tensor's, else the tensor's; the view's when the dimensions are a
+ * view's). */
 static void clip_info(lw *L, const acc_access *aa, bool view, bool *checked, const sym_expr **ext)
 {
     const tir_op *m = lw_make_of(aa->op->opnds[0]);
@@ -74,6 +76,8 @@ static void clip_info(lw *L, const acc_access *aa, bool view, bool *checked, con
         if (d >= 0) {
             used[d] = true;
             checked[d] = true;
+            if (m->opnds[1 + i]->sym) /* the block pointer's shape, which may stop short of the tensor's */
+                ext[d] = m->opnds[1 + i]->sym;
         }
     }
     (void)L;
@@ -234,6 +238,7 @@ bool lw_plan_access(lw *L, int idx)
     bool checked[TIR_MAX_RANK];
     const sym_expr *ext[TIR_MAX_RANK];
     clip_info(L, aa, view, checked, ext);
+    bool pad_only = !view && !fold && r == tr_; /* every cut is at the tensor's own extent (below) */
     for (int d = 0; d < r; d++) {
         int64_t e;
         if (!checked[d] || !ext[d] || sym_eval(ext[d], &L->s->values, &e) != SYM_OK || blk[d] <= 1)
@@ -248,6 +253,7 @@ bool lw_plan_access(lw *L, int idx)
             aligned = sym_eval(aa->dims[d].terms[t].coeff, &L->s->values, &v) == SYM_OK && v % blk[d] == 0;
         if (aligned)
             continue;
+        pad_only &= e == dim[d];
         const sym_expr *left = sym_sub(L->sc, ext[d], aa->dims[d].offset ? aa->dims[d].offset : sym_const(L->sc, 0));
         if (d == coldim)
             x->clip_cols = left;
@@ -324,7 +330,18 @@ bool lw_plan_access(lw *L, int idx)
     if (x->is_store && (rows_el % LW_TILE || cols_el % LW_TILE))
         aligned = false;
     bool aligned0 = aligned; /* before the boundary checks (the L1 plan's indicator covers them) */
-    if (x->clip_rows || x->clip_cols)
+    /* A block cut short by a boundary check still moves whole tiles when it
+       starts on the tile grid and the cut leaves its tile columns alone: the
+       tile layout pads the tensor to whole tiles, so the tiles holding the
+       rows inside the extent are there, fewer of them where the extent ends
+       inside the block. A load's masked copy sets what lies past the extent
+       (emit_clean, kcompute.c); a store writes past it only where the cut is
+       at the tensor's own extent in its padded layout: the rest of its tiles
+       is padding, which holds no element (its block starts on the grid and
+       is whole tiles, so no other block writes there). */
+    x->tclip = aligned0 && (x->clip_rows || x->clip_cols) && (!x->clip_cols || x->tc == 1) &&
+               (!x->is_store || pad_only);
+    if ((x->clip_rows || x->clip_cols) && !x->tclip)
         aligned = false;
     x->elems = !aligned;
     x->r0 = aligned ? rk / LW_TILE : rk;
@@ -366,11 +383,15 @@ bool lw_plan_access(lw *L, int idx)
     /* element moves issue one command per row and tile column the row
        crosses; whole tiles one per tile */
     const sym_expr *selems = sym_mul(L->sc, mrows, sym_cdiv(L->sc, mcols, sym_const(L->sc, LW_TILE)));
+    if (x->tclip)
+        selems = lw_sym_tiles(L, mrows, mcols); /* the tiles of the rows inside */
     x->scmds = aligned0 ? sym_add(L->sc, x->stiles, sym_mul(L->sc, x->sclip, sym_sub(L->sc, selems, x->stiles)))
                         : selems;
-    /* and the elements those commands carry (a row of a tile column each) */
+    /* and the elements those commands carry (a row of a tile column each,
+       or whole tiles) */
     const sym_expr *tel = sym_mul(L->sc, x->stiles, sym_const(L->sc, LW_TILE * LW_TILE)),
-                   *eel = sym_mul(L->sc, mrows, mcols);
+                   *eel = x->tclip ? sym_mul(L->sc, selems, sym_const(L->sc, LW_TILE * LW_TILE))
+                                   : sym_mul(L->sc, mrows, mcols);
     x->smoved = aligned0 ? sym_add(L->sc, tel, sym_mul(L->sc, x->sclip, sym_sub(L->sc, eel, tel))) : eel;
     x->sdepth = sym_const(L->sc, depth);
     for (int b = 0; b < L->k->nbufs; b++)

@@ -156,6 +156,7 @@ typedef struct access {
     bool stretched;       /* shared inside a loop whose trips differ within the group */
     int clean;            /* load cut short: the store of its masked lw_copy (else 0) */
     bool elems;           /* not whole tiles: element moves (coordinates in elements) */
+    bool tclip;           /* whole tiles of a block a boundary check cuts short: the rows inside */
     int64_t rows_el, cols_el, rstride;
     /* boundary checks: the rows (cols) moved are min(block, extent - offset)
        along the dimension that spans them; NULL when not clipped */

@@ -245,7 +245,9 @@ static double packets(const sim *s, double bytes)
 
 /* read_elems / write_elems: one transfer per row segment that stays within
  * one tensor tile and one CB tile (on the chip: a NoC read or write of the
- * face-row bytes); each costs a command. The arrival copies the segment. */
+ * face-row bytes); each costs a command. The arrival copies the segment.
+ * No rows or no columns (a count of 0 or less) move nothing, as the
+ * emitted loops do. */
 static int elems_op(sim *s, sim_engine *e, const df_stmt *st)
 {
     if (e->phase == 1) {
@@ -259,6 +261,8 @@ static int elems_op(sim *s, sim_engine *e, const df_stmt *st)
     sim_cbs *cb = get_cb(s, e, st->cb);
     if (!cb || s->failed)
         return STEP_WAIT;
+    if (rows < 1 || cols < 1)
+        return busy_for(s, e, 0); /* a block wholly past a boundary check's extent: nothing moves */
     if (rows < 1 || cols < 1 || rs < 1 || bw < 1 || er < 0 || ec < 0 || row < 0 || col < 0 ||
         row + (rows - 1) * rs >= t->rows || col + cols > t->cols) {
         sim_fail(s, st, "elements rows %lld..%lld (every %lld), cols %lld..%lld are outside tensor '%s' (%lld x %lld)",
@@ -331,7 +335,9 @@ static int dram_op(sim *s, sim_engine *e, const df_stmt *st)
     if (!cb || s->failed)
         return STEP_WAIT;
     const sim_tensor_data *td = &s->tens[st->tensor];
-    if (row < 0 || col < 0 || rows < 0 || cols < 0 || row + rows > td->tr || col + cols > td->tc) {
+    if (rows < 1 || cols < 1)
+        return busy_for(s, e, 0); /* nothing to move, as the emitted loops do */
+    if (row < 0 || col < 0 || row + rows > td->tr || col + cols > td->tc) {
         sim_fail(s, st, "tile block rows %lld..%lld, cols %lld..%lld is outside tensor '%s' (%lld x %lld tiles)",
                  (long long)row, (long long)(row + rows - 1), (long long)col, (long long)(col + cols - 1),
                  t->name, (long long)td->tr, (long long)td->tc);

@@ -438,6 +438,53 @@ static void matmul_unaligned_blocks(void **st)
     job_close(&j);
 }
 
+/* M = 100 in 64-row blocks: the boundary check cuts the second block of a
+ * and c short at row 100, which the tile layout pads to 128. The block
+ * still starts on the tile grid, so it moves whole tiles: the tiles that
+ * hold rows 64..99 (two of them, the second partly padding), which the
+ * compute kernel's masked copy then cuts for a, and whose padding c's
+ * store writes. No element moves. */
+static void clipped_rows_move_tiles(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, MM, "M=100,N=64,K=64", NULL, "BLOCK_M=64,BLOCK_N=32,BLOCK_K=32,grid.x=2,grid.y=2");
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    const df_class *c = &p->classes[0];
+    assert_int_equal(class_ops(c, DF_READER, DF_READ_ELEMS), 0);
+    assert_int_equal(class_ops(c, DF_WRITER, DF_WRITE_ELEMS), 0);
+    assert_int_equal(class_ops(c, DF_WRITER, DF_WRITE), 1);
+    assert_int_equal(class_ops(c, DF_COMPUTE, DF_MASK), 1); /* a's masked copy */
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+}
+
+/* A store whose block pointer stops 20 rows short of the tensor
+ * (tests/unit/data/short_store.py, M = 100: z's rows 80..99 are never
+ * written). Its cut lies inside the tensor, so the store moves only the
+ * rows inside, element by element; the load, cut at the tensor's own
+ * extent, moves whole tiles. In 32-row blocks the fourth program's block
+ * lies wholly past row 80 and stores nothing. */
+static void short_store_moves_elements(void **st)
+{
+    (void)st;
+    static const char *const blocks[] = {"BLOCK_M=64,grid.x=1,grid.y=2", "BLOCK_M=32,grid.x=1,grid.y=4"};
+    for (size_t i = 0; i < LM_COUNT(blocks); i++) {
+        job j;
+        job_open(&j, "tests/unit/data/short_store.py", "M=100,N=64", NULL, blocks[i]);
+        df_program *p = lower(&j, 0);
+        assert_non_null(p);
+        const df_class *c = &p->classes[0];
+        assert_int_equal(class_ops(c, DF_READER, DF_READ_ELEMS), 0);
+        assert_int_equal(class_ops(c, DF_WRITER, DF_WRITE_ELEMS), 1);
+        df_free(p);
+        run_checked(&j);
+        job_close(&j);
+    }
+}
+
 /* The reader's data-movement ops in program order, one letter each (loops
  * and their 0-or-1-trip guards flattened): R read, E read_elems, B
  * read_barrier, P cb_push, V cb_reserve. */
@@ -1815,6 +1862,8 @@ int main(void)
         cmocka_unit_test(error_mcast_dependent),
         cmocka_unit_test(error_unbound_and_grid),
         cmocka_unit_test(matmul_unaligned_blocks),
+        cmocka_unit_test(clipped_rows_move_tiles),
+        cmocka_unit_test(short_store_moves_elements),
         cmocka_unit_test(element_moves_push_first),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -639,51 +639,59 @@ static void mask_split_priced(void **st)
     }
 }
 
-/* A block a boundary check cuts short moves element by element: one NoC
- * command per row and tile column (64 rows x 4 = 256), not one per tile (8);
- * where the tensor has fewer rows than the block (M = 40, BLOCK_M = 64),
- * only its rows move (40 x 4 = 160).
+/* A load a boundary check cuts short still moves whole tiles when it starts
+ * on the tile grid (the layout pads the tensor to whole tiles): one NoC
+ * command per tile, the 8 of a 64 x 128 fp32 block at M = 1000 as at
+ * M = 1024; where the tensor has fewer rows than the block only the tiles
+ * holding its rows move (M = 20: one tile row of 4).
  * One core reads: the banks' and the links' shares cannot exceed its own
- * rate, so the read is latency + hops + max(bytes at its rate, commands). */
+ * rate, so the read is latency + hops + max(the tiles' bytes at its rate,
+ * commands). */
 static void clipped_block_commands(void **st)
 {
     (void)st;
     const arch_desc *a = WH;
     const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.z=2";
-    int64_t bytes = 8 * a->tile_bytes[ARCH_FP32];
     int64_t fixed = llround(a->dram_latency_cycles) + llround(a->noc_inject_cycles + a->noc_eject_cycles) +
                     ((a->noc_w + 3) / 4 + (a->noc_h + 3) / 4) * llround(a->noc_hop_cycles) +
                     llround(a->cb_handshake_cycles);
-    int64_t own = cdiv(bytes * 1000, milli(LM_MIN(a->core_read_bpc, a->link_bytes_per_cycle)));
     int64_t cmd = llround(a->noc_cmd_cycles);
     static const struct {
         const char *shape;
         int64_t cmds;
-    } cases[] = {{"M=1024,N=128", 8}, {"M=1000,N=128", 64 * 4}, {"M=40,N=128", 40 * 4}};
+    } cases[] = {{"M=1024,N=128", 8}, {"M=1000,N=128", 8}, {"M=20,N=128", 4}};
     for (size_t i = 0; i < LM_COUNT(cases); i++) {
         compiled x;
         compile_model(&x, "tests/unit/data/chain.py", cases[i].shape);
+        int64_t bytes = cases[i].cmds * a->tile_bytes[ARCH_FP32]; /* a tile per command */
+        int64_t own = cdiv(bytes * 1000, milli(LM_MIN(a->core_read_bpc, a->link_bytes_per_cycle)));
         assert_int_equal(term_at(&x, SCHED_T_READ, 0, "read x", at), fixed + LM_MAX(own, cases[i].cmds * cmd));
         drv_free(&x.r);
     }
 }
 
-/* The DRAM bytes of a block moved element by element are those of the rows
- * and columns that exist, not of its tiles: tests/unit/data/chain.py loads
- * and stores 64 x 128 fp32 blocks (8 tiles, 32 KiB); at M = 40 the one
- * block moves 40 rows each way, 2 x 40 x 128 x 4 bytes; at M = 1000 each of
- * the 16 blocks moves at most 64 rows (a whole block's bytes, as at
- * M = 1024 where they move as tiles). */
+/* The DRAM bytes of a block a boundary check cuts short are those its moves
+ * carry: tests/unit/data/chain.py loads and stores 64 x 128 fp32 blocks (8
+ * tiles, 32 KiB), cut at the tensor's own extent: at M = 40 the one block
+ * moves the 2 x 4 tiles that hold its 40 rows each way (32 KiB); at
+ * M = 1000 each of the 16 blocks at most a whole block's tiles, as at
+ * M = 1024. tests/unit/data/short_store.py stores 64 x 64 fp32 blocks
+ * through a block pointer 20 rows short of the tensor: at M = 40 its load
+ * moves the 2 x 2 tiles of 40 rows (16 KiB) and its store, element by
+ * element, the 20 rows inside (20 x 64 x 4 bytes). */
 static void moved_bytes(void **st)
 {
     (void)st;
     static const struct {
-        const char *shape;
+        const char *path, *shape;
         int64_t bytes;
-    } cases[] = {{"M=1024,N=128", 16 * 2 * 32768}, {"M=1000,N=128", 16 * 2 * 32768}, {"M=40,N=128", 2 * 40 * 128 * 4}};
+    } cases[] = {{"tests/unit/data/chain.py", "M=1024,N=128", 16 * 2 * 32768},
+                 {"tests/unit/data/chain.py", "M=1000,N=128", 16 * 2 * 32768},
+                 {"tests/unit/data/chain.py", "M=40,N=128", 2 * 32768},
+                 {"tests/unit/data/short_store.py", "M=40,N=64", 16384 + 20 * 64 * 4}};
     for (size_t i = 0; i < LM_COUNT(cases); i++) {
         compiled x;
-        compile_model(&x, "tests/unit/data/chain.py", cases[i].shape);
+        compile_model(&x, cases[i].path, cases[i].shape);
         sym_env env = {0};
         for (int j = 0; j < x.r.sched->bound.n; j++)
             sym_env_set(&env, x.r.sched->bound.b[j].var, x.r.sched->bound.b[j].lo);

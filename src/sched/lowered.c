@@ -76,6 +76,14 @@ static void packsum_cost(mctx *c, opcost *oi, opcost *oj)
     oi->math = mul(c, rows, K(c, milli(a->reduce_tile_cycles)));
 }
 
+/* An op the lowering emits nothing for: it costs nothing. */
+static void gone(mctx *c, opcost *o)
+{
+    o->gone = true;
+    o->unpack = o->math = o->pack = o->batches = K(c, 0);
+    o->chunks = K(c, 1);
+}
+
 /* A cast packed by the op making its operand (SCHED_LOWER_PACKCAST): that
  * op (oc[j], or the chain it ends) packs the cast's bytes instead of its
  * own, and the cast (oc[i]) costs nothing. */
@@ -86,9 +94,7 @@ static void packcast_cost(mctx *c, opcost *oc, int n, int i, const tir_op *by)
             oc[j].pack = fix(c, oc[i].o->pack_bytes);
             break;
         }
-    oc[i].gone = true;
-    oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);
-    oc[i].chunks = K(c, 1);
+    gone(c, &oc[i]);
 }
 
 /* A mask the lowering leaves out where it is the identity: its pass on
@@ -162,11 +168,8 @@ void sched_lowered_ops(mctx *c, opcost *oc, int n, int level)
                 packcast_cost(c, oc, n, i, w->by);
                 continue;
             }
-            if (w->kind == SCHED_LOWER_GONE && !w->when) {
-                oc[i].gone = true;
-                oc[i].unpack = oc[i].math = oc[i].pack = oc[i].batches = K(c, 0);
-                oc[i].chunks = K(c, 1);
-            }
+            if (w->kind == SCHED_LOWER_GONE && !w->when)
+                gone(c, &oc[i]);
             if (w->kind == SCHED_LOWER_GONE && w->when)
                 gone_where(c, &oc[i], fix(c, w->when));
             if (w->kind == SCHED_LOWER_PASSES)

@@ -306,9 +306,12 @@ static void plan_temps_block(lw *L, const tir_block *b)
         case COP_CMP: lw_plan_cmp(L, op); break;
         case COP_UNKNOWN: lw_fail(L, op->loc, "'%s' has no tile op", tir_op_name(op->code)); break;
         case COP_CLEAN: {
+            /* its masked copy, where a boundary check cuts the block short:
+               at these values, or at others (the L1 plan's indicator) */
             int i = lw_access_of(L, op);
-            if (i >= 0 && L->ax[i].clean)
-                lw_need_support(L, DF_SUP_IOTA, L->ax[i].sclip); /* its masked copy */
+            int64_t none;
+            if (i >= 0 && (L->ax[i].clean || !(sym_is_const(L->ax[i].sclip, &none) && none == 0)))
+                lw_need_support(L, DF_SUP_IOTA, L->ax[i].sclip);
             break;
         }
         case COP_NONE:
@@ -333,6 +336,20 @@ bool lw_plan_temps(lw *L)
 {
     plan_temps_block(L, L->f->body);
     return !L->failed;
+}
+
+/* Whether load op's masked copy waits for the load's first reader (it
+ * runs just before it, lw_emit_cblock) rather than running where the load
+ * is: loads side by side at the top of a loop would otherwise hold a
+ * reader of the first (attention's Q K^T) back until the second (V) has
+ * arrived and been masked. */
+static bool clean_deferred(lw *L, const tir_op *op)
+{
+    int i = lw_access_of(L, op);
+    if (i < 0 || !L->ax[i].clean || op->nresults != 1)
+        return false;
+    const tir_op *first = L->v[V(L, op->results[0])->root].first_top;
+    return first && first != op;
 }
 
 static void emit_cop(kctx *K, const tir_op *op)
@@ -361,7 +378,10 @@ static void emit_cop(kctx *K, const tir_op *op)
     case COP_WHERE: lw_emit_where(K, op); return;
     case COP_CMP: lw_emit_cmp(K, op); return;
     case COP_DOT: lw_emit_dot(K, op); return;
-    case COP_CLEAN: emit_clean(K, op); return;
+    case COP_CLEAN:
+        if (!clean_deferred(L, op))
+            emit_clean(K, op);
+        return;
     case COP_UNKNOWN:
         lw_fail(L, op->loc, "'%s' has no tile op", tir_op_name(op->code));
         return;
@@ -380,6 +400,12 @@ void lw_emit_cblock(kctx *K, const tir_block *b)
         }
     }
     for (const tir_op *op = b->first; op && !L->failed; op = op->next) {
+        for (const tir_op *ld = b->first; ld != op; ld = ld->next)
+            if (cop_of(L, ld) == COP_CLEAN && clean_deferred(L, ld) &&
+                L->v[V(L, ld->results[0])->root].first_top == op) {
+                K->loc = ld->loc;
+                emit_clean(K, ld);
+            }
         K->loc = op->loc;
         for (int u = 0; u < L->nv; u++)
             if (L->v[u].first_top == op && c_waits(L, u) && !(op->code == TIR_YIELD && L->v[u].rl == R_NEW))

@@ -376,23 +376,31 @@ bool lw_plan_access(lw *L, int idx)
     }
     const sym_expr *scols = coldim >= 0 ? aa->block[coldim] : sym_const(L->sc, 1), *mcols = scols;
     int64_t ecol;
-    if (coldim >= 0 && checked[coldim] && ext[coldim] && sym_eval(ext[coldim], &L->s->values, &ecol) == SYM_OK)
+    const sym_expr *colcut = sym_const(L->sc, 0); /* 1 when a boundary check can cut across the columns */
+    if (coldim >= 0 && checked[coldim] && ext[coldim] && sym_eval(ext[coldim], &L->s->values, &ecol) == SYM_OK) {
         mcols = sym_min(L->sc, scols, ext[coldim]);
+        colcut = lw_positive(L, sym_mod(L->sc, ext[coldim], scols));
+    }
     x->stiles = lw_sym_tiles(L, srows, scols);
     x->sclip = lw_positive(L, sclip);
     /* element moves issue one command per row and tile column the row
-       crosses; whole tiles one per tile */
+       crosses; whole tiles one per tile. Whether a block cut short moves
+       whole tiles (x->tclip at these values) as an expression of the
+       schedule's: unless the cut crosses more than one tile column, or it
+       is a store cut inside the tensor. */
+    const sym_expr *one = sym_const(L->sc, 1), *tile = sym_const(L->sc, LW_TILE * LW_TILE);
+    const sym_expr *wide = lw_positive(L, sym_sub(L->sc, sym_cdiv(L->sc, scols, sym_const(L->sc, LW_TILE)), one));
+    const sym_expr *stclip = x->is_store && !pad_only ? sym_const(L->sc, 0) : sym_sub(L->sc, one, sym_mul(L->sc, colcut, wide));
     const sym_expr *selems = sym_mul(L->sc, mrows, sym_cdiv(L->sc, mcols, sym_const(L->sc, LW_TILE)));
-    if (x->tclip)
-        selems = lw_sym_tiles(L, mrows, mcols); /* the tiles of the rows inside */
-    x->scmds = aligned0 ? sym_add(L->sc, x->stiles, sym_mul(L->sc, x->sclip, sym_sub(L->sc, selems, x->stiles)))
-                        : selems;
+    const sym_expr *inside = lw_sym_tiles(L, mrows, mcols); /* the tiles of the rows inside */
+    const sym_expr *cut = sym_add(L->sc, sym_mul(L->sc, stclip, inside), sym_mul(L->sc, sym_sub(L->sc, one, stclip), selems));
+    x->scmds = aligned0 ? sym_add(L->sc, x->stiles, sym_mul(L->sc, x->sclip, sym_sub(L->sc, cut, x->stiles))) : selems;
     /* and the elements those commands carry (a row of a tile column each,
        or whole tiles) */
-    const sym_expr *tel = sym_mul(L->sc, x->stiles, sym_const(L->sc, LW_TILE * LW_TILE)),
-                   *eel = x->tclip ? sym_mul(L->sc, selems, sym_const(L->sc, LW_TILE * LW_TILE))
-                                   : sym_mul(L->sc, mrows, mcols);
-    x->smoved = aligned0 ? sym_add(L->sc, tel, sym_mul(L->sc, x->sclip, sym_sub(L->sc, eel, tel))) : eel;
+    const sym_expr *tel = sym_mul(L->sc, x->stiles, tile), *eel = sym_mul(L->sc, mrows, mcols);
+    const sym_expr *ecut = sym_add(L->sc, sym_mul(L->sc, stclip, sym_mul(L->sc, inside, tile)),
+                                   sym_mul(L->sc, sym_sub(L->sc, one, stclip), eel));
+    x->smoved = aligned0 ? sym_add(L->sc, tel, sym_mul(L->sc, x->sclip, sym_sub(L->sc, ecut, tel))) : eel;
     x->sdepth = sym_const(L->sc, depth);
     for (int b = 0; b < L->k->nbufs; b++)
         if (L->k->bufs[b].access == idx && L->k->bufs[b].depth && lw_evd(L, L->k->bufs[b].depth, -1) >= 1)

@@ -129,7 +129,7 @@ static void gone_where(mctx *c, opcost *o, const sym_expr *when)
  * packed - and waits for the one before; several records of one op add up. */
 static const sym_expr *plus(mctx *c, const sym_expr *acc, const sym_expr *x) { return acc ? add(c, acc, x) : x; }
 
-static void passes_cost(mctx *c, opcost *o, const sched_lowered *w)
+void sched_passes_cost(mctx *c, opcost *o, const sched_lowered *w)
 {
     const arch_desc *a = c->a;
     const sym_expr *tiles = fix(c, w->tiles), *n = fix(c, w->passes);
@@ -173,7 +173,7 @@ void sched_lowered_ops(mctx *c, opcost *oc, int n, int level)
             if (w->kind == SCHED_LOWER_GONE && w->when)
                 gone_where(c, &oc[i], fix(c, w->when));
             if (w->kind == SCHED_LOWER_PASSES)
-                passes_cost(c, &oc[i], w);
+                sched_passes_cost(c, &oc[i], w);
             if (w->kind == SCHED_LOWER_SPLIT && level > 0 && c->masked && c->masked[l] && oc[i].nops == 1 &&
                 c->k->loops[level - 1].op == w->op->parent->owner)
                 split_cost(c, &oc[i], c->masked[l], mx(c, K(c, 1), c->live[level - 1]));

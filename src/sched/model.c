@@ -572,6 +572,27 @@ static void pops_and_pushes(mctx *c, const opcost *oc, int n, arrivals *arr)
     }
 }
 
+/* The masked copy of a loaded block a boundary check cuts short (where the
+ * lowering's plan says so, acc_clip) runs just before the first op reading
+ * the block (the lowering's emit_clean), which waits for it: a pass of that
+ * op, on the chain and in the totals. cleaned[i]: buffer i's copy is one. */
+static void clean_passes(mctx *c, opcost *oc, int n, int level, bool *cleaned)
+{
+    const sched_kernel *k = c->k;
+    for (int i = 0; k->acc_clip && i < k->nbufs; i++) {
+        const sched_buf *b = &k->bufs[i];
+        if (b->kind != SCHED_BUF_IN || b->level != level || b->access < 0 || !k->acc_clip[b->access])
+            continue;
+        for (int j = 0; j < n && !cleaned[i]; j++)
+            if (!oc[j].dead && op_reads(&oc[j], b->value)) {
+                sched_lowered w = {.kind = SCHED_LOWER_PASSES, .passes = K(c, 1), .tiles = b->tiles,
+                                   .format = b->format, .when = k->acc_clip[b->access]};
+                sched_passes_cost(c, &oc[j], &w);
+                cleaned[i] = true;
+            }
+    }
+}
+
 /* Compute engine at one level: unpack, math and pack run on their own
  * threads and overlap, so the stage is the slowest of the three, plus one
  * Dst hand-off per batch of tiles and the CB handshakes of its operands. */
@@ -664,6 +685,8 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
     }
     sched_merge_chains(c, oc, noc);
     sched_lowered_ops(c, oc, noc, level);
+    bool cleaned[SCHED_MAX_BUFS] = {false};
+    clean_passes(c, oc, noc, level, cleaned);
     pops_and_pushes(c, oc, noc, arr);
     const sym_expr *npass = K(c, 0); /* the passes' tile ops, beside the work ops */
     for (int i = 0; i < noc; i++) {
@@ -686,10 +709,11 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
         if ((k->bufs[i].kind == SCHED_BUF_IN || k->bufs[i].kind == SCHED_BUF_OUT) && k->bufs[i].level == level)
             nio++;
     /* a loaded block a boundary check cuts short is first copied through a
-       mask (one element-wise pass per tile) where the lowering says so */
+       mask (one element-wise pass per tile) where the lowering says so; one
+       no op of the level reads (clean_passes) counts in the totals only */
     for (int i = 0; k->acc_clip && i < k->nbufs; i++) {
         const sched_buf *b = &k->bufs[i];
-        if (b->kind != SCHED_BUF_IN || b->level != level || b->access < 0 || !k->acc_clip[b->access])
+        if (b->kind != SCHED_BUF_IN || b->level != level || b->access < 0 || !k->acc_clip[b->access] || cleaned[i])
             continue;
         const sym_expr *ind = fix(c, k->acc_clip[b->access]), *tiles = fix(c, b->tiles);
         math_m = add(c, math_m, mul(c, ind, mul(c, tiles, K(c, milli(a->eltwise_tile_cycles)))));

@@ -35,6 +35,37 @@ static void ring_add(int *load, int n, int from, int to, int dir, bool torus)
     }
 }
 
+/* Hops from `from` to `to` on a ring of n routers going `dir` (around the
+ * torus), or straight toward it when the description has none. */
+static int ring_dist(int n, int from, int to, int dir, bool torus)
+{
+    if (!torus)
+        return abs(to - from);
+    return (((to - from) * dir) % n + n) % n;
+}
+
+/* A round trip between a core and a bank goes out and back on the same NoC
+ * (NoC 0 +x then +y, NoC 1 -y then -x): around a torus each NoC runs one
+ * way round its rings, so along an axis where the two positions differ the
+ * two legs add up to the ring's whole length. Averaged over every core of
+ * the grid and every bank (a block's pages interleave over the banks). */
+int64_t sched_dram_trip_hops(const arch_desc *a, int noc)
+{
+    int dir = noc == 0 ? 1 : -1;
+    int64_t sum = 0, n = 0;
+    for (int b = 0; b < a->num_dram_banks; b++) {
+        arch_xy bk = noc == 1 && (a->dram_bank_noc1[b].x || a->dram_bank_noc1[b].y) ? a->dram_bank_noc1[b]
+                                                                                   : a->dram_bank_noc[b];
+        for (int y = 0; y < a->grid_h; y++)
+            for (int x = 0; x < a->grid_w; x++, n++) {
+                int cx = a->core_noc_x[x], cy = a->core_noc_y[y];
+                sum += ring_dist(a->noc_w, cx, bk.x, dir, a->noc_torus) + ring_dist(a->noc_w, bk.x, cx, dir, a->noc_torus) +
+                       ring_dist(a->noc_h, cy, bk.y, dir, a->noc_torus) + ring_dist(a->noc_h, bk.y, cy, dir, a->noc_torus);
+            }
+    }
+    return n ? (sum * 1000 + n / 2) / n : 0;
+}
+
 int64_t sched_leg_load(const arch_desc *a, int noc, bool second, int k)
 {
     int nx = a->noc_w, ny = a->noc_h, n = LM_MAX(nx, ny);

@@ -557,6 +557,10 @@ typedef struct sched_schedule {
  * route (the cores sharing one line) or the first (the banks' rows or
  * columns, per core of a line). */
 int64_t sched_leg_load(const arch_desc *a, int noc, bool second, int k);
+/* The mean NoC hops of a DRAM round trip on NoC `noc` (a read's request
+ * and its data, a write's data and its acknowledgement), in thousandths,
+ * over the description's cores and banks. */
+int64_t sched_dram_trip_hops(const arch_desc *a, int noc);
 /* The busiest link's load, in blocks, when g cores of a row (along_x) or
  * column each send one block to each of q consumers dealt round-robin over
  * the g cores. */

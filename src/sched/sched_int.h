@@ -182,5 +182,9 @@ void sched_merge_chains(mctx *c, opcost *oc, int n);
 /* Price the lowering's other decisions (sched_kernel.lowered) in
  * oc[0..n-1]: ops it folds away, row sums the packer accumulates. */
 void sched_lowered_ops(mctx *c, opcost *oc, int n, int level);
+/* One-pass tile ops the lowering runs before op o (a SCHED_LOWER_PASSES
+ * record, or the masked copy of a block cut short): on its chain and in
+ * the totals. */
+void sched_passes_cost(mctx *c, opcost *o, const sched_lowered *w);
 
 #endif

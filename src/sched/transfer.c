@@ -29,13 +29,20 @@ static void pair_elems(mctx *c, const sched_fused_tensor *t, const sched_kernel 
     }
 }
 
-/* Mean NoC hops from a DRAM bank to a core: a quarter of each torus ring. */
-static int64_t dram_hops(const arch_desc *a) { return (a->noc_w + 3) / 4 + (a->noc_h + 3) / 4; }
-
 static const sym_expr *noc_latency(mctx *c, const sym_expr *hops)
 {
     const arch_desc *a = c->a;
     return add(c, K(c, llround(a->noc_inject_cycles + a->noc_eject_cycles)), mul(c, hops, K(c, llround(a->noc_hop_cycles))));
+}
+
+/* The NoC's part of a DRAM round trip on NoC noc (a read's request and its
+ * data, a write's data and its acknowledgement): two packets' injection and
+ * ejection and the mean hops of both legs (sched_dram_trip_hops). */
+static const sym_expr *dram_trip(mctx *c, int noc)
+{
+    const arch_desc *a = c->a;
+    double hops = (double)sched_dram_trip_hops(a, noc) / 1000;
+    return K(c, llround(2 * (a->noc_inject_cycles + a->noc_eject_cycles) + hops * a->noc_hop_cycles));
 }
 
 /* Reading `bytes` in `ncmds` NoC commands from DRAM: the transfer (the
@@ -47,13 +54,13 @@ static const sym_expr *noc_latency(mctx *c, const sym_expr *hops)
  * sched_model_build): kept per transfer it would multiply a count that
  * falls with the grid by a time that rises with it, and the solver's
  * interval bounds would lose all grip on grid.x and grid.y. */
-static const sym_expr *dram_read(mctx *c, const sym_expr *bytes, const sym_expr *ncmds, const sym_expr *line,
+static const sym_expr *dram_read(mctx *c, int noc, const sym_expr *bytes, const sym_expr *ncmds, const sym_expr *line,
                                  const sym_expr **lat)
 {
     const arch_desc *a = c->a;
     const sym_expr *own = xfer(c, bytes, LM_MIN(a->core_read_bpc, (double)a->link_bytes_per_cycle));
     const sym_expr *cmds = mul(c, ncmds, K(c, llround(a->noc_cmd_cycles)));
-    *lat = add(c, K(c, llround(a->dram_latency_cycles)), noc_latency(c, K(c, dram_hops(a))));
+    *lat = add(c, K(c, llround(a->dram_latency_cycles)), dram_trip(c, noc));
     return mx(c, mx(c, own, cmds), line);
 }
 
@@ -313,7 +320,7 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
         int amax = noc == 0 ? c->a->grid_w : c->a->grid_h;
         shared = mx(c, shared, link_time(c, mul(c, per, leg_factor(c, noc, false, across, amax)), moved));
     }
-    const sym_expr *trip0, *x = dram_read(c, moved, commands(c, b), shared, &trip0);
+    const sym_expr *trip0, *x = dram_read(c, noc, moved, commands(c, b), shared, &trip0);
     stage st = {add(c, add(c, trip0, x), cb), K(c, 0), NULL};
     st.first = st.cycles;
     if (!o || o->transport == SCHED_DRAM) {
@@ -372,7 +379,7 @@ stage sched_write_cost(mctx *c, const sched_buf *b)
     const sym_expr *cmds = mul(c, commands(c, b), K(c, llround(a->noc_cmd_cycles)));
     const sym_expr *fixed = add(c, K(c, llround(a->dram_write_latency_cycles + a->cb_handshake_cycles +
                                                  a->barrier_cycles)),
-                                noc_latency(c, K(c, dram_hops(a))));
+                                dram_trip(c, sched_buf_noc(c, b)));
     double wbank = LM_MIN(a->dram_bank_write_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
     stage st = {add(c, fixed, mx(c, mx(c, own, cmds), xfer(c, mul(c, c->cores, bytes), wbank))), K(c, 0), NULL};
     st.first = st.cycles;

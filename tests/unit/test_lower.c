@@ -765,6 +765,46 @@ static void attention_tail(void **st)
     job_close(&j);
 }
 
+/* The compute ops of a kernel body in program order, one letter each for
+ * the masks and the products (loops flattened). */
+static void mask_dot_order(df_stmt *const *body, int n, lm_buf *out)
+{
+    for (int i = 0; i < n; i++) {
+        if (body[i]->op == DF_MASK)
+            lm_buf_puts(out, "M");
+        else if (body[i]->op == DF_MATMUL)
+            lm_buf_puts(out, "X");
+        else if (body[i]->op == DF_FOR)
+            mask_dot_order(body[i]->body, body[i]->nbody, out);
+    }
+}
+
+/* S = 80 in key blocks of 64: K and V, loaded side by side at the top of
+ * the loop, are cut short, and each is masked in a copy of its own. V's
+ * copy runs before V's first reader, the P V product, not where V is
+ * loaded: Q K^T then waits for K alone. The loop's compute reads: K's copy,
+ * Q K^T, the score mask, V's copy, P V - "MXMMX" (q's copy is before the
+ * loop). */
+static void clean_before_first_use(void **st)
+{
+    (void)st;
+    job j;
+    job_open(&j, FA, "B=1,H=1,S=80,D=32", "CAUSAL=0", "BLOCK_M=32,BLOCK_N=64,grid.x=1,grid.y=1");
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    const df_kernel *c = &p->classes[0].kernels[DF_COMPUTE];
+    lm_buf o = {0};
+    mask_dot_order(c->body, c->nbody, &o);
+    const char *got = lm_buf_str(&o);
+    if (!strstr(got, "MXMMX"))
+        print_error("masks and products: %s\n", got);
+    assert_non_null(strstr(got, "MXMMX"));
+    lm_buf_free(&o);
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+}
+
 /* The tutorial-style attention kernel (f16, tl.where(mask, 0, -1e6) added to
  * the scores, two heads per program): nothing in the lowering knows it. */
 static void attention_tutorial(void **st)
@@ -1841,6 +1881,7 @@ int main(void)
         cmocka_unit_test(attention_mcast),
         cmocka_unit_test(attention_small_blocks),
         cmocka_unit_test(attention_tail),
+        cmocka_unit_test(clean_before_first_use),
         cmocka_unit_test(attention_tutorial),
         cmocka_unit_test(rowmax_seed),
         cmocka_unit_test(scale_fold),

@@ -645,16 +645,16 @@ static void mask_split_priced(void **st)
  * M = 1024; where the tensor has fewer rows than the block only the tiles
  * holding its rows move (M = 20: one tile row of 4).
  * One core reads: the banks' and the links' shares cannot exceed its own
- * rate, so the read is latency + hops + max(the tiles' bytes at its rate,
- * commands). */
+ * rate, so the read is latency + the NoC's round trip + max(the tiles'
+ * bytes at its rate, commands). */
 static void clipped_block_commands(void **st)
 {
     (void)st;
     const arch_desc *a = WH;
     const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.z=2";
-    int64_t fixed = llround(a->dram_latency_cycles) + llround(a->noc_inject_cycles + a->noc_eject_cycles) +
-                    ((a->noc_w + 3) / 4 + (a->noc_h + 3) / 4) * llround(a->noc_hop_cycles) +
-                    llround(a->cb_handshake_cycles);
+    double trip = 2 * (a->noc_inject_cycles + a->noc_eject_cycles) +
+                  (double)sched_dram_trip_hops(a, 0) / 1000 * a->noc_hop_cycles; /* (dram_trip_hops) */
+    int64_t fixed = llround(a->dram_latency_cycles) + llround(trip) + llround(a->cb_handshake_cycles);
     int64_t cmd = llround(a->noc_cmd_cycles);
     static const struct {
         const char *shape;
@@ -668,6 +668,31 @@ static void clipped_block_commands(void **st)
         assert_int_equal(term_at(&x, SCHED_T_READ, 0, "read x", at), fixed + LM_MAX(own, cases[i].cmds * cmd));
         drv_free(&x.r);
     }
+}
+
+/* The NoC's part of a DRAM round trip, counted by hand on a 10 x 12 torus
+ * with one bank at (0, 0) and two cores, at (1, 1) and (0, 1): NoC 0 runs
+ * +x then +y, so from (1, 1) the request goes 9 + 11 hops around to the
+ * bank and the data 1 + 1 back, 22 in all (both rings); from (0, 1), in the
+ * bank's column, the ring of its rows only: 12; the mean 17. NoC 1 runs the
+ * other way round the same rings: the same. Without a torus each leg goes
+ * straight there: 2 x (1 + 1) and 2 x 1, mean 3. */
+static void dram_trip_hops(void **st)
+{
+    (void)st;
+    arch_desc a = *WH;
+    a.noc_w = 10, a.noc_h = 12;
+    a.num_dram_banks = 1;
+    a.dram_bank_noc[0] = (arch_xy){0, 0};
+    a.dram_bank_noc1[0] = (arch_xy){0, 0};
+    a.grid_w = 2, a.grid_h = 1;
+    a.core_noc_x[0] = 1, a.core_noc_x[1] = 0;
+    a.core_noc_y[0] = 1;
+    a.noc_torus = true;
+    assert_int_equal(sched_dram_trip_hops(&a, 0), (22 + 12) * 1000 / 2);
+    assert_int_equal(sched_dram_trip_hops(&a, 1), (22 + 12) * 1000 / 2);
+    a.noc_torus = false;
+    assert_int_equal(sched_dram_trip_hops(&a, 0), (4 + 2) * 1000 / 2);
 }
 
 /* The DRAM bytes of a block a boundary check cuts short are those its moves
@@ -1180,6 +1205,7 @@ int main(void)
         cmocka_unit_test(scale_folded),
         cmocka_unit_test(packsum_priced),
         cmocka_unit_test(mask_split_priced),
+        cmocka_unit_test(dram_trip_hops),
         cmocka_unit_test(clipped_block_commands),
         cmocka_unit_test(moved_bytes),
         cmocka_unit_test(reduce_passes),

@@ -529,14 +529,17 @@ static void model_at_a_point(void **state)
        down each column from its edge sender (8 senders, one per column, the
        first load moved: the reader on NoC 0), b along each row (the writer,
        NoC 1). Reading a (64 x 512 bf16 = 2 x 16 tiles) at the sender: latency
-       + mean hops from a bank + the slowest of: bytes at min(core, link)
+       + the NoC's round trip + the slowest of: bytes at min(core, link)
        rate, one command per tile, the 8 senders' blocks over all banks, and
        the busiest link of the sender's column (one core: its column to
        itself) - then the CB handshake */
     assert_int_equal(cs.c[0].place[0], SCHED_ON_X);
     assert_int_equal(cs.c[0].ops[0].along, SCHED_ON_Y);
     int64_t tiles = 2 * 16, bytes = tiles * a->tile_bytes[ARCH_BF16];
-    int64_t hops = (a->noc_w + 3) / 4 + (a->noc_h + 3) / 4;
+    /* the round trip's NoC part: two packets' injection and ejection and
+       the mean hops of both legs (test_model dram_trip_hops) */
+    int64_t trip = llround(2 * (a->noc_inject_cycles + a->noc_eject_cycles) +
+                           (double)sched_dram_trip_hops(a, 0) / 1000 * a->noc_hop_cycles);
     int64_t lat = rnd(a->noc_inject_cycles + a->noc_eject_cycles);
     int64_t banks = cdiv(8 * bytes * 1000,
                          rnd(LM_MIN(a->dram_bank_read_bpc, a->link_bytes_per_cycle) * a->num_dram_banks * 1000));
@@ -544,7 +547,7 @@ static void model_at_a_point(void **state)
     /* the banks' first legs: +x along each bank's row to the 8 senders'
        columns, one sender per column */
     int64_t first = cdiv(bytes * row_load(a, 8), rnd(a->link_bytes_per_cycle * 1000));
-    int64_t read = rnd(a->dram_latency_cycles) + lat + hops * rnd(a->noc_hop_cycles) +
+    int64_t read = rnd(a->dram_latency_cycles) + trip +
                    LM_MAX(LM_MAX(cdiv(bytes * 1000, rnd(LM_MIN(a->core_read_bpc, a->link_bytes_per_cycle) * 1000)),
                                  tiles * rnd(a->noc_cmd_cycles)),
                           LM_MAX(LM_MAX(banks, line), first)) +
@@ -597,8 +600,9 @@ static void model_at_a_point(void **state)
     /* c (2x2 fp32 tiles) written once per program; 8x8 programs on 8x8 cores,
        all writing at once: their 64 blocks share the banks */
     int64_t cb = 4 * a->tile_bytes[ARCH_FP32];
-    int64_t write = rnd(a->dram_write_latency_cycles + a->cb_handshake_cycles + a->barrier_cycles) + lat +
-                    hops * rnd(a->noc_hop_cycles) +
+    int64_t wtrip = llround(2 * (a->noc_inject_cycles + a->noc_eject_cycles) +
+                            (double)sched_dram_trip_hops(a, 1) / 1000 * a->noc_hop_cycles); /* the writer's NoC */
+    int64_t write = rnd(a->dram_write_latency_cycles + a->cb_handshake_cycles + a->barrier_cycles) + wtrip +
                     LM_MAX(LM_MAX(cdiv(cb * 1000, rnd(LM_MIN(a->core_write_bpc, a->link_bytes_per_cycle) * 1000)),
                                   4 * rnd(a->noc_cmd_cycles)),
                            cdiv(64 * cb * 1000, rnd(LM_MIN(a->dram_bank_write_bpc, a->link_bytes_per_cycle) *

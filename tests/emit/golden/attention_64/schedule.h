@@ -58,7 +58,7 @@ namespace loomc::schedule {
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
 //   BLOCK_N                = 64      (32: +1609 cycles)
-//   grid.x                 = 2       (1: +3408 cycles; 3 breaks 'grid.x <= programs along x')
+//   grid.x                 = 2       (1: +3694 cycles; 3 breaks 'grid.x <= programs along x')
 //   grid.y                 = 1       (2 breaks 'grid.y <= programs along y')
 //   depth.q                = 2       (1: +0 cycles; 3: +0 cycles)
 //   depth.k                = 2       (1: +0 cycles; 3: +0 cycles)
@@ -77,30 +77,30 @@ namespace loomc::schedule {
 //   L1 capacity (1466080 usable bytes)                         slack 1378016
 // latency of attention_fwd (cycles at these values; per execution of each level):
 //   loop start_n (line 48):
-//     read k                                   530
-//     read v (writer, NoC 1)                   658
+//     read k                                   673
+//     read v (writer, NoC 1)                   801
 //       unpack                                   2154
 //       math                                     1334
 //       pack                                     1738
 //     compute                                  2374
 //       all iterations, the loads run ahead      2374
 //     iterations                               1
-//     all iterations                           3160
-//     stages: reader 530, compute 2374, writer 658: compute-bound
+//     all iterations                           3303
+//     stages: reader 673, compute 2374, writer 801: compute-bound
 //   program:
-//     read q                                   408
-//     write o                                  421
+//     read q                                   551
+//     write o                                  564
 //       unpack                                   298
 //       math                                     660
 //       pack                                     266
-//     compute                                  3930
+//     compute                                  4073
 //     programs per core                        1
-//     all programs of the busiest core         4759
-//     stages: reader 408, compute 3930, writer 421: compute-bound
-//   launch: kernel launch 1000 + busiest core 4759 = 5759; DRAM bandwidth bound 1000 + 64
-//   total 5759: the per-core path dominates
+//     all programs of the busiest core         5188
+//     stages: reader 551, compute 4073, writer 564: compute-bound
+//   launch: kernel launch 1000 + busiest core 5188 = 6188; DRAM bandwidth bound 1000 + 64
+//   total 6188: the per-core path dominates
 // runner-up:
 //   attention_fwd: start_m->x bh->y; q: dram; k: mcast along x (edge sender); v: mcast along x (interior sender)
 //     BLOCK_M=32 BLOCK_N=64 grid.x=2 grid.y=1 depth.q=2 depth.k=2 depth.v=2 depth.o=2 sub.h=1 sub.w=1
-//   predicted 5759 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
+//   predicted 6188 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 2 mappings other than the chosen one are that close (--top K lists the K best schedules)

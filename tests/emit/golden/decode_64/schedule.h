@@ -82,7 +82,7 @@ namespace loomc::schedule {
 //   decode_split.depth.lse = 2       (1: +0 cycles)
 //   decode_split.sub.h     = 1       (2 breaks 'decode_split: sub.h divides the tile rows of the dot at line 54')
 //   decode_split.sub.w     = 1       (2 breaks 'decode_split: sub.w divides the tile columns of the dot at line 61')
-//   decode_combine.grid.x  = 8       (7: +414 cycles)
+//   decode_combine.grid.x  = 8       (7: +557 cycles)
 //   decode_combine.grid.y  = 1       (2 breaks 'decode_combine: grid.y <= programs along y')
 //   decode_combine.depth.lse = 1       (2 breaks 'decode_combine: depth.lse is 1 where nothing reads lse (not loaded)')
 //   decode_combine.depth.part = 2       (1: +0 cycles; 3: +0 cycles)
@@ -102,49 +102,49 @@ namespace loomc::schedule {
 //   decode_combine: L1 capacity (1466080 usable bytes)         slack 1453792
 // latency of decode_split (cycles at these values; per execution of each level):
 //   loop n (line 51):
-//     read k                                   251
-//     read v                                   251
+//     read k                                   323
+//     read v                                   323
 //       unpack                                   2510
 //       math                                     1375
 //       pack                                     2030
 //     compute                                  2783
 //       all iterations, the loads run ahead      2783
 //     iterations                               1
-//     all iterations                           3255
-//     stages: reader 502, compute 2783, writer 0: compute-bound
+//     all iterations                           3398
+//     stages: reader 646, compute 2783, writer 0: compute-bound
 //   program:
 //     fill the forwarding chain of q           0
-//     read q                                   941
-//     write part                               834
-//     write lse                                414
+//     read q                                   1084
+//     write part                               977
+//     write lse                                557
 //       unpack                                   1378
 //       math                                     1243
 //       pack                                     1314
-//     compute                                  5360
+//     compute                                  5503
 //     programs per core                        1
-//     all programs of the busiest core         7549
-//     stages: reader 941, compute 5360, writer 1248: compute-bound
-//   launch: kernel launch 1000 + busiest core 7549 = 8549; DRAM bandwidth bound 1000 + 38
-//   total 8549: the per-core path dominates
+//     all programs of the busiest core         8121
+//     stages: reader 1084, compute 5503, writer 1534: compute-bound
+//   launch: kernel launch 1000 + busiest core 8121 = 9121; DRAM bandwidth bound 1000 + 38
+//   total 9121: the per-core path dominates
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
 //     read lse                                 0
-//     read part                                404
-//     write o                                  414
+//     read part                                547
+//     write o                                  557
 //       unpack                                   64
 //       math                                     8
 //       pack                                     32
 //     compute                                  390
 //     programs per core                        1
-//     all programs of the busiest core         1148
-//     stages: reader 404, compute 390, writer 414: writer-bound
-//   launch: kernel launch 1000 + busiest core 1148 = 2148; DRAM bandwidth bound 1000 + 7
-//   total 2148: the per-core path dominates
+//     all programs of the busiest core         1434
+//     stages: reader 547, compute 390, writer 557: writer-bound
+//   launch: kernel launch 1000 + busiest core 1434 = 2434; DRAM bandwidth bound 1000 + 7
+//   total 2434: the per-core path dominates
 // runner-up:
 //   decode_split: kv->y split->x; q: mcast along x (edge sender); k: dram; v: dram
 //   decode_combine: kv->y row->x; lse: dram; part: dram
 //     BLOCK_N=64 NUM_SPLITS=1 decode_split.grid.x=1 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.grid.x=8 decode_combine.grid.y=1 decode_combine.depth.lse=1 decode_combine.depth.part=2 decode_combine.depth.o=2
-//   predicted 10774 cycles: 77 more (+0.7%)
+//   predicted 11632 cycles: 77 more (+0.7%)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 1 mapping other than the chosen one is that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
-//     decode_split: all programs of the busiest core       7549 -> 7626
+//     decode_split: all programs of the busiest core       8121 -> 8198

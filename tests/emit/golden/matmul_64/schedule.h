@@ -44,9 +44,9 @@ namespace loomc::schedule {
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
 //   BLOCK_N                = 32      (64 breaks 'grid.y <= programs along y')
-//   BLOCK_K                = 64      (32: +276 cycles)
-//   grid.x                 = 2       (1: +1331 cycles; 3 breaks 'grid.x <= programs along x')
-//   grid.y                 = 2       (1: +1338 cycles; 3 breaks 'grid.y <= programs along y')
+//   BLOCK_K                = 64      (32: +419 cycles)
+//   grid.x                 = 2       (1: +1617 cycles; 3 breaks 'grid.x <= programs along x')
+//   grid.y                 = 2       (1: +1624 cycles; 3 breaks 'grid.y <= programs along y')
 //   depth.a                = 2       (1: +0 cycles; 3: +0 cycles)
 //   depth.b                = 2       (1: +0 cycles; 3: +0 cycles)
 //   depth.c                = 2       (1: +0 cycles)
@@ -61,29 +61,30 @@ namespace loomc::schedule {
 //   L1 capacity (1466080 usable bytes)                         slack 1441504
 // latency of matmul_kernel (cycles at these values; per execution of each level):
 //   loop at line 28:
-//     read a                                   637
-//     read b (writer, NoC 1)                   669
+//     read a                                   780
+//     read b (writer, NoC 1)                   812
 //       unpack                                   128
 //       math                                     69
 //       pack                                     64
 //     compute                                  204
-//       all iterations, the loads run ahead      669
+//       all iterations, the loads run ahead      812
 //     iterations                               1
-//     all iterations                           1134
-//     stages: reader 637, compute 204, writer 669: writer-bound
+//     all iterations                           1277
+//     stages: reader 780, compute 204, writer 812: writer-bound
 //   program:
-//     write c                                  487
-//     compute                                  1164
+//     write c                                  630
+//     compute                                  1307
 //     programs per core                        1
-//     all programs of the busiest core         1651
-//     stages: reader 0, compute 1164, writer 487: compute-bound
-//   launch: kernel launch 1000 + busiest core 1651 = 2651; DRAM bandwidth bound 1000 + 127
-//   total 2651: the per-core path dominates
+//     all programs of the busiest core         1937
+//     stages: reader 0, compute 1307, writer 630: compute-bound
+//   launch: kernel launch 1000 + busiest core 1937 = 2937; DRAM bandwidth bound 1000 + 127
+//   total 2937: the per-core path dominates
 // runner-up:
 //   matmul_kernel: pid_m->x pid_n->y; a: mcast along y (interior sender); b: mcast along x (edge sender)
 //     BLOCK_M=32 BLOCK_N=32 BLOCK_K=64 grid.x=2 grid.y=2 depth.a=2 depth.b=2 depth.c=2 sub.h=1 sub.w=1
-//   predicted 2877 cycles: 226 more (+8.5%)
+//   predicted 3163 cycles: 226 more (+7.7%)
+//   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 1 mapping other than the chosen one is that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
-//     loop at line 28, all iterations                      1134 -> 1360
-//     program, compute                                     1164 -> 1390
-//     all programs of the busiest core                     1651 -> 1877
+//     loop at line 28, all iterations                      1277 -> 1503
+//     program, compute                                     1307 -> 1533
+//     all programs of the busiest core                     1937 -> 2163

@@ -48,10 +48,14 @@ static void fail(mctx *c, const char *fmt, ...)
     va_end(ap);
 }
 
+/* An expression's text for a comment or a message, cut short after about
+ * 2,000 characters: a latency that shares terms prints each share in full,
+ * megabytes for the chains of a fused pair, which MiniZinc then spends
+ * seconds reading past. */
 static const char *expr_text(mctx *c, const sym_expr *e)
 {
     lm_buf b = {0};
-    sym_print(&b, e);
+    sym_print_short(&b, e, 2000);
     const char *s = lm_arena_strdup(&c->ar, lm_buf_str(&b));
     lm_buf_free(&b);
     return s;

@@ -1174,12 +1174,22 @@ const sym_expr *sym_simplify(sym_ctx *c, const sym_expr *e) { return rebuild(c, 
  * factor of a product (not the first). */
 enum { P_ANY, P_TERM, P_FACTOR };
 
-static void print_rec(lm_buf *b, const sym_expr *e, int prec);
+/* The buffer printed into and the length past which a bounded print stops
+ * descending (a tree that shares subexpressions prints each share in full,
+ * which can be exponential in its depth). */
+typedef struct printer {
+    lm_buf *b;
+    size_t stop;
+    bool cut; /* "..." written: the rest of the operands are left out */
+} printer;
+
+static void print_rec(printer *p, const sym_expr *e, int prec);
 
 /* A product; with `magnitude`, its negative coefficient is printed without
  * the sign (the caller wrote " - "). */
-static void print_mul(lm_buf *b, const sym_expr *e, bool magnitude)
+static void print_mul(printer *p, const sym_expr *e, bool magnitude)
 {
+    lm_buf *b = p->b;
     int i = 0;
     bool star = false;
     if (has_coef(e)) {
@@ -1194,10 +1204,10 @@ static void print_mul(lm_buf *b, const sym_expr *e, bool magnitude)
         }
         i = 1;
     }
-    for (; i < e->nargs; i++) {
+    for (; i < e->nargs && !p->cut; i++) {
         if (star)
             lm_buf_putc(b, '*');
-        print_rec(b, e->args[i], P_FACTOR);
+        print_rec(p, e->args[i], P_FACTOR);
         star = true;
     }
 }
@@ -1210,33 +1220,42 @@ static bool is_negative_term(const sym_expr *t)
     return has_coef(t) && t->args[0]->value < 0 && t->args[0]->value != INT64_MIN;
 }
 
-static void print_sum(lm_buf *b, const sym_expr *e)
+static void print_sum(printer *p, const sym_expr *e)
 {
+    lm_buf *b = p->b;
     /* non-constant terms first, then constants, whatever the operand order */
     int printed = 0;
     for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < e->nargs; i++) {
+        for (int i = 0; i < e->nargs && !p->cut; i++) {
             const sym_expr *t = e->args[i];
             if ((t->kind == SYM_CONST) != (pass == 1))
                 continue;
             if (printed++ == 0) {
-                print_rec(b, t, P_TERM);
+                print_rec(p, t, P_TERM);
             } else if (is_negative_term(t)) {
                 lm_buf_puts(b, " - ");
                 if (t->kind == SYM_CONST)
                     lm_buf_printf(b, "%" PRId64, -t->value);
                 else
-                    print_mul(b, t, true);
+                    print_mul(p, t, true);
             } else {
                 lm_buf_puts(b, " + ");
-                print_rec(b, t, P_TERM);
+                print_rec(p, t, P_TERM);
             }
         }
     }
 }
 
-static void print_rec(lm_buf *b, const sym_expr *e, int prec)
+static void print_rec(printer *p, const sym_expr *e, int prec)
 {
+    lm_buf *b = p->b;
+    if (p->cut)
+        return;
+    if (b->len >= p->stop) {
+        lm_buf_puts(b, "...");
+        p->cut = true;
+        return;
+    }
     static const char *const fname[] = {
         [SYM_FLOORDIV] = "floordiv", [SYM_CDIV] = "cdiv", [SYM_MOD] = "mod",
         [SYM_MIN] = "min",           [SYM_MAX] = "max",
@@ -1254,7 +1273,7 @@ static void print_rec(lm_buf *b, const sym_expr *e, int prec)
         paren = prec != P_ANY && e->nargs > 1;
         if (paren)
             lm_buf_putc(b, '(');
-        print_sum(b, e);
+        print_sum(p, e);
         if (paren)
             lm_buf_putc(b, ')');
         return;
@@ -1263,7 +1282,7 @@ static void print_rec(lm_buf *b, const sym_expr *e, int prec)
         paren = prec == P_FACTOR && has_coef(e) && e->args[0]->value < 0;
         if (paren)
             lm_buf_putc(b, '(');
-        print_mul(b, e, false);
+        print_mul(p, e, false);
         if (paren)
             lm_buf_putc(b, ')');
         return;
@@ -1274,10 +1293,10 @@ static void print_rec(lm_buf *b, const sym_expr *e, int prec)
     case SYM_MAX:
         lm_buf_puts(b, fname[e->kind]);
         lm_buf_putc(b, '(');
-        for (int i = 0; i < e->nargs; i++) {
+        for (int i = 0; i < e->nargs && !p->cut; i++) {
             if (i)
                 lm_buf_puts(b, ", ");
-            print_rec(b, e->args[i], P_ANY);
+            print_rec(p, e->args[i], P_ANY);
         }
         lm_buf_putc(b, ')');
         return;
@@ -1285,7 +1304,17 @@ static void print_rec(lm_buf *b, const sym_expr *e, int prec)
     LM_BUG("sym_print: bad kind %d", (int)e->kind);
 }
 
-void sym_print(lm_buf *b, const sym_expr *e) { print_rec(b, e, P_ANY); }
+void sym_print(lm_buf *b, const sym_expr *e)
+{
+    printer p = {b, SIZE_MAX, false};
+    print_rec(&p, e, P_ANY);
+}
+
+void sym_print_short(lm_buf *b, const sym_expr *e, size_t max)
+{
+    printer p = {b, b->len + max, false};
+    print_rec(&p, e, P_ANY);
+}
 
 const char *sym_str(lm_arena *a, const sym_expr *e)
 {

@@ -112,6 +112,11 @@ const sym_expr *sym_replace(sym_ctx *c, const sym_expr *e, const sym_expr *var, 
 /* ---- text --------------------------------------------------------------- */
 /* Stable, readable text: `cdiv(M, BLOCK_M)`, `2*BLOCK_K + 1`, `min(a, b)`. */
 void sym_print(lm_buf *b, const sym_expr *e);
+/* The same text, cut short: once about `max` characters are written, the
+ * operands not yet begun print as one "..." (the text stays a readable
+ * prefix; it no longer parses). For comments and messages, where a large
+ * expression would otherwise print at full length. */
+void sym_print_short(lm_buf *b, const sym_expr *e, size_t max);
 /* Print into an arena-allocated string. */
 const char *sym_str(lm_arena *a, const sym_expr *e);
 

@@ -261,6 +261,37 @@ static void constants_and_identities(void **state)
     assert_false(sym_is_const(x, &v));
 }
 
+/* A cut-short print is the full text where it fits, else a prefix of it
+ * with the operands not begun left out as one "...", parentheses closed,
+ * whatever the full text's length: 40 levels of a term shared by two
+ * operands print 2^40 leaves in full. */
+static void short_prints(void **state)
+{
+    (void)state;
+    const sym_expr *a = V("a"), *b = V("b");
+    const sym_expr *small = sym_max(C, add(a, K(1)), mul(a, b));
+    lm_buf s = {0};
+    sym_print_short(&s, small, 100);
+    assert_string_equal(lm_buf_str(&s), S(small));
+    lm_buf_free(&s);
+
+    const sym_expr *e = a;
+    for (int i = 0; i < 40; i++)
+        e = sym_max(C, mul(e, V(i % 2 ? "b" : "c")), sym_cdiv(C, e, V("d")));
+    lm_buf t = {0};
+    lm_buf_puts(&t, "x = ");
+    sym_print_short(&t, e, 60);
+    const char *txt = lm_buf_str(&t);
+    assert_true(t.len > 64 && t.len < 64 + 200); /* the operand that crosses 60 finishes its own text */
+    assert_non_null(strstr(txt, "..."));
+    assert_int_equal(strncmp(txt, "x = max(", 8), 0);
+    int depth = 0;
+    for (const char *q = txt; *q; q++)
+        depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+    assert_int_equal(depth, 0);
+    lm_buf_free(&t);
+}
+
 static void printed_forms(void **state)
 {
     (void)state;
@@ -1199,6 +1230,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(subst_vars_depends, setup, teardown),
         cmocka_unit_test_setup_teardown(env_bindings, setup, teardown),
         cmocka_unit_test_setup_teardown(compare_is_total_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(short_prints, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,17 +10,20 @@
 # terminal and its absence elsewhere, and the device-profile CSV, on each
 # build (tests/progress.sh, tests/profile.sh); the Python package on each
 # build, from the source tree and installed (tests/python.sh);
-# then one total line 'total: N passed, N failed'. Exit status 1 if anything failed.
+# each part's time; then one total line 'total: N passed, N failed'. Exit status 1 if anything failed.
 cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
 rc=$(mktemp)
 trap 'rm -f "$log" "$rc"' EXIT
 trap 'exit 1' INT TERM  # the EXIT trap cleans up; a trap alone would carry on
 status=0
-# run a part, show its output as it comes, keep it for the total and its exit status
+# run a part, show its output as it comes, keep it for the total and its exit
+# status; then its wall-clock time (what to look at when the whole run is slow)
 part() {
+    start=$(date +%s)
     { sh "$@"; echo $? >"$rc"; } | tee -a "$log"
     [ "$(cat "$rc")" = 0 ] || status=1
+    echo "[$1 took $(($(date +%s) - start)) s]"
 }
 part tests/run.sh "$@"
 part tests/layout.sh "$1"

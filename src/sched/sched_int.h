@@ -36,6 +36,10 @@ typedef struct mctx {
     /* of those, the trips it computes: less where a loop is stretched over a
        sharing group (sched_stretched_axes) and the others only move data */
     const sym_expr *live[SCHED_MAX_LOOPS];
+    /* per loop of the program body: the trips the busiest core's programs
+       run past waves x trips, their ceilings rounding each on its own
+       (busiest_rounding); NULL where not known */
+    const sym_expr *extra[SCHED_MAX_LOOPS];
     const sym_expr *wg[TIR_MAX_GRID], *gs[TIR_MAX_GRID]; /* busiest_trips' programs and cores by axis */
     const sym_expr **masked; /* by sched_kernel.lowered: a SPLIT's trips that keep the mask (busiest core) */
     const sym_expr *subh, *subw;

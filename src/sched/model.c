@@ -344,10 +344,12 @@ static bool positive(const sym_expr *e)
  * trips where the mean counts 3 twice). Their sum is (W A(mean) + W r) / B
  * for a mean round-up r of at most B - gcd: the busiest core's is taken as
  * (W + 1) / 2W of that (all of it for one program, half of it for many: a
- * sum of many residues strays less from their mean), rounded down - against
- * the trips of the busiest core dealt by hand over sequences 256..4096,
- * blocks 64..512 and 6..12 cores, 3.1% off on average where the count at
- * the mean is 5.8% off. A is taken at the mean id exactly (twice the mean
+ * sum of many residues strays less from their mean), rounded down, and no
+ * less than the sum's own ceiling or W times the first program's count (a
+ * count capped by the sequence leaves the lattice the gcd describes) -
+ * against the busiest core's trips dealt by hand over sequences 36..4096,
+ * blocks 32..512 and 1..12 cores, 2.7% off on average where the count at
+ * the mean is 7.9% off. A is taken at the mean id exactly (twice the mean
  * is whole: the busiest_trips rule's n + g - idle - 2, or n - 1 dealt back
  * and forth). The gcd is the smaller of step and B where one divides the
  * other, else 1. NULL where e has no such form, along an axis
@@ -417,6 +419,8 @@ static const sym_expr *busiest_rounding(mctx *c, const sym_expr *e, unsigned str
                                               sub(c, K(c, 1), mn(c, K(c, 1), sym_mod(c->s, hi, lo)))));
     const sym_expr *sum = fdv(c, add(c, mul(c, K(c, 2), wa), mul(c, add(c, W, K(c, 1)), sub(c, B, gcd))),
                               mul(c, K(c, 2), B));
+    /* no less than one rounding of the sum, nor W counts of the first program */
+    sum = mx(c, sum, mx(c, cdv(c, wa, B), mul(c, W, xsubst(c->s, e0, pv, K(c, 0)))));
     const sym_expr *others = K(c, 1);
     for (int h = 0; h < rank; h++)
         if (h != g)

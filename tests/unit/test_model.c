@@ -1151,8 +1151,9 @@ static void causal_busiest_core(void **st)
  * adds the difference as a count of its own: exact where one block size
  * divides the other (128, 256: the rounding is the same on every row),
  * within a block where it does not (416: the rows round by up to 384 rows
- * each, the model takes (W + 1) / 2W of that bound). Derived by dealing the
- * blocks. */
+ * each, the model takes (W + 1) / 2W of that bound). At S = 236 the last
+ * query block is cut by the sequence: four block pairs and row counts
+ * where the sum must be the dealt one. Derived by dealing the blocks. */
 static void causal_rounding(void **st)
 {
     (void)st;
@@ -1189,6 +1190,40 @@ static void causal_rounding(void **st)
             assert_true(llabs(W * it + extra - most) <= 1);
         }
     }
+    drv_free(&x.r);
+
+    /* S = 236: the sequence caps the last query block's rows (a count off
+       the lattice of the blocks); the model's sum is the dealt one here */
+    compile_cand_c(&x, "kernels/flash_attention.py", "B=1,H=8,S=236,D=64", "CAUSAL=1", NULL,
+                   "start_m->y bh->x; q: dram; k: dram; v: dram");
+    static const int short_cases[][3] = {{256, 256, 1}, {64, 128, 2}, {32, 128, 4}, {32, 64, 8}};
+    for (int i = 0; i < 4; i++) {
+        int m = short_cases[i][0], bn = short_cases[i][1], rows = short_cases[i][2];
+        int nq = (236 + m - 1) / m, waves = (nq + rows - 1) / rows, most = 0;
+        bool zig = nq % rows == 0 && waves > 1;
+        for (int c = 0; c < rows; c++) {
+            int total = 0;
+            for (int w = 0; w * rows + c < nq; w++) {
+                int p = w * rows + (zig && (waves - 1 - w) % 2 ? rows - 1 - c : c);
+                total += (LM_MIN((p + 1) * m, 236) + bn - 1) / bn;
+            }
+            most = LM_MAX(most, total);
+        }
+        char at[256];
+        snprintf(at, sizeof at,
+                 "BLOCK_M=%d,BLOCK_N=%d,grid.x=8,grid.y=%d,depth.q=2,depth.k=2,depth.v=2,depth.o=2,sub.h=1,sub.w=1", m,
+                 bn, rows);
+        int64_t W = term_at(&x, SCHED_T_COUNT, 0, "programs per core", at);
+        int64_t it = term_at(&x, SCHED_T_COUNT, 1, "iterations", at);
+        int64_t extra = term_at(&x, SCHED_T_COUNT, 1, "iterations the programs' own ceilings add, all programs", at);
+        assert_int_equal(W, waves);
+        if (W * it + extra != most)
+            fail_msg("S=236 BLOCK_M=%d BLOCK_N=%d on %d rows: the model counts %lld trips, dealt %d", m, bn, rows,
+                     (long long)(W * it + extra), most);
+    }
+    drv_free(&x.r);
+    compile_cand_c(&x, "kernels/flash_attention.py", "B=1,H=8,S=2048,D=64", "CAUSAL=1", NULL,
+                   "start_m->y bh->x; q: dram; k: dram; v: dram");
     /* and the cycles: those iterations at the loop's steady pace, on the program's chain */
     assert_true(term_at(&x, SCHED_T_DETAIL, 0, "iterations the programs' own ceilings add",
                         "BLOCK_M=128,BLOCK_N=256,grid.x=8,grid.y=8,depth.q=2,depth.k=2,depth.v=2,depth.o=2,sub.h=1,"

@@ -318,22 +318,6 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, u
     return most;
 }
 
-/* Whether e is positive wherever its variables (sizes, block sizes) are. */
-static bool positive(const sym_expr *e)
-{
-    const sym_expr *vars[16];
-    int n = sym_vars(e, vars, 16);
-    if (n > 16)
-        return false;
-    sym_env env = {0};
-    for (int i = 0; i < n; i++)
-        sym_env_set_range(&env, vars[i], 1, (int64_t)1 << 24);
-    int64_t lo, hi;
-    bool ok = sym_bounds(e, &env, &lo, &hi) == SYM_OK && lo >= 1;
-    sym_env_free(&env);
-    return ok;
-}
-
 /* The trips the busiest core's programs run past waves x trips (its W
  * programs along the axis at the count of their mean id) for a count
  * cdiv(A, B) whose A grows linearly with one program id (or is the smaller
@@ -398,7 +382,8 @@ static const sym_expr *busiest_rounding(mctx *c, const sym_expr *e, unsigned str
         R = sym_make(c->s, SYM_MIN, rest, nr);
     }
     const sym_expr *step, *off;
-    if (!sym_affine_coeff(c->s, X, pv, &step, &off) || !positive(step) || !positive(B))
+    if (!sym_affine_coeff(c->s, X, pv, &step, &off) || !sym_at_least_on_sizes(step, 1) ||
+        !sym_at_least_on_sizes(B, 1))
         return NULL;
     /* twice the busiest core's mean id */
     const sym_expr *n = c->nprog[g], *G = c->gs[g], *W = c->wg[g];

@@ -698,23 +698,6 @@ static const sym_expr *term_range(const sumctx *c, const acc_access *x, const sy
     return NULL;
 }
 
-/* Whether e is at least 0 wherever its variables (sizes, block sizes) are
- * positive. */
-static bool nonneg(const sym_expr *e)
-{
-    const sym_expr *vars[16];
-    int n = sym_vars(e, vars, 16);
-    if (n > 16)
-        return false;
-    sym_env env = {0};
-    for (int i = 0; i < n; i++)
-        sym_env_set_range(&env, vars[i], 1, (int64_t)1 << 24);
-    int64_t lo, hi;
-    bool ok = sym_bounds(e, &env, &lo, &hi) == SYM_OK && lo >= 0;
-    sym_env_free(&env);
-    return ok;
-}
-
 /* The end of the last block along dimension dd of x: the largest offset
  * over all trips (every coefficient non-negative) plus the block, as an
  * expression of the program ids; NULL when that cannot be said, or when it
@@ -730,11 +713,11 @@ static const sym_expr *end_at(sumctx *c, const acc_access *x, int dd)
         return NULL; /* a dimension of one element: a flat index may run on into the one before, or
                         the analysis placed a block on it that lies along another of equal stride */
     const sym_expr *hi = d->constant ? d->constant : sym_const(s, 0);
-    if (!nonneg(hi))
+    if (!sym_at_least_on_sizes(hi, 0))
         return NULL;
     for (int i = 0; i < d->nterms; i++) {
         const sym_expr *n = term_range(c, x, d->terms[i].var);
-        if (!n || !nonneg(d->terms[i].coeff))
+        if (!n || !sym_at_least_on_sizes(d->terms[i].coeff, 0))
             return NULL;
         if (d->nterms == 1 && d->terms[i].coeff == blk && hi == sym_const(s, 0) && n == sym_cdiv(s, ext, blk))
             return NULL; /* must_divide's case */

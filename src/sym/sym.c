@@ -358,6 +358,21 @@ sym_status sym_bounds(const sym_expr *e, const sym_env *env, int64_t *lo, int64_
     return bounds_rec(e, env ? env : &empty, 0, lo, hi);
 }
 
+bool sym_at_least_on_sizes(const sym_expr *e, int64_t v)
+{
+    const sym_expr *vars[16];
+    int n = sym_vars(e, vars, 16);
+    if (n > 16)
+        return false;
+    sym_env env = {0};
+    for (int i = 0; i < n; i++)
+        sym_env_set_range(&env, vars[i], 1, (int64_t)1 << 24);
+    int64_t lo, hi;
+    bool ok = sym_bounds(e, &env, &lo, &hi) == SYM_OK && lo >= v;
+    sym_env_free(&env);
+    return ok;
+}
+
 /* What holds for every value of the variables; false when nothing is known. */
 static bool static_bounds(const sym_expr *e, int64_t *lo, int64_t *hi)
 {

@@ -103,6 +103,9 @@ sym_status sym_eval(const sym_expr *e, const sym_env *env, int64_t *out);
  * lo <= value <= hi. Bounds may be loose but never wrong. A divisor
  * interval that contains 0 gives SYM_DIV_ZERO. */
 sym_status sym_bounds(const sym_expr *e, const sym_env *env, int64_t *lo, int64_t *hi);
+/* Whether e >= v wherever each of its variables is a size, 1..2^24, by
+ * sym_bounds (false where that cannot tell, or past 16 variables). */
+bool sym_at_least_on_sizes(const sym_expr *e, int64_t v);
 /* Replace bound variables by their values and re-simplify. */
 const sym_expr *sym_subst(sym_ctx *c, const sym_expr *e, const sym_env *env);
 /* Replace every occurrence of the variable var by the expression `by`, and

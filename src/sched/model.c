@@ -318,6 +318,81 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, u
     return most;
 }
 
+/* A count of the form busiest_rounding prices: cdiv(A, B), A = min(X, R)
+ * or X, X = step * pid_g + off with step and B positive. */
+typedef struct linear_count {
+    int g;                          /* the program axis */
+    const sym_expr *e0, *pv, *B;    /* the count, pid_g, the divisor */
+    const sym_expr *step, *off, *R; /* R: NULL without the min */
+} linear_count;
+
+/* Whether e (fixed) has that form along one program axis dealt to cores
+ * and not stretched, and depends on no loop index. */
+static bool linear_form(mctx *c, const sym_expr *e, unsigned stretched, linear_count *lc)
+{
+    const sched_kernel *k = c->k;
+    int rank = k->f->grid_rank;
+    lc->g = -1;
+    lc->e0 = fix(c, e);
+    if (lc->e0->kind != SYM_CDIV)
+        return false;
+    const sym_expr *A = lc->e0->args[0];
+    lc->B = lc->e0->args[1];
+    for (int h = 0; h < rank; h++) {
+        if (!c->gs[h])
+            return false; /* flattened over the grid: the mean id is n/2 + n/2W, not this rule's */
+        if (sym_depends_on(lc->B, tir_pid_var(c->s, h)))
+            return false;
+        if (sym_depends_on(A, tir_pid_var(c->s, h))) {
+            if (lc->g >= 0)
+                return false;
+            lc->g = h;
+        }
+    }
+    if (lc->g < 0 || (stretched >> lc->g & 1))
+        return false;
+    for (int j = 0; j < k->nloops; j++)
+        if (k->loops[j].op->iv && sym_depends_on(A, k->loops[j].op->iv))
+            return false;
+    lc->pv = tir_pid_var(c->s, lc->g);
+    const sym_expr *X = A;
+    lc->R = NULL;
+    if (A->kind == SYM_MIN) { /* min(X, R...) with X the one term of the id */
+        const sym_expr *rest[8];
+        int nr = 0;
+        X = NULL;
+        for (int i = 0; i < A->nargs; i++) {
+            if (sym_depends_on(A->args[i], lc->pv)) {
+                if (X)
+                    return false;
+                X = A->args[i];
+            } else if (nr < 8) {
+                rest[nr++] = A->args[i];
+            } else {
+                return false;
+            }
+        }
+        lc->R = sym_make(c->s, SYM_MIN, rest, nr);
+    }
+    return sym_affine_coeff(c->s, X, lc->pv, &lc->step, &lc->off) && sym_at_least_on_sizes(lc->step, 1) &&
+           sym_at_least_on_sizes(lc->B, 1);
+}
+
+/* Twice the mean program id of the busiest core along axis g (whole: the
+ * busiest_trips rule's n + g - idle - 2, or n - 1 dealt back and forth). */
+static const sym_expr *busiest_mean2(mctx *c, int g)
+{
+    const sym_expr *n = c->nprog[g], *G = c->gs[g], *W = c->wg[g];
+    const sym_expr *idle = sym_mod(c->s, sub(c, K(c, 0), n), G);
+    const sym_expr *m2 = mx(c, K(c, 0), sub(c, add(c, n, G), add(c, idle, K(c, 2))));
+    if (c->c->place[g] != SCHED_ON_TIME && sched_zigzag(c->k, c->c, c->c->place[g], c->s)) {
+        const sym_expr *zig = add(c, sub(c, n, K(c, 1)),
+                                  mul(c, sym_mod(c->s, W, K(c, 2)), cdv(c, sub(c, G, K(c, 1)), W)));
+        m2 = add(c, zig, mul(c, mn(c, K(c, 1), idle), sub(c, m2, zig)));
+    }
+    return mn(c, m2, mul(c, K(c, 2), sub(c, n, K(c, 1))));
+}
+
 /* The trips the busiest core's programs run past waves x trips (its W
  * programs along the axis at the count of their mean id) for a count
  * cdiv(A, B) whose A grows linearly with one program id (or is the smaller
@@ -333,82 +408,30 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, u
  * count capped by the sequence leaves the lattice the gcd describes) -
  * against the busiest core's trips dealt by hand over sequences 36..4096,
  * blocks 32..512 and 1..12 cores, 2.7% off on average where the count at
- * the mean is 7.9% off. A is taken at the mean id exactly (twice the mean
- * is whole: the busiest_trips rule's n + g - idle - 2, or n - 1 dealt back
- * and forth). The gcd is the smaller of step and B where one divides the
- * other, else 1. NULL where e has no such form, along an axis
- * stretched or flattened over the grid, or in the programs of more than
- * one axis. */
+ * the mean is 7.9% off. A is taken at the mean id exactly
+ * (busiest_mean2). The gcd is the smaller of step and B where one divides
+ * the other, else 1. NULL where e has no such form (linear_form). */
 static const sym_expr *busiest_rounding(mctx *c, const sym_expr *e, unsigned stretched, const sym_expr *trips)
 {
-    const sched_kernel *k = c->k;
-    int rank = k->f->grid_rank, g = -1;
-    const sym_expr *e0 = fix(c, e);
-    if (e0->kind != SYM_CDIV)
+    linear_count lc;
+    if (!linear_form(c, e, stretched, &lc))
         return NULL;
-    const sym_expr *A = e0->args[0], *B = e0->args[1];
-    for (int h = 0; h < rank; h++) {
-        if (!c->gs[h])
-            return NULL; /* flattened over the grid: the mean id is n/2 + n/2W, not this rule's */
-        if (sym_depends_on(B, tir_pid_var(c->s, h)))
-            return NULL;
-        if (sym_depends_on(A, tir_pid_var(c->s, h))) {
-            if (g >= 0)
-                return NULL;
-            g = h;
-        }
-    }
-    if (g < 0 || (stretched >> g & 1))
-        return NULL;
-    for (int j = 0; j < k->nloops; j++)
-        if (k->loops[j].op->iv && sym_depends_on(A, k->loops[j].op->iv))
-            return NULL;
-    const sym_expr *pv = tir_pid_var(c->s, g), *X = A, *R = NULL;
-    if (A->kind == SYM_MIN) { /* min(X, R...) with X the one term of the id */
-        const sym_expr *rest[8];
-        int nr = 0;
-        X = NULL;
-        for (int i = 0; i < A->nargs; i++) {
-            if (sym_depends_on(A->args[i], pv)) {
-                if (X)
-                    return NULL;
-                X = A->args[i];
-            } else if (nr < 8) {
-                rest[nr++] = A->args[i];
-            } else {
-                return NULL;
-            }
-        }
-        R = sym_make(c->s, SYM_MIN, rest, nr);
-    }
-    const sym_expr *step, *off;
-    if (!sym_affine_coeff(c->s, X, pv, &step, &off) || !sym_at_least_on_sizes(step, 1) ||
-        !sym_at_least_on_sizes(B, 1))
-        return NULL;
-    /* twice the busiest core's mean id */
-    const sym_expr *n = c->nprog[g], *G = c->gs[g], *W = c->wg[g];
-    const sym_expr *idle = sym_mod(c->s, sub(c, K(c, 0), n), G);
-    const sym_expr *m2 = mx(c, K(c, 0), sub(c, add(c, n, G), add(c, idle, K(c, 2))));
-    if (c->c->place[g] != SCHED_ON_TIME && sched_zigzag(k, c->c, c->c->place[g], c->s)) {
-        const sym_expr *zig = add(c, sub(c, n, K(c, 1)),
-                                  mul(c, sym_mod(c->s, W, K(c, 2)), cdv(c, sub(c, G, K(c, 1)), W)));
-        m2 = add(c, zig, mul(c, mn(c, K(c, 1), idle), sub(c, m2, zig)));
-    }
-    m2 = mn(c, m2, mul(c, K(c, 2), sub(c, n, K(c, 1))));
+    const sym_expr *W = c->wg[lc.g], *B = lc.B;
     /* W A(mean), and its W programs' ceilings */
-    const sym_expr *wa = fdv(c, mul(c, W, add(c, mul(c, step, m2), mul(c, K(c, 2), off))), K(c, 2));
-    if (R)
-        wa = mn(c, wa, mul(c, W, R));
-    const sym_expr *lo = mn(c, step, B), *hi = mx(c, step, B);
+    const sym_expr *wa =
+        fdv(c, mul(c, W, add(c, mul(c, lc.step, busiest_mean2(c, lc.g)), mul(c, K(c, 2), lc.off))), K(c, 2));
+    if (lc.R)
+        wa = mn(c, wa, mul(c, W, lc.R));
+    const sym_expr *lo = mn(c, lc.step, B), *hi = mx(c, lc.step, B);
     const sym_expr *gcd = add(c, K(c, 1), mul(c, sub(c, lo, K(c, 1)),
                                               sub(c, K(c, 1), mn(c, K(c, 1), sym_mod(c->s, hi, lo)))));
     const sym_expr *sum = fdv(c, add(c, mul(c, K(c, 2), wa), mul(c, add(c, W, K(c, 1)), sub(c, B, gcd))),
                               mul(c, K(c, 2), B));
     /* no less than one rounding of the sum, nor W counts of the first program */
-    sum = mx(c, sum, mx(c, cdv(c, wa, B), mul(c, W, xsubst(c->s, e0, pv, K(c, 0)))));
+    sum = mx(c, sum, mx(c, cdv(c, wa, B), mul(c, W, xsubst(c->s, lc.e0, lc.pv, K(c, 0)))));
     const sym_expr *others = K(c, 1);
-    for (int h = 0; h < rank; h++)
-        if (h != g)
+    for (int h = 0; h < c->k->f->grid_rank; h++)
+        if (h != lc.g)
             others = mul(c, others, c->wg[h]);
     return mul(c, others, sub(c, sum, mul(c, W, trips)));
 }

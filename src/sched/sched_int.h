@@ -2,7 +2,8 @@
  * (internal to src/sched/; the API is sched.h).
  *
  * Conventions of the model's files (model.c, which builds a candidate's
- * problem, and lowered.c, which prices the lowering's decisions in it):
+ * problem, busiest.c, the busiest core's counts in it, and lowered.c,
+ * which prices the lowering's decisions in it):
  *  - `mctx` is the state of one candidate's model, always named `c`; the
  *    small helpers below (K, add, mul, mx, cdv, fix, xfer, ...) build its
  *    symbolic expressions in c's context.
@@ -40,7 +41,7 @@ typedef struct mctx {
        run past waves x trips, their ceilings rounding each on its own
        (busiest_rounding); NULL where not known */
     const sym_expr *extra[SCHED_MAX_LOOPS];
-    const sym_expr *wg[TIR_MAX_GRID], *gs[TIR_MAX_GRID]; /* busiest_trips' programs and cores by axis */
+    const sym_expr *wg[TIR_MAX_GRID], *gs[TIR_MAX_GRID]; /* sched_busiest_trips' programs and cores by axis */
     const sym_expr **masked; /* by sched_kernel.lowered: a SPLIT's trips that keep the mask (busiest core) */
     const sym_expr *subh, *subw;
     const sym_expr *depth[SCHED_MAX_BUFS];
@@ -177,6 +178,13 @@ stage sched_read_cost(mctx *c, const sched_buf *b);
 stage sched_write_cost(mctx *c, const sched_buf *b);
 /* A fused producer's block sent to its reducer cores. */
 stage sched_send_cost(mctx *c, const sched_buf *b, const sched_fused_tensor *t);
+
+/* ---- busiest.c: the busiest core's counts --------------------------------- */
+
+/* Set c->trips, c->live, c->extra and c->masked for the busiest core of
+ * the placement, whose programs wg[g] and cores gs[g] along each axis g
+ * (gs NULL for an axis flattened over the grid) the caller has worked out. */
+void sched_busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *const *gs);
 
 /* ---- lowered.c -------------------------------------------------------- */
 

@@ -20,7 +20,7 @@
    (sched_zigzag, idle = 0) the busiest core's mean id is (n - 1) / 2,
    (g - 1) / 2W more for W odd (its forward first wave unpaired). Axes flattened
    over the grid (xy; wg[g] the programs a core runs) keep the centre
-   n/2 + n/2W.
+   n/2 + n/2W (a count linear in the id is corrected by flat_sum).
    gs[g]: the cores along axis g (NULL for xy). */
 static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, unsigned wave,
                                const sym_expr **live);
@@ -127,12 +127,14 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, u
  * or X, X = step * pid_g + off with step and B positive. */
 typedef struct linear_count {
     int g;                          /* the program axis */
+    bool flat;                      /* g flattened over the grid (xy), its slowest axis */
     const sym_expr *e0, *pv, *B;    /* the count, pid_g, the divisor */
     const sym_expr *step, *off, *R; /* R: NULL without the min */
 } linear_count;
 
-/* Whether e (fixed) has that form along one program axis dealt to cores
- * and not stretched, and depends on no loop index. */
+/* Whether e (fixed) has that form along one program axis, not stretched,
+ * dealt to cores or flattened over the grid as the slowest of the
+ * flattened axes, and depends on no loop index. */
 static bool linear_form(mctx *c, const sym_expr *e, unsigned stretched, linear_count *lc)
 {
     const sched_kernel *k = c->k;
@@ -144,8 +146,6 @@ static bool linear_form(mctx *c, const sym_expr *e, unsigned stretched, linear_c
     const sym_expr *A = lc->e0->args[0];
     lc->B = lc->e0->args[1];
     for (int h = 0; h < rank; h++) {
-        if (!c->gs[h])
-            return false; /* flattened over the grid: the mean id is n/2 + n/2W, not this rule's */
         if (sym_depends_on(lc->B, tir_pid_var(c->s, h)))
             return false;
         if (sym_depends_on(A, tir_pid_var(c->s, h))) {
@@ -156,6 +156,10 @@ static bool linear_form(mctx *c, const sym_expr *e, unsigned stretched, linear_c
     }
     if (lc->g < 0 || (stretched >> lc->g & 1))
         return false;
+    lc->flat = !c->gs[lc->g];
+    for (int h = 0; lc->flat && h < lc->g; h++)
+        if (c->c->place[h] == SCHED_ON_XY)
+            return false; /* a slower flattened axis before g: g's ids wrap */
     for (int j = 0; j < k->nloops; j++)
         if (k->loops[j].op->iv && sym_depends_on(A, k->loops[j].op->iv))
             return false;
@@ -198,45 +202,133 @@ static const sym_expr *busiest_mean2(mctx *c, int g)
     return mn(c, m2, mul(c, K(c, 2), sub(c, n, K(c, 1))));
 }
 
+/* The ceilings of n programs' counts cdiv(A_j, B) whose A_j sum to sa
+ * (busiest_rounding): each rounds A_j up by up to B - gcd(step, B), their
+ * sum taken as (n + 1) / 2n of the most (all of it for one program, half
+ * of it for many: a sum of many residues strays less from their mean),
+ * rounded down, and no less than one rounding of the sum. The gcd is the
+ * smaller of step and B where one divides the other, else 1. */
+static const sym_expr *ceilings(mctx *c, const linear_count *lc, const sym_expr *sa, const sym_expr *n)
+{
+    const sym_expr *B = lc->B, *lo = mn(c, lc->step, B), *hi = mx(c, lc->step, B);
+    const sym_expr *gcd = add(c, K(c, 1), mul(c, sub(c, lo, K(c, 1)),
+                                              sub(c, K(c, 1), mn(c, K(c, 1), sym_mod(c->s, hi, lo)))));
+    const sym_expr *sum = fdv(c, add(c, mul(c, K(c, 2), sa), mul(c, add(c, n, K(c, 1)), sub(c, B, gcd))),
+                              mul(c, K(c, 2), B));
+    return mx(c, sum, cdv(c, sa, B));
+}
+
+/* Along an axis dealt to cores: the W programs' trips from W A(mean), A
+ * at the mean id exactly (busiest_mean2), and no less than W times the
+ * first program's count (a count capped by the sequence leaves the
+ * lattice the gcd describes). */
+static const sym_expr *dealt_sum(mctx *c, const linear_count *lc)
+{
+    const sym_expr *W = c->wg[lc->g];
+    const sym_expr *wa =
+        fdv(c, mul(c, W, add(c, mul(c, lc->step, busiest_mean2(c, lc->g)), mul(c, K(c, 2), lc->off))), K(c, 2));
+    if (lc->R)
+        wa = mn(c, wa, mul(c, W, lc->R));
+    return mx(c, ceilings(c, lc, wa, W), mul(c, W, sym_replace(c->s, lc->e0, lc->pv, K(c, 0))));
+}
+
+/* The exact counts flat_sum takes before the rest's mean. */
+enum { FLAT_EXACT = 3 };
+
+/* The programs of the flattened axes after g: how many of them share each
+ * id of g. */
+static const sym_expr *flat_faster(mctx *c, int g)
+{
+    const sym_expr *faster = K(c, 1);
+    for (int h = g + 1; h < c->k->f->grid_rank; h++)
+        if (c->c->place[h] == SCHED_ON_XY)
+            faster = mul(c, faster, c->nprog[h]);
+    return faster;
+}
+
+/* The trips of one core's W programs along a flattened axis (flat_sum):
+ * its j-th program from its last lies d_j = j G (+ back where j + par is
+ * odd) programs before the grid's last, at id n - 1 - floor(d_j / faster).
+ * The first FLAT_EXACT counts exactly; of the rest, those at the last id
+ * (par 0: the last core with W programs, where G < faster) at that id's
+ * count, the others at the mean of their d_j (their floors short by
+ * (faster - 1) / 2 each) through `ceilings`. */
+static const sym_expr *flat_core(mctx *c, const linear_count *lc, const sym_expr *back, int par)
+{
+    const sym_expr *n = c->nprog[lc->g], *G = c->cores, *W = c->wg[lc->g], *faster = flat_faster(c, lc->g);
+    const sym_expr *top = sub(c, n, K(c, 1)), *sum = K(c, 0);
+    for (int j = 0; j < FLAT_EXACT; j++) {
+        const sym_expr *d = add(c, mul(c, K(c, j), G), (j + par) % 2 ? back : K(c, 0));
+        const sym_expr *id = mx(c, K(c, 0), sub(c, top, fdv(c, d, faster)));
+        const sym_expr *runs = mn(c, K(c, 1), mx(c, K(c, 0), sub(c, W, K(c, j))));
+        sum = add(c, sum, mul(c, runs, sym_replace(c->s, lc->e0, lc->pv, id)));
+    }
+    const sym_expr *rest = mx(c, K(c, 0), sub(c, W, K(c, FLAT_EXACT)));
+    const sym_expr *at_top =
+        par ? K(c, 0) : mx(c, K(c, 0), sub(c, mn(c, W, cdv(c, faster, G)), K(c, FLAT_EXACT)));
+    const sym_expr *others = sub(c, rest, at_top);
+    sum = add(c, sum, mul(c, at_top, sym_replace(c->s, lc->e0, lc->pv, top)));
+    /* twice the rest's d_j: G (FLAT_EXACT + W - 1) per program, and `back`
+       on those of j + par odd */
+    const sym_expr *odd = mul(c, mn(c, K(c, 1), rest), sub(c, fdv(c, W, K(c, 2)), K(c, FLAT_EXACT / 2)));
+    if (par)
+        odd = sub(c, rest, odd);
+    const sym_expr *d2 = add(c, mul(c, mul(c, G, add(c, W, K(c, FLAT_EXACT - 1))), rest),
+                             mul(c, mul(c, K(c, 2), back), odd));
+    const sym_expr *floors = mx(c, K(c, 0), fdv(c, sub(c, d2, mul(c, rest, sub(c, faster, K(c, 1)))),
+                                                mul(c, K(c, 2), faster)));
+    const sym_expr *sa = mx(c, K(c, 0), add(c, mul(c, lc->step, sub(c, mul(c, others, top), floors)),
+                                            mul(c, others, lc->off)));
+    if (lc->R)
+        sa = mn(c, sa, mul(c, others, lc->R));
+    return add(c, sum, ceilings(c, lc, sa, others));
+}
+
+/* Flattened over the grid (g the slowest of the flattened axes, `faster`
+ * programs of the others to each of its ids): core i runs programs i,
+ * i + G, ... of the n x faster, and the busiest is the last core with W of
+ * them (flat_core, par 0). Dealt back and forth in whole waves
+ * (sched_zigzag) every core's programs pair up to the same mean and the
+ * ceilings decide: cores G - 1 (its odd programs from the last backward,
+ * G - 1 further back) and 0 (its even ones), the more of the two. Against
+ * the busiest core dealt by hand (sequences 32..8192, blocks 32..288 by
+ * 32..512, 1..64 heads, 1..192 cores) 0.6% off on average, where the count
+ * at the mean id is 14.7% off (W = 2, n = 3: ids 1 and 2, where the mean
+ * id's count takes id 1 twice); whole waves back and forth, 2..4 to a
+ * core: 1.4% off (core G - 1 alone 3.1%, the mean id 24%). */
+static const sym_expr *flat_sum(mctx *c, const linear_count *lc)
+{
+    if (!sched_zigzag(c->k, c->c, SCHED_ON_XY, c->s))
+        return flat_core(c, lc, K(c, 0), 0);
+    const sym_expr *G = c->cores, *W = c->wg[lc->g];
+    const sym_expr *idle = sym_mod(c->s, sub(c, K(c, 0), mul(c, c->nprog[lc->g], flat_faster(c, lc->g))), G);
+    const sym_expr *back =
+        mul(c, mul(c, sub(c, K(c, 1), mn(c, K(c, 1), idle)), mn(c, K(c, 1), sub(c, W, K(c, 1)))), sub(c, G, K(c, 1)));
+    return mx(c, flat_core(c, lc, back, 0), flat_core(c, lc, back, 1));
+}
+
 /* The trips the busiest core's programs run past waves x trips (its W
  * programs along the axis at the count of their mean id) for a count
  * cdiv(A, B) whose A grows linearly with one program id (or is the smaller
  * of such a term and a bound: causal attention's key blocks,
  * cdiv(min((m + 1)*BLOCK_M, S), BLOCK_N)). Each program rounds its own A up
- * to a multiple of B, by up to B - gcd(step, B); the mean's count rounds
- * once, for all W (n150 S=2048, blocks 128 and 416: programs of 3 and 4
- * trips where the mean counts 3 twice). Their sum is (W A(mean) + W r) / B
- * for a mean round-up r of at most B - gcd: the busiest core's is taken as
- * (W + 1) / 2W of that (all of it for one program, half of it for many: a
- * sum of many residues strays less from their mean), rounded down, and no
- * less than the sum's own ceiling or W times the first program's count (a
- * count capped by the sequence leaves the lattice the gcd describes) -
- * against the busiest core's trips dealt by hand over sequences 36..4096,
- * blocks 32..512 and 1..12 cores, 2.7% off on average where the count at
- * the mean is 7.9% off. A is taken at the mean id exactly
- * (busiest_mean2). The gcd is the smaller of step and B where one divides
- * the other, else 1. NULL where e has no such form (linear_form). */
+ * to a multiple of B; the mean's count rounds once, for all W (n150
+ * S=2048, blocks 128 and 416: programs of 3 and 4 trips where the mean
+ * counts 3 twice). Dealt to cores (dealt_sum), against the busiest core's
+ * trips dealt by hand over sequences 36..4096, blocks 32..512 and 1..12
+ * cores, 2.7% off on average where the count at the mean is 7.9% off;
+ * flattened over the grid, flat_sum. NULL where e has no such form
+ * (linear_form). The difference may be negative: the mean id of a
+ * flattened axis (busiest) is a bound, not the mean. */
 static const sym_expr *busiest_rounding(mctx *c, const sym_expr *e, unsigned stretched, const sym_expr *trips)
 {
     linear_count lc;
     if (!linear_form(c, e, stretched, &lc))
         return NULL;
-    const sym_expr *W = c->wg[lc.g], *B = lc.B;
-    /* W A(mean), and its W programs' ceilings */
-    const sym_expr *wa =
-        fdv(c, mul(c, W, add(c, mul(c, lc.step, busiest_mean2(c, lc.g)), mul(c, K(c, 2), lc.off))), K(c, 2));
-    if (lc.R)
-        wa = mn(c, wa, mul(c, W, lc.R));
-    const sym_expr *lo = mn(c, lc.step, B), *hi = mx(c, lc.step, B);
-    const sym_expr *gcd = add(c, K(c, 1), mul(c, sub(c, lo, K(c, 1)),
-                                              sub(c, K(c, 1), mn(c, K(c, 1), sym_mod(c->s, hi, lo)))));
-    const sym_expr *sum = fdv(c, add(c, mul(c, K(c, 2), wa), mul(c, add(c, W, K(c, 1)), sub(c, B, gcd))),
-                              mul(c, K(c, 2), B));
-    /* no less than one rounding of the sum, nor W counts of the first program */
-    sum = mx(c, sum, mx(c, cdv(c, wa, B), mul(c, W, sym_replace(c->s, lc.e0, lc.pv, K(c, 0)))));
-    const sym_expr *others = K(c, 1);
+    const sym_expr *sum = lc.flat ? flat_sum(c, &lc) : dealt_sum(c, &lc);
+    const sym_expr *others = K(c, 1); /* the programs of the other axes (not flattened with g) */
     for (int h = 0; h < c->k->f->grid_rank; h++)
-        if (h != lc.g)
+        if (h != lc.g && !(lc.flat && c->c->place[h] == SCHED_ON_XY))
             others = mul(c, others, c->wg[h]);
-    return mul(c, others, sub(c, sum, mul(c, W, trips)));
+    return mul(c, others, sub(c, sum, mul(c, c->wg[lc.g], trips)));
 }

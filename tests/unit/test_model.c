@@ -1231,6 +1231,73 @@ static void causal_rounding(void **st)
     drv_free(&x.r);
 }
 
+/* Causal attention's key trips dealt by hand as the lowering deals query
+ * blocks flattened with the heads over G cores (f = m x heads + bh; core i
+ * runs f = i, i + G, ...; whole waves back and forth, the last forward):
+ * the most any core runs, and (*on) the most cores `at` and `or` run. */
+static int flat_dealt(int S, int bm, int bn, int heads, int G, int at, int or, int *on)
+{
+    int nq = (S + bm - 1) / bm, n = nq * heads, W = (n + G - 1) / G, most = 0;
+    bool zig = n % G == 0 && W > 1;
+    for (int c = 0; c < G; c++) {
+        int total = 0;
+        for (int w = 0; w < W; w++) {
+            int f = w * G + (zig && (W - 1 - w) % 2 ? G - 1 - c : c);
+            if (f < n)
+                total += (LM_MIN((f / heads + 1) * bm, S) + bn - 1) / bn;
+        }
+        most = LM_MAX(most, total);
+        if (c == at || c == or)
+            *on = LM_MAX(*on, total);
+    }
+    return most;
+}
+
+/* The same count with the query blocks flattened over the grid with the
+ * heads: the busiest core is the last with W programs (in whole waves
+ * back and forth, the more of cores G - 1 and 0); its first three counts
+ * exact, the rest at their mean (flat_sum). */
+static void causal_flat_rounding(void **st)
+{
+    (void)st;
+    static const struct {
+        int B, H, S, D, bm, bn, gx, gy;
+    } cases[] = {
+        {3, 13, 69, 32, 32, 64, 8, 8},   /* W = 2, a wave part-filled: ids 1 and 2, 1 + 2 trips */
+        {2, 8, 512, 64, 64, 96, 8, 8},    /* W = 2, whole waves back and forth */
+        {1, 16, 1536, 64, 160, 256, 8, 10}, /* W = 2 back and forth on p150's 8 x 10: cores 0, 79 run 4 + 4, 1 + 6 */
+        {2, 8, 1024, 64, 32, 96, 8, 8},   /* W = 8, whole waves */
+        {2, 7, 1024, 64, 32, 96, 8, 6},   /* W = 10, the last wave part-filled */
+        {2, 6, 1000, 64, 64, 160, 8, 5},  /* W = 5 */
+        {2, 8, 256, 64, 32, 64, 1, 2},    /* W = 64 on 2 cores: several programs at the last id */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char shape[64], at[256];
+        snprintf(shape, sizeof shape, "B=%d,H=%d,S=%d,D=%d", cases[i].B, cases[i].H, cases[i].S, cases[i].D);
+        compiled x;
+        compile_cand_c(&x, "kernels/flash_attention.py", shape, "CAUSAL=1", NULL,
+                       "start_m->xy bh->xy; q: dram; k: dram; v: dram");
+        int heads = cases[i].B * cases[i].H, G = cases[i].gx * cases[i].gy;
+        int nq = (cases[i].S + cases[i].bm - 1) / cases[i].bm, n = nq * heads, W = (n + G - 1) / G;
+        bool zig = n % G == 0 && W > 1;
+        int busiest = zig ? G - 1 : n - 1 - (W - 1) * G, on = 0;
+        int most = flat_dealt(cases[i].S, cases[i].bm, cases[i].bn, heads, G, busiest, zig ? 0 : busiest, &on);
+        snprintf(at, sizeof at,
+                 "BLOCK_M=%d,BLOCK_N=%d,grid.x=%d,grid.y=%d,depth.q=2,depth.k=2,depth.v=2,depth.o=2,sub.h=1,sub.w=1",
+                 cases[i].bm, cases[i].bn, cases[i].gx, cases[i].gy);
+        int64_t w = term_at(&x, SCHED_T_COUNT, 0, "programs per core", at);
+        int64_t it = term_at(&x, SCHED_T_COUNT, 1, "iterations", at);
+        int64_t extra = term_at(&x, SCHED_T_COUNT, 1, "iterations the programs' own ceilings add, all programs", at);
+        assert_int_equal(w, W);
+        int64_t model = w * it + extra;
+        if (W <= 3 && model != on)
+            fail_msg("%s: the model counts %lld trips, core %d (or 0) runs %d", shape, (long long)model, busiest, on);
+        if (llabs(model - most) > LM_MAX(1, most / 20))
+            fail_msg("%s: the model counts %lld trips, the busiest core runs %d", shape, (long long)model, most);
+        drv_free(&x.r);
+    }
+}
+
 static void l1_matmul(void **st)
 {
     (void)st;
@@ -1302,6 +1369,7 @@ int main(void)
         cmocka_unit_test(single_buffer_hold),
         cmocka_unit_test(causal_busiest_core),
         cmocka_unit_test(causal_rounding),
+        cmocka_unit_test(causal_flat_rounding),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

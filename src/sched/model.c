@@ -832,6 +832,11 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
                                       st.cycles, level);
             if (tm)
                 tm->writer = e == 1;
+            if (st.banks)
+                add_term(c, SCHED_T_COUNT,
+                         lm_arena_printf(c->ar, "DRAM banks the readers of %s hit at once (of %d)", b->name,
+                                         c->a->num_dram_banks),
+                         st.banks, level);
         } else if (b->kind == SCHED_BUF_OUT) {
             const sched_fused_tensor *ft = passed(c, b->access);
             stage st = ft ? sched_send_cost(c, b, ft) : sched_write_cost(c, b);

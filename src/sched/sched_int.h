@@ -161,6 +161,7 @@ typedef struct stage {
     const sym_expr *cycles;
     const sym_expr *fill;  /* once per execution of the level (forward chains) */
     const sym_expr *first; /* the first execution, when every core reads at once (set by the caller) */
+    const sym_expr *banks; /* a DRAM read: the banks its readers hit at once, where fewer than all can be */
 } stage;
 
 /* The NoC a buffer's block travels on (0 or 1). */

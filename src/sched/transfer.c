@@ -131,6 +131,105 @@ static void readers(mctx *c, const sched_buf *b, const sym_expr **total, const s
     }
 }
 
+/* The page stride, in tiles of the 2-D layout (docs/scheduler.md, DRAM
+ * layout), between the blocks of access x that programs one apart along
+ * axis g read; false where it is not one constant (a stride of a block
+ * size, a folded tensor, rows not a whole tile apart). */
+static bool page_stride(mctx *c, const acc_access *x, int g, int64_t *stride)
+{
+    const sym_expr *pv = tir_pid_var(c->s, g);
+    int r = x->rank, th = c->a->tile_h, tw = c->a->tile_w;
+    if (!x->affine || !x->tensor || x->tensor->fold_rows || r < 2 || !x->extent)
+        return false;
+    int64_t rows = 0, cols = 0, unit = 1, ext;
+    for (int d = r - 1; d >= 0; d--) {
+        int64_t co = 0, v;
+        for (int t = 0; t < x->dims[d].nterms; t++)
+            if (x->dims[d].terms[t].var == pv && !(sym_is_const(fix(c, x->dims[d].terms[t].coeff), &v) && (co += v, 1)))
+                return false;
+        if (d == r - 1) {
+            cols = co;
+        } else {
+            rows += co * unit;
+            if (!x->extent[d] || !sym_is_const(fix(c, x->extent[d]), &ext))
+                return false;
+            unit *= d == r - 2 ? (ext + th - 1) / th * th : ext;
+        }
+    }
+    int64_t width;
+    if (!sym_is_const(fix(c, x->extent[r - 1]), &width) || rows % th || cols % tw)
+        return false;
+    *stride = rows / th * ((width + tw - 1) / tw) + cols / tw;
+    return true;
+}
+
+/* Whether the cores that read a load's block at one step (readers) hold
+ * different ids along an axis placed at pl: all cores where every core
+ * reads, a multicast's senders along the other dimension. */
+static bool readers_differ(const sched_operand *o, sched_place pl)
+{
+    bool all = !o || o->transport == SCHED_DRAM;
+    return pl == SCHED_ON_XY || (pl == SCHED_ON_X && (all || o->along == SCHED_ON_Y)) ||
+           (pl == SCHED_ON_Y && (all || o->along == SCHED_ON_X));
+}
+
+/* The pages of one block of access x that lie in a row of the layout:
+ * all of them for a block of whole rows of the layout (every tile column),
+ * or one row of tiles; NULL for other blocks. */
+static const sym_expr *contiguous_pages(mctx *c, const acc_access *x)
+{
+    int r = x->rank, tw = c->a->tile_w, th = c->a->tile_h;
+    int64_t width, bw, bh;
+    if (r < 2 || !x->extent || !x->extent[r - 1] || !sym_is_const(fix(c, x->extent[r - 1]), &width) || !x->block ||
+        !sym_is_const(fix(c, x->block[r - 1]), &bw))
+        return NULL;
+    if ((bw + tw - 1) / tw >= (width + tw - 1) / tw)
+        return mul(c, cdv(c, fix(c, x->block[r - 2]), K(c, th)), K(c, (width + tw - 1) / tw));
+    if (sym_is_const(fix(c, x->block[r - 2]), &bh) && bh <= th)
+        return K(c, (bw + tw - 1) / tw);
+    return NULL;
+}
+
+/* The DRAM banks the readers of one step of load b hit. Tensors are
+ * interleaved page by page, a page a tile, so the readers' blocks sit
+ * `stride` pages apart per program along each axis they differ in
+ * (page_stride): their first pages fall on F multiples of gcd(strides,
+ * banks), banks / gcd of them at most, and blocks of p contiguous pages
+ * from there cover p banks and min(p, gcd) more for each further first
+ * page, (F - 1) min(p, gcd) + p (all from one first page where the
+ * readers share their blocks' pages: one head) - causal attention at S=75
+ * D=64 on n150 (6 pages a head, 12 banks): each step's K blocks of every
+ * head fall on 4 banks. All the banks where a stride is no constant (a
+ * stride of a block size: assumed spread) or the block's pages are not
+ * contiguous, or one core reads. */
+static const sym_expr *banks_hit(mctx *c, const sched_buf *b)
+{
+    const sched_kernel *k = c->k;
+    int nb = c->a->num_dram_banks;
+    const sched_operand *o = sched_operand_of(c, b);
+    if (b->access < 0 || b->access >= k->acc->n || (o && o->transport != SCHED_DRAM && o->along == SCHED_ON_XY))
+        return K(c, nb);
+    const acc_access *x = &k->acc->acc[b->access];
+    const sym_expr *pages = contiguous_pages(c, x);
+    if (!pages)
+        return K(c, nb);
+    int64_t gcd = nb;
+    const sym_expr *firsts = K(c, 1); /* how many first pages the readers' ids give, at most */
+    for (int g = 0; g < k->f->grid_rank; g++) {
+        sched_place pl = c->c->place[g];
+        int64_t st;
+        if (!readers_differ(o, pl) || !(x->grid_dep >> g & 1))
+            continue;
+        if (!page_stride(c, x, g, &st))
+            return K(c, nb);
+        for (int64_t a = st < 0 ? -st : st, t; a; t = gcd % a, gcd = a, a = t)
+            ;
+        firsts = mul(c, firsts, pl == SCHED_ON_X ? c->gx : pl == SCHED_ON_Y ? c->gy : mn(c, c->cores, c->nprog[g]));
+    }
+    const sym_expr *f = mn(c, firsts, K(c, nb / gcd));
+    return mn(c, K(c, nb), add(c, mul(c, sub(c, f, K(c, 1)), mn(c, pages, K(c, gcd))), pages));
+}
+
 /* The readers of a load on the banks' first legs (NoC 0: along the bank
  * rows to the readers' columns; NoC 1: along the bank columns to their
  * rows): how many lines they sit on (*across: columns on NoC 0, rows on
@@ -212,7 +311,7 @@ stage sched_send_cost(mctx *c, const sched_buf *b, const sched_fused_tensor *t)
     /* one valid increment per consumer program */
     const sym_expr *incs = mul(c, nq, K(c, llround(a->noc_cmd_cycles)));
     stage st = {add(c, add(c, add(c, fixed, incs), noc_latency(c, sub(c, g, K(c, 1)))), mx(c, own, cmds)), K(c, 0),
-                NULL};
+                NULL, NULL};
     st.first = st.cycles;
     return st;
 }
@@ -300,7 +399,7 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
            ready increments to the producers of its row spread over them */
         const sym_expr *np = sched_other_grid(c, c->c->fuse_along);
         const sym_expr *once = add(c, K(c, llround(2 * a->sem_cycles)), mul(c, np, K(c, llround(a->noc_cmd_cycles))));
-        stage st = {add(c, cb, cdv(c, once, c->waves)), K(c, 0), NULL};
+        stage st = {add(c, cb, cdv(c, once, c->waves)), K(c, 0), NULL, NULL};
         st.first = st.cycles;
         return st;
     }
@@ -312,8 +411,9 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
     int noc = sched_buf_noc(c, b);
     int kmax = noc == 0 ? c->a->grid_h : c->a->grid_w;
     const sym_expr *moved = sched_dram_bytes(c, b);
-    const sym_expr *shared = mx(c, link_time(c, leg_factor(c, noc, true, line, kmax), moved),
-                                xfer(c, mul(c, total, moved), rbank));
+    const sym_expr *banks = banks_hit(c, b);
+    const sym_expr *spread = cdv(c, mul(c, mul(c, total, moved), K(c, a->num_dram_banks)), banks);
+    const sym_expr *shared = mx(c, link_time(c, leg_factor(c, noc, true, line, kmax), moved), xfer(c, spread, rbank));
     const sym_expr *per, *across;
     if (first_legs(c, o, noc, &per, &across)) {
         /* the banks' first legs carry the shares of every reader they pass */
@@ -321,8 +421,11 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
         shared = mx(c, shared, link_time(c, mul(c, per, leg_factor(c, noc, false, across, amax)), moved));
     }
     const sym_expr *trip0, *x = dram_read(c, noc, moved, commands(c, b), shared, &trip0);
-    stage st = {add(c, add(c, trip0, x), cb), K(c, 0), NULL};
+    stage st = {add(c, add(c, trip0, x), cb), K(c, 0), NULL, NULL};
     st.first = st.cycles;
+    int64_t all;
+    if (!(sym_is_const(banks, &all) && all == a->num_dram_banks))
+        st.banks = banks;
     if (!o || o->transport == SCHED_DRAM) {
         if (b->level >= 1)
             st.cycles = add(c, read_ahead(c, b, trip0, x), cb);
@@ -381,7 +484,7 @@ stage sched_write_cost(mctx *c, const sched_buf *b)
                                                  a->barrier_cycles)),
                                 dram_trip(c, sched_buf_noc(c, b)));
     double wbank = LM_MIN(a->dram_bank_write_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
-    stage st = {add(c, fixed, mx(c, mx(c, own, cmds), xfer(c, mul(c, c->cores, bytes), wbank))), K(c, 0), NULL};
+    stage st = {add(c, fixed, mx(c, mx(c, own, cmds), xfer(c, mul(c, c->cores, bytes), wbank))), K(c, 0), NULL, NULL};
     st.first = st.cycles;
     return st;
 }

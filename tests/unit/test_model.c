@@ -1298,6 +1298,56 @@ static void causal_flat_rounding(void **st)
     }
 }
 
+/* The DRAM banks the cores hit when each reads its step's K block at once,
+ * dealt by hand from the layout (docs/scheduler.md, DRAM layout): K is
+ * [B, H, S, D], tile (r, c) of its 2-D layout is page r x D/32 + c, in
+ * bank page mod 12 on n150; core i runs program f = i, whose head is
+ * f mod B H, and its first K block is the block's tile rows of that head. */
+static int banks_dealt(int heads, int S, int D, int bn, int G)
+{
+    bool hit[64] = {false};
+    int n = 0, per_head = (S + 31) / 32 * (D / 32), pages = bn / 32 * (D / 32);
+    for (int f = 0; f < G; f++)
+        for (int p = 0; p < pages; p++) {
+            int bank = ((f % heads) * per_head + p) % 12;
+            n += !hit[bank];
+            hit[bank] = true;
+        }
+    return n;
+}
+
+/* Where the cores' blocks sit a constant number of pages apart (heads of
+ * attention: 6 pages at S=75 D=64, 12 at D=128), each step's reads fall
+ * on the banks that stride reaches, not on all 12 (with one head, on the
+ * block's own pages); with a stride of a block size (Q's rows, BLOCK_M
+ * apart) the model keeps them spread. */
+static void dram_banks(void **st)
+{
+    (void)st;
+    static const struct {
+        int B, H, D, bn, banks; /* banks: the model's, as dealt by hand below */
+        bool time;              /* heads in time: every core at one head */
+    } cases[] = {{3, 8, 64, 32, 4, false},  {3, 8, 64, 96, 12, false}, {3, 8, 128, 32, 4, false},
+                 {3, 8, 128, 64, 8, false}, {1, 1, 64, 32, 2, true},   {1, 1, 128, 96, 12, true}};
+    for (size_t i = 0; i < LM_COUNT(cases); i++) {
+        char shape[64], at[256];
+        snprintf(shape, sizeof shape, "B=%d,H=%d,S=75,D=%d", cases[i].B, cases[i].H, cases[i].D);
+        compiled x;
+        compile_cand_c(&x, "kernels/flash_attention.py", shape, "CAUSAL=1", NULL,
+                       cases[i].time ? "start_m->xy bh->time; q: dram; k: dram; v: mcast along xy (edge sender)"
+                                     : "start_m->xy bh->xy; q: dram; k: dram; v: dram");
+        snprintf(at, sizeof at,
+                 "BLOCK_M=32,BLOCK_N=%d,grid.x=6,grid.y=6,depth.q=2,depth.k=2,depth.v=2,depth.o=2,sub.h=1,sub.w=1",
+                 cases[i].bn);
+        int64_t banks = term_at(&x, SCHED_T_COUNT, 1, "DRAM banks the readers of k hit at once (of 12)", at);
+        assert_int_equal(banks_dealt(cases[i].B * cases[i].H, 75, cases[i].D, cases[i].bn, 36), cases[i].banks);
+        assert_int_equal(banks, cases[i].banks);
+        for (int t = 0; t < x.m.nterms; t++)
+            assert_null(strstr(x.m.terms[t].name, "readers of q"));
+        drv_free(&x.r);
+    }
+}
+
 static void l1_matmul(void **st)
 {
     (void)st;
@@ -1370,6 +1420,7 @@ int main(void)
         cmocka_unit_test(causal_busiest_core),
         cmocka_unit_test(causal_rounding),
         cmocka_unit_test(causal_flat_rounding),
+        cmocka_unit_test(dram_banks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -57,7 +57,7 @@ namespace loomc::schedule {
 //     fp32  the index tiles of masks (card) 8192 B
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
-//   BLOCK_N                = 64      (32: +1609 cycles)
+//   BLOCK_N                = 64      (32: +1638 cycles)
 //   grid.x                 = 2       (1: +3694 cycles; 3 breaks 'grid.x <= programs along x')
 //   grid.y                 = 1       (2 breaks 'grid.y <= programs along y')
 //   depth.q                = 2       (1: +0 cycles; 3: +0 cycles)
@@ -78,7 +78,9 @@ namespace loomc::schedule {
 // latency of attention_fwd (cycles at these values; per execution of each level):
 //   loop start_n (line 48):
 //     read k                                   673
+//     DRAM banks the readers of k hit at once (of 12) 2
 //     read v (writer, NoC 1)                   801
+//     DRAM banks the readers of v hit at once (of 12) 2
 //       unpack                                   2154
 //       math                                     1334
 //       pack                                     1738

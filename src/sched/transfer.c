@@ -144,9 +144,13 @@ static bool page_stride(mctx *c, const acc_access *x, int g, int64_t *stride)
     int64_t rows = 0, cols = 0, unit = 1, ext;
     for (int d = r - 1; d >= 0; d--) {
         int64_t co = 0, v;
-        for (int t = 0; t < x->dims[d].nterms; t++)
-            if (x->dims[d].terms[t].var == pv && !(sym_is_const(fix(c, x->dims[d].terms[t].coeff), &v) && (co += v, 1)))
+        for (int t = 0; t < x->dims[d].nterms; t++) {
+            if (x->dims[d].terms[t].var != pv)
+                continue;
+            if (!sym_is_const(fix(c, x->dims[d].terms[t].coeff), &v))
                 return false;
+            co += v;
+        }
         if (d == r - 1) {
             cols = co;
         } else {

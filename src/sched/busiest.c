@@ -22,6 +22,13 @@
    over the grid (xy; wg[g] the programs a core runs) keep the centre
    n/2 + n/2W (a count linear in the id is corrected by flat_sum).
    gs[g]: the cores along axis g (NULL for xy). */
+/* The slots of the last wave that no program fills when n programs are
+ * dealt to G cores: (-n) mod G (G W - n where each core runs W). */
+static const sym_expr *idle_slots(mctx *c, const sym_expr *n, const sym_expr *G)
+{
+    return sym_mod(c->s, sub(c, K(c, 0), n), G);
+}
+
 static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, unsigned wave,
                                const sym_expr **live);
 
@@ -70,17 +77,15 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, u
         const sym_expr *pv = tir_pid_var(c->s, g);
         if (!sym_depends_on(t0, pv))
             continue;
-        const sym_expr *n = c->nprog[g];
+        const sym_expr *n = c->nprog[g], *idle = c->gs[g] ? idle_slots(c, n, c->gs[g]) : NULL;
         const sym_expr *pb =
-            c->gs[g] ? mx(c, K(c, 0), sub(c, cdv(c, sub(c, add(c, n, c->gs[g]), sym_mod(c->s, sub(c, K(c, 0), n), c->gs[g])),
-                                                K(c, 2)),
-                                      K(c, 1)))
+            c->gs[g] ? mx(c, K(c, 0), sub(c, cdv(c, sub(c, add(c, n, c->gs[g]), idle), K(c, 2)), K(c, 1)))
                      : add(c, fdv(c, n, K(c, 2)), fdv(c, n, mul(c, K(c, 2), c->wg[g])));
         if (c->gs[g] && c->c->place[g] != SCHED_ON_TIME && sched_zigzag(k, c->c, c->c->place[g], c->s)) {
             /* whole waves dealt back and forth: (n - 1) / 2, and with W odd
                its one unpaired wave, forward, adds (g - 1) / 2W; a partial
                last wave keeps the one direction (min(1, idle) picks) */
-            const sym_expr *W = c->wg[g], *idle = sym_mod(c->s, sub(c, K(c, 0), n), c->gs[g]);
+            const sym_expr *W = c->wg[g];
             const sym_expr *zig = add(c, cdv(c, sub(c, n, K(c, 1)), K(c, 2)),
                                       mul(c, sym_mod(c->s, W, K(c, 2)),
                                           cdv(c, sub(c, c->gs[g], K(c, 1)), mul(c, K(c, 2), W))));
@@ -95,7 +100,6 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, u
             pb = add(c, pb, mul(c, many, sub(c, last, pb)));
             pl = pb;
             if (c->gs[g]) {
-                const sym_expr *idle = sym_mod(c->s, sub(c, K(c, 0), n), c->gs[g]);
                 pl = sub(c, sub(c, cdv(c, add(c, add(c, n, idle), c->gs[g]), K(c, 2)), K(c, 1)),
                          fdv(c, idle, c->wg[g]));
                 pl = mn(c, last, mx(c, K(c, 0), pl));
@@ -192,7 +196,7 @@ static bool linear_form(mctx *c, const sym_expr *e, unsigned stretched, linear_c
 static const sym_expr *busiest_mean2(mctx *c, int g)
 {
     const sym_expr *n = c->nprog[g], *G = c->gs[g], *W = c->wg[g];
-    const sym_expr *idle = sym_mod(c->s, sub(c, K(c, 0), n), G);
+    const sym_expr *idle = idle_slots(c, n, G);
     const sym_expr *m2 = mx(c, K(c, 0), sub(c, add(c, n, G), add(c, idle, K(c, 2))));
     if (c->c->place[g] != SCHED_ON_TIME && sched_zigzag(c->k, c->c, c->c->place[g], c->s)) {
         const sym_expr *zig = add(c, sub(c, n, K(c, 1)),
@@ -301,7 +305,7 @@ static const sym_expr *flat_sum(mctx *c, const linear_count *lc)
     if (!sched_zigzag(c->k, c->c, SCHED_ON_XY, c->s))
         return flat_core(c, lc, K(c, 0), 0);
     const sym_expr *G = c->cores, *W = c->wg[lc->g];
-    const sym_expr *idle = sym_mod(c->s, sub(c, K(c, 0), mul(c, c->nprog[lc->g], flat_faster(c, lc->g))), G);
+    const sym_expr *idle = idle_slots(c, mul(c, c->nprog[lc->g], flat_faster(c, lc->g)), G);
     const sym_expr *back =
         mul(c, mul(c, sub(c, K(c, 1), mn(c, K(c, 1), idle)), mn(c, K(c, 1), sub(c, W, K(c, 1)))), sub(c, G, K(c, 1)));
     return mx(c, flat_core(c, lc, back, 0), flat_core(c, lc, back, 1));

@@ -34,6 +34,73 @@ static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, u
 
 static const sym_expr *busiest_rounding(mctx *c, const sym_expr *e, unsigned stretched, const sym_expr *trips);
 
+/* The most programs along an axis that active_programs counts one by one. */
+#define ACTIVE_MAX 64
+
+/* The largest value e takes over the solver variables' domains; false where
+ * it cannot tell. */
+static bool most_over_domains(mctx *c, const sym_expr *e, const sym_expr *pv, int64_t pmax, int64_t *lo,
+                              int64_t *hi)
+{
+    sym_env env = {0};
+    for (size_t v = 0; v < c->vars.len; v++) {
+        const solve_var *sv = &c->vars.items[v];
+        int64_t a = sv->domain[0], b = sv->domain[0];
+        for (int j = 1; j < sv->ndomain; j++)
+            a = LM_MIN(a, sv->domain[j]), b = LM_MAX(b, sv->domain[j]);
+        sym_env_set_range(&env, sv->var, a, b);
+    }
+    if (pv)
+        sym_env_set_range(&env, pv, 0, pmax);
+    bool ok = sym_bounds(e, &env, lo, hi) == SYM_OK;
+    sym_env_free(&env);
+    return ok;
+}
+
+/* A loop of the program body whose trip count depends on one program axis
+ * g alone and falls to 0 or below at some ids (flash decode's split of the
+ * sequence into NUM_SPLITS runs of whole blocks: with fewer blocks than
+ * splits the last splits read nothing): c->active[i], the programs of the
+ * axis with a trip, and c->trip_sum[i], their trips added up - the count
+ * taken at each id p < n in turn, for axes of at most ACTIVE_MAX programs.
+ * (Halving for the first id without a trip, in a few copies of the count,
+ * slows the solver more than one copy per id: its bounds lose their grip.) */
+static void active_programs(mctx *c, int i)
+{
+    const sched_kernel *k = c->k;
+    c->active[i] = c->trip_sum[i] = NULL;
+    if (k->loops[i].parent >= 0 || (c->fz && c->c->fuse == SCHED_FUSE_CONSUMER))
+        return;
+    const sym_expr *e = fix(c, k->loops[i].trips), *pv = NULL;
+    int g = -1;
+    for (int a = 0; a < k->f->grid_rank; a++)
+        if (sym_depends_on(e, tir_pid_var(c->s, a))) {
+            if (g >= 0)
+                return;
+            g = a;
+            pv = tir_pid_var(c->s, a);
+        }
+    if (g < 0)
+        return;
+    for (int j = 0; j < k->nloops; j++)
+        if (k->loops[j].op->iv && sym_depends_on(e, k->loops[j].op->iv))
+            return;
+    int64_t nlo, nhi, elo, ehi;
+    if (!most_over_domains(c, c->nprog[g], NULL, 0, &nlo, &nhi) || nhi > ACTIVE_MAX || nlo < 1 ||
+        !most_over_domains(c, e, pv, nhi - 1, &elo, &ehi) || elo >= 1)
+        return; /* too many programs to count, or every one has a trip */
+    const sym_expr *n = c->nprog[g], *act = K(c, 0), *sum = K(c, 0);
+    for (int64_t p = 0; p < nhi; p++) {
+        const sym_expr *ep = mx(c, K(c, 0), sym_replace(c->s, e, pv, K(c, p)));
+        const sym_expr *in = p < nlo ? K(c, 1) : mn(c, K(c, 1), mx(c, K(c, 0), sub(c, n, K(c, p))));
+        act = add(c, act, mul(c, in, mn(c, K(c, 1), ep)));
+        sum = add(c, sum, mul(c, in, ep));
+    }
+    c->active[i] = act;
+    c->trip_sum[i] = sum;
+    c->active_g[i] = g;
+}
+
 void sched_busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *const *gs)
 {
     const sched_kernel *k = c->k;
@@ -49,6 +116,8 @@ void sched_busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *con
         c->extra[i] = consumer || k->loops[i].parent >= 0
                           ? NULL
                           : busiest_rounding(c, k->loops[i].trips, sched_stretched_axes(k, c->c, i), c->trips[i]);
+    for (int i = 0; i < k->nloops; i++)
+        active_programs(c, i);
     /* the trips that keep a mask the lowering leaves out on the others */
     c->masked = LM_NEWN(c->ar, const sym_expr *, k->nlowered ? k->nlowered : 1);
     for (int l = 0; l < k->nlowered; l++)

@@ -93,7 +93,7 @@ static const sched_operand transports[] = {
 enum { NTRANSPORTS = (int)(sizeof transports / sizeof transports[0]) };
 
 /* The name the kernel gives pid.g (`pid_m = tl.program_id(0)`), else pid.g. */
-static const char *axis_name(const sched_kernel *k, int g, lm_arena *ar)
+const char *sched_axis_name(const sched_kernel *k, int g, lm_arena *ar)
 {
     for (const tir_op *op = k->f->body->first; op; op = op->next)
         if (op->code == TIR_PROGRAM_ID && op->ival == g && op->results[0]->name)
@@ -113,7 +113,7 @@ const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *
 {
     lm_buf b = {0};
     for (int g = 0; g < k->f->grid_rank; g++)
-        lm_buf_printf(&b, "%s%s->%s", g ? " " : "", axis_name(k, g, ar), sched_place_name(c->place[g]));
+        lm_buf_printf(&b, "%s%s->%s", g ? " " : "", sched_axis_name(k, g, ar), sched_place_name(c->place[g]));
     for (int i = 0; i < c->nops; i++) {
         const sched_operand *o = &c->ops[i];
         lm_buf_printf(&b, "; %s: %s", load_name(k, o->access), sched_transport_name(o->transport));

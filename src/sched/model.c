@@ -919,6 +919,11 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
     out->step = cc;
     out->per = mx(c, top, held);
     add_term(c, SCHED_T_COUNT, level == 0 ? "programs per core" : "iterations", n, level);
+    if (level > 0 && c->active[level - 1])
+        add_term(c, SCHED_T_COUNT,
+                 lm_arena_printf(c->ar, "programs along %s that run an iteration",
+                                 sched_axis_name(k, c->active_g[level - 1], c->ar)),
+                 c->active[level - 1], level);
     if (level > 0 && c->extra[level - 1])
         add_term(c, SCHED_T_COUNT, "iterations the programs' own ceilings add, all programs", c->extra[level - 1],
                  level);
@@ -1111,6 +1116,14 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
     for (int i = 0; i < k->nbufs; i++) {
         const sched_buf *b = &k->bufs[i];
         const sym_expr *times = mul(c, nprog, trips_to(c, b->level));
+        if (b->level >= 1 && c->active[b->level - 1]) {
+            /* every program's own trips, not the busiest core's */
+            const sym_expr *others = K(c, 1);
+            for (int g = 0; g < k->f->grid_rank; g++)
+                if (g != c->active_g[b->level - 1])
+                    others = mul(c, others, c->nprog[g]);
+            times = mul(c, others, c->trip_sum[b->level - 1]);
+        }
         if ((b->kind == SCHED_BUF_IN || b->kind == SCHED_BUF_OUT) && passed(c, b->access)) {
             hs = add(c, hs, mul(c, c->waves, K(c, 4))); /* over the NoC: CB pair and semaphore pair */
             continue;

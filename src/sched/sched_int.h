@@ -42,6 +42,12 @@ typedef struct mctx {
        (busiest_rounding); NULL where not known */
     const sym_expr *extra[SCHED_MAX_LOOPS];
     const sym_expr *wg[TIR_MAX_GRID], *gs[TIR_MAX_GRID]; /* sched_busiest_trips' programs and cores by axis */
+    /* per loop of the program body whose trips some programs of axis
+       active_g[i] do not run at all (a sequence split into more parts than
+       it has blocks): the programs of that axis with a trip, and the trips
+       of all programs of the axis added up; NULL elsewhere */
+    const sym_expr *active[SCHED_MAX_LOOPS], *trip_sum[SCHED_MAX_LOOPS];
+    int active_g[SCHED_MAX_LOOPS];
     const sym_expr **masked; /* by sched_kernel.lowered: a SPLIT's trips that keep the mask (busiest core) */
     const sym_expr *subh, *subw;
     const sym_expr *depth[SCHED_MAX_BUFS];
@@ -180,9 +186,12 @@ stage sched_write_cost(mctx *c, const sched_buf *b);
 /* A fused producer's block sent to its reducer cores. */
 stage sched_send_cost(mctx *c, const sched_buf *b, const sched_fused_tensor *t);
 
+/* The name a kernel gives program axis g (tl.program_id(g)), else pid.g. */
+const char *sched_axis_name(const sched_kernel *k, int g, lm_arena *ar);
+
 /* ---- busiest.c: the busiest core's counts --------------------------------- */
 
-/* Set c->trips, c->live, c->extra and c->masked for the busiest core of
+/* Set c->trips, c->live, c->extra, c->active and c->masked for the busiest core of
  * the placement, whose programs wg[g] and cores gs[g] along each axis g
  * (gs NULL for an axis flattened over the grid) the caller has worked out. */
 void sched_busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *const *gs);

@@ -409,6 +409,8 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
     }
     const sym_expr *total, *line;
     readers(c, b, &total, &line);
+    if (b->level >= 1 && c->active[b->level - 1]) /* cores whose programs read nothing here */
+        total = cdv(c, mul(c, total, c->active[b->level - 1]), c->nprog[c->active_g[b->level - 1]]);
     /* the readers of one step read at once, in lockstep: their blocks share
        the banks (and, on a shared line, its busiest entry) */
     double rbank = LM_MIN(a->dram_bank_read_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;

@@ -1074,6 +1074,32 @@ static void single_buffer_hold(void **st)
     drv_free(&x.r);
 }
 
+/* Flash decode splits the sequence into NUM_SPLITS runs of whole blocks
+ * (split_len = cdiv(cdiv(S, NUM_SPLITS), BLOCK_N) * BLOCK_N, split p from
+ * p * split_len): with fewer blocks than splits the last splits read no
+ * key at all. The model counts the splits that run an iteration (their
+ * cores alone share the banks at a step, and the launch reads only their
+ * blocks); derived here by walking the splits as the kernel does. */
+static void decode_empty_splits(void **st)
+{
+    (void)st;
+    compiled x;
+    const int S = 341;
+    compile_cand(&x, "kernels/flash_decode.py", "B=3,H=16,HKV=4,S=341,D=128", NULL,
+                 "kv->x split->y; q: mcast along y (edge sender); k: dram; v: dram");
+    static const int cases[][2] = {{128, 8}, {32, 8}, {64, 8}, {64, 4}, {96, 16}}; /* BLOCK_N, NUM_SPLITS */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int bn = cases[i][0], ns = cases[i][1], len = ((S + ns - 1) / ns + bn - 1) / bn * bn, with = 0;
+        for (int p = 0; p < ns; p++)
+            with += p * len < S;
+        char at[64];
+        snprintf(at, sizeof at, "BLOCK_N=%d,NUM_SPLITS=%d", bn, ns);
+        assert_true(with < ns); /* each case leaves splits empty */
+        assert_int_equal(term_at(&x, SCHED_T_COUNT, 1, "programs along split that run an iteration", at), with);
+    }
+    drv_free(&x.r);
+}
+
 /* Causal attention: query block p sees p + 1 key blocks (BLOCK_M =
  * BLOCK_N), and the lowering deals the query blocks along y to the g core
  * rows cyclically (row c runs blocks c, c + g, ...). With K and V from
@@ -1418,6 +1444,7 @@ int main(void)
         cmocka_unit_test(mcast_first_legs),
         cmocka_unit_test(single_buffer_hold),
         cmocka_unit_test(causal_busiest_core),
+        cmocka_unit_test(decode_empty_splits),
         cmocka_unit_test(causal_rounding),
         cmocka_unit_test(causal_flat_rounding),
         cmocka_unit_test(dram_banks),

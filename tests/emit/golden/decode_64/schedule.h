@@ -110,6 +110,7 @@ namespace loomc::schedule {
 //     compute                                  2783
 //       all iterations, the loads run ahead      2783
 //     iterations                               1
+//     programs along split that run an iteration 1
 //     all iterations                           3398
 //     stages: reader 646, compute 2783, writer 0: compute-bound
 //   program:

@@ -4,6 +4,13 @@
  * rounds on its own), by the placement's dealing of programs to cores. */
 #include "sched/sched_int.h"
 
+/* The slots of the last wave that no program fills when n programs are
+ * dealt to G cores: (-n) mod G (G W - n where each core runs W). */
+static const sym_expr *idle_slots(mctx *c, const sym_expr *n, const sym_expr *G)
+{
+    return sym_mod(c->s, sub(c, K(c, 0), n), G);
+}
+
 /* Trip counts that depend on the program id: the busiest core runs W
    programs; for a count monotone in the program id it is bounded by the
    larger of the first program's count and that of the mean program of the
@@ -22,13 +29,6 @@
    over the grid (xy; wg[g] the programs a core runs) keep the centre
    n/2 + n/2W (a count linear in the id is corrected by flat_sum).
    gs[g]: the cores along axis g (NULL for xy). */
-/* The slots of the last wave that no program fills when n programs are
- * dealt to G cores: (-n) mod G (G W - n where each core runs W). */
-static const sym_expr *idle_slots(mctx *c, const sym_expr *n, const sym_expr *G)
-{
-    return sym_mod(c->s, sub(c, K(c, 0), n), G);
-}
-
 static const sym_expr *busiest(mctx *c, const sym_expr *e, unsigned stretched, unsigned wave,
                                const sym_expr **live);
 
@@ -37,8 +37,8 @@ static const sym_expr *busiest_rounding(mctx *c, const sym_expr *e, unsigned str
 /* The most programs along an axis that active_programs counts one by one. */
 #define ACTIVE_MAX 64
 
-/* The largest value e takes over the solver variables' domains; false where
- * it cannot tell. */
+/* Bounds of e over the solver variables' domains, with the program id pv
+ * (when given) over 0..pmax; false where they cannot be told. */
 static bool most_over_domains(mctx *c, const sym_expr *e, const sym_expr *pv, int64_t pmax, int64_t *lo,
                               int64_t *hi)
 {

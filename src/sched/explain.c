@@ -191,6 +191,8 @@ static void explain_terms(lm_buf *b, const sched_job *job, const sched_choice *c
                 if (t->level != lev)
                     continue;
                 int64_t v = term_value(&env, t);
+                if (t->plain && v == t->plain)
+                    continue;
                 const char *indent = t->kind == SCHED_T_DETAIL ? "      " : "    ";
                 lm_buf_printf(b, "%s%-40s %lld\n", indent, t->name, (long long)v);
             }

@@ -67,7 +67,7 @@ static sched_term *add_term(mctx *c, sched_termkind kind, const char *name, cons
     sched_model *m = c->m;
     if (m->nterms == SCHED_MAX_TERMS)
         return NULL;
-    m->terms[m->nterms] = (sched_term){name, cycles, level, kind, false};
+    m->terms[m->nterms] = (sched_term){name, cycles, level, kind, false, 0};
     return &m->terms[m->nterms++];
 }
 
@@ -794,6 +794,7 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
        NoC 1): its loads (steady and first) and its stores (steady and last) */
     const sym_expr *ld[2] = {K(c, 0), K(c, 0)}, *ldf[2] = {K(c, 0), K(c, 0)};
     const sym_expr *st_[2] = {K(c, 0), K(c, 0)}, *stl[2] = {K(c, 0), K(c, 0)}, *fill = K(c, 0);
+    const sym_expr *press = K(c, 0); /* the loads' times on shared links and banks (stage.press) */
     bool has_store[2] = {false, false};
     arrivals arr;
     arr.n = arr.nout = 0;
@@ -816,6 +817,8 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
                 st.fill = mul(c, st.fill, live);
             }
             cost[i] = st.cycles;
+            if (st.press)
+                press = add(c, press, live ? mul(c, st.press, live) : st.press);
             slot[i] = arr.n;
             ld[e] = add(c, ld[e], st.cycles);
             ldf[e] = add(c, ldf[e], st.first);
@@ -832,11 +835,13 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
                                       st.cycles, level);
             if (tm)
                 tm->writer = e == 1;
-            if (st.banks)
-                add_term(c, SCHED_T_COUNT,
-                         lm_arena_printf(c->ar, "DRAM banks the readers of %s hit at once (of %d)", b->name,
-                                         c->a->num_dram_banks),
-                         st.banks, level);
+            sched_term *bt = st.banks ? add_term(c, SCHED_T_COUNT,
+                                                 lm_arena_printf(c->ar, "DRAM banks the readers of %s hit at once (of %d)",
+                                                                 b->name, c->a->num_dram_banks),
+                                                 st.banks, level)
+                                      : NULL;
+            if (bt)
+                bt->plain = c->a->num_dram_banks;
         } else if (b->kind == SCHED_BUF_OUT) {
             const sched_fused_tensor *ft = passed(c, b->access);
             stage st = ft ? sched_send_cost(c, b, ft) : sched_write_cost(c, b);
@@ -913,7 +918,7 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
     out->next = add(c, add(c, mul(c, nlive, mx(c, top, held)), fill), dead);
     if (level > 0)
         add_term(c, SCHED_T_DETAIL, "all iterations, the loads run ahead", out->next, level);
-    out->busy = add(c, add(c, mul(c, nlive, add(c, add(c, r, ccb), w)), fill), dead);
+    out->busy = add(c, add(c, mul(c, nlive, add(c, add(c, add(c, r, press), ccb), w)), fill), dead);
     for (int e = 0; e < 2; e++)
         out->loads[e] = mul(c, n, add(c, ld[e], nl[e]));
     out->step = cc;

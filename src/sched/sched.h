@@ -481,6 +481,7 @@ typedef struct sched_term {
     int level;             /* where it applies; -1 for totals */
     sched_termkind kind;
     bool writer;           /* READ/WRITE: on the writer kernel (NoC 1), else the reader (NoC 0) */
+    int64_t plain;         /* COUNT: the value --explain leaves unsaid (the banks all hit); 0: none */
 } sched_term;
 
 typedef struct sched_model {

@@ -131,40 +131,43 @@ static void readers(mctx *c, const sched_buf *b, const sym_expr **total, const s
     }
 }
 
+/* 1 where d divides v, else 0. */
+static const sym_expr *divides(mctx *c, int64_t d, const sym_expr *v)
+{
+    return sub(c, K(c, 1), mn(c, K(c, 1), sym_mod(c->s, v, K(c, d))));
+}
+
 /* The page stride, in tiles of the 2-D layout (docs/scheduler.md, DRAM
  * layout), between the blocks of access x that programs one apart along
- * axis g read; false where it is not one constant (a stride of a block
- * size, a folded tensor, rows not a whole tile apart). */
-static bool page_stride(mctx *c, const acc_access *x, int g, int64_t *stride)
+ * axis g read, as an expression of the block sizes; *whole is 1 where the
+ * step is a whole number of tiles (else the blocks do not start on tile
+ * boundaries and are taken as spread over the banks). NULL where the
+ * stride cannot be written (a folded tensor, an extent not a constant). */
+static const sym_expr *page_stride(mctx *c, const acc_access *x, int g, const sym_expr **whole)
 {
     const sym_expr *pv = tir_pid_var(c->s, g);
     int r = x->rank, th = c->a->tile_h, tw = c->a->tile_w;
-    if (!x->affine || !x->tensor || x->tensor->fold_rows || r < 2 || !x->extent)
-        return false;
-    int64_t rows = 0, cols = 0, unit = 1, ext;
+    int64_t unit = 1, ext, width;
+    if (!x->affine || !x->tensor || x->tensor->fold_rows || r < 2 || !x->extent || !x->extent[r - 1] ||
+        !sym_is_const(fix(c, x->extent[r - 1]), &width))
+        return NULL;
+    const sym_expr *rows = K(c, 0), *cols = K(c, 0);
     for (int d = r - 1; d >= 0; d--) {
-        int64_t co = 0, v;
-        for (int t = 0; t < x->dims[d].nterms; t++) {
-            if (x->dims[d].terms[t].var != pv)
-                continue;
-            if (!sym_is_const(fix(c, x->dims[d].terms[t].coeff), &v))
-                return false;
-            co += v;
-        }
+        const sym_expr *co = K(c, 0);
+        for (int t = 0; t < x->dims[d].nterms; t++)
+            if (x->dims[d].terms[t].var == pv)
+                co = add(c, co, fix(c, x->dims[d].terms[t].coeff));
         if (d == r - 1) {
             cols = co;
-        } else {
-            rows += co * unit;
-            if (!x->extent[d] || !sym_is_const(fix(c, x->extent[d]), &ext))
-                return false;
-            unit *= d == r - 2 ? (ext + th - 1) / th * th : ext;
+            continue;
         }
+        rows = add(c, rows, mul(c, co, K(c, unit)));
+        if (!x->extent[d] || !sym_is_const(fix(c, x->extent[d]), &ext))
+            return NULL;
+        unit *= d == r - 2 ? (ext + th - 1) / th * th : ext;
     }
-    int64_t width;
-    if (!sym_is_const(fix(c, x->extent[r - 1]), &width) || rows % th || cols % tw)
-        return false;
-    *stride = rows / th * ((width + tw - 1) / tw) + cols / tw;
-    return true;
+    *whole = mul(c, divides(c, th, rows), divides(c, tw, cols));
+    return add(c, mul(c, fdv(c, rows, K(c, th)), K(c, (width + tw - 1) / tw)), fdv(c, cols, K(c, tw)));
 }
 
 /* Whether the cores that read a load's block at one step (readers) hold
@@ -177,61 +180,87 @@ static bool readers_differ(const sched_operand *o, sched_place pl)
            (pl == SCHED_ON_Y && (all || o->along == SCHED_ON_X));
 }
 
-/* The pages of one block of access x that lie in a row of the layout:
- * all of them for a block of whole rows of the layout (every tile column),
- * or one row of tiles; NULL for other blocks. */
-static const sym_expr *contiguous_pages(mctx *c, const acc_access *x)
+/* Whether the readers of load b keep in step with each other: another load
+ * of its level is multicast or forwarded among them, and its handshakes
+ * hold every reader within a block or two of the others. Readers that
+ * nothing couples drift apart, and a step's reads spread over the banks
+ * (docs/scheduler.md, "The banks one step's reads fall on"). */
+static bool readers_coupled(mctx *c, const sched_buf *b)
 {
-    int r = x->rank, tw = c->a->tile_w, th = c->a->tile_h;
-    int64_t width, bw, bh;
-    if (r < 2 || !x->extent || !x->extent[r - 1] || !sym_is_const(fix(c, x->extent[r - 1]), &width) || !x->block ||
-        !sym_is_const(fix(c, x->block[r - 1]), &bw))
-        return NULL;
-    if ((bw + tw - 1) / tw >= (width + tw - 1) / tw)
-        return mul(c, cdv(c, fix(c, x->block[r - 2]), K(c, th)), K(c, (width + tw - 1) / tw));
-    if (sym_is_const(fix(c, x->block[r - 2]), &bh) && bh <= th)
-        return K(c, (bw + tw - 1) / tw);
-    return NULL;
+    const sched_kernel *k = c->k;
+    for (int i = 0; i < k->nbufs; i++) {
+        const sched_buf *o = &k->bufs[i];
+        const sched_operand *op = o != b && o->kind == SCHED_BUF_IN && o->level == b->level ? sched_operand_of(c, o)
+                                                                                            : NULL;
+        if (op && (op->transport == SCHED_MCAST || op->transport == SCHED_FORWARD))
+            return true;
+    }
+    return false;
 }
 
 /* The DRAM banks the readers of one step of load b hit. Tensors are
- * interleaved page by page, a page a tile, so the readers' blocks sit
- * `stride` pages apart per program along each axis they differ in
- * (page_stride): their first pages fall on F multiples of gcd(strides,
- * banks), banks / gcd of them at most, and blocks of p contiguous pages
- * from there cover p banks and min(p, gcd) more for each further first
- * page, (F - 1) min(p, gcd) + p (all from one first page where the
- * readers share their blocks' pages: one head) - causal attention at S=75
- * D=64 on n150 (6 pages a head, 12 banks): each step's K blocks of every
- * head fall on 4 banks. All the banks where a stride is no constant (a
- * stride of a block size: assumed spread) or the block's pages are not
- * contiguous, or one core reads. */
+ * interleaved page by page, a page a tile. A block is a run of `run`
+ * contiguous pages (a tile row of it, or the whole block where it spans
+ * every tile column), repeated for each of its tile rows a layout row
+ * apart; the readers' blocks sit `stride` pages apart per program along
+ * each axis they differ in (page_stride). The runs' first pages then fall
+ * on F multiples of G, the largest divisor of the banks that divides every
+ * step, banks / G of them at most, and the runs cover (F - 1) min(run, G)
+ * + run banks at most - causal attention at S=75 D=64 on n150 (6 pages a
+ * head, 12 banks): each step's K blocks of every head fall on 4 banks;
+ * GEMM at M=322 K=941 (30 tile columns) on 4 cores of 96-row a blocks:
+ * every step's 12 tiles fall on 2. Only readers that keep in step
+ * (readers_coupled) count a block's several tile rows and strides of a
+ * block size; others are taken as spread where either appears. All the
+ * banks where one core reads. */
 static const sym_expr *banks_hit(mctx *c, const sched_buf *b)
 {
     const sched_kernel *k = c->k;
-    int nb = c->a->num_dram_banks;
+    int nb = c->a->num_dram_banks, tw = c->a->tile_w, th = c->a->tile_h;
     const sched_operand *o = sched_operand_of(c, b);
     if (b->access < 0 || b->access >= k->acc->n || (o && o->transport != SCHED_DRAM && o->along == SCHED_ON_XY))
         return K(c, nb);
     const acc_access *x = &k->acc->acc[b->access];
-    const sym_expr *pages = contiguous_pages(c, x);
-    if (!pages)
+    int r = x->rank;
+    int64_t width, bw, v;
+    if (r < 2 || !x->extent || !x->extent[r - 1] || !sym_is_const(fix(c, x->extent[r - 1]), &width) || !x->block ||
+        !x->block[r - 1] || !x->block[r - 2])
         return K(c, nb);
-    int64_t gcd = nb;
-    const sym_expr *firsts = K(c, 1); /* how many first pages the readers' ids give, at most */
+    bool lockstep = readers_coupled(c, b);
+    int64_t cols = (width + tw - 1) / tw;
+    const sym_expr *h = cdv(c, fix(c, x->block[r - 2]), K(c, th));
+    const sym_expr *run, *starts = K(c, 1), *step[TIR_MAX_GRID + 1];
+    int ns = 0;
+    if (sym_is_const(fix(c, x->block[r - 1]), &bw) && (bw + tw - 1) / tw >= cols) {
+        run = mul(c, h, K(c, cols));
+    } else {
+        if (!lockstep && !(sym_is_const(h, &v) && v == 1 && sym_is_const(fix(c, x->block[r - 1]), &v)))
+            return K(c, nb);
+        run = mn(c, cdv(c, fix(c, x->block[r - 1]), K(c, tw)), K(c, cols));
+        starts = h;
+        step[ns++] = mul(c, mn(c, K(c, 1), sub(c, h, K(c, 1))), K(c, cols));
+    }
     for (int g = 0; g < k->f->grid_rank; g++) {
         sched_place pl = c->c->place[g];
-        int64_t st;
         if (!readers_differ(o, pl) || !(x->grid_dep >> g & 1))
             continue;
-        if (!page_stride(c, x, g, &st))
+        const sym_expr *whole, *st = page_stride(c, x, g, &whole);
+        if (!st || (!lockstep && !(sym_is_const(st, &v) && sym_is_const(whole, &v) && v == 1)))
             return K(c, nb);
-        for (int64_t a = st < 0 ? -st : st, t; a; t = gcd % a, gcd = a, a = t)
-            ;
-        firsts = mul(c, firsts, pl == SCHED_ON_X ? c->gx : pl == SCHED_ON_Y ? c->gy : mn(c, c->cores, c->nprog[g]));
+        step[ns++] = add(c, mul(c, whole, st), sub(c, K(c, 1), whole)); /* a step off the tiles: as 1 */
+        starts = mul(c, starts, pl == SCHED_ON_X ? c->gx : pl == SCHED_ON_Y ? c->gy : mn(c, c->cores, c->nprog[g]));
     }
-    const sym_expr *f = mn(c, firsts, K(c, nb / gcd));
-    return mn(c, K(c, nb), add(c, mul(c, sub(c, f, K(c, 1)), mn(c, pages, K(c, gcd))), pages));
+    const sym_expr *gcd = K(c, 1);
+    for (int d = 2; d <= nb; d++) {
+        if (nb % d)
+            continue;
+        const sym_expr *all = K(c, 1);
+        for (int i = 0; i < ns; i++)
+            all = mn(c, all, divides(c, d, step[i]));
+        gcd = mx(c, gcd, mul(c, all, K(c, d)));
+    }
+    const sym_expr *f = mn(c, starts, fdv(c, K(c, nb), gcd));
+    return mn(c, K(c, nb), add(c, mul(c, sub(c, f, K(c, 1)), mn(c, run, gcd)), run));
 }
 
 /* The readers of a load on the banks' first legs (NoC 0: along the bank
@@ -314,8 +343,8 @@ stage sched_send_cost(mctx *c, const sched_buf *b, const sched_fused_tensor *t)
     const sym_expr *fixed = K(c, llround(a->cb_handshake_cycles + a->barrier_cycles));
     /* one valid increment per consumer program */
     const sym_expr *incs = mul(c, nq, K(c, llround(a->noc_cmd_cycles)));
-    stage st = {add(c, add(c, add(c, fixed, incs), noc_latency(c, sub(c, g, K(c, 1)))), mx(c, own, cmds)), K(c, 0),
-                NULL, NULL};
+    stage st = {.cycles = add(c, add(c, add(c, fixed, incs), noc_latency(c, sub(c, g, K(c, 1)))), mx(c, own, cmds)),
+                .fill = K(c, 0)};
     st.first = st.cycles;
     return st;
 }
@@ -403,7 +432,7 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
            ready increments to the producers of its row spread over them */
         const sym_expr *np = sched_other_grid(c, c->c->fuse_along);
         const sym_expr *once = add(c, K(c, llround(2 * a->sem_cycles)), mul(c, np, K(c, llround(a->noc_cmd_cycles))));
-        stage st = {add(c, cb, cdv(c, once, c->waves)), K(c, 0), NULL, NULL};
+        stage st = {.cycles = add(c, cb, cdv(c, once, c->waves)), .fill = K(c, 0)};
         st.first = st.cycles;
         return st;
     }
@@ -419,15 +448,18 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
     const sym_expr *moved = sched_dram_bytes(c, b);
     const sym_expr *banks = banks_hit(c, b);
     const sym_expr *spread = cdv(c, mul(c, mul(c, total, moved), K(c, a->num_dram_banks)), banks);
-    const sym_expr *shared = mx(c, link_time(c, leg_factor(c, noc, true, line, kmax), moved), xfer(c, spread, rbank));
+    const sym_expr *leg2 = link_time(c, leg_factor(c, noc, true, line, kmax), moved), *bank = xfer(c, spread, rbank);
+    const sym_expr *shared = mx(c, leg2, bank), *press = add(c, leg2, bank);
     const sym_expr *per, *across;
     if (first_legs(c, o, noc, &per, &across)) {
         /* the banks' first legs carry the shares of every reader they pass */
         int amax = noc == 0 ? c->a->grid_w : c->a->grid_h;
-        shared = mx(c, shared, link_time(c, mul(c, per, leg_factor(c, noc, false, across, amax)), moved));
+        const sym_expr *leg1 = link_time(c, mul(c, per, leg_factor(c, noc, false, across, amax)), moved);
+        shared = mx(c, shared, leg1);
+        press = add(c, press, leg1);
     }
     const sym_expr *trip0, *x = dram_read(c, noc, moved, commands(c, b), shared, &trip0);
-    stage st = {add(c, add(c, trip0, x), cb), K(c, 0), NULL, NULL};
+    stage st = {.cycles = add(c, add(c, trip0, x), cb), .fill = K(c, 0), .press = press};
     st.first = st.cycles;
     int64_t all;
     if (!(sym_is_const(banks, &all) && all == a->num_dram_banks))
@@ -490,7 +522,8 @@ stage sched_write_cost(mctx *c, const sched_buf *b)
                                                  a->barrier_cycles)),
                                 dram_trip(c, sched_buf_noc(c, b)));
     double wbank = LM_MIN(a->dram_bank_write_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
-    stage st = {add(c, fixed, mx(c, mx(c, own, cmds), xfer(c, mul(c, c->cores, bytes), wbank))), K(c, 0), NULL, NULL};
+    stage st = {.cycles = add(c, fixed, mx(c, mx(c, own, cmds), xfer(c, mul(c, c->cores, bytes), wbank))),
+                .fill = K(c, 0)};
     st.first = st.cycles;
     return st;
 }

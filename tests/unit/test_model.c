@@ -1374,6 +1374,57 @@ static void dram_banks(void **st)
     }
 }
 
+/* The banks the a blocks of one GEMM step fall on, dealt by hand: a is
+ * [M, K], tile (r, c) of it is page r x Kt + c (Kt tile columns), in bank
+ * page mod 12 on n150; the gx cores along x read blocks of h tile rows,
+ * core i rows i h to i h + h - 1, all at tile column 0. */
+static int banks_gemm(int kt, int h, int gx)
+{
+    bool hit[12] = {false};
+    int n = 0;
+    for (int r = 0; r < gx * h; r++) {
+        int bank = r * kt % 12;
+        n += !hit[bank];
+        hit[bank] = true;
+    }
+    return n;
+}
+
+/* Readers that a multicast of the other operand keeps in step hit the
+ * banks of their step's blocks at once: a block of several tile rows Kt
+ * pages apart, and blocks BLOCK_M rows apart (a stride of a block size),
+ * fall on the banks those strides reach - at K = 941 (Kt 30) every step's
+ * a blocks sit on 2 of the 12 banks, whatever BLOCK_M. Where nothing
+ * couples the readers (b from DRAM too) they drift apart, and the model
+ * keeps the reads spread over every bank (no term). */
+static void dram_banks_coupled(void **st)
+{
+    (void)st;
+    static const struct {
+        int K, bm, gx;
+    } cases[] = {{941, 96, 4}, {941, 32, 8}, {307, 64, 6}, {200, 32, 4}, {200, 64, 4}, {200, 128, 3}};
+    for (size_t i = 0; i < LM_COUNT(cases); i++) {
+        char shape[64], at[256];
+        int kt = (cases[i].K + 31) / 32, h = cases[i].bm / 32;
+        snprintf(shape, sizeof shape, "M=322,N=17,K=%d", cases[i].K);
+        snprintf(at, sizeof at,
+                 "BLOCK_M=%d,BLOCK_N=32,BLOCK_K=32,grid.x=%d,grid.y=1,depth.a=2,depth.b=2,depth.c=2,sub.h=1,sub.w=1",
+                 cases[i].bm, cases[i].gx);
+        compiled x;
+        compile_cand(&x, "kernels/matmul.py", shape, NULL,
+                     "pid_m->x pid_n->y; a: dram; b: mcast along x (interior sender)");
+        int64_t banks = term_at(&x, SCHED_T_COUNT, 1, "DRAM banks the readers of a hit at once (of 12)", at);
+        assert_int_equal(banks, banks_gemm(kt, h, cases[i].gx));
+        drv_free(&x.r);
+        snprintf(shape, sizeof shape, "M=322,N=64,K=%d", cases[i].K); /* two b blocks: b read too */
+        compile_cand(&x, "kernels/matmul.py", shape, NULL, "pid_m->xy pid_n->xy; a: dram; b: dram");
+        for (int t = 0; t < x.m.nterms; t++)
+            assert_null(strstr(x.m.terms[t].name, "DRAM banks"));
+        drv_free(&x.r);
+    }
+    assert_int_equal(banks_gemm(30, 3, 4), 2);
+}
+
 static void l1_matmul(void **st)
 {
     (void)st;
@@ -1448,6 +1499,7 @@ int main(void)
         cmocka_unit_test(causal_rounding),
         cmocka_unit_test(causal_flat_rounding),
         cmocka_unit_test(dram_banks),
+        cmocka_unit_test(dram_banks_coupled),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

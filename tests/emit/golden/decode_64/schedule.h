@@ -142,7 +142,7 @@ namespace loomc::schedule {
 //   launch: kernel launch 1000 + busiest core 1434 = 2434; DRAM bandwidth bound 1000 + 7
 //   total 2434: the per-core path dominates
 // runner-up:
-//   decode_split: kv->y split->x; q: mcast along x (edge sender); k: dram; v: dram
+//   decode_split: kv->time split->xy; q: mcast along xy (edge sender); k: dram; v: dram
 //   decode_combine: kv->y row->x; lse: dram; part: dram
 //     BLOCK_N=64 NUM_SPLITS=1 decode_split.grid.x=1 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.grid.x=8 decode_combine.grid.y=1 decode_combine.depth.lse=1 decode_combine.depth.part=2 decode_combine.depth.o=2
 //   predicted 11632 cycles: 77 more (+0.7%)

@@ -44,7 +44,7 @@ namespace loomc::schedule {
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
 //   BLOCK_N                = 32      (64 breaks 'grid.y <= programs along y')
-//   BLOCK_K                = 64      (32: +419 cycles)
+//   BLOCK_K                = 64      (32: +465 cycles)
 //   grid.x                 = 2       (1: +1617 cycles; 3 breaks 'grid.x <= programs along x')
 //   grid.y                 = 2       (1: +1624 cycles; 3 breaks 'grid.y <= programs along y')
 //   depth.a                = 2       (1: +0 cycles; 3: +0 cycles)
@@ -62,7 +62,9 @@ namespace loomc::schedule {
 // latency of matmul_kernel (cycles at these values; per execution of each level):
 //   loop at line 28:
 //     read a                                   780
+//     DRAM banks the readers of a hit at once (of 12) 4
 //     read b (writer, NoC 1)                   812
+//     DRAM banks the readers of b hit at once (of 12) 4
 //       unpack                                   128
 //       math                                     69
 //       pack                                     64

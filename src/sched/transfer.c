@@ -180,22 +180,115 @@ static bool readers_differ(const sched_operand *o, sched_place pl)
            (pl == SCHED_ON_Y && (all || o->along == SCHED_ON_X));
 }
 
-/* Whether the readers of load b keep in step with each other: another load
- * of its level is multicast or forwarded among them, and its handshakes
- * hold every reader within a block or two of the others. Readers that
- * nothing couples drift apart, and a step's reads spread over the banks
- * (docs/scheduler.md, "The banks one step's reads fall on"). */
-static bool readers_coupled(mctx *c, const sched_buf *b)
+/* The cores of a shared load's group (a row, a column or the grid), and 1
+ * where that group is several cores (0: one core, which the lowering reads
+ * from DRAM itself, lw_plan_transport). */
+static const sym_expr *group_cores(mctx *c, const sched_operand *o)
+{
+    return o->along == SCHED_ON_XY ? c->cores : o->along == SCHED_ON_X ? c->gx : c->gy;
+}
+
+static const sym_expr *shared_at_all(mctx *c, const sched_operand *o)
+{
+    return mn(c, K(c, 1), sub(c, group_cores(c, o), K(c, 1)));
+}
+
+/* 1 where the readers of load b keep in step with each other: another load
+ * of its level is multicast or forwarded among groups of several cores,
+ * whose handshakes hold every reader within a block or two of the others.
+ * Readers that nothing couples drift apart, and a step's reads spread over
+ * the banks (docs/scheduler.md, Model, the reader). NULL: never. */
+static const sym_expr *readers_coupled(mctx *c, const sched_buf *b)
 {
     const sched_kernel *k = c->k;
+    const sym_expr *any = NULL;
     for (int i = 0; i < k->nbufs; i++) {
         const sched_buf *o = &k->bufs[i];
         const sched_operand *op = o != b && o->kind == SCHED_BUF_IN && o->level == b->level ? sched_operand_of(c, o)
                                                                                             : NULL;
         if (op && (op->transport == SCHED_MCAST || op->transport == SCHED_FORWARD))
+            any = any ? mx(c, any, shared_at_all(c, op)) : shared_at_all(c, op);
+    }
+    return any;
+}
+
+/* The banks G-spaced runs from F first pages cover, at most: (F - 1)
+ * min(run, G) + run, the first pages' steps `step` (G: the largest divisor
+ * of the banks that divides every step). */
+static const sym_expr *runs_cover(mctx *c, const sym_expr *starts, const sym_expr *run, const sym_expr *const *step,
+                                  int ns)
+{
+    int nb = c->a->num_dram_banks;
+    const sym_expr *gcd = K(c, 1);
+    for (int d = 2; d <= nb; d++) {
+        if (nb % d)
+            continue;
+        const sym_expr *all = K(c, 1);
+        for (int i = 0; i < ns; i++)
+            all = mn(c, all, divides(c, d, step[i]));
+        gcd = mx(c, gcd, mul(c, all, K(c, d)));
+    }
+    const sym_expr *f = mn(c, starts, fdv(c, K(c, nb), gcd));
+    return mn(c, K(c, nb), add(c, mul(c, sub(c, f, K(c, 1)), mn(c, run, gcd)), run));
+}
+
+/* Whether the readers of a load (access x) hold ids whose blocks sit a
+ * stride of a block size apart, or one that cannot be written. */
+static bool drifting(mctx *c, const sched_operand *o, const acc_access *x)
+{
+    int64_t v;
+    for (int g = 0; g < c->k->f->grid_rank; g++) {
+        if (!readers_differ(o, c->c->place[g]) || !(x->grid_dep >> g & 1))
+            continue;
+        const sym_expr *whole, *st = page_stride(c, x, g, &whole);
+        if (!st || !(sym_is_const(st, &v) && sym_is_const(whole, &v) && v == 1))
             return true;
     }
     return false;
+}
+
+/* The DRAM banks the `total` readers of one step of load b hit, counted in
+ * lockstep or not (banks_hit); NULL where they are taken as spread over
+ * every bank. */
+static const sym_expr *banks_counted(mctx *c, const sched_buf *b, bool lockstep, const sym_expr *total)
+{
+    const sched_kernel *k = c->k;
+    int nb = c->a->num_dram_banks, tw = c->a->tile_w, th = c->a->tile_h;
+    const sched_operand *o = sched_operand_of(c, b);
+    const acc_access *x = &k->acc->acc[b->access];
+    int r = x->rank;
+    int64_t width, bw;
+    if (r < 2 || !x->extent || !x->extent[r - 1] || !sym_is_const(fix(c, x->extent[r - 1]), &width) || !x->block ||
+        !x->block[r - 1] || !x->block[r - 2])
+        return NULL;
+    int64_t cols = (width + tw - 1) / tw;
+    const sym_expr *h = cdv(c, fix(c, x->block[r - 2]), K(c, th));
+    const sym_expr *run, *starts = K(c, 1), *step[TIR_MAX_GRID + 1];
+    int ns = 0;
+    if (sym_is_const(fix(c, x->block[r - 1]), &bw) && (bw + tw - 1) / tw >= cols) {
+        run = mul(c, h, K(c, cols));
+    } else {
+        /* a run a tile row, the next one a layout row on */
+        run = mn(c, cdv(c, fix(c, x->block[r - 1]), K(c, tw)), K(c, cols));
+        starts = h;
+        step[ns++] = mul(c, mn(c, K(c, 1), sub(c, h, K(c, 1))), K(c, cols));
+    }
+    /* readers that drift apart (a stride of a block size and nothing that
+       couples them) read different steps at once, over every bank: each is
+       bound by its own block's banks, all of them by total x those */
+    if (!lockstep && drifting(c, o, x))
+        return mn(c, K(c, nb), mul(c, runs_cover(c, starts, run, step, ns), total));
+    for (int g = 0; g < k->f->grid_rank; g++) {
+        sched_place pl = c->c->place[g];
+        if (!readers_differ(o, pl) || !(x->grid_dep >> g & 1))
+            continue;
+        const sym_expr *whole, *st = page_stride(c, x, g, &whole);
+        if (!st)
+            return NULL;
+        step[ns++] = add(c, mul(c, whole, st), sub(c, K(c, 1), whole)); /* a step off the tiles: as 1 */
+        starts = mul(c, starts, pl == SCHED_ON_X ? c->gx : pl == SCHED_ON_Y ? c->gy : mn(c, c->cores, c->nprog[g]));
+    }
+    return runs_cover(c, starts, run, step, ns);
 }
 
 /* The DRAM banks the readers of one step of load b hit. Tensors are
@@ -213,54 +306,20 @@ static bool readers_coupled(mctx *c, const sched_buf *b)
  * (readers_coupled) count a block's several tile rows and strides of a
  * block size; others are taken as spread where either appears. All the
  * banks where one core reads. */
-static const sym_expr *banks_hit(mctx *c, const sched_buf *b)
+static const sym_expr *banks_hit(mctx *c, const sched_buf *b, const sym_expr *total)
 {
     const sched_kernel *k = c->k;
-    int nb = c->a->num_dram_banks, tw = c->a->tile_w, th = c->a->tile_h;
+    int nb = c->a->num_dram_banks;
     const sched_operand *o = sched_operand_of(c, b);
     if (b->access < 0 || b->access >= k->acc->n || (o && o->transport != SCHED_DRAM && o->along == SCHED_ON_XY))
         return K(c, nb);
-    const acc_access *x = &k->acc->acc[b->access];
-    int r = x->rank;
-    int64_t width, bw, v;
-    if (r < 2 || !x->extent || !x->extent[r - 1] || !sym_is_const(fix(c, x->extent[r - 1]), &width) || !x->block ||
-        !x->block[r - 1] || !x->block[r - 2])
-        return K(c, nb);
-    bool lockstep = readers_coupled(c, b);
-    int64_t cols = (width + tw - 1) / tw;
-    const sym_expr *h = cdv(c, fix(c, x->block[r - 2]), K(c, th));
-    const sym_expr *run, *starts = K(c, 1), *step[TIR_MAX_GRID + 1];
-    int ns = 0;
-    if (sym_is_const(fix(c, x->block[r - 1]), &bw) && (bw + tw - 1) / tw >= cols) {
-        run = mul(c, h, K(c, cols));
-    } else {
-        if (!lockstep && !(sym_is_const(h, &v) && v == 1 && sym_is_const(fix(c, x->block[r - 1]), &v)))
-            return K(c, nb);
-        run = mn(c, cdv(c, fix(c, x->block[r - 1]), K(c, tw)), K(c, cols));
-        starts = h;
-        step[ns++] = mul(c, mn(c, K(c, 1), sub(c, h, K(c, 1))), K(c, cols));
-    }
-    for (int g = 0; g < k->f->grid_rank; g++) {
-        sched_place pl = c->c->place[g];
-        if (!readers_differ(o, pl) || !(x->grid_dep >> g & 1))
-            continue;
-        const sym_expr *whole, *st = page_stride(c, x, g, &whole);
-        if (!st || (!lockstep && !(sym_is_const(st, &v) && sym_is_const(whole, &v) && v == 1)))
-            return K(c, nb);
-        step[ns++] = add(c, mul(c, whole, st), sub(c, K(c, 1), whole)); /* a step off the tiles: as 1 */
-        starts = mul(c, starts, pl == SCHED_ON_X ? c->gx : pl == SCHED_ON_Y ? c->gy : mn(c, c->cores, c->nprog[g]));
-    }
-    const sym_expr *gcd = K(c, 1);
-    for (int d = 2; d <= nb; d++) {
-        if (nb % d)
-            continue;
-        const sym_expr *all = K(c, 1);
-        for (int i = 0; i < ns; i++)
-            all = mn(c, all, divides(c, d, step[i]));
-        gcd = mx(c, gcd, mul(c, all, K(c, d)));
-    }
-    const sym_expr *f = mn(c, starts, fdv(c, K(c, nb), gcd));
-    return mn(c, K(c, nb), add(c, mul(c, sub(c, f, K(c, 1)), mn(c, run, gcd)), run));
+    const sym_expr *apart = banks_counted(c, b, false, total), *cpl = readers_coupled(c, b);
+    const sym_expr *instep = cpl ? banks_counted(c, b, true, total) : NULL;
+    if (!apart)
+        apart = K(c, nb);
+    if (!instep)
+        return apart;
+    return add(c, mul(c, cpl, instep), mul(c, sub(c, K(c, 1), cpl), apart));
 }
 
 /* The readers of a load on the banks' first legs (NoC 0: along the bank
@@ -419,57 +478,13 @@ static const sym_expr *overlap_mcast(mctx *c, const sched_buf *b, const sched_op
     return add(c, step, mul(c, sched_single(c, (int)(b - c->k->bufs)), mn(c, read, mc)));
 }
 
-stage sched_read_cost(mctx *c, const sched_buf *b)
+/* A shared load's stage (st: its sender's read): a multicast's turn after
+ * the read, or a forward along the chain. */
+static stage shared_cost(mctx *c, const sched_buf *b, const sched_operand *o, int noc, stage st)
 {
     const arch_desc *a = c->a;
-    const sched_operand *o = sched_operand_of(c, b);
     const sym_expr *bytes = fix(c, b->bytes);
-    const sym_expr *cb = K(c, llround(a->cb_handshake_cycles));
-    if (o && o->transport == SCHED_FUSED) {
-        /* the block arrived while the producers ran: the reducer made room
-           for all of them once, at the start, and waits for the producers'
-           increments once; per program the CB handshake remains, with the
-           ready increments to the producers of its row spread over them */
-        const sym_expr *np = sched_other_grid(c, c->c->fuse_along);
-        const sym_expr *once = add(c, K(c, llround(2 * a->sem_cycles)), mul(c, np, K(c, llround(a->noc_cmd_cycles))));
-        stage st = {.cycles = add(c, cb, cdv(c, once, c->waves)), .fill = K(c, 0)};
-        st.first = st.cycles;
-        return st;
-    }
-    const sym_expr *total, *line;
-    readers(c, b, &total, &line);
-    if (b->level >= 1 && c->active[b->level - 1]) /* cores whose programs read nothing here */
-        total = cdv(c, mul(c, total, c->active[b->level - 1]), c->nprog[c->active_g[b->level - 1]]);
-    /* the readers of one step read at once, in lockstep: their blocks share
-       the banks (and, on a shared line, its busiest entry) */
-    double rbank = LM_MIN(a->dram_bank_read_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
-    int noc = sched_buf_noc(c, b);
-    int kmax = noc == 0 ? c->a->grid_h : c->a->grid_w;
-    const sym_expr *moved = sched_dram_bytes(c, b);
-    const sym_expr *banks = banks_hit(c, b);
-    const sym_expr *spread = cdv(c, mul(c, mul(c, total, moved), K(c, a->num_dram_banks)), banks);
-    const sym_expr *leg2 = link_time(c, leg_factor(c, noc, true, line, kmax), moved), *bank = xfer(c, spread, rbank);
-    const sym_expr *shared = mx(c, leg2, bank), *press = add(c, leg2, bank);
-    const sym_expr *per, *across;
-    if (first_legs(c, o, noc, &per, &across)) {
-        /* the banks' first legs carry the shares of every reader they pass */
-        int amax = noc == 0 ? c->a->grid_w : c->a->grid_h;
-        const sym_expr *leg1 = link_time(c, mul(c, per, leg_factor(c, noc, false, across, amax)), moved);
-        shared = mx(c, shared, leg1);
-        press = add(c, press, leg1);
-    }
-    const sym_expr *trip0, *x = dram_read(c, noc, moved, commands(c, b), shared, &trip0);
-    stage st = {.cycles = add(c, add(c, trip0, x), cb), .fill = K(c, 0), .press = press};
-    st.first = st.cycles;
-    int64_t all;
-    if (!(sym_is_const(banks, &all) && all == a->num_dram_banks))
-        st.banks = banks;
-    if (!o || o->transport == SCHED_DRAM) {
-        if (b->level >= 1)
-            st.cycles = add(c, read_ahead(c, b, trip0, x), cb);
-        return st;
-    }
-    const sym_expr *g = o->along == SCHED_ON_XY ? c->cores : o->along == SCHED_ON_X ? c->gx : c->gy;
+    const sym_expr *g = group_cores(c, o);
     const sym_expr *mrate = xfer(c, bytes, LM_MIN(a->mcast_bpc, (double)a->link_bytes_per_cycle));
     if (o->transport == SCHED_MCAST) {
         /* an edge sender reaches the far end of its row (g - 1 hops; the whole
@@ -507,6 +522,64 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
     st.cycles = add(c, st.cycles, fw);
     st.first = add(c, st.first, one);
     st.fill = mul(c, sub(c, g, K(c, 1)), one);
+    return st;
+}
+
+stage sched_read_cost(mctx *c, const sched_buf *b)
+{
+    const arch_desc *a = c->a;
+    const sched_operand *o = sched_operand_of(c, b);
+    const sym_expr *cb = K(c, llround(a->cb_handshake_cycles));
+    if (o && o->transport == SCHED_FUSED) {
+        /* the block arrived while the producers ran: the reducer made room
+           for all of them once, at the start, and waits for the producers'
+           increments once; per program the CB handshake remains, with the
+           ready increments to the producers of its row spread over them */
+        const sym_expr *np = sched_other_grid(c, c->c->fuse_along);
+        const sym_expr *once = add(c, K(c, llround(2 * a->sem_cycles)), mul(c, np, K(c, llround(a->noc_cmd_cycles))));
+        stage st = {.cycles = add(c, cb, cdv(c, once, c->waves)), .fill = K(c, 0)};
+        st.first = st.cycles;
+        return st;
+    }
+    const sym_expr *total, *line;
+    readers(c, b, &total, &line);
+    if (b->level >= 1 && c->active[b->level - 1]) /* cores whose programs read nothing here */
+        total = cdv(c, mul(c, total, c->active[b->level - 1]), c->nprog[c->active_g[b->level - 1]]);
+    /* the readers of one step read at once, in lockstep: their blocks share
+       the banks (and, on a shared line, its busiest entry) */
+    double rbank = LM_MIN(a->dram_bank_read_bpc, (double)a->link_bytes_per_cycle) * a->num_dram_banks;
+    int noc = sched_buf_noc(c, b);
+    int kmax = noc == 0 ? c->a->grid_h : c->a->grid_w;
+    const sym_expr *moved = sched_dram_bytes(c, b);
+    const sym_expr *banks = banks_hit(c, b, total);
+    const sym_expr *spread = cdv(c, mul(c, mul(c, total, moved), K(c, a->num_dram_banks)), banks);
+    const sym_expr *leg2 = link_time(c, leg_factor(c, noc, true, line, kmax), moved), *bank = xfer(c, spread, rbank);
+    const sym_expr *shared = mx(c, leg2, bank), *press = add(c, leg2, bank);
+    const sym_expr *per, *across;
+    if (first_legs(c, o, noc, &per, &across)) {
+        /* the banks' first legs carry the shares of every reader they pass */
+        int amax = noc == 0 ? c->a->grid_w : c->a->grid_h;
+        const sym_expr *leg1 = link_time(c, mul(c, per, leg_factor(c, noc, false, across, amax)), moved);
+        shared = mx(c, shared, leg1);
+        press = add(c, press, leg1);
+    }
+    const sym_expr *trip0, *x = dram_read(c, noc, moved, commands(c, b), shared, &trip0);
+    stage st = {.cycles = add(c, add(c, trip0, x), cb), .fill = K(c, 0), .press = press};
+    st.first = st.cycles;
+    int64_t all;
+    if (!(sym_is_const(banks, &all) && all == a->num_dram_banks))
+        st.banks = banks;
+    /* a DRAM load, and a shared one whose group is one core (lowered as a
+       DRAM read, lw_plan_transport) */
+    stage alone = st;
+    if (b->level >= 1)
+        alone.cycles = add(c, read_ahead(c, b, trip0, x), cb);
+    if (!o || o->transport == SCHED_DRAM)
+        return alone;
+    const sym_expr *many = shared_at_all(c, o);
+    st = shared_cost(c, b, o, noc, st);
+    st.cycles = add(c, mul(c, many, st.cycles), mul(c, sub(c, K(c, 1), many), alone.cycles));
+    st.first = add(c, mul(c, many, st.first), mul(c, sub(c, K(c, 1), many), alone.first));
     return st;
 }
 

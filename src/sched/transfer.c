@@ -180,36 +180,28 @@ static bool readers_differ(const sched_operand *o, sched_place pl)
            (pl == SCHED_ON_Y && (all || o->along == SCHED_ON_X));
 }
 
-/* The cores of a shared load's group (a row, a column or the grid), and 1
- * where that group is several cores (0: one core, which the lowering reads
- * from DRAM itself, lw_plan_transport). */
+/* The cores of a shared load's group: a row, a column or the grid. */
 static const sym_expr *group_cores(mctx *c, const sched_operand *o)
 {
     return o->along == SCHED_ON_XY ? c->cores : o->along == SCHED_ON_X ? c->gx : c->gy;
 }
 
-static const sym_expr *shared_at_all(mctx *c, const sched_operand *o)
-{
-    return mn(c, K(c, 1), sub(c, group_cores(c, o), K(c, 1)));
-}
-
-/* 1 where the readers of load b keep in step with each other: another load
- * of its level is multicast or forwarded among groups of several cores,
- * whose handshakes hold every reader within a block or two of the others.
- * Readers that nothing couples drift apart, and a step's reads spread over
- * the banks (docs/scheduler.md, Model, the reader). NULL: never. */
-static const sym_expr *readers_coupled(mctx *c, const sched_buf *b)
+/* Whether the readers of load b keep in step with each other: another load
+ * of its level is multicast or forwarded among them, and its handshakes
+ * hold every reader within a block or two of the others. Readers that
+ * nothing couples drift apart, and a step's reads spread over the banks
+ * (docs/scheduler.md, Model, the reader). */
+static bool readers_coupled(mctx *c, const sched_buf *b)
 {
     const sched_kernel *k = c->k;
-    const sym_expr *any = NULL;
     for (int i = 0; i < k->nbufs; i++) {
         const sched_buf *o = &k->bufs[i];
         const sched_operand *op = o != b && o->kind == SCHED_BUF_IN && o->level == b->level ? sched_operand_of(c, o)
                                                                                             : NULL;
         if (op && (op->transport == SCHED_MCAST || op->transport == SCHED_FORWARD))
-            any = any ? mx(c, any, shared_at_all(c, op)) : shared_at_all(c, op);
+            return true;
     }
-    return any;
+    return false;
 }
 
 /* The banks G-spaced runs from F first pages cover, at most: (F - 1)
@@ -313,13 +305,8 @@ static const sym_expr *banks_hit(mctx *c, const sched_buf *b, const sym_expr *to
     const sched_operand *o = sched_operand_of(c, b);
     if (b->access < 0 || b->access >= k->acc->n || (o && o->transport != SCHED_DRAM && o->along == SCHED_ON_XY))
         return K(c, nb);
-    const sym_expr *apart = banks_counted(c, b, false, total), *cpl = readers_coupled(c, b);
-    const sym_expr *instep = cpl ? banks_counted(c, b, true, total) : NULL;
-    if (!apart)
-        apart = K(c, nb);
-    if (!instep)
-        return apart;
-    return add(c, mul(c, cpl, instep), mul(c, sub(c, K(c, 1), cpl), apart));
+    const sym_expr *n = banks_counted(c, b, readers_coupled(c, b), total);
+    return n ? n : K(c, nb);
 }
 
 /* The readers of a load on the banks' first legs (NoC 0: along the bank
@@ -569,18 +556,12 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
     int64_t all;
     if (!(sym_is_const(banks, &all) && all == a->num_dram_banks))
         st.banks = banks;
-    /* a DRAM load, and a shared one whose group is one core (lowered as a
-       DRAM read, lw_plan_transport) */
-    stage alone = st;
-    if (b->level >= 1)
-        alone.cycles = add(c, read_ahead(c, b, trip0, x), cb);
-    if (!o || o->transport == SCHED_DRAM)
-        return alone;
-    const sym_expr *many = shared_at_all(c, o);
-    st = shared_cost(c, b, o, noc, st);
-    st.cycles = add(c, mul(c, many, st.cycles), mul(c, sub(c, K(c, 1), many), alone.cycles));
-    st.first = add(c, mul(c, many, st.first), mul(c, sub(c, K(c, 1), many), alone.first));
-    return st;
+    if (!o || o->transport == SCHED_DRAM) {
+        if (b->level >= 1)
+            st.cycles = add(c, read_ahead(c, b, trip0, x), cb);
+        return st;
+    }
+    return shared_cost(c, b, o, noc, st);
 }
 
 /* A store: every core writes its block at about the same step (in

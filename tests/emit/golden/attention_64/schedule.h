@@ -90,19 +90,20 @@ namespace loomc::schedule {
 //     all iterations                           3303
 //     stages: reader 673, compute 2374, writer 801: compute-bound
 //   program:
-//     read q                                   551
+//     read q                                   580
+//     DRAM banks the readers of q hit at once (of 12) 2
 //     write o                                  564
 //       unpack                                   298
 //       math                                     660
 //       pack                                     266
 //     compute                                  4073
 //     programs per core                        1
-//     all programs of the busiest core         5188
-//     stages: reader 551, compute 4073, writer 564: compute-bound
-//   launch: kernel launch 1000 + busiest core 5188 = 6188; DRAM bandwidth bound 1000 + 64
-//   total 6188: the per-core path dominates
+//     all programs of the busiest core         5217
+//     stages: reader 580, compute 4073, writer 564: compute-bound
+//   launch: kernel launch 1000 + busiest core 5217 = 6217; DRAM bandwidth bound 1000 + 64
+//   total 6217: the per-core path dominates
 // runner-up:
 //   attention_fwd: start_m->x bh->y; q: dram; k: mcast along x (edge sender); v: mcast along x (interior sender)
 //     BLOCK_M=32 BLOCK_N=64 grid.x=2 grid.y=1 depth.q=2 depth.k=2 depth.v=2 depth.o=2 sub.h=1 sub.w=1
-//   predicted 6188 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
+//   predicted 6217 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 2 mappings other than the chosen one are that close (--top K lists the K best schedules)

@@ -71,7 +71,7 @@ namespace loomc::schedule {
 //     fp32  part (load) 8192 B
 //     bf16  o (store) 4096 B
 // values (and what one step either way in the domain would do):
-//   BLOCK_N                = 64      (32: +1941 cycles)
+//   BLOCK_N                = 64      (32: +1970 cycles)
 //   NUM_SPLITS             = 1       (2: +7230 cycles)
 //   decode_split.grid.x    = 1       (2 breaks 'decode_split: grid.x <= programs along x')
 //   decode_split.grid.y    = 1       (2 breaks 'decode_split: grid.y <= programs along y')
@@ -103,7 +103,9 @@ namespace loomc::schedule {
 // latency of decode_split (cycles at these values; per execution of each level):
 //   loop n (line 51):
 //     read k                                   323
+//     DRAM banks the readers of k hit at once (of 12) 2
 //     read v                                   323
+//     DRAM banks the readers of v hit at once (of 12) 2
 //       unpack                                   2510
 //       math                                     1375
 //       pack                                     2030
@@ -116,6 +118,7 @@ namespace loomc::schedule {
 //   program:
 //     fill the forwarding chain of q           0
 //     read q                                   1084
+//     DRAM banks the readers of q hit at once (of 12) 1
 //     write part                               977
 //     write lse                                557
 //       unpack                                   1378
@@ -130,7 +133,9 @@ namespace loomc::schedule {
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
 //     read lse                                 0
+//     DRAM banks the readers of lse hit at once (of 12) 8
 //     read part                                547
+//     DRAM banks the readers of part hit at once (of 12) 8
 //     write o                                  557
 //       unpack                                   64
 //       math                                     8

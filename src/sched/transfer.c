@@ -294,10 +294,11 @@ static const sym_expr *banks_counted(mctx *c, const sched_buf *b, bool lockstep,
  * + run banks at most - causal attention at S=75 D=64 on n150 (6 pages a
  * head, 12 banks): each step's K blocks of every head fall on 4 banks;
  * GEMM at M=322 K=941 (30 tile columns) on 4 cores of 96-row a blocks:
- * every step's 12 tiles fall on 2. Only readers that keep in step
- * (readers_coupled) count a block's several tile rows and strides of a
- * block size; others are taken as spread where either appears. All the
- * banks where one core reads. */
+ * every step's 12 tiles fall on 2. That holds for readers that keep in
+ * step (readers_coupled), and for others whose blocks sit a constant
+ * number of pages apart; others drift apart, each bound by its own block's
+ * banks (banks_counted). All the banks where a multicast to the whole grid
+ * has one reader. */
 static const sym_expr *banks_hit(mctx *c, const sched_buf *b, const sym_expr *total)
 {
     const sched_kernel *k = c->k;

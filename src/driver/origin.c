@@ -306,6 +306,8 @@ bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_op
             if (ok)
                 default_grid(s, r->launches[l].func, o->arch, r->sym);
         }
+        if (sched_solo_groups(s, r->sym))
+            s->predicted_cycles = -1;
         /* an edited or hand-written schedule, priced by the model as it is */
         if (ok && s->predicted_cycles < 0 && org->kind != DRV_ORIGIN_TTNN_KERNEL && l < ds->job.nlaunches)
             s->predicted_cycles = sched_reprice(&ds->job, l, s, r->sym, &r->arena);

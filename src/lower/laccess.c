@@ -510,7 +510,9 @@ bool lw_plan_transport(lw *L, access *x)
     const char *tn = aa->tensor->name;
     int64_t n = h->along == SCHED_ON_X ? L->gx : h->along == SCHED_ON_Y ? L->gy : L->gx * L->gy;
     if (n <= 1) {
-        h->transport = SCHED_DRAM; /* a group of one core */
+        /* a group of one core reads from DRAM; the schedules reaching here
+           already say so (sched_solo_groups, and the model's grid) */
+        h->transport = SCHED_DRAM;
         return true;
     }
     if (h->transport == SCHED_FORWARD && h->along == SCHED_ON_XY) {

@@ -358,6 +358,10 @@ typedef struct metrics {
     int64_t line[SCHED_MAX_OPS]; /* readers that share one line of their NoC's last leg */
     bool dead[SCHED_MAX_OPS]; /* moved on the dead trips of a stretched loop too (op_stretches) */
     int64_t waves; /* programs per core on the whole grid (an axis's programs dealt over its cores) */
+    int64_t ex, ey;  /* the core grid's extent along x and y at most */
+    unsigned along;  /* the axes some load is shared along: bit 0 x, bit 1 y, bit 2 the whole grid */
+    bool none;       /* some shared load has a group of one core at most: no schedule here (its model's
+                        constraint) */
 } metrics;
 
 static void measure(const sched_candidate *c, int rank, const int64_t *nprog, const arch_desc *a, metrics *m)
@@ -397,6 +401,8 @@ static void measure(const sched_candidate *c, int rank, const int64_t *nprog, co
         ex = LM_MIN(xy, a->grid_w);
         ey = LM_MIN(lm_cdiv(xy, ex), a->grid_h);
     }
+    m->ex = ex;
+    m->ey = ey;
     for (int i = 0; i < c->nops; i++) {
         const sched_operand *o = &c->ops[i];
         int64_t r = 1;
@@ -407,6 +413,8 @@ static void measure(const sched_candidate *c, int rank, const int64_t *nprog, co
                 int g = axis_on(c->place, rank, o->along);
                 r = LM_MIN(nprog[g], o->along == SCHED_ON_X ? a->grid_w : a->grid_h);
             }
+            m->along |= o->along == SCHED_ON_X ? 1u : o->along == SCHED_ON_Y ? 2u : 4u;
+            m->none |= r <= 1;
         }
         m->reuse[i] = r;
         m->mech[i] = r <= 1 ? 0 : o->transport == SCHED_FORWARD ? 3 : o->interior_sender ? 2 : 1;
@@ -435,7 +443,13 @@ static void measure(const sched_candidate *c, int rank, const int64_t *nprog, co
  * moves less on them than both multicast). */
 static bool covers(const metrics *A, const metrics *B, int nops)
 {
-    if (A->extent < B->extent || A->waves > B->waves || (A->stretch && !B->stretch))
+    if (B->none)
+        return true;
+    if (A->none || A->extent < B->extent || A->waves > B->waves || (A->stretch && !B->stretch))
+        return false;
+    /* a load shared along x keeps two cores or more on x: B's schedules
+       with one core there (nothing of B on x) are not A's */
+    if (((A->along & 1) && B->ex < 2) || ((A->along & 2) && B->ey < 2) || ((A->along & 4) && B->extent < 2))
         return false;
     for (int i = 0; i < nops; i++) {
         if (A->line[i] > B->line[i] || (A->dead[i] && B->mech[i] == 0))
@@ -450,12 +464,64 @@ static bool covers(const metrics *A, const metrics *B, int nops)
 
 static bool equal(const metrics *A, const metrics *B, int nops)
 {
+    if (A->none || B->none)
+        return A->none == B->none;
     if (A->extent != B->extent || A->waves != B->waves || A->stretch != B->stretch)
         return false;
     for (int i = 0; i < nops; i++)
         if (A->mech[i] != B->mech[i] || A->reuse[i] != B->reuse[i] || A->line[i] != B->line[i])
             return false;
     return true;
+}
+
+/* Candidate j dominates i: at least as good at every point (m[p * nm + i]),
+ * and strictly better at one, or an exact tie won by the earlier one. */
+static bool dominates(const metrics *m, size_t nm, int npoints, int nl, size_t j, size_t i)
+{
+    bool eq = true;
+    for (int p = 0; p < npoints; p++) {
+        if (!covers(&m[(size_t)p * nm + j], &m[(size_t)p * nm + i], nl))
+            return false;
+        eq = eq && equal(&m[(size_t)p * nm + j], &m[(size_t)p * nm + i], nl);
+    }
+    return !eq || j < i;
+}
+
+enum { PENDING, KEPT, PRUNED };
+
+/* Which of n candidates to keep: those nothing dominates, then, in rounds,
+ * those no kept candidate dominates that nothing left dominates. A shared
+ * load's group of two cores or more makes dominance not transitive (A
+ * multicasting along x dominates B, which dominates C with nothing on x;
+ * A does not dominate C), so a candidate is pruned only for one that is
+ * kept. Returns each one's state (free it). */
+static char *prune(const metrics *m, size_t n, size_t nm, int npoints, int nl)
+{
+    char *state = lm_xcalloc(n ? n : 1, 1), *top = lm_xcalloc(n ? n : 1, 1);
+    for (size_t left = n; left > 0;) {
+        bool any = false;
+        for (size_t i = 0; i < n; i++) {
+            top[i] = state[i] == PENDING;
+            for (size_t j = 0; j < n && top[i]; j++)
+                top[i] = !(j != i && state[j] == PENDING && dominates(m, nm, npoints, nl, j, i));
+            any |= top[i];
+        }
+        for (size_t i = 0; i < n && !any; i++) /* a cycle: keep the first */
+            any = (top[i] = state[i] == PENDING);
+        for (size_t i = 0; i < n; i++)
+            if (top[i]) {
+                state[i] = KEPT;
+                left--;
+            }
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n && state[i] == PENDING; j++)
+                if (state[j] == KEPT && dominates(m, nm, npoints, nl, j, i)) {
+                    state[i] = PRUNED;
+                    left--;
+                }
+    }
+    free(top);
+    return state;
 }
 
 /* Placements in preference order: two spread axes first (the first axis on
@@ -597,20 +663,9 @@ static void enumerate(sched_cands *out, const sched_kernel *k, const arch_desc *
         memcpy(keepc, out->c, sizeof *keepc * (size_t)out->n);
     out->c = keepc;
     int base = out->n;
+    char *state = prune(m, all.len, nm, npoints, nl);
     for (size_t i = 0; i < all.len; i++) {
-        bool dominated = false;
-        for (size_t j = 0; j < all.len && !dominated; j++) {
-            bool cov = i != j, eq = true;
-            for (int p = 0; p < npoints && cov; p++) {
-                cov = covers(&m[(size_t)p * nm + j], &m[(size_t)p * nm + i], nl);
-                eq = eq && equal(&m[(size_t)p * nm + j], &m[(size_t)p * nm + i], nl);
-            }
-            if (!cov)
-                continue;
-            /* strictly better somewhere, or an exact tie won by the earlier one */
-            dominated = !eq || j < i;
-        }
-        if (dominated) {
+        if (state[i] != KEPT) {
             out->pruned++;
             continue;
         }
@@ -620,6 +675,7 @@ static void enumerate(sched_cands *out, const sched_kernel *k, const arch_desc *
         c->extent = m[i].extent;
         c->label = sched_candidate_label(k, c, ar);
     }
+    free(state);
     free(m);
     LM_VEC_FREE(&all);
 }

@@ -133,10 +133,20 @@ static void placement(mctx *c)
     }
     c->gx = use_x ? local_var(c, "grid.x") : K(c, 1);
     c->gy = use_y ? local_var(c, "grid.y") : K(c, 1);
+    /* a load multicast or forwarded along x has two cores or more there
+       (shared_groups) */
+    int64_t least[2] = {1, 1};
+    for (int i = 0; i < cd->nops; i++)
+        if (cd->ops[i].transport == SCHED_MCAST || cd->ops[i].transport == SCHED_FORWARD) {
+            if (cd->ops[i].along == SCHED_ON_X)
+                least[0] = 2;
+            else if (cd->ops[i].along == SCHED_ON_Y)
+                least[1] = 2;
+        }
     if (use_x)
-        add_range_var(c, c->gx, 1, c->a->grid_w);
+        add_range_var(c, c->gx, least[0], c->a->grid_w);
     if (use_y)
-        add_range_var(c, c->gy, 1, c->a->grid_h);
+        add_range_var(c, c->gy, least[1], c->a->grid_h);
     c->cores = mul(c, c->gx, c->gy);
 
     const sym_expr *w = K(c, 1), *nxy = K(c, 1);
@@ -970,6 +980,26 @@ static const sym_expr *trips_to(mctx *c, int level)
     return t;
 }
 
+/* A multicast or forward has two cores or more in its group: one core
+ * would read its block from DRAM, which is another candidate's schedule
+ * (the same placement with that load from DRAM), priced as that one. Along
+ * x or y the grid's domain starts at 2 (placement); over the whole grid, a
+ * constraint. */
+static void shared_groups(mctx *c)
+{
+    for (int i = 0; i < c->k->nbufs; i++) {
+        const sched_buf *b = &c->k->bufs[i];
+        const sched_operand *o = b->kind == SCHED_BUF_IN && b->access >= 0 ? sched_operand_of(c, b) : NULL;
+        if (!o || (o->transport != SCHED_MCAST && o->transport != SCHED_FORWARD) ||
+            (o->along != SCHED_ON_XY && !(c->fz && c->c->fuse == SCHED_FUSE_CONSUMER)))
+            continue;
+        const char *g = o->along == SCHED_ON_XY ? "grid.x*grid.y" : o->along == SCHED_ON_X ? "grid.x" : "grid.y";
+        add_con(c, sub(c, K(c, 2), share(c, o)),
+                lm_arena_printf(c->ar, "%s >= 2: '%s' is %s to the cores along %s", g, b->name,
+                                o->transport == SCHED_MCAST ? "multicast" : "forwarded", sched_place_name(o->along)));
+    }
+}
+
 static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *cand, const arch_desc *a,
                   const sym_env *bound, const char *prefix, const sched_fusion *fz, const sched_kernel *ok,
                   const sched_candidate *oc, const char *oprefix, sym_ctx *s, lm_arena *ar, lm_diag *d)
@@ -1073,6 +1103,7 @@ static bool build(sched_model *m, const sched_kernel *k, const sched_candidate *
                                 sched_place_name(cand->fuse_along), cand->fuse_along == SCHED_ON_X ? "row" : "column",
                                 sched_place_name(cand->fuse_along), sched_place_name(cand->fuse_along)));
     }
+    shared_groups(c);
     if (k->ndots) {
         int dst = k->fp32_acc ? a->dst_tiles_half_32b : a->dst_tiles_half_16b;
         add_con(c, sub(c, mul(c, c->subh, c->subw), K(c, dst)),

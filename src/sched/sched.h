@@ -694,6 +694,12 @@ void sched_launch_schedule(const sched_job *job, int l, const sched_model *m, co
  * does not price it: a fused candidate (priced with its pair only), a
  * candidate whose model does not build or a variable without a value. */
 int64_t sched_reprice(const sched_job *job, int l, const sched_schedule *s, sym_ctx *sym, lm_arena *ar);
+/* A load multicast or forwarded to a group of one core (grid.x = 1 for one
+ * shared along x, say) is read from DRAM: the schedule says so, as its
+ * lowering and model do (the solver's schedules never have such a group:
+ * the model keeps two cores or more in it). Returns how many loads changed.
+ * For schedules edited by hand or made by another's rules. */
+int sched_solo_groups(sched_schedule *s, sym_ctx *sym);
 /* Evaluate an expression of a choice's model at its solution. */
 bool sched_choice_eval(const sched_job *job, const sched_choice *c, const sym_expr *e, int64_t *out);
 

@@ -926,6 +926,33 @@ int64_t sched_reprice(const sched_job *job, int l, const sched_schedule *s, sym_
     return cyc;
 }
 
+int sched_solo_groups(sched_schedule *s, sym_ctx *sym)
+{
+    int64_t gx = 1, gy = 1, hi;
+    if (!sym_env_get(&s->values, sym_var(sym, "grid.x"), &gx, &hi))
+        gx = 1;
+    if (!sym_env_get(&s->values, sym_var(sym, "grid.y"), &gy, &hi))
+        gy = 1;
+    const sched_candidate was = s->cand;
+    int n = 0;
+    for (int i = 0; i < s->cand.nops; i++) {
+        sched_operand *o = &s->cand.ops[i];
+        if (o->transport != SCHED_MCAST && o->transport != SCHED_FORWARD)
+            continue;
+        int64_t g = o->along == SCHED_ON_XY ? gx * gy : o->along == SCHED_ON_X ? gx : gy;
+        if (g <= 1) {
+            *o = (sched_operand){o->access, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY};
+            n++;
+        }
+    }
+    /* the other shared loads keep their NoCs (sched_load_noc alternates
+       over the loads moved core to core) */
+    for (int i = 0; n && i < s->cand.nops; i++)
+        if (s->cand.ops[i].transport != SCHED_DRAM && sched_load_noc(&s->cand, i) != sched_load_noc(&was, i))
+            s->cand.ops[i].noc = sched_load_noc(&was, i);
+    return n;
+}
+
 void sched_choice_schedules(const sched_job *job, const sched_choice *c, sched_schedule *out, sym_ctx *s)
 {
     for (int l = 0; l < job->nlaunches; l++)

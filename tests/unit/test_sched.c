@@ -327,9 +327,19 @@ static void candidates_matmul(void **state)
        shares as much, but there a (the first load moved, on NoC 0) has its 8
        senders in one column and b (on NoC 1) its 8 in one row, each group
        sharing the last leg of its NoC's route from the banks; in (x,y) every
-       sender has that leg to itself, so (x,y) dominates */
-    assert_int_equal(cs.n, 9 + 4);
+       sender has that leg to itself, so (x,y) dominates.
+       A shared load keeps two cores or more in its group, so the schedules
+       with one core on x or y are not (x,y)'s: those with nothing on y, b
+       shared along x (mcast edge or interior, forward: 3) or along y
+       (forward; its mcast ties with x's: 1), and the same for a (3 + 1);
+       both axes flattened, both loads from DRAM (at 8-tile blocks its 4
+       programs take one row: 1); everything in time on one core (1) */
+    assert_int_equal(cs.n, 9 + 4 + 4 + 4 + 1 + 1);
     assert_int_equal(cs.pruned, cs.legal - cs.n);
+    bool one_core = false;
+    for (int i = 0; i < cs.n; i++)
+        one_core |= !strcmp(cs.c[i].label, "pid_m->time pid_n->time; a: dram; b: dram");
+    assert_true(one_core);
     assert_int_equal(cs.c[0].place[0], SCHED_ON_X);
     assert_int_equal(cs.c[0].place[1], SCHED_ON_Y);
     assert_int_equal(cs.c[0].ops[0].transport, SCHED_MCAST);
@@ -350,7 +360,10 @@ static void candidates_matmul(void **state)
     k = summarize(&j, 0);
     sched_candidates(&cs, k, j.a, &j.r.spec->env, j.r.sym, &j.r.arena);
     assert_int_equal(cs.legal, 56);
-    assert_int_equal(cs.n, 9 + 9 + 3 + 4 + 3 + 1);
+    /* and, as on 8x8, those with one core on x or y: pid_m alone on x, b
+       shared along x (3) or y (1); pid_m in time, a along y (1; along x it
+       is one of the 3 above); everything in time (1) */
+    assert_int_equal(cs.n, 9 + 9 + 3 + 4 + 3 + 1 + 3 + 1 + 1 + 1);
     release(&j);
 
     /* one program along M (M = 32): multicasting b along y reaches nobody, so it
@@ -771,6 +784,135 @@ static void chosen_is_the_enumerated_optimum(void **state)
     release(&j);
 }
 
+/* The best of one candidate by exhaustive enumeration (INT64_MAX: none). */
+static int64_t exhaustive_best(job *j, const sched_candidate *c)
+{
+    const drv_sched *ds = j->r.sched;
+    sched_model m;
+    assert_true(sched_model_build(&m, ds->job.k[0], c, j->a, &ds->bound, "", j->r.sym, &j->r.arena, &j->d));
+    solve_options o = {.top_k = 1};
+    solve_solution sol;
+    int n = 0;
+    lm_buf why = {0};
+    solve_status st = solve_exhaustive(&m.problem, &o, &sol, &n, &why);
+    assert_true(st == SOLVE_OPTIMAL || st == SOLVE_INFEASIBLE);
+    lm_buf_free(&why);
+    int64_t best = n ? sol.objective : INT64_MAX;
+    solve_free_solutions(&sol, n);
+    return best;
+}
+
+/* Dominance pruning loses no schedule: on small grids, every legal
+ * candidate of matmul (4 x 4 placements, 9 transports per load) solved
+ * exhaustively is no better than the pick from the kept ones. A shared
+ * load keeps two cores or more in its group, so a candidate with nothing
+ * on y (one core there) is not covered by one multicasting along y, though
+ * that one covers the same placement with the load from DRAM, which
+ * covers it: pruning is by kept candidates only. */
+static void pruning_keeps_the_optimum(void **state)
+{
+    (void)state;
+    static const sched_operand tr[] = {
+        {0, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY},  {0, SCHED_MCAST, SCHED_ON_X, false, SCHED_NOC_ANY},
+        {0, SCHED_MCAST, SCHED_ON_X, true, SCHED_NOC_ANY},     {0, SCHED_MCAST, SCHED_ON_Y, false, SCHED_NOC_ANY},
+        {0, SCHED_MCAST, SCHED_ON_Y, true, SCHED_NOC_ANY},     {0, SCHED_MCAST, SCHED_ON_XY, false, SCHED_NOC_ANY},
+        {0, SCHED_MCAST, SCHED_ON_XY, true, SCHED_NOC_ANY},    {0, SCHED_FORWARD, SCHED_ON_X, false, SCHED_NOC_ANY},
+        {0, SCHED_FORWARD, SCHED_ON_Y, false, SCHED_NOC_ANY},
+    };
+    static const sched_place pl[] = {SCHED_ON_X, SCHED_ON_Y, SCHED_ON_XY, SCHED_ON_TIME};
+    static const struct { const char *shape; int w, h; } cases[] = {
+        {"M=64,N=96,K=128", 2, 2}, {"M=160,N=32,K=256", 3, 2}, {"M=32,N=32,K=512", 2, 3}};
+    for (size_t q = 0; q < sizeof cases / sizeof cases[0]; q++) {
+        job j;
+        assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", cases[q].shape, NULL, false));
+        j.a->grid_w = cases[q].w;
+        j.a->grid_h = cases[q].h;
+        drv_sched_opts so = {.arch = j.a, .top_k = 1};
+        assert_true(drv_schedule(&j.r, &so, &j.d));
+        const sched_kernel *k = j.r.sched->job.k[0];
+        int64_t best = INT64_MAX;
+        int legal = 0;
+        for (int p = 0; p < 16; p++)
+            for (int t = 0; t < 81; t++) {
+                sched_candidate c;
+                memset(&c, 0, sizeof c);
+                c.place[0] = pl[p / 4];
+                c.place[1] = pl[p % 4];
+                c.place[2] = SCHED_ON_TIME;
+                c.persistent = true;
+                c.nops = 2;
+                c.ops[0] = tr[t / 9];
+                c.ops[1] = tr[t % 9];
+                c.ops[0].access = j.r.sched->job.cands[0].c[0].ops[0].access;
+                c.ops[1].access = j.r.sched->job.cands[0].c[0].ops[1].access;
+                lm_buf why = {0};
+                bool ok = sched_candidate_check(k, &c, j.a, &why);
+                lm_buf_free(&why);
+                if (!ok)
+                    continue;
+                legal++;
+                int64_t b = exhaustive_best(&j, &c);
+                best = b < best ? b : best;
+            }
+        assert_int_equal(legal, j.r.sched->job.cands[0].legal);
+        if (j.r.sched->result.cycles != best)
+            fail_msg("%s on %dx%d: the pick %lld cycles, the best legal candidate %lld", cases[q].shape,
+                     cases[q].w, cases[q].h, (long long)j.r.sched->result.cycles, (long long)best);
+        release(&j);
+    }
+}
+
+/* A load multicast or forwarded to a group of one core is read from DRAM:
+ * the solver's grid keeps two cores or more in such a group, and a
+ * schedule edited to one core there says DRAM (sched_solo_groups), with
+ * the other loads on the NoCs they had. */
+static void shared_groups_have_two_cores(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=512,N=512,K=512", NULL, true));
+    const sched_job *sj = &j.r.sched->job;
+    for (int i = 0; i < sj->cands[0].n; i++) {
+        const sched_candidate *c = &sj->cands[0].c[i];
+        sched_model m;
+        assert_true(sched_model_build(&m, sj->k[0], c, j.a, &j.r.sched->bound, "", j.r.sym, &j.r.arena, &j.d));
+        for (int o = 0; o < c->nops; o++) {
+            if (c->ops[o].transport == SCHED_DRAM)
+                continue;
+            if (c->ops[o].along == SCHED_ON_XY) {
+                bool named = false;
+                for (int q = 0; q < m.problem.ncons; q++)
+                    named |= !strncmp(m.problem.cons[q].name, "grid.x*grid.y >= 2", 18);
+                if (!named)
+                    fail_msg("%s: no constraint of two cores or more", c->label);
+                continue;
+            }
+            const char *g = c->ops[o].along == SCHED_ON_X ? "grid.x" : "grid.y";
+            for (int v = 0; v < m.problem.nvars; v++)
+                if (!strcmp(m.problem.vars[v].var->name, g))
+                    assert_int_equal(m.problem.vars[v].domain[0], 2);
+        }
+    }
+    /* the pick, (x,y) with a multicast along y and b along x, at grid.x = 1 */
+    sched_schedule s = {0};
+    sched_choice_schedules(sj, &j.r.sched->result.top[0], &s, j.r.sym);
+    assert_int_equal(s.cand.ops[0].transport, SCHED_MCAST);
+    assert_int_equal(s.cand.ops[0].along, SCHED_ON_Y);
+    assert_int_equal(s.cand.ops[1].transport, SCHED_MCAST);
+    assert_int_equal(sched_solo_groups(&s, j.r.sym), 0);
+    sym_env_set(&s.values, sym_var(j.r.sym, "grid.x"), 1);
+    assert_int_equal(sched_solo_groups(&s, j.r.sym), 1);
+    assert_int_equal(s.cand.ops[1].transport, SCHED_DRAM);
+    assert_int_equal(s.cand.ops[0].transport, SCHED_MCAST);
+    assert_int_equal(sched_load_noc(&s.cand, 0), SCHED_NOC_0);
+    /* at grid.y = 1 too, a is read from DRAM as well */
+    sym_env_set(&s.values, sym_var(j.r.sym, "grid.y"), 1);
+    assert_int_equal(sched_solo_groups(&s, j.r.sym), 1);
+    assert_int_equal(s.cand.ops[0].transport, SCHED_DRAM);
+    sym_env_free(&s.values);
+    release(&j);
+}
+
 /* ---- errors --------------------------------------------------------------- */
 
 /* The critical path of every matmul candidate (sched_model.path) at a
@@ -1130,6 +1272,8 @@ int main(void)
         cmocka_unit_test(reprice_agrees_with_selection),
         cmocka_unit_test(one_split_priced_as_its_copy),
         cmocka_unit_test(chosen_is_the_enumerated_optimum),
+        cmocka_unit_test(pruning_keeps_the_optimum),
+        cmocka_unit_test(shared_groups_have_two_cores),
         cmocka_unit_test(critical_path_of_candidates),
         cmocka_unit_test(ties_go_to_the_shorter_path),
         cmocka_unit_test(infeasible_shape_names_the_constraint),

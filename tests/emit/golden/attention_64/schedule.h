@@ -57,8 +57,8 @@ namespace loomc::schedule {
 //     fp32  the index tiles of masks (card) 8192 B
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
-//   BLOCK_N                = 64      (32: +1638 cycles)
-//   grid.x                 = 2       (1: +3694 cycles; 3 breaks 'grid.x <= programs along x')
+//   BLOCK_N                = 64      (32: +1766 cycles)
+//   grid.x                 = 2       (1: +3087 cycles; 3 breaks 'grid.x <= programs along x')
 //   grid.y                 = 1       (2 breaks 'grid.y <= programs along y')
 //   depth.q                = 2       (1: +0 cycles; 3: +0 cycles)
 //   depth.k                = 2       (1: +0 cycles; 3: +0 cycles)
@@ -77,9 +77,9 @@ namespace loomc::schedule {
 //   L1 capacity (1466080 usable bytes)                         slack 1378016
 // latency of attention_fwd (cycles at these values; per execution of each level):
 //   loop start_n (line 48):
-//     read k                                   673
+//     read k                                   351
 //     DRAM banks the readers of k hit at once (of 12) 2
-//     read v (writer, NoC 1)                   801
+//     read v                                   351
 //     DRAM banks the readers of v hit at once (of 12) 2
 //       unpack                                   2154
 //       math                                     1334
@@ -87,8 +87,8 @@ namespace loomc::schedule {
 //     compute                                  2374
 //       all iterations, the loads run ahead      2374
 //     iterations                               1
-//     all iterations                           3303
-//     stages: reader 673, compute 2374, writer 801: compute-bound
+//     all iterations                           3046
+//     stages: reader 702, compute 2374, writer 0: compute-bound
 //   program:
 //     read q                                   580
 //     DRAM banks the readers of q hit at once (of 12) 2
@@ -96,14 +96,19 @@ namespace loomc::schedule {
 //       unpack                                   298
 //       math                                     660
 //       pack                                     266
-//     compute                                  4073
+//     compute                                  3816
 //     programs per core                        1
-//     all programs of the busiest core         5217
-//     stages: reader 580, compute 4073, writer 564: compute-bound
-//   launch: kernel launch 1000 + busiest core 5217 = 6217; DRAM bandwidth bound 1000 + 64
-//   total 6217: the per-core path dominates
+//     all programs of the busiest core         4960
+//     stages: reader 580, compute 3816, writer 564: compute-bound
+//   launch: kernel launch 1000 + busiest core 4960 = 5960; DRAM bandwidth bound 1000 + 94
+//   total 5960: the per-core path dominates
 // runner-up:
-//   attention_fwd: start_m->x bh->y; q: dram; k: mcast along x (edge sender); v: mcast along x (interior sender)
+//   attention_fwd: start_m->x bh->y; q: dram; k: mcast along x (edge sender); v: mcast along x (edge sender)
 //     BLOCK_M=32 BLOCK_N=64 grid.x=2 grid.y=1 depth.q=2 depth.k=2 depth.v=2 depth.o=2 sub.h=1 sub.w=1
-//   predicted 6217 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
-//   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 2 mappings other than the chosen one are that close (--top K lists the K best schedules)
+//   predicted 6217 cycles: 257 more (+4.3%)
+//   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 6 mappings other than the chosen one are that close (--top K lists the K best schedules)
+//   where it is slower (chosen -> runner-up, cycles):
+//     loop start_n (line 48), read v (writer, NoC 1)       0 -> 801
+//     loop start_n (line 48), read k                       351 -> 673
+//     loop start_n (line 48), all iterations               3046 -> 3303
+//     program, compute                                     3816 -> 4073

@@ -116,8 +116,7 @@ namespace loomc::schedule {
 //     all iterations                           3398
 //     stages: reader 646, compute 2783, writer 0: compute-bound
 //   program:
-//     fill the forwarding chain of q           0
-//     read q                                   1084
+//     read q                                   967
 //     DRAM banks the readers of q hit at once (of 12) 1
 //     write part                               977
 //     write lse                                557
@@ -126,10 +125,10 @@ namespace loomc::schedule {
 //       pack                                     1314
 //     compute                                  5503
 //     programs per core                        1
-//     all programs of the busiest core         8121
-//     stages: reader 1084, compute 5503, writer 1534: compute-bound
-//   launch: kernel launch 1000 + busiest core 8121 = 9121; DRAM bandwidth bound 1000 + 38
-//   total 9121: the per-core path dominates
+//     all programs of the busiest core         8004
+//     stages: reader 967, compute 5503, writer 1534: compute-bound
+//   launch: kernel launch 1000 + busiest core 8004 = 9004; DRAM bandwidth bound 1000 + 38
+//   total 9004: the per-core path dominates
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
 //     read lse                                 0
@@ -147,10 +146,8 @@ namespace loomc::schedule {
 //   launch: kernel launch 1000 + busiest core 1434 = 2434; DRAM bandwidth bound 1000 + 7
 //   total 2434: the per-core path dominates
 // runner-up:
-//   decode_split: kv->time split->xy; q: mcast along xy (edge sender); k: dram; v: dram
+//   decode_split: kv->xy split->xy; q: dram; k: dram; v: dram
 //   decode_combine: kv->y row->x; lse: dram; part: dram
 //     BLOCK_N=64 NUM_SPLITS=1 decode_split.grid.x=1 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.grid.x=8 decode_combine.grid.y=1 decode_combine.depth.lse=1 decode_combine.depth.part=2 decode_combine.depth.o=2
-//   predicted 11632 cycles: 77 more (+0.7%)
+//   predicted 11438 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 1 mapping other than the chosen one is that close (--top K lists the K best schedules)
-//   where it is slower (chosen -> runner-up, cycles):
-//     decode_split: all programs of the busiest core       8121 -> 8198

@@ -1,19 +1,16 @@
-// l0_cores_0_0_reader.cpp - written by loomc: the reader kernel of core class cores_0_0, cores (0,0)..(0,0),
+// l0_cores_0_0_reader.cpp - written by loomc: the reader kernel of core class cores_0_0, cores (0,0)..(1,0),
 // of launch 0 (program attention_fwd). Each core of the class runs it with its own coordinates
 // (cx, cy) and the class's runtime args.
 #include "loomc_dm.h"
 
 void kernel_main() {
-    // semaphore ids (compile-time args)
-    constexpr uint32_t sem_k_ready = get_compile_time_arg_val(0);
-    constexpr uint32_t sem_k_valid = get_compile_time_arg_val(1);
-    // this kernel's own word, the source of its semaphore multicasts
-    constexpr uint32_t sem_scratch = get_compile_time_arg_val(4);
     // DRAM tensors (their addresses are common runtime args)
     const loomc::Tensor dram_q = loomc::tensor(0, 2048, tt::DataFormat::Float16_b, 1);
     const loomc::Tensor dram_k = loomc::tensor(1, 2048, tt::DataFormat::Float16_b, 1);
-    // NoC coordinates of the grid's 8 columns and 8 rows (common runtime args)
-    const loomc::Grid grid = {2, 8};
+    const loomc::Tensor dram_v = loomc::tensor(2, 2048, tt::DataFormat::Float16_b, 1);
+    // rings of the CBs read ahead into, from their first page (no push has moved them yet)
+    const loomc::Ring ring_1 = loomc::ring(1, 8192);
+    const loomc::Ring ring_2 = loomc::ring(2, 8192);
     // this core (runtime args)
     const int32_t cx = loomc::arg(0);
     const int32_t cy = loomc::arg(1);
@@ -23,18 +20,34 @@ void kernel_main() {
     loomc::read_tiles(dram_q, 2 * cy + cx, 0, 1, 1, 0, 0);
     noc_async_read_barrier();
     cb_push_back(0, 1);
+    cb_reserve_back(1, 2);
+    // read tensor=k row=2*cy col=0 rows=2 cb=1 trid=1
+    noc_async_read_set_trid(1);
+    loomc::read_tiles_ring(dram_k, 2 * cy, 0, 2, 1, ring_1, 0);
+    noc_async_read_set_trid(0);
+    cb_reserve_back(2, 2);
+    // read tensor=v row=2*cy col=0 rows=2 cb=2 trid=3
+    noc_async_read_set_trid(3);
+    loomc::read_tiles_ring(dram_v, 2 * cy, 0, 2, 1, ring_2, 0);
+    noc_async_read_set_trid(0);
     for (int32_t i0 = 0; i0 < 1; i0++) {
-        cb_reserve_back(1, 2);
-        // read tensor=k row=2*cy+2*i0 col=0 rows=2 cb=1
-        loomc::read_tiles(dram_k, 2 * cy + 2 * i0, 0, 2, 1, 1, 0);
-        noc_async_read_barrier();
-        loomc::sem_wait(sem_k_ready, 1, false);
-        loomc::sem_set(sem_k_ready, 0);
-        // mcast cb=1 n=2 x0=1 y0=cy x1=1 y1=cy
-        loomc::mcast_pages(grid, cx, cy, 1, 2048, 0, 2, 1, cy, 1, cy, 0, false);
-        // sem_mcast sem=k_valid value=1 x0=1 y0=cy x1=1 y1=cy
-        loomc::sem_mcast(grid, cx, cy, sem_k_valid, sem_scratch, 1, 1, cy, 1, cy, false);
+        for (int32_t when0 = 0; when0 < loomc::min(loomc::max(1 - i0 - 1, 0), 1); when0++) {
+            cb_reserve_back(1, 4);
+            // read tensor=k row=2*cy+2*(i0+1) col=0 rows=2 cb=1 at=2 trid=1+(i0+1)%2
+            noc_async_read_set_trid(1 + loomc::fmod(i0 + 1, 2));
+            loomc::read_tiles_ring(dram_k, 2 * cy + 2 * (i0 + 1), 0, 2, 1, ring_1, 2);
+            noc_async_read_set_trid(0);
+        }
+        loomc::read_barrier(1 + loomc::fmod(i0, 2));
         cb_push_back(1, 2);
+        for (int32_t when1 = 0; when1 < loomc::min(loomc::max(1 - i0 - 1, 0), 1); when1++) {
+            cb_reserve_back(2, 4);
+            // read tensor=v row=2*cy+2*(i0+1) col=0 rows=2 cb=2 at=2 trid=3+(i0+1)%2
+            noc_async_read_set_trid(3 + loomc::fmod(i0 + 1, 2));
+            loomc::read_tiles_ring(dram_v, 2 * cy + 2 * (i0 + 1), 0, 2, 1, ring_2, 2);
+            noc_async_read_set_trid(0);
+        }
+        loomc::read_barrier(3 + loomc::fmod(i0, 2));
+        cb_push_back(2, 2);
     }
-    noc_async_write_barrier();
 }

@@ -72,6 +72,13 @@ bool sched_job_flops(const sched_job *job, const sched_choice *c, double *out)
 
 /* ---- values ------------------------------------------------------------- */
 
+/* grid.x or grid.y, a launch's own (with its prefix) or not. */
+static bool grid_var(const char *name)
+{
+    size_t n = strlen(name);
+    return n >= 6 && (!strcmp(name + n - 6, "grid.x") || !strcmp(name + n - 6, "grid.y"));
+}
+
 static void explain_values(lm_buf *b, const sched_job *job, const sched_choice *c)
 {
     const solve_problem *p = &c->problem;
@@ -88,6 +95,13 @@ static void explain_values(lm_buf *b, const sched_job *job, const sched_choice *
         bool any = false;
         for (int dir = -1; dir <= 1; dir += 2) {
             int np = pos + dir;
+            if (np < 0 && v->ndomain && v->domain[0] == 2 && grid_var(v->var->name)) {
+                /* the model's grid keeps two cores in a multicast's group */
+                lm_buf_puts(b, any ? "; " : "  (");
+                any = true;
+                lm_buf_puts(b, "1: a load shared along it needs two cores (from DRAM it is another candidate)");
+                continue;
+            }
             if (np < 0 || np >= v->ndomain)
                 continue;
             int64_t alt = v->domain[np];

@@ -261,6 +261,16 @@ static solve_status solve_one(selctx *x, const solve_problem *p, int topk, solve
     return solve_run(p, &so, sols, nsol, st, why);
 }
 
+/* The most cycles a schedule within the model's error of `best` can take
+ * (sched_close_call): the bound from better candidates never cuts one, so
+ * that the explanation counts every mapping that close whatever order the
+ * candidates are solved in (it cut some: n150 GEMM 512^3 has 3 other
+ * mappings within 8%, of which 2 were found). */
+static int64_t close_reach(int64_t best)
+{
+    return best + best * SCHED_MODEL_ERROR_PERMILLE / 1000;
+}
+
 /* Solve every candidate of launch l with the shared variables fixed at
  * `fix` (NULL: none); appends solutions to *out. */
 static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int topk, solved_vec *out)
@@ -277,7 +287,8 @@ static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int to
         int64_t *pinned = problem_copy(&p, q, fix);
         int cut = -1;
         if (objs.len >= (size_t)topk && cbest.len >= 2 && !(x->o && x->o->no_cut)) {
-            int64_t bound = LM_MAX(kth(objs.items, objs.len, topk), kth(cbest.items, cbest.len, 2));
+            int64_t bound = LM_MAX(LM_MAX(kth(objs.items, objs.len, topk), kth(cbest.items, cbest.len, 2)),
+                                   close_reach(kth(cbest.items, cbest.len, 1)));
             cut = p.ncons;
             p.cons[p.ncons++] = (solve_constraint){sym_sub(s, p.objective, sym_const(s, bound)),
                                                    "(bound from better candidates)"};
@@ -375,8 +386,9 @@ static void known_init(known *k, const sched_choice *all, size_t nall, const sol
 
 /* The bound a job total must meet to matter: no worse than the topk-th best
  * known, nor than the best total of a combination of candidates other than
- * the best one - a schedule above both can enter neither the result nor
- * the runner-up. -1: no bound yet. */
+ * the best one, nor than the model's error above the best (close_reach) - a
+ * schedule above all three can enter neither the result, nor the runner-up,
+ * nor the explanation's count of close mappings. -1: no bound yet. */
 static int64_t known_bound(const known *k, int topk)
 {
     size_t n = k->tot.len, nl = (size_t)k->nl;
@@ -391,7 +403,7 @@ static int64_t known_bound(const known *k, int topk)
         if (memcmp(&k->tup.items[i * nl], &k->tup.items[b * nl], sizeof(int) * nl) &&
             (second < 0 || k->tot.items[i] < second))
             second = k->tot.items[i];
-    return second < 0 ? -1 : LM_MAX(kth(k->tot.items, n, topk), second);
+    return second < 0 ? -1 : LM_MAX(LM_MAX(kth(k->tot.items, n, topk), second), close_reach(k->tot.items[b]));
 }
 
 static void known_free(known *k)

@@ -236,6 +236,7 @@ typedef struct tnode {
 typedef struct tape {
     tnode *t;
     int n, cap;
+    int nbad;            /* nodes whose status is not SYM_OK (tape_status keeps it) */
     int *argstore;       /* operand indices of all nodes */
     int nargs_total;
     /* expression -> node index, open addressing (build time only) */
@@ -243,6 +244,14 @@ typedef struct tape {
     int *hval;
     size_t hcap;
 } tape;
+
+/* Sets a node's status, counting the nodes without an interval: while
+ * there are none, a node's operands need no check (node_bounds). */
+static inline void tape_status(tape *tp, tnode *nd, sym_status st)
+{
+    tp->nbad += (st != SYM_OK) - (nd->st != SYM_OK);
+    nd->st = st;
+}
 
 static size_t ptr_slot(const tape *tp, const sym_expr *e)
 {
@@ -316,7 +325,7 @@ static int tape_add(tape *tp, const sym_expr *e, const solve_problem *p, intvec 
             if (p->vars[j].var == e)
                 nd->var = j;
         if (nd->var < 0 && !(p->fixed && sym_env_get(p->fixed, e, &nd->lo, &nd->hi)))
-            nd->st = SYM_UNBOUND;
+            tape_status(tp, nd, SYM_UNBOUND);
     }
     tape_remember(tp, e, idx);
     return idx;
@@ -343,12 +352,19 @@ static void tape_free(tape *tp)
     free(tp->hval);
 }
 
+/* Ceiling or floor division (lm_cdiv_ok, lm_fdiv_ok), called directly so
+ * that both inline. */
+static inline bool quot(bool ceil, int64_t a, int64_t b, int64_t *r)
+{
+    return ceil ? lm_cdiv_ok(a, b, r) : lm_fdiv_ok(a, b, r);
+}
+
 /* One node's interval from its operands' (the rules of sym_bounds). */
 static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int64_t *hi)
 {
     const tnode *t = tp->t;
     const int *ar = nd->args;
-    for (int k = 0; k < nd->nargs; k++)
+    for (int k = 0; tp->nbad && k < nd->nargs; k++)
         if (t[ar[k]].st != SYM_OK)
             return t[ar[k]].st;
     int64_t al, ah, p[4];
@@ -370,6 +386,15 @@ static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int6
         al = ah = 1;
         for (int k = 0; k < nd->nargs; k++) {
             int64_t bl = t[ar[k]].lo, bh = t[ar[k]].hi;
+            if (al >= 0 && bl >= 0) {
+                /* both ranges non-negative (sizes, counts, cycles): the
+                   corners' least and largest are the ends' products, and
+                   the other two lie between them, so nothing else can
+                   overflow */
+                if (!lm_mul_ok(al, bl, &al) || !lm_mul_ok(ah, bh, &ah))
+                    return SYM_OVERFLOW;
+                continue;
+            }
             if (!lm_mul_ok(al, bl, &p[0]) || !lm_mul_ok(al, bh, &p[1]) || !lm_mul_ok(ah, bl, &p[2]) ||
                 !lm_mul_ok(ah, bh, &p[3]))
                 return SYM_OVERFLOW;
@@ -389,20 +414,21 @@ static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int6
             return SYM_DIV_ZERO;
         if (nd->kind != SYM_MOD) {
             /* monotone in each operand once the divisor's sign is fixed */
-            bool (*op)(int64_t, int64_t, int64_t *) = nd->kind == SYM_FLOORDIV ? lm_fdiv_ok : lm_cdiv_ok;
+            bool ceil = nd->kind == SYM_CDIV;
             if (bl > 0) {
                 /* Divisions dominate the solver's time, so pick the two
                  * extreme corners instead of trying four: increasing in the
                  * dividend; in the divisor decreasing for a dividend >= 0,
                  * increasing below. Nothing can overflow with b > 0. */
-                op(al, al >= 0 ? bh : bl, lo);
+                quot(ceil, al, al >= 0 ? bh : bl, lo);
                 if (al == ah && bl == bh)
                     *hi = *lo;
                 else
-                    op(ah, ah >= 0 ? bl : bh, hi);
+                    quot(ceil, ah, ah >= 0 ? bl : bh, hi);
                 return SYM_OK;
             }
-            if (!op(al, bl, &p[0]) || !op(al, bh, &p[1]) || !op(ah, bl, &p[2]) || !op(ah, bh, &p[3]))
+            if (!quot(ceil, al, bl, &p[0]) || !quot(ceil, al, bh, &p[1]) || !quot(ceil, ah, bl, &p[2]) ||
+                !quot(ceil, ah, bh, &p[3]))
                 return SYM_OVERFLOW;
             *lo = LM_MIN(LM_MIN(p[0], p[1]), LM_MIN(p[2], p[3]));
             *hi = LM_MAX(LM_MAX(p[0], p[1]), LM_MAX(p[2], p[3]));
@@ -458,7 +484,7 @@ static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int6
 static void tape_eval(tape *tp, int i)
 {
     tnode *nd = &tp->t[i];
-    nd->st = node_bounds(tp, nd, &nd->lo, &nd->hi);
+    tape_status(tp, nd, node_bounds(tp, nd, &nd->lo, &nd->hi));
 }
 
 /* ---- branch and bound -------------------------------------------------------- */
@@ -717,7 +743,7 @@ static void load(search *s, int j, int pos, int64_t lo, int64_t hi, const ival *
         tnode *nd = &s->tp.t[s->upd[j][q]];
         nd->lo = from[q].lo;
         nd->hi = from[q].hi;
-        nd->st = from[q].st;
+        tape_status(&s->tp, nd, from[q].st);
     }
     verify(s);
 }

@@ -1031,9 +1031,11 @@ static void single_buffer_hold(void **st)
                    term_at(&x, SCHED_T_DETAIL, 1, "all iterations, the loads run ahead", c2);
     /* the writer reads b in the K loop and then writes c, in program
        order: per program all of b's reads, the last step's compute, then
-       the write (model.c, kernel_order) */
-    int64_t chain = term_at(&x, SCHED_T_COUNT, 1, "iterations", c2) * term_at(&x, SCHED_T_READ, 1, "read b (writer, NoC 1)", c2) +
-                    term_at(&x, SCHED_T_COMPUTE, 1, "compute", c2) + wc;
+       the write; and the next program's matmul, which reads b first (no
+       compute before it to hide the write), waits for that write after
+       the K loop's compute (model.c, kernel_order) */
+    int64_t n1 = term_at(&x, SCHED_T_COUNT, 1, "iterations", c2), cc1 = term_at(&x, SCHED_T_COMPUTE, 1, "compute", c2);
+    int64_t chain = LM_MAX(n1 * term_at(&x, SCHED_T_READ, 1, "read b (writer, NoC 1)", c2) + cc1 + wc, n1 * cc1 + wc);
     int64_t top0 = LM_MAX(ccn0, chain);
     assert_int_equal(term_at(&x, SCHED_T_LEVEL, 0, "all programs of the busiest core", c1) -
                          term_at(&x, SCHED_T_LEVEL, 0, "all programs of the busiest core", c2),

@@ -366,6 +366,78 @@ static void reads_ahead_chain(void **st)
     }
 }
 
+/* Programs in sequence on one core whose producer also stores each
+ * program's result, in program order (model.c, kernel_order: the writer
+ * that reads a matmul's b and writes c). The producer streams n blocks per
+ * program into two pages (Wr and a push each), then waits for the
+ * consumer's result, stores it (S) and pops it; only then does it start the
+ * next program's blocks. The consumer works P first (the compute before the
+ * first op that reads the producer's load: `lead`), then takes the n
+ * blocks (C and a pop each) and pushes its result (h). With C >= Wr the
+ * producer is ahead within a program, so a program's consumer ends at
+ * E = its start + P + n (C + h) + h; the producer, waiting for that push,
+ * stores and pops (S + h) and fills the next program's first block (Wr +
+ * h): it is there at E + S + 2h + Wr, which the next program's consumer
+ * needs at E + P. Per program the period is P + n (C + h) + h + max(0, S +
+ * 2h + Wr - P): the compute, and the store less the lead - where the store
+ * following the loads and the last compute alone, n (Wr + h) + C + h + S,
+ * would leave the compute alone when C >> Wr. */
+static void store_between_programs(void **st)
+{
+    (void)st;
+    static const int cases[][6] = {{3, 4, 5, 2, 6, 0}, {3, 4, 5, 2, 6, 12}, {3, 4, 5, 2, 6, 20}, {2, 3, 4, 1, 9, 3}}; /* W, n, C, Wr, S, P */
+    double s = A.sem_cycles, h = A.cb_handshake_cycles, L = A.kernel_launch_cycles;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int W = cases[c][0], n = cases[c][1];
+        double C = cases[c][2] * s, Wr = cases[c][3] * s, S = cases[c][4] * s, P = cases[c][5] * s;
+        char wc[1024], wr[1024], ws[1024], wp[1024], text[8192];
+        work(wc, sizeof wc, cases[c][2]);
+        work(wr, sizeof wr, cases[c][3]);
+        work(ws, sizeof ws, cases[c][4]);
+        work(wp, sizeof wp, cases[c][5]);
+        snprintf(text, sizeof text,
+                 "program order\n"
+                 "sem busy\n"
+                 "class c x0=0 y0=0 x1=0 y1=0 {\n"
+                 "  cb 0 format=bf16 pages=2\n"
+                 "  cb 1 format=bf16 pages=2\n"
+                 "  reader {\n"
+                 "    for w lo=0 hi=%d {\n"
+                 "      for i lo=0 hi=%d {\n"
+                 "        cb_reserve cb=0 n=1\n%s"
+                 "        cb_push cb=0 n=1\n"
+                 "      }\n"
+                 "      cb_wait cb=1 n=1\n%s"
+                 "      cb_pop cb=1 n=1\n"
+                 "    }\n"
+                 "  }\n"
+                 "  writer {\n"
+                 "    for w lo=0 hi=%d {\n%s"
+                 "      for i lo=0 hi=%d {\n"
+                 "        cb_wait cb=0 n=1\n%s"
+                 "        cb_pop cb=0 n=1\n"
+                 "      }\n"
+                 "      cb_reserve cb=1 n=1\n"
+                 "      cb_push cb=1 n=1\n"
+                 "    }\n"
+                 "  }\n"
+                 "}\n",
+                 W, n, wr, ws, W, wp, n, wc);
+        sim_result *r = run_ok(text);
+        assert_true(C >= Wr);
+        double period = P + n * (C + h) + h + fmax(0, S + 2 * h + Wr - P);
+        /* the first program waits for its first block after P; the last
+           ends with the producer's store */
+        double first = fmax(P, Wr + h), last = n * (C + h) + 2 * h + S;
+        NEAR(r->cycles, L + first + (W - 1) * period + last, 1e-6);
+        /* the rule without the store between the programs' compute */
+        double old = fmax(P + n * (C + h) + h, n * (Wr + h) + C + h + S);
+        if (S + 2 * h + Wr > P)
+            assert_true(r->cycles > L + first + (W - 1) * old + last);
+        sim_result_free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +445,7 @@ int main(void)
         cmocka_unit_test(in_order_loads),
         cmocka_unit_test(loads_run_ahead),
         cmocka_unit_test(reads_ahead_chain),
+        cmocka_unit_test(store_between_programs),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -759,6 +759,7 @@ typedef struct level_cost {
     const sym_expr *compute;  /* all executions' compute alone, its blocks there */
     const sym_expr *lead[2];  /* per data-movement kernel, an execution's compute before the first op
                                  that reads one of its loads (NULL: it loads nothing here) */
+    const sym_expr *first[2]; /* per data-movement kernel, its loads of an execution's first step */
     const sym_expr *per;      /* one iteration at the steady pace (a loop level) */
 } level_cost;
 
@@ -770,20 +771,22 @@ typedef struct level_cost {
  * the nested loops' own loads, the compute after the last and its stores
  * in turn; and the compute of the next execution waits at the first op
  * that reads one of this kernel's nested loads for the store that came
- * before it, less the compute before that op (`lead`, nothing for a
- * matmul's b, most of an attention step for its v). With several programs
+ * before it and that load's first block (`first`: its whole round trip),
+ * less the compute before that op (`lead`, nothing for a matmul's b, most
+ * of an attention step for its v). With several programs
  * a core that stall comes between the programs' compute (p150 GEMM 2048^3,
  * 160 x 128 blocks, two programs a core on 13 x 8 cores: a store of 22,000
  * cycles, all cores writing at once, 197,124 simulated against 174,544
  * predicted before). */
 static const sym_expr *kernel_order(mctx *c, const sym_expr *nested_loads, const sym_expr *nested_compute,
-                                    const sym_expr *lead, const sym_expr *loads, const sym_expr *stores,
-                                    const sym_expr *tail, bool stores_after_nested)
+                                    const sym_expr *lead, const sym_expr *first, const sym_expr *loads,
+                                    const sym_expr *stores, const sym_expr *tail, bool stores_after_nested)
 {
     const sym_expr *own = add(c, loads, stores);
     if (!stores_after_nested)
         return own;
-    const sym_expr *stall = lead ? mx(c, K(c, 0), sub(c, stores, lead)) : stores;
+    const sym_expr *wait = add(c, stores, first);
+    const sym_expr *stall = lead ? mx(c, K(c, 0), sub(c, wait, lead)) : wait;
     return add(c, loads, mx(c, add(c, add(c, nested_loads, tail), stores), add(c, nested_compute, stall)));
 }
 
@@ -937,6 +940,7 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
     const sym_expr *ccb = cc, *ccn = cc, *nested = K(c, 0), *nl[2] = {K(c, 0), K(c, 0)}, *tail = K(c, 0);
     const sym_expr *ncomp = K(c, 0); /* the nested loops' compute alone */
     const sym_expr *nlead[2] = {NULL, NULL}; /* the first nested loop's lead per kernel */
+    const sym_expr *nfirst[2] = {NULL, NULL}; /* and its first step's loads */
     bool nested_on[2] = {false, false};
     const sym_expr *rounding = K(c, 0); /* level 0: busiest_rounding's trips at their loop's pace */
     for (int i = 0; i < k->nloops; i++)
@@ -952,8 +956,10 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
             tail = lc.step;
             ncomp = add(c, ncomp, lc.compute);
             for (int e = 0; e < 2; e++)
-                if (!nlead[e] && lc.lead[e])
+                if (!nfirst[e] && lc.lead[e]) {
                     nlead[e] = lc.lead[e];
+                    nfirst[e] = lc.first[e];
+                }
             for (int e = 0; e < 2; e++) {
                 int64_t z;
                 nested_on[e] |= !(sym_is_const(lc.loads[e], &z) && z == 0);
@@ -970,7 +976,8 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
     }
     const sym_expr *top = ccn;
     for (int e = 0; e < 2; e++)
-        top = mx(c, top, kernel_order(c, nl[e], ncomp, nlead[e], ld[e], st_[e], tail, nested_on[e] && has_store[e]));
+        top = mx(c, top, kernel_order(c, nl[e], ncomp, nlead[e], nfirst[e] ? nfirst[e] : K(c, 0), ld[e], st_[e], tail,
+                                      nested_on[e] && has_store[e]));
     /* the first execution: the loads, the compute as its blocks arrive (the
        chain with arrivals), the nested loops, the stores */
     const sym_expr *first = add(c, add(c, own_first, nested), wl);
@@ -988,6 +995,8 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
     out->step = cc;
     out->compute = mul(c, nlive, cc);
     lead_of_loads(c, &arr, kern, slot, level, cc, out->lead);
+    for (int e = 0; e < 2; e++)
+        out->first[e] = ldf[e];
     out->per = mx(c, top, held);
     add_term(c, SCHED_T_COUNT, level == 0 ? "programs per core" : "iterations", n, level);
     if (level > 0 && c->active[level - 1])

@@ -1032,10 +1032,14 @@ static void single_buffer_hold(void **st)
     /* the writer reads b in the K loop and then writes c, in program
        order: per program all of b's reads, the last step's compute, then
        the write; and the next program's matmul, which reads b first (no
-       compute before it to hide the write), waits for that write after
-       the K loop's compute (model.c, kernel_order) */
+       compute before it to hide the write), waits for that write and b's
+       first block after the K loop's compute (model.c, kernel_order). Here
+       the writer's reads bind: the K loop's compute plus the write is
+       under them by more than a block's round trip */
     int64_t n1 = term_at(&x, SCHED_T_COUNT, 1, "iterations", c2), cc1 = term_at(&x, SCHED_T_COMPUTE, 1, "compute", c2);
-    int64_t chain = LM_MAX(n1 * term_at(&x, SCHED_T_READ, 1, "read b (writer, NoC 1)", c2) + cc1 + wc, n1 * cc1 + wc);
+    int64_t rb2 = term_at(&x, SCHED_T_READ, 1, "read b (writer, NoC 1)", c2);
+    int64_t chain = n1 * rb2 + cc1 + wc;
+    assert_true(n1 * cc1 + wc + 4 * rb2 < chain);
     int64_t top0 = LM_MAX(ccn0, chain);
     assert_int_equal(term_at(&x, SCHED_T_LEVEL, 0, "all programs of the busiest core", c1) -
                          term_at(&x, SCHED_T_LEVEL, 0, "all programs of the busiest core", c2),

@@ -379,7 +379,8 @@ static void reads_ahead_chain(void **st)
  * stores and pops (S + h) and fills the next program's first block (Wr +
  * h): it is there at E + S + 2h + Wr, which the next program's consumer
  * needs at E + P. Per program the period is P + n (C + h) + h + max(0, S +
- * 2h + Wr - P): the compute, and the store less the lead - where the store
+ * 2h + Wr - P): the compute, and the store (S + h) and the next program's
+ * first block (Wr + h) less the lead - the model's stall - where the store
  * following the loads and the last compute alone, n (Wr + h) + C + h + S,
  * would leave the compute alone when C >> Wr. */
 static void store_between_programs(void **st)

@@ -773,8 +773,8 @@ typedef struct level_cost {
  * that reads one of this kernel's nested loads for the store that came
  * before it and that load's first block (`first`: its whole round trip),
  * less the compute before that op (`lead`, nothing for a matmul's b, most
- * of an attention step for its v). With several programs
- * a core that stall comes between the programs' compute (p150 GEMM 2048^3,
+ * of an attention step for its v). With several programs a core that
+ * stall comes between the programs' compute (p150 GEMM 2048^3,
  * 160 x 128 blocks, two programs a core on 13 x 8 cores: a store of 22,000
  * cycles, all cores writing at once, 197,124 simulated against 174,544
  * predicted before). */
@@ -798,16 +798,14 @@ static void lead_of_loads(mctx *c, const arrivals *arr, const int *kern, const i
                           const sym_expr *cc, const sym_expr **lead)
 {
     int first[2] = {-1, -1};
-    bool any[2] = {false, false}, unread[2] = {false, false};
+    bool any[2] = {false, false};
     for (int i = 0; i < c->k->nbufs; i++) {
         const sched_buf *b = &c->k->bufs[i];
         if (b->level != level || b->kind != SCHED_BUF_IN)
             continue;
         int e = kern[i], f = arr->fop[slot[i]];
         any[e] = true;
-        if (f < 0)
-            unread[e] = true;
-        else if (first[e] < 0 || f < first[e])
+        if (f >= 0 && (first[e] < 0 || f < first[e]))
             first[e] = f;
     }
     for (int e = 0; e < 2; e++) {
@@ -815,7 +813,7 @@ static void lead_of_loads(mctx *c, const arrivals *arr, const int *kern, const i
         if (!any[e])
             continue;
         if (first[e] < 0) {
-            lead[e] = unread[e] ? cc : NULL;
+            lead[e] = cc;
             continue;
         }
         lead[e] = K(c, 0);

@@ -674,7 +674,7 @@ static bool used_in_nested(const sched_kernel *k, const sched_buf *b)
 /* A single-buffered load i of the level: the most any load y at or after
  * it in its kernel's order waits behind it (single_buffers). */
 static const sym_expr *load_chain(mctx *c, int level, const arrivals *arr, const sym_expr *const *cost, const int *slot,
-                                  const int *kern, int i, const sym_expr *cc)
+                                  const int *kern, int i, const sym_expr *cc, const sym_expr *own)
 {
     const sched_kernel *k = c->k;
     int x = slot[i];
@@ -684,7 +684,7 @@ static const sym_expr *load_chain(mctx *c, int level, const arrivals *arr, const
         const sched_buf *y = &k->bufs[j];
         if (y->kind != SCHED_BUF_IN || y->level != level || !cost[j] || kern[j] != kern[i])
             continue;
-        reads = add(c, reads, cost[j]);
+        reads = add(c, reads, j == i && own ? own : cost[j]);
         /* the ops holding x from y's first use (or x's) to x's last */
         const sym_expr *held = whole ? cc : NULL;
         int from = LM_MAX(arr->fop[x], arr->fop[slot[j]]);
@@ -713,9 +713,16 @@ static const sym_expr *load_chain(mctx *c, int level, const arrivals *arr, const
  *    the op that makes it (post; the whole level for an accumulator written
  *    in place, reserved before its loop), and only after the writer has
  *    written and popped the current one: post + y's write.
- * The largest of these, each times its single-buffer indicator. */
+ *  - a load x read ahead at depth 2 (local: what the reader spends on a
+ *    block that is there): block i + 1's pages are reserved in trip i,
+ *    beside block i's, so the reserve waits for the compute to pop block
+ *    i - 1 as at depth 1, and the same chain follows with x's round trip
+ *    out of it (block i was issued a trip earlier); at depth 3 the CB has
+ *    room for block i - 1 besides.
+ * The largest of these, each times its indicator (depth 1; depth 2). */
 static const sym_expr *single_buffers(mctx *c, int level, const arrivals *arr, const sym_expr *const *cost,
-                                      const int *slot, const int *kern, const sym_expr *cc)
+                                      const sym_expr *const *local, const int *slot, const int *kern,
+                                      const sym_expr *cc)
 {
     const sched_kernel *k = c->k;
     const sym_expr *held = K(c, 0);
@@ -727,7 +734,14 @@ static const sym_expr *single_buffers(mctx *c, int level, const arrivals *arr, c
         if (b->kind == SCHED_BUF_IN) {
             if (!c->depth[i])
                 continue; /* a fused consumer's block: there once, for every program */
-            chain = load_chain(c, level, arr, cost, slot, kern, i, cc);
+            chain = load_chain(c, level, arr, cost, slot, kern, i, cc, NULL);
+            if (local[i]) {
+                /* [depth = 2]: [depth >= 2] - [depth >= 3] */
+                const sym_expr *d = c->depth[i];
+                const sym_expr *two = sub(c, mn(c, K(c, 1), mx(c, K(c, 0), sub(c, d, K(c, 1)))),
+                                          mn(c, K(c, 1), mx(c, K(c, 0), sub(c, d, K(c, 2)))));
+                held = mx(c, held, mul(c, two, load_chain(c, level, arr, cost, slot, kern, i, cc, local[i])));
+            }
         } else {
             const sym_expr *post = arr->post[slot[i]] ? arr->post[slot[i]] : cc;
             chain = add(c, post, cost[i]);
@@ -859,7 +873,7 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
     arr.n = arr.nout = 0;
     /* per IN and OUT buffer of the level: its stage's cycles, its place in
        arr and its data-movement kernel */
-    const sym_expr *cost[SCHED_MAX_BUFS] = {0};
+    const sym_expr *cost[SCHED_MAX_BUFS] = {0}, *local[SCHED_MAX_BUFS] = {0}; /* local: stage.local */
     int slot[SCHED_MAX_BUFS] = {0}, kern[SCHED_MAX_BUFS] = {0};
     for (int i = 0; i < k->nbufs; i++) {
         const sched_buf *b = &k->bufs[i];
@@ -876,6 +890,7 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
                 st.fill = mul(c, st.fill, live);
             }
             cost[i] = st.cycles;
+            local[i] = st.local && live ? mul(c, st.local, live) : st.local;
             if (st.press)
                 press = add(c, press, live ? mul(c, st.press, live) : st.press);
             slot[i] = arr.n;
@@ -979,7 +994,7 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
     /* the first execution: the loads, the compute as its blocks arrive (the
        chain with arrivals), the nested loops, the stores */
     const sym_expr *first = add(c, add(c, own_first, nested), wl);
-    const sym_expr *held = single_buffers(c, level, &arr, cost, slot, kern, cc);
+    const sym_expr *held = single_buffers(c, level, &arr, cost, local, slot, kern, cc);
     expose(c, level, cost);
     const sym_expr *t = add(c, add(c, add(c, pipeline(c, nlive, first, top, held), fill), dead), rounding);
     if (rounding != K(c, 0))

@@ -170,6 +170,8 @@ typedef struct stage {
     const sym_expr *banks; /* a DRAM read: the banks its readers hit at once, where fewer than all can be */
     const sym_expr *press; /* a DRAM read: its times on the shared links and banks added up, where the
                               stage takes their maximum (NULL: none); separates equal maxima */
+    const sym_expr *local; /* a DRAM load of a loop: the reader's own time on a block that is there
+                              (its commands or its rate, and the handshake; NULL elsewhere) */
 } stage;
 
 /* The NoC a buffer's block travels on (0 or 1). */

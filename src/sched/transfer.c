@@ -55,13 +55,14 @@ static const sym_expr *dram_trip(mctx *c, int noc)
  * falls with the grid by a time that rises with it, and the solver's
  * interval bounds would lose all grip on grid.x and grid.y. */
 static const sym_expr *dram_read(mctx *c, int noc, const sym_expr *bytes, const sym_expr *ncmds, const sym_expr *line,
-                                 const sym_expr **lat)
+                                 const sym_expr **lat, const sym_expr **alone)
 {
     const arch_desc *a = c->a;
     const sym_expr *own = xfer(c, bytes, LM_MIN(a->core_read_bpc, (double)a->link_bytes_per_cycle));
     const sym_expr *cmds = mul(c, ncmds, K(c, llround(a->noc_cmd_cycles)));
     *lat = add(c, K(c, llround(a->dram_latency_cycles)), dram_trip(c, noc));
-    return mx(c, mx(c, own, cmds), line);
+    *alone = mx(c, own, cmds);
+    return mx(c, *alone, line);
 }
 
 /* A DRAM load of a loop, read ahead where its CB holds two blocks (the
@@ -551,15 +552,17 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
         shared = mx(c, shared, leg1);
         press = add(c, press, leg1);
     }
-    const sym_expr *trip0, *x = dram_read(c, noc, moved, commands(c, b), shared, &trip0);
+    const sym_expr *trip0, *alone, *x = dram_read(c, noc, moved, commands(c, b), shared, &trip0, &alone);
     stage st = {.cycles = add(c, add(c, trip0, x), cb), .fill = K(c, 0), .press = press};
     st.first = st.cycles;
     int64_t all;
     if (!(sym_is_const(banks, &all) && all == a->num_dram_banks))
         st.banks = banks;
     if (!o || o->transport == SCHED_DRAM) {
-        if (b->level >= 1)
+        if (b->level >= 1) {
             st.cycles = add(c, read_ahead(c, b, trip0, x), cb);
+            st.local = add(c, alone, cb);
+        }
         return st;
     }
     return shared_cost(c, b, o, noc, st);

@@ -366,6 +366,74 @@ static void reads_ahead_chain(void **st)
     }
 }
 
+/* One load read ahead the lowering's way (block i + 1's pages reserved
+ * beside block i's, its reads issued, then the barrier on block i and the
+ * push) into a CB of `depth` blocks of one tile, for a consumer that holds
+ * each block C (sem_set work between its wait and its pop): the period. */
+static double ring_period(int depth, int cwork)
+{
+    char wc[4096], text[8192];
+    work(wc, sizeof wc, cwork);
+    double cyc[2];
+    for (int k = 0; k < 2; k++) {
+        int iters = 24 * (k + 1);
+        snprintf(text, sizeof text,
+                 "program ring\n"
+                 "sem busy\n"
+                 "tensor a rows=32 cols=%d format=bf16 role=input seed=1\n"
+                 "class c x0=0 y0=0 x1=0 y1=0 {\n"
+                 "  cb 0 format=bf16 pages=%d\n"
+                 "  reader {\n"
+                 "    cb_reserve cb=0 n=1\n"
+                 "    read tensor=a row=0 col=0 rows=1 cb=0 trid=1\n"
+                 "    for i lo=0 hi=%d {\n"
+                 "      for w lo=0 hi=min(%d-i-1,1) {\n"
+                 "        cb_reserve cb=0 n=2\n"
+                 "        read tensor=a row=0 col=i+1 rows=1 cb=0 at=1 trid=1+(i+1)%%2\n"
+                 "      }\n"
+                 "      read_barrier trid=1+i%%2\n"
+                 "      cb_push cb=0 n=1\n"
+                 "    }\n"
+                 "  }\n"
+                 "  writer {\n"
+                 "    for i lo=0 hi=%d {\n"
+                 "      cb_wait cb=0 n=1\n%s"
+                 "      cb_pop cb=0 n=1\n"
+                 "    }\n"
+                 "  }\n"
+                 "}\n",
+                 32 * iters, depth, iters, iters, iters, wc);
+        sim_result *r = run_ok(text);
+        cyc[k] = r->cycles;
+        sim_result_free(r);
+    }
+    return (cyc[1] - cyc[0]) / 24;
+}
+
+/* A load read ahead at depth 2 holds the reader to the compute (model.c,
+ * single_buffers): in trip i the reader reserves block i + 1's pages
+ * beside block i's, and a CB of two blocks has them only once the
+ * consumer has popped block i - 1. So the reserve waits for that pop;
+ * then the reader issues block i + 1 (a command), waits for block i (its
+ * round trip began a trip earlier: the barrier alone) and pushes it (h);
+ * the consumer takes it, holds it C and pops it (h), which frees the next
+ * reserve: the period is cmd + barrier + h + C + h, the block's round trip
+ * out of it as the model's chain has it (stage.local, not the round trip,
+ * besides the ops that hold the block). At depth 3 the CB has room for
+ * block i - 1 besides, and the consumer alone sets the pace (C + h, the
+ * wait finding the block there). */
+static void ring_hold(void **st)
+{
+    (void)st;
+    static const int holds[] = {60, 100}; /* sem_set lines the consumer holds a block: C > the round trip */
+    double h = A.cb_handshake_cycles;
+    for (size_t c = 0; c < sizeof holds / sizeof holds[0]; c++) {
+        double C = holds[c] * A.sem_cycles;
+        NEAR(ring_period(2, holds[c]), A.noc_cmd_cycles + A.barrier_cycles + h + C + h, 1e-6);
+        NEAR(ring_period(3, holds[c]), C + h, 1e-6);
+    }
+}
+
 /* Programs in sequence on one core whose producer also stores each
  * program's result, in program order (model.c, kernel_order: the writer
  * that reads a matmul's b and writes c). The producer streams n blocks per
@@ -446,6 +514,7 @@ int main(void)
         cmocka_unit_test(in_order_loads),
         cmocka_unit_test(loads_run_ahead),
         cmocka_unit_test(reads_ahead_chain),
+        cmocka_unit_test(ring_hold),
         cmocka_unit_test(store_between_programs),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -453,16 +453,22 @@ const sym_expr *sched_dram_bytes(mctx *c, const sched_buf *b)
  * the multicast's line on the same NoC (NoC 0 reaches a core along its
  * column, +y, NoC 1 along its row, -x), where the multicast and the read
  * share those links: a step then moves the whole block over the line plus
- * the read's share of its busiest link. With one page set, both in turn. */
+ * the read's share of its busiest link. A multicast to the whole grid
+ * shares them on either NoC (its tree runs down the sender's column and
+ * along its row): there the links' bytes alone bound the step, the read's
+ * latency passing during the multicast's flight. With one page set, both
+ * in turn. */
 static const sym_expr *overlap_mcast(mctx *c, const sched_buf *b, const sched_operand *o, int noc,
                                      const sym_expr *read, const sym_expr *mc, const sym_expr *bytes)
 {
     const sym_expr *step = mx(c, read, mc);
-    bool same_line = (o->along == SCHED_ON_Y && noc == 0) || (o->along == SCHED_ON_X && noc == 1);
+    bool grid = o->along == SCHED_ON_XY;
+    bool same_line = grid || (o->along == SCHED_ON_Y && noc == 0) || (o->along == SCHED_ON_X && noc == 1);
     if (same_line) {
         int kmax = noc == 0 ? c->a->grid_h : c->a->grid_w;
         const sym_expr *f = add(c, K(c, 1000), leg_factor(c, noc, true, K(c, 1), kmax));
-        step = mx(c, step, add(c, link_time(c, f, bytes), sub(c, read, xfer(c, bytes, c->a->link_bytes_per_cycle))));
+        const sym_expr *lat = sub(c, read, xfer(c, bytes, c->a->link_bytes_per_cycle));
+        step = mx(c, step, grid ? link_time(c, f, bytes) : add(c, link_time(c, f, bytes), lat));
     }
     return add(c, step, mul(c, sched_single(c, (int)(b - c->k->bufs)), mn(c, read, mc)));
 }

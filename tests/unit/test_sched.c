@@ -641,6 +641,48 @@ static void model_at_a_point(void **state)
     release(&j);
 }
 
+/* A multicast to the whole grid shares the sender's column with the
+ * sender's own read of the next block (NoC 0: the read's last leg runs +y
+ * down the column, and the multicast's tree runs down it before it turns
+ * along the rows): a step moves the block and the read's share of the
+ * column's busiest link over that link, `(1 + S(1)) x bytes / link`, which
+ * binds for a 256 KB block - the simulator runs this schedule's 256 KB
+ * blocks at about 21,000 cycles from multicast to the far receivers, where
+ * the multicast's own rate gives 11,915 (docs/scheduler.md, Model, the
+ * multicast; the program at M=4096 N=12288 K=1024: 1,531,239 simulated,
+ * 1,498,154 predicted, 1,314,572 without the shared column). */
+static void grid_multicast_shares_the_column(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=1024,N=6144,K=1024", NULL, false));
+    sched_kernel *k = summarize(&j, 0);
+    sched_cands cs;
+    sched_candidates(&cs, k, j.a, &j.r.spec->env, j.r.sym, &j.r.arena);
+    const sched_candidate *c = NULL;
+    for (int i = 0; i < cs.n && !c; i++) {
+        const sched_candidate *x = &cs.c[i];
+        if (x->place[0] == SCHED_ON_TIME && x->place[1] == SCHED_ON_XY && x->ops[0].transport == SCHED_MCAST &&
+            x->ops[0].along == SCHED_ON_XY && !x->ops[0].interior_sender && x->ops[1].transport == SCHED_DRAM)
+            c = x;
+    }
+    assert_non_null(c);
+    sched_model m;
+    assert_true(sched_model_build(&m, k, c, j.a, &j.r.spec->env, "", j.r.sym, &j.r.arena, &j.d));
+    const char *at = "BLOCK_M=1024,BLOCK_N=96,BLOCK_K=128,grid.x=8,grid.y=8,depth.a=2,depth.b=2,depth.c=2,sub.h=4,sub.w=1";
+    const arch_desc *a = j.a;
+    int64_t bytes = 1024 * 128 * 2;
+    int64_t lat = rnd(a->noc_inject_cycles + a->noc_eject_cycles), far = 8 + 8 - 2;
+    int64_t mc = rnd(a->mcast_setup_cycles) +
+                 cdiv(bytes * 1000, rnd(LM_MIN(a->mcast_bpc, a->link_bytes_per_cycle) * 1000)) + lat +
+                 far * rnd(a->noc_hop_cycles);
+    int64_t sem = 2 * rnd(a->sem_cycles) + 2 * (lat + far * rnd(a->noc_hop_cycles));
+    int64_t line = cdiv(bytes * (1000 + column_load(a, 1)), rnd(a->link_bytes_per_cycle * 1000));
+    assert_true(line > mc);
+    assert_int_equal(term(&j, &m, SCHED_T_READ, 1, "read a", at), line + sem);
+    release(&j);
+}
+
 /* The model's price of a schedule given whole (sched_reprice, what `run`
  * reports for an edited one) is the price the selection gave it: at every
  * kept choice of a one-launch and a two-launch job, each launch's schedule
@@ -1300,6 +1342,7 @@ int main(void)
         cmocka_unit_test(model_at_a_point),
         cmocka_unit_test(split_count_free_is_no_worse),
         cmocka_unit_test(matmul_unpack_reuse),
+        cmocka_unit_test(grid_multicast_shares_the_column),
         cmocka_unit_test(reprice_agrees_with_selection),
         cmocka_unit_test(one_split_priced_as_its_copy),
         cmocka_unit_test(chosen_is_the_enumerated_optimum),

@@ -516,6 +516,10 @@ typedef struct search {
     tape tp;
     int *varnode;        /* tape leaf of each problem variable, -1 if unused */
     int **upd;           /* upd[j]: tape nodes depending on variable j, in tape order */
+    int **byval;         /* byval[j]: positions in variable j's domain by value, then position */
+    int **seq;           /* seq[j]: upd[j] in the order the checks need them (staged_eval) */
+    int **segend;        /* segend[j][q]: where in seq[j] the cone of dep[j][q] ends; then the
+                            objective's (index ndep[j]) */
     int *nupd;
     int *cons_node, obj_node, tb_node[SOLVE_MAX_TIEBREAK];
     int **dep;           /* dep[j]: constraints that mention variable j, ascending */
@@ -545,28 +549,50 @@ static void verify_root(const search *s, const sym_expr *e, int node)
                (long long)nd->lo, (long long)nd->hi, (int)nd->st, (long long)lo, (long long)hi, (int)st);
 }
 
-static void verify(const search *s)
+/* tiebreaks: whether they are evaluated too (staged_eval may leave them) */
+static void verify_upto(const search *s, bool tiebreaks)
 {
     if (!s->verify)
         return;
     for (int c = 0; c < s->ncons; c++)
         verify_root(s, s->p->cons[c].expr, s->cons_node[c]);
     verify_root(s, s->p->objective, s->obj_node);
-    for (int i = 0; i < s->p->ntiebreak; i++)
+    for (int i = 0; tiebreaks && i < s->p->ntiebreak; i++)
         verify_root(s, s->p->tiebreak[i], s->tb_node[i]);
 }
 
-static void set_var(search *s, int j, int64_t lo, int64_t hi)
+static void verify(const search *s)
+{
+    verify_upto(s, true);
+}
+
+/* Put variable j at [lo, hi] without evaluating the tape. Returns false
+ * when no node depends on it. */
+static bool put_var(search *s, int j, int64_t lo, int64_t hi)
 {
     s->env.b[j].lo = lo;
     s->env.b[j].hi = hi;
     if (s->varnode[j] < 0)
-        return;
+        return false;
     tnode *v = &s->tp.t[s->varnode[j]];
     v->lo = lo;
     v->hi = hi;
-    for (int q = 0; q < s->nupd[j]; q++)
-        tape_eval(&s->tp, s->upd[j][q]);
+    return true;
+}
+
+/* Evaluate seq[j][from .. to). */
+static void eval_span(search *s, int j, int from, int to)
+{
+    const int *seq = s->seq[j];
+    for (int q = from; q < to; q++)
+        tape_eval(&s->tp, seq[q]);
+}
+
+static void set_var(search *s, int j, int64_t lo, int64_t hi)
+{
+    if (!put_var(s, j, lo, hi))
+        return;
+    eval_span(s, j, 0, s->nupd[j]);
     verify(s);
 }
 
@@ -698,27 +724,46 @@ static bool take_node(search *s)
     return true;
 }
 
-/* Check the constraints that mention variable j, just assigned, against the
- * row `ent` of constraints already proven. Returns false when one is proven
- * violated (and counts it); otherwise marks in `ke` those now proven. */
-static bool feasible_after(search *s, int j, const unsigned char *ent, unsigned char *ke)
+/* Variable j put at a value or a range of values (put_var): evaluate what
+ * depends on it in stages, stopping as soon as the answer is known. The
+ * constraints that mention j come first, each after the part of the tape
+ * it needs (seq[j], segend[j]), in the order of dep[j]; the first proven
+ * violated ends it and the rest of the tape is left stale - the caller
+ * loads a saved state or evaluates j again before anything reads it.
+ * Otherwise the objective's part follows and, with `whole`, everything
+ * else (the tie-breaks). `ent` (NULL: none) has the constraints already
+ * proven, which are not checked; `ke`, when given, gets those now proven.
+ * Returns the violated constraint, or -1. */
+static int staged_eval(search *s, int j, const unsigned char *ent, unsigned char *ke, bool whole)
 {
+    const int *end = s->segend[j];
+    int at = 0;
     for (int q = 0; q < s->ndep[j]; q++) {
         int c = s->dep[j][q];
-        ke[c] = 0;
-        if (ent[c])
+        eval_span(s, j, at, end[q]);
+        at = end[q];
+        if (ke)
+            ke[c] = 0;
+        if (ent && ent[c])
             continue;
         const tnode *nd = &s->tp.t[s->cons_node[c]];
         if (nd->st != SYM_OK)
             continue; /* e.g. a divisor range still spans 0: no proof either way */
-        if (nd->lo > 0) {
-            s->st->rejected_by[c]++;
-            s->st->pruned_infeasible++;
-            return false;
-        }
-        ke[c] = nd->hi <= 0;
+        if (nd->lo > 0)
+            return c;
+        if (ke)
+            ke[c] = nd->hi <= 0;
     }
-    return true;
+    eval_span(s, j, at, whole ? s->nupd[j] : end[s->ndep[j]]);
+    verify_upto(s, whole);
+    return -1;
+}
+
+/* Count a constraint's rejection of n values. */
+static void rejected(search *s, int c, int n)
+{
+    s->st->rejected_by[c] += n;
+    s->st->pruned_infeasible += n;
 }
 
 static void save(const search *s, int j, ival *to)
@@ -748,6 +793,97 @@ static void load(search *s, int j, int pos, int64_t lo, int64_t hi, const ival *
     verify(s);
 }
 
+/* The children of one node being collected: each feasible child's bound
+ * and tape state, sorted by (bound, position). */
+typedef struct level {
+    int j, nk;
+    const unsigned char *ent; /* constraints proven at the node */
+    unsigned char *kent;      /* per position: constraints the child proves */
+    child *kids;
+    ival *snap;               /* per position: the child's tape state */
+} level;
+
+/* The child at position i of the level's variable: evaluated, checked and,
+ * when feasible, kept in bound order. */
+static void child_at(search *s, level *lv, int i)
+{
+    const int nu = s->nupd[lv->j];
+    if (!take_node(s))
+        return;
+    int64_t x = s->p->vars[lv->j].domain[i];
+    s->pos[lv->j] = i;
+    int c = put_var(s, lv->j, x, x) ? staged_eval(s, lv->j, lv->ent, lv->kent + (size_t)i * (size_t)s->ncons, true)
+                                     : -1;
+    if (c >= 0) {
+        rejected(s, c, 1);
+        return;
+    }
+    save(s, lv->j, lv->snap + (size_t)i * (size_t)nu);
+    int64_t lo = lower(s, s->obj_node);
+    /* insertion by (bound, position): a total order, so the visit order
+     * is deterministic whatever order the children are collected in */
+    int at = lv->nk++;
+    while (at > 0 && (lv->kids[at - 1].lo > lo || (lv->kids[at - 1].lo == lo && lv->kids[at - 1].pos > i))) {
+        lv->kids[at] = lv->kids[at - 1];
+        at--;
+    }
+    lv->kids[at] = (child){i, lo};
+}
+
+/* Whether the variable at the range [lo, hi] of nvals of its values leaves
+ * no child worth a look: a constraint proven violated over all of it, or
+ * an objective bound strictly above the k-th best. The bounds at the range
+ * hold for every completion with the variable anywhere in it (they are
+ * sym_bounds' over ranges that contain the completion's values), so every
+ * assignment below those children is infeasible or cannot enter the top k;
+ * a rejection counts once per value, as the children's would. The
+ * tie-breaks are not needed for that and are not evaluated. */
+static bool range_pruned(search *s, const level *lv, int64_t lo, int64_t hi, int nvals)
+{
+    if (!put_var(s, lv->j, lo, hi))
+        return false;
+    int c = staged_eval(s, lv->j, lv->ent, NULL, false);
+    if (c >= 0) {
+        rejected(s, c, nvals);
+        return true;
+    }
+    const topk *t = &s->top;
+    if (t->n == t->k && lower(s, s->obj_node) > t->e[t->k - 1].obj) {
+        s->st->pruned_bound += nvals;
+        return true;
+    }
+    return false;
+}
+
+/* The children at sorted positions [a, b) of the level's variable (sorted
+ * by value: s->byval). A range of more than RANGE_MIN values is split in
+ * two; each half is first evaluated with the variable at the half's whole
+ * range and left out when that already prunes it - where most children of
+ * a node fail, as deep in the tree, one evaluation stands for many. A
+ * range of two is taken value by value: checked whole it was pruned about
+ * a third of the time, too seldom to pay for the extra evaluation. */
+enum { RANGE_MIN = 2 };
+static void children_in(search *s, level *lv, int a, int b, bool whole)
+{
+    const solve_var *v = &s->p->vars[lv->j];
+    const int *byval = s->byval[lv->j];
+    if (b - a <= RANGE_MIN) {
+        for (int i = a; i < b && !s->hit_limit; i++)
+            child_at(s, lv, byval[i]);
+        return;
+    }
+    if (!whole) {
+        if (!take_node(s))
+            return;
+        if (range_pruned(s, lv, v->domain[byval[a]], v->domain[byval[b - 1]], b - a))
+            return;
+    }
+    int mid = a + (b - a) / 2;
+    children_in(s, lv, a, mid, false);
+    if (!s->hit_limit)
+        children_in(s, lv, mid, b, false);
+}
+
 /* Explore below the node at depth d (order[0..d-1] assigned). */
 static void dfs(search *s, int d)
 {
@@ -769,26 +905,14 @@ static void dfs(search *s, int d)
         return;
     }
 
-    child *kids = s->kids + (size_t)d * (size_t)s->maxdom;
-    unsigned char *kent = s->kent + (size_t)d * (size_t)s->maxdom * (size_t)s->ncons;
-    int nk = 0;
-    for (int i = 0; i < v->ndomain; i++) {
-        if (!take_node(s))
-            break;
-        assign(s, j, i);
-        if (!feasible_after(s, j, ent, kent + (size_t)i * (size_t)s->ncons))
-            continue;
-        save(s, j, snap + (size_t)i * (size_t)nu);
-        int64_t lo = lower(s, s->obj_node);
-        /* insertion by (bound, position): a total order, so the visit order
-         * is deterministic */
-        int at = nk++;
-        while (at > 0 && kids[at - 1].lo > lo) {
-            kids[at] = kids[at - 1];
-            at--;
-        }
-        kids[at] = (child){i, lo};
-    }
+    level lv = {.j = j, .ent = ent, .snap = snap,
+                .kids = s->kids + (size_t)d * (size_t)s->maxdom,
+                .kent = s->kent + (size_t)d * (size_t)s->maxdom * (size_t)s->ncons};
+    if (v->ndomain)
+        children_in(s, &lv, 0, v->ndomain, true);
+    child *kids = lv.kids;
+    const unsigned char *kent = lv.kent;
+    int nk = lv.nk;
 
     unsigned char *next = s->ent + (size_t)(d + 1) * (size_t)s->ncons;
     for (int k = 0; k < nk && !s->failed && !s->hit_limit; k++) {
@@ -826,29 +950,32 @@ static void choose_order(search *s)
     const solve_problem *p = s->p;
     double *score = lm_xcalloc((size_t)(s->n ? s->n : 1), sizeof *score);
     int64_t root = lower(s, s->obj_node);
+    /* each value's rise, and whether a constraint rules it out */
+    size_t nval = 0;
+    for (int j = 0; j < s->n; j++)
+        nval += (size_t)p->vars[j].ndomain;
+    double *rise = lm_xcalloc(nval ? nval : 1, sizeof *rise);
+    bool *dead = lm_xcalloc(nval ? nval : 1, sizeof *dead);
     double maxrise = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int j = 0; j < s->n; j++) {
-            double sum = 0;
-            for (int i = 0; i < p->vars[j].ndomain; i++) {
-                assign(s, j, i);
-                bool dead = false;
-                for (int q = 0; q < s->ndep[j] && !dead; q++) {
-                    const tnode *nd = &s->tp.t[s->cons_node[s->dep[j][q]]];
-                    dead = nd->st == SYM_OK && nd->lo > 0;
-                }
-                int64_t lo = lower(s, s->obj_node);
-                double rise = root == INT64_MIN || lo == INT64_MIN ? 0 : (double)lo - (double)root;
-                if (pass == 0 && !dead)
-                    maxrise = LM_MAX(maxrise, rise);
-                if (pass == 1)
-                    sum += dead ? 1.0 : maxrise > 0 ? rise / maxrise : 0;
-            }
-            release(s, j);
-            if (pass == 1)
-                score[j] = p->vars[j].ndomain ? sum / p->vars[j].ndomain : 0;
+    for (int j = 0, at = 0; j < s->n; j++) {
+        for (int i = 0; i < p->vars[j].ndomain; i++, at++) {
+            int64_t x = p->vars[j].domain[i];
+            dead[at] = put_var(s, j, x, x) && staged_eval(s, j, NULL, NULL, false) >= 0;
+            int64_t lo = lower(s, s->obj_node);
+            rise[at] = root == INT64_MIN || lo == INT64_MIN ? 0 : (double)lo - (double)root;
+            if (!dead[at])
+                maxrise = LM_MAX(maxrise, rise[at]);
         }
+        release(s, j);
     }
+    for (int j = 0, at = 0; j < s->n; j++) {
+        double sum = 0;
+        for (int i = 0; i < p->vars[j].ndomain; i++, at++)
+            sum += dead[at] ? 1.0 : maxrise > 0 ? rise[at] / maxrise : 0;
+        score[j] = p->vars[j].ndomain ? sum / p->vars[j].ndomain : 0;
+    }
+    free(rise);
+    free(dead);
     for (int j = 0; j < s->n; j++)
         s->order[j] = j;
     for (int a = 1; a < s->n; a++) { /* stable insertion sort, best first */
@@ -863,6 +990,51 @@ static void choose_order(search *s)
         s->order[b] = x;
     }
     free(score);
+}
+
+/* seq[j] and segend[j] (staged_eval): upd[j] split into the part each
+ * constraint of dep[j] needs beyond those before it, then the objective's,
+ * then the rest, each in tape order. A part's operands lie in it, in an
+ * earlier part or outside upd[j] (a cone is closed under operands), so the
+ * concatenation is an order of evaluation too. */
+static void stage_order(search *s, const uint64_t *bits, size_t words)
+{
+    const tape *tp = &s->tp;
+    int *part = lm_xcalloc((size_t)(tp->n ? tp->n : 1), sizeof *part);
+    int *stack = lm_xcalloc((size_t)tp->nargs_total + 1, sizeof *stack); /* an edge is pushed once */
+    s->seq = lm_xcalloc((size_t)(s->n ? s->n : 1), sizeof *s->seq);
+    s->segend = lm_xcalloc((size_t)(s->n ? s->n : 1), sizeof *s->segend);
+    for (int j = 0; j < s->n; j++) {
+        const int nparts = s->ndep[j] + 2; /* the constraints', the objective's, the rest */
+        for (int i = 0; i < tp->n; i++)
+            part[i] = -1;
+        for (int k = 0; k < nparts - 1; k++) {
+            int sp = 0;
+            stack[sp++] = k < s->ndep[j] ? s->cons_node[s->dep[j][k]] : s->obj_node;
+            while (sp) {
+                int i = stack[--sp];
+                if (part[i] >= 0 || !tp->t[i].nargs || !(bits[(size_t)i * words + (size_t)j / 64] >> (j % 64) & 1))
+                    continue;
+                part[i] = k;
+                for (int a = 0; a < tp->t[i].nargs; a++)
+                    stack[sp++] = tp->t[i].args[a];
+            }
+        }
+        int *seq = s->seq[j] = lm_xcalloc((size_t)(s->nupd[j] ? s->nupd[j] : 1), sizeof **s->seq);
+        int *end = s->segend[j] = lm_xcalloc((size_t)nparts, sizeof **s->segend);
+        int at = 0;
+        for (int k = 0; k < nparts; k++) {
+            for (int q = 0; q < s->nupd[j]; q++) {
+                int i = s->upd[j][q];
+                if (part[i] == k || (k == nparts - 1 && part[i] < 0))
+                    seq[at++] = i;
+            }
+            end[k] = at;
+        }
+        LM_ASSERT(at == s->nupd[j]);
+    }
+    free(part);
+    free(stack);
 }
 
 /* Build the tape and the per-variable update lists. */
@@ -912,6 +1084,20 @@ static void search_setup(search *s)
                 s->upd[j][s->nupd[j]++] = i;
     }
 
+    s->byval = lm_xcalloc(nv, sizeof *s->byval);
+    for (int j = 0; j < s->n; j++) {
+        const solve_var *v = &p->vars[j];
+        int *bv = s->byval[j] = lm_xcalloc((size_t)(v->ndomain ? v->ndomain : 1), sizeof **s->byval);
+        for (int i = 0; i < v->ndomain; i++) { /* stable insertion sort: domains are short */
+            int at = i;
+            while (at > 0 && v->domain[bv[at - 1]] > v->domain[i]) {
+                bv[at] = bv[at - 1];
+                at--;
+            }
+            bv[at] = i;
+        }
+    }
+
     s->dep = lm_xcalloc(nv, sizeof *s->dep);
     s->ndep = lm_xcalloc(nv, sizeof *s->ndep);
     for (int j = 0; j < s->n; j++) {
@@ -920,6 +1106,7 @@ static void search_setup(search *s)
             if (bits[(size_t)s->cons_node[c] * words + (size_t)j / 64] >> (j % 64) & 1)
                 s->dep[j][s->ndep[j]++] = c;
     }
+    stage_order(s, bits, words);
     free(bits);
 }
 
@@ -1009,7 +1196,13 @@ done:
     for (int j = 0; j < s.n; j++) {
         free(s.dep[j]);
         free(s.upd[j]);
+        free(s.byval[j]);
+        free(s.seq[j]);
+        free(s.segend[j]);
     }
+    free(s.seq);
+    free(s.segend);
+    free(s.byval);
     free(s.dep);
     free(s.ndep);
     free(s.upd);

@@ -37,6 +37,8 @@ struct sym_ctx {
     size_t cap, count;
     uint32_t next_id;
     const sym_expr *zero, *one;
+    struct le_memo *le;        /* provably_le's answers (open addressing, heap) */
+    size_t lecap, lecount;
 };
 
 /* ---- hash-consing ------------------------------------------------------ */
@@ -132,6 +134,7 @@ void sym_ctx_free(sym_ctx *c)
         return;
     lm_arena_free(&c->arena);
     free(c->tab);
+    free(c->le);
     free(c);
 }
 
@@ -828,6 +831,70 @@ static void mm_collect(sym_kind k, const sym_expr *e, exprvec *f, bool *hk, int6
     }
 }
 
+static bool provably_le(sym_ctx *c, const sym_expr *w, const sym_expr *x, int depth);
+
+/* provably_le's answers, remembered per (w, x, depth): building a model
+ * asks the same questions many times (every max over a model's terms
+ * compares each pair of operands, each through a subtraction it interns),
+ * and the answer is a function of the three alone (operands are
+ * hash-consed; static_bounds reads no environment). */
+typedef struct le_memo {
+    const sym_expr *w, *x;
+    int depth; /* -1: a free slot */
+    bool le;
+} le_memo;
+
+static size_t le_slot(const sym_ctx *c, const sym_expr *w, const sym_expr *x, int depth)
+{
+    uint64_t h = lm_hash_mix(lm_hash_mix(w->hash, x->hash), (uint64_t)depth);
+    return (size_t)h & (c->lecap - 1);
+}
+
+static void le_grow(sym_ctx *c)
+{
+    le_memo *old = c->le;
+    size_t ocap = c->lecap;
+    c->lecap = ocap ? 2 * ocap : 1024;
+    c->le = lm_xmalloc(c->lecap * sizeof *c->le);
+    for (size_t i = 0; i < c->lecap; i++)
+        c->le[i].depth = -1;
+    for (size_t i = 0; i < ocap; i++) {
+        if (old[i].depth < 0)
+            continue;
+        size_t j = le_slot(c, old[i].w, old[i].x, old[i].depth);
+        while (c->le[j].depth >= 0)
+            j = (j + 1) & (c->lecap - 1);
+        c->le[j] = old[i];
+    }
+    free(old);
+}
+
+/* Remember an answer not yet in the table. */
+static void le_put(sym_ctx *c, const sym_expr *w, const sym_expr *x, int depth, bool le)
+{
+    if ((c->lecount + 1) * 2 > c->lecap)
+        le_grow(c);
+    size_t i = le_slot(c, w, x, depth);
+    while (c->le[i].depth >= 0)
+        i = (i + 1) & (c->lecap - 1);
+    c->le[i] = (le_memo){w, x, depth, le};
+    c->lecount++;
+}
+
+static bool provably_le_memo(sym_ctx *c, const sym_expr *w, const sym_expr *x, int depth)
+{
+    if (w == x)
+        return true;
+    for (size_t i = c->lecap ? le_slot(c, w, x, depth) : 0; c->lecap && c->le[i].depth >= 0;
+         i = (i + 1) & (c->lecap - 1))
+        if (c->le[i].w == w && c->le[i].x == x && c->le[i].depth == depth)
+            return c->le[i].le;
+    /* not asked before; its own questions are deeper, so they are other keys */
+    bool le = provably_le(c, w, x, depth);
+    le_put(c, w, x, depth, le);
+    return le;
+}
+
 /* Is w <= x for every value of the variables (wherever both are defined)?
  * Incomplete but cheap; looking through the operands of min and max keeps the
  * answer independent of which operands an earlier step already dropped (so
@@ -842,22 +909,22 @@ static bool provably_le(sym_ctx *c, const sym_expr *w, const sym_expr *x, int de
     if (depth < 3) {
         if (x->kind == SYM_MAX) /* w <= one operand of a max */
             for (int i = 0; i < x->nargs; i++)
-                if (provably_le(c, w, x->args[i], depth + 1))
+                if (provably_le_memo(c, w, x->args[i], depth + 1))
                     return true;
         if (w->kind == SYM_MIN) /* one operand of a min <= x */
             for (int i = 0; i < w->nargs; i++)
-                if (provably_le(c, w->args[i], x, depth + 1))
+                if (provably_le_memo(c, w->args[i], x, depth + 1))
                     return true;
         if (x->kind == SYM_MIN) { /* w <= every operand of a min */
             int i = 0;
-            while (i < x->nargs && provably_le(c, w, x->args[i], depth + 1))
+            while (i < x->nargs && provably_le_memo(c, w, x->args[i], depth + 1))
                 i++;
             if (i == x->nargs)
                 return true;
         }
         if (w->kind == SYM_MAX) { /* every operand of a max <= x */
             int i = 0;
-            while (i < w->nargs && provably_le(c, w->args[i], x, depth + 1))
+            while (i < w->nargs && provably_le_memo(c, w->args[i], x, depth + 1))
                 i++;
             if (i == w->nargs)
                 return true;
@@ -890,8 +957,8 @@ static const sym_expr *build_minmax(sym_ctx *c, sym_kind k, const sym_expr *cons
         for (size_t j = 0; j < f.len && !gone[i]; j++) {
             if (j == i || gone[j])
                 continue;
-            if (k == SYM_MIN ? provably_le(c, f.items[j], f.items[i], 0)
-                             : provably_le(c, f.items[i], f.items[j], 0))
+            if (k == SYM_MIN ? provably_le_memo(c, f.items[j], f.items[i], 0)
+                             : provably_le_memo(c, f.items[i], f.items[j], 0))
                 gone[i] = true;
         }
     }

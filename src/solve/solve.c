@@ -229,12 +229,18 @@ typedef struct tnode {
     int nargs;
     const int *args;     /* operand node indices */
     int var;             /* SYM_VAR: problem variable index, or -1 */
-    int64_t lo, hi;
     sym_status st;
 } tnode;
 
+/* A node's interval, apart from the rest of the node: the operands'
+ * intervals are what evaluation reads, and packed they stay in cache. */
+typedef struct tiv {
+    int64_t lo, hi;
+} tiv;
+
 typedef struct tape {
     tnode *t;
+    tiv *iv;             /* iv[i]: node i's interval */
     int n, cap;
     int nbad;            /* nodes whose status is not SYM_OK (tape_status keeps it) */
     int *argstore;       /* operand indices of all nodes */
@@ -307,10 +313,13 @@ static int tape_add(tape *tp, const sym_expr *e, const solve_problem *p, intvec 
     if (tp->n == tp->cap) {
         tp->cap = tp->cap ? 2 * tp->cap : 32;
         tp->t = lm_xrealloc(tp->t, (size_t)tp->cap * sizeof *tp->t);
+        tp->iv = lm_xrealloc(tp->iv, (size_t)tp->cap * sizeof *tp->iv);
     }
     int idx = tp->n++;
     tnode *nd = &tp->t[idx];
+    tiv *iv = &tp->iv[idx];
     memset(nd, 0, sizeof *nd);
+    memset(iv, 0, sizeof *iv);
     nd->kind = e->kind;
     nd->var = -1;
     nd->nargs = e->nargs;
@@ -319,12 +328,12 @@ static int tape_add(tape *tp, const sym_expr *e, const solve_problem *p, intvec 
         LM_PUSH(args, tape_find(tp, e->args[i]));
     tp->nargs_total += e->nargs;
     if (e->kind == SYM_CONST) {
-        nd->lo = nd->hi = e->value;
+        iv->lo = iv->hi = e->value;
     } else if (e->kind == SYM_VAR) {
         for (int j = 0; j < p->nvars; j++)
             if (p->vars[j].var == e)
                 nd->var = j;
-        if (nd->var < 0 && !(p->fixed && sym_env_get(p->fixed, e, &nd->lo, &nd->hi)))
+        if (nd->var < 0 && !(p->fixed && sym_env_get(p->fixed, e, &iv->lo, &iv->hi)))
             tape_status(tp, nd, SYM_UNBOUND);
     }
     tape_remember(tp, e, idx);
@@ -347,6 +356,7 @@ static void tape_finish(tape *tp, const intvec *args, const intvec *argpos)
 static void tape_free(tape *tp)
 {
     free(tp->t);
+    free(tp->iv);
     free(tp->argstore);
     free(tp->hkey);
     free(tp->hval);
@@ -362,18 +372,16 @@ static inline bool quot(bool ceil, int64_t a, int64_t b, int64_t *r)
 /* One node's interval from its operands' (the rules of sym_bounds). */
 static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int64_t *hi)
 {
-    const tnode *t = tp->t;
+    const tiv *t = tp->iv;
     const int *ar = nd->args;
     for (int k = 0; tp->nbad && k < nd->nargs; k++)
-        if (t[ar[k]].st != SYM_OK)
-            return t[ar[k]].st;
+        if (tp->t[ar[k]].st != SYM_OK)
+            return tp->t[ar[k]].st;
     int64_t al, ah, p[4];
     switch (nd->kind) {
     case SYM_CONST:
     case SYM_VAR:
-        *lo = nd->lo;
-        *hi = nd->hi;
-        return nd->st;
+        return nd->st; /* *lo and *hi are its own interval already */
     case SYM_ADD:
         al = ah = 0;
         for (int k = 0; k < nd->nargs; k++)
@@ -484,7 +492,7 @@ static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int6
 static void tape_eval(tape *tp, int i)
 {
     tnode *nd = &tp->t[i];
-    tape_status(tp, nd, node_bounds(tp, nd, &nd->lo, &nd->hi));
+    tape_status(tp, nd, node_bounds(tp, nd, &tp->iv[i].lo, &tp->iv[i].hi));
 }
 
 /* ---- branch and bound -------------------------------------------------------- */
@@ -543,10 +551,11 @@ static void verify_root(const search *s, const sym_expr *e, int node)
     int64_t lo = 0, hi = 0;
     sym_status st = sym_bounds(e, &s->env, &lo, &hi);
     const tnode *nd = &s->tp.t[node];
-    if (st != nd->st || (st == SYM_OK && (lo != nd->lo || hi != nd->hi)))
+    const tiv *iv = &s->tp.iv[node];
+    if (st != nd->st || (st == SYM_OK && (lo != iv->lo || hi != iv->hi)))
         LM_BUG("solve: incremental bounds [%lld, %lld] (status %d) differ from sym_bounds [%lld, %lld] "
                "(status %d)",
-               (long long)nd->lo, (long long)nd->hi, (int)nd->st, (long long)lo, (long long)hi, (int)st);
+               (long long)iv->lo, (long long)iv->hi, (int)nd->st, (long long)lo, (long long)hi, (int)st);
 }
 
 /* tiebreaks: whether they are evaluated too (staged_eval may leave them) */
@@ -574,9 +583,7 @@ static bool put_var(search *s, int j, int64_t lo, int64_t hi)
     s->env.b[j].hi = hi;
     if (s->varnode[j] < 0)
         return false;
-    tnode *v = &s->tp.t[s->varnode[j]];
-    v->lo = lo;
-    v->hi = hi;
+    s->tp.iv[s->varnode[j]] = (tiv){lo, hi};
     return true;
 }
 
@@ -613,8 +620,7 @@ static void release(search *s, int j)
  * divisor range spanning 0, say), so that nothing is pruned on it. */
 static int64_t lower(const search *s, int node)
 {
-    const tnode *nd = &s->tp.t[node];
-    return nd->st == SYM_OK ? nd->lo : INT64_MIN;
+    return s->tp.t[node].st == SYM_OK ? s->tp.iv[node].lo : INT64_MIN;
 }
 
 /* Whether every completion of the current partial assignment is strictly
@@ -656,9 +662,9 @@ static void fail(search *s, int what, sym_status st)
  * reports why it fails. */
 static sym_status root_value(const search *s, const sym_expr *e, int node, int64_t *v)
 {
-    const tnode *nd = &s->tp.t[node];
-    if (nd->st == SYM_OK && nd->lo == nd->hi) {
-        *v = nd->lo;
+    const tiv *iv = &s->tp.iv[node];
+    if (s->tp.t[node].st == SYM_OK && iv->lo == iv->hi) {
+        *v = iv->lo;
         if (s->verify) {
             int64_t w = 0;
             if (sym_eval(e, &s->env, &w) != SYM_OK || w != *v)
@@ -746,13 +752,13 @@ static int staged_eval(search *s, int j, const unsigned char *ent, unsigned char
             ke[c] = 0;
         if (ent && ent[c])
             continue;
-        const tnode *nd = &s->tp.t[s->cons_node[c]];
-        if (nd->st != SYM_OK)
+        int node = s->cons_node[c];
+        if (s->tp.t[node].st != SYM_OK)
             continue; /* e.g. a divisor range still spans 0: no proof either way */
-        if (nd->lo > 0)
+        if (s->tp.iv[node].lo > 0)
             return c;
         if (ke)
-            ke[c] = nd->hi <= 0;
+            ke[c] = s->tp.iv[node].hi <= 0;
     }
     eval_span(s, j, at, whole ? s->nupd[j] : end[s->ndep[j]]);
     verify_upto(s, whole);
@@ -769,8 +775,8 @@ static void rejected(search *s, int c, int n)
 static void save(const search *s, int j, ival *to)
 {
     for (int q = 0; q < s->nupd[j]; q++) {
-        const tnode *nd = &s->tp.t[s->upd[j][q]];
-        to[q] = (ival){nd->lo, nd->hi, nd->st};
+        int i = s->upd[j][q];
+        to[q] = (ival){s->tp.iv[i].lo, s->tp.iv[i].hi, s->tp.t[i].st};
     }
 }
 
@@ -782,13 +788,11 @@ static void load(search *s, int j, int pos, int64_t lo, int64_t hi, const ival *
     s->env.b[j].hi = hi;
     if (s->varnode[j] < 0)
         return;
-    s->tp.t[s->varnode[j]].lo = lo;
-    s->tp.t[s->varnode[j]].hi = hi;
+    s->tp.iv[s->varnode[j]] = (tiv){lo, hi};
     for (int q = 0; q < s->nupd[j]; q++) {
-        tnode *nd = &s->tp.t[s->upd[j][q]];
-        nd->lo = from[q].lo;
-        nd->hi = from[q].hi;
-        tape_status(&s->tp, nd, from[q].st);
+        int i = s->upd[j][q];
+        s->tp.iv[i] = (tiv){from[q].lo, from[q].hi};
+        tape_status(&s->tp, &s->tp.t[i], from[q].st);
     }
     verify(s);
 }
@@ -1068,8 +1072,7 @@ static void search_setup(search *s)
         if (nd->var >= 0) {
             row[nd->var / 64] |= (uint64_t)1 << (nd->var % 64);
             s->varnode[nd->var] = i;
-            nd->lo = s->env.b[nd->var].lo;
-            nd->hi = s->env.b[nd->var].hi;
+            tp->iv[i] = (tiv){s->env.b[nd->var].lo, s->env.b[nd->var].hi};
         }
         for (int k = 0; k < nd->nargs; k++)
             for (size_t w = 0; w < words; w++)
@@ -1167,14 +1170,15 @@ solve_status solve_run(const solve_problem *p, const solve_options *o, solve_sol
     bool dead = false;
     for (int c = 0; c < s.ncons && !dead; c++) {
         const tnode *nd = &s.tp.t[s.cons_node[c]];
+        const tiv *iv = &s.tp.iv[s.cons_node[c]];
         if (nd->st != SYM_OK)
             continue;
-        if (nd->lo > 0) {
+        if (iv->lo > 0) {
             s.st->rejected_by[c]++;
             s.st->pruned_infeasible++;
             dead = true;
         }
-        s.ent[c] = nd->hi <= 0;
+        s.ent[c] = iv->hi <= 0;
     }
     if (!dead) {
         if (s.n == 0)

@@ -73,7 +73,9 @@ static const cli_option run_opts[] = {
     {"--format", CLI_VALUE, R_FORMAT, "F", NULL, 0, 0,
      "storage format of the DRAM tensors the kernel loads and\nstores: bf16, bfp8_b, bfp4_b (every schedule)", 0},
     {"--explain", CLI_FLAG, R_EXPLAIN, NULL, NULL, 0, 0,
-     "why this schedule: for ttnn, the TTNN rule behind each value", 0},
+     "why this schedule: for ttnn, the TTNN rule behind each value;\n"
+     "with --set, --place, --transport or --schedule manual, the\n"
+     "model's terms for the schedule as run too", 0},
     {"--sdpa-config", CLI_VALUE, R_SDPA_CONFIG, "NAME=N,...", NULL, 0, 0,
      "--schedule ttnn or ttnn-kernel with an SDPA program\n"
      "config: q_chunk, k_chunk (elements; decode: k_chunk),\n"

@@ -311,6 +311,12 @@ bool drv_pick_schedules(drv_result *r, const drv_origin *org, const drv_sched_op
         /* an edited or hand-written schedule, priced by the model as it is */
         if (ok && s->predicted_cycles < 0 && org->kind != DRV_ORIGIN_TTNN_KERNEL && l < ds->job.nlaunches)
             s->predicted_cycles = sched_reprice(&ds->job, l, s, r->sym, &r->arena);
+        if (ok && org->explain && !ttnn_origin(org->kind) && l < ds->job.nlaunches &&
+            (manual || org->nsets || org->nplaces || org->ntransports)) {
+            lm_buf_printf(org->explain, "launch %d, %s, as run (%s), as the model prices it:\n", l,
+                          ds->job.k[l]->name, manual ? "--schedule manual" : "after --set, --place and --transport");
+            sched_explain_schedule(org->explain, &ds->job, l, s, r->sym, &r->arena);
+        }
         s->cand.label = org->kind == DRV_ORIGIN_TTNN_KERNEL
                             ? "TTNN's kernels written as one dataflow program (not lowered; its values are TTNN's config)"
                             : sched_candidate_label(r->launches[l].summary, &s->cand, &r->arena);

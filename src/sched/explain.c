@@ -548,3 +548,27 @@ void sched_explain_choice(lm_buf *b, const sched_job *job, const sched_choice *w
     explain_constraints(b, job, w);
     explain_terms(b, job, w, ar);
 }
+
+void sched_explain_schedule(lm_buf *b, const sched_job *job, int l, const sched_schedule *s, sym_ctx *sym,
+                            lm_arena *ar)
+{
+    sched_model m;
+    int64_t *values;
+    if (!sched_schedule_model(job, l, s, sym, ar, &m, &values)) {
+        lm_buf_printf(b, "the model does not price launch %d's schedule as run (%s)\n", l,
+                      s->cand.fuse != SCHED_FUSE_NONE ? "a fused launch is priced with its pair only"
+                                                      : "its model does not build, or a variable has no value");
+        return;
+    }
+    /* a job of this launch alone, whose one choice is the schedule */
+    sched_job one = *job;
+    one.nlaunches = 1;
+    one.k[0] = job->k[l];
+    one.cands[0] = job->cands[l];
+    one.nfusions = 0;
+    sched_choice w = {.m = {&m}, .problem = m.problem, .sol = {.values = values}, .rank_in_candidate = -1};
+    if (!sched_choice_eval(&one, &w, m.problem.objective, &w.sol.objective))
+        w.sol.objective = -1;
+    w.cycles = w.sol.objective;
+    sched_explain_choice(b, &one, &w, sym, ar);
+}

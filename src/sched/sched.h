@@ -694,6 +694,11 @@ void sched_launch_schedule(const sched_job *job, int l, const sched_model *m, co
  * does not price it: a fused candidate (priced with its pair only), a
  * candidate whose model does not build or a variable without a value. */
 int64_t sched_reprice(const sched_job *job, int l, const sched_schedule *s, sym_ctx *sym, lm_arena *ar);
+/* What sched_reprice prices: launch l's model at schedule s (*m) and the
+ * schedule's value of each of the model's variables, in its problem's
+ * order (*values, in ar). False where sched_reprice gives -1. */
+bool sched_schedule_model(const sched_job *job, int l, const sched_schedule *s, sym_ctx *sym, lm_arena *ar,
+                          sched_model *m, int64_t **values);
 /* A load multicast or forwarded to a group of one core (grid.x = 1 for one
  * shared along x, say) is read from DRAM: the schedule says so, as its
  * lowering and model do (the solver's schedules never have such a group:
@@ -714,6 +719,11 @@ void sched_explain(lm_buf *b, const sched_job *job, const sched_result *r, sym_c
 /* The same for one solution of the job (any of r->top), without the
  * runner-up: its buffers, values, constraints and latency terms. */
 void sched_explain_choice(lm_buf *b, const sched_job *job, const sched_choice *c, sym_ctx *s, lm_arena *ar);
+/* The same for launch l run at schedule s (edited by hand: --set, --place,
+ * --transport, --schedule manual), as the model prices it; says so where
+ * the model does not (sched_reprice). */
+void sched_explain_schedule(lm_buf *b, const sched_job *job, int l, const sched_schedule *s, sym_ctx *sym,
+                            lm_arena *ar);
 /* Useful FLOPs of the whole job at a choice (each launch's programs times
  * the FLOPs of a program of average work); false if not evaluable. */
 bool sched_job_flops(const sched_job *job, const sched_choice *c, double *out);

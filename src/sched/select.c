@@ -905,34 +905,44 @@ void sched_launch_schedule(const sched_job *job, int l, const sched_model *m, co
     sym_env_free(&env);
 }
 
-int64_t sched_reprice(const sched_job *job, int l, const sched_schedule *s, sym_ctx *sym, lm_arena *ar)
+bool sched_schedule_model(const sched_job *job, int l, const sched_schedule *s, sym_ctx *sym, lm_arena *ar,
+                          sched_model *m, int64_t **values)
 {
     if (l < 0 || l >= job->nlaunches || s->cand.fuse != SCHED_FUSE_NONE)
-        return -1;
+        return false;
     const char *prefix = sched_launch_prefix(job, l, ar);
     size_t np = strlen(prefix);
-    sched_model m;
     lm_diag_capture quiet; /* an edit the model cannot price is no error: the run reports none */
     lm_diag_capture_begin(&quiet);
-    bool built = sched_model_build(&m, job->k[l], &s->cand, job->arch, job->bound, prefix, sym, ar, &quiet.d);
+    bool built = sched_model_build(m, job->k[l], &s->cand, job->arch, job->bound, prefix, sym, ar, &quiet.d);
     lm_diag_capture_end(&quiet, ar);
     if (!built)
+        return false;
+    int64_t *v = LM_NEWN(ar, int64_t, m->problem.nvars ? m->problem.nvars : 1);
+    for (int i = 0; i < m->problem.nvars; i++) {
+        /* the schedule names a launch's own variables without the prefix */
+        const char *name = m->problem.vars[i].var->name;
+        int64_t hi;
+        if (!(np && !strncmp(name, prefix, np) && sym_env_get(&s->values, sym_var(sym, name + np), &v[i], &hi)) &&
+            !sym_env_get(&s->values, m->problem.vars[i].var, &v[i], &hi))
+            return false;
+    }
+    *values = v;
+    return true;
+}
+
+int64_t sched_reprice(const sched_job *job, int l, const sched_schedule *s, sym_ctx *sym, lm_arena *ar)
+{
+    sched_model m;
+    int64_t *values, cyc = -1;
+    if (!sched_schedule_model(job, l, s, sym, ar, &m, &values))
         return -1;
     sym_env env = {0};
-    bool all = true;
     for (int i = 0; i < s->values.n; i++)
         sym_env_set(&env, s->values.b[i].var, s->values.b[i].lo);
-    for (int i = 0; i < m.problem.nvars && all; i++) {
-        /* the schedule names a launch's own variables without the prefix */
-        const char *name = m.problem.vars[i].var->name;
-        int64_t lo, hi;
-        if (np && !strncmp(name, prefix, np) && sym_env_get(&s->values, sym_var(sym, name + np), &lo, &hi))
-            sym_env_set(&env, m.problem.vars[i].var, lo);
-        else
-            all = sym_env_get(&s->values, m.problem.vars[i].var, &lo, &hi);
-    }
-    int64_t cyc = -1;
-    if (!all || sym_eval(m.cycles, &env, &cyc) != SYM_OK)
+    for (int i = 0; i < m.problem.nvars; i++)
+        sym_env_set(&env, m.problem.vars[i].var, values[i]);
+    if (sym_eval(m.cycles, &env, &cyc) != SYM_OK)
         cyc = -1;
     sym_env_free(&env);
     return cyc;

@@ -1,0 +1,1 @@
+run kernels/matmul.py --arch wormhole_n150 --shape M=62,N=62,K=62 --place 0=xy,1=xy --transport a=dram,b=dram --set BLOCK_M=32,BLOCK_N=32,BLOCK_K=32,grid.x=4,grid.y=1,depth.a=2,depth.b=2,depth.c=1,sub.h=1,sub.w=1 --timing-only --explain

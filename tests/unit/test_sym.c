@@ -436,6 +436,34 @@ static void minmax_rules(void **state)
     assert_ptr_equal(sym_make(C, SYM_MIN, ops, 1), z);
 }
 
+/* The answers the context remembers for min and max (is w <= x?) are of
+ * the ordered pair and the depth: asked again, in either order, under min
+ * or max, nested in another min or max, after the context has seen many
+ * other pairs, they are the answers a fresh context gives. */
+static void minmax_remembered(void **state)
+{
+    (void)state;
+    const sym_expr *x = V("x"), *y = V("y");
+    const sym_expr *lo = add(x, K(1)), *hi = add(x, K(3));
+    for (int round = 0; round < 3; round++) {
+        assert_ptr_equal(sym_max(C, lo, hi), hi);
+        assert_ptr_equal(sym_max(C, hi, lo), hi);
+        assert_ptr_equal(sym_min(C, lo, hi), lo);
+        assert_ptr_equal(sym_min(C, hi, lo), lo);
+        /* lo <= max(hi, y) through one operand of the max (one level down) */
+        assert_ptr_equal(sym_max(C, lo, sym_max(C, hi, y)), sym_max(C, hi, y));
+        assert_string_equal(S(sym_max(C, lo, y)), "max(y, x + 1)");
+        for (int k = 0; k < 200 && round == 0; k++) /* fill the table past a growth or two */
+            sym_max(C, add(x, K(k)), add(y, K(k)));
+    }
+    sym_ctx *fresh = sym_ctx_new();
+    const sym_expr *fx = sym_var(fresh, "x");
+    const sym_expr *flo = sym_add(fresh, fx, sym_const(fresh, 1)), *fhi = sym_add(fresh, fx, sym_const(fresh, 3));
+    assert_int_equal(sym_compare(sym_max(fresh, flo, fhi), hi), 0);
+    assert_int_equal(sym_compare(sym_min(fresh, fhi, flo), lo), 0);
+    sym_ctx_free(fresh);
+}
+
 static void raw_is_unsimplified(void **state)
 {
     (void)state;
@@ -1213,6 +1241,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(constants_distribute, setup, teardown),
         cmocka_unit_test_setup_teardown(division_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(minmax_rules, setup, teardown),
+        cmocka_unit_test_setup_teardown(minmax_remembered, setup, teardown),
         cmocka_unit_test_setup_teardown(raw_is_unsimplified, setup, teardown),
         cmocka_unit_test_setup_teardown(hash_consing_identity, setup, teardown),
         cmocka_unit_test_setup_teardown(canonical_order_independent_of_creation, setup, teardown),

@@ -172,6 +172,7 @@ typedef struct stage {
                               stage takes their maximum (NULL: none); separates equal maxima */
     const sym_expr *local; /* a DRAM load of a loop: the reader's own time on a block that is there
                               (its commands or its rate, and the handshake; NULL elsewhere) */
+    const sym_expr *lat;   /* with local: the round trip's latency, part of first */
 } stage;
 
 /* The NoC a buffer's block travels on (0 or 1). */

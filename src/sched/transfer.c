@@ -568,6 +568,7 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
         if (b->level >= 1) {
             st.cycles = add(c, read_ahead(c, b, trip0, x), cb);
             st.local = add(c, alone, cb);
+            st.lat = trip0;
         }
         return st;
     }

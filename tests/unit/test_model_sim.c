@@ -366,6 +366,30 @@ static void reads_ahead_chain(void **st)
     }
 }
 
+/* The first blocks of loads read ahead (model.c, first_arrival): the
+ * lowering issues every such load's first reads before its loop, with no
+ * barrier between them, so their round trips overlap. One iteration of
+ * the reader above: a alone takes its round trip T (and a barrier and a
+ * push); a and b read ahead add only b's issue and its tile's transfer
+ * behind a's at the core's interface - at most x + h, x a tile's transfer
+ * at min(core read rate, link) - where read one after the other (each
+ * waited for before the next is issued) they add about b's round trip T
+ * (its issue and its latency; the consumer's pop of a overlaps it). */
+static void first_blocks_together(void **st)
+{
+    (void)st;
+    double alone = reader_cycles(1, 1, 0, true), ahead = reader_cycles(1, 1, 1, true),
+           serial = reader_cycles(1, 1, 1, false);
+    double h = A.cb_handshake_cycles, bar = A.barrier_cycles;
+    double x = fmax(A.tile_bytes[ARCH_BF16] / fmin(A.core_read_bpc, (double)A.link_bytes_per_cycle), A.noc_cmd_cycles);
+    double T = reader_period(1, 0, false) - bar - h;
+    assert_true(T > 400);                   /* the latency dominates a tile's round trip */
+    if (ahead - alone > x + h + 1)
+        print_error("ahead %.1f alone %.1f x %.1f\n", ahead, alone, x);
+    assert_true(ahead - alone <= x + h + 1); /* b waits for a's issue and transfer, not its round trip */
+    assert_true(serial - alone >= 0.9 * T); /* one after the other: about b's round trip more */
+}
+
 /* One load read ahead the lowering's way (block i + 1's pages reserved
  * beside block i's, its reads issued, then the barrier on block i and the
  * push) into a CB of `depth` blocks of one tile, for a consumer that holds
@@ -515,6 +539,7 @@ int main(void)
         cmocka_unit_test(loads_run_ahead),
         cmocka_unit_test(reads_ahead_chain),
         cmocka_unit_test(ring_hold),
+        cmocka_unit_test(first_blocks_together),
         cmocka_unit_test(store_between_programs),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

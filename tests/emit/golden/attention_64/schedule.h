@@ -85,6 +85,8 @@ namespace loomc::schedule {
 //       math                                     1334
 //       pack                                     1738
 //     compute                                  2374
+//       the first iteration                      3046
+//       each later iteration                     2374
 //       all iterations, the loads run ahead      2374
 //     iterations                               1
 //     all iterations                           3046
@@ -110,5 +112,5 @@ namespace loomc::schedule {
 //   where it is slower (chosen -> runner-up, cycles):
 //     loop start_n (line 48), read v (writer, NoC 1)       0 -> 801
 //     loop start_n (line 48), read k                       351 -> 673
+//     loop start_n (line 48), the first iteration          3046 -> 3303
 //     loop start_n (line 48), all iterations               3046 -> 3303
-//     program, compute                                     3816 -> 4073

@@ -110,6 +110,8 @@ namespace loomc::schedule {
 //       math                                     1375
 //       pack                                     2030
 //     compute                                  2783
+//       the first iteration                      3398
+//       each later iteration                     2783
 //       all iterations, the loads run ahead      2783
 //     iterations                               1
 //     programs along split that run an iteration 1

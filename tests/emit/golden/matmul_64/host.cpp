@@ -39,105 +39,36 @@ static std::vector<uint32_t> loomc_common(std::vector<uint32_t> addresses, const
     return addresses;
 }
 
-// launch 0: program matmul_kernel, 4 core classes
+// launch 0: program matmul_kernel, 1 core class
 static void launch_0(Device *device, CommandQueue &cq, const std::vector<loomc::Tensor> &job) {
     Program program = CreateProgram();
     const std::vector<loomc::Tensor> t = {job[0], job[1], job[2]};
     // the core classes: rectangles of logical cores
-    const CoreRange cores_0_0({0, 0}, {0, 0});
-    const CoreRange cores_1_0({1, 0}, {1, 0});
-    const CoreRange cores_0_1({0, 1}, {0, 1});
-    const CoreRange cores_1_1({1, 1}, {1, 1});
-    const CoreRangeSet all(std::vector<CoreRange>{cores_0_0, cores_1_0, cores_0_1, cores_1_1});
+    const CoreRange cores_0_0({0, 0}, {3, 0});
+    const CoreRangeSet all(std::vector<CoreRange>{cores_0_0});
     // circular buffers: one tile a page
-    CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0, cores_0_1, cores_1_1}),
+    CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
                          CircularBufferConfig(4 * 2048, {{0, tt::DataFormat::Float16_b}}).set_page_size(0, 2048));
-    CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0, cores_0_1, cores_1_1}),
+    CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
                          CircularBufferConfig(4 * 2048, {{1, tt::DataFormat::Float16_b}}).set_page_size(1, 2048));
-    CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0, cores_1_0, cores_0_1, cores_1_1}),
+    CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
                          CircularBufferConfig(2 * 4096, {{2, tt::DataFormat::Float32}}).set_page_size(2, 4096));
     // semaphores: one word on every core of the program
-    const uint32_t sem_a_ready = CreateSemaphore(program, all, 0);
-    const uint32_t sem_a_valid = CreateSemaphore(program, all, 0);
-    const uint32_t sem_b_ready = CreateSemaphore(program, all, 0);
-    const uint32_t sem_b_valid = CreateSemaphore(program, all, 0);
-    const uint32_t scratch_reader = CreateSemaphore(program, all, 0);  // the reader's multicast source
-    const uint32_t scratch_writer = CreateSemaphore(program, all, 0);  // the writer's multicast source
     const std::vector<uint32_t> noc = noc_tables(device);
 
     {  // class cores_0_0
         const KernelHandle reader = CreateKernel(program, LOOMC_KERNELS "/l0_cores_0_0_reader.cpp", cores_0_0,
             DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::NOC_0,
-                               .compile_args = {sem_a_ready, sem_a_valid, sem_b_ready, sem_b_valid, scratch_reader}});
-        SetCommonRuntimeArgs(program, reader, loomc_common({t[0].address()}, noc));
+                               .compile_args = {}});
+        SetCommonRuntimeArgs(program, reader, loomc_common({t[0].address(), t[1].address()}, {}));
         const KernelHandle compute = CreateKernel(program, LOOMC_KERNELS "/l0_cores_0_0_compute.cpp", cores_0_0,
             ComputeConfig{.math_fidelity = MathFidelity::HiFi2, .fp32_dest_acc_en = true, .math_approx_mode = false});
         const KernelHandle writer = CreateKernel(program, LOOMC_KERNELS "/l0_cores_0_0_writer.cpp", cores_0_0,
             DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::NOC_1,
-                               .compile_args = {sem_a_ready, sem_a_valid, sem_b_ready, sem_b_valid, scratch_writer}});
-        SetCommonRuntimeArgs(program, writer, loomc_common({t[1].address(), t[2].address()}, noc));
+                               .compile_args = {}});
+        SetCommonRuntimeArgs(program, writer, loomc_common({t[2].address()}, {}));
         for (int64_t cy = 0; cy <= 0; cy++)
-            for (int64_t cx = 0; cx <= 0; cx++) {
-                const std::vector<uint32_t> args = {static_cast<uint32_t>(cx), static_cast<uint32_t>(cy)};
-                SetRuntimeArgs(program, reader, CoreCoord(cx, cy), args);
-                SetRuntimeArgs(program, compute, CoreCoord(cx, cy), args);
-                SetRuntimeArgs(program, writer, CoreCoord(cx, cy), args);
-            }
-    }
-
-    {  // class cores_1_0
-        const KernelHandle reader = CreateKernel(program, LOOMC_KERNELS "/l0_cores_1_0_reader.cpp", cores_1_0,
-            DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::NOC_0,
-                               .compile_args = {sem_a_ready, sem_a_valid, sem_b_ready, sem_b_valid, scratch_reader}});
-        SetCommonRuntimeArgs(program, reader, loomc_common({t[0].address()}, noc));
-        const KernelHandle compute = CreateKernel(program, LOOMC_KERNELS "/l0_cores_1_0_compute.cpp", cores_1_0,
-            ComputeConfig{.math_fidelity = MathFidelity::HiFi2, .fp32_dest_acc_en = true, .math_approx_mode = false});
-        const KernelHandle writer = CreateKernel(program, LOOMC_KERNELS "/l0_cores_1_0_writer.cpp", cores_1_0,
-            DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::NOC_1,
-                               .compile_args = {sem_a_ready, sem_a_valid, sem_b_ready, sem_b_valid}});
-        SetCommonRuntimeArgs(program, writer, loomc_common({t[2].address()}, noc));
-        for (int64_t cy = 0; cy <= 0; cy++)
-            for (int64_t cx = 1; cx <= 1; cx++) {
-                const std::vector<uint32_t> args = {static_cast<uint32_t>(cx), static_cast<uint32_t>(cy)};
-                SetRuntimeArgs(program, reader, CoreCoord(cx, cy), args);
-                SetRuntimeArgs(program, compute, CoreCoord(cx, cy), args);
-                SetRuntimeArgs(program, writer, CoreCoord(cx, cy), args);
-            }
-    }
-
-    {  // class cores_0_1
-        const KernelHandle reader = CreateKernel(program, LOOMC_KERNELS "/l0_cores_0_1_reader.cpp", cores_0_1,
-            DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::NOC_0,
-                               .compile_args = {sem_a_ready, sem_a_valid, sem_b_ready, sem_b_valid}});
-        SetCommonRuntimeArgs(program, reader, loomc_common({}, noc));
-        const KernelHandle compute = CreateKernel(program, LOOMC_KERNELS "/l0_cores_0_1_compute.cpp", cores_0_1,
-            ComputeConfig{.math_fidelity = MathFidelity::HiFi2, .fp32_dest_acc_en = true, .math_approx_mode = false});
-        const KernelHandle writer = CreateKernel(program, LOOMC_KERNELS "/l0_cores_0_1_writer.cpp", cores_0_1,
-            DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::NOC_1,
-                               .compile_args = {sem_a_ready, sem_a_valid, sem_b_ready, sem_b_valid, scratch_writer}});
-        SetCommonRuntimeArgs(program, writer, loomc_common({t[1].address(), t[2].address()}, noc));
-        for (int64_t cy = 1; cy <= 1; cy++)
-            for (int64_t cx = 0; cx <= 0; cx++) {
-                const std::vector<uint32_t> args = {static_cast<uint32_t>(cx), static_cast<uint32_t>(cy)};
-                SetRuntimeArgs(program, reader, CoreCoord(cx, cy), args);
-                SetRuntimeArgs(program, compute, CoreCoord(cx, cy), args);
-                SetRuntimeArgs(program, writer, CoreCoord(cx, cy), args);
-            }
-    }
-
-    {  // class cores_1_1
-        const KernelHandle reader = CreateKernel(program, LOOMC_KERNELS "/l0_cores_1_1_reader.cpp", cores_1_1,
-            DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::NOC_0,
-                               .compile_args = {sem_a_ready, sem_a_valid, sem_b_ready, sem_b_valid}});
-        SetCommonRuntimeArgs(program, reader, loomc_common({}, noc));
-        const KernelHandle compute = CreateKernel(program, LOOMC_KERNELS "/l0_cores_1_1_compute.cpp", cores_1_1,
-            ComputeConfig{.math_fidelity = MathFidelity::HiFi2, .fp32_dest_acc_en = true, .math_approx_mode = false});
-        const KernelHandle writer = CreateKernel(program, LOOMC_KERNELS "/l0_cores_1_1_writer.cpp", cores_1_1,
-            DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::NOC_1,
-                               .compile_args = {sem_a_ready, sem_a_valid, sem_b_ready, sem_b_valid}});
-        SetCommonRuntimeArgs(program, writer, loomc_common({t[2].address()}, noc));
-        for (int64_t cy = 1; cy <= 1; cy++)
-            for (int64_t cx = 1; cx <= 1; cx++) {
+            for (int64_t cx = 0; cx <= 3; cx++) {
                 const std::vector<uint32_t> args = {static_cast<uint32_t>(cx), static_cast<uint32_t>(cy)};
                 SetRuntimeArgs(program, reader, CoreCoord(cx, cy), args);
                 SetRuntimeArgs(program, compute, CoreCoord(cx, cy), args);

@@ -20,9 +20,9 @@ namespace loomc::schedule {
 // BLOCK_K
 [[maybe_unused]] constexpr int64_t BLOCK_K = 64;
 // grid.x
-[[maybe_unused]] constexpr int64_t grid_x = 2;
+[[maybe_unused]] constexpr int64_t grid_x = 4;
 // grid.y
-[[maybe_unused]] constexpr int64_t grid_y = 2;
+[[maybe_unused]] constexpr int64_t grid_y = 1;
 // depth.a
 [[maybe_unused]] constexpr int64_t depth_a = 2;
 // depth.b
@@ -42,51 +42,53 @@ namespace loomc::schedule {
 //     bf16  b (load) 8192 B
 //     fp32  acc (carried) 8192 B
 // values (and what one step either way in the domain would do):
-//   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
-//   BLOCK_N                = 32      (64 breaks 'grid.y <= programs along y')
-//   BLOCK_K                = 64      (32: +465 cycles)
-//   grid.x                 = 2       (1: a load shared along it needs two cores (from DRAM it is another candidate); 3 breaks 'grid.x <= programs along x')
-//   grid.y                 = 2       (1: a load shared along it needs two cores (from DRAM it is another candidate); 3 breaks 'grid.y <= programs along y')
-//   depth.a                = 2       (1: +0 cycles; 3: +0 cycles)
-//   depth.b                = 2       (1: +0 cycles; 3: +0 cycles)
+//   BLOCK_M                = 32      (64 breaks 'grid.x*grid.y <= programs flattened over the grid')
+//   BLOCK_N                = 32      (64 breaks 'grid.x*grid.y <= programs flattened over the grid')
+//   BLOCK_K                = 64      (32: +442 cycles)
+//   grid.x                 = 4       (3: +676 cycles; 5 breaks 'grid.x*grid.y <= programs flattened over the grid')
+//   grid.y                 = 1       (2 breaks 'grid.x*grid.y <= programs flattened over the grid')
+//   depth.a                = 2       (1: +457 cycles; 3: +0 cycles)
+//   depth.b                = 2       (1: +457 cycles; 3: +0 cycles)
 //   depth.c                = 2       (1: +0 cycles)
 //   sub.h                  = 1       (2 breaks 'sub.h divides the tile rows of acc')
 //   sub.w                  = 1       (2 breaks 'sub.w divides the tile columns of acc')
 // constraints (slack at these values; 0 = binding):
-//   grid.x <= programs along x                                 slack 0  (binding)
-//   grid.y <= programs along y                                 slack 0  (binding)
+//   grid.x*grid.y <= programs flattened over the grid          slack 0  (binding)
 //   sub.h divides the tile rows of acc                         slack 0  (binding)
 //   sub.w divides the tile columns of acc                      slack 0  (binding)
 //   sub.h*sub.w <= 4 Dst tiles (fp32 accumulation)             slack 3
 //   L1 capacity (1466080 usable bytes)                         slack 1441504
 // latency of matmul_kernel (cycles at these values; per execution of each level):
 //   loop at line 28:
-//     read a                                   780
-//     DRAM banks the readers of a hit at once (of 12) 4
-//     read b (writer, NoC 1)                   812
-//     DRAM banks the readers of b hit at once (of 12) 4
+//     read a                                   323
+//     DRAM banks the readers of a hit at once (of 12) 8
+//     read b                                   323
+//     DRAM banks the readers of b hit at once (of 12) 8
 //       unpack                                   128
 //       math                                     69
 //       pack                                     64
 //     compute                                  204
-//       all iterations, the loads run ahead      812
+//       the first iteration                      1110
+//       each later iteration                     646
+//       all iterations, the loads run ahead      646
 //     iterations                               1
-//     all iterations                           1277
-//     stages: reader 780, compute 204, writer 812: writer-bound
+//     all iterations                           1110
+//     stages: reader 646, compute 204, writer 0: reader-bound
 //   program:
 //     write c                                  630
-//     compute                                  1307
+//     compute                                  1140
 //     programs per core                        1
-//     all programs of the busiest core         1937
-//     stages: reader 0, compute 1307, writer 630: compute-bound
-//   launch: kernel launch 1000 + busiest core 1937 = 2937; DRAM bandwidth bound 1000 + 127
-//   total 2937: the per-core path dominates
+//     all programs of the busiest core         1770
+//     stages: reader 0, compute 1140, writer 630: compute-bound
+//   launch: kernel launch 1000 + busiest core 1770 = 2770; DRAM bandwidth bound 1000 + 188
+//   total 2770: the per-core path dominates
 // runner-up:
-//   matmul_kernel: pid_m->x pid_n->y; a: mcast along y (interior sender); b: mcast along x (edge sender)
+//   matmul_kernel: pid_m->x pid_n->y; a: mcast along y (edge sender); b: mcast along x (edge sender)
 //     BLOCK_M=32 BLOCK_N=32 BLOCK_K=64 grid.x=2 grid.y=2 depth.a=2 depth.b=2 depth.c=2 sub.h=1 sub.w=1
-//   predicted 3163 cycles: 226 more (+7.7%)
+//   predicted 2937 cycles: 167 more (+6.0%)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 1 mapping other than the chosen one is that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
-//     loop at line 28, all iterations                      1277 -> 1503
-//     program, compute                                     1307 -> 1533
-//     all programs of the busiest core                     1937 -> 2163
+//     loop at line 28, read b (writer, NoC 1)              0 -> 812
+//     loop at line 28, read a                              323 -> 780
+//     loop at line 28, the first iteration                 1110 -> 1277
+//     loop at line 28, all iterations                      1110 -> 1277

@@ -1,4 +1,4 @@
-// l0_cores_0_0_compute.cpp - written by loomc: the compute kernel of core class cores_0_0, cores (0,0)..(0,0),
+// l0_cores_0_0_compute.cpp - written by loomc: the compute kernel of core class cores_0_0, cores (0,0)..(3,0),
 // of launch 0 (program matmul_kernel). Each core of the class runs it with its own coordinates
 // (cx, cy) and the class's runtime args.
 #include "loomc_compute.h"

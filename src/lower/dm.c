@@ -217,8 +217,10 @@ static void ahead_prologue(kctx *K, const tir_op *f, const df_expr *own)
     }
     if (K->nra == from)
         return;
+    const lm_loc loop_loc = K->loc;
     for (int r = from; r < K->nra; r++) {
         const access *x = &L->ax[K->ra[r].access];
+        K->loc = x->aa->op->loc; /* the first block's reads are the load's, not the loop's */
         df_stmt *saved;
         int w = lw_open_if(K, BIN(K, DF_X_MUL, BIN(K, DF_X_MUL, K->act, K->live), positive01(K, own)), &saved);
         if (!w)
@@ -233,6 +235,7 @@ static void ahead_prologue(kctx *K, const tir_op *f, const df_expr *own)
         if (w == 2)
             lw_close_for(K, saved);
     }
+    K->loc = loop_loc;
 }
 
 /* Inside the loop, with its df variable iv: the condition of a next trip,

@@ -17,11 +17,22 @@ ARGS = ["kernels/matmul.py", "--arch", "wormhole_n150", "--shape", ",".join(f"{k
 
 
 
-def _grid(launch, pid):
-    """The number of cores along the grid axis the mapping puts `pid` on
-    ("pid_m->x ...")."""
-    axis = re.search(pid + r"->([xy])\b", launch.mapping).group(1)
-    return launch.values["grid." + axis]
+def _check_grid(launch, values):
+    """The grid covers the problem with the chosen blocks, on the axes the
+    mapping names ("pid_m->x pid_n->y", "pid_m->xy pid_n->xy", ...): an axis
+    on x or y has one core per program along it; the axes flattened over the
+    whole grid (xy) have a program for every core."""
+    programs = {"pid_m": math.ceil(SHAPE["M"] / values["BLOCK_M"]),
+                "pid_n": math.ceil(SHAPE["N"] / values["BLOCK_N"])}
+    flat = None
+    for pid, n in programs.items():
+        place = re.search(pid + r"->(xy|x|y|time)\b", launch.mapping).group(1)
+        if place in ("x", "y"):
+            assert launch.values["grid." + place] == n
+        elif place == "xy":
+            flat = (flat or 1) * n
+    if flat is not None:
+        assert 1 <= launch.values["grid.x"] * launch.values["grid.y"] <= flat
 
 
 @pytest.mark.parametrize("arch", CHIPS)
@@ -39,9 +50,7 @@ def test_compile_gives_ranked_schedules_with_values(arch):
         v = s.values
         assert v == la.values
         assert {k: v[k] for k in SHAPE} == SHAPE
-        # the grid covers the problem with the chosen blocks, on the axes the mapping names
-        assert _grid(la, "pid_m") == math.ceil(SHAPE["M"] / v["BLOCK_M"])
-        assert _grid(la, "pid_n") == math.ceil(SHAPE["N"] / v["BLOCK_N"])
+        _check_grid(la, v)
         assert v["BLOCK_K"] > 0 and s.simulated_cycles is None
         assert "matmul_kernel" in s.explanation and la.mapping
     # distinct schedules: in their values, or in the mapping and transports
@@ -77,7 +86,8 @@ def test_context_lists_the_tensors(matmul_context):
 
 def test_pinned_constexpr_and_fidelity_are_passed():
     s = loomc.compile(MATMUL, arch="wormhole_n150", shape=SHAPE, const={"BLOCK_M": 64}, fidelity="HiFi4")[0]
-    assert s.values["BLOCK_M"] == 64 and _grid(s.launches[0], "pid_m") == 1
+    assert s.values["BLOCK_M"] == 64
+    _check_grid(s.launches[0], s.values)
     assert "HiFi4" in s.explanation
 
 

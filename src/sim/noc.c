@@ -312,6 +312,7 @@ void sim_net_free(sim_net *n)
     free(n->kch);
     free(n->kpcap);
     free(n->kres);
+    free(n->rise);
     free(n->mark);
     free(n->st);
     for (int i = 0; i < n->nowners; i++)
@@ -470,7 +471,8 @@ static void res_remove(sim_net *n, int32_t c, int k)
             n->res[moved].apos = R->apos;
         }
         R->apos = -1;
-        R->bind = false;
+        R->bind = R->watch = false;
+        R->flow = 0;
         if (R->load != 0) {
             R->load = 0;
             if (n->on_load)
@@ -506,7 +508,7 @@ static void deactivate(sim_net *n, int32_t c)
     sim_chan *C = &n->ch[c];
     LM_ASSERT(C->apos >= 0);
     for (int k = 0; k < C->nres; k++) {
-        sim_share_ended(n, C->res[k]);
+        sim_share_ended(n, C->res[k], C->rate);
         res_remove(n, c, k);
     }
     int32_t moved = n->active[--n->nactive];

@@ -52,9 +52,11 @@ void sim_share_started(sim_net *n, int32_t c)
     push_i32(&n->seed_ch, &n->nseed_ch, &n->capseed_ch, c);
 }
 
-void sim_share_ended(sim_net *n, int32_t r)
+void sim_share_ended(sim_net *n, int32_t r, double rate)
 {
-    if (n->res[r].bind)
+    sim_res *R = &n->res[r];
+    R->flow -= rate;
+    if (R->bind)
         push_i32(&n->seed_res, &n->nseed_res, &n->capseed_res, r);
 }
 
@@ -188,7 +190,7 @@ static void cand_add(sim_net *n, double key, int32_t x)
         n->wcand[--n->whi] = w;
 }
 
-static void fill_start(sim_net *n)
+static void fill_start(sim_net *n, uint32_t gen)
 {
     if (n->capwcand < n->nkres + n->nkch) {
         n->capwcand = 2 * (n->nkres + n->nkch);
@@ -202,9 +204,11 @@ static void fill_start(sim_net *n)
         sim_res *R = &n->res[r];
         R->unfrozen = R->nk;
         R->bnew = false;
-        R->rem = left_by_others(n, R);
-        if (R->nfl >= 2)
+        if (R->nfl >= 2 && (R->watch || n->full)) {
+            R->cgen = gen;
+            R->rem = left_by_others(n, R);
             cand_add(n, R->rem / R->unfrozen, r);
+        }
     }
     for (int32_t i = 0; i < n->nkch; i++)
         if (n->kpcap[i] >= 0)
@@ -286,7 +290,7 @@ static int32_t pick(sim_net *n, uint32_t gen, double pk, int32_t px, double *lev
 static int32_t fill(sim_net *n)
 {
     uint32_t gen = ++n->wgen;
-    fill_start(n);
+    fill_start(n, gen);
     n->nfrozen = 0;
     double pk = -HUGE_VAL;
     int32_t px = 0;
@@ -319,6 +323,78 @@ static int32_t fill(sim_net *n)
      * every route has an interface or a bank */
     n->wlast = pk;
     return -1;
+}
+
+/* ---- the resources left out --------------------------------------------------------- */
+
+/* A pass leaves out the shared resources that are not watched; it stands
+ * if none of them would have been picked by a pass over all of them. One
+ * that is not picked at a step of level L has level rem/u > L there, and
+ * its u unfrozen channels end at L or above: so if the rates the pass
+ * gives keep its flow below its capacity, it is never picked (and its flow
+ * is below capacity by the slack, so rounding cannot pick it either).
+ * Picks and keys depend only on the candidates picked, so the pass then
+ * gives the same rates to the last bit as one over all of them.
+ *
+ * Only flows that rise need looking at: a resource left out is not
+ * watched, so its flow was below capacity by the slack before. A channel
+ * of K no candidate froze crossed only resources left out: they are
+ * watched from now on. Returns whether the pass stands; when not, the
+ * resources it should not have left out are watched. */
+enum { SHARE_SLACK_INV = 10000000 }; /* the slack: 1e-7 of the capacity */
+
+static bool nearly_full(const sim_res *R, double flow, double slack)
+{
+    return flow > R->cap * (1 - slack / SHARE_SLACK_INV);
+}
+
+/* The flow of R at the rates of the pass, summed afresh. */
+static double flow_after(const sim_net *n, const sim_res *R)
+{
+    double f = 0;
+    for (int32_t j = 0; j < R->nfl; j++) {
+        const sim_chan *C = &n->ch[R->fl[j].chan];
+        f += C->kgen == n->kgen ? C->newrate : C->rate;
+    }
+    return f;
+}
+
+static bool left_out_hold(sim_net *n, uint32_t gen)
+{
+    bool hold = true;
+    uint32_t dgen = ++n->dgen;
+    int32_t nrise = 0;
+    for (int32_t i = 0; i < n->nkch; i++) {
+        const sim_chan *C = &n->ch[n->kch[i]];
+        bool frozen = C->wgen == gen;
+        double d = frozen ? C->newrate - C->rate : 0;
+        if (frozen && !(d > 0))
+            continue;
+        for (int k = 0; k < C->nres; k++) {
+            sim_res *R = &n->res[C->res[k]];
+            if (R->nfl < 2 || R->cgen == gen)
+                continue;
+            if (!frozen) {
+                R->watch = true;
+                hold = false;
+            } else {
+                if (R->dgen != dgen) {
+                    R->dgen = dgen;
+                    R->dflow = 0;
+                    n->rise[nrise++] = C->res[k];
+                }
+                R->dflow += d;
+            }
+        }
+    }
+    for (int32_t i = 0; i < nrise; i++) {
+        sim_res *R = &n->res[n->rise[i]];
+        if (nearly_full(R, R->flow + R->dflow, 1) && nearly_full(R, flow_after(n, R), 1)) {
+            R->watch = true;
+            hold = false;
+        }
+    }
+    return hold;
 }
 
 /* ---- a recomputation ---------------------------------------------------------------- */
@@ -356,12 +432,20 @@ static void apply(sim_net *n, double now)
     }
     for (int32_t i = 0; i < nc; i++) {
         sim_chan *C = &n->ch[n->kch[i]];
+        double d = C->newrate - C->rate;
+        for (int k = 0; k < C->nres; k++)
+            n->res[C->res[k]].flow += d;
         C->rate = C->newrate;
         sim_q_at(n->q, C->ev, now + C->remaining / C->rate);
     }
+    /* a candidate stays watched while it binds or is nearly full (by half
+     * the slack, so that the flow's rounding never hides a full one) */
+    uint32_t gen = n->wgen;
     for (int32_t i = 0; i < n->nkres; i++) {
         sim_res *R = &n->res[n->kres[i]];
         R->bind = R->bnew;
+        if (R->cgen == gen)
+            R->watch = R->bnew || nearly_full(R, R->flow, 2);
     }
 }
 
@@ -388,15 +472,18 @@ void sim_net_update(sim_net *n)
     n->recomputes++;
     double now = n->q->now;
     advance(n, now);
-    if (!n->kres)
+    if (!n->kres) {
         n->kres = lm_xmalloc((size_t)n->nres * sizeof *n->kres);
+        n->rise = lm_xmalloc((size_t)n->nres * sizeof *n->rise);
+    }
     k_seed(n);
     for (;;) {
         k_close(n);
         int32_t r = fill(n);
-        if (r < 0)
+        if (r >= 0)
+            k_add_flows(n, r);
+        else if (n->full || left_out_hold(n, n->wgen))
             break;
-        k_add_flows(n, r);
     }
     apply(n, now);
     if (n->on_load)

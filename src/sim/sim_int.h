@@ -99,6 +99,11 @@ typedef struct sim_res {
     uint32_t xgen;     /* all its channels joined K in pass kgen */
     bool bind;         /* the last filling over it froze a channel at its level */
     bool bnew;         /* the same, in the pass under way */
+    bool watch;        /* a candidate of every pass over it: it binds or is nearly full */
+    uint32_t cgen;     /* a candidate of pass cgen (wgen) */
+    double flow;       /* the sum of its moving channels' rates, kept as they change */
+    double dflow;      /* the rise of flow a pass would bring (scratch of pass dgen) */
+    uint32_t dgen;
     int32_t capfl;
     int32_t apos;      /* position in the active-resource list, -1 when idle */
     double bytes;      /* wire bytes carried */
@@ -235,6 +240,8 @@ struct sim_net {
     int32_t *kres;        /* resources K's channels cross (nres entries) */
     int32_t nkres;
     uint32_t kgen;
+    int32_t *rise;        /* resources left out of a pass whose flow would rise (nres) */
+    uint32_t dgen;
     uint64_t recomputes;
     /* channels per owner, to find the one a transfer joins */
     int32_t nowners;
@@ -260,10 +267,11 @@ void sim_net_chan_event(sim_net *n, int32_t c);
 void sim_net_xfer_event(sim_net *n, int32_t x);
 /* share.c: recompute the fair shares if the set of moving channels
  * changed, over what the change can reach; started/ended record a channel
- * that starts moving and each resource one stops crossing. */
+ * that starts moving and each resource one stops crossing (at the rate it
+ * had). */
 void sim_net_update(sim_net *n);
 void sim_share_started(sim_net *n, int32_t c);
-void sim_share_ended(sim_net *n, int32_t r);
+void sim_share_ended(sim_net *n, int32_t r, double rate);
 /* Flush per-channel byte counts into the resources (before reporting). */
 void sim_net_flush(sim_net *n);
 /* Route of a spec as stages (into n->st); returns the stage count. */

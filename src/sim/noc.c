@@ -447,6 +447,7 @@ static void res_add(sim_net *n, int32_t c, int k)
     }
     C->slot[k] = R->nfl;
     R->fl[R->nfl++] = (sim_fref){c, k};
+    sim_share_joined(n, c, k);
     if (R->nfl == 1) {
         R->apos = n->nares;
         n->ares[n->nares++] = C->res[k];
@@ -464,6 +465,7 @@ static void res_remove(sim_net *n, int32_t c, int k)
         R->fl[pos] = last;
         n->ch[last.chan].slot[last.k] = pos;
     }
+    sim_share_left(n, r);
     if (R->nfl == 0) {
         int32_t moved = n->ares[--n->nares];
         if (R->apos != n->nares) {

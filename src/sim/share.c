@@ -83,31 +83,93 @@ static void k_add_flows(sim_net *n, int32_t r)
         k_add(n, R->fl[i].chan);
 }
 
-/* Close K under "shares a binding resource" and collect the resources its
- * flows cross, counting on each the channels of K (nk) and noting each
- * channel's private cap: the smallest capacity of a resource it alone
- * crosses (-1 when none). */
-static void k_close(sim_net *n)
+/* ---- the resources a pass looks at ---------------------------------------------- */
+
+/* A pass looks only at the resources of a route that are watched (the
+ * candidates among them) or that the channel alone crosses (its private
+ * cap): each channel keeps the positions of those in its route, below 64,
+ * as bits of `look`, updated as resources are watched or released and as
+ * channels join and leave them. Positions from 64 on are tested as they
+ * come; a full pass looks at every resource. */
+static inline bool looked(const sim_res *R)
+{
+    return R->watch || R->nfl == 1;
+}
+
+static void look_mark(sim_net *n, sim_fref f, bool on)
+{
+    if (f.k < 64) {
+        uint64_t bit = (uint64_t)1 << f.k;
+        sim_chan *C = &n->ch[f.chan];
+        C->look = on ? C->look | bit : C->look & ~bit;
+    }
+}
+
+static void watch_set(sim_net *n, sim_res *R, bool on)
+{
+    if (R->watch == on)
+        return;
+    R->watch = on;
+    bool keep = on || R->nfl == 1;
+    for (int32_t j = 0; j < R->nfl; j++)
+        look_mark(n, R->fl[j], keep);
+}
+
+void sim_share_joined(sim_net *n, int32_t c, int k)
+{
+    sim_res *R = &n->res[n->ch[c].res[k]];
+    if (k == 0)
+        n->ch[c].look = 0;
+    look_mark(n, (sim_fref){c, k}, looked(R));
+    if (R->nfl == 2 && !R->watch)
+        look_mark(n, R->fl[0], false);
+}
+
+void sim_share_left(sim_net *n, int32_t r)
+{
+    sim_res *R = &n->res[r];
+    if (R->nfl == 1)
+        look_mark(n, R->fl[0], true);
+}
+
+/* Visit position k of channel C's route in k_close: join its resource to
+ * K's, count the channel on it, lower the private cap, follow a binding
+ * resource. */
+static inline void k_visit(sim_net *n, const sim_chan *C, int k, double *pcap)
 {
     const uint32_t kgen = n->kgen;
+    int32_t r = C->res[k];
+    sim_res *R = &n->res[r];
+    if (R->kgen != kgen) {
+        R->kgen = kgen;
+        R->nk = 0;
+        n->kres[n->nkres++] = r;
+    }
+    R->nk++;
+    if (R->nfl == 1 && (*pcap < 0 || R->cap < *pcap))
+        *pcap = R->cap;
+    if (R->bind && R->xgen != kgen)
+        k_add_flows(n, r);
+}
+
+/* Close K under "shares a binding resource" and collect the resources its
+ * flows cross that the pass looks at, counting on each the channels of K
+ * (nk) and noting each channel's private cap: the smallest capacity of a
+ * resource it alone crosses (-1 when none). */
+static void k_close(sim_net *n)
+{
     for (; n->kdone < n->nkch; n->kdone++) {
         const sim_chan *C = &n->ch[n->kch[n->kdone]];
-        const int32_t *route = C->res;
-        int nres = C->nres;
         double pcap = -1;
-        for (int k = 0; k < nres; k++) {
-            int32_t r = route[k];
-            sim_res *R = &n->res[r];
-            if (R->kgen != kgen) {
-                R->kgen = kgen;
-                R->nk = 0;
-                n->kres[n->nkres++] = r;
-            }
-            R->nk++;
-            if (R->nfl == 1 && (pcap < 0 || R->cap < pcap))
-                pcap = R->cap;
-            if (R->bind && R->xgen != kgen)
-                k_add_flows(n, r);
+        if (n->full) {
+            for (int k = 0; k < C->nres; k++)
+                k_visit(n, C, k, &pcap);
+        } else {
+            for (uint64_t m = C->look; m; m &= m - 1)
+                k_visit(n, C, __builtin_ctzll(m), &pcap);
+            for (int k = 64; k < C->nres; k++)
+                if (looked(&n->res[C->res[k]]))
+                    k_visit(n, C, k, &pcap);
         }
         n->kpcap[n->kdone] = pcap;
     }
@@ -151,6 +213,14 @@ static void k_seed(sim_net *n)
  * to the last bit. A scan finds the pick: a handful of resources bind per
  * pass, and those with no unfrozen channel left leave the list. */
 
+/* A channel frozen at `share` takes it from a resource it crosses (only the
+ * candidates' remainders are read). */
+static inline void take(sim_res *R, double share)
+{
+    R->rem -= share;
+    R->unfrozen--;
+}
+
 static void freeze(sim_net *n, int32_t c, double share, uint32_t gen)
 {
     sim_chan *C = &n->ch[c];
@@ -159,11 +229,15 @@ static void freeze(sim_net *n, int32_t c, double share, uint32_t gen)
     n->nfrozen++;
     const int32_t *route = C->res;
     sim_res *res = n->res;
-    for (int k = 0, nres = C->nres; k < nres; k++) {
-        sim_res *R2 = &res[route[k]];
-        R2->rem -= share;
-        R2->unfrozen--;
+    if (n->full) {
+        for (int k = 0, nres = C->nres; k < nres; k++)
+            take(&res[route[k]], share);
+        return;
     }
+    for (uint64_t m = C->look; m; m &= m - 1)
+        take(&res[route[__builtin_ctzll(m)]], share);
+    for (int k = 64; k < C->nres; k++)
+        take(&res[route[k]], share);
 }
 
 /* The capacity of R that the flows outside K leave, subtracting their
@@ -359,6 +433,19 @@ static double flow_after(const sim_net *n, const sim_res *R)
     return f;
 }
 
+/* Watch a resource left out; the next pass looks at it over K. */
+static void watch_left_out(sim_net *n, sim_res *R, int32_t r)
+{
+    watch_set(n, R, true);
+    if (R->kgen == n->kgen)
+        return;
+    R->kgen = n->kgen;
+    R->nk = 0;
+    for (int32_t j = 0; j < R->nfl; j++)
+        R->nk += n->ch[R->fl[j].chan].kgen == n->kgen;
+    n->kres[n->nkres++] = r;
+}
+
 static bool left_out_hold(sim_net *n, uint32_t gen)
 {
     bool hold = true;
@@ -375,7 +462,7 @@ static bool left_out_hold(sim_net *n, uint32_t gen)
             if (R->nfl < 2 || R->cgen == gen)
                 continue;
             if (!frozen) {
-                R->watch = true;
+                watch_left_out(n, R, C->res[k]);
                 hold = false;
             } else {
                 if (R->dgen != dgen) {
@@ -390,7 +477,7 @@ static bool left_out_hold(sim_net *n, uint32_t gen)
     for (int32_t i = 0; i < nrise; i++) {
         sim_res *R = &n->res[n->rise[i]];
         if (nearly_full(R, R->flow + R->dflow, 1) && nearly_full(R, flow_after(n, R), 1)) {
-            R->watch = true;
+            watch_left_out(n, R, n->rise[i]);
             hold = false;
         }
     }
@@ -445,7 +532,7 @@ static void apply(sim_net *n, double now)
         sim_res *R = &n->res[n->kres[i]];
         R->bind = R->bnew;
         if (R->cgen == gen)
-            R->watch = R->bnew || nearly_full(R, R->flow, 2);
+            watch_set(n, R, R->bnew || nearly_full(R, R->flow, 2));
     }
 }
 

@@ -156,6 +156,7 @@ typedef struct sim_chan {
     int32_t nres;
     uint32_t wgen;        /* water-filling: frozen in pass wgen */
     uint32_t kgen;        /* in the set K of pass kgen (share.c) */
+    uint64_t look;        /* route positions below 64 a pass looks at (share.c) */
     int32_t apos;         /* position in the active list, -1 when not moving */
     double rate;          /* current fair share, bytes/cycle (0 when not moving) */
     double newrate;
@@ -272,6 +273,10 @@ void sim_net_xfer_event(sim_net *n, int32_t x);
 void sim_net_update(sim_net *n);
 void sim_share_started(sim_net *n, int32_t c);
 void sim_share_ended(sim_net *n, int32_t r, double rate);
+/* share.c: channel c joined the resource at position k of its route (its
+ * positions joined in order); a channel left resource r. */
+void sim_share_joined(sim_net *n, int32_t c, int k);
+void sim_share_left(sim_net *n, int32_t r);
 /* Flush per-channel byte counts into the resources (before reporting). */
 void sim_net_flush(sim_net *n);
 /* Route of a spec as stages (into n->st); returns the stage count. */

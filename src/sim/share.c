@@ -121,8 +121,12 @@ void sim_share_joined(sim_net *n, int32_t c, int k)
     if (k == 0)
         n->ch[c].look = 0;
     look_mark(n, (sim_fref){c, k}, looked(R));
-    if (R->nfl == 2 && !R->watch)
-        look_mark(n, R->fl[0], false);
+    /* a resource's flow is kept while two or more channels cross it */
+    if (R->nfl == 2) {
+        R->flow = n->ch[R->fl[0].chan].rate;
+        if (!R->watch)
+            look_mark(n, R->fl[0], false);
+    }
 }
 
 void sim_share_left(sim_net *n, int32_t r)
@@ -476,11 +480,20 @@ static bool left_out_hold(sim_net *n, uint32_t gen)
     }
     for (int32_t i = 0; i < nrise; i++) {
         sim_res *R = &n->res[n->rise[i]];
-        if (nearly_full(R, R->flow + R->dflow, 1) && nearly_full(R, flow_after(n, R), 1)) {
-            watch_left_out(n, R, n->rise[i]);
-            hold = false;
+        R->dflow += R->flow;
+        if (nearly_full(R, R->dflow, 1)) {
+            R->dflow = flow_after(n, R);
+            if (nearly_full(R, R->dflow, 1)) {
+                watch_left_out(n, R, n->rise[i]);
+                hold = false;
+            }
         }
     }
+    if (hold)
+        for (int32_t i = 0; i < nrise; i++) {
+            sim_res *R = &n->res[n->rise[i]];
+            R->flow = R->dflow;
+        }
     return hold;
 }
 
@@ -519,20 +532,20 @@ static void apply(sim_net *n, double now)
     }
     for (int32_t i = 0; i < nc; i++) {
         sim_chan *C = &n->ch[n->kch[i]];
-        double d = C->newrate - C->rate;
-        for (int k = 0; k < C->nres; k++)
-            n->res[C->res[k]].flow += d;
         C->rate = C->newrate;
         sim_q_at(n->q, C->ev, now + C->remaining / C->rate);
     }
-    /* a candidate stays watched while it binds or is nearly full (by half
-     * the slack, so that the flow's rounding never hides a full one) */
+    /* a candidate's flow is now what its filling gave out; it stays
+     * watched while it binds or is nearly full (by twice the slack, so
+     * that rounding never hides a full one) */
     uint32_t gen = n->wgen;
     for (int32_t i = 0; i < n->nkres; i++) {
         sim_res *R = &n->res[n->kres[i]];
         R->bind = R->bnew;
-        if (R->cgen == gen)
+        if (R->cgen == gen) {
+            R->flow = R->cap - R->rem;
             watch_set(n, R, R->bnew || nearly_full(R, R->flow, 2));
+        }
     }
 }
 

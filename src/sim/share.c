@@ -24,6 +24,16 @@
  * the same earlier freezes in the same order. Channels whose rate changed
  * are rescheduled in the order of the moving list, as a full pass would.
  *
+ * Which resources a pass fills: of the hundred or more shared resources K
+ * crosses, a handful bind. A pass fills only the watched ones (those that
+ * bound in the last pass over them, or were nearly full) and checks that
+ * the rates it gives leave every other one below its capacity; a pass
+ * that fails the check watches the resources it should not have left out
+ * and fills again. A resource left out that way could never have been
+ * picked, so the rates are those of a filling of all of them, to the last
+ * bit (below). Each channel keeps the positions of its route a pass looks
+ * at, so that closing K and freezing pass over the links no pass fills.
+ *
  * Why not a smaller K (closed only through the binding resources of flows
  * whose rate changed, grown pass by pass): in the attention runs of
  * docs/simulator.md a change moves rates across most of the binding part of
@@ -197,8 +207,9 @@ static void k_seed(sim_net *n)
 
 /* ---- progressive filling over K ------------------------------------------------------ */
 
-/* The candidates of a pass are K's shared resources (two or more channel
- * entries), at the capacity the flows outside K leave them, and K's
+/* The candidates of a pass are K's watched shared resources (two or more
+ * channel entries; see "the resources left out" below for the others), at
+ * the capacity the flows outside K leave them, and K's
  * channels with a private cap (a resource only one channel crosses just
  * caps that channel, so it enters as the channel, keyed on the smallest
  * such cap). Each step freezes the candidate of the lowest level: a

@@ -198,6 +198,27 @@ static void test_max_min(void **st)
     compare(ref, 5);
 }
 
+/* A link no pass looked at starts to bind: X streams alone over three
+ * links at the link rate (the links are its own: a pass leaves them out of
+ * its filling); Y joins the middle one at t1 and the two share it half and
+ * half until Y is done; then X has the whole link again. */
+static void test_link_starts_to_bind(void **st)
+{
+    (void)st;
+    double bx = 16384, by = 4096, wx = toy_wire(&A, bx), wy = toy_wire(&A, by);
+    double link = A.link_bytes_per_cycle, half = link / 2, t1 = 100;
+    sim_pkt_xfer xs[2] = {
+        {.spec = send_spec(0, 1, 1, 4, 1, bx)},
+        {.spec = send_spec(1, 2, 1, 3, 1, by), .t_issue = t1},
+    };
+    sim_fluid_run(&A, xs, 2, false);
+    double y_end = t1 + wy / half;
+    double x_end = y_end + (wx - link * t1 - half * (y_end - t1)) / link;
+    assert_true(x_end > y_end);
+    assert_true(fabs(xs[1].t_arrive - (y_end + toy_path(&A, 1))) < 1e-6);
+    assert_true(fabs(xs[0].t_arrive - (x_end + toy_path(&A, 3))) < 1e-6);
+}
+
 /* A row multicast: one flow over the tree, limited by the multicast rate,
  * delivered at the farthest destination after the path reservation. */
 static void test_mcast(void **st)
@@ -415,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_single_read),
         cmocka_unit_test(test_link_contention),
         cmocka_unit_test(test_max_min),
+        cmocka_unit_test(test_link_starts_to_bind),
         cmocka_unit_test(test_mcast),
         cmocka_unit_test(test_fifo_channel),
         cmocka_unit_test(test_bank_shared),

@@ -311,6 +311,7 @@ void sim_net_free(sim_net *n)
     free(n->seed_res);
     free(n->kch);
     free(n->kpcap);
+    free(n->kchg);
     free(n->kres);
     free(n->rise);
     free(n->mark);

@@ -78,8 +78,10 @@ static void k_add(sim_net *n, int32_t c)
     C->kgen = n->kgen;
     int32_t cap = n->capkch;
     push_i32(&n->kch, &n->nkch, &n->capkch, c);
-    if (n->capkch != cap)
+    if (n->capkch != cap) {
         n->kpcap = lm_xrealloc(n->kpcap, (size_t)n->capkch * sizeof *n->kpcap);
+        n->kchg = lm_xrealloc(n->kchg, (size_t)n->capkch * sizeof *n->kchg);
+    }
 }
 
 /* Every flow of resource r joins K. */
@@ -242,6 +244,8 @@ static void freeze(sim_net *n, int32_t c, double share, uint32_t gen)
     C->wgen = gen;
     C->newrate = share;
     n->nfrozen++;
+    if (share != C->rate)
+        n->kchg[n->nkchg++] = c;
     const int32_t *route = C->res;
     sim_res *res = n->res;
     if (n->full) {
@@ -380,7 +384,7 @@ static int32_t fill(sim_net *n)
 {
     uint32_t gen = ++n->wgen;
     fill_start(n, gen);
-    n->nfrozen = 0;
+    n->nfrozen = n->nkchg = 0;
     double pk = -HUGE_VAL;
     int32_t px = 0;
     while (n->nfrozen < n->nkch) {
@@ -464,29 +468,37 @@ static void watch_left_out(sim_net *n, sim_res *R, int32_t r)
 static bool left_out_hold(sim_net *n, uint32_t gen)
 {
     bool hold = true;
+    for (int32_t i = 0; n->nfrozen < n->nkch && i < n->nkch; i++) {
+        const sim_chan *C = &n->ch[n->kch[i]];
+        if (C->wgen == gen)
+            continue;
+        for (int k = 0; k < C->nres; k++) {
+            sim_res *R = &n->res[C->res[k]];
+            if (R->nfl >= 2 && R->cgen != gen) {
+                watch_left_out(n, R, C->res[k]);
+                hold = false;
+            }
+        }
+    }
+    if (!hold)
+        return false;
     uint32_t dgen = ++n->dgen;
     int32_t nrise = 0;
-    for (int32_t i = 0; i < n->nkch; i++) {
-        const sim_chan *C = &n->ch[n->kch[i]];
-        bool frozen = C->wgen == gen;
-        double d = frozen ? C->newrate - C->rate : 0;
-        if (frozen && !(d > 0))
+    for (int32_t i = 0; i < n->nkchg; i++) {
+        const sim_chan *C = &n->ch[n->kchg[i]];
+        double d = C->newrate - C->rate;
+        if (!(d > 0))
             continue;
         for (int k = 0; k < C->nres; k++) {
             sim_res *R = &n->res[C->res[k]];
             if (R->nfl < 2 || R->cgen == gen)
                 continue;
-            if (!frozen) {
-                watch_left_out(n, R, C->res[k]);
-                hold = false;
-            } else {
-                if (R->dgen != dgen) {
-                    R->dgen = dgen;
-                    R->dflow = 0;
-                    n->rise[nrise++] = C->res[k];
-                }
-                R->dflow += d;
+            if (R->dgen != dgen) {
+                R->dgen = dgen;
+                R->dflow = 0;
+                n->rise[nrise++] = C->res[k];
             }
+            R->dflow += d;
         }
     }
     for (int32_t i = 0; i < nrise; i++) {
@@ -526,23 +538,19 @@ static void advance(sim_net *n, double now)
  * list (the order of their events' sequence numbers). */
 static void apply(sim_net *n, double now)
 {
-    int32_t nc = 0;
-    for (int32_t i = 0; i < n->nkch; i++) {
-        const sim_chan *C = &n->ch[n->kch[i]];
-        if (C->newrate != C->rate)
-            n->kch[nc++] = n->kch[i];
-    }
-    /* insertion sort of the changed ones on their place in the list: few */
+    /* insertion sort of the changed ones (frozen at a new rate in the
+     * last filling) on their place in the list: few */
+    int32_t nc = n->nkchg, *chg = n->kchg;
     for (int32_t i = 1; i < nc; i++) {
-        int32_t c = n->kch[i], j = i, pos = n->ch[c].apos;
-        while (j > 0 && n->ch[n->kch[j - 1]].apos > pos) {
-            n->kch[j] = n->kch[j - 1];
+        int32_t c = chg[i], j = i, pos = n->ch[c].apos;
+        while (j > 0 && n->ch[chg[j - 1]].apos > pos) {
+            chg[j] = chg[j - 1];
             j--;
         }
-        n->kch[j] = c;
+        chg[j] = c;
     }
     for (int32_t i = 0; i < nc; i++) {
-        sim_chan *C = &n->ch[n->kch[i]];
+        sim_chan *C = &n->ch[chg[i]];
         C->rate = C->newrate;
         sim_q_at(n->q, C->ev, now + C->remaining / C->rate);
     }

@@ -237,6 +237,8 @@ struct sim_net {
     int32_t nseed_res, capseed_res;
     int32_t *kch;         /* K's channels */
     double *kpcap;        /* per K channel: its private cap, -1 when none */
+    int32_t *kchg;        /* K's channels the last filling froze at a new rate */
+    int32_t nkchg;
     int32_t nkch, capkch, kdone;
     int32_t *kres;        /* resources K's channels cross (nres entries) */
     int32_t nkres;

@@ -465,9 +465,11 @@ static void watch_left_out(sim_net *n, sim_res *R, int32_t r)
     n->kres[n->nkres++] = r;
 }
 
-static bool left_out_hold(sim_net *n, uint32_t gen)
+/* The channels of K no candidate froze make every resource left out on
+ * their routes watched. Whether there were none. */
+static bool all_frozen(sim_net *n, uint32_t gen)
 {
-    bool hold = true;
+    bool all = true;
     for (int32_t i = 0; n->nfrozen < n->nkch && i < n->nkch; i++) {
         const sim_chan *C = &n->ch[n->kch[i]];
         if (C->wgen == gen)
@@ -476,12 +478,17 @@ static bool left_out_hold(sim_net *n, uint32_t gen)
             sim_res *R = &n->res[C->res[k]];
             if (R->nfl >= 2 && R->cgen != gen) {
                 watch_left_out(n, R, C->res[k]);
-                hold = false;
+                all = false;
             }
         }
     }
-    if (!hold)
-        return false;
+    return all;
+}
+
+/* Each resource left out that a rising rate crosses, into n->rise, with
+ * the sum of the rises over it in dflow. Their count. */
+static int32_t rises(sim_net *n, uint32_t gen)
+{
     uint32_t dgen = ++n->dgen;
     int32_t nrise = 0;
     for (int32_t i = 0; i < n->nkchg; i++) {
@@ -501,9 +508,18 @@ static bool left_out_hold(sim_net *n, uint32_t gen)
             R->dflow += d;
         }
     }
+    return nrise;
+}
+
+static bool left_out_hold(sim_net *n, uint32_t gen)
+{
+    if (!all_frozen(n, gen))
+        return false;
+    bool hold = true;
+    int32_t nrise = rises(n, gen);
     for (int32_t i = 0; i < nrise; i++) {
         sim_res *R = &n->res[n->rise[i]];
-        R->dflow += R->flow;
+        R->dflow += R->flow; /* the bound after the pass, then the flow itself if near */
         if (nearly_full(R, R->dflow, 1)) {
             R->dflow = flow_after(n, R);
             if (nearly_full(R, R->dflow, 1)) {

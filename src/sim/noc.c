@@ -474,8 +474,7 @@ static void res_remove(sim_net *n, int32_t c, int k)
             n->res[moved].apos = R->apos;
         }
         R->apos = -1;
-        R->bind = R->watch = false;
-        R->flow = 0;
+        R->bind = false;
         if (R->load != 0) {
             R->load = 0;
             if (n->on_load)

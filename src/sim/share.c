@@ -146,6 +146,8 @@ void sim_share_left(sim_net *n, int32_t r)
     sim_res *R = &n->res[r];
     if (R->nfl == 1)
         look_mark(n, R->fl[0], true);
+    else if (R->nfl == 0)
+        R->watch = false; /* an idle resource starts afresh */
 }
 
 /* Visit position k of channel C's route in k_close: join its resource to

@@ -101,7 +101,7 @@ typedef struct sim_res {
     bool bnew;         /* the same, in the pass under way */
     bool watch;        /* a candidate of every pass over it: it binds or is nearly full */
     uint32_t cgen;     /* a candidate of pass cgen (wgen) */
-    double flow;       /* at least the sum of its channels' rates (share.c) */
+    double flow;       /* at least the sum of its channels' rates, kept while two or more cross it (share.c) */
     double dflow;      /* the rise of flow a pass would bring (scratch of pass dgen) */
     uint32_t dgen;
     int32_t capfl;

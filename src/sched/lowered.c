@@ -140,7 +140,9 @@ void sched_passes_cost(mctx *c, opcost *o, const sched_lowered *w)
     const sym_expr *math = mul(c, tiles, K(c, milli(a->eltwise_tile_cycles)));
     const sym_expr *batches = mx(c, K(c, 1), cdv(c, tiles, K(c, dst)));
     const sym_expr *u = xfer(c, bytes, a->unpack_bpc), *p = xfer(c, bytes, a->pack_bpc), *m = cdv(c, math, K(c, 1000));
-    const sym_expr *slow, *one = add(c, sched_op_time(c, u, m, p, batches, &slow), K(c, llround(a->cb_handshake_cycles)));
+    const sym_expr *steps = mx(c, K(c, 1), fdv(c, tiles, batches));
+    const sym_expr *slow, *one = add(c, sched_op_time(c, u, m, p, batches, steps, &slow),
+                                     K(c, llround(a->cb_handshake_cycles)));
     o->npass = plus(c, o->npass, n);
     o->pass_chain = plus(c, o->pass_chain, mul(c, n, one));
     o->pass_unpack = plus(c, o->pass_unpack, mul(c, n, u));

@@ -326,8 +326,9 @@ static void passes_time(mctx *c, const opcost *o, const sym_expr **chain, const 
  * earlier op of the same iteration starts unpacking only when that result
  * is pushed, after its last chunk is packed; so along a chain of dependent
  * ops the three stages overlap only within each op. Such an op of c chunks
- * takes max(u, m, p) + (the two smaller) / c: its first chunk passes all
- * three stages, the rest stream at the slowest. In steady state an op that
+ * takes max(u, m, p) + fill / c: its first chunk passes all three stages,
+ * math following the unpacker unit by unit, the rest stream at the slowest
+ * (sched_op_time). In steady state an op that
  * reads only loads and carried values overlaps the previous op (or
  * iteration) and counts its slowest stage only; the bound is the longest
  * path through the ops, where no op starts before the unpacker - one
@@ -348,7 +349,7 @@ static const sym_expr *chain(mctx *c, const opcost *oc, int n, const arrivals *a
             continue;
         const sym_expr *u = xfer(c, oc[j].unpack, a->unpack_bpc), *m = cdv(c, oc[j].math, K(c, 1000));
         const sym_expr *p = xfer(c, oc[j].pack, a->pack_bpc);
-        const sym_expr *top, *full = sched_op_time(c, u, m, p, oc[j].chunks, &top);
+        const sym_expr *top, *full = sched_op_time(c, u, m, p, oc[j].chunks, oc[j].steps, &top);
         const sym_expr *before = NULL, *bfirst = K(c, 0);
         for (int i = 0; i < j; i++)
             if (!oc[i].dead && reads(&oc[j], &oc[i])) {
@@ -536,8 +537,10 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
             const sym_expr *ops = mul(c, mul(c, kt, nt), gran);
             const sym_expr *mm =
                 cdv(c, mul(c, ops, K(c, milli(a->matmul_tile_cycles[k->fidelity]))), K(c, per_tile));
+            /* math takes a sub-block's tile products one by one: kt x h x w a chunk */
             oc[noc++] = (opcost){.o = o, .ops = {o->op}, .nops = 1, .unpack = mu, .math = mm,
-                                 .pack = fix(c, o->pack_bytes), .chunks = nsub, .batches = nsub};
+                                 .pack = fix(c, o->pack_bytes), .chunks = nsub, .batches = nsub,
+                                 .steps = mx(c, K(c, 1), mul(c, kt, hw))};
             continue;
         }
         case SCHED_OP_ELTWISE: cyc = a->eltwise_tile_cycles; break;
@@ -557,9 +560,11 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
             break;
         case SCHED_OP_COPY: cyc = a->eltwise_tile_cycles; break;
         }
+        const sym_expr *chunks = mx(c, K(c, 1), fix(c, o->dst_batches));
         oc[noc++] = (opcost){.o = o, .ops = {o->op}, .nops = 1, .unpack = fix(c, o->unpack_bytes),
                              .math = math ? math : mul(c, tiles, K(c, milli(cyc))), .pack = fix(c, o->pack_bytes),
-                             .chunks = mx(c, K(c, 1), fix(c, o->dst_batches)), .batches = fix(c, o->dst_batches)};
+                             .chunks = chunks, .batches = fix(c, o->dst_batches),
+                             .steps = mx(c, K(c, 1), fdv(c, tiles, chunks))};
     }
     sched_merge_chains(c, oc, noc);
     sched_lowered_ops(c, oc, noc, level);

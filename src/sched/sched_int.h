@@ -86,15 +86,26 @@ static inline const sym_expr *xfer(mctx *c, const sym_expr *bytes, double bpc)
 }
 
 /* A tile op whose unpack, math and pack take u, m and p cycles, in `chunks`
- * chunks: its first chunk passes all three stages and the rest stream at
- * the slowest, max(u, m, p) + (the two smaller) / chunks. *slow gets the
+ * chunks of `steps` units each (a matmul's tile products, else its input
+ * tiles): its first chunk passes all three stages and the rest stream at
+ * the slowest, max(u, m, p) + fill / chunks. Math follows the unpacker unit
+ * by unit through the source registers and pack takes the chunk after math
+ * (Dst's halves), so the first chunk takes max(u + m / s, u / s + m) + p,
+ * less the slowest stage: the two smaller stages, a slower unpack or math
+ * counting only one unit of the other -
+ *     fill = min(max(u + m/s, u/s + m), u/s + p, m/s + p)
+ * (each term the fill where p, m or u is the slowest, and the least of the
+ * three; with s = 1 the two smaller stages added up). Written without
+ * subtracting correlated terms, for the solver's bounds. *slow gets the
  * slowest stage. */
 static inline const sym_expr *sched_op_time(mctx *c, const sym_expr *u, const sym_expr *m, const sym_expr *p,
-                                            const sym_expr *chunks, const sym_expr **slow)
+                                            const sym_expr *chunks, const sym_expr *steps, const sym_expr **slow)
 {
     *slow = mx(c, mx(c, u, m), p);
-    const sym_expr *two = mn(c, mn(c, add(c, u, m), add(c, u, p)), add(c, m, p));
-    return add(c, *slow, cdv(c, two, chunks));
+    const sym_expr *us = steps ? cdv(c, u, steps) : u, *ms = steps ? cdv(c, m, steps) : m;
+    const sym_expr *um = mx(c, add(c, u, ms), add(c, us, m));
+    const sym_expr *fill = mn(c, mn(c, um, add(c, us, p)), add(c, ms, p));
+    return add(c, *slow, cdv(c, fill, chunks));
 }
 
 /* One tile op of a level as the compute engine's three stages see it: a
@@ -110,6 +121,7 @@ typedef struct opcost {
     const sym_expr *math;   /* thousandths of a cycle */
     const sym_expr *pack;   /* bytes */
     const sym_expr *chunks; /* sub-blocks or Dst batches (>= 1) */
+    const sym_expr *steps;  /* units per chunk math takes one by one from the unpacker (>= 1; NULL: 1) */
     const sym_expr *batches;/* Dst hand-offs */
     bool gone;              /* the lowering emits nothing for it (sched_lowered): free, but ops
                                reading its result still wait for what it reads */

@@ -379,6 +379,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         double held = sw >= sh ? (double)sh * tbytes(s, e, st->cb) : (double)sw * tbytes(s, e, st->cb_b);
         double streamed = (double)(sh * sw) * (sw >= sh ? tbytes(s, e, st->cb_b) : tbytes(s, e, st->cb));
         unpack = (double)k * (held + streamed) / a->unpack_bpc;
+        c->steps = (int)(k * sh * sw);
         for (int r = 0; r < sh; r++)
             for (int q = 0; q < sw; q++)
                 c->out[r * sw + q] = (int32_t)(at_out + (bi * sh + r) * n + bj * sw + q);
@@ -439,6 +440,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
                        : (double)(c->ntiles * cols) * a->reduce_tile_cycles;
         c->pack = c->ntiles * per_out;
         unpack = (double)(c->ntiles * cols) * tbytes(s, e, st->cb) / a->unpack_bpc;
+        c->steps = (int)(c->ntiles * cols);
         c->buf = take_buf(s, e);
         float sum[NUM_TILE_ELEMS];
         for (int64_t r = r0; r < r1; r++) {
@@ -613,6 +615,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         c->math = c->ntiles * ((double)cols * a->reduce_block_tile_cycles + (seed ? a->eltwise_tile_cycles : 0));
         c->pack = c->ntiles * per_out;
         unpack = (double)(c->ntiles * cols) * tbytes(s, e, st->cb) / a->unpack_bpc;
+        c->steps = (int)(c->ntiles * cols);
         if (seed)
             unpack += c->ntiles * tbytes(s, e, st->cb_b) / a->unpack_bpc;
         c->buf = take_buf(s, e);
@@ -669,6 +672,8 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
     default:
         LM_BUG("not a compute op");
     }
+    if (c->steps < 1)
+        c->steps = c->ntiles > 0 ? c->ntiles : 1;
     return unpack;
 }
 

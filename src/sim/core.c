@@ -786,6 +786,22 @@ void sim_xfer_done(void *ctx, int32_t xi)
 
 static bool is_compute_op(df_op op) { return df_ops[op].engine == DF_ENGINE_COMPUTE; }
 
+/* How long math spends on the chunk it takes (e->cur), from now: its
+ * init, then its units one after the other, each once the unpacker has put
+ * it in the source registers (they hold a unit or two, not a chunk, as on
+ * the chip's srcA/srcB), so math starts after the chunk's first unit is
+ * unpacked and ends no sooner than a unit after its last. With units
+ * unpacked and worked at even rates the latest of those is the first unit
+ * or the last (the ends are linear in the unit's index). */
+static double chunk_math(sim *s, sim_engine *e, const df_stmt *st)
+{
+    const sim_chunk *k = &e->cur;
+    double t0 = now(s) + sim_compute_init(s, e, st);
+    double start = t0 > k->u_first ? t0 : k->u_first;
+    double end = start + k->math, last = k->u_end + k->math / k->steps;
+    return (end > last ? end : last) - now(s);
+}
+
 static int compute_op(sim *s, sim_engine *e, const df_stmt *st)
 {
     sim_core *c = core_of(s, e);
@@ -806,11 +822,16 @@ static int compute_op(sim *s, sim_engine *e, const df_stmt *st)
             double cost = sim_compute_unpack(s, e, st, e->sub, &e->cur);
             if (s->failed)
                 return STEP_WAIT;
-            return busy_for(s, e, cost + sim_compute_init(s, e, st));
+            /* the chunk takes its source-register slot now: math follows
+               the unpacker unit by unit (chunk_math) */
+            double init = sim_compute_init(s, e, st);
+            e->cur.u_first = now(s) + init + cost / e->cur.steps;
+            e->cur.u_end = now(s) + init + cost;
+            c->srcq[(c->src_head + c->nsrc) % SIM_SRCQ] = e->cur;
+            c->nsrc++;
+            wake(s, c->eng[SIM_MATH]);
+            return busy_for(s, e, cost + init);
         }
-        c->srcq[(c->src_head + c->nsrc) % SIM_SRCQ] = e->cur;
-        c->nsrc++;
-        wake(s, c->eng[SIM_MATH]);
         break;
     case SIM_MATH:
         if (e->phase == 0) {
@@ -823,7 +844,7 @@ static int compute_op(sim *s, sim_engine *e, const df_stmt *st)
             if (e->cur.s != st)
                 LM_BUG("compute stages disagree on the op order");
             c->dst_held++;
-            return busy_for(s, e, e->cur.math + s->a->dst_handoff_cycles + sim_compute_init(s, e, st));
+            return busy_for(s, e, chunk_math(s, e, st) + s->a->dst_handoff_cycles);
         }
         /* the source registers are free again; the Dst half goes to pack */
         c->src_head = (c->src_head + 1) % SIM_SRCQ;

@@ -372,6 +372,9 @@ typedef struct sim_chunk {
     int32_t sum[16];     /* its page offsets from that CB's write pointer */
     bool sum_set[16];    /* the tile overwrites that page (the first of its row) instead of adding */
     double math, pack;   /* cycles */
+    int steps;           /* units math takes from the source registers one after the other
+                            (a matmul's K tiles, else the input tiles) */
+    double u_first, u_end; /* when unpack has put the first unit there, and the last */
     int buf;             /* functional: index of the core's chunk buffer */
     double flops;
 } sim_chunk;

@@ -19,6 +19,7 @@
 #include "driver/driver.h"
 #include "lower/lower.h"
 #include "sched/sched.h"
+#include "test_fill.h"
 #include "test_kv.h"
 
 static arch_desc *WH, *BH;
@@ -300,8 +301,8 @@ static int64_t milli(double x) { return llround(x * 1000); }
  * 4 fp32 tiles, so each op is 2 chunks). The multiply reads what the exp
  * made, so it starts after the exp's last chunk is packed: the compute
  * stage is the chain exp (its slowest stage: it reads only the load and
- * overlaps the previous program) + multiply (slowest stage + the two
- * smaller over its 2 chunks), above the engines' totals; then one Dst
+ * overlaps the previous program) + multiply (slowest stage + its first
+ * chunk's fill over its 2 chunks: op_fill), above the engines' totals; then one Dst
  * hand-off per chunk and the CB handshakes of x and z. The multiply waits
  * for y's push, a CB handshake on the path between the two (the simulator
  * charges it there: test_sim_chain.c, sub_exp_cycles). The two ops differ,
@@ -322,7 +323,7 @@ static void chain_of_ops(void **st)
     int64_t u_mul = cdiv(2 * T * tb * 1000, milli(a->unpack_bpc)), p_mul = p_exp;
     int64_t m_mul = cdiv(T * milli(a->eltwise_tile_cycles), 1000);
     int64_t top_mul = LM_MAX(LM_MAX(u_mul, m_mul), p_mul);
-    int64_t two = LM_MIN(LM_MIN(u_mul + m_mul, u_mul + p_mul), m_mul + p_mul);
+    int64_t two = test_op_fill(u_mul, m_mul, p_mul, T / 2);
     int64_t hs = llround(a->cb_handshake_cycles);
     int64_t chain = LM_MAX(LM_MAX(u_exp, m_exp), p_exp) + hs + top_mul + cdiv(two, 2);
     int64_t inits = 2 * llround(a->op_init_cycles);
@@ -361,7 +362,7 @@ static void unpack_in_order(void **st)
     int64_t m_exp = cdiv(T * milli(a->sfpu_exp_tile_cycles), 1000);
     int64_t u_mul = cdiv(2 * T * tb * 1000, milli(a->unpack_bpc));
     int64_t top_exp = LM_MAX(LM_MAX(u_exp, m_exp), p_exp);
-    int64_t two = LM_MIN(LM_MIN(u_exp + m_exp, u_exp + p_exp), m_exp + p_exp);
+    int64_t two = test_op_fill(u_exp, m_exp, p_exp, T / 2);
     int64_t start_z = LM_MAX(u_exp + u_mul, top_exp + hs);
     int64_t chain = start_z + top_exp + cdiv(two, 2);
     assert_true(u_exp + u_mul > top_exp + hs); /* the unpacker's order decides */

@@ -28,6 +28,7 @@
 #include "df/df.h"
 #include "driver/driver.h"
 #include "lower/lower.h"
+#include "test_fill.h"
 
 /* ---- compiling a kernel ------------------------------------------------ */
 
@@ -597,8 +598,9 @@ static void model_at_a_point(void **state)
        its last leg -x along each sender's row - the multicast's line. The
        two read side by side, so one K step (K = BLOCK_K) is the slower
        read, then the matmul - whose one 2x2 sub-block, at this first (and
-       only) step, passes unpack, math and pack one after the other - with
-       its hand-off and handshakes */
+       only) step, passes unpack, math and pack, math following the
+       unpacker product by product (test_op_fill) - with its hand-off and
+       handshakes */
     int64_t bfirst = cdiv(bytes * noc1_load(a, 8, false), rnd(a->link_bytes_per_cycle * 1000));
     int64_t bline = cdiv(bytes * noc1_load(a, 1, true), rnd(a->link_bytes_per_cycle * 1000));
     int64_t bread = read - LM_MAX(LM_MAX(banks, line), first) + LM_MAX(LM_MAX(banks, bline), bfirst);
@@ -606,7 +608,8 @@ static void model_at_a_point(void **state)
                       cdiv(bytes * 1000, rnd(a->link_bytes_per_cycle * 1000));
     assert_true(bread > read); /* the bank columns' links bind */
     assert_int_equal(term(&j, &m, SCHED_T_READ, 1, "read b (writer, NoC 1)", at), LM_MAX(LM_MAX(bread, mc), bshared) + sem);
-    int64_t loop = (bread + mc + sem) + unpack + math + pack + rnd(a->dst_handoff_cycles) +
+    int64_t slow = LM_MAX(LM_MAX(unpack, math), pack), units = 16 * 2 * 2; /* tile products */
+    int64_t loop = (bread + mc + sem) + slow + test_op_fill(unpack, math, pack, units) + rnd(a->dst_handoff_cycles) +
                    2 * rnd(a->cb_handshake_cycles);
     assert_int_equal(term(&j, &m, SCHED_T_LEVEL, 1, NULL, at), loop);
 

@@ -105,4 +105,16 @@ static inline double toy_path(const arch_desc *a, int hops)
     return a->noc_inject_cycles + hops * a->noc_hop_cycles + a->noc_eject_cycles;
 }
 
+/* When math is done with a chunk of `steps` units (before its Dst
+ * hand-off): it may take the chunk at `ready` and works `math` cycles, unit
+ * by unit, each once the unpacker has put it in the source registers; the
+ * chunk's unpack started at `u0` and takes `u` cycles at an even rate. So
+ * math starts no sooner than the first unit is there and ends no sooner
+ * than a unit's math after the last. */
+static inline double toy_math_end(double ready, double u0, double u, double math, int steps)
+{
+    double start = fmax(ready, u0 + u / steps);
+    return fmax(start + math, u0 + u + math / steps);
+}
+
 #endif

@@ -134,8 +134,10 @@ static double two_chunks_u(double nu, double pm, double pp)
     double h = A.cb_handshake_cycles, ho = A.dst_handoff_cycles, t0 = fill_done();
     double u1 = nu * 8 * 4096.0 / A.unpack_bpc, u2 = nu * 4 * 4096.0 / A.unpack_bpc;
     double fp1 = 8 * 4096.0 / A.pack_bpc, fp2 = 4 * 4096.0 / A.pack_bpc;
-    double math1 = t0 + u1 + 8 * pm + ho;
-    double math2 = fmax(math1, t0 + u1 + u2) + 4 * pm + ho;
+    /* math follows the unpacker tile by tile; chunk 2 is unpacked while
+       math works on chunk 1 */
+    double math1 = toy_math_end(t0, t0, u1, 8 * pm, 8) + ho;
+    double math2 = toy_math_end(math1, t0 + u1, u2, 4 * pm, 4) + ho;
     double pack1 = math1 + fp1 + 8 * pp;
     double pack2 = fmax(pack1, math2) + fp2 + 4 * pp;
     return A.kernel_launch_cycles + pack2 + h;
@@ -210,9 +212,9 @@ static void test_pchain_overlap(void **st)
     double t0 = fmax(fm + fp + h, 2 * fm) + fp + h;
     double u1 = 8 * 4096.0 / A.unpack_bpc, u2 = 8 * 4096.0 / A.unpack_bpc;
     for (int on_pack = 0; on_pack < 2; on_pack++) {
-        double math1 = t0 + u1 + (on_pack ? 0 : 8 * e) + ho;
+        double math1 = toy_math_end(t0, t0, u1, on_pack ? 0 : 8 * e, 8) + ho;
         double pack1 = math1 + fp + (on_pack ? 8 * e : 0);
-        double math2 = fmax(math1, t0 + u1 + u2) + 8 * e + ho;
+        double math2 = toy_math_end(math1, t0 + u1, u2, 8 * e, 8) + ho;
         double pack2 = fmax(pack1, math2) + fp;
         NEAR(overlap_cycles(on_pack), A.kernel_launch_cycles + pack2 + 2 * h, 1e-6);
     }
@@ -229,9 +231,10 @@ static void test_rowmax_cycles(void **st)
     double h = A.cb_handshake_cycles, ho = A.dst_handoff_cycles, t0 = fill_done();
     for (int seeded = 0; seeded < 2; seeded++) {
         double u = (12 + (seeded ? 2 : 0)) * 4096.0 / A.unpack_bpc;
-        double m = 12 * A.reduce_block_tile_cycles + (seeded ? 2 * A.eltwise_tile_cycles : 0) + ho;
+        double m = 12 * A.reduce_block_tile_cycles + (seeded ? 2 * A.eltwise_tile_cycles : 0);
         double p = 2 * 4096.0 / A.pack_bpc;
-        double want = A.kernel_launch_cycles + t0 + u + m + p + h;
+        /* the pool follows the unpacker over the 12 input tiles */
+        double want = A.kernel_launch_cycles + toy_math_end(t0, t0, u, m, 12) + ho + p + h;
         NEAR(op_cycles(seeded ? "    rowmax a=0 out=3 rows=2 cols=6 b=0 at_b=10\n" : "    rowmax a=0 out=3 rows=2 cols=6\n", 2),
              want, 1e-6);
     }

@@ -408,10 +408,19 @@ static void test_matmul_fidelity(void **st)
     double flops = 0;
     double base = matmul_cycles("LoFi", K, "", &flops);
     NEAR(flops, K * 2.0 * 32 * 32 * 32, 1e-6);
+    /* math follows the unpacker K tile by K tile (2K bf16 tiles unpacked),
+       from the same start */
+    double u = 2.0 * K * 2048 / A.unpack_bpc, lofi = toy_math_end(0, 0, u, K * A.matmul_tile_cycles[ARCH_LOFI], K);
     for (int f = 1; f < ARCH_NFIDELITIES; f++) {
         double t = matmul_cycles(names[f], K, "", NULL);
-        NEAR(t - base, K * (A.matmul_tile_cycles[f] - A.matmul_tile_cycles[ARCH_LOFI]), 1e-6);
+        NEAR(t - base, toy_math_end(0, 0, u, K * A.matmul_tile_cycles[f], K) - lofi, 1e-6);
     }
+    /* where the unpacker is the slower stage (LoFi and HiFi2 on the toy
+       chip: 64 cycles a K tile against 16 and 32) math's rate shows only
+       in the last K tile's products */
+    assert_true(u / K >= A.matmul_tile_cycles[ARCH_HIFI2]);
+    NEAR(matmul_cycles("HiFi2", K, "", NULL) - base, A.matmul_tile_cycles[ARCH_HIFI2] - A.matmul_tile_cycles[ARCH_LOFI],
+         1e-6);
 }
 
 /* The same op's absolute time, stage by stage: after the fills, cb_wait
@@ -436,9 +445,10 @@ static void test_matmul_stages(void **st)
     double push1 = pack1 + fp + h;
     /* matmul: unpack waits for both pushes (cb_wait on unpack) */
     double unpack = 2.0 * K * 2048 / A.unpack_bpc;
-    double math = K * A.matmul_tile_cycles[ARCH_HIFI2] + A.dst_handoff_cycles;
+    double math = K * A.matmul_tile_cycles[ARCH_HIFI2];
     double pack = 4096.0 / A.pack_bpc;
-    double end_pack = push1 + unpack + math + pack + h;        /* pack then its cb_push */
+    /* math follows the unpacker K tile by K tile, then hands Dst to pack */
+    double end_pack = toy_math_end(push1, push1, unpack, math, K) + A.dst_handoff_cycles + pack + h;
     double end_unpack = push1 + unpack + 2 * h;                 /* unpack then its two pops */
     NEAR(t, A.kernel_launch_cycles + fmax(end_pack, end_unpack), 1e-6);
 }
@@ -562,7 +572,11 @@ static void test_reduce_fold(void **st)
         sim_result_free(r);
     }
     double plain = 2 * 4 * A.reduce_tile_cycles, folded = 2 * (3 * A.eltwise_tile_cycles + A.reduce_tile_cycles);
-    NEAR(cyc[0] - cyc[1], plain - folded, 1e-6);
+    /* one chunk of 8 input tiles (bf16), math following the unpacker tile
+       by tile from the same start */
+    double u = 8 * 2048.0 / A.unpack_bpc;
+    NEAR(cyc[0] - cyc[1], toy_math_end(0, 0, u, plain, 8) - toy_math_end(0, 0, u, folded, 8), 1e-6);
+    assert_true(cyc[1] < cyc[0]);
 }
 
 /* A sub-block larger than a Dst half is rejected, naming the limit. */

@@ -889,6 +889,43 @@ static const sym_expr *shared_loads(mctx *c, int level, const sym_expr *const *c
     return mx(c, per[0], per[1]);
 }
 
+/* DRAM bank sharing across the grid at a level's first execution: the
+ * lowering issues the first block of every load read ahead (DRAM, depth 2
+ * or more) before the loop, on every core at once, and a multicast or
+ * forwarding sender reads its first block inside the loop's first trip,
+ * behind them. Its read shares each bank with the n cores' flows there,
+ * one fair share each: it ends when it has its own bytes and, from each of
+ * the n, as many as it took itself or as many as that core has there,
+ * whichever is less - the banks' time for all the blocks read ahead, or n
+ * times its own block's, the less, on top of its senders' own
+ * (sender_behind_the_grid in tests/unit/test_model_sim.c). Its
+ * transfer is at least that (causal attention n150 B=1 H=7 S=158 D=128, k
+ * multicast along y, v read ahead on 35 cores: the sender's k read waited
+ * 5,400 cycles behind the grid's 1.4 MB of v, priced at its own 770).
+ * grid_banks adds load i's share to *ahead or records it as a shared load;
+ * level_latency moves the recorded arrivals. */
+typedef struct bank_wait {
+    int slot, kern;                /* its place in the arrivals, its kernel */
+    const sym_expr *x, *bank;      /* its sender's read: transfer, banks' time */
+    const sym_expr *per_core;      /* the banks' time were every core to read its block */
+} bank_wait;
+
+static void grid_banks(mctx *c, int i, const sched_buf *b, const stage *st, const sym_expr *live,
+                       const sym_expr **ahead, bank_wait *behind, int *nbehind, int slot)
+{
+    if (!st->bank || !st->xfer)
+        return;
+    const sym_expr *bank = live ? mul(c, st->bank, live) : st->bank, *x = live ? mul(c, st->xfer, live) : st->xfer;
+    const sched_operand *o = b->access >= 0 ? sched_operand_of(c, b) : NULL;
+    if (st->local && st->lat && c->depth[i]) {
+        *ahead = add(c, *ahead, mul(c, sub(c, K(c, 1), sched_single(c, i)), bank));
+    } else if (o && (o->transport == SCHED_MCAST || o->transport == SCHED_FORWARD) && b->level >= 1) {
+        behind[*nbehind] = (bank_wait){.slot = slot, .kern = sched_buf_noc(c, b), .x = x, .bank = bank,
+                                       .per_core = cdv(c, mul(c, bank, c->cores), mx(c, K(c, 1), st->readers))};
+        (*nbehind)++;
+    }
+}
+
 /* The latency of one execution of level `level` (a loop body: all its
  * iterations; the program level: all programs of the busiest core); *out
  * gets what the enclosing level needs (level_cost; *busy is the last
@@ -907,6 +944,11 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
     const sym_expr *serial[2] = {K(c, 0), K(c, 0)}, *ahead_pre[2] = {K(c, 0), K(c, 0)};
     const sym_expr *st_[2] = {K(c, 0), K(c, 0)}, *stl[2] = {K(c, 0), K(c, 0)}, *fill = K(c, 0);
     const sym_expr *press = K(c, 0); /* the loads' times on shared links and banks (stage.press) */
+    /* the banks' time for every core's first blocks of the loads read ahead
+       (grid_banks), and the shared loads whose senders read behind them */
+    const sym_expr *ahead_banks = K(c, 0);
+    bank_wait behind[SCHED_MAX_BUFS];
+    int nbehind = 0;
     bool has_store[2] = {false, false};
     arrivals arr;
     arr.n = arr.nout = 0;
@@ -934,6 +976,7 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
                 press = add(c, press, live ? mul(c, st.press, live) : st.press);
             slot[i] = arr.n;
             ld[e] = add(c, ld[e], st.cycles);
+            grid_banks(c, i, b, &st, live, &ahead_banks, behind, &nbehind, arr.n);
             const sym_expr *at = first_arrival(c, i, &st, local[i], &serial[e], &ahead_pre[e]);
             ldf[e] = ldf[e] == K(c, 0) ? at : mx(c, ldf[e], at);
             arr.v[arr.n] = b->value;
@@ -972,6 +1015,12 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
             if (tm)
                 tm->writer = e == 1;
         }
+    }
+    for (int j = 0; j < nbehind; j++) {
+        int l = behind[j].slot;
+        const sym_expr *wait = add(c, mn(c, ahead_banks, behind[j].per_core), behind[j].bank);
+        arr.at[l] = add(c, arr.at[l], sub(c, mx(c, behind[j].x, wait), behind[j].x));
+        ldf[behind[j].kern] = mx(c, ldf[behind[j].kern], arr.at[l]);
     }
     /* the reads of both kernels run side by side, then compute, then the writes */
     const sym_expr *r = mx(c, ld[0], ld[1]), *w = add(c, st_[0], st_[1]);

@@ -185,6 +185,10 @@ typedef struct stage {
     const sym_expr *local; /* a DRAM load of a loop: the reader's own time on a block that is there
                               (its commands or its rate, and the handshake; NULL elsewhere) */
     const sym_expr *lat;   /* with local: the round trip's latency, part of first */
+    const sym_expr *xfer;  /* a read from DRAM (a shared load: its sender's): its transfer, the
+                              slowest of its own rate, its links and the banks (NULL: none) */
+    const sym_expr *bank;  /* and the time its readers' blocks of one step take through the banks */
+    const sym_expr *readers; /* and how many cores read those blocks at once */
 } stage;
 
 /* The NoC a buffer's block travels on (0 or 1). */

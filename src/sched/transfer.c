@@ -559,7 +559,8 @@ stage sched_read_cost(mctx *c, const sched_buf *b)
         press = add(c, press, leg1);
     }
     const sym_expr *trip0, *alone, *x = dram_read(c, noc, moved, commands(c, b), shared, &trip0, &alone);
-    stage st = {.cycles = add(c, add(c, trip0, x), cb), .fill = K(c, 0), .press = press};
+    stage st = {.cycles = add(c, add(c, trip0, x), cb), .fill = K(c, 0), .press = press, .xfer = x, .bank = bank,
+                .readers = total};
     st.first = st.cycles;
     int64_t all;
     if (!(sym_is_const(banks, &all) && all == a->num_dram_banks))

@@ -531,6 +531,78 @@ static void store_between_programs(void **st)
     }
 }
 
+/* A multicast sender's first read behind the grid's reads ahead
+ * (model.c, grid_banks). The toy chip's 15 other cores each read one tile
+ * row of v (R tiles, R/5 pages on each of the 5 banks: the tiles are
+ * interleaved page by page), and core (0,0) reads a row of k (5 tiles, one
+ * a bank), all at once; the sender then works W sem_sets, longer than
+ * anything else, so the run ends W after k lands. Every bank serves 16
+ * flows, a fair share each: k's flow has its 2048 bytes there after taking
+ * from each of the 15 others as much as it took itself, or all of theirs
+ * if they had less - 16 x 2048 / rate whether R is 5 or 10, not the 31
+ * tiles a bank holds at R = 10. Besides that, k waits for its commands and
+ * the round trip's latency, measured on its own (no v readers). */
+static double sender_after(int R, bool grid)
+{
+    char text[8192], readers[2048] = "";
+    const int W = 400;
+    /* the 15 other cores in two rectangles, each reading its tile row of v */
+    static const char *rects[] = {"x0=1 y0=0 x1=3 y1=0", "x0=0 y0=1 x1=3 y1=3"};
+    for (int c = 0; grid && c < 2; c++)
+        snprintf(readers + strlen(readers), sizeof readers - strlen(readers),
+                 "class r%d %s {\n"
+                 "  cb 0 format=bf16 pages=%d\n"
+                 "  reader {\n"
+                 "    cb_reserve cb=0 n=%d\n"
+                 "    read tensor=v row=cy*4+cx-1 col=0 cols=%d cb=0 trid=1\n"
+                 "    read_barrier trid=1\n"
+                 "  }\n"
+                 "}\n",
+                 c, rects[c], R, R, R);
+    snprintf(text, sizeof text,
+             "program behind\n"
+             "sem busy\n"
+             "tensor k rows=32 cols=160 format=bf16 role=input seed=1\n"
+             "tensor v rows=480 cols=%d format=bf16 role=input seed=2\n"
+             "class s x0=0 y0=0 x1=0 y1=0 {\n"
+             "  cb 1 format=bf16 pages=5\n"
+             "  reader {\n"
+             "    cb_reserve cb=1 n=5\n"
+             "    read tensor=k row=0 col=0 cols=5 cb=1 trid=2\n"
+             "    read_barrier trid=2\n"
+             "    for w lo=0 hi=%d {\n"
+             "      sem_set sem=busy value=1\n"
+             "    }\n"
+             "  }\n"
+             "}\n"
+             "%s",
+             32 * R, W, readers);
+    sim_result *r = run_ok(text);
+    double c = r->cycles - A.kernel_launch_cycles - W * A.sem_cycles;
+    sim_result_free(r);
+    return c;
+}
+
+static void sender_behind_the_grid(void **st)
+{
+    (void)st;
+    double alone = sender_after(5, false), at5 = sender_after(5, true), at10 = sender_after(10, true);
+    double share = 16 * A.tile_bytes[ARCH_BF16] / A.dram_bank_read_bpc; /* 16 fair shares of one tile */
+    double all10 = (15 * 2 + 1) * A.tile_bytes[ARCH_BF16] / A.dram_bank_read_bpc;
+    double own = A.tile_bytes[ARCH_BF16] / A.dram_bank_read_bpc;
+    /* behind the grid: at least the 16 shares in place of its own tile's
+       time, give or take the commands' stagger (5 x noc_cmd_cycles); the
+       toy chip's rows that carry two banks' flows add their links' shares
+       on top (the model counts the banks) */
+    double slack = 5 * A.noc_cmd_cycles;
+    if (at5 < alone - own + share - slack || fabs(at10 - at5) > slack)
+        print_error("alone %.1f, R=5 %.1f, R=10 %.1f, derived at least %.1f\n", alone, at5, at10, alone - own + share);
+    assert_true(at5 >= alone - own + share - slack);
+    /* and no more at R = 10: its share ends with its own bytes, not v's */
+    assert_true(fabs(at10 - at5) <= slack);
+    assert_true(at10 < alone - own + all10 - slack);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -541,6 +613,7 @@ int main(void)
         cmocka_unit_test(ring_hold),
         cmocka_unit_test(first_blocks_together),
         cmocka_unit_test(store_between_programs),
+        cmocka_unit_test(sender_behind_the_grid),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

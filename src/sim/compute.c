@@ -5,7 +5,10 @@
  * A chunk is what one Dst half holds: a matmul output sub-block (sub_h x
  * sub_w tiles, accumulated over k in Dst), or up to one Dst half of tiles
  * for the element-wise, SFPU, copy and fill ops, or up to one Dst half of
- * output rows for a reduction. Costs come from the description only:
+ * output rows for a reduction. Its units are what math takes from the
+ * source registers one after the other (core.c, chunk_math): a matmul's
+ * tile products (k x sub_h x sub_w), else its input tiles. Costs come from
+ * the description only:
  *
  *   unpack  bytes of the input tiles (in their CB's format) / unpack_bpc,
  *           a broadcast operand's tile at half (column) or a quarter
@@ -379,7 +382,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         double held = sw >= sh ? (double)sh * tbytes(s, e, st->cb) : (double)sw * tbytes(s, e, st->cb_b);
         double streamed = (double)(sh * sw) * (sw >= sh ? tbytes(s, e, st->cb_b) : tbytes(s, e, st->cb));
         unpack = (double)k * (held + streamed) / a->unpack_bpc;
-        c->steps = (int)(k * sh * sw);
+        c->steps = (int)LM_MIN(k * sh * sw, (int64_t)INT32_MAX);
         for (int r = 0; r < sh; r++)
             for (int q = 0; q < sw; q++)
                 c->out[r * sw + q] = (int32_t)(at_out + (bi * sh + r) * n + bj * sw + q);
@@ -440,7 +443,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
                        : (double)(c->ntiles * cols) * a->reduce_tile_cycles;
         c->pack = c->ntiles * per_out;
         unpack = (double)(c->ntiles * cols) * tbytes(s, e, st->cb) / a->unpack_bpc;
-        c->steps = (int)(c->ntiles * cols);
+        c->steps = (int)LM_MIN(c->ntiles * cols, (int64_t)INT32_MAX);
         c->buf = take_buf(s, e);
         float sum[NUM_TILE_ELEMS];
         for (int64_t r = r0; r < r1; r++) {
@@ -615,7 +618,7 @@ double sim_compute_unpack(sim *s, sim_engine *e, const df_stmt *st, int j, sim_c
         c->math = c->ntiles * ((double)cols * a->reduce_block_tile_cycles + (seed ? a->eltwise_tile_cycles : 0));
         c->pack = c->ntiles * per_out;
         unpack = (double)(c->ntiles * cols) * tbytes(s, e, st->cb) / a->unpack_bpc;
-        c->steps = (int)(c->ntiles * cols);
+        c->steps = (int)LM_MIN(c->ntiles * cols, (int64_t)INT32_MAX);
         if (seed)
             unpack += c->ntiles * tbytes(s, e, st->cb_b) / a->unpack_bpc;
         c->buf = take_buf(s, e);

@@ -12,7 +12,9 @@
  * tiles); a chunk goes unpack -> source registers (two deep: unpack fills
  * one while math reads the other) -> math, which holds one of the two Dst
  * halves (half-sync) -> pack, which releases the half. So the three stages
- * overlap and stall on each other exactly through those hand-offs.
+ * overlap and stall on each other exactly through those hand-offs. Within a
+ * chunk math follows the unpacker unit by unit (chunk_math): a chunk takes
+ * its source-register slot when its unpack starts.
  *
  * Op timing. An op that costs time makes its engine busy for the cost and
  * takes effect at the end (a cb_push is visible to the consumer when its

@@ -44,7 +44,7 @@ namespace loomc::schedule {
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x*grid.y <= programs flattened over the grid')
 //   BLOCK_N                = 32      (64 breaks 'grid.x*grid.y <= programs flattened over the grid')
-//   BLOCK_K                = 64      (32: +442 cycles)
+//   BLOCK_K                = 64      (32: +476 cycles)
 //   grid.x                 = 4       (3: +676 cycles; 5 breaks 'grid.x*grid.y <= programs flattened over the grid')
 //   grid.y                 = 1       (2 breaks 'grid.x*grid.y <= programs flattened over the grid')
 //   depth.a                = 2       (1: +457 cycles; 3: +0 cycles)
@@ -68,27 +68,27 @@ namespace loomc::schedule {
 //       math                                     69
 //       pack                                     64
 //     compute                                  204
-//       the first iteration                      1110
+//       the first iteration                      1076
 //       each later iteration                     646
 //       all iterations, the loads run ahead      646
 //     iterations                               1
-//     all iterations                           1110
+//     all iterations                           1076
 //     stages: reader 646, compute 204, writer 0: reader-bound
 //   program:
 //     write c                                  630
-//     compute                                  1140
+//     compute                                  1106
 //     programs per core                        1
-//     all programs of the busiest core         1770
-//     stages: reader 0, compute 1140, writer 630: compute-bound
-//   launch: kernel launch 1000 + busiest core 1770 = 2770; DRAM bandwidth bound 1000 + 188
-//   total 2770: the per-core path dominates
+//     all programs of the busiest core         1736
+//     stages: reader 0, compute 1106, writer 630: compute-bound
+//   launch: kernel launch 1000 + busiest core 1736 = 2736; DRAM bandwidth bound 1000 + 188
+//   total 2736: the per-core path dominates
 // runner-up:
 //   matmul_kernel: pid_m->x pid_n->y; a: mcast along y (edge sender); b: mcast along x (edge sender)
 //     BLOCK_M=32 BLOCK_N=32 BLOCK_K=64 grid.x=2 grid.y=2 depth.a=2 depth.b=2 depth.c=2 sub.h=1 sub.w=1
-//   predicted 2937 cycles: 167 more (+6.0%)
+//   predicted 2903 cycles: 167 more (+6.1%)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 1 mapping other than the chosen one is that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
 //     loop at line 28, read b (writer, NoC 1)              0 -> 812
 //     loop at line 28, read a                              323 -> 780
-//     loop at line 28, the first iteration                 1110 -> 1277
-//     loop at line 28, all iterations                      1110 -> 1277
+//     loop at line 28, the first iteration                 1076 -> 1243
+//     loop at line 28, all iterations                      1076 -> 1243

@@ -115,11 +115,50 @@ static const df_expr *tile_rows(kctx *K, const access *x)
     return x_min(K, C(K, x->tr), BIN(K, DF_X_DIV, inside, C(K, LW_TILE)));
 }
 
+/* The tile columns of x's block that move where a boundary check cuts it
+ * across them: those holding the columns inside the extent. */
+static const df_expr *tile_cols(kctx *K, const access *x)
+{
+    const df_expr *inside = BIN(K, DF_X_ADD, lw_xs(K, x->clip_cols), C(K, LW_TILE - 1));
+    return x_min(K, C(K, x->tc), BIN(K, DF_X_DIV, inside, C(K, LW_TILE)));
+}
+
+/* A read of whole tiles whose block a boundary check cuts across its tile
+ * columns: the tile columns inside, one read a tile row (a read packs its
+ * rectangle's pages row by row, and the block's rows of pages are its
+ * tc tile columns apart). */
+static void emit_cut_rows(kctx *K, const access *x, const df_expr *at, const df_expr *trid)
+{
+    char name[24];
+    snprintf(name, sizeof name, "row%d", K->ncond++);
+    df_stmt *saved;
+    df_stmt *f = lw_open_for(K, name, C(K, 0), tile_rows(K, x), &saved);
+    if (!f)
+        return;
+    const df_expr *r = df_slot(K->p, f->var);
+    df_stmt *s = S(K, DF_READ);
+    s->tensor = x->tensor;
+    s->row = BIN(K, DF_X_ADD, lw_affine(K, x, true), r);
+    s->col = lw_affine(K, x, false);
+    s->rows = C(K, 1);
+    s->cols = tile_cols(K, x);
+    s->cb = x->cb;
+    s->at = BIN(K, DF_X_ADD, at ? at : C(K, 0), BIN(K, DF_X_MUL, r, C(K, x->tc)));
+    if (trid)
+        s->trid = trid;
+    lw_put(K, s);
+    lw_close_for(K, saved);
+}
+
 /* The reads of load x's block into its reserved pages from page `at` on,
  * tagged with transaction id `trid` (NULL: untagged). */
 static void emit_reads(kctx *K, const access *x, const df_expr *at, const df_expr *trid)
 {
     df_stmt *s;
+    if (!x->elems && x->clip_cols && x->tc > 1) {
+        emit_cut_rows(K, x, at, trid);
+        return;
+    }
     if (x->elems) {
         s = S(K, DF_READ_ELEMS);
         s->tensor = x->tensor;

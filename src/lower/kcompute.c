@@ -335,6 +335,7 @@ static void plan_temps_block(lw *L, const tir_block *b)
 bool lw_plan_temps(lw *L)
 {
     plan_temps_block(L, L->f->body);
+    lw_split_plan(L); /* the masks' notes are all in */
     return !L->failed;
 }
 

@@ -431,50 +431,6 @@ static bool where_on_mask(lw *L, const tir_op *op, bool *mask)
     return true;
 }
 
-/* The trips of the loop around a where on a mask whose predicates may all
- * hold on the whole block: the lowering runs them without the mask
- * (msplit.c, which decides on the program it emits), so the model prices
- * the mask on the others only. Each predicate c0*i + c1*j + k >= 0 over
- * the block's elements (0 <= i < ER, 0 <= j < EC) holds on all of it iff
- * k + min(c0, 0)(ER - 1) + min(c1, 0)(EC - 1) >= 0; with k = a*iv + b
- * (iv the trip index) that is iv < floor((b + m) / -a) + 1 when a < 0, iv
- * >= -floor((b + m) / a) when a > 0. Recorded: the trips that keep the
- * mask, an expression of the schedule's symbols and program ids (none when
- * the predicates bound the trips from both sides or are not affine). */
-static void plan_split(lw *L, const tir_op *op, const pred *p, int np, const vinfo *rr)
-{
-    sym_ctx *sc = L->sc;
-    const tir_op *f = op->parent ? op->parent->owner : NULL;
-    const sym_expr *trips = NULL;
-    for (int i = 0; f && i < L->k->nloops; i++)
-        if (L->k->loops[i].op == f)
-            trips = L->k->loops[i].trips;
-    if (!trips || !f->iv || L->nsplit == LW_MAX_CHAINS || !rr->ser || !rr->sec)
-        return;
-    const sym_expr *one = sym_const(sc, 1), *zero = sym_const(sc, 0), *pre = NULL, *suf = NULL;
-    for (int q = 0; q < np; q++) {
-        const sym_expr *a, *b;
-        int64_t av;
-        if (!sym_affine_coeff(sc, p[q].k, f->iv, &a, &b) || sym_eval(a, &L->s->values, &av) != SYM_OK || av == 0)
-            return;
-        const sym_expr *m = sym_add(sc, sym_mul(sc, sym_const(sc, LM_MIN(p[q].c[0], 0)), sym_sub(sc, rr->ser, one)),
-                                    sym_mul(sc, sym_const(sc, LM_MIN(p[q].c[1], 0)), sym_sub(sc, rr->sec, one)));
-        const sym_expr *bm = sym_add(sc, b, m);
-        if (av < 0) {
-            const sym_expr *t = sym_add(sc, sym_floordiv(sc, bm, sym_neg(sc, a)), one);
-            pre = pre ? sym_min(sc, pre, t) : t;
-        } else {
-            const sym_expr *t = sym_neg(sc, sym_floordiv(sc, bm, a));
-            suf = suf ? sym_max(sc, suf, t) : t;
-        }
-    }
-    if ((pre && suf) || (!pre && !suf))
-        return;
-    const sym_expr *at = sym_max(sc, zero, sym_min(sc, trips, pre ? pre : suf));
-    L->split_op[L->nsplit] = op;
-    L->split_masked[L->nsplit++] = pre ? sym_sub(sc, trips, at) : at;
-}
-
 void lw_plan_where(lw *L, const tir_op *op)
 {
     bool mask;
@@ -502,7 +458,7 @@ void lw_plan_where(lw *L, const tir_op *op)
     if (np > 2)
         lw_plan_temp(L, op, 0, T, lw_vtiles(L, rr), rr->fmt);
     else if (x.k == O_FULL)
-        plan_split(L, op, p, np, rr);
+        lw_split_note_where(L, op, p, np, rr);
 }
 
 void lw_emit_where(kctx *K, const tir_op *op)

@@ -331,15 +331,17 @@ bool lw_plan_access(lw *L, int idx)
         aligned = false;
     bool aligned0 = aligned; /* before the boundary checks (the L1 plan's indicator covers them) */
     /* A block cut short by a boundary check still moves whole tiles when it
-       starts on the tile grid and the cut leaves its tile columns alone: the
-       tile layout pads the tensor to whole tiles, so the tiles holding the
-       rows inside the extent are there, fewer of them where the extent ends
-       inside the block. A load's masked copy sets what lies past the extent
-       (emit_clean, kcompute.c); a store writes past it only where the cut is
-       at the tensor's own extent in its padded layout: the rest of its tiles
-       is padding, which holds no element (its block starts on the grid and
-       is whole tiles, so no other block writes there). */
-    x->tclip = aligned0 && (x->clip_rows || x->clip_cols) && (!x->clip_cols || x->tc == 1) &&
+       starts on the tile grid: the tile layout pads the tensor to whole
+       tiles, so the tiles holding the rows and columns inside the extent are
+       there, fewer of them where the extent ends inside the block (a load
+       cut across its tile columns reads them a tile row at a time, dm.c). A
+       load's masked copy sets what lies past the extent (emit_clean,
+       kcompute.c); a store writes past it only where the cut is at the
+       tensor's own extent in its padded layout and leaves its tile columns
+       alone: the rest of its tiles is padding, which holds no element (its
+       block starts on the grid and is whole tiles, so no other block writes
+       there). */
+    x->tclip = aligned0 && (x->clip_rows || x->clip_cols) && (!x->clip_cols || x->tc == 1 || !x->is_store) &&
                (!x->is_store || pad_only);
     if ((x->clip_rows || x->clip_cols) && !x->tclip)
         aligned = false;
@@ -383,14 +385,19 @@ bool lw_plan_access(lw *L, int idx)
     }
     x->stiles = lw_sym_tiles(L, srows, scols);
     x->sclip = lw_positive(L, sclip);
+    const sym_expr *tile_el = sym_const(L->sc, LW_TILE);
+    x->ser = sym_mul(L->sc, sym_cdiv(L->sc, srows, tile_el), tile_el);
+    x->sec = sym_mul(L->sc, sym_cdiv(L->sc, scols, tile_el), tile_el);
     /* element moves issue one command per row and tile column the row
        crosses; whole tiles one per tile. Whether a block cut short moves
        whole tiles (x->tclip at these values) as an expression of the
-       schedule's: unless the cut crosses more than one tile column, or it
-       is a store cut inside the tensor. */
+       schedule's: a load always; a store unless the cut crosses more than
+       one tile column or is inside the tensor. */
     const sym_expr *one = sym_const(L->sc, 1), *tile = sym_const(L->sc, LW_TILE * LW_TILE);
     const sym_expr *wide = lw_positive(L, sym_sub(L->sc, sym_cdiv(L->sc, scols, sym_const(L->sc, LW_TILE)), one));
-    const sym_expr *stclip = x->is_store && !pad_only ? sym_const(L->sc, 0) : sym_sub(L->sc, one, sym_mul(L->sc, colcut, wide));
+    const sym_expr *stclip = !x->is_store         ? one
+                             : !pad_only            ? sym_const(L->sc, 0)
+                                                    : sym_sub(L->sc, one, sym_mul(L->sc, colcut, wide));
     const sym_expr *selems = sym_mul(L->sc, mrows, sym_cdiv(L->sc, mcols, sym_const(L->sc, LW_TILE)));
     const sym_expr *inside = lw_sym_tiles(L, mrows, mcols); /* the tiles of the rows inside */
     const sym_expr *cut = sym_add(L->sc, sym_mul(L->sc, stclip, inside), sym_mul(L->sc, sym_sub(L->sc, one, stclip), selems));

@@ -185,6 +185,7 @@ bool lw_plan(lw *L)
                 lw_store_sym(L, x->clean, x->stiles, NULL, cw);
                 L->st[x->clean].sind = x->sclip;
                 ri->st = x->clean;
+                lw_split_note_clean(L, i);
             } else if (!(sym_is_const(x->sclip, &c0) && c0 == 0)) {
                 lw_plan_virtual(L, x->aa->op, 0, ri->fmt,
                              sym_mul(L->sc, sym_mul(L->sc, x->stiles, x->sclip), sym_const(L->sc, L->a->tile_bytes[ri->fmt])),
@@ -232,11 +233,13 @@ void lw_record_plan(lw *const *Ls, int n, sched_l1_plan *plan, lm_arena *ar)
     plan->nacc = L0->acc->n;
     plan->cmds = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
     plan->clip = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
+    plan->clip_kept = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
     plan->moved = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
     plan->live = LM_NEWN(ar, const sym_expr *, plan->nacc ? plan->nacc : 1);
     for (int i = 0; i < plan->nacc; i++) {
         plan->cmds[i] = L0->ax[i].scmds;
         plan->clip[i] = L0->ax[i].sclip;
+        plan->clip_kept[i] = L0->ax[i].smasked;
         plan->moved[i] = L0->ax[i].smoved;
         plan->live[i] = sym_const(sc, L0->ax[i].dead ? 0 : 1);
     }

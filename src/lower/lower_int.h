@@ -145,6 +145,9 @@ typedef struct access {
     int64_t tr, tc, tiles, depth;
     const sym_expr *stiles, *sdepth; /* tiles and depth as expressions (the L1 plan) */
     const sym_expr *sclip;           /* 1 when a boundary check cuts the block short, else 0 */
+    const sym_expr *ser, *sec;       /* the block's rows and columns of elements, whole tiles */
+    const sym_expr *smasked;         /* the trips of its loop that keep its masked copy (lw_split_plan;
+                                        NULL: not in a loop, or no copy) */
     const sym_expr *scmds;           /* NoC commands per block: tiles, or row runs when moved by elements */
     const sym_expr *smoved;          /* elements a block moves from or to DRAM: its tiles' (1024 each), or
                                         the rows and columns moved element by element */
@@ -189,6 +192,19 @@ typedef struct lw_virt {
     const sym_expr *bytes;
     const char *what;
 } lw_virt;
+
+/* One mask the split may leave out on some trips of its loop (msplit.c):
+ * the trips where its predicates hold on the whole block, [0, pre) or
+ * [suf, trips) - both NULL when none bounds them; flat when a predicate
+ * does not move with the trip (its truth is a program's), bad when one is
+ * not affine in it. */
+typedef struct lw_split_note {
+    const tir_op *loop;        /* the TIR_FOR the mask is in */
+    const tir_op *op;          /* a where's op, or NULL */
+    int access;                /* a load's masked copy: its access, else -1 */
+    const sym_expr *pre, *suf;
+    bool flat, bad;
+} lw_split_note;
 
 typedef struct lw {
     const sched_kernel *k;
@@ -258,10 +274,14 @@ typedef struct lw {
     int npcast;
     /* wheres on a mask the lowering leaves out on the trips of their loop
        where it is the identity (msplit.c): split_masked[i] is the trips of
-       split_op[i]'s loop that keep it, for the model (kops.c) */
+       split_op[i]'s loop that keep it, for the model; the masked copies of
+       loads cut short keep theirs in access.smasked. Planned from notes,
+       one a mask, joined per loop (lw_split_plan) */
     const tir_op *split_op[LW_MAX_CHAINS];
     const sym_expr *split_masked[LW_MAX_CHAINS];
     int nsplit;
+    lw_split_note notes[LW_MAX_CHAINS];
+    int nnotes;
     /* reductions after whole-block passes over their operand (lw_plan_reduce):
        a transpose along axis 0, a mask where the reduced extent is not whole
        tiles; pass_n[i] passes (an expression: the mask's is an indicator)
@@ -526,6 +546,12 @@ void lw_emit_consumer(kctx *KA, df_kernel_kind kind);
 /* ---- msplit.c ------------------------------------------------------------------ */
 
 void lw_split_masks(lw *L, df_class *c, const int rect[4]);
+/* The plan's side of the split: note a where on a mask (its predicates over
+   the block of rr) or the masked copy of load access i, then join the notes
+   of each loop into the trips that keep each mask. */
+void lw_split_note_where(lw *L, const tir_op *op, const pred *p, int np, const vinfo *rr);
+void lw_split_note_clean(lw *L, int i);
+void lw_split_plan(lw *L);
 
 /* ---- program.c ----------------------------------------------------------------- */
 

@@ -154,6 +154,8 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     const sym_expr *total = sym_const(sc, 0), *used = sym_const(sc, 0);
     const sym_expr **cmds = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     const sym_expr **clip = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
+    const sym_expr **kept = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
+    bool *all_kept = LM_NEWN(ar, bool, k->acc->n ? k->acc->n : 1);
     const sym_expr **moved = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     const sym_expr **live = LM_NEWN(ar, const sym_expr *, k->acc->n ? k->acc->n : 1);
     int most = 0;
@@ -174,6 +176,11 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
             cmds[i] = np > 1 ? sym_add(sc, cmds[i] ? cmds[i] : sym_const(sc, 0), sym_mul(sc, when, w)) : w;
             clip[i] = np > 1 ? sym_add(sc, clip[i] ? clip[i] : sym_const(sc, 0), sym_mul(sc, when, q)) : q;
             moved[i] = np > 1 ? sym_add(sc, moved[i] ? moved[i] : sym_const(sc, 0), sym_mul(sc, when, e)) : e;
+            /* the trips that keep a masked copy, where every probe's split leaves it out on some */
+            const sym_expr *t = plans[c].clip_kept[i];
+            all_kept[i] |= !t;
+            if (t)
+                kept[i] = np > 1 ? sym_add(sc, kept[i] ? kept[i] : sym_const(sc, 0), sym_mul(sc, when, t)) : t;
         }
         used = sym_add(sc, used, np > 1 ? sym_mul(sc, when, plans[c].count) : plans[c].count);
         most = LM_MAX(most, plans[c].ncbs);
@@ -191,6 +198,10 @@ bool sched_lower_l1(sched_kernel *k, const arch_desc *a, const sym_env *bound, s
     k->cb_count = most;
     k->acc_cmds = cmds;
     k->acc_clip = clip;
+    for (int i = 0; i < k->acc->n; i++)
+        if (all_kept[i])
+            kept[i] = NULL;
+    k->acc_clip_kept = kept;
     k->acc_moved = moved;
     /* a load every probe reads is read at every value */
     for (int i = 0; i < k->acc->n; i++) {

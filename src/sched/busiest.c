@@ -122,6 +122,11 @@ void sched_busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *con
     c->masked = LM_NEWN(c->ar, const sym_expr *, k->nlowered ? k->nlowered : 1);
     for (int l = 0; l < k->nlowered; l++)
         c->masked[l] = k->lowered[l].kind == SCHED_LOWER_SPLIT ? busiest(c, k->lowered[l].masked, 0, 0, NULL) : NULL;
+    /* and the masked copies of blocks cut short */
+    int nacc = k->acc ? k->acc->n : 0;
+    c->clip_kept = LM_NEWN(c->ar, const sym_expr *, nacc ? nacc : 1);
+    for (int i = 0; k->acc_clip_kept && i < nacc; i++)
+        c->clip_kept[i] = k->acc_clip_kept[i] ? busiest(c, k->acc_clip_kept[i], 0, 0, NULL) : NULL;
 }
 
 /* A count e (a trip count, the trips that keep a mask) of the busiest

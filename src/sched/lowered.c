@@ -129,6 +129,11 @@ static void gone_where(mctx *c, opcost *o, const sym_expr *when)
  * packed - and waits for the one before; several records of one op add up. */
 static const sym_expr *plus(mctx *c, const sym_expr *acc, const sym_expr *x) { return acc ? add(c, acc, x) : x; }
 
+const sym_expr *sched_on_trips(mctx *c, const sched_lowered *w, const sym_expr *x)
+{
+    return w->masked ? cdv(c, mul(c, x, w->masked), mx(c, K(c, 1), w->trips)) : x;
+}
+
 void sched_passes_cost(mctx *c, opcost *o, const sched_lowered *w)
 {
     const arch_desc *a = c->a;
@@ -144,12 +149,12 @@ void sched_passes_cost(mctx *c, opcost *o, const sched_lowered *w)
     const sym_expr *slow, *one = add(c, sched_op_time(c, u, m, p, batches, steps, &slow),
                                      K(c, llround(a->cb_handshake_cycles)));
     o->npass = plus(c, o->npass, n);
-    o->pass_chain = plus(c, o->pass_chain, mul(c, n, one));
-    o->pass_unpack = plus(c, o->pass_unpack, mul(c, n, u));
-    o->pass_top = plus(c, o->pass_top, mul(c, n, slow));
-    o->pass_bytes = plus(c, o->pass_bytes, mul(c, n, bytes));
-    o->pass_math = plus(c, o->pass_math, mul(c, n, math));
-    o->pass_batches = plus(c, o->pass_batches, mul(c, n, batches));
+    o->pass_chain = plus(c, o->pass_chain, sched_on_trips(c, w, mul(c, n, one)));
+    o->pass_unpack = plus(c, o->pass_unpack, sched_on_trips(c, w, mul(c, n, u)));
+    o->pass_top = plus(c, o->pass_top, sched_on_trips(c, w, mul(c, n, slow)));
+    o->pass_bytes = plus(c, o->pass_bytes, sched_on_trips(c, w, mul(c, n, bytes)));
+    o->pass_math = plus(c, o->pass_math, sched_on_trips(c, w, mul(c, n, math)));
+    o->pass_batches = plus(c, o->pass_batches, sched_on_trips(c, w, mul(c, n, batches)));
 }
 
 /* The lowering's other decisions (sched_kernel.lowered, from its plan),

@@ -466,6 +466,10 @@ static void clean_passes(mctx *c, opcost *oc, int n, int level, bool *cleaned)
             if (!oc[j].dead && op_reads(&oc[j], b->value)) {
                 sched_lowered w = {.kind = SCHED_LOWER_PASSES, .passes = K(c, 1), .tiles = b->tiles,
                                    .format = b->format, .when = k->acc_clip[b->access]};
+                if (level > 0) { /* on the trips that keep it only (msplit.c) */
+                    w.masked = c->clip_kept[b->access];
+                    w.trips = c->live[level - 1];
+                }
                 sched_passes_cost(c, &oc[j], &w);
                 cleaned[i] = true;
             }
@@ -599,11 +603,14 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
         if (b->kind != SCHED_BUF_IN || b->level != level || b->access < 0 || !k->acc_clip[b->access] || cleaned[i])
             continue;
         const sym_expr *ind = fix(c, k->acc_clip[b->access]), *tiles = fix(c, b->tiles);
-        math_m = add(c, math_m, mul(c, ind, mul(c, tiles, K(c, milli(a->eltwise_tile_cycles)))));
-        unpack = add(c, unpack, mul(c, ind, fix(c, b->bytes)));
-        pack = add(c, pack, mul(c, ind, fix(c, b->bytes)));
-        batches = add(c, batches, mul(c, ind, cdv(c, tiles, K(c, k->fp32_acc ? a->dst_tiles_half_32b
-                                                                            : a->dst_tiles_half_16b))));
+        /* on the trips that keep it only, on average (msplit.c) */
+        sched_lowered w = {.masked = level > 0 ? c->clip_kept[b->access] : NULL,
+                           .trips = level > 0 ? c->live[level - 1] : NULL};
+        math_m = add(c, math_m, sched_on_trips(c, &w, mul(c, ind, mul(c, tiles, K(c, milli(a->eltwise_tile_cycles))))));
+        unpack = add(c, unpack, sched_on_trips(c, &w, mul(c, ind, fix(c, b->bytes))));
+        pack = add(c, pack, sched_on_trips(c, &w, mul(c, ind, fix(c, b->bytes))));
+        batches = add(c, batches, sched_on_trips(c, &w, mul(c, ind, cdv(c, tiles, K(c, k->fp32_acc ? a->dst_tiles_half_32b
+                                                                                              : a->dst_tiles_half_16b)))));
     }
     /* An op configured differently from the op before it has each thread
        run the LLK init and format reconfig (op_init_cycles) first. A thread

@@ -197,6 +197,8 @@ typedef struct sched_kernel {
     const char *l1_why;               /* why there is no plan (the lowering's message), or NULL */
     const sym_expr **acc_cmds;        /* per access (sched_lower_l1): NoC commands per block moved */
     const sym_expr **acc_clip;        /* per access: 1 when the block is cut short (a masked copy) */
+    const sym_expr **acc_clip_kept;   /* per access: the trips of its loop that keep that copy (NULL:
+                                         every trip) */
     const sym_expr **acc_moved;       /* per access: elements a block moves to or from DRAM */
     const sym_expr **acc_live;        /* per access: 1 where the load is read, 0 where nothing reads
                                          its value (an identity left it unused: not loaded) */
@@ -835,7 +837,9 @@ typedef struct sched_lowered {
     const tir_op *op;
     const tir_op *by;           /* PACKSUM: the op whose pack adds the rows up; PACKCAST: the op
                                    packing the cast's operand */
-    const sym_expr *masked;     /* SPLIT: the trips of its loop that keep the mask (may mention pid.N) */
+    const sym_expr *masked;     /* SPLIT: the trips of its loop that keep the mask (may mention pid.N);
+                                   PASSES: the trips of `trips` that run them (NULL: every trip) */
+    const sym_expr *trips;      /* PASSES with masked: the trips of their loop (busiest core) */
     const sym_expr *passes;     /* PASSES: how many (an expression) */
     const sym_expr *tiles;      /* PASSES: the tiles each pass reads and writes */
     arch_format format;         /* PASSES: their format */
@@ -851,6 +855,8 @@ typedef struct sched_l1_plan {
     const sym_expr *bytes;   /* sum over CBs of the largest use */
     const sym_expr **cmds;   /* per access: NoC commands per block (tiles, or row runs by elements) */
     const sym_expr **clip;   /* per access: 1 when a boundary check cuts the block short */
+    const sym_expr **clip_kept; /* per access: the trips of its loop that keep the masked copy of a
+                                   block cut short (msplit.c; NULL: every trip) */
     const sym_expr **moved;  /* per access: elements a block moves over the NoC (its tiles', or the
                                 rows and columns moved element by element) */
     const sym_expr **live;   /* per access: 1, or 0 for a load nothing reads (not loaded) */

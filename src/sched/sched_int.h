@@ -49,6 +49,8 @@ typedef struct mctx {
     const sym_expr *active[SCHED_MAX_LOOPS], *trip_sum[SCHED_MAX_LOOPS];
     int active_g[SCHED_MAX_LOOPS];
     const sym_expr **masked; /* by sched_kernel.lowered: a SPLIT's trips that keep the mask (busiest core) */
+    const sym_expr **clip_kept; /* per access: the trips that keep its masked copy (busiest core; NULL:
+                                   every trip), from sched_kernel.acc_clip_kept */
     const sym_expr *subh, *subw;
     const sym_expr *depth[SCHED_MAX_BUFS];
     int64_t legs[2][2][ARCH_MAX_GRID + 1]; /* sched_leg_load by NoC, leg and cores, plus 1 (0: not yet) */
@@ -212,7 +214,7 @@ const char *sched_axis_name(const sched_kernel *k, int g, lm_arena *ar);
 
 /* ---- busiest.c: the busiest core's counts --------------------------------- */
 
-/* Set c->trips, c->live, c->extra, c->active and c->masked for the busiest core of
+/* Set c->trips, c->live, c->extra, c->active, c->masked and c->clip_kept for the busiest core of
  * the placement, whose programs wg[g] and cores gs[g] along each axis g
  * (gs NULL for an axis flattened over the grid) the caller has worked out. */
 void sched_busiest_trips(mctx *c, const sym_expr *const *wg, const sym_expr *const *gs);
@@ -229,5 +231,8 @@ void sched_lowered_ops(mctx *c, opcost *oc, int n, int level);
  * record, or the masked copy of a block cut short): on its chain and in
  * the totals. */
 void sched_passes_cost(mctx *c, opcost *o, const sched_lowered *w);
+/* A per-trip cost x of passes that run on w->masked of w->trips trips only
+ * (w->masked NULL: every trip): its share of a trip, on average. */
+const sym_expr *sched_on_trips(mctx *c, const sched_lowered *w, const sym_expr *x);
 
 #endif

@@ -461,6 +461,43 @@ static void clipped_rows_move_tiles(void **st)
     job_close(&j);
 }
 
+/* K = 80 in 64-column steps: a's second block (columns 64..127) is cut
+ * across its two tile columns, one of them inside the extent; K = 160 in
+ * 96s: columns 96..191, two of three inside. The blocks start on the tile
+ * grid, so they still move whole tiles - the tile columns inside, a read a
+ * tile row so that each row of pages stays a block's width apart - and
+ * the masked copy zeroes the rest; no element moves. The product checks
+ * against the reference, which a page out of place would fail. */
+static void clipped_cols_move_tiles(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *shape, *values;
+    } cases[] = {
+        {"M=64,N=64,K=80", "BLOCK_M=64,BLOCK_N=64,BLOCK_K=64,grid.x=1,grid.y=1"},
+        {"M=64,N=96,K=160", "BLOCK_M=64,BLOCK_N=96,BLOCK_K=96,grid.x=1,grid.y=1"},
+    };
+    for (size_t i = 0; i < LM_COUNT(cases); i++) {
+        job j;
+        job_open(&j, MM, cases[i].shape, NULL, cases[i].values);
+        df_program *p = lower(&j, 0);
+        assert_non_null(p);
+        const df_class *c = &p->classes[0];
+        assert_int_equal(class_ops(c, DF_READER, DF_READ_ELEMS), 0);
+        /* a's reads of one tile row each, in a loop over the rows */
+        bool row_reads = false;
+        for (int k = 0; k < class_ops(c, DF_READER, DF_READ); k++) {
+            int n = k;
+            const df_stmt *r = nth_op(c->kernels[DF_READER].body, c->kernels[DF_READER].nbody, DF_READ, &n);
+            row_reads |= r->rows->kind == DF_X_CONST && r->rows->value == 1;
+        }
+        assert_true(row_reads);
+        df_free(p);
+        run_checked(&j);
+        job_close(&j);
+    }
+}
+
 /* A store whose block pointer stops 20 rows short of the tensor
  * (tests/unit/data/short_store.py, M = 100: z's rows 80..99 are never
  * written). Its cut lies inside the tensor, so the store moves only the
@@ -949,30 +986,36 @@ static void packsum(void **st)
  * runs holds a mask. */
 typedef struct strip {
     int64_t t;
-    bool masked;
+    int masked; /* the masks it runs */
 } strip;
 
 typedef struct swalk {
     int64_t slots[DF_MAX_SLOTS];
     strip trips[64];
     int n;
+    df_op mark;                        /* the op whose body is one trip */
+    bool (*is_mask)(const df_stmt *s); /* the masks a trip runs */
 } swalk;
 
 /* The scores' mask (to -inf; a load cut short is masked to 0). */
 static bool score_mask(const df_stmt *s) { return s->op == DF_MASK && isinf(s->scalar) && s->scalar < 0; }
 
+/* A load's masked copy (to 0). */
+static bool clean_mask(const df_stmt *s) { return s->op == DF_MASK && s->scalar == 0; }
+
 /* Run the loops of a compute kernel (their bounds only) on one core. A
- * body holding the row maximum is one trip of the score loop: the index of
- * the innermost loop of the Tile IR around it (a loop variable i<N>; 0 when
- * the lowering left out a loop of one trip). */
+ * body holding the op w->mark (the row maximum of the score loop, a
+ * matmul) is one trip: the index of the innermost loop of the Tile IR
+ * around it (a loop variable i<N>; 0 when the lowering left out a loop of
+ * one trip), and how many masks it runs. */
 static void walk_loops(swalk *w, const df_class *c, df_stmt *const *body, int n, int64_t t)
 {
     for (int i = 0; i < n; i++)
-        if (body[i]->op == DF_ROWMAX) {
+        if (body[i]->op == w->mark) {
             assert_true(w->n < (int)LM_COUNT(w->trips));
-            bool masked = false;
+            int masked = 0;
             for (int k = 0; k < n; k++)
-                masked |= score_mask(body[k]);
+                masked += w->is_mask(body[k]);
             w->trips[w->n++] = (strip){t, masked};
             break;
         }
@@ -987,6 +1030,21 @@ static void walk_loops(swalk *w, const df_class *c, df_stmt *const *body, int n,
             walk_loops(w, c, f->body, f->nbody, ir ? v : t);
         }
     }
+}
+
+/* walk_loops over the compute kernel of class c on core (x, y). */
+static void walk_core(swalk *w, const df_program *p, const df_class *c, int x, int y, df_op mark,
+                      bool (*is_mask)(const df_stmt *))
+{
+    memset(w, 0, sizeof *w);
+    w->mark = mark, w->is_mask = is_mask;
+    w->slots[DF_SLOT_CX] = x, w->slots[DF_SLOT_CY] = y;
+    for (int i = 0; i < p->nparams; i++)
+        w->slots[DF_SLOT_PARAM0 + i] = p->params[i].value;
+    for (int a = 0; a < c->nargs; a++)
+        w->slots[DF_SLOT_PARAM0 + p->nparams + a] = df_eval(c->args[a], w->slots);
+    const df_kernel *k = &c->kernels[DF_COMPUTE];
+    walk_loops(w, c, k->body, k->nbody, 0);
 }
 
 /* The loop holding statement s among its own, or NULL. */
@@ -1050,13 +1108,7 @@ static int split_trips(const char *shape, const char *causal, const char *values
         for (int y = c->y0; y <= c->y1; y++)
             for (int x = c->x0; x <= c->x1; x++) {
                 swalk w;
-                memset(&w, 0, sizeof w);
-                w.slots[DF_SLOT_CX] = x, w.slots[DF_SLOT_CY] = y;
-                for (int i = 0; i < p->nparams; i++)
-                    w.slots[DF_SLOT_PARAM0 + i] = p->params[i].value;
-                for (int a = 0; a < c->nargs; a++)
-                    w.slots[DF_SLOT_PARAM0 + p->nparams + a] = df_eval(c->args[a], w.slots);
-                walk_loops(&w, c, k->body, k->nbody, 0);
+                walk_core(&w, p, c, x, y, DF_ROWMAX, score_mask);
                 int64_t q = y, end = is_causal ? ((q + 1) * bm < S ? (q + 1) * bm : S) : S;
                 int64_t nkb = (end + bn - 1) / bn;
                 assert_int_equal(w.n, nkb);
@@ -1117,6 +1169,94 @@ static void mask_split(void **st)
        trip, and programs 0..3 have one trip: 8 masked */
     assert_int_equal(split_trips("B=1,H=1,S=256,D=64", "CAUSAL=1", "BLOCK_M=32,BLOCK_N=128,grid.x=1,grid.y=8", 256, 32, 128),
                      8);
+}
+
+/* GEMM with blocks the boundary checks cut short: a's block of program
+ * (pid_m, K trip t) rows pid_m*BM .. and columns t*BK .., b's rows t*BK ..
+ * and columns pid_n*BN ..; a block crossing M, N or K is cut short and
+ * its masked copy runs. Trip t of core (pid_n, pid_m) (axis 0 on y) runs
+ * the copies (of a and of b, those some block of which is cut short) when
+ * a or b is cut short at it and none otherwise (the split leaves the loop's
+ * masks out together), and the model's plan says how many trips keep
+ * them. Returns the masked trips over all cores. */
+static int gemm_clean_trips(const char *shape, int64_t M, int64_t N, int64_t K, int64_t bm, int64_t bn, int64_t bk,
+                            int64_t kept)
+{
+    char values[128];
+    int64_t gy = (M + bm - 1) / bm, gx = (N + bn - 1) / bn, trips = (K + bk - 1) / bk;
+    snprintf(values, sizeof values, "BLOCK_M=%lld,BLOCK_N=%lld,BLOCK_K=%lld,grid.x=%lld,grid.y=%lld", (long long)bm,
+             (long long)bn, (long long)bk, (long long)gx, (long long)gy);
+    job j;
+    job_open(&j, MM, shape, NULL, values);
+    df_program *p = lower(&j, 0);
+    assert_non_null(p);
+    int masked = 0;
+    for (int ci = 0; ci < p->nclasses; ci++) {
+        const df_class *c = &p->classes[ci];
+        for (int y = c->y0; y <= c->y1; y++)
+            for (int x = c->x0; x <= c->x1; x++) {
+                swalk w;
+                walk_core(&w, p, c, x, y, DF_MATMUL, clean_mask);
+                assert_int_equal(w.n, trips);
+                for (int i = 0; i < w.n; i++) {
+                    int64_t t = w.trips[i].t;
+                    assert_int_equal(t, i);
+                    bool cut = (y + 1) * bm > M || (x + 1) * bn > N || (t + 1) * bk > K;
+                    /* a copy of each load some block of which is cut short */
+                    int copies = (M % bm || K % bk) + (K % bk || N % bn);
+                    assert_int_equal(w.trips[i].masked, cut ? copies : 0);
+                    masked += cut;
+                }
+            }
+    }
+    /* the model's count (the lowering's plan at these values): the trips of
+       the busiest core's loop that keep a's copy */
+    drv_result r;
+    static char sbuf[256];
+    fe_kv sk[16];
+    drv_opts o = {.path = MM};
+    o.launch.shapes = sk;
+    o.launch.nshapes = parse_kv(shape, sk, 16, sbuf, sizeof sbuf);
+    assert_true(drv_compile(&r, &o, &j.d));
+    drv_sched_opts so = {.arch = WH};
+    assert_true(drv_summarize(&r, &so, &j.d));
+    sched_kernel *k = r.sched->job.k[0];
+    sym_env at = {0};
+    for (int i = 0; i < j.s[0].values.n; i++) /* the same symbols by name in this compilation */
+        sym_env_set(&at, sym_var(r.sym, j.s[0].values.b[i].var->name), j.s[0].values.b[i].lo);
+    assert_true(sched_lower_l1(k, WH, &at, r.sym, &r.arena));
+    for (int i = 0; i < k->acc->n; i++)
+        if (!k->acc->acc[i].is_store && !strcmp(k->acc->acc[i].tensor->name, "a")) {
+            int64_t v = -1;
+            if (kept < 0)
+                assert_null(k->acc_clip_kept[i]);
+            else
+                assert_int_equal(sym_eval(k->acc_clip_kept[i], &at, &v), SYM_OK);
+            if (kept >= 0)
+                assert_int_equal(v, kept);
+        }
+    sym_env_free(&at);
+    drv_free(&r);
+    round_trip(p);
+    df_free(p);
+    run_checked(&j);
+    job_close(&j);
+    return masked;
+}
+
+/* K = 300 in 64-column steps: trips 0..3 whole, trip 4 (columns 256..319)
+ * crosses K; M and N whole blocks: one masked trip a core, and the plan
+ * keeps the copies on 1 of the 5. M = 100 and N = 70 in 64s: the second
+ * block along each is cut on every trip, so those cores mask every trip
+ * and the plan, for the busiest core, every trip (NULL). K = 256 and N =
+ * 70: only b is ever cut, on the cores of pid_n = 1, on every trip; a has
+ * no copy (its plan entry NULL too). */
+static void gemm_clean_split(void **st)
+{
+    (void)st;
+    assert_int_equal(gemm_clean_trips("M=128,N=128,K=300", 128, 128, 300, 64, 64, 64, 1), 4);
+    assert_int_equal(gemm_clean_trips("M=100,N=70,K=300", 100, 70, 300, 64, 64, 64, -1), 5 + 5 + 5 + 1);
+    assert_int_equal(gemm_clean_trips("M=128,N=70,K=256", 128, 70, 256, 64, 64, 64, -1), 2 * 4);
 }
 
 /* ---- flash decode: two launches through scratch tensors ----------------------------- */
@@ -1887,6 +2027,7 @@ int main(void)
         cmocka_unit_test(scale_fold),
         cmocka_unit_test(packsum),
         cmocka_unit_test(mask_split),
+        cmocka_unit_test(gemm_clean_split),
         cmocka_unit_test(matmul_k_tail),
         cmocka_unit_test(eltwise_chains),
         cmocka_unit_test(decode_gqa),
@@ -1904,6 +2045,7 @@ int main(void)
         cmocka_unit_test(error_unbound_and_grid),
         cmocka_unit_test(matmul_unaligned_blocks),
         cmocka_unit_test(clipped_rows_move_tiles),
+        cmocka_unit_test(clipped_cols_move_tiles),
         cmocka_unit_test(short_store_moves_elements),
         cmocka_unit_test(element_moves_push_first),
     };

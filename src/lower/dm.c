@@ -123,10 +123,10 @@ static const df_expr *tile_cols(kctx *K, const access *x)
     return x_min(K, C(K, x->tc), BIN(K, DF_X_DIV, inside, C(K, LW_TILE)));
 }
 
-/* A read of whole tiles whose block a boundary check cuts across its tile
- * columns: the tile columns inside, one read a tile row (a read packs its
- * rectangle's pages row by row, and the block's rows of pages are its
- * tc tile columns apart). */
+/* The moves of whole tiles of a block a boundary check cuts across its tile
+ * columns: the tile columns inside, a read or write a tile row (either
+ * moves its rectangle's pages packed row by row, and the block's rows of
+ * pages are its tc tile columns apart). */
 static void emit_cut_rows(kctx *K, const access *x, const df_expr *at, const df_expr *trid)
 {
     char name[24];
@@ -136,7 +136,7 @@ static void emit_cut_rows(kctx *K, const access *x, const df_expr *at, const df_
     if (!f)
         return;
     const df_expr *r = df_slot(K->p, f->var);
-    df_stmt *s = S(K, DF_READ);
+    df_stmt *s = S(K, x->is_store ? DF_WRITE : DF_READ);
     s->tensor = x->tensor;
     s->row = BIN(K, DF_X_ADD, lw_affine(K, x, true), r);
     s->col = lw_affine(K, x, false);
@@ -496,14 +496,18 @@ static void emit_store_dm(kctx *K, const access *x)
         lw_cbop(K, DF_CB_POP, x->cb, T);
         return;
     }
-    df_stmt *s = S(K, DF_WRITE);
-    s->cb = x->cb;
-    s->tensor = x->tensor;
-    s->row = lw_affine(K, x, true);
-    s->col = lw_affine(K, x, false);
-    s->rows = tile_rows(K, x);
-    s->cols = C(K, x->tc);
-    lw_put(K, s);
+    if (x->clip_cols && x->tc > 1) {
+        emit_cut_rows(K, x, NULL, NULL);
+    } else {
+        df_stmt *s = S(K, DF_WRITE);
+        s->cb = x->cb;
+        s->tensor = x->tensor;
+        s->row = lw_affine(K, x, true);
+        s->col = lw_affine(K, x, false);
+        s->rows = tile_rows(K, x);
+        s->cols = C(K, x->tc);
+        lw_put(K, s);
+    }
     lw_put(K, S(K, DF_WRITE_BARRIER));
     lw_cbop(K, DF_CB_POP, x->cb, T);
 }

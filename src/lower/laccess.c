@@ -333,16 +333,14 @@ bool lw_plan_access(lw *L, int idx)
     /* A block cut short by a boundary check still moves whole tiles when it
        starts on the tile grid: the tile layout pads the tensor to whole
        tiles, so the tiles holding the rows and columns inside the extent are
-       there, fewer of them where the extent ends inside the block (a load
-       cut across its tile columns reads them a tile row at a time, dm.c). A
+       there, fewer of them where the extent ends inside the block (cut
+       across its tile columns, it moves them a tile row at a time, dm.c). A
        load's masked copy sets what lies past the extent (emit_clean,
        kcompute.c); a store writes past it only where the cut is at the
-       tensor's own extent in its padded layout and leaves its tile columns
-       alone: the rest of its tiles is padding, which holds no element (its
-       block starts on the grid and is whole tiles, so no other block writes
-       there). */
-    x->tclip = aligned0 && (x->clip_rows || x->clip_cols) && (!x->clip_cols || x->tc == 1 || !x->is_store) &&
-               (!x->is_store || pad_only);
+       tensor's own extent in its padded layout: the rest of its tiles is
+       padding, which holds no element (its block starts on the grid and is
+       whole tiles, so no other block writes there). */
+    x->tclip = aligned0 && (x->clip_rows || x->clip_cols) && (!x->is_store || pad_only);
     if ((x->clip_rows || x->clip_cols) && !x->tclip)
         aligned = false;
     x->elems = !aligned;
@@ -378,11 +376,8 @@ bool lw_plan_access(lw *L, int idx)
     }
     const sym_expr *scols = coldim >= 0 ? aa->block[coldim] : sym_const(L->sc, 1), *mcols = scols;
     int64_t ecol;
-    const sym_expr *colcut = sym_const(L->sc, 0); /* 1 when a boundary check can cut across the columns */
-    if (coldim >= 0 && checked[coldim] && ext[coldim] && sym_eval(ext[coldim], &L->s->values, &ecol) == SYM_OK) {
+    if (coldim >= 0 && checked[coldim] && ext[coldim] && sym_eval(ext[coldim], &L->s->values, &ecol) == SYM_OK)
         mcols = sym_min(L->sc, scols, ext[coldim]);
-        colcut = lw_positive(L, sym_mod(L->sc, ext[coldim], scols));
-    }
     x->stiles = lw_sym_tiles(L, srows, scols);
     x->sclip = lw_positive(L, sclip);
     const sym_expr *tile_el = sym_const(L->sc, LW_TILE);
@@ -391,13 +386,10 @@ bool lw_plan_access(lw *L, int idx)
     /* element moves issue one command per row and tile column the row
        crosses; whole tiles one per tile. Whether a block cut short moves
        whole tiles (x->tclip at these values) as an expression of the
-       schedule's: a load always; a store unless the cut crosses more than
-       one tile column or is inside the tensor. */
+       schedule's: a load always, a store unless the cut is inside the
+       tensor. */
     const sym_expr *one = sym_const(L->sc, 1), *tile = sym_const(L->sc, LW_TILE * LW_TILE);
-    const sym_expr *wide = lw_positive(L, sym_sub(L->sc, sym_cdiv(L->sc, scols, sym_const(L->sc, LW_TILE)), one));
-    const sym_expr *stclip = !x->is_store         ? one
-                             : !pad_only            ? sym_const(L->sc, 0)
-                                                    : sym_sub(L->sc, one, sym_mul(L->sc, colcut, wide));
+    const sym_expr *stclip = x->is_store && !pad_only ? sym_const(L->sc, 0) : one;
     const sym_expr *selems = sym_mul(L->sc, mrows, sym_cdiv(L->sc, mcols, sym_const(L->sc, LW_TILE)));
     const sym_expr *inside = lw_sym_tiles(L, mrows, mcols); /* the tiles of the rows inside */
     const sym_expr *cut = sym_add(L->sc, sym_mul(L->sc, stclip, inside), sym_mul(L->sc, sym_sub(L->sc, one, stclip), selems));

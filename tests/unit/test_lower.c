@@ -463,10 +463,12 @@ static void clipped_rows_move_tiles(void **st)
 
 /* K = 80 in 64-column steps: a's second block (columns 64..127) is cut
  * across its two tile columns, one of them inside the extent; K = 160 in
- * 96s: columns 96..191, two of three inside. The blocks start on the tile
- * grid, so they still move whole tiles - the tile columns inside, a read a
- * tile row so that each row of pages stays a block's width apart - and
- * the masked copy zeroes the rest; no element moves. The product checks
+ * 96s: columns 96..191, two of three inside; N = 100 in 64s: b's and c's
+ * second column block, 36 columns in both tile columns. The blocks start
+ * on the tile grid, so they still move whole tiles - the tile columns
+ * inside, a read or write a tile row so that each row of pages stays a
+ * block's width apart - and the masked copy zeroes the rest of a load (c's
+ * store writes padding past N); no element moves. The product checks
  * against the reference, which a page out of place would fail. */
 static void clipped_cols_move_tiles(void **st)
 {
@@ -476,6 +478,7 @@ static void clipped_cols_move_tiles(void **st)
     } cases[] = {
         {"M=64,N=64,K=80", "BLOCK_M=64,BLOCK_N=64,BLOCK_K=64,grid.x=1,grid.y=1"},
         {"M=64,N=96,K=160", "BLOCK_M=64,BLOCK_N=96,BLOCK_K=96,grid.x=1,grid.y=1"},
+        {"M=64,N=100,K=64", "BLOCK_M=64,BLOCK_N=64,BLOCK_K=64,grid.x=2,grid.y=1"},
     };
     for (size_t i = 0; i < LM_COUNT(cases); i++) {
         job j;
@@ -484,14 +487,18 @@ static void clipped_cols_move_tiles(void **st)
         assert_non_null(p);
         const df_class *c = &p->classes[0];
         assert_int_equal(class_ops(c, DF_READER, DF_READ_ELEMS), 0);
-        /* a's reads of one tile row each, in a loop over the rows */
-        bool row_reads = false;
-        for (int k = 0; k < class_ops(c, DF_READER, DF_READ); k++) {
-            int n = k;
-            const df_stmt *r = nth_op(c->kernels[DF_READER].body, c->kernels[DF_READER].nbody, DF_READ, &n);
-            row_reads |= r->rows->kind == DF_X_CONST && r->rows->value == 1;
-        }
-        assert_true(row_reads);
+        assert_int_equal(class_ops(c, DF_WRITER, DF_WRITE_ELEMS), 0);
+        /* the cut block's moves of one tile row each, in a loop over the rows */
+        static const df_kernel_kind dm[2] = {DF_READER, DF_WRITER};
+        static const df_op moves[2] = {DF_READ, DF_WRITE};
+        bool row_moves = false;
+        for (int d = 0; d < 2; d++)
+            for (int k = 0; k < class_ops(c, dm[d], moves[d]); k++) {
+                int n = k;
+                const df_stmt *r = nth_op(c->kernels[dm[d]].body, c->kernels[dm[d]].nbody, moves[d], &n);
+                row_moves |= r->rows->kind == DF_X_CONST && r->rows->value == 1;
+            }
+        assert_true(row_moves);
         df_free(p);
         run_checked(&j);
         job_close(&j);

@@ -129,6 +129,31 @@ static bool view_permuted(lw *L, const acc_access *aa)
     }
     return false;
 }
+/* Whether the rows inside the extent of a block of x (aa's, at these
+ * values) move for less as runs of elements than as whole tiles, per tile
+ * column: a command and a run of a tile row's elements for each row,
+ * against a command and a tile (a 1-row operand; from the chip's command
+ * cost and a core's NoC rate). Block floats move whole tiles only. */
+static bool rows_cheaper(const lw *L, const access *x, const acc_access *aa, const int64_t *blk, int coldim,
+                         const bool *checked, const sym_expr *const *ext)
+{
+    const arch_desc *a = L->a;
+    arch_format f = L->p->tensors[x->tensor].format;
+    if (f != ARCH_BF16 && f != ARCH_FP32)
+        return false;
+    int64_t rows = 1;
+    for (int d = 0; d < aa->rank; d++) {
+        int64_t e, b = blk[d];
+        if (d == coldim)
+            continue;
+        if (checked[d] && ext[d] && sym_eval(ext[d], &L->s->values, &e) == SYM_OK && e < b)
+            b = e;
+        rows *= b;
+    }
+    double bpc = x->is_store ? a->core_write_bpc : a->core_read_bpc;
+    double tile = (double)a->tile_bytes[f], run = tile / LW_TILE;
+    return (double)rows * (a->noc_cmd_cycles + run / bpc) < a->noc_cmd_cycles + tile / bpc;
+}
 
 bool lw_plan_access(lw *L, int idx)
 {
@@ -334,13 +359,16 @@ bool lw_plan_access(lw *L, int idx)
        starts on the tile grid: the tile layout pads the tensor to whole
        tiles, so the tiles holding the rows and columns inside the extent are
        there, fewer of them where the extent ends inside the block (cut
-       across its tile columns, it moves them a tile row at a time, dm.c). A
-       load's masked copy sets what lies past the extent (emit_clean,
-       kcompute.c); a store writes past it only where the cut is at the
-       tensor's own extent in its padded layout: the rest of its tiles is
-       padding, which holds no element (its block starts on the grid and is
-       whole tiles, so no other block writes there). */
-    x->tclip = aligned0 && (x->clip_rows || x->clip_cols) && (!x->is_store || pad_only);
+       across its tile columns, it moves them a tile row at a time, dm.c,
+       unless the rows inside move for less as runs of elements: a 1-row
+       operand). A load's masked copy sets what lies
+       past the extent (emit_clean, kcompute.c); a store writes past it only
+       where the cut is at the tensor's own extent in its padded layout: the
+       rest of its tiles is padding, which holds no element (its block
+       starts on the grid and is whole tiles, so no other block writes
+       there). */
+    x->tclip = aligned0 && (x->clip_rows || x->clip_cols) && (!x->is_store || pad_only) &&
+               (!x->clip_cols || x->tc == 1 || !rows_cheaper(L, x, aa, blk, coldim, checked, ext));
     if ((x->clip_rows || x->clip_cols) && !x->tclip)
         aligned = false;
     x->elems = !aligned;
@@ -376,8 +404,11 @@ bool lw_plan_access(lw *L, int idx)
     }
     const sym_expr *scols = coldim >= 0 ? aa->block[coldim] : sym_const(L->sc, 1), *mcols = scols;
     int64_t ecol;
-    if (coldim >= 0 && checked[coldim] && ext[coldim] && sym_eval(ext[coldim], &L->s->values, &ecol) == SYM_OK)
+    const sym_expr *colcut = sym_const(L->sc, 0); /* 1 when a boundary check can cut across the columns */
+    if (coldim >= 0 && checked[coldim] && ext[coldim] && sym_eval(ext[coldim], &L->s->values, &ecol) == SYM_OK) {
         mcols = sym_min(L->sc, scols, ext[coldim]);
+        colcut = lw_positive(L, sym_mod(L->sc, ext[coldim], scols));
+    }
     x->stiles = lw_sym_tiles(L, srows, scols);
     x->sclip = lw_positive(L, sclip);
     const sym_expr *tile_el = sym_const(L->sc, LW_TILE);
@@ -386,10 +417,15 @@ bool lw_plan_access(lw *L, int idx)
     /* element moves issue one command per row and tile column the row
        crosses; whole tiles one per tile. Whether a block cut short moves
        whole tiles (x->tclip at these values) as an expression of the
-       schedule's: a load always, a store unless the cut is inside the
-       tensor. */
+       schedule's: unless it is a store cut inside the tensor, or its rows
+       move for less as elements and the cut crosses more than one tile
+       column. */
     const sym_expr *one = sym_const(L->sc, 1), *tile = sym_const(L->sc, LW_TILE * LW_TILE);
-    const sym_expr *stclip = x->is_store && !pad_only ? sym_const(L->sc, 0) : one;
+    const sym_expr *wide = lw_positive(L, sym_sub(L->sc, sym_cdiv(L->sc, scols, sym_const(L->sc, LW_TILE)), one));
+    const sym_expr *stclip =
+        x->is_store && !pad_only                       ? sym_const(L->sc, 0)
+        : rows_cheaper(L, x, aa, blk, coldim, checked, ext) ? sym_sub(L->sc, one, sym_mul(L->sc, colcut, wide))
+                                                       : one;
     const sym_expr *selems = sym_mul(L->sc, mrows, sym_cdiv(L->sc, mcols, sym_const(L->sc, LW_TILE)));
     const sym_expr *inside = lw_sym_tiles(L, mrows, mcols); /* the tiles of the rows inside */
     const sym_expr *cut = sym_add(L->sc, sym_mul(L->sc, stclip, inside), sym_mul(L->sc, sym_sub(L->sc, one, stclip), selems));

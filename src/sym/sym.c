@@ -1156,25 +1156,69 @@ void sym_env_free(sym_env *env)
 
 /* ---- evaluation ------------------------------------------------------------ */
 
-/* A variable bound to a range (lo < hi) has no single value: SYM_UNBOUND. */
-sym_status sym_eval(const sym_expr *e, const sym_env *env, int64_t *out)
+/* An evaluation in progress. Expressions are DAGs: a model's latency
+ * shares its subexpressions many times over, and walked as a tree it took
+ * a fifth of a small attention compile. The walk is a plain recursion for
+ * the small expressions most calls evaluate; past `budget` visits it starts
+ * again with each shared node's result kept (`memo`, open addressing by
+ * node). A node's result is a function of the node alone, so the second
+ * walk returns exactly what the first would have. */
+typedef struct eval_memo_ent {
+    const sym_expr *e;
+    int64_t v;
+    sym_status st;
+} eval_memo_ent;
+
+typedef struct evalctx {
+    const sym_env *env;
+    eval_memo_ent *memo; /* NULL: the plain walk */
+    size_t cap, n;
+    long budget;
+    bool over;           /* the plain walk ran out of budget */
+} evalctx;
+
+enum { EVAL_PLAIN_BUDGET = 4096 };
+
+static eval_memo_ent *memo_slot(const evalctx *x, const sym_expr *e)
+{
+    size_t i = (size_t)e->hash & (x->cap - 1);
+    while (x->memo[i].e && x->memo[i].e != e)
+        i = (i + 1) & (x->cap - 1);
+    return &x->memo[i];
+}
+
+static void memo_put(evalctx *x, const sym_expr *e, int64_t v, sym_status st)
+{
+    if ((x->n + 1) * 2 > x->cap) {
+        eval_memo_ent *old = x->memo;
+        size_t ocap = x->cap;
+        x->cap *= 2;
+        x->memo = lm_xcalloc(x->cap, sizeof *x->memo);
+        for (size_t i = 0; i < ocap; i++)
+            if (old[i].e)
+                *memo_slot(x, old[i].e) = old[i];
+        free(old);
+    }
+    *memo_slot(x, e) = (eval_memo_ent){e, v, st};
+    x->n++;
+}
+
+static sym_status eval_rec(evalctx *x, const sym_expr *e, int64_t *out);
+
+/* The operation rules, operands evaluated through eval_rec. */
+static sym_status eval_op(evalctx *x, const sym_expr *e, int64_t *out)
 {
     sym_status st;
-    int64_t a, b;
+    int64_t a = 0, b;
     switch (e->kind) {
     case SYM_CONST:
-        *out = e->value;
-        return SYM_OK;
     case SYM_VAR:
-        if (!env || !sym_env_get(env, e, &a, &b) || a != b)
-            return SYM_UNBOUND;
-        *out = a;
-        return SYM_OK;
+        break; /* eval_rec's */
     case SYM_ADD:
     case SYM_MUL:
         a = e->kind == SYM_ADD ? 0 : 1;
         for (int i = 0; i < e->nargs; i++) {
-            if ((st = sym_eval(e->args[i], env, &b)) != SYM_OK)
+            if ((st = eval_rec(x, e->args[i], &b)) != SYM_OK)
                 return st;
             if (!(e->kind == SYM_ADD ? lm_add_ok(a, b, &a) : lm_mul_ok(a, b, &a)))
                 return SYM_OVERFLOW;
@@ -1184,9 +1228,9 @@ sym_status sym_eval(const sym_expr *e, const sym_env *env, int64_t *out)
     case SYM_FLOORDIV:
     case SYM_CDIV:
     case SYM_MOD:
-        if ((st = sym_eval(e->args[0], env, &a)) != SYM_OK)
+        if ((st = eval_rec(x, e->args[0], &a)) != SYM_OK)
             return st;
-        if ((st = sym_eval(e->args[1], env, &b)) != SYM_OK)
+        if ((st = eval_rec(x, e->args[1], &b)) != SYM_OK)
             return st;
         if (b == 0)
             return SYM_DIV_ZERO;
@@ -1194,7 +1238,7 @@ sym_status sym_eval(const sym_expr *e, const sym_env *env, int64_t *out)
     case SYM_MIN:
     case SYM_MAX:
         for (int i = 0; i < e->nargs; i++) {
-            if ((st = sym_eval(e->args[i], env, &b)) != SYM_OK)
+            if ((st = eval_rec(x, e->args[i], &b)) != SYM_OK)
                 return st;
             if (i == 0 || (e->kind == SYM_MIN ? b < a : b > a))
                 a = b;
@@ -1203,6 +1247,54 @@ sym_status sym_eval(const sym_expr *e, const sym_env *env, int64_t *out)
         return SYM_OK;
     }
     LM_BUG("sym_eval: bad kind %d", (int)e->kind);
+}
+
+static sym_status eval_rec(evalctx *x, const sym_expr *e, int64_t *out)
+{
+    int64_t a, b;
+    if (e->kind == SYM_CONST) {
+        *out = e->value;
+        return SYM_OK;
+    }
+    if (e->kind == SYM_VAR) {
+        if (!x->env || !sym_env_get(x->env, e, &a, &b) || a != b)
+            return SYM_UNBOUND;
+        *out = a;
+        return SYM_OK;
+    }
+    if (!x->memo) {
+        if (--x->budget < 0) {
+            x->over = true;
+            return SYM_UNBOUND; /* unwinds: every caller returns a failed operand's status */
+        }
+        return eval_op(x, e, out);
+    }
+    const eval_memo_ent *m = memo_slot(x, e);
+    if (m->e) {
+        if (m->st == SYM_OK)
+            *out = m->v;
+        return m->st;
+    }
+    int64_t v = 0;
+    sym_status st = eval_op(x, e, &v);
+    memo_put(x, e, v, st);
+    if (st == SYM_OK)
+        *out = v;
+    return st;
+}
+
+/* A variable bound to a range (lo < hi) has no single value: SYM_UNBOUND. */
+sym_status sym_eval(const sym_expr *e, const sym_env *env, int64_t *out)
+{
+    evalctx x = {.env = env, .budget = EVAL_PLAIN_BUDGET};
+    sym_status st = eval_rec(&x, e, out);
+    if (!x.over)
+        return st;
+    x.cap = 1024;
+    x.memo = lm_xcalloc(x.cap, sizeof *x.memo);
+    st = eval_rec(&x, e, out);
+    free(x.memo);
+    return st;
 }
 
 /* ---- substitution ---------------------------------------------------------- */

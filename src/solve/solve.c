@@ -951,12 +951,21 @@ static void dfs(search *s, int d)
  * so far fixed at their chosen values, the rest at their ranges): per
  * value, how far fixing it raises the objective's lower bound above `root`
  * (rise) and whether a constraint then rules it out (dead). Returns the
- * position of the live value with the least bound, -1 when all are dead. */
-static int probe_var(search *s, int j, int64_t root, double *rise, bool *dead)
+ * position of the live value with the least bound, -1 when all are dead.
+ * The tape is put back from `keep` (room for nupd[j] entries) rather than
+ * evaluated again. A variable of one value is a point already: nothing to
+ * probe. */
+static int probe_var(search *s, int j, int64_t root, double *rise, bool *dead, ival *keep)
 {
     const solve_var *v = &s->p->vars[j];
+    if (v->ndomain == 1) {
+        rise[0] = 0;
+        dead[0] = false;
+        return 0;
+    }
     int64_t bestlo = INT64_MAX;
     int best = -1;
+    save(s, j, keep);
     for (int i = 0; i < v->ndomain; i++) {
         int64_t x = v->domain[i];
         dead[i] = put_var(s, j, x, x) && staged_eval(s, j, NULL, NULL) >= 0;
@@ -967,7 +976,7 @@ static int probe_var(search *s, int j, int64_t root, double *rise, bool *dead)
             best = i;
         }
     }
-    release(s, j);
+    load(s, j, -1, s->dmin[j], s->dmax[j], keep, false);
     return best;
 }
 
@@ -995,6 +1004,10 @@ static void choose_order(search *s)
     bool *dead = lm_xcalloc(cells, sizeof *dead);
     int *best = lm_xcalloc(nv, sizeof *best);
     bool *placed = lm_xcalloc(nv, sizeof *placed);
+    int maxupd = 1;
+    for (int j = 0; j < s->n; j++)
+        maxupd = LM_MAX(maxupd, s->nupd[j]);
+    ival *keep = lm_xcalloc((size_t)maxupd, sizeof *keep);
     for (int d = 0; d < s->n; d++) {
         int64_t root = lower(s, s->obj_node);
         double maxrise = 0;
@@ -1002,7 +1015,7 @@ static void choose_order(search *s)
             if (placed[j])
                 continue;
             size_t at = (size_t)j * (size_t)maxdom;
-            best[j] = probe_var(s, j, root, rise + at, dead + at);
+            best[j] = probe_var(s, j, root, rise + at, dead + at, keep);
             for (int i = 0; i < p->vars[j].ndomain; i++)
                 if (!dead[at + (size_t)i])
                     maxrise = LM_MAX(maxrise, rise[at + (size_t)i]);
@@ -1036,6 +1049,7 @@ static void choose_order(search *s)
     free(dead);
     free(best);
     free(placed);
+    free(keep);
 }
 
 /* seq[j] and segend[j] (staged_eval): upd[j] split into the part each

@@ -952,8 +952,8 @@ static void dfs(search *s, int d)
  * value, how far fixing it raises the objective's lower bound above `root`
  * (rise) and whether a constraint then rules it out (dead). Returns the
  * position of the live value with the least bound, -1 when all are dead.
- * The tape is put back from `keep` (room for nupd[j] entries) rather than
- * evaluated again. A variable of one value is a point already: nothing to
+ * The variable and the tape are put back as they were, the tape from
+ * `keep` (room for nupd[j] entries) rather than evaluated again. A variable of one value is a point already: nothing to
  * probe. */
 static int probe_var(search *s, int j, int64_t root, double *rise, bool *dead, ival *keep)
 {
@@ -963,7 +963,7 @@ static int probe_var(search *s, int j, int64_t root, double *rise, bool *dead, i
         dead[0] = false;
         return 0;
     }
-    int64_t bestlo = INT64_MAX;
+    int64_t bestlo = INT64_MAX, was_lo = s->env.b[j].lo, was_hi = s->env.b[j].hi;
     int best = -1;
     save(s, j, keep);
     for (int i = 0; i < v->ndomain; i++) {
@@ -976,7 +976,7 @@ static int probe_var(search *s, int j, int64_t root, double *rise, bool *dead, i
             best = i;
         }
     }
-    load(s, j, -1, s->dmin[j], s->dmax[j], keep, false);
+    load(s, j, s->pos[j], was_lo, was_hi, keep, false);
     return best;
 }
 

@@ -1000,7 +1000,7 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
             if (tm)
                 tm->writer = e == 1;
             sched_term *bt = st.banks ? add_term(c, SCHED_T_COUNT,
-                                                 lm_arena_printf(c->ar, "DRAM banks the readers of %s hit at once (of %d)",
+                                                 lm_arena_printf(c->ar, "DRAM banks' worth of bandwidth the readers of %s get (of %d)",
                                                                  b->name, c->a->num_dram_banks),
                                                  st.banks, level)
                                       : NULL;

@@ -222,7 +222,11 @@ static const sym_expr *runs_cover(mctx *c, const sym_expr *starts, const sym_exp
         gcd = mx(c, gcd, mul(c, all, K(c, d)));
     }
     const sym_expr *f = mn(c, starts, fdv(c, K(c, nb), gcd));
-    return mn(c, K(c, nb), add(c, mul(c, sub(c, f, K(c, 1)), mn(c, run, gcd)), run));
+    /* a bank holds pages of at most min(F, ceil(run / G)) of the runs: the
+       F runs' pages over that many are the banks' worth of bandwidth they
+       get (rounded to the nearest) */
+    const sym_expr *most = mn(c, f, cdv(c, run, gcd)), *pages = mul(c, f, run);
+    return mn(c, K(c, nb), fdv(c, add(c, mul(c, K(c, 2), pages), most), mul(c, K(c, 2), most)));
 }
 
 /* Whether the readers of a load (access x) hold ids whose blocks sit a
@@ -284,6 +288,26 @@ static const sym_expr *banks_counted(mctx *c, const sched_buf *b, bool lockstep,
     return runs_cover(c, starts, run, step, ns);
 }
 
+/* The pages of the tensor access x reads (tiles: the last dimension in
+ * tile columns, the one before it padded to whole tiles, the others
+ * multiplying): no reads of it hit more banks than that, whatever the
+ * readers' blocks (M=1028 N=46 K=45 on n150: every core reads the one block
+ * of b, 4 pages on 4 banks). NULL where the layout is not known. */
+static const sym_expr *tensor_pages(mctx *c, const acc_access *x)
+{
+    int r = x->rank;
+    if (r < 2 || !x->extent || !x->tensor || x->tensor->fold_rows)
+        return NULL;
+    for (int d = 0; d < r; d++)
+        if (!x->extent[d])
+            return NULL;
+    const sym_expr *n = mul(c, cdv(c, fix(c, x->extent[r - 1]), K(c, c->a->tile_w)),
+                            cdv(c, fix(c, x->extent[r - 2]), K(c, c->a->tile_h)));
+    for (int d = 0; d < r - 2; d++)
+        n = mul(c, n, fix(c, x->extent[d]));
+    return n;
+}
+
 /* The DRAM banks the readers of one step of load b hit. Tensors are
  * interleaved page by page, a page a tile. A block is a run of `run`
  * contiguous pages (a tile row of it, or the whole block where it spans
@@ -305,10 +329,14 @@ static const sym_expr *banks_hit(mctx *c, const sched_buf *b, const sym_expr *to
     const sched_kernel *k = c->k;
     int nb = c->a->num_dram_banks;
     const sched_operand *o = sched_operand_of(c, b);
-    if (b->access < 0 || b->access >= k->acc->n || (o && o->transport != SCHED_DRAM && o->along == SCHED_ON_XY))
+    if (b->access < 0 || b->access >= k->acc->n)
         return K(c, nb);
-    const sym_expr *n = banks_counted(c, b, readers_coupled(c, b), total);
-    return n ? n : K(c, nb);
+    const sym_expr *n = NULL;
+    if (!o || o->transport == SCHED_DRAM || o->along != SCHED_ON_XY)
+        n = banks_counted(c, b, readers_coupled(c, b), total);
+    const sym_expr *pages = tensor_pages(c, &k->acc->acc[b->access]);
+    n = n ? n : K(c, nb);
+    return pages ? mn(c, n, pages) : n;
 }
 
 /* The readers of a load on the banks' first legs (NoC 0: along the bank

@@ -78,9 +78,9 @@ namespace loomc::schedule {
 // latency of attention_fwd (cycles at these values; per execution of each level):
 //   loop start_n (line 48):
 //     read k                                   351
-//     DRAM banks the readers of k hit at once (of 12) 2
+//     DRAM banks' worth of bandwidth the readers of k get (of 12) 2
 //     read v                                   351
-//     DRAM banks the readers of v hit at once (of 12) 2
+//     DRAM banks' worth of bandwidth the readers of v get (of 12) 2
 //       unpack                                   2154
 //       math                                     1334
 //       pack                                     1738
@@ -93,7 +93,7 @@ namespace loomc::schedule {
 //     stages: reader 702, compute 2374, writer 0: compute-bound
 //   program:
 //     read q                                   580
-//     DRAM banks the readers of q hit at once (of 12) 2
+//     DRAM banks' worth of bandwidth the readers of q get (of 12) 2
 //     write o                                  564
 //       unpack                                   298
 //       math                                     660

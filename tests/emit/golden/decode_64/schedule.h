@@ -103,9 +103,9 @@ namespace loomc::schedule {
 // latency of decode_split (cycles at these values; per execution of each level):
 //   loop n (line 51):
 //     read k                                   323
-//     DRAM banks the readers of k hit at once (of 12) 2
+//     DRAM banks' worth of bandwidth the readers of k get (of 12) 2
 //     read v                                   323
-//     DRAM banks the readers of v hit at once (of 12) 2
+//     DRAM banks' worth of bandwidth the readers of v get (of 12) 2
 //       unpack                                   2510
 //       math                                     1375
 //       pack                                     2030
@@ -119,7 +119,7 @@ namespace loomc::schedule {
 //     stages: reader 646, compute 2762, writer 0: compute-bound
 //   program:
 //     read q                                   967
-//     DRAM banks the readers of q hit at once (of 12) 1
+//     DRAM banks' worth of bandwidth the readers of q get (of 12) 1
 //     write part                               977
 //     write lse                                557
 //       unpack                                   1378
@@ -134,9 +134,9 @@ namespace loomc::schedule {
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
 //     read lse                                 0
-//     DRAM banks the readers of lse hit at once (of 12) 8
+//     DRAM banks' worth of bandwidth the readers of lse get (of 12) 1
 //     read part                                547
-//     DRAM banks the readers of part hit at once (of 12) 8
+//     DRAM banks' worth of bandwidth the readers of part get (of 12) 1
 //     write o                                  557
 //       unpack                                   64
 //       math                                     8

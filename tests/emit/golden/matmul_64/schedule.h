@@ -44,8 +44,8 @@ namespace loomc::schedule {
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x*grid.y <= programs flattened over the grid')
 //   BLOCK_N                = 32      (64 breaks 'grid.x*grid.y <= programs flattened over the grid')
-//   BLOCK_K                = 64      (32: +476 cycles)
-//   grid.x                 = 4       (3: +676 cycles; 5 breaks 'grid.x*grid.y <= programs flattened over the grid')
+//   BLOCK_K                = 64      (32: +362 cycles)
+//   grid.x                 = 4       (3: +594 cycles; 5 breaks 'grid.x*grid.y <= programs flattened over the grid')
 //   grid.y                 = 1       (2 breaks 'grid.x*grid.y <= programs flattened over the grid')
 //   depth.a                = 2       (1: +457 cycles; 3: +0 cycles)
 //   depth.b                = 2       (1: +457 cycles; 3: +0 cycles)
@@ -60,35 +60,35 @@ namespace loomc::schedule {
 //   L1 capacity (1466080 usable bytes)                         slack 1441504
 // latency of matmul_kernel (cycles at these values; per execution of each level):
 //   loop at line 28:
-//     read a                                   323
-//     DRAM banks the readers of a hit at once (of 12) 8
-//     read b                                   323
-//     DRAM banks the readers of b hit at once (of 12) 8
+//     read a                                   351
+//     DRAM banks' worth of bandwidth the readers of a get (of 12) 4
+//     read b                                   351
+//     DRAM banks' worth of bandwidth the readers of b get (of 12) 4
 //       unpack                                   128
 //       math                                     69
 //       pack                                     64
 //     compute                                  204
-//       the first iteration                      1076
-//       each later iteration                     646
-//       all iterations, the loads run ahead      646
+//       the first iteration                      1190
+//       each later iteration                     702
+//       all iterations, the loads run ahead      702
 //     iterations                               1
-//     all iterations                           1076
-//     stages: reader 646, compute 204, writer 0: reader-bound
+//     all iterations                           1190
+//     stages: reader 702, compute 204, writer 0: reader-bound
 //   program:
 //     write c                                  630
-//     compute                                  1106
+//     compute                                  1220
 //     programs per core                        1
-//     all programs of the busiest core         1736
-//     stages: reader 0, compute 1106, writer 630: compute-bound
-//   launch: kernel launch 1000 + busiest core 1736 = 2736; DRAM bandwidth bound 1000 + 188
-//   total 2736: the per-core path dominates
+//     all programs of the busiest core         1850
+//     stages: reader 0, compute 1220, writer 630: compute-bound
+//   launch: kernel launch 1000 + busiest core 1850 = 2850; DRAM bandwidth bound 1000 + 188
+//   total 2850: the per-core path dominates
 // runner-up:
 //   matmul_kernel: pid_m->x pid_n->y; a: mcast along y (edge sender); b: mcast along x (edge sender)
 //     BLOCK_M=32 BLOCK_N=32 BLOCK_K=64 grid.x=2 grid.y=2 depth.a=2 depth.b=2 depth.c=2 sub.h=1 sub.w=1
-//   predicted 2903 cycles: 167 more (+6.1%)
+//   predicted 2903 cycles: 53 more (+1.9%)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 1 mapping other than the chosen one is that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
 //     loop at line 28, read b (writer, NoC 1)              0 -> 812
-//     loop at line 28, read a                              323 -> 780
-//     loop at line 28, the first iteration                 1076 -> 1243
-//     loop at line 28, all iterations                      1076 -> 1243
+//     loop at line 28, read a                              351 -> 780
+//     loop at line 28, each later iteration                702 -> 812
+//     loop at line 28, all iterations, the loads run ahead 702 -> 812

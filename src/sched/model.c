@@ -1026,7 +1026,7 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
     for (int j = 0; j < nbehind; j++) {
         int l = behind[j].slot;
         const sym_expr *wait = add(c, mn(c, ahead_banks, behind[j].per_core), behind[j].bank);
-        arr.at[l] = add(c, arr.at[l], sub(c, mx(c, behind[j].x, wait), behind[j].x));
+        arr.at[l] = add(c, arr.at[l], mx(c, K(c, 0), sub(c, wait, behind[j].x)));
         ldf[behind[j].kern] = mx(c, ldf[behind[j].kern], arr.at[l]);
     }
     /* the reads of both kernels run side by side, then compute, then the writes */

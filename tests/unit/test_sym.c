@@ -669,6 +669,34 @@ static void eval_semantics(void **state)
     sym_env_free(&env);
 }
 
+/* Expressions share their subexpressions: e(i+1) = max(e(i) + x, e(i) * 2)
+ * names e(i) twice, so e(40) is a tree of 2^40 nodes but a DAG of about
+ * 120. Evaluation keeps each shared node's result once the plain walk's
+ * budget runs out: the value is the recurrence's, and a failure in the
+ * shared part (x = 0 in a divisor) is reported as the walk would. */
+static void eval_shared(void **state)
+{
+    (void)state;
+    const sym_expr *x = V("x"), *e = x, *d = x;
+    for (int i = 0; i < 40; i++) {
+        e = raw2(SYM_MAX, raw2(SYM_ADD, e, x), raw2(SYM_MUL, e, K(2)));
+        d = raw2(SYM_ADD, raw2(SYM_FLOORDIV, d, x), raw2(SYM_FLOORDIV, d, x));
+    }
+    sym_env env = {0};
+    int64_t v, want = 1;
+    sym_env_set(&env, x, 1);
+    for (int i = 0; i < 40; i++)
+        want = want + 1 > want * 2 ? want + 1 : want * 2;
+    assert_int_equal(sym_eval(e, &env, &v), SYM_OK);
+    assert_int_equal(v, want);
+    assert_int_equal(v, (int64_t)1 << 40);
+    assert_int_equal(sym_eval(d, &env, &v), SYM_OK);
+    assert_int_equal(v, (int64_t)1 << 40);
+    sym_env_set(&env, x, 0);
+    assert_int_equal(sym_eval(d, &env, &v), SYM_DIV_ZERO);
+    sym_env_free(&env);
+}
+
 static void overflow_detection(void **state)
 {
     (void)state;
@@ -1240,6 +1268,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(printed_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(constants_distribute, setup, teardown),
         cmocka_unit_test_setup_teardown(division_rules, setup, teardown),
+        cmocka_unit_test_setup_teardown(eval_shared, setup, teardown),
         cmocka_unit_test_setup_teardown(minmax_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(minmax_remembered, setup, teardown),
         cmocka_unit_test_setup_teardown(raw_is_unsimplified, setup, teardown),

@@ -953,8 +953,8 @@ static void dfs(search *s, int d)
  * (rise) and whether a constraint then rules it out (dead). Returns the
  * position of the live value with the least bound, -1 when all are dead.
  * The variable and the tape are put back as they were, the tape from
- * `keep` (room for nupd[j] entries) rather than evaluated again. A variable of one value is a point already: nothing to
- * probe. */
+ * `keep` (room for nupd[j] entries) rather than evaluated again. A
+ * variable of one value is a point already: nothing to probe. */
 static int probe_var(search *s, int j, int64_t root, double *rise, bool *dead, ival *keep)
 {
     const solve_var *v = &s->p->vars[j];
@@ -978,6 +978,16 @@ static int probe_var(search *s, int j, int64_t root, double *rise, bool *dead, i
     }
     load(s, j, s->pos[j], was_lo, was_hi, keep, false);
     return best;
+}
+
+/* A variable's score from its n values' probes: the average rise as a
+ * share of `maxrise`, a dead value counting as 1. */
+static double order_score(int n, const double *rise, const bool *dead, double maxrise)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += dead[i] ? 1.0 : maxrise > 0 ? rise[i] / maxrise : 0;
+    return n ? sum / n : 0;
 }
 
 /* Branch first on the variables whose value matters most: for each, the
@@ -1025,12 +1035,8 @@ static void choose_order(search *s)
         for (int j = 0; j < s->n; j++) {
             if (placed[j])
                 continue;
-            double sum = 0;
-            for (int i = 0; i < p->vars[j].ndomain; i++) {
-                size_t at = (size_t)j * (size_t)maxdom + (size_t)i;
-                sum += dead[at] ? 1.0 : maxrise > 0 ? rise[at] / maxrise : 0;
-            }
-            double score = p->vars[j].ndomain ? sum / p->vars[j].ndomain : 0;
+            size_t at = (size_t)j * (size_t)maxdom;
+            double score = order_score(p->vars[j].ndomain, rise + at, dead + at, maxrise);
             if (pick < 0 || score > top || (score == top && s->ndep[j] > s->ndep[pick])) {
                 pick = j;
                 top = score;

@@ -181,7 +181,8 @@ typedef struct stage {
     const sym_expr *cycles;
     const sym_expr *fill;  /* once per execution of the level (forward chains) */
     const sym_expr *first; /* the first execution, when every core reads at once (set by the caller) */
-    const sym_expr *banks; /* a DRAM read: the banks its readers hit at once, where fewer than all can be */
+    const sym_expr *banks; /* a DRAM read: the banks' worth of bandwidth its readers get at once, where less
+                              than all can be (banks_hit) */
     const sym_expr *press; /* a DRAM read: its times on the shared links and banks added up, where the
                               stage takes their maximum (NULL: none); separates equal maxima */
     const sym_expr *local; /* a DRAM load of a loop: the reader's own time on a block that is there

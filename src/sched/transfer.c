@@ -205,9 +205,10 @@ static bool readers_coupled(mctx *c, const sched_buf *b)
     return false;
 }
 
-/* The banks G-spaced runs from F first pages cover, at most: (F - 1)
- * min(run, G) + run, the first pages' steps `step` (G: the largest divisor
- * of the banks that divides every step). */
+/* The banks' worth of bandwidth G-spaced runs from F first pages get: the
+ * banks they cover, (F - 1) min(run, G) + run at most, or fewer where the
+ * runs overlap on some banks (below); the first pages' steps `step` (G: the
+ * largest divisor of the banks that divides every step). */
 static const sym_expr *runs_cover(mctx *c, const sym_expr *starts, const sym_expr *run, const sym_expr *const *step,
                                   int ns)
 {
@@ -315,7 +316,10 @@ static const sym_expr *tensor_pages(mctx *c, const acc_access *x)
     return n;
 }
 
-/* The DRAM banks the readers of one step of load b hit. Tensors are
+/* The DRAM banks' worth of bandwidth the readers of one step of load b
+ * get: the banks their pages fall on, fewer where some banks hold more of
+ * them than others (runs_cover), and never more than the tensor's pages
+ * (tensor_pages). Tensors are
  * interleaved page by page, a page a tile. A block is a run of `run`
  * contiguous pages (a tile row of it, or the whole block where it spans
  * every tile column), repeated for each of its tile rows a layout row
@@ -329,8 +333,8 @@ static const sym_expr *tensor_pages(mctx *c, const acc_access *x)
  * every step's 12 tiles fall on 2. That holds for readers that keep in
  * step (readers_coupled), and for others whose blocks sit a constant
  * number of pages apart; others drift apart, each bound by its own block's
- * banks (banks_counted). All the banks where a multicast to the whole grid
- * has one reader. */
+ * banks (banks_counted). All the banks, within the tensor's pages, where
+ * a multicast to the whole grid has one reader. */
 static const sym_expr *banks_hit(mctx *c, const sched_buf *b, const sym_expr *total)
 {
     const sched_kernel *k = c->k;

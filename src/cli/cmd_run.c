@@ -50,7 +50,8 @@ static const cli_option run_opts[] = {
     {"--transport", CLI_VALUE, R_TRANSPORT, "LOAD=T", NULL, 0, 0,
      "how loads of tensor LOAD travel: dram, mcast:x, mcast:y,\n"
      "mcast:xy, forward:x, forward:y (':mid' after mcast:x/y/xy:\n"
-     "the middle core sends)", 0},
+     "the middle core sends; '@noc0' or '@noc1' after any: the NoC,\n"
+     "so the kernel, that carries it - NoC 0 the reader, NoC 1 the writer)", 0},
     {"--check", CLI_FLAG, R_CHECK, NULL, NULL, 0, 0,
      "compare every output with the reference interpreter", 0},
     {"--timing-only", CLI_FLAG, R_TIMING_ONLY, NULL, NULL, 0, 0,

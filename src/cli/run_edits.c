@@ -49,10 +49,23 @@ static bool parse_place(const char *s, sched_place *out)
     return false;
 }
 
-static bool parse_transport(const char *s, sched_operand *o)
+/* T, or T@noc0 / T@noc1: the load on that NoC (its kernel: NoC 0 the
+   reader, NoC 1 the writer) rather than the one the rule gives */
+static bool parse_transport(const char *arg, sched_operand *o)
 {
+    char s[32];
+    const char *at = strchr(arg, '@');
+    size_t len = at ? (size_t)(at - arg) : strlen(arg);
+    if (len >= sizeof s)
+        return false;
+    memcpy(s, arg, len);
+    s[len] = 0;
     o->interior_sender = false;
     o->noc = SCHED_NOC_ANY;
+    if (at && strcmp(at, "@noc0") && strcmp(at, "@noc1"))
+        return false;
+    if (at)
+        o->noc = at[4] == '1' ? SCHED_NOC_1 : SCHED_NOC_0;
     if (!strcmp(s, "dram")) {
         o->transport = SCHED_DRAM;
         o->along = SCHED_ON_TIME;
@@ -129,7 +142,7 @@ bool cli_run_edit_options(const run_args *ra, drv_transport *tops, int ntops, dr
     for (size_t i = 0; i < ra->transports.len; i++)
         if (i >= (size_t)ntops || !parse_transport(ra->transports.items[i].val, &tops[i].op)) {
             cli_usage_error("run", "--transport %s=%s: expected dram, mcast:x, mcast:y, mcast:xy (optionally :mid), "
-                            "forward:x or forward:y", ra->transports.items[i].key, ra->transports.items[i].val);
+                            "forward:x or forward:y, optionally followed by @noc0 or @noc1", ra->transports.items[i].key, ra->transports.items[i].val);
             return false;
         } else {
             tops[i].tensor = ra->transports.items[i].key;

@@ -39,6 +39,8 @@ static json_t *transport_json(const sched_plan_operand *po)
         lm_json_set(t, "along", lm_json_string(sched_place_name(o->along)));
     if (o->transport == SCHED_MCAST)
         lm_json_set(t, "sender", lm_json_string(o->interior_sender ? "interior" : "edge"));
+    if (o->noc != SCHED_NOC_ANY)
+        lm_json_set(t, "noc", lm_json_int(o->noc == SCHED_NOC_1 ? 1 : 0));
     return t;
 }
 
@@ -330,7 +332,7 @@ static bool read_launch(pctx *c, const lm_jval *v, sched_plan_launch *pl, int in
         if (!expect(c, o, LM_J_OBJ, w))
             return false;
         static const char *const oreq[] = {"load", "access", "transport", NULL};
-        static const char *const oopt[] = {"along", "sender", NULL};
+        static const char *const oopt[] = {"along", "sender", "noc", NULL};
         if (!members(c, o, w, oreq, oopt))
             return false;
         sched_plan_operand *po = &pl->ops[i];
@@ -359,6 +361,19 @@ static bool read_launch(pctx *c, const lm_jval *v, sched_plan_launch *pl, int in
                  "%s.transport: expected \"dram\", \"mcast\" or \"forward\"%s, got \"%s\"", w,
                  pl->fuse == SCHED_FUSE_CONSUMER ? " or \"fused\"" : "", t);
             return false;
+        }
+        po->op.noc = SCHED_NOC_ANY;
+        const lm_jval *nv = get(o, "noc");
+        if (nv) {
+            int64_t noc;
+            if (!int_of(c, o, "noc", w, &noc))
+                return false;
+            if ((noc != 0 && noc != 1) || po->op.transport == SCHED_FUSED) {
+                perr(c, nv->loc, "%s.noc: expected 0 or 1%s", w,
+                     po->op.transport == SCHED_FUSED ? " (and none for a fused transport)" : "");
+                return false;
+            }
+            po->op.noc = noc ? SCHED_NOC_1 : SCHED_NOC_0;
         }
         po->op.along = SCHED_ON_TIME;
         const lm_jval *al = get(o, "along");

@@ -1,6 +1,7 @@
-# Transports are dram, mcast:x|y|xy[:mid] or forward:x|y.
+# Transports are dram, mcast:x|y|xy[:mid] or forward:x|y, each optionally @noc0 or @noc1.
 # RUN: loomc run %s --arch wormhole_n150 --shape M=64,N=64,K=64 --transport a=mcast:z
 # RUN: loomc run %s --arch wormhole_n150 --shape M=64,N=64,K=64 --transport a=forward:xy
+# RUN: loomc run %s --arch wormhole_n150 --shape M=64,N=64,K=64 --transport a=mcast:x@noc2
 # EXPECT: expected dram, mcast:x, mcast:y, mcast:xy
 import triton
 import triton.language as tl

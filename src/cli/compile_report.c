@@ -203,6 +203,7 @@ static void report_json(lm_buf *b, const cli_compile_out *c, double flops, bool 
     lm_json_set(k, "legal", lm_json_int(res->legal));
     lm_json_set(k, "pruned", lm_json_int(res->pruned));
     lm_json_set(k, "solved", lm_json_int(res->combos));
+    lm_json_set(k, "noc_mirrors", lm_json_int(res->mirrors));
     lm_json_set(k, "feasible", lm_json_int(res->feasible));
     lm_json_set(k, "limited", lm_json_int(res->limited));
     lm_json_set(k, "solver_nodes", lm_json_int(res->nodes));
@@ -232,9 +233,10 @@ static void report_text(lm_buf *b, const cli_compile_out *c, double flops, bool 
         lm_buf_printf(b, " %s=%lld", c->shapes->items[i].name, (long long)c->shapes->items[i].value);
     for (size_t i = 0; i < c->consts->len; i++)
         lm_buf_printf(b, " %s=%lld", c->consts->items[i].name, (long long)c->consts->items[i].value);
-    lm_buf_printf(b, "\ncandidates: %d enumerated, %d legal, %d pruned as dominated; %d problems solved, "
+    lm_buf_printf(b, "\ncandidates: %d enumerated, %d legal, %d pruned as dominated; %d problems solved%s, "
                       "%d with a schedule within the bound, %d at the effort limit\n",
-                  res->enumerated, res->legal, res->pruned, res->combos, res->feasible, res->limited);
+                  res->enumerated, res->legal, res->pruned, res->combos,
+                  res->mirrors ? " (one the NoC mirror of the best)" : "", res->feasible, res->limited);
     for (int l = 0; l < ds->job.nlaunches; l++) {
         const sched_schedule *sc = &res->best[l];
         lm_buf_printf(b, "launch %d, %s: %s\n ", sc->k->launch, sc->k->name, sc->cand.label);

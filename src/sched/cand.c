@@ -78,6 +78,61 @@ sched_noc sched_load_noc(const sched_candidate *c, int i)
     return moved % 2 == 0 ? SCHED_NOC_0 : SCHED_NOC_1;
 }
 
+/* x and y exchanged (the whole grid and time stay as they are). */
+static sched_place mirrored(sched_place p)
+{
+    return p == SCHED_ON_X ? SCHED_ON_Y : p == SCHED_ON_Y ? SCHED_ON_X : p;
+}
+
+/* Loads of c that move core to core on the NoC its rule gives (bit i: ops[i]). */
+static unsigned rule_moved(const sched_candidate *c)
+{
+    unsigned bits = 0;
+    for (int i = 0; i < c->nops; i++)
+        if (c->ops[i].transport != SCHED_DRAM && c->ops[i].transport != SCHED_FUSED &&
+            c->ops[i].noc == SCHED_NOC_ANY)
+            bits |= 1u << i;
+    return bits;
+}
+
+bool sched_noc_mirror(const sched_kernel *k, const sched_candidate *c, const arch_desc *a, sched_candidate *out,
+                      lm_arena *ar)
+{
+    unsigned moved = rule_moved(c);
+    if (c->fuse != SCHED_FUSE_NONE || __builtin_popcount(moved) < 2)
+        return false;
+    *out = *c;
+    for (int g = 0; g < TIR_MAX_GRID; g++)
+        out->place[g] = mirrored(c->place[g]);
+    for (int i = 0; i < c->nops; i++) {
+        out->ops[i].along = mirrored(c->ops[i].along);
+        if (moved >> i & 1)
+            out->ops[i].noc = sched_load_noc(c, i) == SCHED_NOC_0 ? SCHED_NOC_1 : SCHED_NOC_0;
+    }
+    lm_buf why = {0};
+    bool ok = sched_candidate_check(k, out, a, &why);
+    lm_buf_free(&why);
+    if (ok)
+        out->label = sched_candidate_label(k, out, ar);
+    return ok;
+}
+
+bool sched_same_mapping(const sched_candidate *a, const sched_candidate *b)
+{
+    if (a->nops != b->nops || a->fuse != b->fuse || a->store_noc != b->store_noc)
+        return false;
+    for (int g = 0; g < TIR_MAX_GRID; g++)
+        if (a->place[g] != b->place[g])
+            return false;
+    for (int i = 0; i < a->nops; i++) {
+        const sched_operand *x = &a->ops[i], *y = &b->ops[i];
+        if (x->access != y->access || x->transport != y->transport || x->along != y->along ||
+            x->interior_sender != y->interior_sender || sched_load_noc(a, i) != sched_load_noc(b, i))
+            return false;
+    }
+    return true;
+}
+
 /* The nine transports of one load, in enumeration order. */
 static const sched_operand transports[] = {
     {0, SCHED_DRAM, SCHED_ON_TIME, false, SCHED_NOC_ANY},

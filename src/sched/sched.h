@@ -413,6 +413,20 @@ bool sched_candidate_check(const sched_kernel *k, const sched_candidate *c, cons
  * two (as TTNN's 2-D multicast matmul does). The lowering and the model
  * both take it from here. */
 sched_noc sched_load_noc(const sched_candidate *c, int i);
+/* The NoC mirror of candidate c (docs/scheduler.md, "Which NoC each shared
+ * load takes"): x and y exchanged in the placement and in each load's
+ * direction, and each load c moves core to core by the rule
+ * (sched_load_noc) named on the other NoC. A load keeps the kind of line
+ * its NoC's last leg gives it (shared along x on NoC 0 in c, along y on
+ * NoC 1 in the mirror: a column of readers either way), and the loads
+ * exchange kernels (NoC 0 the reader, NoC 1 the writer, which also
+ * stores). False (out undefined) for a fused candidate, one with fewer than
+ * two loads whose NoC the rule gives, or a mirror k or a do not allow. */
+bool sched_noc_mirror(const sched_kernel *k, const sched_candidate *c, const arch_desc *a, sched_candidate *out,
+                      lm_arena *ar);
+/* Do a and b map the programs and move every load the same way, each on
+ * the same NoC (whether named or by the rule)? */
+bool sched_same_mapping(const sched_candidate *a, const sched_candidate *b);
 /* Build a candidate's label from its fields. */
 const char *sched_candidate_label(const sched_kernel *k, const sched_candidate *c, lm_arena *ar);
 /* The grid axes (bit g) whose program index differs between the cores of a
@@ -644,6 +658,7 @@ typedef struct sched_select_opts {
      * (each problem's answer is then the candidate's own optimum), and show
      * each solved problem to observe(observe_ud, ...). */
     bool no_cut;
+    bool no_noc_mirror;     /* the NoCs of the rule only: no NoC mirror of the best (select.c) */
     void (*observe)(void *ud, const sched_solved *s);
     void *observe_ud;
 } sched_select_opts;
@@ -663,6 +678,7 @@ typedef struct sched_result {
                                       (NULL when none rejected anything) */
     sched_schedule best[SCHED_MAX_LAUNCHES]; /* the chosen schedule of each launch */
     int64_t cycles;                /* predicted cycles of the whole job */
+    int mirrors;                   /* NoC mirrors of a best candidate solved besides (select.c) */
     int64_t nodes;                 /* solver nodes visited, summed */
     int mzn_runs;                  /* minizinc runs (sched_select_opts.mzn_solver) */
 } sched_result;

@@ -271,74 +271,128 @@ static int64_t close_reach(int64_t best)
     return best + best * SCHED_MODEL_ERROR_PERMILLE / 1000;
 }
 
-/* Solve every candidate of launch l with the shared variables fixed at
- * `fix` (NULL: none); appends solutions to *out. */
-static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int topk, solved_vec *out)
+typedef LM_VEC(int64_t) i64vec;
+
+/* Solve candidate i of launch l with the shared variables fixed at `fix`
+ * (NULL: none) under the bound the better candidates so far give (objs:
+ * every solution so far, cbest: each candidate's best); appends its
+ * solutions to *out. */
+static void solve_cand(selctx *x, int l, int i, const sym_env *fix, int sigma, int topk, solved_vec *out,
+                       i64vec *objs, i64vec *cbest)
 {
     sched_job *job = x->job;
     sym_ctx *s = x->s;
-    LM_VEC(int64_t) objs = {0};  /* every solution of this launch and sigma */
-    LM_VEC(int64_t) cbest = {0}; /* each candidate's best */
-    for (int i = 0; i < job->cands[l].n && !x->failed; i++) {
-        if (job->cands[l].c[i].fuse != SCHED_FUSE_NONE)
-            continue; /* solved with its partner (solve_fused) */
-        const solve_problem *q = &x->models[l][i].problem;
-        solve_problem p;
-        int64_t *pinned = problem_copy(&p, q, fix);
-        int cut = -1;
-        if (objs.len >= (size_t)topk && cbest.len >= 2 && !(x->o && x->o->no_cut)) {
-            int64_t bound = LM_MAX(LM_MAX(kth(objs.items, objs.len, topk), kth(cbest.items, cbest.len, 2)),
-                                   close_reach(kth(cbest.items, cbest.len, 1)));
-            cut = p.ncons;
-            p.cons[p.ncons++] = (solve_constraint){sym_sub(s, p.objective, sym_const(s, bound)),
-                                                   "(bound from better candidates)"};
-        }
-        solve_solution *sols = lm_xcalloc((size_t)topk, sizeof *sols);
-        int nsol = 0;
-        solve_stats st;
-        memset(&st, 0, sizeof st);
-        lm_buf why = {0};
-        solve_status stt = solve_one(x, &p, topk, sols, &nsol, &st, &why);
-        x->r->nodes += st.nodes;
-        x->r->combos++;
-        if (stt == SOLVE_ERROR && x->o && x->o->mzn_solver) {
-            lm_error_plain(x->d, "MiniZinc (%s) on candidate '%s' of %s: %s", x->o->mzn_solver,
-                           job->cands[l].c[i].label, job->k[l]->name, lm_buf_str(&why));
-            x->failed = true;
-        } else if (stt == SOLVE_ERROR) {
-            lm_error_plain(x->d, "the model of candidate '%s' of %s cannot be evaluated: %s",
-                           job->cands[l].c[i].label, job->k[l]->name, lm_buf_str(&why));
-            x->failed = true;
-        }
-        if (x->o && x->o->observe && !x->failed)
-            x->o->observe(x->o->observe_ud, &(sched_solved){.launch = l, .cand = i, .sigma = sigma, .launch2 = -1, .cand2 = -1, .problem = &p,
-                                                              .status = stt, .sols = sols, .nsol = nsol});
-        if (stt == SOLVE_LIMIT)
-            x->r->limited++;
-        tally(x, &p, &st, cut);
-        if (nsol)
-            x->r->feasible++;
-        for (int k = 0; k < nsol; k++) {
-            solved sv = {.launch = l, .cand = i, .sigma = sigma, .rank = k, .launch2 = -1, .cand2 = -1, .prob = q,
-                         .sol = sols[k]};
-            sv.sol.values = LM_NEWN(x->ar, int64_t, q->nvars ? q->nvars : 1);
-            if (q->nvars)
-                memcpy(sv.sol.values, sols[k].values, sizeof(int64_t) * (size_t)q->nvars);
-            sched_model *const m1[1] = {&x->models[l][i]};
-            sv.path = path_at(x, m1, 1, q, sv.sol.values);
-            LM_PUSH(out, sv);
-            LM_PUSH(&objs, sols[k].objective);
-            if (k == 0)
-                LM_PUSH(&cbest, sols[k].objective);
-        }
-        solve_free_solutions(sols, nsol);
-        free(sols);
-        solve_free_stats(&st);
-        lm_buf_free(&why);
-        free(p.vars);
-        free(p.cons);
-        free(pinned);
+    const solve_problem *q = &x->models[l][i].problem;
+    solve_problem p;
+    int64_t *pinned = problem_copy(&p, q, fix);
+    int cut = -1;
+    if (objs->len >= (size_t)topk && cbest->len >= 2 && !(x->o && x->o->no_cut)) {
+        int64_t bound = LM_MAX(LM_MAX(kth(objs->items, objs->len, topk), kth(cbest->items, cbest->len, 2)),
+                               close_reach(kth(cbest->items, cbest->len, 1)));
+        cut = p.ncons;
+        p.cons[p.ncons++] = (solve_constraint){sym_sub(s, p.objective, sym_const(s, bound)),
+                                               "(bound from better candidates)"};
     }
+    solve_solution *sols = lm_xcalloc((size_t)topk, sizeof *sols);
+    int nsol = 0;
+    solve_stats st;
+    memset(&st, 0, sizeof st);
+    lm_buf why = {0};
+    solve_status stt = solve_one(x, &p, topk, sols, &nsol, &st, &why);
+    x->r->nodes += st.nodes;
+    x->r->combos++;
+    if (stt == SOLVE_ERROR && x->o && x->o->mzn_solver) {
+        lm_error_plain(x->d, "MiniZinc (%s) on candidate '%s' of %s: %s", x->o->mzn_solver,
+                       job->cands[l].c[i].label, job->k[l]->name, lm_buf_str(&why));
+        x->failed = true;
+    } else if (stt == SOLVE_ERROR) {
+        lm_error_plain(x->d, "the model of candidate '%s' of %s cannot be evaluated: %s",
+                       job->cands[l].c[i].label, job->k[l]->name, lm_buf_str(&why));
+        x->failed = true;
+    }
+    if (x->o && x->o->observe && !x->failed)
+        x->o->observe(x->o->observe_ud, &(sched_solved){.launch = l, .cand = i, .sigma = sigma, .launch2 = -1, .cand2 = -1, .problem = &p,
+                                                          .status = stt, .sols = sols, .nsol = nsol});
+    if (stt == SOLVE_LIMIT)
+        x->r->limited++;
+    tally(x, &p, &st, cut);
+    if (nsol)
+        x->r->feasible++;
+    for (int k = 0; k < nsol; k++) {
+        solved sv = {.launch = l, .cand = i, .sigma = sigma, .rank = k, .launch2 = -1, .cand2 = -1, .prob = q,
+                     .sol = sols[k]};
+        sv.sol.values = LM_NEWN(x->ar, int64_t, q->nvars ? q->nvars : 1);
+        if (q->nvars)
+            memcpy(sv.sol.values, sols[k].values, sizeof(int64_t) * (size_t)q->nvars);
+        sched_model *const m1[1] = {&x->models[l][i]};
+        sv.path = path_at(x, m1, 1, q, sv.sol.values);
+        LM_PUSH(out, sv);
+        LM_PUSH(objs, sols[k].objective);
+        if (k == 0)
+            LM_PUSH(cbest, sols[k].objective);
+    }
+    solve_free_solutions(sols, nsol);
+    free(sols);
+    solve_free_stats(&st);
+    lm_buf_free(&why);
+    free(p.vars);
+    free(p.cons);
+    free(pinned);
+}
+
+/* Append the NoC mirror (sched_noc_mirror) of launch l's best candidate so
+ * far (the best solution from out->items[first] on), with its model, unless
+ * it is among the candidates already; returns whether it was. */
+static bool add_noc_mirror(selctx *x, int l, const solved_vec *out, size_t first)
+{
+    sched_job *job = x->job;
+    sched_cands *cs = &job->cands[l];
+    const solved *best = NULL;
+    for (size_t i = first; i < out->len; i++)
+        if (!best || solved_before(&out->items[i], best))
+            best = &out->items[i];
+    sched_candidate v;
+    if (!best || !sched_noc_mirror(job->k[l], &cs->c[best->cand], job->arch, &v, x->ar))
+        return false;
+    for (int i = 0; i < cs->n; i++)
+        if (sched_same_mapping(&cs->c[i], &v))
+            return false;
+    /* the candidates and models grow by one (both in the arena); the models
+       point at their candidates */
+    int n = cs->n;
+    sched_candidate *nc = LM_NEWN(x->ar, sched_candidate, (size_t)n + 1);
+    sched_model *nm = LM_NEWN(x->ar, sched_model, (size_t)n + 1);
+    memcpy(nc, cs->c, sizeof *nc * (size_t)n);
+    memcpy(nm, x->models[l], sizeof *nm * (size_t)n);
+    for (int i = 0; i < n; i++)
+        nm[i].cand = &nc[i];
+    nc[n] = v;
+    nc[n].id = n;
+    cs->c = nc;
+    cs->n = n + 1;
+    x->models[l] = nm;
+    x->r->mirrors++;
+    if (!sched_model_build(&nm[n], job->k[l], &nc[n], job->arch, job->bound, sched_launch_prefix(job, l, x->ar),
+                           x->s, x->ar, x->d))
+        x->failed = true;
+    return !x->failed;
+}
+
+/* Solve every candidate of launch l with the shared variables fixed at
+ * `fix` (NULL: none); appends solutions to *out. A job of one launch then
+ * solves the NoC mirror of the best candidate too (add_noc_mirror). */
+static void solve_launch(selctx *x, int l, const sym_env *fix, int sigma, int topk, solved_vec *out)
+{
+    sched_job *job = x->job;
+    i64vec objs = {0};  /* every solution of this launch and sigma */
+    i64vec cbest = {0}; /* each candidate's best */
+    size_t first = out->len;
+    for (int i = 0; i < job->cands[l].n && !x->failed; i++)
+        if (job->cands[l].c[i].fuse == SCHED_FUSE_NONE) /* else solved with its partner (solve_fused) */
+            solve_cand(x, l, i, fix, sigma, topk, out, &objs, &cbest);
+    if (job->nlaunches == 1 && !x->failed && !(x->o && x->o->no_noc_mirror))
+        if (add_noc_mirror(x, l, out, first))
+            solve_cand(x, l, job->cands[l].n - 1, fix, sigma, topk, out, &objs, &cbest);
     LM_VEC_FREE(&objs);
     LM_VEC_FREE(&cbest);
 }

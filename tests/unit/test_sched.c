@@ -960,6 +960,110 @@ static void shared_groups_have_two_cores(void **state)
     release(&j);
 }
 
+static sched_place flip_xy(sched_place p)
+{
+    return p == SCHED_ON_X ? SCHED_ON_Y : p == SCHED_ON_Y ? SCHED_ON_X : p;
+}
+
+/* The NoC mirror of a candidate (sched_noc_mirror): x and y exchanged in
+ * the placement and in every load's direction, each load moved core to core
+ * named on the other NoC than the rule gives it (so it keeps its line, and
+ * the two loads exchange kernels); a mapping of its own, whose mirror is
+ * none (no NoC left to the rule). A candidate with fewer than two loads
+ * moved core to core has no mirror. */
+static void noc_mirror_of_a_candidate(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=512,N=512,K=512", NULL, true));
+    const sched_job *sj = &j.r.sched->job;
+    int mirrored = 0, without = 0;
+    for (int i = 0; i < sj->cands[0].n; i++) {
+        const sched_candidate *c = &sj->cands[0].c[i];
+        sched_candidate m, again;
+        bool has = sched_noc_mirror(sj->k[0], c, j.a, &m, &j.r.arena);
+        int moved = 0;
+        for (int o = 0; o < c->nops; o++)
+            moved += c->ops[o].transport != SCHED_DRAM && c->ops[o].noc == SCHED_NOC_ANY;
+        if (moved < 2) {
+            assert_false(has);
+            without++;
+            continue;
+        }
+        assert_true(has); /* the matmul's loads may go either way on this square grid */
+        mirrored++;
+        for (int g = 0; g < TIR_MAX_GRID; g++)
+            assert_int_equal(m.place[g], flip_xy(c->place[g]));
+        for (int o = 0; o < c->nops; o++) {
+            assert_int_equal(m.ops[o].transport, c->ops[o].transport);
+            assert_int_equal(m.ops[o].along, flip_xy(c->ops[o].along));
+            if (c->ops[o].transport == SCHED_DRAM)
+                continue;
+            assert_int_not_equal(m.ops[o].noc, SCHED_NOC_ANY);
+            assert_int_not_equal(sched_load_noc(&m, o), sched_load_noc(c, o));
+        }
+        assert_non_null(strstr(m.label, "on NoC 1"));
+        assert_false(sched_same_mapping(c, &m));
+        assert_false(sched_noc_mirror(sj->k[0], &m, j.a, &again, &j.r.arena));
+        /* the rule's NoCs named are the same mapping */
+        sched_candidate named = *c;
+        for (int o = 0; o < c->nops; o++)
+            named.ops[o].noc = sched_load_noc(c, o);
+        assert_true(sched_same_mapping(c, &named));
+    }
+    assert_true(mirrored > 0);
+    assert_true(without > 0);
+    release(&j);
+}
+
+/* Where the rule's NoCs lose, the mirror of the best candidate wins: TTNN's
+ * GEMM benchmark's M=512 N=2048 K=1024 on n150 (bf16), whose hand-tuned
+ * config puts M on the rows, A multicast along x on NoC 1 and B along y on
+ * NoC 0. The best candidate by the rule (M on the columns) is the
+ * runner-up, the mirror's NoCs are named in the plan and read back, and the
+ * model reprices the pick as it predicted it. */
+static void noc_mirror_beats_the_rule(void **state)
+{
+    (void)state;
+    job j;
+    assert_true(compile(&j, "kernels/matmul.py", "wormhole_n150", "M=512,N=2048,K=1024", NULL, false));
+    drv_sched_opts so = {.arch = j.a, .top_k = 1, .have_format = true, .format = ARCH_BF16};
+    assert_true(drv_schedule(&j.r, &so, &j.d));
+    const drv_sched *ds = j.r.sched;
+    const sched_result *r = &ds->result;
+    assert_int_equal(r->mirrors, 1);
+    const sched_schedule *pick = &r->best[0];
+    assert_int_equal(pick->cand.place[0], SCHED_ON_Y);
+    assert_int_equal(pick->cand.place[1], SCHED_ON_X);
+    assert_int_equal(pick->cand.ops[0].along, SCHED_ON_X);
+    assert_int_equal(pick->cand.ops[0].noc, SCHED_NOC_1);
+    assert_int_equal(pick->cand.ops[1].along, SCHED_ON_Y);
+    assert_int_equal(pick->cand.ops[1].noc, SCHED_NOC_0);
+    assert_true(r->nbests >= 2);
+    const sched_candidate *rule = &ds->job.cands[0].c[r->bests[1].cand[0]];
+    sched_candidate m;
+    assert_true(sched_noc_mirror(ds->job.k[0], rule, j.a, &m, &j.r.arena));
+    assert_true(sched_same_mapping(&m, &pick->cand));
+    assert_true(r->bests[1].cycles > pick->predicted_cycles);
+    assert_int_equal(sched_reprice(&ds->job, 0, pick, j.r.sym, &j.r.arena), pick->predicted_cycles);
+    /* the plan keeps the NoCs */
+    sched_plan_kv shape[3] = {{"M", 512}, {"N", 2048}, {"K", 1024}};
+    sched_plan p;
+    sched_plan_from(&p, &ds->job, r, "kernels/matmul.py", "matmul", shape, 3, NULL, 0, &j.r.arena);
+    lm_buf b = {0};
+    sched_plan_write(&b, &p);
+    assert_non_null(strstr(lm_buf_str(&b), "\"noc\": 1"));
+    sched_plan *q = sched_plan_parse("plan.json", lm_buf_str(&b), b.len, &j.r.arena, &j.d);
+    assert_non_null(q);
+    sched_schedule back;
+    assert_true(sched_plan_schedule(&q->launches[0], ds->job.k[0], "plan.json", &back, j.r.sym, &j.r.arena, &j.d));
+    assert_true(sched_same_mapping(&back.cand, &pick->cand));
+    assert_int_equal(back.cand.ops[0].noc, SCHED_NOC_1);
+    sym_env_free(&back.values);
+    lm_buf_free(&b);
+    release(&j);
+}
+
 /* ---- errors --------------------------------------------------------------- */
 
 /* The critical path of every matmul candidate (sched_model.path) at a
@@ -1222,6 +1326,10 @@ static void plan_errors_have_positions(void **state)
          "\"launches\": [{\"launch\": 0, \"kernel\": \"f\", \"placement\": [\"x\"], \"transports\": [{\"load\": \"a\", "
          "\"access\": 0, \"transport\": \"mcast\"}], \"values\": {}}]}",
          "error: launches[0].transports[0]: missing member \"along\""},
+        {"{\"format\": \"loomc-plan\", \"version\": 1, \"kernel_file\": \"k.py\", \"arch\": \"a\", \"shape\": {},\n"
+         "\"launches\": [{\"launch\": 0, \"kernel\": \"f\", \"placement\": [\"x\"], \"transports\": [{\"load\": \"a\", "
+         "\"access\": 0, \"transport\": \"dram\", \"noc\": 2}], \"values\": {}}]}",
+         "plan.json:2:133: error: launches[0].transports[0].noc: expected 0 or 1"},
         {"{\"format\": \"loomc-plan\", \"version\": 1, \"kernel_file\": \"k.py\", \"arch\": \"a\", \"shape\": {}, "
          "\"launches\": [], \"extra\": 1}",
          "error: the plan: unknown member \"extra\""},
@@ -1351,6 +1459,8 @@ int main(void)
         cmocka_unit_test(chosen_is_the_enumerated_optimum),
         cmocka_unit_test(pruning_keeps_the_optimum),
         cmocka_unit_test(shared_groups_have_two_cores),
+        cmocka_unit_test(noc_mirror_of_a_candidate),
+        cmocka_unit_test(noc_mirror_beats_the_rule),
         cmocka_unit_test(critical_path_of_candidates),
         cmocka_unit_test(ties_go_to_the_shorter_path),
         cmocka_unit_test(infeasible_shape_names_the_constraint),

@@ -342,7 +342,7 @@ static void solve_cand(selctx *x, int l, int i, const sym_env *fix, int sigma, i
 
 /* Append the NoC mirror (sched_noc_mirror) of launch l's best candidate so
  * far (the best solution from out->items[first] on), with its model, unless
- * it is among the candidates already; returns whether it was. */
+ * it is among the candidates already; returns whether it appended one. */
 static bool add_noc_mirror(selctx *x, int l, const solved_vec *out, size_t first)
 {
     sched_job *job = x->job;

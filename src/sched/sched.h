@@ -371,7 +371,7 @@ typedef struct sched_operand {
 const char *sched_noc_name(sched_noc n); /* "any", "NoC 0", "NoC 1" */
 
 typedef struct sched_candidate {
-    int id;                          /* position in enumeration order */
+    int id;                          /* position in enumeration order (-1: a NoC mirror, select.c) */
     sched_place place[TIR_MAX_GRID]; /* per program axis */
     sched_operand ops[SCHED_MAX_OPS];/* one per load, in access order */
     int nops;

@@ -367,7 +367,7 @@ static bool add_noc_mirror(selctx *x, int l, const solved_vec *out, size_t first
     for (int i = 0; i < n; i++)
         nm[i].cand = &nc[i];
     nc[n] = v;
-    nc[n].id = n;
+    nc[n].id = -1;
     cs->c = nc;
     cs->n = n + 1;
     x->models[l] = nm;

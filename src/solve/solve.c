@@ -363,14 +363,23 @@ static void tape_free(tape *tp)
 }
 
 /* Ceiling or floor division (lm_cdiv_ok, lm_fdiv_ok), called directly so
- * that both inline. */
+ * that both inline. Operands that fit 32 bits unsigned (nearly all: sizes,
+ * counts, cycles) are divided in 32 bits, which is several times faster
+ * than a 64-bit division on some machines (about 7% of a compile). */
 static inline bool quot(bool ceil, int64_t a, int64_t b, int64_t *r)
 {
+    if (a >= 0 && b > 0 && a <= UINT32_MAX && b <= UINT32_MAX) {
+        uint32_t q = (uint32_t)a / (uint32_t)b;
+        *r = (int64_t)q + (ceil && q * (uint32_t)b != (uint32_t)a);
+        return true;
+    }
     return ceil ? lm_cdiv_ok(a, b, r) : lm_fdiv_ok(a, b, r);
 }
 
-/* One node's interval from its operands' (the rules of sym_bounds). */
-static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int64_t *hi)
+/* One node's interval from its operands' (the rules of sym_bounds).
+ * Inlined into the evaluation loop with tape_eval: the call itself was
+ * about an eighth of a compile. */
+static LM_ALWAYS_INLINE sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int64_t *hi)
 {
     const tiv *t = tp->iv;
     const int *ar = nd->args;
@@ -489,7 +498,7 @@ static sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int6
     LM_BUG("solve: bad expression kind %d", (int)nd->kind);
 }
 
-static void tape_eval(tape *tp, int i)
+static LM_ALWAYS_INLINE void tape_eval(tape *tp, int i)
 {
     tnode *nd = &tp->t[i];
     tape_status(tp, nd, node_bounds(tp, nd, &tp->iv[i].lo, &tp->iv[i].hi));

@@ -26,9 +26,11 @@
 #if defined(__GNUC__)
 #define LM_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define LM_NORETURN __attribute__((noreturn))
+#define LM_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define LM_PRINTF(a, b)
 #define LM_NORETURN
+#define LM_ALWAYS_INLINE inline
 #endif
 
 /* Report a bug in loomc itself (never bad input) and exit with status 2;

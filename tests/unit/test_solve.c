@@ -437,6 +437,41 @@ static void divisor_range_spans_zero(void **state)
     solve_free_solutions(ex, nex);
 }
 
+/* Dividends and divisors on both sides of 2^32 (the solver divides in 32
+ * bits below it): every interval against sym_bounds (verify_bounds), every
+ * result against enumeration and against the quotients computed here. */
+static void divisions_across_32_bits(void **state)
+{
+    (void)state;
+    static int64_t dx[] = {4294967295LL, 4294967296LL, 4294967297LL, 8589934591LL, 7, 0};
+    static int64_t dy[] = {1, 2, 3, 4294967295LL, 4294967296LL, 65536};
+    const sym_expr *x = V("x"), *y = V("y");
+    solve_var vars[] = {{x, dx, 6}, {y, dy, 6}};
+    /* the least of ceil(x/y) - 3 * (x // y), as a constraint and a tiebreak too */
+    solve_constraint cons[] = {{sub(cdiv(x, y), K(8589934591LL)), "ceil(x/y) <= 2^33 - 1"}};
+    solve_problem p = {.vars = vars, .nvars = 2, .cons = cons, .ncons = 1,
+                       .objective = sub(cdiv(x, y), mul(K(3), sym_floordiv(C, x, y)))};
+    p.tiebreak[0] = cdiv(add(x, K(1)), y);
+    p.ntiebreak = 1;
+    solve_options o = {.top_k = 36, .verify_bounds = true};
+    solve_solution out[36], ex[36];
+    int nout = 0, nex = 0;
+    assert_int_equal(solve_run(&p, &o, out, &nout, NULL, NULL), SOLVE_OPTIMAL);
+    assert_int_equal(solve_exhaustive(&p, &o, ex, &nex, NULL), SOLVE_OPTIMAL);
+    assert_int_equal(nout, 36);
+    assert_int_equal(nout, nex);
+    for (int i = 0; i < nout; i++) {
+        int64_t a = out[i].values[0], b = out[i].values[1];
+        assert_int_equal(out[i].values[0], ex[i].values[0]);
+        assert_int_equal(out[i].values[1], ex[i].values[1]);
+        assert_int_equal(out[i].objective, ex[i].objective);
+        assert_int_equal(out[i].objective, (a + b - 1) / b - 3 * (a / b));
+        assert_int_equal(out[i].tiebreak[0], (a + b) / b);
+    }
+    solve_free_solutions(out, nout);
+    solve_free_solutions(ex, nex);
+}
+
 /* ---- effort limit -------------------------------------------------------------- */
 
 static void node_limit_is_deterministic(void **state)
@@ -729,6 +764,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(top_k_order, setup, teardown),
         cmocka_unit_test_setup_teardown(evaluation_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(divisor_range_spans_zero, setup, teardown),
+        cmocka_unit_test_setup_teardown(divisions_across_32_bits, setup, teardown),
         cmocka_unit_test_setup_teardown(node_limit_is_deterministic, setup, teardown),
         cmocka_unit_test_setup_teardown(random_matches_exhaustive, setup, teardown),
         cmocka_unit_test_setup_teardown(random_wild_matches_exhaustive, setup, teardown),

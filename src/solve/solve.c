@@ -379,13 +379,14 @@ static inline bool quot(bool ceil, int64_t a, int64_t b, int64_t *r)
 /* One node's interval from its operands' (the rules of sym_bounds).
  * Inlined into the evaluation loop with tape_eval: the call itself was
  * about an eighth of a compile. */
-static LM_ALWAYS_INLINE sym_status node_bounds(const tape *tp, const tnode *nd, int64_t *lo, int64_t *hi)
+static LM_ALWAYS_INLINE sym_status node_bounds(const tape *tp, int nbad, const tnode *nd, int64_t *lo, int64_t *hi)
 {
     const tiv *t = tp->iv;
     const int *ar = nd->args;
-    for (int k = 0; tp->nbad && k < nd->nargs; k++)
-        if (tp->t[ar[k]].st != SYM_OK)
-            return tp->t[ar[k]].st;
+    if (nbad)
+        for (int k = 0; k < nd->nargs; k++)
+            if (tp->t[ar[k]].st != SYM_OK)
+                return tp->t[ar[k]].st;
     int64_t al, ah, p[4];
     switch (nd->kind) {
     case SYM_CONST:
@@ -501,7 +502,23 @@ static LM_ALWAYS_INLINE sym_status node_bounds(const tape *tp, const tnode *nd, 
 static LM_ALWAYS_INLINE void tape_eval(tape *tp, int i)
 {
     tnode *nd = &tp->t[i];
-    tape_status(tp, nd, node_bounds(tp, nd, &tp->iv[i].lo, &tp->iv[i].hi));
+    tape_status(tp, nd, node_bounds(tp, tp->nbad, nd, &tp->iv[i].lo, &tp->iv[i].hi));
+}
+
+/* tape_eval over nodes idx[0 .. n), the count of nodes without an
+ * interval kept in a register: through tp it was a store and a load per
+ * node. */
+static LM_ALWAYS_INLINE void tape_eval_list(tape *tp, const int *idx, int n)
+{
+    int nbad = tp->nbad;
+    for (int q = 0; q < n; q++) {
+        int i = idx[q];
+        tnode *nd = &tp->t[i];
+        sym_status st = node_bounds(tp, nbad, nd, &tp->iv[i].lo, &tp->iv[i].hi);
+        nbad += (st != SYM_OK) - (nd->st != SYM_OK);
+        nd->st = st;
+    }
+    tp->nbad = nbad;
 }
 
 /* ---- branch and bound -------------------------------------------------------- */
@@ -599,9 +616,7 @@ static bool put_var(search *s, int j, int64_t lo, int64_t hi)
 /* Evaluate seq[j][from .. to). */
 static void eval_span(search *s, int j, int from, int to)
 {
-    const int *seq = s->seq[j];
-    for (int q = from; q < to; q++)
-        tape_eval(&s->tp, seq[q]);
+    tape_eval_list(&s->tp, s->seq[j] + from, to - from);
 }
 
 static void set_var(search *s, int j, int64_t lo, int64_t hi)
@@ -802,11 +817,15 @@ static void load(search *s, int j, int pos, int64_t lo, int64_t hi, const ival *
     if (s->varnode[j] < 0)
         return;
     s->tp.iv[s->varnode[j]] = (tiv){lo, hi};
+    int nbad = s->tp.nbad;
     for (int q = 0; q < s->nupd[j]; q++) {
         int i = s->upd[j][q];
+        tnode *nd = &s->tp.t[i];
         s->tp.iv[i] = (tiv){from[q].lo, from[q].hi};
-        tape_status(&s->tp, &s->tp.t[i], from[q].st);
+        nbad += (from[q].st != SYM_OK) - (nd->st != SYM_OK);
+        nd->st = from[q].st;
     }
+    s->tp.nbad = nbad;
     if (tail)
         eval_span(s, j, s->segend[j][s->ndep[j]], s->nupd[j]);
     verify(s);

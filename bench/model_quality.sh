@@ -2,8 +2,8 @@
 # model_quality.sh - how well loomc's latency model picks and orders schedules, against the
 # simulator, on shapes and chips nobody chose: bench/model-quality.suite draws its shapes with
 # a seeded generator (log-uniform sizes, square and skinny, odd sizes) for matmul, attention
-# (causal and not) and decode, and runs them on every description in arch/ and on two chips it
-# derives from them at run time. Per operator and chip: rank correlation of predicted and
+# (causal and not) and decode, and runs them on every description in arch/ and on three chips
+# it derives from them at run time. Per operator and chip: rank correlation of predicted and
 # simulated cycles, top-1 regret against the best schedule found (mean, worst, the worst row),
 # the pick's predicted over simulated cycles, and the targets (docs/scheduler.md, "Model
 # quality", where a run is recorded). All figures are simulated (timing-only runs).

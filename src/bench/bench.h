@@ -294,6 +294,7 @@ typedef struct bench_derive {
     const char *from;    /* the description it starts from (a name or a path) */
     double compute;      /* compute engine speed factor (1: unchanged) */
     double dram;         /* DRAM bank bandwidth factor (1: unchanged) */
+    double l1;           /* L1 size factor (0 or 1: unchanged) */
     int grid_w, grid_h;  /* the compute grid (0: unchanged) */
     lm_loc loc;
 } bench_derive;

@@ -387,6 +387,8 @@ static bool derive_name(yaml_document_t *doc, const bench_derive *dv)
         lm_buf_printf(&desc, " compute x%g", dv->compute);
     if (dv->dram != 1)
         lm_buf_printf(&desc, " DRAM bandwidth x%g", dv->dram);
+    if (dv->l1 > 0 && dv->l1 != 1)
+        lm_buf_printf(&desc, " L1 x%g", dv->l1);
     if (dv->grid_w)
         lm_buf_printf(&desc, " grid %dx%d", dv->grid_w, dv->grid_h);
     bool ok = yset(doc, "name", dv->name);
@@ -413,6 +415,8 @@ static bool derive_all(yaml_document_t *doc, const bench_derive *dv, const char 
     if (ok && dv->dram != 1)
         ok = yscale(doc, "performance.dram.bank_read_bytes_per_cycle", dv->dram, false, false, why, ar) &&
              yscale(doc, "performance.dram.bank_write_bytes_per_cycle", dv->dram, false, false, why, ar);
+    if (ok && dv->l1 > 0 && dv->l1 != 1) /* a size the loader checks against what is reserved */
+        ok = yscale(doc, "structure.l1.bytes", dv->l1, true, false, why, ar);
     if (ok && dv->grid_w)
         ok = derive_grid_dim(doc, "structure.grid.width", "structure.grid.noc_x", "structure.noc.width", dv->grid_w,
                              why, ar) &&

@@ -14,7 +14,7 @@
  *   limit 2*M*N*K <= 68719476736    # ... each within this
  *   form square M=log(64,2048) N=M K=M   # one way of drawing: log-uniform,
  *                                   # pick(V,...) or an expression; _NAME a helper
- *   derive NAME FROM [compute=F] [dram=F] [grid=WxH]   # a chip derived at run time
+ *   derive NAME FROM [compute=F] [dram=F] [l1=F] [grid=WxH]   # a chip derived at run time
  *
  * Everything after '#' is a comment. Errors name file:line:col. Also how
  * `loomc bench` finds a suite by its name (bench_suites_load).
@@ -305,24 +305,25 @@ static void parse_limit(pctx *p, bench_suite_op *op, const char *rest, int rcol)
     op->limit_max = v;
 }
 
-/* `derive NAME FROM [compute=F] [dram=F] [grid=WxH]`. */
+/* `derive NAME FROM [compute=F] [dram=F] [l1=F] [grid=WxH]`. */
 static bool parse_derive(pctx *p, const tok *t, size_t nt, bench_derive *out)
 {
     if (nt < 3) {
-        err(p, t[0].col, "expected 'derive NAME FROM [compute=F] [dram=F] [grid=WxH]'");
+        err(p, t[0].col, "expected 'derive NAME FROM [compute=F] [dram=F] [l1=F] [grid=WxH]'");
         return false;
     }
-    *out = (bench_derive){.name = t[1].s, .from = t[2].s, .compute = 1, .dram = 1, .loc = {p->file, p->line, t[0].col}};
+    *out = (bench_derive){.name = t[1].s, .from = t[2].s, .compute = 1, .dram = 1, .l1 = 1,
+                           .loc = {p->file, p->line, t[0].col}};
     for (size_t i = 3; i < nt; i++) {
         const char *s = t[i].s, *eq = strchr(s, '=');
         char *end = NULL;
-        if (eq && (!strncmp(s, "compute=", 8) || !strncmp(s, "dram=", 5))) {
+        if (eq && (!strncmp(s, "compute=", 8) || !strncmp(s, "dram=", 5) || !strncmp(s, "l1=", 3))) {
             double f = strtod(eq + 1, &end);
             if (*end || !(f >= 1.0 / 64 && f <= 64)) {
                 err(p, t[i].col, "a factor is a number in [1/64, 64], got '%s'", eq + 1);
                 return false;
             }
-            *(s[0] == 'c' ? &out->compute : &out->dram) = f;
+            *(s[0] == 'c' ? &out->compute : s[0] == 'd' ? &out->dram : &out->l1) = f;
         } else if (eq && !strncmp(s, "grid=", 5)) {
             long w = strtol(eq + 1, &end, 10), h = *end == 'x' ? strtol(end + 1, &end, 10) : 0;
             if (*end || w < 1 || h < 1 || w > ARCH_MAX_GRID || h > ARCH_MAX_GRID) {
@@ -332,7 +333,7 @@ static bool parse_derive(pctx *p, const tok *t, size_t nt, bench_derive *out)
             out->grid_w = (int)w;
             out->grid_h = (int)h;
         } else {
-            err(p, t[i].col, "expected compute=F, dram=F or grid=WxH, got '%s'", s);
+            err(p, t[i].col, "expected compute=F, dram=F, l1=F or grid=WxH, got '%s'", s);
             return false;
         }
     }

@@ -235,8 +235,11 @@ static void draw_errors(void **state)
     expect_error("derive x wormhole_n150 grid=4\n", "t.suite:1:24: error: expected grid=WxH with W and H in 1..64, "
                                                    "got '4'");
     expect_error("derive x wormhole_n150 speed=2\n",
-                 "t.suite:1:24: error: expected compute=F, dram=F or grid=WxH, got 'speed=2'");
-    expect_error("derive x\n", "t.suite:1:1: error: expected 'derive NAME FROM [compute=F] [dram=F] [grid=WxH]'");
+                 "t.suite:1:24: error: expected compute=F, dram=F, l1=F or grid=WxH, got 'speed=2'");
+    expect_error("derive x wormhole_n150 l1=100\n",
+                 "t.suite:1:24: error: a factor is a number in [1/64, 64], got '100'");
+    expect_error("derive x\n",
+                 "t.suite:1:1: error: expected 'derive NAME FROM [compute=F] [dram=F] [l1=F] [grid=WxH]'");
 }
 
 /* ---- derived descriptions --------------------------------------------------- */
@@ -257,6 +260,23 @@ static arch_desc *derive(const bench_derive *dv)
     arch_desc *a = bench_derive_load(dv, &d);
     assert_non_null(a);
     return a;
+}
+
+/* A derivation the loader refuses: no description, and an error that
+ * contains `what`. */
+static void derive_refused(const bench_derive *dv, const char *what)
+{
+    char *errs = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&errs, &len);
+    lm_diag d;
+    lm_diag_init(&d, f);
+    arch_desc *a = bench_derive_load(dv, &d);
+    fclose(f);
+    assert_null(a);
+    if (!strstr(errs, what))
+        fail_msg("expected '%s' in: %s", what, errs);
+    free(errs);
 }
 
 /* Every figure of b and a is equal except those the derivation changes:
@@ -343,8 +363,20 @@ static void derived_descriptions(void **state)
     same_elsewhere(wh, a);
     arch_free(a);
 
-    /* Blackhole keeps its NoC 1 DRAM endpoints; a derivation that breaks a
-       check (a matmul faster than the FPU allows) is refused by the loader */
+    /* a smaller L1 (rounded to a byte), everything else as it was; an L1
+       smaller than what the firmware reserves is refused by the loader */
+    dv = (bench_derive){.name = "wh_small_l1", .from = "wormhole_n150", .compute = 1, .dram = 1, .l1 = 0.7};
+    a = derive(&dv);
+    assert_int_equal(a->l1_bytes, llround(0.7 * (double)wh->l1_bytes));
+    assert_int_equal(a->l1_reserved_bytes, wh->l1_reserved_bytes);
+    assert_non_null(strstr(a->description, "L1 x0.7"));
+    a->l1_bytes = wh->l1_bytes;
+    same_elsewhere(wh, a);
+    arch_free(a);
+    dv.l1 = 1.0 / 64;
+    derive_refused(&dv, "structure.l1.reserved_bytes");
+
+    /* Blackhole keeps its NoC 1 DRAM endpoints */
     arch_desc *bh = load("blackhole_p150");
     dv = (bench_derive){.name = "bh_big", .from = "blackhole_p150", .compute = 1, .dram = 1.5, .grid_w = 16, .grid_h = 12};
     a = derive(&dv);

@@ -102,7 +102,8 @@ typedef struct sched_work {
 typedef enum sched_opkind {
     SCHED_OP_MATMUL,  /* a dot (see sched_dot) */
     SCHED_OP_ELTWISE, /* binary element-wise on the FPU (incl. a broadcast operand, where) */
-    SCHED_OP_EXP,     /* exp/exp2/log/log2 on the SFPU */
+    SCHED_OP_EXP,     /* exp/exp2 on the SFPU (the fast approximate one, as the lowering emits) */
+    SCHED_OP_LOG,     /* log/log2 on the SFPU: an exact exp's cost (docs/simulator.md) */
     SCHED_OP_RECIP,   /* reciprocal on the SFPU (the divisor of a div) */
     SCHED_OP_SQRT,    /* sqrt, rsqrt, sigmoid on the SFPU, each its own figure */
     SCHED_OP_RSQRT,

@@ -512,7 +512,8 @@ static void do_compute(sumctx *c, const tir_op *op)
     case TIR_EXP2:
     case TIR_LOG:
     case TIR_LOG2:
-        add_elt(c, SCHED_OP_EXP, op, tiles, op->opnds, 1, pack);
+        add_elt(c, op->code == TIR_LOG || op->code == TIR_LOG2 ? SCHED_OP_LOG : SCHED_OP_EXP, op, tiles, op->opnds, 1,
+                pack);
         break;
     case TIR_SQRT:
     case TIR_RSQRT:
@@ -812,6 +813,7 @@ static void sum_work(sumctx *c)
         case SCHED_OP_MATMUL: dst = &w->matmul; break;
         case SCHED_OP_ELTWISE: dst = &w->eltwise; break;
         case SCHED_OP_EXP:
+        case SCHED_OP_LOG:
         case SCHED_OP_RECIP:
         case SCHED_OP_SQRT:
         case SCHED_OP_RSQRT:

@@ -405,6 +405,33 @@ static void sfpu_chain_figures(void **st)
     }
 }
 
+/* y = log2(x) read once, by z = y * w (tests/unit/data/log_chain.py): the
+ * chain of chain_in_dst with a log for its SFPU step, whose math is the
+ * description's exact exp per tile - what the simulator charges a log - on
+ * both chips (it was priced at the fast exp's figure: Wormhole 106.7
+ * against 748 cycles a tile). */
+static void log_at_exact_exp(void **st)
+{
+    (void)st;
+    const arch_desc *as[] = {WH, BH};
+    for (int i = 0; i < 2; i++) {
+        const arch_desc *a = as[i];
+        compiled x;
+        compile_model_on(&x, "tests/unit/data/log_chain.py", "M=1024,N=128", a);
+        sched_kernel *k = x.r.sched->job.k[0];
+        assert_int_equal(k->nchains, 1);
+        assert_int_equal(k->chain_from[0]->code, TIR_LOG2);
+        const char *at = "BLOCK_M=64,grid.x=1,grid.y=1,depth.x=2,depth.w=2,depth.z=2";
+        int64_t tb = a->tile_bytes[ARCH_FP32], T = 8;
+        int64_t u = cdiv(2 * T * tb * 1000, milli(a->unpack_bpc)), p = cdiv(T * tb * 1000, milli(a->pack_bpc));
+        int64_t m = cdiv(T * (milli(a->sfpu_exp_exact_tile_cycles) + milli(a->eltwise_tile_cycles)), 1000);
+        assert_true(m > LM_MAX(u, p)); /* the math decides */
+        int64_t want = m + 2 * llround(a->dst_handoff_cycles) + 3 * llround(a->cb_handshake_cycles);
+        assert_int_equal(term_at(&x, SCHED_T_COMPUTE, 0, "compute", at), want);
+        drv_free(&x.r);
+    }
+}
+
 /* y = exp(x) read once, by z = y * w (tests/unit/data/dst_chain.py): the
  * lowering keeps y in Dst and emits one chain (checked here), and the model
  * prices it as that one tile op, 64 x 128 fp32 (8 tiles, Dst holds 4: two
@@ -1541,6 +1568,7 @@ int main(void)
         cmocka_unit_test(unpack_in_order),
         cmocka_unit_test(chain_in_dst),
         cmocka_unit_test(sfpu_chain_figures),
+        cmocka_unit_test(log_at_exact_exp),
         cmocka_unit_test(rowmax_seeded),
         cmocka_unit_test(scale_folded),
         cmocka_unit_test(packsum_priced),

@@ -72,7 +72,7 @@ namespace loomc::schedule {
 //     bf16  o (store) 4096 B
 // values (and what one step either way in the domain would do):
 //   BLOCK_N                = 64      (32: +1991 cycles)
-//   NUM_SPLITS             = 1       (2: +7209 cycles)
+//   NUM_SPLITS             = 1       (2: +7850 cycles)
 //   decode_split.grid.x    = 1       (2 breaks 'decode_split: grid.x <= programs along x')
 //   decode_split.grid.y    = 1       (2 breaks 'decode_split: grid.y <= programs along y')
 //   decode_split.depth.q   = 2       (1: +0 cycles; 3: +0 cycles)
@@ -123,14 +123,14 @@ namespace loomc::schedule {
 //     write part                               977
 //     write lse                                557
 //       unpack                                   1378
-//       math                                     1243
+//       math                                     1884
 //       pack                                     1314
-//     compute                                  5482
+//     compute                                  6123
 //     programs per core                        1
-//     all programs of the busiest core         7983
-//     stages: reader 967, compute 5482, writer 1534: compute-bound
-//   launch: kernel launch 1000 + busiest core 7983 = 8983; DRAM bandwidth bound 1000 + 38
-//   total 8983: the per-core path dominates
+//     all programs of the busiest core         8624
+//     stages: reader 967, compute 6123, writer 1534: compute-bound
+//   launch: kernel launch 1000 + busiest core 8624 = 9624; DRAM bandwidth bound 1000 + 38
+//   total 9624: the per-core path dominates
 // latency of decode_combine (cycles at these values; per execution of each level):
 //   program:
 //     read lse                                 0
@@ -151,5 +151,5 @@ namespace loomc::schedule {
 //   decode_split: kv->xy split->xy; q: dram; k: dram; v: dram
 //   decode_combine: kv->y row->x; lse: dram; part: dram
 //     BLOCK_N=64 NUM_SPLITS=1 decode_split.grid.x=1 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.grid.x=8 decode_combine.grid.y=1 decode_combine.depth.lse=1 decode_combine.depth.part=2 decode_combine.depth.o=2
-//   predicted 11417 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
+//   predicted 12058 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 1 mapping other than the chosen one is that close (--top K lists the K best schedules)

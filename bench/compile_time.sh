@@ -23,6 +23,8 @@
 cd "$(dirname "$0")/.." || exit 1
 base=""
 if [ "$1" = --against ]; then
+    # an empty name would be this tree itself (cd "" stays where it is)
+    [ -n "$2" ] || { echo "compile_time: --against needs a folder" >&2; exit 1; }
     base=$(cd "$2" 2>/dev/null && pwd) || { echo "compile_time: no folder '$2'" >&2; exit 1; }
     shift 2
     if [ ! -x "$base/build/loomc" ]; then

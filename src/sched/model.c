@@ -676,14 +676,45 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
  * trips made it 1,635). A single-buffered load before it still costs its
  * whole round trip. A load read at depth 1 in the loop, or moved core to
  * core, waits in iteration 0 for every earlier load's barrier: their round
- * trips in turn. */
-static const sym_expr *first_arrival(mctx *c, int i, const stage *st, const sym_expr *local,
-                                     const sym_expr **serial, const sym_expr **ahead_pre)
+ * trips in turn.
+ * Where the banks bind (every core reading at once), a core's reads from
+ * one bank are served in order but the bank is shared fairly by the cores
+ * with reads on it, so a block whose tiles lie on fewer banks than the
+ * core has tiles in flight waits for the bank to serve every reader one
+ * tile (`inflight`, the tiles each core has issued by its loop's first
+ * barrier: every first block read ahead, and the next block of the loop's
+ * first load read ahead, which the loop issues before that barrier when
+ * it runs a second trip; a load read at depth 1 is issued after the blocks
+ * read ahead and adds its own): the banks' time of its step (stage.bank,
+ * over the banks its readers hit) times min(banks hit, tiles in flight)
+ * over its own tiles, when that is more than one. Decode on a chip with
+ * little DRAM bandwidth per core (12 x 9 grid, 99 B/cycle, B=3 HKV=1
+ * S=1306 D=64, two 96-row blocks per split): K's first block of 6 tiles
+ * lands after some 6,000 cycles, twice its 3,000 at the banks' full rate,
+ * with K's and V's first blocks and K's second, 18 tiles, in flight on 12
+ * banks. */
+static const sym_expr *first_arrival(mctx *c, int level, int i, const stage *st, const sym_expr *local,
+                                     const sym_expr *live, const sym_expr **serial, const sym_expr **ahead_pre,
+                                     const sym_expr **inflight, bool *next_issued)
 {
     const sym_expr *at = add(c, *serial, st->first);
     if (local && st->lat && c->depth[i]) {
         const sym_expr *one = sched_single(c, i), *more = sub(c, K(c, 1), one);
-        at = add(c, add(c, mul(c, one, *serial), mul(c, more, *ahead_pre)), st->first);
+        const sym_expr *n = fix(c, c->k->bufs[i].tiles);
+        if (level > 0 && !*next_issued) {
+            const sym_expr *again = mn(c, K(c, 1), mx(c, K(c, 0), sub(c, c->trips[level - 1], K(c, 1))));
+            *inflight = add(c, *inflight, mul(c, more, mul(c, again, n)));
+            *next_issued = true;
+        }
+        const sym_expr *ahead = add(c, *ahead_pre, st->first), *single = at;
+        if (st->bank) {
+            const sym_expr *hit = st->banks ? st->banks : K(c, c->a->num_dram_banks);
+            const sym_expr *bank = live ? mul(c, st->bank, live) : st->bank;
+            const sym_expr *rounds = cdv(c, n, hit);
+            ahead = mx(c, ahead, add(c, st->lat, cdv(c, mul(c, mul(c, bank, rounds), mn(c, hit, *inflight)), n)));
+            single = mx(c, single, add(c, st->lat, cdv(c, mul(c, mul(c, bank, rounds), mn(c, hit, add(c, *inflight, n))), n)));
+        }
+        at = add(c, mul(c, one, single), mul(c, more, ahead));
         *ahead_pre = add(c, *ahead_pre, add(c, mul(c, one, st->first), mul(c, more, sub(c, st->first, st->lat))));
     } else {
         *ahead_pre = add(c, *ahead_pre, st->first);
@@ -936,6 +967,25 @@ static void grid_banks(mctx *c, int i, const sched_buf *b, const stage *st, cons
     }
 }
 
+/* Load i's stage, scaled by the trips that read it (*live; NULL: all),
+ * and, read ahead, its first block's tiles added to its kernel's tiles in
+ * flight (first_arrival). */
+static void read_stage(mctx *c, int i, stage *st, const sym_expr **live, const sym_expr **inflight)
+{
+    const sched_buf *b = &c->k->bufs[i];
+    *st = sched_read_cost(c, b);
+    *live = sched_buf_live(c, b);
+    if (st->local && st->lat && c->depth[i]) {
+        const sym_expr *n = mul(c, sub(c, K(c, 1), sched_single(c, i)), fix(c, b->tiles));
+        inflight[sched_buf_noc(c, b)] = add(c, inflight[sched_buf_noc(c, b)], *live ? mul(c, n, *live) : n);
+    }
+    if (*live) {
+        st->cycles = mul(c, st->cycles, *live);
+        st->first = mul(c, st->first, *live);
+        st->fill = mul(c, st->fill, *live);
+    }
+}
+
 /* The latency of one execution of level `level` (a loop body: all its
  * iterations; the program level: all programs of the busiest core); *out
  * gets what the enclosing level needs (level_cost; *busy is the last
@@ -952,6 +1002,14 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
        earlier load's barrier), and what precedes a first read issued ahead
        (first_issue) */
     const sym_expr *serial[2] = {K(c, 0), K(c, 0)}, *ahead_pre[2] = {K(c, 0), K(c, 0)};
+    bool next_issued[2] = {false, false}; /* a next block read ahead counted (first_arrival) */
+    /* per kernel, the tiles of every first block read ahead */
+    const sym_expr *inflight[2] = {K(c, 0), K(c, 0)};
+    stage sts[SCHED_MAX_BUFS];
+    const sym_expr *lives[SCHED_MAX_BUFS];
+    for (int i = 0; i < k->nbufs; i++)
+        if (k->bufs[i].level == level && k->bufs[i].kind == SCHED_BUF_IN)
+            read_stage(c, i, &sts[i], &lives[i], inflight);
     const sym_expr *st_[2] = {K(c, 0), K(c, 0)}, *stl[2] = {K(c, 0), K(c, 0)}, *fill = K(c, 0);
     const sym_expr *press = K(c, 0); /* the loads' times on shared links and banks (stage.press) */
     /* the banks' time for every core's first blocks of the loads read ahead
@@ -973,13 +1031,8 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
         int e = sched_buf_noc(c, b);
         kern[i] = e;
         if (b->kind == SCHED_BUF_IN) {
-            stage st = sched_read_cost(c, b);
-            const sym_expr *live = sched_buf_live(c, b);
-            if (live) {
-                st.cycles = mul(c, st.cycles, live);
-                st.first = mul(c, st.first, live);
-                st.fill = mul(c, st.fill, live);
-            }
+            stage st = sts[i];
+            const sym_expr *live = lives[i];
             cost[i] = st.cycles;
             local[i] = st.local && live ? mul(c, st.local, live) : st.local;
             if (st.press)
@@ -987,7 +1040,8 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
             slot[i] = arr.n;
             ld[e] = add(c, ld[e], st.cycles);
             grid_banks(c, i, b, &st, live, &ahead_banks, behind, &nbehind, arr.n);
-            const sym_expr *at = first_arrival(c, i, &st, local[i], &serial[e], &ahead_pre[e]);
+            const sym_expr *at = first_arrival(c, level, i, &st, local[i], live, &serial[e], &ahead_pre[e],
+                                               &inflight[e], &next_issued[e]);
             ldf[e] = ldf[e] == K(c, 0) ? at : mx(c, ldf[e], at);
             arr.v[arr.n] = b->value;
             arr.at[arr.n++] = at;

@@ -603,6 +603,74 @@ static void sender_behind_the_grid(void **st)
     assert_true(at10 < alone - own + all10 - slack);
 }
 
+/* `cores` cores of a row each read a block of one tile, on bank cx (page
+ * cx), and a next block of four tiles on the other four banks (pages
+ * 6 + cx to 9 + cx), issued before the barrier on the first (`ahead`) or
+ * after it; the consumer works 1,000 sem_sets (10,000 cycles) on the
+ * first block, more than any transfer takes, before it pops both. The
+ * toy's banks are slowed to 2 B/cycle, so that a tile's 1,024 cycles in
+ * its bank, not its issue (20) or its links, set the pace: the cycles of
+ * the whole program. */
+static double bank_cycles(int cores, bool ahead)
+{
+    static char wc[40000], text[48000];
+    work(wc, sizeof wc, 1000);
+    const char *next = "    read tensor=a row=0 col=6+cx rows=1 cols=4 cb=0 at=1 trid=2\n";
+    snprintf(text, sizeof text,
+             "program banks\n"
+             "sem busy\n"
+             "tensor a rows=32 cols=512 format=bf16 role=input seed=1\n"
+             "class c x0=0 y0=0 x1=%d y1=0 {\n"
+             "  cb 0 format=bf16 pages=5\n"
+             "  reader {\n"
+             "    cb_reserve cb=0 n=5\n"
+             "    read tensor=a row=0 col=cx rows=1 cols=1 cb=0 trid=1\n%s"
+             "    read_barrier trid=1\n"
+             "    cb_push cb=0 n=1\n%s"
+             "    read_barrier trid=2\n"
+             "    cb_push cb=0 n=4\n"
+             "  }\n"
+             "  writer {\n"
+             "    cb_wait cb=0 n=1\n%s"
+             "    cb_pop cb=0 n=1\n"
+             "    cb_wait cb=0 n=4\n"
+             "    cb_pop cb=0 n=4\n"
+             "  }\n"
+             "}\n",
+             cores - 1, ahead ? next : "", ahead ? "" : next, wc);
+    double bank = A.dram_bank_read_bpc;
+    A.dram_bank_read_bpc = 2;
+    sim_result *r = run_ok(text);
+    A.dram_bank_read_bpc = bank;
+    double cyc = r->cycles;
+    sim_result_free(r);
+    return cyc;
+}
+
+/* The blocks in flight at a loop's first barrier share the banks (model.c,
+ * first_arrival, `inflight`): a core's reads from one bank are served in
+ * order, so its own next block, on other banks, costs its first block
+ * nothing; but a bank is shared fairly by the cores with reads on it, so
+ * where the cores' next blocks fall on the bank of another core's first
+ * block, that block waits for the bank to serve each of them a tile. Here
+ * (bank_cycles) one core's first tile has its bank alone either way; with
+ * four cores, each first tile shares its bank with the three other cores'
+ * next tiles when those are issued before the barrier: 4 x 1,024 cycles
+ * in place of 1,024. The program's cycles differ by that delay (the
+ * consumer's work hides the rest). */
+static void first_block_bank_share(void **st)
+{
+    (void)st;
+    double tile = A.tile_bytes[ARCH_BF16] / 2.0; /* a tile's cycles in a bank at 2 B/cycle */
+    double one = bank_cycles(1, true) - bank_cycles(1, false);
+    double four = bank_cycles(4, true) - bank_cycles(4, false);
+    double slack = 0.1 * tile;
+    if (fabs(one) > slack || fabs(four - 3 * tile) > slack)
+        print_error("one core %.1f, four cores %.1f, derived 0 and %.1f\n", one, four, 3 * tile);
+    assert_true(fabs(one) <= slack);
+    assert_true(fabs(four - 3 * tile) <= slack);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +680,7 @@ int main(void)
         cmocka_unit_test(reads_ahead_chain),
         cmocka_unit_test(ring_hold),
         cmocka_unit_test(first_blocks_together),
+        cmocka_unit_test(first_block_bank_share),
         cmocka_unit_test(store_between_programs),
         cmocka_unit_test(sender_behind_the_grid),
     };

@@ -44,7 +44,7 @@ namespace loomc::schedule {
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x*grid.y <= programs flattened over the grid')
 //   BLOCK_N                = 32      (64 breaks 'grid.x*grid.y <= programs flattened over the grid')
-//   BLOCK_K                = 64      (32: +362 cycles)
+//   BLOCK_K                = 64      (32: +395 cycles)
 //   grid.x                 = 4       (3: +594 cycles; 5 breaks 'grid.x*grid.y <= programs flattened over the grid')
 //   grid.y                 = 1       (2 breaks 'grid.x*grid.y <= programs flattened over the grid')
 //   depth.a                = 2       (1: +457 cycles; 3: +0 cycles)

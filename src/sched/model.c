@@ -695,7 +695,7 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
  * banks. */
 static const sym_expr *first_arrival(mctx *c, int level, int i, const stage *st, const sym_expr *local,
                                      const sym_expr *live, const sym_expr **serial, const sym_expr **ahead_pre,
-                                     const sym_expr **inflight, bool *next_issued)
+                                     const sym_expr **banks_pre, const sym_expr **inflight, bool *next_issued)
 {
     const sym_expr *at = add(c, *serial, st->first);
     if (local && st->lat && c->depth[i]) {
@@ -710,12 +710,14 @@ static const sym_expr *first_arrival(mctx *c, int level, int i, const stage *st,
         if (st->bank) {
             const sym_expr *hit = st->banks ? st->banks : K(c, c->a->num_dram_banks);
             const sym_expr *bank = live ? mul(c, st->bank, live) : st->bank;
+            *banks_pre = add(c, *banks_pre, mul(c, more, bank));
+            ahead = mx(c, ahead, add(c, st->lat, *banks_pre));
             const sym_expr *rounds = cdv(c, n, hit);
             ahead = mx(c, ahead, add(c, st->lat, cdv(c, mul(c, mul(c, bank, rounds), mn(c, hit, *inflight)), n)));
             single = mx(c, single, add(c, st->lat, cdv(c, mul(c, mul(c, bank, rounds), mn(c, hit, add(c, *inflight, n))), n)));
         }
         at = add(c, mul(c, one, single), mul(c, more, ahead));
-        *ahead_pre = add(c, *ahead_pre, add(c, mul(c, one, st->first), mul(c, more, sub(c, st->first, st->lat))));
+        *ahead_pre = add(c, *ahead_pre, add(c, mul(c, one, st->first), mul(c, more, local)));
     } else {
         *ahead_pre = add(c, *ahead_pre, st->first);
     }
@@ -1001,7 +1003,7 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
        whole first round trip (in iteration 0 the kernel waits at each
        earlier load's barrier), and what precedes a first read issued ahead
        (first_issue) */
-    const sym_expr *serial[2] = {K(c, 0), K(c, 0)}, *ahead_pre[2] = {K(c, 0), K(c, 0)};
+    const sym_expr *serial[2] = {K(c, 0), K(c, 0)}, *ahead_pre[2] = {K(c, 0), K(c, 0)}, *banks_pre[2] = {K(c, 0), K(c, 0)};
     bool next_issued[2] = {false, false}; /* a next block read ahead counted (first_arrival) */
     /* per kernel, the tiles of every first block read ahead */
     const sym_expr *inflight[2] = {K(c, 0), K(c, 0)};
@@ -1041,7 +1043,7 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
             ld[e] = add(c, ld[e], st.cycles);
             grid_banks(c, i, b, &st, live, &ahead_banks, behind, &nbehind, arr.n);
             const sym_expr *at = first_arrival(c, level, i, &st, local[i], live, &serial[e], &ahead_pre[e],
-                                               &inflight[e], &next_issued[e]);
+                                               &banks_pre[e], &inflight[e], &next_issued[e]);
             ldf[e] = ldf[e] == K(c, 0) ? at : mx(c, ldf[e], at);
             arr.v[arr.n] = b->value;
             arr.at[arr.n++] = at;

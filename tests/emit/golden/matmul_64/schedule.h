@@ -44,11 +44,11 @@ namespace loomc::schedule {
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x*grid.y <= programs flattened over the grid')
 //   BLOCK_N                = 32      (64 breaks 'grid.x*grid.y <= programs flattened over the grid')
-//   BLOCK_K                = 64      (32: +395 cycles)
-//   grid.x                 = 4       (3: +594 cycles; 5 breaks 'grid.x*grid.y <= programs flattened over the grid')
+//   BLOCK_K                = 64      (32: +452 cycles)
+//   grid.x                 = 4       (3: +640 cycles; 5 breaks 'grid.x*grid.y <= programs flattened over the grid')
 //   grid.y                 = 1       (2 breaks 'grid.x*grid.y <= programs flattened over the grid')
-//   depth.a                = 2       (1: +457 cycles; 3: +0 cycles)
-//   depth.b                = 2       (1: +457 cycles; 3: +0 cycles)
+//   depth.a                = 2       (1: +514 cycles; 3: +0 cycles)
+//   depth.b                = 2       (1: +514 cycles; 3: +0 cycles)
 //   depth.c                = 2       (1: +0 cycles)
 //   sub.h                  = 1       (2 breaks 'sub.h divides the tile rows of acc')
 //   sub.w                  = 1       (2 breaks 'sub.w divides the tile columns of acc')
@@ -68,27 +68,27 @@ namespace loomc::schedule {
 //       math                                     69
 //       pack                                     64
 //     compute                                  204
-//       the first iteration                      1190
+//       the first iteration                      1133
 //       each later iteration                     702
 //       all iterations, the loads run ahead      702
 //     iterations                               1
-//     all iterations                           1190
+//     all iterations                           1133
 //     stages: reader 702, compute 204, writer 0: reader-bound
 //   program:
 //     write c                                  630
-//     compute                                  1220
+//     compute                                  1163
 //     programs per core                        1
-//     all programs of the busiest core         1850
-//     stages: reader 0, compute 1220, writer 630: compute-bound
-//   launch: kernel launch 1000 + busiest core 1850 = 2850; DRAM bandwidth bound 1000 + 188
-//   total 2850: the per-core path dominates
+//     all programs of the busiest core         1793
+//     stages: reader 0, compute 1163, writer 630: compute-bound
+//   launch: kernel launch 1000 + busiest core 1793 = 2793; DRAM bandwidth bound 1000 + 188
+//   total 2793: the per-core path dominates
 // runner-up:
 //   matmul_kernel: pid_m->x pid_n->y; a: mcast along y (edge sender); b: mcast along x (edge sender)
 //     BLOCK_M=32 BLOCK_N=32 BLOCK_K=64 grid.x=2 grid.y=2 depth.a=2 depth.b=2 depth.c=2 sub.h=1 sub.w=1
-//   predicted 2903 cycles: 53 more (+1.9%)
+//   predicted 2903 cycles: 110 more (+3.9%)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 1 mapping other than the chosen one is that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
 //     loop at line 28, read b (writer, NoC 1)              0 -> 812
 //     loop at line 28, read a                              351 -> 780
+//     loop at line 28, the first iteration                 1133 -> 1243
 //     loop at line 28, each later iteration                702 -> 812
-//     loop at line 28, all iterations, the loads run ahead 702 -> 812

@@ -668,15 +668,19 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
  * A DRAM load read ahead (depth 2 or more, st->local set) has its first
  * block's reads issued before the loop, beside the other loads read ahead,
  * with no barrier between them: their round trips' latencies overlap, and
- * only their transfers (every core reading at once: the banks' and links'
- * shares) come one after the other - two one-tile loads read ahead arrive
- * about together, not one round trip after the other (n150 GEMM 62^3 on 4
- * cores, 32^3 blocks from DRAM: a's and b's first blocks both about 780
- * cycles after the start, the first iteration 1,179 cycles; summed round
- * trips made it 1,635). A single-buffered load before it still costs its
- * whole round trip. A load read at depth 1 in the loop, or moved core to
- * core, waits in iteration 0 for every earlier load's barrier: their round
- * trips in turn.
+ * only what they share comes one after the other - each core's own
+ * commands and rate (stage.local) and the banks' time of every core's
+ * blocks (banks_pre); their links' shares overlap - so two one-tile loads
+ * read ahead arrive about together, not one round trip after the other
+ * (n150 GEMM 62^3 on 4 cores, 32^3 blocks from DRAM: a's and b's first
+ * blocks both about 780 cycles after the start, the first iteration 1,179
+ * cycles; summed round trips made it 1,635), and on n150 decode (B=2
+ * HKV=4 H=16 S=591 D=128, 96-row blocks) V's first block lands 11,300
+ * cycles after q, not after K's whole transfer at its busiest link's share
+ * (12,805). A single-buffered load before it still costs its whole round
+ * trip. A load read at depth 1 in the loop, or moved core to core, waits
+ * in iteration 0 for every earlier load's barrier: their round trips in
+ * turn.
  * Where the banks bind (every core reading at once), a core's reads from
  * one bank are served in order but the bank is shared fairly by the cores
  * with reads on it, so a block whose tiles lie on fewer banks than the
@@ -686,13 +690,13 @@ static const sym_expr *compute_cost(mctx *c, int level, arrivals *arr, const sym
  * first load read ahead, which the loop issues before that barrier when
  * it runs a second trip; a load read at depth 1 is issued after the blocks
  * read ahead and adds its own): the banks' time of its step (stage.bank,
- * over the banks its readers hit) times min(banks hit, tiles in flight)
- * over its own tiles, when that is more than one. Decode on a chip with
- * little DRAM bandwidth per core (12 x 9 grid, 99 B/cycle, B=3 HKV=1
- * S=1306 D=64, two 96-row blocks per split): K's first block of 6 tiles
- * lands after some 6,000 cycles, twice its 3,000 at the banks' full rate,
- * with K's and V's first blocks and K's second, 18 tiles, in flight on 12
- * banks. */
+ * over the banks its readers hit) times ceil(tiles / banks hit) x
+ * min(banks hit, tiles in flight) / tiles, its rounds at a bank that
+ * serves every reader. Decode on a chip with little DRAM bandwidth per
+ * core (12 x 9 grid, 99 B/cycle, B=3 HKV=1 S=1306 D=64, two 96-row blocks
+ * per split): K's first block of 6 tiles lands after some 6,000 cycles,
+ * twice its 3,000 at the banks' full rate, with K's and V's first blocks
+ * and K's second, 18 tiles, in flight on 12 banks. */
 static const sym_expr *first_arrival(mctx *c, int level, int i, const stage *st, const sym_expr *local,
                                      const sym_expr *live, const sym_expr **serial, const sym_expr **ahead_pre,
                                      const sym_expr **banks_pre, const sym_expr **inflight, bool *next_issued)
@@ -1001,8 +1005,9 @@ static const sym_expr *level_latency(mctx *c, int level, level_cost *out)
     const sym_expr *ld[2] = {K(c, 0), K(c, 0)}, *ldf[2] = {K(c, 0), K(c, 0)};
     /* per kernel, before its next load's first block: every earlier load's
        whole first round trip (in iteration 0 the kernel waits at each
-       earlier load's barrier), and what precedes a first read issued ahead
-       (first_issue) */
+       earlier load's barrier), what precedes a first read issued ahead,
+       and the banks' time of the first blocks read ahead so far
+       (first_arrival) */
     const sym_expr *serial[2] = {K(c, 0), K(c, 0)}, *ahead_pre[2] = {K(c, 0), K(c, 0)}, *banks_pre[2] = {K(c, 0), K(c, 0)};
     bool next_issued[2] = {false, false}; /* a next block read ahead counted (first_arrival) */
     /* per kernel, the tiles of every first block read ahead */

@@ -8,9 +8,33 @@
  * Classification of values (program order)
  * ==================================================================== */
 
-/* The CB format of the compute kernel's f32 values: fp32, or bf16 when the
- * schedule keeps its intermediates in 16-bit CBs (TTNN's SDPA). */
-arch_format lw_interm_format(const lw *L) { return L->s->interm_16b ? ARCH_BF16 : ARCH_FP32; }
+/* The CB format of the compute kernel's f32 temporaries: bf16 when the
+ * schedule keeps its intermediates in 16-bit CBs (TTNN's SDPA), or when Dst
+ * is 16-bit and the summary keeps the kernel's values in bf16 (they have no
+ * more bits to keep: sched_kernel.temps_16b); fp32 otherwise. */
+arch_format lw_interm_format(const lw *L)
+{
+    return L->s->interm_16b || (L->k->temps_16b && !L->s->fp32_acc) ? ARCH_BF16 : ARCH_FP32;
+}
+
+/* The CB format of f32 pages that carry a value from trip to trip or that
+ * the packer accumulates into: fp32 but for TTNN's 16-bit intermediates. */
+arch_format lw_accum_format(const lw *L) { return L->s->interm_16b ? ARCH_BF16 : ARCH_FP32; }
+
+/* The CB format of float tile value x whose type's format is f: an f32
+ * value the compute engine makes takes the format of its buffer in the
+ * summary (bf16 where Dst is 16-bit and it is not carried). */
+static arch_format value_format(const lw *L, const tir_value *x, arch_format f)
+{
+    if (f != ARCH_FP32 || L->s->interm_16b)
+        return f == ARCH_FP32 ? ARCH_BF16 : f;
+    if (L->s->fp32_acc)
+        return f;
+    for (int b = 0; b < L->k->nbufs; b++)
+        if (L->k->bufs[b].kind == SCHED_BUF_TEMP && L->k->bufs[b].value == x)
+            return L->k->bufs[b].format;
+    return f;
+}
 
 static void set_tile(lw *L, const tir_value *x, int root, lm_loc loc)
 {
@@ -22,8 +46,8 @@ static void set_tile(lw *L, const tir_value *x, int root, lm_loc loc)
         return;
     v->tr = lm_cdiv(v->er, LW_TILE);
     v->tc = lm_cdiv(v->ec, LW_TILE);
-    if (tir_elem_is_float(x->type.elem) && lw_elem_format(L, x->type.elem, &v->fmt, loc) && v->fmt == ARCH_FP32)
-        v->fmt = lw_interm_format(L);
+    if (tir_elem_is_float(x->type.elem) && lw_elem_format(L, x->type.elem, &v->fmt, loc))
+        v->fmt = value_format(L, x, v->fmt);
 }
 
 static bool is_tile_value(const tir_value *x)

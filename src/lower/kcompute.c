@@ -324,7 +324,7 @@ static void plan_temps_block(lw *L, const tir_block *b)
         const tir_op *red = lw_packsum_red(L, op);
         if (red) {
             const vinfo *rr = &L->v[V(L, red->results[0])->root];
-            lw_plan_temp_from(L, op, red, 2, rr->tr, lw_vtiles(L, rr), lw_interm_format(L));
+            lw_plan_temp_from(L, op, red, 2, rr->tr, lw_vtiles(L, rr), lw_accum_format(L));
         }
     }
 }

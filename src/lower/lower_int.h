@@ -436,6 +436,7 @@ bool lw_orient(lw *L);
 /* ---- classify.c ---------------------------------------------------------------- */
 
 arch_format lw_interm_format(const lw *L);
+arch_format lw_accum_format(const lw *L);
 void lw_classify_block(lw *L, const tir_block *b);
 void lw_number_block(lw *L, const tir_block *b, opnums *out);
 int lw_pos(lw *L, const tir_op *op);

@@ -151,7 +151,7 @@ static void plan_loop(lw *L, const tir_op *f)
             if (L->k->bufs[b].kind == SCHED_BUF_CARRY && L->k->bufs[b].value == arg)
                 ai->fmt = V(L, res)->fmt = L->k->bufs[b].format;
         if (ai->fmt == ARCH_FP32)
-            ai->fmt = V(L, res)->fmt = lw_interm_format(L);
+            ai->fmt = V(L, res)->fmt = lw_accum_format(L);
         int sti = lw_new_store(L, ST_CARRY, T, 2 * T, ai->fmt, f->loc);
         lw_store_sym(L, sti, lw_vtiles(L, ai), sym_const(L->sc, 2),
                   lm_arena_printf(&L->ar, "%s (carried)", arg->name ? arg->name : "a tile"));
@@ -401,7 +401,8 @@ static const tir_op *other_reader(const tir_block *b, const tir_value *x, const 
  * view of them; the cast emits nothing and the sum still adds x's values as
  * computed. A block of an fp32 value cast to bf16 is packed once at half
  * the bytes instead of packed, unpacked and packed again, and needs no
- * second CB. */
+ * second CB; one already in y's format (a bf16 temporary of a 16-bit Dst)
+ * needs no copy. */
 static const tir_op *packcast_of(lw *L, const tir_op *red)
 {
     const tir_value *x = red->opnds[0];
@@ -415,7 +416,7 @@ static const tir_op *packcast_of(lw *L, const tir_op *red)
     const vinfo *yv = V(L, y);
     if (!plain_tile(yv) || yv->root != y->uid || yv->st >= 0 || yv->dest != D_OWN || yv->rl != R_PLAIN ||
         !lw_computed_by_compute(L, y->uid) || yv->tr != xv->tr || yv->tc != xv->tc || yv->rank != xv->rank ||
-        yv->dom != xv->dom || yv->fmt == xv->fmt)
+        yv->dom != xv->dom)
         return NULL;
     return c;
 }

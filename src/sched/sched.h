@@ -186,6 +186,8 @@ typedef struct sched_kernel {
     const sym_expr *flops;   /* useful FLOPs of one program (2*M*N*K per dot), symbolic */
     arch_fidelity fidelity;  /* TTNN's default: HiFi2, LoFi when both dot inputs are block-float */
     bool fp32_acc;           /* Dst in 32-bit mode: the kernel stores an fp32 result */
+    bool temps_16b;          /* f32 values the compute engine makes (not carried) live in bf16
+                                CBs: packed from a 16-bit Dst, they have no more bits to keep */
     int npositions;          /* op positions used by lifetimes */
     /* sched_lower_l1: the L1 the lowering's CBs take, as an expression of
        the schedule's symbols (depth.<buffer> unprefixed); NULL when the

@@ -31,6 +31,7 @@ typedef struct sumctx {
     int *pos_of;        /* value uid -> position of its definition (-1: parameter/hoisted) */
     int *level_of;      /* value uid -> level of its definition */
     int *raw_last;      /* value uid -> position of its last use (no loop extension) */
+    bool *yielded;      /* value uid -> carried into a loop's next trip */
     int lfirst[SCHED_MAX_LOOPS], llast[SCHED_MAX_LOOPS]; /* loop extents (prewalk) */
     int pos;            /* position counter */
     int loop_stack[SCHED_MAX_LOOPS];
@@ -58,6 +59,18 @@ static bool is_view(tir_opcode c)
 static bool is_float_tile(const tir_type *t) { return t->kind == TIR_TILE && tir_elem_is_float(t->elem); }
 
 static arch_format format_of(tir_elem e) { return e == TIR_F32 ? ARCH_FP32 : ARCH_BF16; }
+
+/* The CB format of a value the compute engine makes: its type's, but an f32
+ * value packed from a 16-bit Dst has 16 bits to keep, so bf16 holds all of
+ * it (k->temps_16b) - unless it is carried into a loop's next trip, which
+ * keeps its type's format (the packer may accumulate into it). */
+static arch_format value_format(const sumctx *c, const tir_value *v)
+{
+    bool made = v->def && v->def->code != TIR_LOAD && v->def->code != TIR_DESC_LOAD && v->def->code != TIR_FOR;
+    if (v->type.elem == TIR_F32 && c->k->temps_16b && made && !c->yielded[v->uid])
+        return ARCH_BF16;
+    return format_of(v->type.elem);
+}
 
 /* Peel views: the value whose storage an operand reads. Scalars and
  * splats of scalars come back as NULL (an operand the engine takes as a
@@ -182,7 +195,7 @@ static const sym_expr *operand_bytes(sumctx *c, const tir_value *v)
     const tir_value *r = root_of(v);
     if (!r || (r->def && r->def->code == TIR_FULL && c->buf_of[r->uid] < 0) || !is_float_tile(&r->type))
         return sym_const(c->s, 0);
-    return sym_mul(c->s, ntiles(c, &r->type), tile_bytes(c, format_of(r->type.elem)));
+    return sym_mul(c->s, ntiles(c, &r->type), tile_bytes(c, value_format(c, r)));
 }
 
 /* How many quarters of a tile the unpacker reads of broadcast operand v
@@ -215,7 +228,7 @@ static const sym_expr *elt_operand_bytes(sumctx *c, const tir_value *v, const sy
     int q = r ? bcast_quarters(v) : 0;
     if (!q || !is_float_tile(&r->type) || (r->def && r->def->code == TIR_FULL && c->buf_of[r->uid] < 0))
         return operand_bytes(c, v);
-    return sym_mul(c->s, tiles, sym_const(c->s, c->a->tile_bytes[format_of(r->type.elem)] * q / 4));
+    return sym_mul(c->s, tiles, sym_const(c->s, c->a->tile_bytes[value_format(c, r)] * q / 4));
 }
 
 /* An element-wise work op unpacking operands v[0..n-1] (NULL entries
@@ -271,6 +284,9 @@ static void prewalk(sumctx *c, const tir_block *blk, int *nl)
 {
     for (const tir_op *op = blk->first; op; op = op->next) {
         if (op->code == TIR_FOR) {
+            for (const tir_op *y = op->regions[0]->first; y; y = y->next)
+                for (int i = 0; y->code == TIR_YIELD && i < y->nopnds && i < tir_for_ncarried(op); i++)
+                    c->yielded[y->opnds[i]->uid] = true;
             int li = (*nl)++;
             if (li < SCHED_MAX_LOOPS)
                 c->lfirst[li] = c->pos;
@@ -461,7 +477,7 @@ static void do_dot(sumctx *c, const tir_op *op, int b)
     dt->m_rows = m;
     dt->a_format = format_of(ta->elem);
     dt->b_format = format_of(tb->elem);
-    dt->out_format = format_of(to->elem);
+    dt->out_format = value_format(c, op->results[0]);
     dt->out_name = v_named(op->results[0]) ? k->bufs[b].name : lm_arena_printf(c->ar, "the dot at line %d", op->loc.line);
     const sym_expr *prods = sym_mul(s, sym_mul(s, dt->m_tiles, dt->k_tiles), dt->n_tiles);
     add_work(c, SCHED_OP_MATMUL, op, prods, NULL,
@@ -484,13 +500,13 @@ static void do_compute(sumctx *c, const tir_op *op)
     int b = c->buf_of[v->uid];
     if (b < 0) {
         const char *name = v->name ? v->name : lm_arena_printf(c->ar, "t%d", c->ntemp++);
-        b = new_buf(c, SCHED_BUF_TEMP, name, v, format_of(v->type.elem));
+        b = new_buf(c, SCHED_BUF_TEMP, name, v, value_format(c, v));
         if (b < 0)
             return;
         c->buf_of[v->uid] = b;
     }
     const sym_expr *tiles = ntiles(c, &v->type);
-    const sym_expr *pack = sym_mul(s, tiles, tile_bytes(c, format_of(v->type.elem)));
+    const sym_expr *pack = sym_mul(s, tiles, tile_bytes(c, value_format(c, v)));
     switch (op->code) {
     case TIR_DOT:
         do_dot(c, op, b);
@@ -526,7 +542,8 @@ static void do_compute(sumctx *c, const tir_op *op)
         const tir_value *r = root_of(op->opnds[1]);
         if (r && is_float_tile(&r->type) && r->type.rank > 0) {
             const sym_expr *rt = ntiles(c, &r->type);
-            add_elt(c, SCHED_OP_RECIP, op, rt, op->opnds + 1, 1, sym_mul(s, rt, tile_bytes(c, format_of(r->type.elem))));
+            add_elt(c, SCHED_OP_RECIP, op, rt, op->opnds + 1, 1,
+                    sym_mul(s, rt, tile_bytes(c, c->k->temps_16b ? ARCH_BF16 : ARCH_FP32)));
         }
         add_elt(c, SCHED_OP_ELTWISE, op, tiles, op->opnds, 2, pack);
         break;
@@ -839,6 +856,7 @@ bool sched_summarize(sched_kernel *k, const tir_func *f, const acc_result *acc, 
     c.pos_of = LM_NEWN(ar, int, nv);
     c.level_of = LM_NEWN(ar, int, nv);
     c.raw_last = LM_NEWN(ar, int, nv);
+    c.yielded = LM_NEWN(ar, bool, nv);
     for (int i = 0; i < nv; i++)
         c.buf_of[i] = c.pos_of[i] = c.raw_last[i] = -1;
     int nl = 0;
@@ -850,6 +868,7 @@ bool sched_summarize(sched_kernel *k, const tir_func *f, const acc_result *acc, 
     for (int i = 0; i < acc->n; i++)
         if (acc->acc[i].is_store && acc->acc[i].tensor && acc->acc[i].tensor->elem == TIR_F32)
             k->fp32_acc = true;
+    k->temps_16b = !k->fp32_acc;
 
     classify_frees(&c, frees, nfrees);
     find_inbounds(&c);

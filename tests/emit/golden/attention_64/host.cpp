@@ -64,19 +64,21 @@ static void launch_0(Device *device, CommandQueue &cq, const std::vector<loomc::
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
                          CircularBufferConfig(2 * 2048, {{3, tt::DataFormat::Float16_b}}).set_page_size(3, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(2 * 4096, {{8, tt::DataFormat::Float32}}).set_page_size(8, 4096));
+                         CircularBufferConfig(2 * 2048, {{8, tt::DataFormat::Float16_b}}).set_page_size(8, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(2 * 4096, {{9, tt::DataFormat::Float32}}).set_page_size(9, 4096));
+                         CircularBufferConfig(2 * 2048, {{9, tt::DataFormat::Float16_b}}).set_page_size(9, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(2 * 2048, {{10, tt::DataFormat::Float16_b}}).set_page_size(10, 2048));
+                         CircularBufferConfig(1 * 2048, {{10, tt::DataFormat::Float16_b}}).set_page_size(10, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(1 * 4096, {{11, tt::DataFormat::Float32}}).set_page_size(11, 4096));
+                         CircularBufferConfig(1 * 2048, {{11, tt::DataFormat::Float16_b}}).set_page_size(11, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
                          CircularBufferConfig(1 * 4096, {{12, tt::DataFormat::Float32}}).set_page_size(12, 4096));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
                          CircularBufferConfig(1 * 2048, {{13, tt::DataFormat::Float16_b}}).set_page_size(13, 2048));
     CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
-                         CircularBufferConfig(2 * 4096, {{14, tt::DataFormat::Float32}}).set_page_size(14, 4096));
+                         CircularBufferConfig(1 * 2048, {{14, tt::DataFormat::Float16_b}}).set_page_size(14, 2048));
+    CreateCircularBuffer(program, CoreRangeSet(std::vector<CoreRange>{cores_0_0}),
+                         CircularBufferConfig(2 * 4096, {{15, tt::DataFormat::Float32}}).set_page_size(15, 4096));
     // semaphores: one word on every core of the program
     const std::vector<uint32_t> noc = noc_tables(device);
 

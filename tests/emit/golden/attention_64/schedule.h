@@ -39,7 +39,7 @@ namespace loomc::schedule {
 
 // Why these values (what loomc's explanation says of the schedule):
 // kernel attention_fwd: HiFi2 math, Dst 16-bit accumulation (8 tiles per half)
-//   L1: 88064 of 1466080 usable bytes in 15 CBs (values never live at once share one)
+//   L1: 77824 of 1466080 usable bytes in 16 CBs (values never live at once share one)
 //     bf16  q (load) 4096 B
 //     bf16  k (load) 8192 B
 //     bf16  v (load) 8192 B
@@ -48,17 +48,18 @@ namespace loomc::schedule {
 //     fp32  acc (carried) 8192 B
 //     fp32  m_i (carried) 4096 B
 //     fp32  m_i (carried), next 4096 B
-//     fp32  the value of line 51 8192 B, alpha 4096 B
-//     fp32  s 8192 B, the value of line 61 4096 B
-//     bf16  p 4096 B
-//     fp32  the value of line 61 4096 B
-//     fp32  a temporary of line 61 4096 B, a temporary of line 65 4096 B
+//     bf16  the value of line 51 4096 B, p 4096 B
+//     bf16  s 4096 B, the value of line 61 2048 B
+//     bf16  alpha 2048 B
+//     bf16  the value of line 61 2048 B
+//     fp32  a temporary of line 61 4096 B
+//     bf16  a temporary of line 65 2048 B
 //     bf16  the unit tile of row reductions (card) 2048 B
 //     fp32  the index tiles of masks (card) 8192 B
 // values (and what one step either way in the domain would do):
 //   BLOCK_M                = 32      (64 breaks 'grid.x <= programs along x')
-//   BLOCK_N                = 64      (32: +1766 cycles)
-//   grid.x                 = 2       (1: +3087 cycles; 3 breaks 'grid.x <= programs along x')
+//   BLOCK_N                = 64      (32: +1622 cycles)
+//   grid.x                 = 2       (1: +2815 cycles; 3 breaks 'grid.x <= programs along x')
 //   grid.y                 = 1       (2 breaks 'grid.y <= programs along y')
 //   depth.q                = 2       (1: +0 cycles; 3: +0 cycles)
 //   depth.k                = 2       (1: +0 cycles; 3: +0 cycles)
@@ -74,43 +75,43 @@ namespace loomc::schedule {
 //   sub.h divides the tile rows of acc                         slack 0  (binding)
 //   sub.w divides the tile columns of acc                      slack 0  (binding)
 //   sub.h*sub.w <= 8 Dst tiles (16-bit accumulation)           slack 7
-//   L1 capacity (1466080 usable bytes)                         slack 1378016
+//   L1 capacity (1466080 usable bytes)                         slack 1388256
 // latency of attention_fwd (cycles at these values; per execution of each level):
 //   loop start_n (line 48):
 //     read k                                   351
 //     DRAM banks' worth of bandwidth the readers of k get (of 12) 2
 //     read v                                   351
 //     DRAM banks' worth of bandwidth the readers of v get (of 12) 2
-//       unpack                                   2154
+//       unpack                                   1882
 //       math                                     1334
-//       pack                                     1738
-//     compute                                  2374
-//       the first iteration                      3046
-//       each later iteration                     2374
-//       all iterations, the loads run ahead      2374
+//       pack                                     1482
+//     compute                                  2102
+//       the first iteration                      2774
+//       each later iteration                     2102
+//       all iterations, the loads run ahead      2102
 //     iterations                               1
-//     all iterations                           3046
-//     stages: reader 702, compute 2374, writer 0: compute-bound
+//     all iterations                           2774
+//     stages: reader 702, compute 2102, writer 0: compute-bound
 //   program:
 //     read q                                   580
 //     DRAM banks' worth of bandwidth the readers of q get (of 12) 2
 //     write o                                  564
 //       unpack                                   298
 //       math                                     660
-//       pack                                     266
-//     compute                                  3816
+//       pack                                     234
+//     compute                                  3544
 //     programs per core                        1
-//     all programs of the busiest core         4960
-//     stages: reader 580, compute 3816, writer 564: compute-bound
-//   launch: kernel launch 1000 + busiest core 4960 = 5960; DRAM bandwidth bound 1000 + 94
-//   total 5960: the per-core path dominates
+//     all programs of the busiest core         4688
+//     stages: reader 580, compute 3544, writer 564: compute-bound
+//   launch: kernel launch 1000 + busiest core 4688 = 5688; DRAM bandwidth bound 1000 + 94
+//   total 5688: the per-core path dominates
 // runner-up:
 //   attention_fwd: start_m->x bh->y; q: dram; k: mcast along x (edge sender); v: mcast along x (edge sender)
 //     BLOCK_M=32 BLOCK_N=64 grid.x=2 grid.y=1 depth.q=2 depth.k=2 depth.v=2 depth.o=2 sub.h=1 sub.w=1
-//   predicted 6217 cycles: 257 more (+4.3%)
+//   predicted 5945 cycles: 257 more (+4.5%)
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 6 mappings other than the chosen one are that close (--top K lists the K best schedules)
 //   where it is slower (chosen -> runner-up, cycles):
 //     loop start_n (line 48), read v (writer, NoC 1)       0 -> 801
 //     loop start_n (line 48), read k                       351 -> 673
-//     loop start_n (line 48), the first iteration          3046 -> 3303
-//     loop start_n (line 48), all iterations               3046 -> 3303
+//     loop start_n (line 48), the first iteration          2774 -> 3031
+//     loop start_n (line 48), all iterations               2774 -> 3031

@@ -72,7 +72,7 @@ namespace loomc::schedule {
 //     bf16  o (store) 4096 B
 // values (and what one step either way in the domain would do):
 //   BLOCK_N                = 64      (32: +1991 cycles)
-//   NUM_SPLITS             = 1       (2: +7850 cycles)
+//   NUM_SPLITS             = 1       (2: +7514 cycles)
 //   decode_split.grid.x    = 1       (2 breaks 'decode_split: grid.x <= programs along x')
 //   decode_split.grid.y    = 1       (2 breaks 'decode_split: grid.y <= programs along y')
 //   decode_split.depth.q   = 2       (1: +0 cycles; 3: +0 cycles)
@@ -138,18 +138,18 @@ namespace loomc::schedule {
 //     read part                                547
 //     DRAM banks' worth of bandwidth the readers of part get (of 12) 1
 //     write o                                  557
-//       unpack                                   64
+//       unpack                                   32
 //       math                                     8
 //       pack                                     32
-//     compute                                  390
+//     compute                                  358
 //     programs per core                        1
-//     all programs of the busiest core         1434
-//     stages: reader 547, compute 390, writer 557: writer-bound
-//   launch: kernel launch 1000 + busiest core 1434 = 2434; DRAM bandwidth bound 1000 + 7
-//   total 2434: the per-core path dominates
+//     all programs of the busiest core         1402
+//     stages: reader 547, compute 358, writer 557: writer-bound
+//   launch: kernel launch 1000 + busiest core 1402 = 2402; DRAM bandwidth bound 1000 + 7
+//   total 2402: the per-core path dominates
 // runner-up:
 //   decode_split: kv->xy split->xy; q: dram; k: dram; v: dram
 //   decode_combine: kv->y row->x; lse: dram; part: dram
 //     BLOCK_N=64 NUM_SPLITS=1 decode_split.grid.x=1 decode_split.grid.y=1 decode_split.depth.q=2 decode_split.depth.k=2 decode_split.depth.v=2 decode_split.depth.part=2 decode_split.depth.lse=2 decode_split.sub.h=1 decode_split.sub.w=1 decode_combine.grid.x=8 decode_combine.grid.y=1 decode_combine.depth.lse=1 decode_combine.depth.part=2 decode_combine.depth.o=2
-//   predicted 12058 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
+//   predicted 12026 cycles, a tie on every tie-break; the chosen one comes first in enumeration order
 //   a close choice: the runner-up is within the model's error (8%) of the chosen schedule, so the model cannot be trusted to order the two (docs/scheduler.md, "Model quality"); 1 mapping other than the chosen one is that close (--top K lists the K best schedules)

@@ -9,7 +9,7 @@ void MAIN {
     uint32_t loomc_cb6 = 6;
     uint32_t loomc_cb7 = 7;
     binary_op_init_common(4, 4, 4);
-    loomc::make_scaler(13);  // the unit tile of the row reductions
+    loomc::make_scaler(14);  // the unit tile of the row reductions
 
     cb_wait_front(0, 1);
     cb_reserve_back(4, 1);
@@ -35,45 +35,45 @@ void MAIN {
         cb_wait_front(loomc_cb6, 1);
         cb_reserve_back(loomc_cb7, 1);
         // rowmax a=8 out=7 cols=2 b=6
-        loomc::rowmax(8, loomc_cb7, loomc_cb6, 1, 2, 0, 0, 0, 0, 0, 0, 13);
+        loomc::rowmax(8, loomc_cb7, loomc_cb6, 1, 2, 0, 0, 0, 0, 0, 0, 14);
         cb_push_back(loomc_cb7, 1);
         cb_wait_front(loomc_cb7, 1);
-        cb_reserve_back(9, 2);
-        // pchain a=6 out=9 scale=0.25503486164919736
+        cb_reserve_back(10, 1);
+        // pchain a=6 out=10 scale=0.25503486164919736
         for (int32_t loomc_tile = 0; loomc_tile < 1 * 1; loomc_tile++) {
             tile_regs_acquire();
             loomc::binary(loomc::SUB, loomc::NO_BCAST, loomc_cb6, 0 + loomc_tile, loomc_cb7, 0 + loomc::bcast_page(loomc::NO_BCAST, loomc_tile, 1));
             loomc::sfpu(loomc::SCALE, false, 0.255034862f, 0);
             loomc::sfpu(loomc::EXP2, false, 1.0f, 0);
-            loomc::pack_one(9, 0 + loomc_tile, false);
+            loomc::pack_one(10, 0 + loomc_tile, false);
         }
-        cb_push_back(9, 2);
+        cb_push_back(10, 1);
         cb_pop_front(loomc_cb6, 1);
-        cb_reserve_back(10, 2);
+        cb_reserve_back(9, 2);
         cb_reserve_back(12, 1);
-        // pchain a=8 out=10 cols=2 scale=0.25503486164919736 sum=12
+        // pchain a=8 out=9 cols=2 scale=0.25503486164919736 sum=12
         for (int32_t loomc_tile = 0; loomc_tile < 1 * 2; loomc_tile++) {
             tile_regs_acquire();
             loomc::binary(loomc::SUB, loomc::BCAST_COL, 8, 0 + loomc_tile, loomc_cb7, 0 + loomc::bcast_page(loomc::BCAST_COL, loomc_tile, 2));
             loomc::sfpu(loomc::SCALE, false, 0.255034862f, 0);
             loomc::sfpu(loomc::EXP2, false, 1.0f, 0);
-            loomc::pack_sum(10, 0 + loomc_tile, 12, 0 + loomc_tile / 2, loomc_tile % 2 != 0 || false);
+            loomc::pack_sum(9, 0 + loomc_tile, 12, 0 + loomc_tile / 2, loomc_tile % 2 != 0 || false);
         }
-        cb_push_back(10, 2);
+        cb_push_back(9, 2);
         cb_push_back(12, 1);
         cb_pop_front(8, 2);
         cb_wait_front(4, 1);
-        cb_wait_front(9, 2);
+        cb_wait_front(10, 1);
         cb_reserve_back(8, 2);
-        // eltwise op=mul a=4 b=9 out=8
-        loomc::eltwise(loomc::MUL, 4, 9, 8, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
+        // eltwise op=mul a=4 b=10 out=8
+        loomc::eltwise(loomc::MUL, 4, 10, 8, 1, 1, loomc::NO_BCAST, 0, 0, 0, false);
         cb_push_back(8, 2);
         cb_pop_front(4, 1);
-        cb_wait_front(10, 2);
+        cb_wait_front(9, 2);
         cb_wait_front(12, 1);
         cb_reserve_back(11, 1);
         // reduce op=sum a=12 out=11
-        loomc::reduce_rows<PoolType::SUM>(12, 11, 1, 1, 0, 0, false, 13, 13);
+        loomc::reduce_rows<PoolType::SUM>(12, 11, 1, 1, 0, 0, false, 14, 14);
         cb_push_back(11, 1);
         cb_pop_front(12, 1);
         cb_wait_front(8, 2);
@@ -86,16 +86,16 @@ void MAIN {
         cb_pop_front(11, 1);
         cb_wait_front(5, 1);
         cb_reserve_back(5, 1);
-        // eltwise op=mul a=5 b=9 out=5 bcast=col
-        loomc::eltwise(loomc::MUL, 5, 9, 5, 1, 1, loomc::BCAST_COL, 0, 0, 0, false);
+        // eltwise op=mul a=5 b=10 out=5 bcast=col
+        loomc::eltwise(loomc::MUL, 5, 10, 5, 1, 1, loomc::BCAST_COL, 0, 0, 0, false);
         cb_pop_front(5, 1);
-        cb_pop_front(9, 2);
+        cb_pop_front(10, 1);
         cb_wait_front(2, 2);
-        // matmul a=10 b=2 out=5 m=1 k=2 nn=1 acc=1
-        loomc::matmul(10, 2, 5, 1, 2, 1, 1, 1, false, 0, 0, 0, true);
+        // matmul a=9 b=2 out=5 m=1 k=2 nn=1 acc=1
+        loomc::matmul(9, 2, 5, 1, 2, 1, 1, 1, false, 0, 0, 0, true);
         cb_push_back(5, 1);
         cb_pop_front(2, 2);
-        cb_pop_front(10, 2);
+        cb_pop_front(9, 2);
         // cb_swap a=6 b=7
         loomc::swap_cbs(loomc_cb6, loomc_cb7);
     }
@@ -104,15 +104,15 @@ void MAIN {
     cb_pop_front(loomc_cb6, 1);
     cb_wait_front(4, 1);
     cb_wait_front(5, 1);
-    cb_reserve_back(12, 1);
-    // sfpu op=recip a=4 out=12 n=1
-    loomc::sfpu_op(loomc::RECIP, false, 1.0f, 4, 12, 1, 0, 0);
-    cb_push_back(12, 1);
-    cb_wait_front(12, 1);
+    cb_reserve_back(13, 1);
+    // sfpu op=recip a=4 out=13 n=1
+    loomc::sfpu_op(loomc::RECIP, false, 1.0f, 4, 13, 1, 0, 0);
+    cb_push_back(13, 1);
+    cb_wait_front(13, 1);
     cb_reserve_back(3, 1);
-    // eltwise op=mul a=5 b=12 out=3 bcast=col
-    loomc::eltwise(loomc::MUL, 5, 12, 3, 1, 1, loomc::BCAST_COL, 0, 0, 0, false);
-    cb_pop_front(12, 1);
+    // eltwise op=mul a=5 b=13 out=3 bcast=col
+    loomc::eltwise(loomc::MUL, 5, 13, 3, 1, 1, loomc::BCAST_COL, 0, 0, 0, false);
+    cb_pop_front(13, 1);
     cb_push_back(3, 1);
     cb_pop_front(4, 1);
     cb_pop_front(5, 1);

@@ -250,11 +250,16 @@ def test_flash_decode_attends_where_the_test_points():
     assert [la.kernel for la in r.schedule.launches] == ["decode_split", "decode_combine"]
     o = r.outputs["o"]
     assert set(r.outputs) == {"o"} and o.shape == (B, H, D)
-    # the tail moves the output by at most 1.07 tail 2 max|v|; the weight is
-    # rounded to bf16 before it multiplies V and the output is rounded to
-    # bf16: two half steps of bf16
+    # the tail moves the output by at most 1.07 tail 2 max|v|. Rounding, in
+    # half steps of bf16: the split rounds the weight before it multiplies V
+    # (one); the combine stores bf16, so its Dst is 16-bit and what it packs
+    # is bf16 (docs/scheduler.md, Formats): p w (one), 1 / sum w (within a
+    # step of bf16 in a 16-bit Dst: two) and the output (one). The rounding
+    # of the split's weight w itself cancels (the same w is in p w and in
+    # sum w), and the sums over the splits add the other splits' share, far
+    # below half a step: five, six with a margin
     spread = 1.07 * tail[..., None] * 2 * np.abs(v).max()
-    assert np.all(np.abs(o - want) <= 2 * 2 ** -8 * np.abs(want) + spread + 2 ** -20)
+    assert np.all(np.abs(o - want) <= 3 * 2 ** -8 * np.abs(want) + spread + 2 ** -20)
     assert r.checked and r.passed
 
 

@@ -26,8 +26,10 @@ arch_format lw_accum_format(const lw *L) { return L->s->interm_16b ? ARCH_BF16 :
  * summary (bf16 where Dst is 16-bit and it is not carried). */
 static arch_format value_format(const lw *L, const tir_value *x, arch_format f)
 {
-    if (f != ARCH_FP32 || L->s->interm_16b)
-        return f == ARCH_FP32 ? ARCH_BF16 : f;
+    if (f != ARCH_FP32)
+        return f;
+    if (L->s->interm_16b)
+        return ARCH_BF16;
     if (L->s->fp32_acc)
         return f;
     for (int b = 0; b < L->k->nbufs; b++)

@@ -60,6 +60,9 @@ static bool is_float_tile(const tir_type *t) { return t->kind == TIR_TILE && tir
 
 static arch_format format_of(tir_elem e) { return e == TIR_F32 ? ARCH_FP32 : ARCH_BF16; }
 
+/* The CB format of an f32 temporary: bf16 where Dst is 16-bit (k->temps_16b). */
+static arch_format temp_format(const sumctx *c) { return c->k->temps_16b ? ARCH_BF16 : ARCH_FP32; }
+
 /* The CB format of a value the compute engine makes: its type's, but an f32
  * value packed from a 16-bit Dst has 16 bits to keep, so bf16 holds all of
  * it (k->temps_16b) - unless it is carried into a loop's next trip, which
@@ -67,8 +70,8 @@ static arch_format format_of(tir_elem e) { return e == TIR_F32 ? ARCH_FP32 : ARC
 static arch_format value_format(const sumctx *c, const tir_value *v)
 {
     bool made = v->def && v->def->code != TIR_LOAD && v->def->code != TIR_DESC_LOAD && v->def->code != TIR_FOR;
-    if (v->type.elem == TIR_F32 && c->k->temps_16b && made && !c->yielded[v->uid])
-        return ARCH_BF16;
+    if (v->type.elem == TIR_F32 && made && !c->yielded[v->uid])
+        return temp_format(c);
     return format_of(v->type.elem);
 }
 
@@ -543,7 +546,7 @@ static void do_compute(sumctx *c, const tir_op *op)
         if (r && is_float_tile(&r->type) && r->type.rank > 0) {
             const sym_expr *rt = ntiles(c, &r->type);
             add_elt(c, SCHED_OP_RECIP, op, rt, op->opnds + 1, 1,
-                    sym_mul(s, rt, tile_bytes(c, c->k->temps_16b ? ARCH_BF16 : ARCH_FP32)));
+                    sym_mul(s, rt, tile_bytes(c, temp_format(c))));
         }
         add_elt(c, SCHED_OP_ELTWISE, op, tiles, op->opnds, 2, pack);
         break;
